@@ -1,0 +1,99 @@
+// Errors are values: every fallible sinew function returns a Status or a Result<T>.
+// No exceptions cross the public API.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+namespace sinew {
+
+// Every failure sinew can report. Tests assert the exact value.
+enum class Error : uint32_t {
+  kNone = 0,
+  // Argument and data validation.
+  kInvalidArgument,        // A required argument is missing or meaningless.
+  kSizeMismatch,           // Two spans or streams that must agree in length do not.
+  kJointIndexOutOfRange,   // An influence names a joint past the end of the palette.
+  kEmptyPalette,           // A skinning job was given no joint matrices.
+  kInvalidInfluenceCount,  // Influences per vertex is 0 or not a multiple of 4.
+  kInvalidHierarchy,       // A joint's parent is not listed before it.
+  kNonFiniteValue,         // NaN or infinity where a finite number is required.
+  kNegativeWeight,         // A skin weight below zero.
+  // Files.
+  kFileNotFound,
+  kFileReadFailed,
+  // Vulkan.
+  kVulkanLoaderMissing,     // libvulkan.so.1 could not be opened.
+  kNoVulkanDevice,          // No physical device matches (or none exists).
+  kNoComputeQueue,          // The device has no queue family with compute.
+  kVulkanCallFailed,        // A Vulkan call returned an error; see ErrorInfo::vk_result.
+  kMissingVulkanFunction,   // A required entry point could not be loaded.
+  kNoSuitableMemoryType,    // No memory type satisfies a buffer's requirements.
+  kNotAllowedInAdoptMode,   // sinew never submits to a host's queue.
+  kInstanceIndexOutOfRange  // A deformer instance index past instance_count.
+};
+
+// The enum value's name, e.g. "kSizeMismatch". Never null.
+const char* ErrorName(Error error) noexcept;
+
+// A failure: what (code + message), where (a JSON pointer, file offset or object path; may be
+// empty), and for Vulkan failures the VkResult (as int32_t, 0 otherwise).
+struct ErrorInfo {
+  Error code = Error::kNone;
+  std::string message;
+  std::string where;
+  int32_t vk_result = 0;
+
+  // "kSizeMismatch at /x: message" — for logs and the command-line tool.
+  std::string ToString() const;
+};
+
+// The outcome of an operation that produces no value.
+class [[nodiscard]] Status {
+ public:
+  Status() noexcept = default;  // Success.
+  Status(ErrorInfo error) noexcept : error_(std::move(error)) {}
+  Status(Error code, std::string message, std::string where = {}) noexcept
+      : error_{code, std::move(message), std::move(where), 0} {}
+
+  bool ok() const noexcept { return error_.code == Error::kNone; }
+  explicit operator bool() const noexcept { return ok(); }
+  Error code() const noexcept { return error_.code; }
+  const ErrorInfo& error() const noexcept { return error_; }
+
+ private:
+  ErrorInfo error_;
+};
+
+// A value or the reason there is none.
+template <typename T>
+class [[nodiscard]] Result {
+  static_assert(!std::is_same_v<T, ErrorInfo>, "Result<ErrorInfo> is ambiguous");
+
+ public:
+  Result(T value) noexcept(std::is_nothrow_move_constructible_v<T>) : data_(std::move(value)) {}
+  Result(ErrorInfo error) noexcept : data_(std::move(error)) {}
+  Result(Status status) noexcept : data_(status.error()) {}  // status must not be ok().
+
+  bool ok() const noexcept { return data_.index() == 0; }
+  explicit operator bool() const noexcept { return ok(); }
+  Error code() const noexcept { return ok() ? Error::kNone : std::get<1>(data_).code; }
+  const ErrorInfo& error() const { return std::get<1>(data_); }
+  Status status() const { return ok() ? Status() : Status(error()); }
+
+  T& value() & { return std::get<0>(data_); }
+  const T& value() const& { return std::get<0>(data_); }
+  T&& value() && { return std::get<0>(std::move(data_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+ private:
+  std::variant<T, ErrorInfo> data_;
+};
+
+}  // namespace sinew

@@ -1,0 +1,68 @@
+// Minimal float math for the CPU reference and pose evaluation.
+// Conventions (DESIGN.md §3): column vectors, column-major 4x4 storage, right-handed.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <span>
+
+namespace sinew {
+
+struct Float3 {
+  float x = 0, y = 0, z = 0;
+};
+
+struct Float4 {
+  float x = 0, y = 0, z = 0, w = 0;
+};
+
+// 4x4 matrix, column-major: m[c][r] is column c, row r; translation in m[3].
+struct Float4x4 {
+  std::array<std::array<float, 4>, 4> m{{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}};
+
+  static Float4x4 Identity() { return {}; }
+};
+
+// Affine 3x4 matrix stored as three rows (the GPU palette layout, 48 bytes):
+// p' = (dot(row[0], p1), dot(row[1], p1), dot(row[2], p1)) with p1 = (p, 1).
+struct Float3x4 {
+  std::array<Float4, 3> row{{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}};
+};
+static_assert(sizeof(Float3x4) == 48, "palette entries are 48 bytes on the GPU");
+
+// Unit quaternion (x, y, z, w), w the scalar part.
+struct Quat {
+  float x = 0, y = 0, z = 0, w = 1;
+};
+
+Float4x4 Multiply(const Float4x4& a, const Float4x4& b);
+// Inverse of a general 4x4 matrix; returns false (and leaves *out untouched) when singular.
+bool Invert(const Float4x4& a, Float4x4* out);
+Float4x4 Translation(float x, float y, float z);
+Float4x4 Scaling(float x, float y, float z);
+// Rotation of `radians` about the unit axis (x, y, z).
+Quat AxisAngle(float x, float y, float z, float radians);
+// T * R * S, as glTF composes a node's local matrix.
+Float4x4 ComposeTrs(const Float3& t, const Quat& r, const Float3& s);
+// The top three rows of an affine 4x4 matrix (its bottom row is assumed to be 0 0 0 1).
+Float3x4 ToFloat3x4(const Float4x4& a);
+
+Float3 TransformPoint(const Float4x4& a, const Float3& p);
+Float3 TransformPoint(const Float3x4& a, const Float3& p);
+
+inline float Dot(const Float3& a, const Float3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline Float3 Cross(const Float3& a, const Float3& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+inline float Length(const Float3& a) { return std::sqrt(Dot(a, a)); }
+// a / |a|, or a unchanged when |a| == 0 (the GPU kernels use the same rule).
+inline Float3 NormalizeOrKeep(const Float3& a) {
+  const float len = Length(a);
+  return len > 0.0f ? Float3{a.x / len, a.y / len, a.z / len} : a;
+}
+
+// Length of the diagonal of the axis-aligned bounds of xyz triples: the "extent" that error
+// tolerances scale with (DESIGN.md §9). 0 for fewer than one point.
+float BoundsDiagonal(std::span<const float> xyz);
+
+}  // namespace sinew

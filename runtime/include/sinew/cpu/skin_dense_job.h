@@ -1,0 +1,49 @@
+// The CPU reference of dense linear blend skinning (DESIGN.md §4.1, §4.4).
+// The GPU kernel shaders/skin_dense.comp implements exactly these semantics.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "sinew/core/error.h"
+#include "sinew/core/math.h"
+
+namespace sinew::cpu {
+
+// Per vertex: M = Σ_k weights[k] · palette[joints[k]] (M = identity when every weight is 0);
+// position' = M · p; normal' = normalize(inverse-transpose(M₃ₓ₃) · n), computed as
+// sign(det)·cofactor(M₃ₓ₃) · n; tangent'.xyz = normalize(M₃ₓ₃ · t.xyz), tangent'.w = t.w.
+// Normalizing a zero vector leaves it zero.
+struct SkinDenseJob {
+  // Validate() checks (exact errors asserted by the tests):
+  // - positions hold whole triples, outputs match their inputs in size, normals/tangents either
+  // both
+  //   absent in input and output or sized to the vertex count (kSizeMismatch);
+  // - the influence stream (ValidateDenseInfluences): K a positive multiple of 4, K entries per
+  //   vertex, non-empty palette, every joint < palette size, weights finite and >= 0.
+  Status Validate() const;
+  // Validates, then skins every vertex.
+  Status Run() const;
+
+  // Slots per vertex, K = 4·n.
+  uint32_t influences_per_vertex = 4;
+  // Rest positions, xyz per vertex. Required.
+  std::span<const float> positions;
+  // Rest normals, xyz per vertex. Optional (empty).
+  std::span<const float> normals;
+  // Rest tangents, xyzw per vertex. Optional (empty).
+  std::span<const float> tangents;
+  // K joint indices per vertex, into palette. Required.
+  std::span<const uint16_t> joints;
+  // K weights per vertex. Required.
+  std::span<const float> weights;
+  // Skinning matrices (SkinningPaletteJob's output). Required, non-empty.
+  std::span<const Float3x4> palette;
+
+  // Outputs sized like their inputs; out_normals/out_tangents empty when the inputs are.
+  std::span<float> out_positions;
+  std::span<float> out_normals;
+  std::span<float> out_tangents;
+};
+
+}  // namespace sinew::cpu

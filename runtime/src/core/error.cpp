@@ -1,0 +1,57 @@
+#include "sinew/core/error.h"
+
+namespace sinew {
+
+const char* ErrorName(Error error) noexcept {
+  switch (error) {
+    case Error::kNone:
+      return "kNone";
+    case Error::kInvalidArgument:
+      return "kInvalidArgument";
+    case Error::kSizeMismatch:
+      return "kSizeMismatch";
+    case Error::kJointIndexOutOfRange:
+      return "kJointIndexOutOfRange";
+    case Error::kEmptyPalette:
+      return "kEmptyPalette";
+    case Error::kInvalidInfluenceCount:
+      return "kInvalidInfluenceCount";
+    case Error::kInvalidHierarchy:
+      return "kInvalidHierarchy";
+    case Error::kNonFiniteValue:
+      return "kNonFiniteValue";
+    case Error::kNegativeWeight:
+      return "kNegativeWeight";
+    case Error::kFileNotFound:
+      return "kFileNotFound";
+    case Error::kFileReadFailed:
+      return "kFileReadFailed";
+    case Error::kVulkanLoaderMissing:
+      return "kVulkanLoaderMissing";
+    case Error::kNoVulkanDevice:
+      return "kNoVulkanDevice";
+    case Error::kNoComputeQueue:
+      return "kNoComputeQueue";
+    case Error::kVulkanCallFailed:
+      return "kVulkanCallFailed";
+    case Error::kMissingVulkanFunction:
+      return "kMissingVulkanFunction";
+    case Error::kNoSuitableMemoryType:
+      return "kNoSuitableMemoryType";
+    case Error::kNotAllowedInAdoptMode:
+      return "kNotAllowedInAdoptMode";
+    case Error::kInstanceIndexOutOfRange:
+      return "kInstanceIndexOutOfRange";
+  }
+  return "kUnknown";
+}
+
+std::string ErrorInfo::ToString() const {
+  std::string out = ErrorName(code);
+  if (!where.empty()) out += " at " + where;
+  if (!message.empty()) out += ": " + message;
+  if (vk_result != 0) out += " (VkResult " + std::to_string(vk_result) + ")";
+  return out;
+}
+
+}  // namespace sinew

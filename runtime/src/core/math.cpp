@@ -1,0 +1,130 @@
+#include "sinew/core/math.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace sinew {
+
+Float4x4 Multiply(const Float4x4& a, const Float4x4& b) {
+  Float4x4 out;
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) {
+      float sum = 0.0f;
+      for (int k = 0; k < 4; ++k) sum += a.m[k][r] * b.m[c][k];
+      out.m[c][r] = sum;
+    }
+  }
+  return out;
+}
+
+bool Invert(const Float4x4& a, Float4x4* out) {
+  // Cofactor expansion in double: the loader and the CPU reference may use double (DESIGN.md §3).
+  double m[16];
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) m[c * 4 + r] = a.m[c][r];
+  double inv[16];
+  inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] +
+           m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
+  inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] -
+           m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
+  inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13] +
+           m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
+  inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] -
+            m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
+  inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] -
+           m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
+  inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14] +
+           m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
+  inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13] -
+           m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
+  inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13] +
+            m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
+  inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] +
+           m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
+  inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14] -
+           m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
+  inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13] +
+            m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
+  inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13] -
+            m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
+  inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10] -
+           m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
+  inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] +
+           m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
+  inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] -
+            m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
+  inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] +
+            m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
+  const double det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
+  if (det == 0.0 || !std::isfinite(det)) return false;
+  const double inv_det = 1.0 / det;
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) out->m[c][r] = static_cast<float>(inv[c * 4 + r] * inv_det);
+  return true;
+}
+
+Float4x4 Translation(float x, float y, float z) {
+  Float4x4 out;
+  out.m[3] = {x, y, z, 1};
+  return out;
+}
+
+Float4x4 Scaling(float x, float y, float z) {
+  Float4x4 out;
+  out.m[0][0] = x;
+  out.m[1][1] = y;
+  out.m[2][2] = z;
+  return out;
+}
+
+Quat AxisAngle(float x, float y, float z, float radians) {
+  const float s = std::sin(radians * 0.5f);
+  return {x * s, y * s, z * s, std::cos(radians * 0.5f)};
+}
+
+Float4x4 ComposeTrs(const Float3& t, const Quat& q, const Float3& s) {
+  const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+  const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+  const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+  Float4x4 out;
+  out.m[0] = {(1 - 2 * (yy + zz)) * s.x, 2 * (xy + wz) * s.x, 2 * (xz - wy) * s.x, 0};
+  out.m[1] = {2 * (xy - wz) * s.y, (1 - 2 * (xx + zz)) * s.y, 2 * (yz + wx) * s.y, 0};
+  out.m[2] = {2 * (xz + wy) * s.z, 2 * (yz - wx) * s.z, (1 - 2 * (xx + yy)) * s.z, 0};
+  out.m[3] = {t.x, t.y, t.z, 1};
+  return out;
+}
+
+Float3x4 ToFloat3x4(const Float4x4& a) {
+  Float3x4 out;
+  for (int r = 0; r < 3; ++r) out.row[r] = {a.m[0][r], a.m[1][r], a.m[2][r], a.m[3][r]};
+  return out;
+}
+
+Float3 TransformPoint(const Float4x4& a, const Float3& p) {
+  return {a.m[0][0] * p.x + a.m[1][0] * p.y + a.m[2][0] * p.z + a.m[3][0],
+          a.m[0][1] * p.x + a.m[1][1] * p.y + a.m[2][1] * p.z + a.m[3][1],
+          a.m[0][2] * p.x + a.m[1][2] * p.y + a.m[2][2] * p.z + a.m[3][2]};
+}
+
+Float3 TransformPoint(const Float3x4& a, const Float3& p) {
+  const auto row = [&](const Float4& r) { return r.x * p.x + r.y * p.y + r.z * p.z + r.w; };
+  return {row(a.row[0]), row(a.row[1]), row(a.row[2])};
+}
+
+float BoundsDiagonal(std::span<const float> xyz) {
+  if (xyz.size() < 3) return 0.0f;
+  float lo[3], hi[3];
+  for (int c = 0; c < 3; ++c) {
+    lo[c] = std::numeric_limits<float>::max();
+    hi[c] = std::numeric_limits<float>::lowest();
+  }
+  for (size_t i = 0; i + 2 < xyz.size(); i += 3) {
+    for (int c = 0; c < 3; ++c) {
+      lo[c] = std::min(lo[c], xyz[i + static_cast<size_t>(c)]);
+      hi[c] = std::max(hi[c], xyz[i + static_cast<size_t>(c)]);
+    }
+  }
+  return Length({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+}
+
+}  // namespace sinew
