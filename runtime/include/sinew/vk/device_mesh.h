@@ -1,0 +1,60 @@
+// A skinned mesh's rest data on the GPU, uploaded once and immutable afterwards.
+#pragma once
+
+#include <memory>
+
+#include "sinew/asset/skinned_mesh.h"
+#include "sinew/core/error.h"
+#include "sinew/vk/context.h"
+
+namespace sinew::vk {
+
+class DeviceMesh {
+ public:
+  // Headless contexts: validates `mesh` (SkinnedMesh::Validate, so an out-of-range joint index
+  // never reaches the GPU), uploads it through a staging buffer and waits.
+  // kNotAllowedInAdoptMode on an adopted context: use the overload taking a command buffer.
+  static Result<std::unique_ptr<DeviceMesh>> Create(const Context& context,
+                                                    const SkinnedMesh& mesh);
+  // Any context: validates `mesh`, then records the upload into `upload_cmd` (a command buffer in
+  // the recording state, of a queue family with transfer or compute), followed by a barrier that
+  // makes the data visible to compute shaders. The staging memory is kept until ReleaseStaging(),
+  // which the caller calls once the command buffer has finished executing.
+  static Result<std::unique_ptr<DeviceMesh>> Create(const Context& context, const SkinnedMesh& mesh,
+                                                    VkCommandBuffer upload_cmd);
+
+  // Frees the staging buffer; only after the upload commands have completed on the GPU.
+  void ReleaseStaging() { staging_ = Buffer(); }
+
+  uint32_t vertex_count() const { return vertex_count_; }
+  uint32_t influences_per_vertex() const { return influences_per_vertex_; }
+  uint32_t joint_count() const { return joint_count_; }
+  bool has_normals() const { return has_normals_; }
+  bool has_tangents() const { return has_tangents_; }
+
+  // One device-local buffer holds every stream; a stream absent from the mesh has size 0.
+  struct Range {
+    VkDeviceSize offset = 0;
+    VkDeviceSize size = 0;
+  };
+  VkBuffer buffer() const { return buffer_.handle(); }
+  Range positions() const { return positions_; }
+  Range normals() const { return normals_; }
+  Range tangents() const { return tangents_; }
+  Range joints() const { return joints_; }
+  Range weights() const { return weights_; }
+
+ private:
+  DeviceMesh() = default;
+
+  Buffer buffer_;
+  Buffer staging_;
+  uint32_t vertex_count_ = 0;
+  uint32_t influences_per_vertex_ = 0;
+  uint32_t joint_count_ = 0;
+  bool has_normals_ = false;
+  bool has_tangents_ = false;
+  Range positions_, normals_, tangents_, joints_, weights_;
+};
+
+}  // namespace sinew::vk

@@ -1,0 +1,47 @@
+// C++ mirror of the structs and bindings in shaders/skinning_common.glsl.
+// Change both together; the static_asserts catch size and offset drift.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sinew::vk {
+
+inline constexpr uint32_t kFlagNormals = 1u;        // SINEW_FLAG_NORMALS
+inline constexpr uint32_t kFlagTangents = 2u;       // SINEW_FLAG_TANGENTS
+inline constexpr uint32_t kSkinWorkgroupSize = 64;  // local_size_x of every skinning kernel
+
+// layout(push_constant) uniform SkinPushConstants
+struct SkinPushConstants {
+  uint32_t vertex_count;
+  uint32_t influences_per_vertex;
+  uint32_t palette_stride;
+  uint32_t flags;
+  uint32_t instance_base;
+  uint32_t pad[3];
+};
+static_assert(sizeof(SkinPushConstants) == 32);
+static_assert(offsetof(SkinPushConstants, vertex_count) == 0);
+static_assert(offsetof(SkinPushConstants, influences_per_vertex) == 4);
+static_assert(offsetof(SkinPushConstants, palette_stride) == 8);
+static_assert(offsetof(SkinPushConstants, flags) == 12);
+static_assert(offsetof(SkinPushConstants, instance_base) == 16);
+
+// Descriptor set 0 bindings.
+enum SkinBinding : uint32_t {
+  kBindingRestPositions = 0,
+  kBindingRestNormals = 1,
+  kBindingRestTangents = 2,
+  kBindingJoints = 3,
+  kBindingWeights = 4,
+  kBindingPalette = 5,
+  kBindingOutPositions = 6,
+  kBindingOutNormals = 7,
+  kBindingOutTangents = 8,
+  kSkinBindingCount = 9
+};
+
+// Bytes per palette entry: three vec4 rows.
+inline constexpr size_t kPaletteEntryBytes = 48;
+
+}  // namespace sinew::vk

@@ -1,0 +1,237 @@
+#include "sinew/vk/deformer.h"
+
+#include <array>
+#include <cstring>
+
+#include "shaders.h"
+#include "sinew/vk/gpu_layout.h"
+
+namespace sinew::vk {
+namespace {
+
+constexpr VkDeviceSize kPositionBytes = 12;
+constexpr VkDeviceSize kNormalBytes = 12;
+constexpr VkDeviceSize kTangentBytes = 16;
+
+}  // namespace
+
+Deformer::~Deformer() {
+  if (!context_) return;
+  const VolkDeviceTable& t = context_->device_table();
+  const VkDevice device = context_->device();
+  if (pool_) t.vkDestroyDescriptorPool(device, pool_, nullptr);
+  if (pipeline_) t.vkDestroyPipeline(device, pipeline_, nullptr);
+  if (pipeline_layout_) t.vkDestroyPipelineLayout(device, pipeline_layout_, nullptr);
+  if (set_layout_) t.vkDestroyDescriptorSetLayout(device, set_layout_, nullptr);
+}
+
+Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const DeviceMesh& mesh,
+                                                   const DeformerOptions& options) {
+  if (options.instance_count == 0) {
+    return ErrorInfo{Error::kInvalidArgument, "instance_count must be >= 1",
+                     "DeformerOptions::instance_count", 0};
+  }
+  const uint64_t groups_x =
+      (uint64_t{mesh.vertex_count()} + kSkinWorkgroupSize - 1) / kSkinWorkgroupSize;
+  if (groups_x > context.properties().limits.maxComputeWorkGroupCount[0]) {
+    return ErrorInfo{Error::kInvalidArgument,
+                     "mesh of " + std::to_string(mesh.vertex_count()) +
+                         " vertices exceeds one dispatch's workgroup count",
+                     "DeviceMesh::vertex_count", 0};
+  }
+  std::unique_ptr<Deformer> d(new Deformer());
+  d->context_ = &context;
+  d->mesh_ = &mesh;
+  d->instance_count_ = options.instance_count;
+  const VolkDeviceTable& t = context.device_table();
+  const VkDevice device = context.device();
+  const VkDeviceSize n = options.instance_count;
+  const VkDeviceSize v = mesh.vertex_count();
+
+  // Buffers.
+  auto palette = context.CreateBuffer(n * mesh.joint_count() * kPaletteEntryBytes,
+                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::kUpload);
+  if (!palette) return palette.status();
+  d->palette_ = std::move(palette.value());
+  for (uint32_t i = 0; i < options.instance_count; ++i) {
+    auto slot = d->palette(i);
+    std::fill(slot.begin(), slot.end(), Float3x4{});  // Identity until the caller sets a pose.
+  }
+  const VkBufferUsageFlags out_usage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
+      VK_BUFFER_USAGE_TRANSFER_SRC_BIT | options.extra_output_usage;
+  auto positions =
+      context.CreateBuffer(n * v * kPositionBytes, out_usage, MemoryUsage::kDeviceLocal);
+  if (!positions) return positions.status();
+  d->out_positions_ = std::move(positions.value());
+  if (mesh.has_normals()) {
+    auto normals = context.CreateBuffer(n * v * kNormalBytes, out_usage, MemoryUsage::kDeviceLocal);
+    if (!normals) return normals.status();
+    d->out_normals_ = std::move(normals.value());
+  }
+  if (mesh.has_tangents()) {
+    auto tangents =
+        context.CreateBuffer(n * v * kTangentBytes, out_usage, MemoryUsage::kDeviceLocal);
+    if (!tangents) return tangents.status();
+    d->out_tangents_ = std::move(tangents.value());
+  }
+  auto dummy = context.CreateBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::kUpload);
+  if (!dummy) return dummy.status();
+  d->dummy_ = std::move(dummy.value());
+
+  // Pipeline.
+  std::array<VkDescriptorSetLayoutBinding, kSkinBindingCount> bindings{};
+  for (uint32_t b = 0; b < kSkinBindingCount; ++b) {
+    bindings[b].binding = b;
+    bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[b].descriptorCount = 1;
+    bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  }
+  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  set_info.bindingCount = kSkinBindingCount;
+  set_info.pBindings = bindings.data();
+  if (VkResult r = t.vkCreateDescriptorSetLayout(device, &set_info, nullptr, &d->set_layout_);
+      r != VK_SUCCESS) {
+    return VulkanError("vkCreateDescriptorSetLayout", r);
+  }
+  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(SkinPushConstants)};
+  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layout_info.setLayoutCount = 1;
+  layout_info.pSetLayouts = &d->set_layout_;
+  layout_info.pushConstantRangeCount = 1;
+  layout_info.pPushConstantRanges = &push;
+  if (VkResult r = t.vkCreatePipelineLayout(device, &layout_info, nullptr, &d->pipeline_layout_);
+      r != VK_SUCCESS) {
+    return VulkanError("vkCreatePipelineLayout", r);
+  }
+  const std::span<const uint32_t> code = shaders::SkinDense();
+  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  module_info.codeSize = code.size_bytes();
+  module_info.pCode = code.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  if (VkResult r = t.vkCreateShaderModule(device, &module_info, nullptr, &module);
+      r != VK_SUCCESS) {
+    return VulkanError("vkCreateShaderModule", r);
+  }
+  VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  pipeline_info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  pipeline_info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  pipeline_info.stage.module = module;
+  pipeline_info.stage.pName = "main";
+  pipeline_info.layout = d->pipeline_layout_;
+  const VkResult pipeline_result =
+      t.vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &d->pipeline_);
+  t.vkDestroyShaderModule(device, module, nullptr);
+  if (pipeline_result != VK_SUCCESS) {
+    return VulkanError("vkCreateComputePipelines", pipeline_result);
+  }
+
+  // Descriptors.
+  VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSkinBindingCount};
+  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool_info.maxSets = 1;
+  pool_info.poolSizeCount = 1;
+  pool_info.pPoolSizes = &pool_size;
+  if (VkResult r = t.vkCreateDescriptorPool(device, &pool_info, nullptr, &d->pool_);
+      r != VK_SUCCESS) {
+    return VulkanError("vkCreateDescriptorPool", r);
+  }
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = d->pool_;
+  alloc.descriptorSetCount = 1;
+  alloc.pSetLayouts = &d->set_layout_;
+  if (VkResult r = t.vkAllocateDescriptorSets(device, &alloc, &d->set_); r != VK_SUCCESS) {
+    return VulkanError("vkAllocateDescriptorSets", r);
+  }
+  const VkDescriptorBufferInfo dummy_info{d->dummy_.handle(), 0, VK_WHOLE_SIZE};
+  const auto in_range = [&](DeviceMesh::Range r) {
+    return r.size ? VkDescriptorBufferInfo{mesh.buffer(), r.offset, r.size} : dummy_info;
+  };
+  const auto whole = [&](const Buffer& b) {
+    return b.handle() ? VkDescriptorBufferInfo{b.handle(), 0, VK_WHOLE_SIZE} : dummy_info;
+  };
+  std::array<VkDescriptorBufferInfo, kSkinBindingCount> infos{};
+  infos[kBindingRestPositions] = in_range(mesh.positions());
+  infos[kBindingRestNormals] = in_range(mesh.normals());
+  infos[kBindingRestTangents] = in_range(mesh.tangents());
+  infos[kBindingJoints] = in_range(mesh.joints());
+  infos[kBindingWeights] = in_range(mesh.weights());
+  infos[kBindingPalette] = whole(d->palette_);
+  infos[kBindingOutPositions] = whole(d->out_positions_);
+  infos[kBindingOutNormals] = whole(d->out_normals_);
+  infos[kBindingOutTangents] = whole(d->out_tangents_);
+  std::array<VkWriteDescriptorSet, kSkinBindingCount> writes{};
+  for (uint32_t b = 0; b < kSkinBindingCount; ++b) {
+    writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[b].dstSet = d->set_;
+    writes[b].dstBinding = b;
+    writes[b].descriptorCount = 1;
+    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[b].pBufferInfo = &infos[b];
+  }
+  t.vkUpdateDescriptorSets(device, kSkinBindingCount, writes.data(), 0, nullptr);
+  return d;
+}
+
+std::span<Float3x4> Deformer::palette(uint32_t instance) {
+  if (instance >= instance_count_) return {};
+  auto* base = static_cast<Float3x4*>(palette_.mapped());
+  return {base + size_t{instance} * mesh_->joint_count(), mesh_->joint_count()};
+}
+
+Status Deformer::SetPalette(uint32_t instance, std::span<const Float3x4> matrices) {
+  if (instance >= instance_count_) {
+    return {Error::kInstanceIndexOutOfRange,
+            "instance " + std::to_string(instance) + " of " + std::to_string(instance_count_)};
+  }
+  if (matrices.size() != mesh_->joint_count()) {
+    return {Error::kSizeMismatch,
+            "palette has " + std::to_string(matrices.size()) + " matrices, the mesh has " +
+                std::to_string(mesh_->joint_count()) + " joints",
+            "palette"};
+  }
+  std::memcpy(palette(instance).data(), matrices.data(), matrices.size_bytes());
+  return {};
+}
+
+void Deformer::Record(VkCommandBuffer cmd) const {
+  const VolkDeviceTable& t = context_->device_table();
+  t.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+  t.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 1, &set_, 0,
+                            nullptr);
+  SkinPushConstants pc{};
+  pc.vertex_count = mesh_->vertex_count();
+  pc.influences_per_vertex = mesh_->influences_per_vertex();
+  pc.palette_stride = mesh_->joint_count();
+  pc.flags =
+      (mesh_->has_normals() ? kFlagNormals : 0u) | (mesh_->has_tangents() ? kFlagTangents : 0u);
+  const uint32_t groups_x = (mesh_->vertex_count() + kSkinWorkgroupSize - 1) / kSkinWorkgroupSize;
+  const uint32_t max_y = context_->properties().limits.maxComputeWorkGroupCount[1];
+  // One dispatch covers every instance, unless there are more than the device's y limit.
+  for (uint32_t base = 0; base < instance_count_; base += max_y) {
+    pc.instance_base = base;
+    t.vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+    t.vkCmdDispatch(cmd, groups_x, std::min(max_y, instance_count_ - base), 1);
+  }
+}
+
+void Deformer::RecordOutputBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_stage,
+                                   VkAccessFlags dst_access) const {
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask = dst_access;
+  context_->device_table().vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                                dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+VkDeviceSize Deformer::positions_offset(uint32_t instance) const {
+  return VkDeviceSize{instance} * mesh_->vertex_count() * kPositionBytes;
+}
+VkDeviceSize Deformer::normals_offset(uint32_t instance) const {
+  return VkDeviceSize{instance} * mesh_->vertex_count() * kNormalBytes;
+}
+VkDeviceSize Deformer::tangents_offset(uint32_t instance) const {
+  return VkDeviceSize{instance} * mesh_->vertex_count() * kTangentBytes;
+}
+
+}  // namespace sinew::vk

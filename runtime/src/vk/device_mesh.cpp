@@ -1,0 +1,106 @@
+#include "sinew/vk/device_mesh.h"
+
+#include <cstring>
+
+namespace sinew::vk {
+namespace {
+
+VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
+                                                       const SkinnedMesh& mesh) {
+  if (context.adopted()) {
+    return ErrorInfo{Error::kNotAllowedInAdoptMode,
+                     "pass a command buffer to DeviceMesh::Create on an adopted context",
+                     {},
+                     0};
+  }
+  std::unique_ptr<DeviceMesh> out;
+  Status recorded;
+  Status submitted = context.SubmitAndWait([&](VkCommandBuffer cmd) {
+    auto created = Create(context, mesh, cmd);
+    if (created) {
+      out = std::move(created.value());
+    } else {
+      recorded = created.status();
+    }
+  });
+  if (!recorded) return recorded;
+  if (!submitted) return submitted;
+  out->ReleaseStaging();
+  return out;
+}
+
+Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
+                                                       const SkinnedMesh& mesh,
+                                                       VkCommandBuffer upload_cmd) {
+  if (Status s = mesh.Validate(); !s) return s;
+  if (mesh.vertex_count() == 0) {
+    return ErrorInfo{Error::kInvalidArgument, "the mesh has no vertices", "positions", 0};
+  }
+  std::unique_ptr<DeviceMesh> out(new DeviceMesh());
+  out->vertex_count_ = static_cast<uint32_t>(mesh.vertex_count());
+  out->influences_per_vertex_ = mesh.influences.influences_per_vertex;
+  out->joint_count_ = static_cast<uint32_t>(mesh.skeleton.joint_count());
+  out->has_normals_ = !mesh.normals.empty();
+  out->has_tangents_ = !mesh.tangents.empty();
+
+  // Lay the streams out in one buffer, each at a storage-buffer-aligned offset.
+  const VkDeviceSize align =
+      std::max<VkDeviceSize>(16, context.properties().limits.minStorageBufferOffsetAlignment);
+  VkDeviceSize cursor = 0;
+  const auto place = [&](Range* range, VkDeviceSize bytes) {
+    range->offset = cursor;
+    range->size = bytes;
+    cursor = AlignUp(cursor + bytes, align);
+  };
+  place(&out->positions_, mesh.positions.size() * sizeof(float));
+  place(&out->normals_, mesh.normals.size() * sizeof(float));
+  place(&out->tangents_, mesh.tangents.size() * sizeof(float));
+  place(&out->joints_, mesh.influences.joints.size() * sizeof(uint16_t));
+  place(&out->weights_, mesh.influences.weights.size() * sizeof(float));
+  const VkDeviceSize total = cursor;
+
+  auto buffer = context.CreateBuffer(
+      total, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+      MemoryUsage::kDeviceLocal);
+  if (!buffer) return buffer.status();
+  out->buffer_ = std::move(buffer.value());
+  auto staging =
+      context.CreateBuffer(total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::kUpload);
+  if (!staging) return staging.status();
+  out->staging_ = std::move(staging.value());
+
+  auto* bytes = static_cast<unsigned char*>(out->staging_.mapped());
+  std::memset(bytes, 0, total);
+  const auto copy = [&](const Range& range, const void* src) {
+    if (range.size) std::memcpy(bytes + range.offset, src, range.size);
+  };
+  copy(out->positions_, mesh.positions.data());
+  copy(out->normals_, mesh.normals.data());
+  copy(out->tangents_, mesh.tangents.data());
+  copy(out->joints_, mesh.influences.joints.data());
+  copy(out->weights_, mesh.influences.weights.data());
+
+  const VolkDeviceTable& t = context.device_table();
+  VkBufferCopy region{0, 0, total};
+  t.vkCmdCopyBuffer(upload_cmd, out->staging_.handle(), out->buffer_.handle(), 1, &region);
+  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.buffer = out->buffer_.handle();
+  barrier.offset = 0;
+  barrier.size = VK_WHOLE_SIZE;
+  t.vkCmdPipelineBarrier(upload_cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 1, &barrier, 0,
+                         nullptr);
+  return out;
+}
+
+}  // namespace sinew::vk

@@ -1,0 +1,38 @@
+#include "sinew/vk/readback.h"
+
+#include <cstring>
+
+namespace sinew::vk {
+
+Result<std::vector<float>> ReadFloats(const Context& context, VkBuffer buffer, VkDeviceSize offset,
+                                      VkDeviceSize size) {
+  if (size == 0 || size % sizeof(float) != 0) {
+    return ErrorInfo{Error::kInvalidArgument, "size must be a positive multiple of 4", "size", 0};
+  }
+  auto staging =
+      context.CreateBuffer(size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::kReadback);
+  if (!staging) return staging.status();
+  Status s = context.SubmitAndWait([&](VkCommandBuffer cmd) {
+    const VolkDeviceTable& t = context.device_table();
+    // Order earlier shader writes (e.g. a Deformer::Record in an earlier submission) before the
+    // copy.
+    VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    t.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                           0, 1, &before, 0, nullptr, 0, nullptr);
+    VkBufferCopy region{offset, 0, size};
+    t.vkCmdCopyBuffer(cmd, buffer, staging->handle(), 1, &region);
+    VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    t.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                           &after, 0, nullptr, 0, nullptr);
+  });
+  if (!s) return s;
+  std::vector<float> out(size / sizeof(float));
+  std::memcpy(out.data(), staging->mapped(), size);
+  return out;
+}
+
+}  // namespace sinew::vk
