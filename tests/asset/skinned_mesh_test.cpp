@@ -1,0 +1,218 @@
+#include "sinew/asset/skinned_mesh.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sinew/asset/skeleton.h"
+
+namespace sinew {
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInfinity = std::numeric_limits<float>::infinity();
+
+// Two joints (a root and its child) and two vertices with normals, tangents and K = 4.
+SkinnedMesh ValidMesh() {
+  SkinnedMesh mesh;
+  mesh.skeleton.parents = {Skeleton::kNoParent, 0};
+  mesh.skeleton.rest_local = {Float4x4{}, Translation(0, 1, 0)};
+  mesh.skeleton.inverse_binds = {Float4x4{}, Translation(0, -1, 0)};
+  mesh.skeleton.names = {"root", "child"};
+  mesh.positions = {0, 0, 0, 0, 1, 0};
+  mesh.normals = {1, 0, 0, 1, 0, 0};
+  mesh.tangents = {0, 0, 1, 1, 0, 0, 1, -1};
+  mesh.influences.influences_per_vertex = 4;
+  mesh.influences.joints = {0, 0, 0, 0, 1, 0, 0, 0};
+  mesh.influences.weights = {1, 0, 0, 0, 0.75f, 0.25f, 0, 0};
+  return mesh;
+}
+
+void ExpectError(const Status& status, Error code, const std::string& where) {
+  EXPECT_EQ(status.code(), code) << status.error().ToString();
+  EXPECT_EQ(status.error().where, where) << status.error().ToString();
+}
+
+TEST(Skeleton, AcceptsAValidSkeleton) {
+  const Status status = ValidMesh().skeleton.Validate();
+  EXPECT_TRUE(status.ok()) << status.error().ToString();
+}
+
+TEST(Skeleton, AcceptsASkeletonWithoutNames) {
+  Skeleton skeleton = ValidMesh().skeleton;
+  skeleton.names.clear();
+  EXPECT_TRUE(skeleton.Validate().ok());
+}
+
+TEST(Skeleton, RejectsRestTransformsOfTheWrongCount) {
+  Skeleton skeleton = ValidMesh().skeleton;
+  skeleton.rest_local.pop_back();
+  ExpectError(skeleton.Validate(), Error::kSizeMismatch, "skeleton/rest_local");
+}
+
+TEST(Skeleton, RejectsInverseBindsOfTheWrongCount) {
+  Skeleton skeleton = ValidMesh().skeleton;
+  skeleton.inverse_binds.push_back(Float4x4{});
+  ExpectError(skeleton.Validate(), Error::kSizeMismatch, "skeleton/inverse_binds");
+}
+
+TEST(Skeleton, RejectsNamesOfTheWrongCount) {
+  Skeleton skeleton = ValidMesh().skeleton;
+  skeleton.names.pop_back();
+  ExpectError(skeleton.Validate(), Error::kSizeMismatch, "skeleton/names");
+}
+
+TEST(Skeleton, RejectsAParentListedAfterItsChild) {
+  Skeleton skeleton = ValidMesh().skeleton;
+  skeleton.parents = {1, Skeleton::kNoParent};
+  ExpectError(skeleton.Validate(), Error::kInvalidHierarchy, "skeleton/parents/0");
+}
+
+TEST(Skeleton, RejectsAJointThatIsItsOwnParent) {
+  Skeleton skeleton = ValidMesh().skeleton;
+  skeleton.parents = {Skeleton::kNoParent, 1};
+  ExpectError(skeleton.Validate(), Error::kInvalidHierarchy, "skeleton/parents/1");
+}
+
+TEST(Skeleton, RejectsANegativeParentOtherThanNoParent) {
+  Skeleton skeleton = ValidMesh().skeleton;
+  skeleton.parents = {Skeleton::kNoParent, -7};
+  ExpectError(skeleton.Validate(), Error::kInvalidHierarchy, "skeleton/parents/1");
+}
+
+TEST(Skeleton, RejectsANonFiniteRestTransform) {
+  Skeleton skeleton = ValidMesh().skeleton;
+  skeleton.rest_local[1].m[3][1] = kNaN;
+  ExpectError(skeleton.Validate(), Error::kNonFiniteValue, "skeleton/rest_local/1");
+}
+
+TEST(Skeleton, RejectsANonFiniteInverseBind) {
+  Skeleton skeleton = ValidMesh().skeleton;
+  skeleton.inverse_binds[0].m[0][0] = kInfinity;
+  ExpectError(skeleton.Validate(), Error::kNonFiniteValue, "skeleton/inverse_binds/0");
+}
+
+TEST(SkinnedMesh, AcceptsAValidMesh) {
+  const Status status = ValidMesh().Validate();
+  EXPECT_TRUE(status.ok()) << status.error().ToString();
+}
+
+TEST(SkinnedMesh, AcceptsAMeshWithoutNormalsOrTangents) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.normals.clear();
+  mesh.tangents.clear();
+  EXPECT_TRUE(mesh.Validate().ok());
+}
+
+TEST(SkinnedMesh, AcceptsEightInfluencesPerVertex) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.influences.influences_per_vertex = 8;
+  mesh.influences.joints = {0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+  mesh.influences.weights = {0.5f, 0, 0, 0, 0, 0, 0, 0.5f, 1, 0, 0, 0, 0, 0, 0, 0};
+  EXPECT_TRUE(mesh.Validate().ok());
+}
+
+TEST(SkinnedMesh, ReportsSkeletonErrorsFirst) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.skeleton.parents[1] = 5;
+  mesh.positions.push_back(0);  // Also broken, but checked after the skeleton.
+  ExpectError(mesh.Validate(), Error::kInvalidHierarchy, "skeleton/parents/1");
+}
+
+TEST(SkinnedMesh, RejectsPositionsThatAreNotWholeTriples) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.positions.pop_back();
+  ExpectError(mesh.Validate(), Error::kSizeMismatch, "positions");
+}
+
+TEST(SkinnedMesh, RejectsNormalsOfTheWrongCount) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.normals.resize(3);
+  ExpectError(mesh.Validate(), Error::kSizeMismatch, "normals");
+}
+
+TEST(SkinnedMesh, RejectsTangentsOfTheWrongCount) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.tangents.resize(6);  // xyz without w.
+  ExpectError(mesh.Validate(), Error::kSizeMismatch, "tangents");
+}
+
+TEST(SkinnedMesh, RejectsANonFinitePosition) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.positions[4] = kInfinity;
+  ExpectError(mesh.Validate(), Error::kNonFiniteValue, "positions/1");
+}
+
+TEST(SkinnedMesh, RejectsZeroInfluencesPerVertex) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.influences.influences_per_vertex = 0;
+  ExpectError(mesh.Validate(), Error::kInvalidInfluenceCount, "influences/influences_per_vertex");
+}
+
+TEST(SkinnedMesh, RejectsInfluencesNotAMultipleOfFour) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.influences.influences_per_vertex = 2;
+  mesh.influences.joints = {0, 0, 1, 0};
+  mesh.influences.weights = {1, 0, 1, 0};
+  ExpectError(mesh.Validate(), Error::kInvalidInfluenceCount, "influences/influences_per_vertex");
+}
+
+TEST(SkinnedMesh, RejectsJointsOfTheWrongCount) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.influences.joints.pop_back();
+  ExpectError(mesh.Validate(), Error::kSizeMismatch, "influences/joints");
+}
+
+TEST(SkinnedMesh, RejectsWeightsOfTheWrongCount) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.influences.weights.push_back(0);
+  ExpectError(mesh.Validate(), Error::kSizeMismatch, "influences/weights");
+}
+
+TEST(SkinnedMesh, RejectsASkeletonWithoutJoints) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.skeleton = Skeleton{};
+  ExpectError(mesh.Validate(), Error::kEmptyPalette, "palette");
+}
+
+TEST(SkinnedMesh, RejectsAJointIndexPastTheSkeleton) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.influences.joints[5] = 2;  // Vertex 1, slot 1; the skeleton has joints 0 and 1.
+  ExpectError(mesh.Validate(), Error::kJointIndexOutOfRange, "influences/joints/5");
+}
+
+TEST(SkinnedMesh, RejectsANegativeWeight) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.influences.weights[6] = -0.5f;
+  ExpectError(mesh.Validate(), Error::kNegativeWeight, "influences/weights/6");
+}
+
+TEST(SkinnedMesh, RejectsANonFiniteWeight) {
+  SkinnedMesh mesh = ValidMesh();
+  mesh.influences.weights[3] = kNaN;
+  ExpectError(mesh.Validate(), Error::kNonFiniteValue, "influences/weights/3");
+}
+
+TEST(ValidateDenseInfluences, ChecksInTheDocumentedOrder) {
+  const std::vector<uint16_t> joints = {0, 0, 0, 9};
+  const std::vector<float> weights = {1, 0, 0, -1};
+  // A bad K is reported before the sizes, sizes before the palette, the palette before indices.
+  ExpectError(ValidateDenseInfluences(2, 3, joints, weights, 0), Error::kInvalidInfluenceCount,
+              "influences/influences_per_vertex");
+  ExpectError(ValidateDenseInfluences(2, 4, joints, weights, 0), Error::kSizeMismatch,
+              "influences/joints");
+  ExpectError(ValidateDenseInfluences(1, 4, joints, weights, 0), Error::kEmptyPalette, "palette");
+  ExpectError(ValidateDenseInfluences(1, 4, joints, weights, 9), Error::kJointIndexOutOfRange,
+              "influences/joints/3");
+  ExpectError(ValidateDenseInfluences(1, 4, joints, weights, 10), Error::kNegativeWeight,
+              "influences/weights/3");
+}
+
+TEST(ValidateDenseInfluences, AcceptsNoVertices) {
+  EXPECT_TRUE(ValidateDenseInfluences(0, 4, {}, {}, 1).ok());
+}
+
+}  // namespace
+}  // namespace sinew

@@ -1,0 +1,123 @@
+#include "sinew/core/error.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+namespace sinew {
+namespace {
+
+TEST(ErrorName, NamesEachValueAsSpelledInTheEnum) {
+  EXPECT_STREQ(ErrorName(Error::kNone), "kNone");
+  EXPECT_STREQ(ErrorName(Error::kSizeMismatch), "kSizeMismatch");
+  EXPECT_STREQ(ErrorName(Error::kJointIndexOutOfRange), "kJointIndexOutOfRange");
+  EXPECT_STREQ(ErrorName(Error::kVulkanCallFailed), "kVulkanCallFailed");
+  EXPECT_STREQ(ErrorName(Error::kInstanceIndexOutOfRange), "kInstanceIndexOutOfRange");
+}
+
+TEST(ErrorName, NamesEveryValueDistinctlyAndNeverReturnsNull) {
+  const auto last = static_cast<uint32_t>(Error::kInstanceIndexOutOfRange);
+  for (uint32_t i = 0; i <= last; ++i) {
+    const char* name = ErrorName(static_cast<Error>(i));
+    ASSERT_NE(name, nullptr);
+    EXPECT_STRNE(name, "kUnknown") << "value " << i;
+    for (uint32_t j = 0; j < i; ++j) EXPECT_STRNE(name, ErrorName(static_cast<Error>(j)));
+  }
+}
+
+TEST(ErrorName, CallsAnOutOfRangeValueUnknown) {
+  EXPECT_STREQ(ErrorName(static_cast<Error>(9999)), "kUnknown");
+}
+
+TEST(ErrorInfo, ToStringIsTheNameAloneWithoutDetails) {
+  EXPECT_EQ((ErrorInfo{Error::kSizeMismatch, "", "", 0}.ToString()), "kSizeMismatch");
+}
+
+TEST(ErrorInfo, ToStringPutsWhereThenTheMessage) {
+  const ErrorInfo info{Error::kSizeMismatch, "message", "/x", 0};
+  EXPECT_EQ(info.ToString(), "kSizeMismatch at /x: message");
+}
+
+TEST(ErrorInfo, ToStringOmitsAnEmptyWhere) {
+  const ErrorInfo info{Error::kFileNotFound, "no such file", "", 0};
+  EXPECT_EQ(info.ToString(), "kFileNotFound: no such file");
+}
+
+TEST(ErrorInfo, ToStringAppendsTheVkResult) {
+  const ErrorInfo info{Error::kVulkanCallFailed, "vkCreateDevice failed", "", -3};
+  EXPECT_EQ(info.ToString(), "kVulkanCallFailed: vkCreateDevice failed (VkResult -3)");
+}
+
+TEST(Status, IsOkByDefault) {
+  const Status status;
+  EXPECT_TRUE(status.ok());
+  EXPECT_TRUE(static_cast<bool>(status));
+  EXPECT_EQ(status.code(), Error::kNone);
+  EXPECT_TRUE(status.error().message.empty());
+}
+
+TEST(Status, CarriesTheCodeMessageAndWhereOfAFailure) {
+  const Status status(Error::kInvalidHierarchy, "bad parent", "parents/3");
+  EXPECT_FALSE(status.ok());
+  EXPECT_FALSE(static_cast<bool>(status));
+  EXPECT_EQ(status.code(), Error::kInvalidHierarchy);
+  EXPECT_EQ(status.error().message, "bad parent");
+  EXPECT_EQ(status.error().where, "parents/3");
+  EXPECT_EQ(status.error().vk_result, 0);
+}
+
+TEST(Status, KeepsTheVkResultOfAnErrorInfo) {
+  const Status status(ErrorInfo{Error::kVulkanCallFailed, "m", "w", -4});
+  EXPECT_EQ(status.code(), Error::kVulkanCallFailed);
+  EXPECT_EQ(status.error().vk_result, -4);
+}
+
+TEST(Result, HoldsAValue) {
+  Result<int> result = 42;
+  ASSERT_TRUE(result.ok());
+  EXPECT_TRUE(static_cast<bool>(result));
+  EXPECT_EQ(result.code(), Error::kNone);
+  EXPECT_EQ(result.value(), 42);
+  EXPECT_EQ(*result, 42);
+  EXPECT_TRUE(result.status().ok());
+}
+
+TEST(Result, HoldsAnError) {
+  Result<int> result = ErrorInfo{Error::kNegativeWeight, "weight -1", "influences/weights/2", 0};
+  EXPECT_FALSE(result.ok());
+  EXPECT_FALSE(static_cast<bool>(result));
+  EXPECT_EQ(result.code(), Error::kNegativeWeight);
+  EXPECT_EQ(result.error().where, "influences/weights/2");
+  const Status status = result.status();
+  EXPECT_EQ(status.code(), Error::kNegativeWeight);
+  EXPECT_EQ(status.error().message, "weight -1");
+}
+
+TEST(Result, TakesTheErrorOfAFailedStatus) {
+  Result<std::string> result = Status(Error::kFileReadFailed, "short read", "file.bin");
+  EXPECT_FALSE(result.ok());
+  EXPECT_EQ(result.code(), Error::kFileReadFailed);
+  EXPECT_EQ(result.error().message, "short read");
+  EXPECT_EQ(result.error().where, "file.bin");
+}
+
+TEST(Result, GivesAccessToMembersAndMovesItsValueOut) {
+  Result<std::string> result = std::string("sinew");
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->size(), 5u);
+  result.value() += "!";
+  const std::string moved = std::move(result).value();
+  EXPECT_EQ(moved, "sinew!");
+}
+
+TEST(Result, HoldsAMoveOnlyValue) {
+  Result<std::unique_ptr<int>> result = std::make_unique<int>(7);
+  ASSERT_TRUE(result.ok());
+  std::unique_ptr<int> owned = std::move(result).value();
+  ASSERT_NE(owned, nullptr);
+  EXPECT_EQ(*owned, 7);
+}
+
+}  // namespace
+}  // namespace sinew

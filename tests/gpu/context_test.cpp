@@ -1,0 +1,308 @@
+// vk::Context in both modes (DESIGN.md §7).
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gpu/gpu_test.h"
+#include "sinew/cpu/skin_dense_job.h"
+#include "sinew/procedural/character.h"
+#include "sinew/procedural/crowd.h"
+#include "sinew/vk/deformer.h"
+#include "sinew/vk/device_mesh.h"
+
+namespace sinew {
+namespace {
+
+using testing::GpuTest;
+using testing::RunningInCi;
+
+class ContextTest : public GpuTest {};
+
+TEST_F(ContextTest, HeadlessContextOwnsADeviceWithAComputeQueue) {
+  EXPECT_FALSE(context_->adopted());
+  EXPECT_NE(context_->device(), VK_NULL_HANDLE);
+  EXPECT_NE(context_->queue(), VK_NULL_HANDLE);
+  EXPECT_GE(context_->properties().apiVersion, VK_API_VERSION_1_2);
+  EXPECT_NE(context_->device_table().vkCmdDispatch, nullptr);
+  if (RunningInCi()) {
+    EXPECT_TRUE(context_->validation_enabled());
+  }
+}
+
+TEST_F(ContextTest, DeviceSelectorPicksADeviceByNameSubstringAndContextsCoexist) {
+  const std::string name = context_->properties().deviceName;
+  vk::ContextOptions options;
+  options.device = name.substr(0, std::min<size_t>(name.size(), 5));
+  auto second = vk::Context::Create(options);
+  ASSERT_TRUE(second.ok()) << second.error().ToString();
+  EXPECT_STREQ((*second)->properties().deviceName, name.c_str());
+  EXPECT_NE((*second)->device(), context_->device());
+  testing::ExpectNoValidationMessages(**second);
+}
+
+TEST_F(ContextTest, DeviceSelectorPicksADeviceByIndex) {
+  vk::ContextOptions options;
+  options.device = "0";
+  auto by_index = vk::Context::Create(options);
+  ASSERT_TRUE(by_index.ok()) << by_index.error().ToString();
+}
+
+TEST_F(ContextTest, DeviceSelectorMatchingNothingFailsWithNoVulkanDevice) {
+  vk::ContextOptions options;
+  options.device = "no-such-device-anywhere";
+  auto none = vk::Context::Create(options);
+  EXPECT_EQ(none.code(), Error::kNoVulkanDevice);
+  EXPECT_NE(none.error().message.find("no-such-device-anywhere"), std::string::npos);
+}
+
+TEST_F(ContextTest, CreateBufferRejectsSizeZero) {
+  EXPECT_EQ(
+      context_->CreateBuffer(0, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUsage::kDeviceLocal)
+          .code(),
+      Error::kInvalidArgument);
+}
+
+TEST_F(ContextTest, ValidationMessagesAreCollectedSoTestsCanFailOnThem) {
+  // A second context, so the fixture's own check stays clean. Buffer usage 0 is invalid
+  // (VUID-VkBufferCreateInfo-usage-requiredbitmask): the layer must report it.
+  vk::ContextOptions options;
+  options.validation = vk::Validation::kOn;
+  auto checked = vk::Context::Create(options);
+  if (!checked) {
+    if (RunningInCi()) FAIL() << checked.error().ToString();
+    GTEST_SKIP() << "validation layer not installed";
+  }
+  const vk::Context& ctx = **checked;
+  ASSERT_TRUE(ctx.validation_messages().empty());
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = 64;
+  info.usage = 0;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  if (ctx.device_table().vkCreateBuffer(ctx.device(), &info, nullptr, &buffer) == VK_SUCCESS) {
+    ctx.device_table().vkDestroyBuffer(ctx.device(), buffer, nullptr);
+  }
+  EXPECT_FALSE(ctx.validation_messages().empty());
+}
+
+TEST(ContextAdopt, RejectsMissingHandles) {
+  vk::AdoptInfo info;
+  auto adopted = vk::Context::Adopt(info);
+  EXPECT_EQ(adopted.code(), Error::kInvalidArgument);
+  EXPECT_EQ(adopted.error().where, "AdoptInfo");
+}
+
+// A host engine's own Vulkan setup, written here without sinew.
+struct Host {
+  void* library = nullptr;
+  PFN_vkGetInstanceProcAddr gipa = nullptr;
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  uint32_t family = 0;
+  VkQueue queue = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  std::vector<std::string> messages;
+  VolkDeviceTable table{};
+
+  template <typename Fn>
+  Fn Get(const char* name) {
+    return reinterpret_cast<Fn>(gipa(instance, name));
+  }
+
+  static VKAPI_ATTR VkBool32 VKAPI_CALL OnMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                  VkDebugUtilsMessageTypeFlagsEXT,
+                                                  const VkDebugUtilsMessengerCallbackDataEXT* d,
+                                                  void* user) {
+    static_cast<Host*>(user)->messages.emplace_back(d->pMessage);
+    return VK_FALSE;
+  }
+
+  // Returns an empty string on success.
+  std::string Create() {
+    library = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return "no libvulkan.so.1";
+    gipa = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(library, "vkGetInstanceProcAddr"));
+    auto enum_layers =
+        Get<PFN_vkEnumerateInstanceLayerProperties>("vkEnumerateInstanceLayerProperties");
+    uint32_t count = 0;
+    enum_layers(&count, nullptr);
+    std::vector<VkLayerProperties> layers(count);
+    enum_layers(&count, layers.data());
+    bool validation = false;
+    for (auto& l : layers)
+      validation |= std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.apiVersion = VK_API_VERSION_1_2;
+    VkInstanceCreateInfo ii{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ii.pApplicationInfo = &app;
+    if (validation) {
+      ii.enabledLayerCount = 1;
+      ii.ppEnabledLayerNames = &layer;
+      ii.enabledExtensionCount = 1;
+      ii.ppEnabledExtensionNames = &extension;
+    }
+    if (Get<PFN_vkCreateInstance>("vkCreateInstance")(&ii, nullptr, &instance) != VK_SUCCESS) {
+      return "vkCreateInstance failed";
+    }
+    if (validation) {
+      VkDebugUtilsMessengerCreateInfoEXT mi{
+          VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+      mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+      mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+      mi.pfnUserCallback = OnMessage;
+      mi.pUserData = this;
+      Get<PFN_vkCreateDebugUtilsMessengerEXT>("vkCreateDebugUtilsMessengerEXT")(
+          instance, &mi, nullptr, &messenger);
+    }
+    uint32_t n = 0;
+    auto enum_devices = Get<PFN_vkEnumeratePhysicalDevices>("vkEnumeratePhysicalDevices");
+    enum_devices(instance, &n, nullptr);
+    if (n == 0) return "no physical device";
+    std::vector<VkPhysicalDevice> devices(n);
+    enum_devices(instance, &n, devices.data());
+    physical = devices[0];
+    auto families_of = Get<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(
+        "vkGetPhysicalDeviceQueueFamilyProperties");
+    uint32_t fc = 0;
+    families_of(physical, &fc, nullptr);
+    std::vector<VkQueueFamilyProperties> families(fc);
+    families_of(physical, &fc, families.data());
+    while (family < fc && !(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
+    if (family == fc) return "no compute queue";
+    const float priority = 1;
+    VkDeviceQueueCreateInfo qi{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qi.queueFamilyIndex = family;
+    qi.queueCount = 1;
+    qi.pQueuePriorities = &priority;
+    VkDeviceCreateInfo di{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    di.queueCreateInfoCount = 1;
+    di.pQueueCreateInfos = &qi;
+    if (Get<PFN_vkCreateDevice>("vkCreateDevice")(physical, &di, nullptr, &device) != VK_SUCCESS) {
+      return "vkCreateDevice failed";
+    }
+    auto gdpa = Get<PFN_vkGetDeviceProcAddr>("vkGetDeviceProcAddr");
+#define HOST_LOAD(name) table.name = reinterpret_cast<PFN_##name>(gdpa(device, #name));
+    HOST_LOAD(vkGetDeviceQueue)
+    HOST_LOAD(vkDestroyDevice)
+    HOST_LOAD(vkCreateCommandPool)
+    HOST_LOAD(vkDestroyCommandPool)
+    HOST_LOAD(vkAllocateCommandBuffers)
+    HOST_LOAD(vkBeginCommandBuffer)
+    HOST_LOAD(vkEndCommandBuffer)
+    HOST_LOAD(vkQueueSubmit)
+    HOST_LOAD(vkQueueWaitIdle)
+    HOST_LOAD(vkCmdCopyBuffer)
+    HOST_LOAD(vkCmdPipelineBarrier)
+#undef HOST_LOAD
+    table.vkGetDeviceQueue(device, family, 0, &queue);
+    return {};
+  }
+
+  ~Host() {
+    if (device) table.vkDestroyDevice(device, nullptr);
+    if (messenger) {
+      Get<PFN_vkDestroyDebugUtilsMessengerEXT>("vkDestroyDebugUtilsMessengerEXT")(
+          instance, messenger, nullptr);
+    }
+    if (instance) Get<PFN_vkDestroyInstance>("vkDestroyInstance")(instance, nullptr);
+    if (library) dlclose(library);
+  }
+};
+
+TEST(ContextAdopt, SkinsIntoTheHostsCommandBufferAndNeverSubmits) {
+  Host host;
+  if (std::string err = host.Create(); !err.empty()) {
+    if (RunningInCi()) FAIL() << "CI=true and no Vulkan device: " << err;
+    GTEST_SKIP() << err;
+  }
+  {
+    vk::AdoptInfo info;
+    info.get_instance_proc_addr = host.gipa;
+    info.instance = host.instance;
+    info.physical_device = host.physical;
+    info.device = host.device;
+    info.queue_family = host.family;
+    info.queue = host.queue;
+    auto adopted = vk::Context::Adopt(info);
+    ASSERT_TRUE(adopted.ok()) << adopted.error().ToString();
+    const vk::Context& ctx = **adopted;
+    EXPECT_TRUE(ctx.adopted());
+    EXPECT_EQ(ctx.device(), host.device);
+
+    // sinew refuses to submit to the host's queue.
+    EXPECT_EQ(ctx.SubmitAndWait([](VkCommandBuffer) {}).code(), Error::kNotAllowedInAdoptMode);
+    procedural::CharacterOptions co;
+    co.vertex_count = 257;
+    auto mesh = procedural::MakeCharacter(co);
+    ASSERT_TRUE(mesh.ok());
+    EXPECT_EQ(vk::DeviceMesh::Create(ctx, *mesh).code(), Error::kNotAllowedInAdoptMode);
+
+    // The host owns the command buffer and the submission.
+    VkCommandPoolCreateInfo pi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pi.queueFamilyIndex = host.family;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    ASSERT_EQ(host.table.vkCreateCommandPool(host.device, &pi, nullptr, &pool), VK_SUCCESS);
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = pool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    ASSERT_EQ(host.table.vkAllocateCommandBuffers(host.device, &ai, &cmd), VK_SUCCESS);
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    host.table.vkBeginCommandBuffer(cmd, &bi);
+
+    auto device_mesh = vk::DeviceMesh::Create(ctx, *mesh, cmd);
+    ASSERT_TRUE(device_mesh.ok()) << device_mesh.error().ToString();
+    auto deformer = vk::Deformer::Create(ctx, **device_mesh);
+    ASSERT_TRUE(deformer.ok()) << deformer.error().ToString();
+    std::vector<Float3x4> palette(mesh->skeleton.joint_count());
+    ASSERT_TRUE(procedural::CrowdPalette(mesh->skeleton, 1.25f, 0, palette).ok());
+    ASSERT_TRUE((*deformer)->SetPalette(0, palette).ok());
+    (*deformer)->Record(cmd);
+    (*deformer)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                     VK_ACCESS_TRANSFER_READ_BIT);
+    const VkDeviceSize bytes = mesh->positions.size() * sizeof(float);
+    auto readback =
+        ctx.CreateBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUsage::kReadback);
+    ASSERT_TRUE(readback.ok());
+    VkBufferCopy region{0, 0, bytes};
+    host.table.vkCmdCopyBuffer(cmd, (*deformer)->out_positions(), readback->handle(), 1, &region);
+    VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    host.table.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                                    0, 1, &to_host, 0, nullptr, 0, nullptr);
+    host.table.vkEndCommandBuffer(cmd);
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    ASSERT_EQ(host.table.vkQueueSubmit(host.queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
+    ASSERT_EQ(host.table.vkQueueWaitIdle(host.queue), VK_SUCCESS);
+    (*device_mesh)->ReleaseStaging();
+
+    std::vector<float> expected(mesh->positions.size());
+    cpu::SkinDenseJob job;
+    job.influences_per_vertex = mesh->influences.influences_per_vertex;
+    job.positions = mesh->positions;
+    job.joints = mesh->influences.joints;
+    job.weights = mesh->influences.weights;
+    job.palette = palette;
+    job.out_positions = expected;
+    ASSERT_TRUE(job.Run().ok());
+    const auto* got = static_cast<const float*>(readback->mapped());
+    const float tolerance = 1e-5f * BoundsDiagonal(mesh->positions);
+    for (size_t i = 0; i < expected.size(); ++i) ASSERT_NEAR(got[i], expected[i], tolerance) << i;
+
+    host.table.vkDestroyCommandPool(host.device, pool, nullptr);
+  }
+  for (const std::string& m : host.messages) ADD_FAILURE() << "Vulkan validation: " << m;
+}
+
+}  // namespace
+}  // namespace sinew

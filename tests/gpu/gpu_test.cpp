@@ -1,0 +1,37 @@
+#include "gpu/gpu_test.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace sinew::testing {
+
+bool RunningInCi() {
+  const char* ci = std::getenv("CI");
+  return ci && (std::strcmp(ci, "true") == 0 || std::strcmp(ci, "1") == 0);
+}
+
+void ExpectNoValidationMessages(const vk::Context& context) {
+  for (const std::string& message : context.validation_messages()) {
+    ADD_FAILURE() << "Vulkan validation: " << message;
+  }
+}
+
+void GpuTest::SetUp() {
+  vk::ContextOptions options;
+  options.validation = RunningInCi() ? vk::Validation::kOn : vk::Validation::kAuto;
+  auto created = vk::Context::Create(options);
+  if (!created) {
+    if (RunningInCi()) {
+      FAIL() << "CI=true and no usable Vulkan device: " << created.error().ToString();
+    }
+    GTEST_SKIP() << "no Vulkan device: " << created.error().ToString();
+  }
+  context_ = std::move(created.value());
+}
+
+void GpuTest::TearDown() {
+  if (context_) ExpectNoValidationMessages(*context_);
+  context_.reset();
+}
+
+}  // namespace sinew::testing

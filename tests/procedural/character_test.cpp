@@ -1,0 +1,270 @@
+#include "sinew/procedural/character.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "sinew/cpu/local_to_model_job.h"
+#include "sinew/cpu/skin_dense_job.h"
+#include "sinew/cpu/skinning_palette_job.h"
+
+namespace sinew::procedural {
+namespace {
+
+SkinnedMesh Make(uint32_t vertices, uint32_t k = 4, uint32_t seed = 1) {
+  CharacterOptions o;
+  o.vertex_count = vertices;
+  o.influences_per_vertex = k;
+  o.seed = seed;
+  auto mesh = MakeCharacter(o);
+  EXPECT_TRUE(mesh.ok()) << mesh.error().ToString();
+  return std::move(mesh.value());
+}
+
+template <typename T>
+bool SameBytes(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+bool SameBytes(const SkinnedMesh& a, const SkinnedMesh& b) {
+  return SameBytes(a.positions, b.positions) && SameBytes(a.normals, b.normals) &&
+         SameBytes(a.tangents, b.tangents) && SameBytes(a.influences.joints, b.influences.joints) &&
+         SameBytes(a.influences.weights, b.influences.weights) &&
+         SameBytes(a.skeleton.parents, b.skeleton.parents) &&
+         SameBytes(a.skeleton.rest_local, b.skeleton.rest_local) &&
+         SameBytes(a.skeleton.inverse_binds, b.skeleton.inverse_binds) &&
+         a.skeleton.names == b.skeleton.names;
+}
+
+TEST(MakeCharacter, ProducesExactlyTheRequestedVertexCount) {
+  for (uint32_t vertices : {1u, 63u, 64u, 65u, 20000u}) {
+    const SkinnedMesh mesh = Make(vertices);
+    EXPECT_EQ(mesh.vertex_count(), vertices);
+    EXPECT_EQ(mesh.positions.size(), vertices * 3u);
+    EXPECT_EQ(mesh.normals.size(), vertices * 3u);
+    EXPECT_EQ(mesh.tangents.size(), vertices * 4u);
+    EXPECT_EQ(mesh.influences.joints.size(), vertices * 4u);
+    EXPECT_EQ(mesh.influences.weights.size(), vertices * 4u);
+  }
+}
+
+TEST(MakeCharacter, PassesValidation) {
+  for (uint32_t k : {4u, 8u, 12u}) {
+    const SkinnedMesh mesh = Make(1000, k);
+    EXPECT_EQ(mesh.influences.influences_per_vertex, k);
+    const Status status = mesh.Validate();
+    EXPECT_TRUE(status.ok()) << "K=" << k << ": " << status.error().ToString();
+  }
+}
+
+TEST(MakeCharacter, BuildsASkeletonOfOneRootAndSixLimbs) {
+  for (uint32_t joints_per_limb : {1u, 3u, 4u}) {
+    CharacterOptions o;
+    o.vertex_count = 50;
+    o.joints_per_limb = joints_per_limb;
+    auto mesh = MakeCharacter(o);
+    ASSERT_TRUE(mesh.ok()) << mesh.error().ToString();
+    const Skeleton& skeleton = mesh->skeleton;
+    ASSERT_EQ(skeleton.joint_count(), 1 + 6 * joints_per_limb);
+    EXPECT_EQ(skeleton.parents[0], Skeleton::kNoParent);
+    for (size_t j = 1; j < skeleton.joint_count(); ++j) {
+      EXPECT_GE(skeleton.parents[j], 0);
+      EXPECT_LT(skeleton.parents[j], static_cast<int32_t>(j));
+    }
+    ASSERT_EQ(skeleton.names.size(), skeleton.joint_count());
+    EXPECT_EQ(skeleton.names[0], "pelvis");
+    EXPECT_EQ(skeleton.names[1], "spine_0");
+    EXPECT_TRUE(skeleton.Validate().ok());
+  }
+}
+
+TEST(MakeCharacter, FillsSlotsPastTheJointCountWithJointZeroAndWeightZero) {
+  CharacterOptions o;
+  o.vertex_count = 10;
+  o.joints_per_limb = 1;  // 7 joints.
+  o.influences_per_vertex = 12;
+  auto mesh = MakeCharacter(o);
+  ASSERT_TRUE(mesh.ok()) << mesh.error().ToString();
+  for (size_t v = 0; v < mesh->vertex_count(); ++v) {
+    for (size_t s = 7; s < 12; ++s) {
+      EXPECT_EQ(mesh->influences.joints[v * 12 + s], 0);
+      EXPECT_EQ(mesh->influences.weights[v * 12 + s], 0.0f);
+    }
+    EXPECT_GT(mesh->influences.weights[v * 12 + 6], 0.0f);
+  }
+}
+
+TEST(MakeCharacter, WeightsSumToOneAndDescend) {
+  for (uint32_t k : {4u, 8u, 12u}) {
+    const SkinnedMesh mesh = Make(2000, k);
+    for (size_t v = 0; v < mesh.vertex_count(); ++v) {
+      const float* w = &mesh.influences.weights[v * k];
+      float sum = 0.0f;
+      for (uint32_t s = 0; s < k; ++s) {
+        sum += w[s];
+        if (s > 0) {
+          ASSERT_LE(w[s], w[s - 1]) << "vertex " << v << " slot " << s;
+        }
+      }
+      ASSERT_NEAR(sum, 1.0f, 1e-5f) << "vertex " << v;
+      EXPECT_GT(w[0], 0.0f);
+    }
+  }
+}
+
+TEST(MakeCharacter, IsDeterministicForASeed) {
+  const SkinnedMesh a = Make(3000, 8, 7);
+  const SkinnedMesh b = Make(3000, 8, 7);
+  const SkinnedMesh c = Make(3000, 8, 8);
+  EXPECT_TRUE(SameBytes(a, b));
+  EXPECT_FALSE(SameBytes(a.positions, c.positions));
+  EXPECT_FALSE(SameBytes(a.skeleton.rest_local, c.skeleton.rest_local));
+}
+
+TEST(MakeCharacter, RejectsZeroVertices) {
+  CharacterOptions o;
+  o.vertex_count = 0;
+  auto mesh = MakeCharacter(o);
+  EXPECT_EQ(mesh.code(), Error::kInvalidArgument);
+  EXPECT_EQ(mesh.error().where, "vertex_count");
+}
+
+TEST(MakeCharacter, RejectsZeroJointsPerLimb) {
+  CharacterOptions o;
+  o.joints_per_limb = 0;
+  auto mesh = MakeCharacter(o);
+  EXPECT_EQ(mesh.code(), Error::kInvalidArgument);
+  EXPECT_EQ(mesh.error().where, "joints_per_limb");
+}
+
+TEST(MakeCharacter, RejectsInfluenceCountNotMultipleOfFour) {
+  for (uint32_t k : {0u, 1u, 3u, 5u, 6u, 10u}) {
+    CharacterOptions o;
+    o.vertex_count = 10;
+    o.influences_per_vertex = k;
+    auto mesh = MakeCharacter(o);
+    EXPECT_EQ(mesh.code(), Error::kInvalidInfluenceCount) << "K=" << k;
+  }
+}
+
+TEST(MakeCharacter, OmitsNormalsAndTangentsWhenAskedTo) {
+  CharacterOptions o;
+  o.vertex_count = 100;
+  o.with_normals = false;
+  o.with_tangents = false;
+  auto mesh = MakeCharacter(o);
+  ASSERT_TRUE(mesh.ok());
+  EXPECT_TRUE(mesh->normals.empty());
+  EXPECT_TRUE(mesh->tangents.empty());
+  EXPECT_EQ(mesh->positions.size(), 300u);
+}
+
+TEST(MakeCharacter, RestPoseSkinsToRestPositions) {
+  for (uint32_t k : {4u, 12u}) {
+    const SkinnedMesh mesh = Make(5000, k);
+    const Skeleton& skeleton = mesh.skeleton;
+    std::vector<Float4x4> models(skeleton.joint_count());
+    cpu::LocalToModelJob to_model;
+    to_model.parents = skeleton.parents;
+    to_model.locals = skeleton.rest_local;
+    to_model.output = models;
+    ASSERT_TRUE(to_model.Run().ok());
+    std::vector<Float3x4> palette(skeleton.joint_count());
+    cpu::SkinningPaletteJob palette_job;
+    palette_job.models = models;
+    palette_job.inverse_binds = skeleton.inverse_binds;
+    palette_job.output = palette;
+    ASSERT_TRUE(palette_job.Run().ok());
+
+    std::vector<float> positions(mesh.positions.size()), normals(mesh.normals.size()),
+        tangents(mesh.tangents.size());
+    cpu::SkinDenseJob skin;
+    skin.influences_per_vertex = k;
+    skin.positions = mesh.positions;
+    skin.normals = mesh.normals;
+    skin.tangents = mesh.tangents;
+    skin.joints = mesh.influences.joints;
+    skin.weights = mesh.influences.weights;
+    skin.palette = palette;
+    skin.out_positions = positions;
+    skin.out_normals = normals;
+    skin.out_tangents = tangents;
+    const Status status = skin.Run();
+    ASSERT_TRUE(status.ok()) << status.error().ToString();
+
+    const float extent = BoundsDiagonal(mesh.positions);
+    ASSERT_GT(extent, 1.0f);  // A human-sized figure.
+    for (size_t i = 0; i < positions.size(); ++i) {
+      ASSERT_NEAR(positions[i], mesh.positions[i], 1e-5f * extent) << "float " << i;
+    }
+    for (size_t i = 0; i < normals.size(); ++i) ASSERT_NEAR(normals[i], mesh.normals[i], 1e-5f);
+    for (size_t i = 0; i < tangents.size(); ++i) ASSERT_NEAR(tangents[i], mesh.tangents[i], 1e-5f);
+  }
+}
+
+TEST(MakeCharacter, NormalsAndTangentsAreUnitLength) {
+  const SkinnedMesh mesh = Make(4000);
+  for (size_t v = 0; v < mesh.vertex_count(); ++v) {
+    const Float3 n{mesh.normals[v * 3], mesh.normals[v * 3 + 1], mesh.normals[v * 3 + 2]};
+    const Float3 t{mesh.tangents[v * 4], mesh.tangents[v * 4 + 1], mesh.tangents[v * 4 + 2]};
+    ASSERT_NEAR(Length(n), 1.0f, 1e-5f) << "vertex " << v;
+    ASSERT_NEAR(Length(t), 1.0f, 1e-5f) << "vertex " << v;
+    ASSERT_NEAR(Dot(n, t), 0.0f, 1e-5f) << "vertex " << v;
+    const float w = mesh.tangents[v * 4 + 3];
+    ASSERT_TRUE(w == 1.0f || w == -1.0f) << "vertex " << v << " w " << w;
+  }
+}
+
+TEST(MakeCharacter, GivesTheSingleVertexOfATinyMeshValidAttributes) {
+  const SkinnedMesh mesh = Make(1, 8);
+  ASSERT_EQ(mesh.vertex_count(), 1u);
+  for (float x : mesh.positions) EXPECT_TRUE(std::isfinite(x));
+  EXPECT_NEAR(Length({mesh.normals[0], mesh.normals[1], mesh.normals[2]}), 1.0f, 1e-5f);
+  EXPECT_NEAR(Length({mesh.tangents[0], mesh.tangents[1], mesh.tangents[2]}), 1.0f, 1e-5f);
+  EXPECT_TRUE(mesh.Validate().ok());
+}
+
+TEST(PoseCharacter, IsRepeatableAndDiffersBetweenInstancesAndTimes) {
+  const SkinnedMesh mesh = Make(10);
+  const size_t j = mesh.skeleton.joint_count();
+  std::vector<Float4x4> a(j), again(j), other_instance(j), later(j);
+  ASSERT_TRUE(PoseCharacter(mesh.skeleton, 0.5f, 3, a).ok());
+  ASSERT_TRUE(PoseCharacter(mesh.skeleton, 0.5f, 3, again).ok());
+  ASSERT_TRUE(PoseCharacter(mesh.skeleton, 0.5f, 4, other_instance).ok());
+  ASSERT_TRUE(PoseCharacter(mesh.skeleton, 0.9f, 3, later).ok());
+  EXPECT_TRUE(SameBytes(a, again));
+  EXPECT_FALSE(SameBytes(a, other_instance));
+  EXPECT_FALSE(SameBytes(a, later));
+}
+
+TEST(PoseCharacter, RotatesEachJointAboutItsRestTransform) {
+  const SkinnedMesh mesh = Make(10);
+  const size_t j = mesh.skeleton.joint_count();
+  std::vector<Float4x4> locals(j);
+  ASSERT_TRUE(PoseCharacter(mesh.skeleton, 1.25f, 2, locals).ok());
+  for (size_t i = 0; i < j; ++i) {
+    const Float4x4& rest = mesh.skeleton.rest_local[i];
+    // Same translation: the rotation is applied on the joint's side of its rest transform.
+    for (int r = 0; r < 3; ++r) EXPECT_NEAR(locals[i].m[3][r], rest.m[3][r], 1e-6f);
+    // Still a rotation: orthonormal columns.
+    for (int c = 0; c < 3; ++c) {
+      const Float3 column{locals[i].m[c][0], locals[i].m[c][1], locals[i].m[c][2]};
+      EXPECT_NEAR(Length(column), 1.0f, 1e-5f);
+    }
+  }
+}
+
+TEST(PoseCharacter, RejectsWrongSize) {
+  const SkinnedMesh mesh = Make(10);
+  std::vector<Float4x4> too_few(mesh.skeleton.joint_count() - 1);
+  Status status = PoseCharacter(mesh.skeleton, 0.0f, 0, too_few);
+  EXPECT_EQ(status.code(), Error::kSizeMismatch);
+  EXPECT_EQ(status.error().where, "out_locals");
+  std::vector<Float4x4> too_many(mesh.skeleton.joint_count() + 1);
+  EXPECT_EQ(PoseCharacter(mesh.skeleton, 0.0f, 0, too_many).code(), Error::kSizeMismatch);
+}
+
+}  // namespace
+}  // namespace sinew::procedural
