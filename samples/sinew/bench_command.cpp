@@ -1,0 +1,397 @@
+// `sinew bench`: deforms the built-in procedural crowd on the CPU reference and the GPU, checks the
+// GPU against the CPU, and reports throughput (GPU time from Vulkan timestamp queries).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <unistd.h>
+
+#include "commands.h"
+#include "sinew/cpu/skin_dense_job.h"
+#include "sinew/procedural/character.h"
+#include "sinew/procedural/crowd.h"
+#include "sinew/vk/context.h"
+#include "sinew/vk/deformer.h"
+#include "sinew/vk/device_mesh.h"
+#include "sinew/vk/readback.h"
+
+namespace sinew::tool {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct BenchOptions {
+  uint32_t characters = 64;
+  uint32_t vertices = 20000;
+  std::vector<uint32_t> influences = {4, 8};
+  uint32_t frames = 10;
+  uint32_t seed = 1;
+  std::string device;  // "" = SINEW_DEVICE or automatic
+  bool json = false;
+  bool skip_gpu = false;
+};
+
+struct Row {
+  std::string path;  // "cpu" or "gpu"
+  uint32_t influences = 0;
+  uint64_t vertices = 0;  // per frame, all characters
+  uint32_t bytes_per_vertex = 0;
+  double ms_per_frame = 0;
+  double record_us = 0;            // GPU only: CPU time to record one frame's commands
+  double max_error = 0;            // GPU only: max |gpu - cpu| position error / extent
+  double max_direction_error = 0;  // GPU only: max |gpu - cpu| over normals and tangents
+  double mvertices_per_s() const { return vertices / (ms_per_frame * 1e-3) / 1e6; }
+  double gb_per_s() const {
+    return vertices * double(bytes_per_vertex) / (ms_per_frame * 1e-3) / 1e9;
+  }
+};
+
+// A progress line on stderr, shown once a run has taken more than a second: rewritten in place on
+// a terminal, one line per second otherwise (CI logs).
+class Progress {
+ public:
+  void Update(const std::string& phase, uint32_t done, uint32_t total) {
+    const auto now = Clock::now();
+    const auto interval = tty_ ? std::chrono::milliseconds(250) : std::chrono::milliseconds(1000);
+    if (now - start_ < std::chrono::seconds(1) || now - last_ < interval) return;
+    last_ = now;
+    shown_ = true;
+    std::fprintf(stderr, tty_ ? "\r[sinew bench] %s %u/%u   " : "[sinew bench] %s %u/%u\n",
+                 phase.c_str(), done, total);
+    std::fflush(stderr);
+  }
+  // Clears the line (on a terminal) before results are printed.
+  void Finish() {
+    if (shown_ && tty_) std::fputs("\r\033[K", stderr);
+    shown_ = false;
+  }
+
+ private:
+  bool tty_ = isatty(fileno(stderr)) != 0;
+  Clock::time_point start_ = Clock::now();
+  Clock::time_point last_ = start_;
+  bool shown_ = false;
+};
+
+void PrintHelp() {
+  std::fputs(
+      "usage: sinew bench [options]\n"
+      "  --characters N    crowd size (default 64)\n"
+      "  --vertices N      vertices per character (default 20000)\n"
+      "  --influences LIST influence counts K to run, comma separated multiples of 4 (default "
+      "4,8)\n"
+      "  --frames N        frames timed per path (default 10)\n"
+      "  --seed N          procedural seed (default 1)\n"
+      "  --device SEL      Vulkan device: index or name substring (default: SINEW_DEVICE, else\n"
+      "                    discrete GPU first, then lavapipe)\n"
+      "  --cpu-only        skip the GPU\n"
+      "  --json            machine-readable output on stdout\n",
+      stdout);
+}
+
+bool ParseUint(std::string_view text, uint32_t* out) {
+  if (text.empty()) return false;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + uint64_t(c - '0');
+    if (v > 0xFFFFFFFFull) return false;
+  }
+  *out = static_cast<uint32_t>(v);
+  return true;
+}
+
+// Returns an empty string on success, else what was wrong.
+std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, bool* help) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    const auto value = [&]() -> std::string_view {
+      return i + 1 < args.size() ? args[++i] : std::string_view();
+    };
+    if (a == "--help" || a == "-h") {
+      *help = true;
+    } else if (a == "--json") {
+      o->json = true;
+    } else if (a == "--cpu-only") {
+      o->skip_gpu = true;
+    } else if (a == "--characters") {
+      if (!ParseUint(value(), &o->characters) || o->characters == 0) return "--characters N >= 1";
+    } else if (a == "--vertices") {
+      if (!ParseUint(value(), &o->vertices) || o->vertices == 0) return "--vertices N >= 1";
+    } else if (a == "--frames") {
+      if (!ParseUint(value(), &o->frames) || o->frames == 0) return "--frames N >= 1";
+    } else if (a == "--seed") {
+      if (!ParseUint(value(), &o->seed)) return "--seed N";
+    } else if (a == "--device") {
+      o->device = std::string(value());
+    } else if (a == "--influences") {
+      o->influences.clear();
+      std::string_view list = value();
+      while (!list.empty()) {
+        const size_t comma = list.find(',');
+        uint32_t k = 0;
+        if (!ParseUint(list.substr(0, comma), &k) || k == 0 || k % 4 != 0) {
+          return "--influences takes multiples of 4, e.g. 4,8,12";
+        }
+        o->influences.push_back(k);
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+      }
+      if (o->influences.empty()) return "--influences needs at least one value";
+    } else {
+      return "unknown option '" + std::string(a) + "'";
+    }
+  }
+  return {};
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
+  double m = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
+  }
+  return a.size() == b.size() ? m : INFINITY;
+}
+
+struct CpuOutputs {
+  std::vector<float> positions, normals, tangents;
+};
+
+// Runs the CPU reference over the crowd `frames` times; returns ms per frame and the outputs.
+double RunCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes, uint32_t characters,
+              uint32_t frames, CpuOutputs* out, Progress* progress) {
+  const size_t v = mesh.vertex_count();
+  const size_t j = mesh.skeleton.joint_count();
+  out->positions.resize(characters * v * 3);
+  out->normals.resize(characters * v * 3);
+  out->tangents.resize(characters * v * 4);
+  std::vector<double> times;
+  for (uint32_t f = 0; f < frames; ++f) {
+    const auto t0 = Clock::now();
+    for (uint32_t c = 0; c < characters; ++c) {
+      cpu::SkinDenseJob job;
+      job.influences_per_vertex = mesh.influences.influences_per_vertex;
+      job.positions = mesh.positions;
+      job.normals = mesh.normals;
+      job.tangents = mesh.tangents;
+      job.joints = mesh.influences.joints;
+      job.weights = mesh.influences.weights;
+      job.palette = std::span(palettes).subspan(c * j, j);
+      job.out_positions = std::span(out->positions).subspan(c * v * 3, v * 3);
+      job.out_normals = std::span(out->normals).subspan(c * v * 3, v * 3);
+      job.out_tangents = std::span(out->tangents).subspan(c * v * 4, v * 4);
+      if (Status s = job.Run(); !s) {
+        std::fprintf(stderr, "sinew bench: CPU job failed: %s\n", s.error().ToString().c_str());
+        std::exit(1);
+      }
+    }
+    times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    progress->Update("cpu K=" + std::to_string(mesh.influences.influences_per_vertex), f + 1,
+                     frames);
+  }
+  return Median(times);
+}
+
+// Runs the GPU path; fills `row` (time, record cost, error against `reference`).
+Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
+              const std::vector<Float3x4>& palettes, const BenchOptions& o,
+              const CpuOutputs& reference, Row* row, Progress* progress) {
+  auto device_mesh = vk::DeviceMesh::Create(ctx, mesh);
+  if (!device_mesh) return device_mesh.status();
+  vk::DeformerOptions deformer_options;
+  deformer_options.instance_count = o.characters;
+  auto deformer = vk::Deformer::Create(ctx, **device_mesh, deformer_options);
+  if (!deformer) return deformer.status();
+  const size_t j = mesh.skeleton.joint_count();
+  for (uint32_t c = 0; c < o.characters; ++c) {
+    if (Status s = (*deformer)->SetPalette(c, std::span(palettes).subspan(c * j, j)); !s) return s;
+  }
+
+  const VolkDeviceTable& t = ctx.device_table();
+  VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  query_info.queryCount = 2;
+  VkQueryPool pool = VK_NULL_HANDLE;
+  if (VkResult r = t.vkCreateQueryPool(ctx.device(), &query_info, nullptr, &pool);
+      r != VK_SUCCESS) {
+    return vk::VulkanError("vkCreateQueryPool", r);
+  }
+  std::vector<double> gpu_ms, record_us;
+  Status status;
+  for (uint32_t f = 0; f < o.frames && status; ++f) {
+    status = ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
+      t.vkCmdResetQueryPool(cmd, pool, 0, 2);
+      t.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 0);
+      const auto r0 = Clock::now();
+      (*deformer)->Record(cmd);
+      record_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - r0).count());
+      t.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 1);
+    });
+    if (!status) break;
+    uint64_t stamps[2] = {};
+    if (VkResult r = t.vkGetQueryPoolResults(ctx.device(), pool, 0, 2, sizeof(stamps), stamps,
+                                             sizeof(uint64_t),
+                                             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        r != VK_SUCCESS) {
+      status = vk::VulkanError("vkGetQueryPoolResults", r);
+      break;
+    }
+    gpu_ms.push_back(double(stamps[1] - stamps[0]) * ctx.properties().limits.timestampPeriod *
+                     1e-6);
+    progress->Update("gpu K=" + std::to_string(mesh.influences.influences_per_vertex), f + 1,
+                     o.frames);
+  }
+  t.vkDestroyQueryPool(ctx.device(), pool, nullptr);
+  if (!status) return status;
+  row->ms_per_frame = Median(gpu_ms);
+  row->record_us = Median(record_us);
+
+  const VkDeviceSize v = mesh.vertex_count();
+  const VkDeviceSize n = o.characters;
+  auto positions = vk::ReadFloats(ctx, (*deformer)->out_positions(), 0, n * v * 12);
+  if (!positions) return positions.status();
+  auto normals = vk::ReadFloats(ctx, (*deformer)->out_normals(), 0, n * v * 12);
+  if (!normals) return normals.status();
+  auto tangents = vk::ReadFloats(ctx, (*deformer)->out_tangents(), 0, n * v * 16);
+  if (!tangents) return tangents.status();
+  const double extent = BoundsDiagonal(mesh.positions);
+  row->max_error = MaxAbsDiff(*positions, reference.positions) / extent;
+  row->max_direction_error =
+      std::max(MaxAbsDiff(*normals, reference.normals), MaxAbsDiff(*tangents, reference.tangents));
+  return {};
+}
+
+std::string JsonEscape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+int BenchCommand(std::span<const std::string_view> args) {
+  BenchOptions o;
+  bool help = false;
+  if (std::string err = ParseArgs(args, &o, &help); !err.empty()) {
+    std::fprintf(stderr, "sinew bench: %s (see sinew bench --help)\n", err.c_str());
+    return 2;
+  }
+  if (help) {
+    PrintHelp();
+    return 0;
+  }
+
+  std::unique_ptr<vk::Context> ctx;
+  std::string gpu_note;
+  if (!o.skip_gpu) {
+    vk::ContextOptions context_options;
+    context_options.device = o.device;
+    context_options.validation = vk::Validation::kOff;  // Timing, not checking.
+    auto created = vk::Context::Create(context_options);
+    if (created) {
+      ctx = std::move(created.value());
+    } else {
+      gpu_note = created.error().ToString();
+      std::fprintf(stderr, "sinew bench: no GPU path: %s\n", gpu_note.c_str());
+    }
+  }
+  const std::string device_name = ctx ? ctx->properties().deviceName : "none";
+
+  std::vector<Row> rows;
+  bool within_tolerance = true;
+  Progress progress;
+  for (uint32_t k : o.influences) {
+    procedural::CharacterOptions co;
+    co.vertex_count = o.vertices;
+    co.influences_per_vertex = k;
+    co.seed = o.seed;
+    auto mesh = procedural::MakeCharacter(co);
+    if (!mesh) {
+      std::fprintf(stderr, "sinew bench: %s\n", mesh.error().ToString().c_str());
+      return 1;
+    }
+    const size_t j = mesh->skeleton.joint_count();
+    std::vector<Float3x4> palettes(o.characters * j);
+    for (uint32_t c = 0; c < o.characters; ++c) {
+      Status s =
+          procedural::CrowdPalette(mesh->skeleton, 0.75f, c, std::span(palettes).subspan(c * j, j));
+      if (!s) {
+        std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
+        return 1;
+      }
+    }
+    // Bytes moved per vertex: rest position, normal, tangent, K joints (u16) and weights (f32) in;
+    // position, normal, tangent out. Palette reads are shared by a character's vertices (cached).
+    const uint32_t bytes = 12 + 12 + 16 + k * (2 + 4) + 12 + 12 + 16;
+    CpuOutputs reference;
+    Row cpu_row{"cpu", k, uint64_t(o.characters) * o.vertices, bytes};
+    cpu_row.ms_per_frame = RunCpu(*mesh, palettes, o.characters, o.frames, &reference, &progress);
+    rows.push_back(cpu_row);
+    if (ctx) {
+      Row gpu_row{"gpu", k, uint64_t(o.characters) * o.vertices, bytes};
+      if (Status s = RunGpu(*ctx, *mesh, palettes, o, reference, &gpu_row, &progress); !s) {
+        std::fprintf(stderr, "sinew bench: GPU path failed: %s\n", s.error().ToString().c_str());
+        return 1;
+      }
+      within_tolerance &= gpu_row.max_error <= 1e-5 && gpu_row.max_direction_error <= 1e-5;
+      rows.push_back(gpu_row);
+    }
+  }
+
+  progress.Finish();
+  if (o.json) {
+    std::printf(
+        "{\"device\":\"%s\",\"characters\":%u,\"vertices_per_character\":%u,\"frames\":%u,"
+        "\"within_tolerance\":%s,\"results\":[",
+        JsonEscape(device_name).c_str(), o.characters, o.vertices, o.frames,
+        within_tolerance ? "true" : "false");
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const Row& r = rows[i];
+      std::printf(
+          "%s{\"path\":\"%s\",\"influences\":%u,\"vertices\":%llu,\"bytes_per_vertex\":%u,"
+          "\"ms_per_frame\":%.4f,\"mvertices_per_s\":%.2f,\"gb_per_s\":%.3f",
+          i ? "," : "", r.path.c_str(), r.influences, static_cast<unsigned long long>(r.vertices),
+          r.bytes_per_vertex, r.ms_per_frame, r.mvertices_per_s(), r.gb_per_s());
+      if (r.path == "gpu") {
+        std::printf(
+            ",\"record_us\":%.2f,\"max_error_over_extent\":%.3g,\"max_direction_error\":%.3g",
+            r.record_us, r.max_error, r.max_direction_error);
+      }
+      std::printf("}");
+    }
+    std::printf("]}\n");
+  } else {
+    std::printf("sinew bench: %u characters x %u vertices, %u frames (median), device: %s\n",
+                o.characters, o.vertices, o.frames, device_name.c_str());
+    if (!gpu_note.empty()) std::printf("GPU path skipped: %s\n", gpu_note.c_str());
+    std::printf("%-5s %3s %10s %8s %10s %10s %8s %10s %12s\n", "path", "K", "vertices", "B/vert",
+                "ms/frame", "Mvert/s", "GB/s", "record us", "max err/ext");
+    for (const Row& r : rows) {
+      std::printf("%-5s %3u %10llu %8u %10.3f %10.1f %8.2f", r.path.c_str(), r.influences,
+                  static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
+                  r.mvertices_per_s(), r.gb_per_s());
+      if (r.path == "gpu") {
+        std::printf(" %10.1f %12.2e\n", r.record_us, r.max_error);
+      } else {
+        std::printf(" %10s %12s\n", "-", "reference");
+      }
+    }
+    std::printf("GPU vs CPU: %s (positions <= 1e-5 x extent, normals/tangents <= 1e-5)\n",
+                ctx ? (within_tolerance ? "within tolerance" : "OUT OF TOLERANCE") : "not run");
+  }
+  return within_tolerance ? 0 : 1;
+}
+
+}  // namespace sinew::tool

@@ -1,0 +1,36 @@
+// sinew — command-line tool: `sinew bench` today; info, bake and render arrive with the loader and
+// animation work (see README.md).
+#include <cstdio>
+#include <string_view>
+#include <vector>
+
+#include "commands.h"
+
+namespace {
+
+void PrintUsage() {
+  std::fputs(
+      "usage: sinew <command> [options]\n"
+      "\n"
+      "commands:\n"
+      "  bench    deform a procedural crowd on the CPU reference and the GPU; report throughput\n"
+      "           and GPU-vs-CPU error (sinew bench --help)\n",
+      stderr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    PrintUsage();
+    return args.empty() ? 2 : 0;
+  }
+  const std::string_view command = args[0];
+  const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
+  if (command == "bench") return sinew::tool::BenchCommand(rest);
+  std::fprintf(stderr, "sinew: unknown command '%.*s'\n", static_cast<int>(command.size()),
+               command.data());
+  PrintUsage();
+  return 2;
+}
