@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -56,6 +57,23 @@ TEST_F(ContextTest, DeviceSelectorMatchingNothingFailsWithNoVulkanDevice) {
   auto none = vk::Context::Create(options);
   EXPECT_EQ(none.code(), Error::kNoVulkanDevice);
   EXPECT_NE(none.error().message.find("no-such-device-anywhere"), std::string::npos);
+}
+
+TEST_F(ContextTest, SinewDeviceEnvironmentVariableSelectsTheDevice) {
+  const char* previous = std::getenv("SINEW_DEVICE");
+  const std::string saved = previous ? previous : "";
+  setenv("SINEW_DEVICE", "no-such-device-anywhere", 1);
+  auto none = vk::Context::Create();
+  setenv("SINEW_DEVICE", context_->properties().deviceName, 1);
+  auto named = vk::Context::Create();
+  if (previous) {
+    setenv("SINEW_DEVICE", saved.c_str(), 1);
+  } else {
+    unsetenv("SINEW_DEVICE");
+  }
+  EXPECT_EQ(none.code(), Error::kNoVulkanDevice);
+  ASSERT_TRUE(named.ok()) << named.error().ToString();
+  EXPECT_STREQ((*named)->properties().deviceName, context_->properties().deviceName);
 }
 
 TEST_F(ContextTest, CreateBufferRejectsSizeZero) {
