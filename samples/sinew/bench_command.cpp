@@ -178,14 +178,7 @@ double RunCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes, ui
   for (uint32_t f = 0; f < frames; ++f) {
     const auto t0 = Clock::now();
     for (uint32_t c = 0; c < characters; ++c) {
-      cpu::SkinDenseJob job;
-      job.influences_per_vertex = mesh.influences.influences_per_vertex;
-      job.positions = mesh.positions;
-      job.normals = mesh.normals;
-      job.tangents = mesh.tangents;
-      job.joints = mesh.influences.joints;
-      job.weights = mesh.influences.weights;
-      job.palette = std::span(palettes).subspan(c * j, j);
+      cpu::SkinDenseJob job = cpu::SkinDenseJobFor(mesh, std::span(palettes).subspan(c * j, j));
       job.out_positions = std::span(out->positions).subspan(c * v * 3, v * 3);
       job.out_normals = std::span(out->normals).subspan(c * v * 3, v * 3);
       job.out_tangents = std::span(out->tangents).subspan(c * v * 4, v * 4);

@@ -305,12 +305,9 @@ TEST(ContextAdopt, SkinsIntoTheHostsCommandBufferAndNeverSubmits) {
     (*device_mesh)->ReleaseStaging();
 
     std::vector<float> expected(mesh->positions.size());
-    cpu::SkinDenseJob job;
-    job.influences_per_vertex = mesh->influences.influences_per_vertex;
-    job.positions = mesh->positions;
-    job.joints = mesh->influences.joints;
-    job.weights = mesh->influences.weights;
-    job.palette = palette;
+    cpu::SkinDenseJob job = cpu::SkinDenseJobFor(*mesh, palette);
+    job.normals = {};  // Positions only: the host reads back positions.
+    job.tangents = {};
     job.out_positions = expected;
     ASSERT_TRUE(job.Run().ok());
     const auto* got = static_cast<const float*>(readback->mapped());

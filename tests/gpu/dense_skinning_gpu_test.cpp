@@ -30,14 +30,7 @@ Streams SkinOnCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes
   out.normals.resize(mesh.normals.empty() ? 0 : instances * v * 3);
   out.tangents.resize(mesh.tangents.empty() ? 0 : instances * v * 4);
   for (uint32_t i = 0; i < instances; ++i) {
-    cpu::SkinDenseJob job;
-    job.influences_per_vertex = mesh.influences.influences_per_vertex;
-    job.positions = mesh.positions;
-    job.normals = mesh.normals;
-    job.tangents = mesh.tangents;
-    job.joints = mesh.influences.joints;
-    job.weights = mesh.influences.weights;
-    job.palette = std::span(palettes).subspan(i * j, j);
+    cpu::SkinDenseJob job = cpu::SkinDenseJobFor(mesh, std::span(palettes).subspan(i * j, j));
     job.out_positions = std::span(out.positions).subspan(i * v * 3, v * 3);
     if (!mesh.normals.empty()) job.out_normals = std::span(out.normals).subspan(i * v * 3, v * 3);
     if (!mesh.tangents.empty()) {

@@ -1,4 +1,5 @@
 #include "sinew/procedural/character.h"
+#include "sinew/procedural/crowd.h"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "sinew/cpu/local_to_model_job.h"
 #include "sinew/cpu/skin_dense_job.h"
-#include "sinew/cpu/skinning_palette_job.h"
 
 namespace sinew::procedural {
 namespace {
@@ -164,30 +163,12 @@ TEST(MakeCharacter, OmitsNormalsAndTangentsWhenAskedTo) {
 TEST(MakeCharacter, RestPoseSkinsToRestPositions) {
   for (uint32_t k : {4u, 12u}) {
     const SkinnedMesh mesh = Make(5000, k);
-    const Skeleton& skeleton = mesh.skeleton;
-    std::vector<Float4x4> models(skeleton.joint_count());
-    cpu::LocalToModelJob to_model;
-    to_model.parents = skeleton.parents;
-    to_model.locals = skeleton.rest_local;
-    to_model.output = models;
-    ASSERT_TRUE(to_model.Run().ok());
-    std::vector<Float3x4> palette(skeleton.joint_count());
-    cpu::SkinningPaletteJob palette_job;
-    palette_job.models = models;
-    palette_job.inverse_binds = skeleton.inverse_binds;
-    palette_job.output = palette;
-    ASSERT_TRUE(palette_job.Run().ok());
+    std::vector<Float3x4> palette(mesh.skeleton.joint_count());
+    ASSERT_TRUE(RestPalette(mesh.skeleton, palette).ok());
 
     std::vector<float> positions(mesh.positions.size()), normals(mesh.normals.size()),
         tangents(mesh.tangents.size());
-    cpu::SkinDenseJob skin;
-    skin.influences_per_vertex = k;
-    skin.positions = mesh.positions;
-    skin.normals = mesh.normals;
-    skin.tangents = mesh.tangents;
-    skin.joints = mesh.influences.joints;
-    skin.weights = mesh.influences.weights;
-    skin.palette = palette;
+    cpu::SkinDenseJob skin = cpu::SkinDenseJobFor(mesh, palette);
     skin.out_positions = positions;
     skin.out_normals = normals;
     skin.out_tangents = tangents;

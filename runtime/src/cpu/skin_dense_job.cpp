@@ -102,4 +102,16 @@ Status SkinDenseJob::Run() const {
   return {};
 }
 
+SkinDenseJob SkinDenseJobFor(const SkinnedMesh& mesh, std::span<const Float3x4> palette) {
+  SkinDenseJob job;
+  job.influences_per_vertex = mesh.influences.influences_per_vertex;
+  job.positions = mesh.positions;
+  job.normals = mesh.normals;
+  job.tangents = mesh.tangents;
+  job.joints = mesh.influences.joints;
+  job.weights = mesh.influences.weights;
+  job.palette = palette;
+  return job;
+}
+
 }  // namespace sinew::cpu
