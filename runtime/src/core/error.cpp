@@ -26,6 +26,28 @@ const char* ErrorName(Error error) noexcept {
       return "kFileNotFound";
     case Error::kFileReadFailed:
       return "kFileReadFailed";
+    case Error::kJsonSyntax:
+      return "kJsonSyntax";
+    case Error::kMissingProperty:
+      return "kMissingProperty";
+    case Error::kWrongType:
+      return "kWrongType";
+    case Error::kInvalidValue:
+      return "kInvalidValue";
+    case Error::kInvalidReference:
+      return "kInvalidReference";
+    case Error::kOutOfBounds:
+      return "kOutOfBounds";
+    case Error::kInvalidGlb:
+      return "kInvalidGlb";
+    case Error::kInvalidUri:
+      return "kInvalidUri";
+    case Error::kInvalidBase64:
+      return "kInvalidBase64";
+    case Error::kUnsupportedExtension:
+      return "kUnsupportedExtension";
+    case Error::kUnsupportedFeature:
+      return "kUnsupportedFeature";
     case Error::kVulkanLoaderMissing:
       return "kVulkanLoaderMissing";
     case Error::kNoVulkanDevice:

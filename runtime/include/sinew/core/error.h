@@ -22,9 +22,20 @@ enum class Error : uint32_t {
   kInvalidHierarchy,       // A joint's parent is not listed before it.
   kNonFiniteValue,         // NaN or infinity where a finite number is required.
   kNegativeWeight,         // A skin weight below zero.
-  // Files.
+  // Files and formats (where = JSON pointer, file offset or path).
   kFileNotFound,
   kFileReadFailed,
+  kJsonSyntax,            // Not valid JSON (simdjson's message says why).
+  kMissingProperty,       // A required property is absent.
+  kWrongType,             // A property has the wrong JSON type.
+  kInvalidValue,          // A property's value is outside what the spec allows.
+  kInvalidReference,      // An index names an object that does not exist.
+  kOutOfBounds,           // A byte range reaches past its buffer or view.
+  kInvalidGlb,            // A malformed GLB header or chunk.
+  kInvalidUri,            // A malformed URI or data: URI.
+  kInvalidBase64,         // Bad base64 payload.
+  kUnsupportedExtension,  // An extension in extensionsRequired that sinew does not implement.
+  kUnsupportedFeature,    // Valid input that sinew does not support (says what).
   // Vulkan.
   kVulkanLoaderMissing,     // libvulkan.so.1 could not be opened.
   kNoVulkanDevice,          // No physical device matches (or none exists).
