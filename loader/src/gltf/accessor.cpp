@@ -1,0 +1,535 @@
+#include "gltf/accessor.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace sinew::loader::gltf {
+
+// glTF buffers are little-endian and every read below is a plain memcpy into a host integer/float.
+static_assert(std::endian::native == std::endian::little,
+              "the glTF accessor reader assumes a little-endian host");
+
+namespace {
+
+constexpr uint32_t kMinByteStride = 4;
+constexpr uint32_t kMaxByteStride = 252;
+
+// Rows of one column: the component count for scalars and vectors, the matrix dimension for
+// matrices. 0 for a value outside the enum.
+constexpr uint32_t RowCount(AccessorType type) noexcept {
+  switch (type) {
+    case AccessorType::kScalar:
+      return 1;
+    case AccessorType::kVec2:
+    case AccessorType::kMat2:
+      return 2;
+    case AccessorType::kVec3:
+    case AccessorType::kMat3:
+      return 3;
+    case AccessorType::kVec4:
+    case AccessorType::kMat4:
+      return 4;
+  }
+  return 0;
+}
+
+constexpr bool IsMatrix(AccessorType type) noexcept {
+  return type == AccessorType::kMat2 || type == AccessorType::kMat3 || type == AccessorType::kMat4;
+}
+
+constexpr uint32_t ColumnCount(AccessorType type) noexcept {
+  return IsMatrix(type) ? RowCount(type) : 1;
+}
+
+constexpr uint32_t RoundUpTo4(uint32_t n) noexcept { return (n + 3u) & ~3u; }
+
+// Bytes from the start of one column to the next: matrix columns start on 4-byte boundaries.
+constexpr uint32_t ColumnStride(uint32_t component_size, uint32_t rows, bool matrix) noexcept {
+  return matrix ? RoundUpTo4(rows * component_size) : rows * component_size;
+}
+
+// Bytes an element actually occupies when nothing follows it: the padding after the last column
+// may be omitted (Specification.adoc, "Data Alignment").
+uint32_t ElementExtent(ComponentType component, AccessorType type) noexcept {
+  const uint32_t size = ComponentSize(component);
+  const uint32_t rows = RowCount(type);
+  const uint32_t cols = ColumnCount(type);
+  return (cols - 1) * ColumnStride(size, rows, IsMatrix(type)) + rows * size;
+}
+
+// True when [offset, offset + (count - 1) * stride + extent) lies within [0, size).
+// count >= 1, stride >= 1; written to be free of overflow for any 64-bit inputs.
+bool Fits(uint64_t size, uint64_t offset, uint64_t count, uint64_t stride,
+          uint64_t extent) noexcept {
+  if (offset > size) return false;
+  uint64_t room = size - offset;
+  if (extent > room) return false;
+  room -= extent;
+  return count - 1 <= room / stride;
+}
+
+uint32_t SparseIndexSize(ComponentType type) noexcept {
+  switch (type) {
+    case ComponentType::kUnsignedByte:
+      return 1;
+    case ComponentType::kUnsignedShort:
+      return 2;
+    case ComponentType::kUnsignedInt:
+      return 4;
+    default:
+      return 0;
+  }
+}
+
+Status Fail(Error code, const AccessorDesc& accessor, const char* sub_path, std::string message) {
+  return Status(code, std::move(message), accessor.pointer + sub_path);
+}
+
+std::string Str(uint64_t value) { return std::to_string(value); }
+
+std::string Describe(const AccessorDesc& accessor) {
+  return std::string(AccessorTypeName(accessor.type)) + " of " +
+         ComponentTypeName(accessor.component_type);
+}
+
+Status CheckOutSize(const AccessorDesc& accessor, size_t out_size) {
+  const uint64_t components = ComponentCount(accessor.type);
+  if (accessor.count > std::numeric_limits<size_t>::max() / components ||
+      out_size != accessor.count * components) {
+    return Fail(Error::kInvalidArgument, accessor, "",
+                "the output holds " + Str(out_size) + " values; the accessor has " +
+                    Str(accessor.count) + " x " + Str(components));
+  }
+  return {};
+}
+
+// ---- Decoding ----------------------------------------------------------------------------------
+
+template <typename T>
+inline T Load(const uint8_t* p) noexcept {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+// Component conversions, chosen at compile time.
+struct Cast {
+  template <typename Dst, typename Src>
+  static Dst Apply(Src value) noexcept {
+    return static_cast<Dst>(value);
+  }
+};
+
+struct Normalize {
+  // The spec's formulas: unsigned c / (2^n - 1), signed max(c / (2^(n-1) - 1), -1). A true
+  // division (not a multiply by the reciprocal) keeps 255 -> 1.0 and friends exact.
+  template <typename Dst, typename Src>
+  static Dst Apply(Src value) noexcept {
+    static_assert(std::is_integral_v<Src> && sizeof(Src) <= 2 && std::is_same_v<Dst, float>);
+    constexpr float kMax = static_cast<float>(std::numeric_limits<Src>::max());
+    if constexpr (std::is_signed_v<Src>) {
+      return std::max(static_cast<float>(value) / kMax, -1.0f);
+    } else {
+      return static_cast<float>(value) / kMax;
+    }
+  }
+};
+
+// Layout of one element, everything known at compile time.
+template <typename Src, uint32_t kRows, uint32_t kCols>
+struct Layout {
+  static constexpr size_t kComponents = size_t{kRows} * kCols;
+  static constexpr size_t kColumnStride = ColumnStride(sizeof(Src), kRows, /*matrix=*/kCols > 1);
+  static constexpr size_t kElementSize = kColumnStride * kCols;
+  static constexpr bool kUnpadded = kColumnStride == kRows * sizeof(Src);
+};
+
+template <typename Src, uint32_t kRows, uint32_t kCols, class Conv, typename Dst>
+inline void DecodeElement(const uint8_t* src, Dst* out) noexcept {
+  using L = Layout<Src, kRows, kCols>;
+  if constexpr (std::is_same_v<Src, Dst> && std::is_same_v<Conv, Cast> && L::kUnpadded) {
+    std::memcpy(out, src, L::kComponents * sizeof(Src));
+  } else {
+    for (size_t c = 0; c < kCols; ++c) {
+      for (size_t r = 0; r < kRows; ++r) {
+        out[c * kRows + r] =
+            Conv::template Apply<Dst>(Load<Src>(src + c * L::kColumnStride + r * sizeof(Src)));
+      }
+    }
+  }
+}
+
+// kFixedStride != 0: the stride is that constant (lets the compiler vectorize packed data).
+template <typename Src, uint32_t kRows, uint32_t kCols, class Conv, size_t kFixedStride,
+          typename Dst>
+void DecodeDense(const uint8_t* src, size_t stride, size_t count, Dst* out) noexcept {
+  using L = Layout<Src, kRows, kCols>;
+  if constexpr (std::is_same_v<Src, Dst> && std::is_same_v<Conv, Cast> && L::kUnpadded &&
+                kFixedStride == L::kElementSize) {
+    std::memcpy(out, src, count * L::kElementSize);
+  } else {
+    const size_t step = kFixedStride != 0 ? kFixedStride : stride;
+    for (size_t i = 0; i < count; ++i) {
+      DecodeElement<Src, kRows, kCols, Conv>(src + i * step, out + i * L::kComponents);
+    }
+  }
+}
+
+// Where sparse substitution stopped, when the indices break the rules.
+struct SparseFailure {
+  bool failed = false;
+  uint32_t position = 0;  // Into sparse.indices.
+  uint64_t index = 0;
+  uint64_t previous = 0;  // The index before it (position > 0).
+};
+
+template <typename Index, typename Src, uint32_t kRows, uint32_t kCols, class Conv, typename Dst>
+SparseFailure ApplySparse(const SparseDesc& sparse, uint64_t count, Dst* out) noexcept {
+  using L = Layout<Src, kRows, kCols>;
+  const uint8_t* indices = sparse.indices.bytes.data() + sparse.indices_byte_offset;
+  const uint8_t* values = sparse.values.bytes.data() + sparse.values_byte_offset;
+  uint64_t previous = 0;
+  for (uint32_t j = 0; j < sparse.count; ++j) {
+    const uint64_t index = Load<Index>(indices + size_t{j} * sizeof(Index));
+    if ((j > 0 && index <= previous) || index >= count) return {true, j, index, previous};
+    DecodeElement<Src, kRows, kCols, Conv>(values + size_t{j} * L::kElementSize,
+                                           out + index * L::kComponents);
+    previous = index;
+  }
+  return {};
+}
+
+template <typename Src, uint32_t kRows, uint32_t kCols, class Conv, typename Dst>
+SparseFailure DecodeAccessor(const AccessorDesc& accessor, Dst* out) noexcept {
+  using L = Layout<Src, kRows, kCols>;
+  const size_t count = static_cast<size_t>(accessor.count);
+  if (accessor.view) {
+    const uint8_t* src = accessor.view->bytes.data() + accessor.byte_offset;
+    const size_t stride =
+        accessor.view->byte_stride != 0 ? accessor.view->byte_stride : L::kElementSize;
+    if (stride == L::kElementSize) {
+      DecodeDense<Src, kRows, kCols, Conv, L::kElementSize>(src, stride, count, out);
+    } else {
+      DecodeDense<Src, kRows, kCols, Conv, 0>(src, stride, count, out);
+    }
+  } else {
+    std::fill_n(out, count * L::kComponents, Dst{0});
+  }
+  if (!accessor.sparse) return {};
+  const SparseDesc& sparse = *accessor.sparse;
+  switch (sparse.index_type) {
+    case ComponentType::kUnsignedByte:
+      return ApplySparse<uint8_t, Src, kRows, kCols, Conv>(sparse, accessor.count, out);
+    case ComponentType::kUnsignedShort:
+      return ApplySparse<uint16_t, Src, kRows, kCols, Conv>(sparse, accessor.count, out);
+    default:  // kUnsignedInt; anything else was rejected by ValidateAccessor.
+      return ApplySparse<uint32_t, Src, kRows, kCols, Conv>(sparse, accessor.count, out);
+  }
+}
+
+// Calls f.template operator()<Src, kRows, kCols>() for the accessor's layout: one switch per
+// accessor, never per element.
+template <typename Src, class F>
+void VisitShape(AccessorType type, F& f) {
+  switch (type) {
+    case AccessorType::kScalar:
+      return f.template operator()<Src, 1, 1>();
+    case AccessorType::kVec2:
+      return f.template operator()<Src, 2, 1>();
+    case AccessorType::kVec3:
+      return f.template operator()<Src, 3, 1>();
+    case AccessorType::kVec4:
+      return f.template operator()<Src, 4, 1>();
+    case AccessorType::kMat2:
+      return f.template operator()<Src, 2, 2>();
+    case AccessorType::kMat3:
+      return f.template operator()<Src, 3, 3>();
+    case AccessorType::kMat4:
+      return f.template operator()<Src, 4, 4>();
+  }
+}
+
+template <class F>
+void VisitLayout(ComponentType component, AccessorType type, F& f) {
+  switch (component) {
+    case ComponentType::kByte:
+      return VisitShape<int8_t>(type, f);
+    case ComponentType::kUnsignedByte:
+      return VisitShape<uint8_t>(type, f);
+    case ComponentType::kShort:
+      return VisitShape<int16_t>(type, f);
+    case ComponentType::kUnsignedShort:
+      return VisitShape<uint16_t>(type, f);
+    case ComponentType::kUnsignedInt:
+      return VisitShape<uint32_t>(type, f);
+    case ComponentType::kFloat:
+      return VisitShape<float>(type, f);
+  }
+}
+
+Status SparseStatus(const AccessorDesc& accessor, const SparseFailure& failure) {
+  if (!failure.failed) return {};
+  std::string message =
+      "sparse index " + Str(failure.index) + " (position " + Str(failure.position) + ") ";
+  if (failure.index >= accessor.count) {
+    message += "is not below the accessor's count " + Str(accessor.count);
+  } else {
+    message += "does not follow the previous index " + Str(failure.previous) +
+               "; indices must strictly increase";
+  }
+  return Fail(Error::kInvalidValue, accessor, "/sparse/indices", std::move(message));
+}
+
+}  // namespace
+
+bool ParseComponentType(uint64_t value, ComponentType* out) noexcept {
+  switch (value) {
+    case 5120:
+    case 5121:
+    case 5122:
+    case 5123:
+    case 5125:
+    case 5126:
+      *out = static_cast<ComponentType>(value);
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool ParseAccessorType(std::string_view name, AccessorType* out) noexcept {
+  static constexpr struct {
+    std::string_view name;
+    AccessorType type;
+  } kTypes[] = {{"SCALAR", AccessorType::kScalar}, {"VEC2", AccessorType::kVec2},
+                {"VEC3", AccessorType::kVec3},     {"VEC4", AccessorType::kVec4},
+                {"MAT2", AccessorType::kMat2},     {"MAT3", AccessorType::kMat3},
+                {"MAT4", AccessorType::kMat4}};
+  for (const auto& entry : kTypes) {
+    if (entry.name == name) {
+      *out = entry.type;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* ComponentTypeName(ComponentType type) noexcept {
+  switch (type) {
+    case ComponentType::kByte:
+      return "BYTE";
+    case ComponentType::kUnsignedByte:
+      return "UNSIGNED_BYTE";
+    case ComponentType::kShort:
+      return "SHORT";
+    case ComponentType::kUnsignedShort:
+      return "UNSIGNED_SHORT";
+    case ComponentType::kUnsignedInt:
+      return "UNSIGNED_INT";
+    case ComponentType::kFloat:
+      return "FLOAT";
+  }
+  return "?";
+}
+
+const char* AccessorTypeName(AccessorType type) noexcept {
+  switch (type) {
+    case AccessorType::kScalar:
+      return "SCALAR";
+    case AccessorType::kVec2:
+      return "VEC2";
+    case AccessorType::kVec3:
+      return "VEC3";
+    case AccessorType::kVec4:
+      return "VEC4";
+    case AccessorType::kMat2:
+      return "MAT2";
+    case AccessorType::kMat3:
+      return "MAT3";
+    case AccessorType::kMat4:
+      return "MAT4";
+  }
+  return "?";
+}
+
+uint32_t ComponentSize(ComponentType type) noexcept {
+  switch (type) {
+    case ComponentType::kByte:
+    case ComponentType::kUnsignedByte:
+      return 1;
+    case ComponentType::kShort:
+    case ComponentType::kUnsignedShort:
+      return 2;
+    case ComponentType::kUnsignedInt:
+    case ComponentType::kFloat:
+      return 4;
+  }
+  return 0;
+}
+
+uint32_t ComponentCount(AccessorType type) noexcept { return RowCount(type) * ColumnCount(type); }
+
+uint32_t ElementSize(ComponentType component, AccessorType type) noexcept {
+  return ColumnCount(type) * ColumnStride(ComponentSize(component), RowCount(type), IsMatrix(type));
+}
+
+Status ValidateAccessor(const AccessorDesc& accessor) {
+  const uint32_t component_size = ComponentSize(accessor.component_type);
+  if (component_size == 0) {
+    return Fail(Error::kInvalidValue, accessor, "/componentType",
+                "unknown componentType " + Str(static_cast<uint32_t>(accessor.component_type)));
+  }
+  if (ComponentCount(accessor.type) == 0) {
+    return Fail(Error::kInvalidValue, accessor, "/type",
+                "unknown type " + Str(static_cast<uint32_t>(accessor.type)));
+  }
+  if (accessor.count == 0) {
+    return Fail(Error::kInvalidValue, accessor, "/count", "count must be at least 1");
+  }
+  if (accessor.normalized && (accessor.component_type == ComponentType::kFloat ||
+                              accessor.component_type == ComponentType::kUnsignedInt)) {
+    return Fail(Error::kInvalidValue, accessor, "/normalized",
+                std::string("normalized must not be true for ") +
+                    ComponentTypeName(accessor.component_type));
+  }
+  const uint32_t element_size = ElementSize(accessor.component_type, accessor.type);
+  const uint32_t extent = ElementExtent(accessor.component_type, accessor.type);
+
+  if (!accessor.view) {
+    if (accessor.byte_offset != 0) {
+      return Fail(Error::kInvalidValue, accessor, "/byteOffset",
+                  "byteOffset " + Str(accessor.byte_offset) + " without a bufferView");
+    }
+  } else {
+    const ViewBytes& view = *accessor.view;
+    if (view.byte_stride != 0) {
+      if (view.byte_stride < kMinByteStride || view.byte_stride > kMaxByteStride) {
+        return Fail(Error::kInvalidValue, accessor, "/bufferView",
+                    "the bufferView's byteStride " + Str(view.byte_stride) + " is outside 4..252");
+      }
+      if (view.byte_stride % 4 != 0) {
+        return Fail(
+            Error::kInvalidValue, accessor, "/bufferView",
+            "the bufferView's byteStride " + Str(view.byte_stride) + " is not a multiple of 4");
+      }
+      if (view.byte_stride < element_size) {
+        return Fail(Error::kInvalidValue, accessor, "/bufferView",
+                    "the bufferView's byteStride " + Str(view.byte_stride) +
+                        " is smaller than one element (" + Str(element_size) + " bytes of " +
+                        Describe(accessor) + ")");
+      }
+    }
+    if (accessor.byte_offset % component_size != 0) {
+      return Fail(Error::kInvalidValue, accessor, "/byteOffset",
+                  "byteOffset " + Str(accessor.byte_offset) +
+                      " is not a multiple of the component size " + Str(component_size));
+    }
+    const uint32_t stride = view.byte_stride != 0 ? view.byte_stride : element_size;
+    if (!Fits(view.bytes.size(), accessor.byte_offset, accessor.count, stride, extent)) {
+      return Fail(Error::kOutOfBounds, accessor, "",
+                  Str(accessor.count) + " elements (" + Describe(accessor) + ", stride " +
+                      Str(stride) + ") from byteOffset " + Str(accessor.byte_offset) +
+                      " reach past the end of the bufferView (" + Str(view.bytes.size()) +
+                      " bytes)");
+    }
+  }
+
+  if (accessor.sparse) {
+    const SparseDesc& sparse = *accessor.sparse;
+    if (sparse.count == 0) {
+      return Fail(Error::kInvalidValue, accessor, "/sparse/count",
+                  "sparse.count must be at least 1");
+    }
+    if (sparse.count > accessor.count) {
+      return Fail(Error::kInvalidValue, accessor, "/sparse/count",
+                  "sparse.count " + Str(sparse.count) + " exceeds the accessor's count " +
+                      Str(accessor.count));
+    }
+    const uint32_t index_size = SparseIndexSize(sparse.index_type);
+    if (index_size == 0) {
+      return Fail(Error::kInvalidValue, accessor, "/sparse/indices/componentType",
+                  std::string("sparse indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or "
+                              "UNSIGNED_INT, not ") +
+                      ComponentTypeName(sparse.index_type));
+    }
+    if (sparse.indices.byte_stride != 0) {
+      return Fail(Error::kInvalidValue, accessor, "/sparse/indices/bufferView",
+                  "the sparse indices' bufferView must not define byteStride");
+    }
+    if (sparse.indices_byte_offset % index_size != 0) {
+      return Fail(Error::kInvalidValue, accessor, "/sparse/indices/byteOffset",
+                  "byteOffset " + Str(sparse.indices_byte_offset) +
+                      " is not a multiple of the index size " + Str(index_size));
+    }
+    if (!Fits(sparse.indices.bytes.size(), sparse.indices_byte_offset, sparse.count, index_size,
+              index_size)) {
+      return Fail(Error::kOutOfBounds, accessor, "/sparse/indices",
+                  Str(sparse.count) + " indices of " + Str(index_size) + " bytes from byteOffset " +
+                      Str(sparse.indices_byte_offset) + " reach past the end of the bufferView (" +
+                      Str(sparse.indices.bytes.size()) + " bytes)");
+    }
+    if (sparse.values.byte_stride != 0) {
+      return Fail(Error::kInvalidValue, accessor, "/sparse/values/bufferView",
+                  "the sparse values' bufferView must not define byteStride");
+    }
+    if (sparse.values_byte_offset % component_size != 0) {
+      return Fail(Error::kInvalidValue, accessor, "/sparse/values/byteOffset",
+                  "byteOffset " + Str(sparse.values_byte_offset) +
+                      " is not a multiple of the component size " + Str(component_size));
+    }
+    if (!Fits(sparse.values.bytes.size(), sparse.values_byte_offset, sparse.count, element_size,
+              extent)) {
+      return Fail(Error::kOutOfBounds, accessor, "/sparse/values",
+                  Str(sparse.count) + " values (" + Describe(accessor) + ") from byteOffset " +
+                      Str(sparse.values_byte_offset) + " reach past the end of the bufferView (" +
+                      Str(sparse.values.bytes.size()) + " bytes)");
+    }
+  }
+  return {};
+}
+
+Status ReadFloats(const AccessorDesc& accessor, std::span<float> out) {
+  if (Status status = ValidateAccessor(accessor); !status.ok()) return status;
+  if (Status status = CheckOutSize(accessor, out.size()); !status.ok()) return status;
+  SparseFailure failure;
+  auto decode = [&]<typename Src, uint32_t kRows, uint32_t kCols>() {
+    if constexpr (std::is_integral_v<Src> && sizeof(Src) <= 2) {
+      if (accessor.normalized) {
+        failure = DecodeAccessor<Src, kRows, kCols, Normalize>(accessor, out.data());
+        return;
+      }
+    }
+    failure = DecodeAccessor<Src, kRows, kCols, Cast>(accessor, out.data());
+  };
+  VisitLayout(accessor.component_type, accessor.type, decode);
+  return SparseStatus(accessor, failure);
+}
+
+Status ReadUints(const AccessorDesc& accessor, std::span<uint32_t> out) {
+  if (Status status = ValidateAccessor(accessor); !status.ok()) return status;
+  if (accessor.component_type != ComponentType::kUnsignedByte &&
+      accessor.component_type != ComponentType::kUnsignedShort &&
+      accessor.component_type != ComponentType::kUnsignedInt) {
+    return Fail(Error::kInvalidValue, accessor, "/componentType",
+                std::string("expected UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT, not ") +
+                    ComponentTypeName(accessor.component_type));
+  }
+  if (accessor.normalized) {
+    return Fail(Error::kInvalidValue, accessor, "/normalized",
+                "expected integer data, not normalized " + Describe(accessor));
+  }
+  if (Status status = CheckOutSize(accessor, out.size()); !status.ok()) return status;
+  SparseFailure failure;
+  auto decode = [&]<typename Src, uint32_t kRows, uint32_t kCols>() {
+    if constexpr (std::is_unsigned_v<Src>) {
+      failure = DecodeAccessor<Src, kRows, kCols, Cast>(accessor, out.data());
+    }
+  };
+  VisitLayout(accessor.component_type, accessor.type, decode);
+  return SparseStatus(accessor, failure);
+}
+
+}  // namespace sinew::loader::gltf

@@ -1,0 +1,116 @@
+// glTF 2.0 accessors: the structural rules of accessor / bufferView / sparse (Specification.adoc
+// §3.6 "Buffers, Buffer Views and Accessors") and decoding of their elements to float or uint32.
+// Knows nothing about JSON: the JSON layer resolves indices into spans and fills an AccessorDesc.
+//
+// Host requirement: little-endian (glTF data is little-endian and is read with memcpy; the .cpp
+// static_asserts it).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "sinew/core/error.h"
+
+namespace sinew::loader::gltf {
+
+// accessor.componentType (the values are glTF's).
+enum class ComponentType : uint32_t {
+  kByte = 5120,
+  kUnsignedByte = 5121,
+  kShort = 5122,
+  kUnsignedShort = 5123,
+  kUnsignedInt = 5125,
+  kFloat = 5126
+};
+
+// accessor.type.
+enum class AccessorType : uint8_t { kScalar, kVec2, kVec3, kVec4, kMat2, kMat3, kMat4 };
+
+// Parsing helpers for the JSON layer: false (and *out untouched) for an unknown value.
+bool ParseComponentType(uint64_t value, ComponentType* out) noexcept;
+bool ParseAccessorType(std::string_view name, AccessorType* out) noexcept;
+
+// "FLOAT", "UNSIGNED_SHORT", ... and "SCALAR", "MAT4", ... (for messages); "?" when unknown.
+const char* ComponentTypeName(ComponentType type) noexcept;
+const char* AccessorTypeName(AccessorType type) noexcept;
+
+// Bytes of one component: 1, 2 or 4 (0 for a value outside the enum).
+uint32_t ComponentSize(ComponentType type) noexcept;
+// Components of one element: 1..16 (0 for a value outside the enum).
+uint32_t ComponentCount(AccessorType type) noexcept;
+// Bytes of one element including matrix column padding: each matrix column starts on a 4-byte
+// boundary, so MAT2/MAT3 of 1-byte components and MAT3 of 2-byte components are padded
+// (MAT2 u8: 8, MAT3 u8: 12, MAT3 i16/u16: 24). This is the tightly-packed stride.
+uint32_t ElementSize(ComponentType component, AccessorType type) noexcept;
+
+// A resolved bufferView: its bytes (already bounds-checked against the buffer by the caller) and
+// its byteStride.
+struct ViewBytes {
+  std::span<const uint8_t> bytes;  // bufferView.byteOffset .. + byteLength within its buffer.
+  uint32_t byte_stride = 0;        // bufferView.byteStride; 0: not defined (tightly packed).
+};
+
+// accessor.sparse, with its two bufferViews resolved.
+struct SparseDesc {
+  uint32_t count = 0;  // sparse.count: 1..accessor count.
+  // sparse.indices.componentType: kUnsignedByte, kUnsignedShort or kUnsignedInt.
+  ComponentType index_type = ComponentType::kUnsignedInt;
+  ViewBytes indices;  // sparse.indices.bufferView; byte_stride must be 0.
+  uint64_t indices_byte_offset = 0;
+  ViewBytes values;  // sparse.values.bufferView; byte_stride must be 0.
+  uint64_t values_byte_offset = 0;
+};
+
+// One accessor, with its bufferView resolved.
+struct AccessorDesc {
+  ComponentType component_type = ComponentType::kFloat;
+  AccessorType type = AccessorType::kScalar;
+  bool normalized = false;
+  uint64_t count = 0;             // Elements; >= 1.
+  uint64_t byte_offset = 0;       // Into the view; must be 0 when there is no view.
+  std::optional<ViewBytes> view;  // None: every element is zero (then sparse may apply).
+  std::optional<SparseDesc> sparse;
+  std::string pointer;  // JSON pointer of the accessor, e.g. "/accessors/7", for errors.
+};
+
+// Checks every structural rule that can be checked in O(1) (it does not read sparse indices).
+// Errors, where P = accessor.pointer:
+//   kInvalidValue at P/componentType   a value outside ComponentType
+//   kInvalidValue at P/type            a value outside AccessorType
+//   kInvalidValue at P/count           count 0
+//   kInvalidValue at P/normalized      normalized on FLOAT or UNSIGNED_INT
+//   kInvalidValue at P/byteOffset      byteOffset without a view, or not a multiple of the
+//                                      component size
+//   kInvalidValue at P/bufferView      the view's byteStride outside 4..252, not a multiple of 4,
+//                                      or smaller than ElementSize
+//   kOutOfBounds  at P                 the elements reach past the end of the view
+//   kInvalidValue at P/sparse/count    0, or more than the accessor's count
+//   kInvalidValue at P/sparse/indices/componentType   not UNSIGNED_BYTE/SHORT/INT
+//   kInvalidValue at P/sparse/{indices,values}/bufferView   a view with a byteStride
+//   kInvalidValue at P/sparse/{indices,values}/byteOffset   not a multiple of the component size
+//   kOutOfBounds  at P/sparse/{indices,values}              the data reaches past its view
+// "Fits the view" means byteOffset + (count - 1) * stride + extent <= view size, where extent is
+// ElementSize less the padding after a matrix's last column (the spec lets trailing padding be
+// omitted when no data follows). Checking the view against its buffer, the 4-byte alignment of
+// vertex attributes and the bufferView's own byteOffset alignment is the caller's job (they depend
+// on how the accessor is used, and on the view's position in its buffer).
+Status ValidateAccessor(const AccessorDesc& accessor);
+
+// Decodes to float, count * ComponentCount(type) values, element after element, matrices column
+// by column without their padding. Normalized integers map to [0, 1] (unsigned: c / (2^n - 1)) or
+// [-1, 1] (signed: max(c / (2^(n-1) - 1), -1)); other integers convert as they are (UNSIGNED_INT
+// above 2^24 rounds). Then sparse substitution applies.
+// Validates first, then: kInvalidArgument (where P) when out.size() != count * components;
+// kInvalidValue at P/sparse/indices when the sparse indices do not strictly increase or one is
+// >= count. On failure the contents of `out` are unspecified.
+Status ReadFloats(const AccessorDesc& accessor, std::span<float> out);
+
+// The same for unsigned integer accessors (UNSIGNED_BYTE/SHORT/INT, not normalized): joints,
+// indices. kInvalidValue at P/componentType for other component types, at P/normalized for a
+// normalized accessor.
+Status ReadUints(const AccessorDesc& accessor, std::span<uint32_t> out);
+
+}  // namespace sinew::loader::gltf
