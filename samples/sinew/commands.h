@@ -7,5 +7,6 @@
 namespace sinew::tool {
 
 int BenchCommand(std::span<const std::string_view> args);
+int InfoCommand(std::span<const std::string_view> args);
 
 }  // namespace sinew::tool

@@ -1,4 +1,4 @@
-// sinew — command-line tool: `sinew bench` today; info, bake and render arrive with the loader and
+// sinew — command-line tool: `sinew bench` and `sinew info` today; bake and render arrive with the
 // animation work (see README.md).
 #include <cstdio>
 #include <string_view>
@@ -14,7 +14,8 @@ void PrintUsage() {
       "\n"
       "commands:\n"
       "  bench    deform a procedural crowd on the CPU reference and the GPU; report throughput\n"
-      "           and GPU-vs-CPU error (sinew bench --help)\n",
+      "           and GPU-vs-CPU error (sinew bench --help)\n"
+      "  info     validate and describe a .gltf/.glb file; exit 0 valid, 1 invalid\n",
       stderr);
 }
 
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   const std::string_view command = args[0];
   const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
   if (command == "bench") return sinew::tool::BenchCommand(rest);
+  if (command == "info") return sinew::tool::InfoCommand(rest);
   std::fprintf(stderr, "sinew: unknown command '%.*s'\n", static_cast<int>(command.size()),
                command.data());
   PrintUsage();

@@ -1,0 +1,47 @@
+// The glTF 2.0 loader: .gltf (external files, data: URIs) and .glb into a validated sinew::Asset.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sinew/asset/asset.h"
+#include "sinew/core/error.h"
+
+namespace sinew::loader {
+
+// How skin weights are stored (DESIGN.md §4.1).
+enum class WeightMode {
+  kNormalize,   // Each vertex's weights are scaled to sum to 1 (the glTF default; warned about).
+  kAsAuthored,  // Kept as in the file.
+};
+
+struct GltfOptions {
+  WeightMode weights = WeightMode::kNormalize;
+};
+
+// Something worth knowing that did not stop the load.
+struct Warning {
+  std::string where;  // JSON pointer, e.g. "/meshes/0/primitives/1/attributes/WEIGHTS_0".
+  std::string message;
+};
+
+struct LoadedAsset {
+  Asset asset;
+  std::vector<Warning> warnings;
+};
+
+// Loads a .gltf or .glb file (detected by content: the GLB magic). External buffers are resolved
+// relative to the file's folder. Errors carry a code, a message and where (a JSON pointer, a GLB
+// byte offset, or a path).
+Result<LoadedAsset> LoadGltf(const std::filesystem::path& path, const GltfOptions& options = {});
+
+// Loads from memory. `bytes` must be followed by at least ReadPadding() readable bytes (as
+// ReadFile's FileBytes are). External buffer URIs are resolved against `base_dir`.
+Result<LoadedAsset> LoadGltfFromMemory(std::span<const uint8_t> bytes,
+                                       const std::filesystem::path& base_dir,
+                                       const GltfOptions& options = {});
+
+}  // namespace sinew::loader

@@ -1,0 +1,200 @@
+#include "json.h"
+
+#include <cmath>
+
+namespace sinew::loader::gltf {
+namespace {
+
+Status WrongType(std::string_view where, std::string_view key, const char* expected) {
+  return {Error::kWrongType, std::string("expected ") + expected, Pointer(where, key)};
+}
+
+// Looks `key` up: kNone when present (*value set), kMissingProperty when absent.
+bool Find(Object o, std::string_view key, Element* value) {
+  return o.at_key(key).get(*value) == simdjson::SUCCESS;
+}
+
+}  // namespace
+
+std::string Pointer(std::string_view parent, std::string_view key) {
+  std::string out(parent);
+  out += '/';
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string Pointer(std::string_view parent, size_t index) {
+  std::string out(parent);
+  out += '/';
+  out += std::to_string(index);
+  return out;
+}
+
+Status AsObject(Element value, std::string_view where, Object* out) {
+  if (value.get_object().get(*out) != simdjson::SUCCESS) {
+    return {Error::kWrongType, "expected an object", std::string(where)};
+  }
+  return {};
+}
+
+Status OptionalObject(Object o, std::string_view key, std::string_view where, Object* out,
+                      bool* present) {
+  Element value;
+  *present = Find(o, key, &value);
+  if (*present && value.get_object().get(*out) != simdjson::SUCCESS) {
+    return WrongType(where, key, "an object");
+  }
+  return {};
+}
+
+Status OptionalArray(Object o, std::string_view key, std::string_view where, Array* out,
+                     bool* present) {
+  Element value;
+  *present = Find(o, key, &value);
+  if (*present && value.get_array().get(*out) != simdjson::SUCCESS) {
+    return WrongType(where, key, "an array");
+  }
+  return {};
+}
+
+Status RequireArray(Object o, std::string_view key, std::string_view where, Array* out) {
+  bool present = false;
+  if (Status s = OptionalArray(o, key, where, out, &present); !s) return s;
+  if (!present) return {Error::kMissingProperty, "required", Pointer(where, key)};
+  return {};
+}
+
+Status OptionalUint(Object o, std::string_view key, std::string_view where, uint64_t* out,
+                    bool* present) {
+  Element value;
+  const bool found = Find(o, key, &value);
+  if (present) *present = found;
+  if (found && value.get_uint64().get(*out) != simdjson::SUCCESS) {
+    return WrongType(where, key, "a non-negative integer");
+  }
+  return {};
+}
+
+Status RequireUint(Object o, std::string_view key, std::string_view where, uint64_t* out) {
+  bool present = false;
+  if (Status s = OptionalUint(o, key, where, out, &present); !s) return s;
+  if (!present) return {Error::kMissingProperty, "required", Pointer(where, key)};
+  return {};
+}
+
+Status OptionalIndex(Object o, std::string_view key, std::string_view where, size_t size,
+                     int32_t* out) {
+  uint64_t value = 0;
+  bool present = false;
+  if (Status s = OptionalUint(o, key, where, &value, &present); !s) return s;
+  if (!present) return {};
+  if (value >= size) {
+    return {Error::kInvalidReference,
+            "index " + std::to_string(value) + " but there are " + std::to_string(size),
+            Pointer(where, key)};
+  }
+  *out = static_cast<int32_t>(value);
+  return {};
+}
+
+Status RequireIndex(Object o, std::string_view key, std::string_view where, size_t size,
+                    uint32_t* out) {
+  int32_t value = -1;
+  if (Status s = OptionalIndex(o, key, where, size, &value); !s) return s;
+  if (value < 0) return {Error::kMissingProperty, "required", Pointer(where, key)};
+  *out = static_cast<uint32_t>(value);
+  return {};
+}
+
+Status OptionalBool(Object o, std::string_view key, std::string_view where, bool* out) {
+  Element value;
+  if (Find(o, key, &value) && value.get_bool().get(*out) != simdjson::SUCCESS) {
+    return WrongType(where, key, "a boolean");
+  }
+  return {};
+}
+
+Status OptionalString(Object o, std::string_view key, std::string_view where, std::string_view* out,
+                      bool* present) {
+  Element value;
+  const bool found = Find(o, key, &value);
+  if (present) *present = found;
+  if (found && value.get_string().get(*out) != simdjson::SUCCESS) {
+    return WrongType(where, key, "a string");
+  }
+  return {};
+}
+
+Status RequireString(Object o, std::string_view key, std::string_view where,
+                     std::string_view* out) {
+  bool present = false;
+  if (Status s = OptionalString(o, key, where, out, &present); !s) return s;
+  if (!present) return {Error::kMissingProperty, "required", Pointer(where, key)};
+  return {};
+}
+
+Status OptionalNumbers(Object o, std::string_view key, std::string_view where, size_t count,
+                       std::vector<double>* out, bool* present) {
+  Array array;
+  bool found = false;
+  if (Status s = OptionalArray(o, key, where, &array, &found); !s) return s;
+  if (present) *present = found;
+  if (!found) return {};
+  if (count != 0 && array.size() != count) {
+    return {Error::kInvalidValue,
+            "expected " + std::to_string(count) + " numbers, found " + std::to_string(array.size()),
+            Pointer(where, key)};
+  }
+  out->clear();
+  out->reserve(array.size());
+  size_t i = 0;
+  for (Element e : array) {
+    double v = 0;
+    if (e.get_double().get(v) != simdjson::SUCCESS) {
+      return {Error::kWrongType, "expected a number", Pointer(Pointer(where, key), i)};
+    }
+    if (!std::isfinite(v)) {
+      return {Error::kInvalidValue, "not finite", Pointer(Pointer(where, key), i)};
+    }
+    out->push_back(v);
+    ++i;
+  }
+  return {};
+}
+
+Status OptionalIndices(Object o, std::string_view key, std::string_view where, size_t size,
+                       std::vector<uint32_t>* out, bool* present) {
+  Array array;
+  bool found = false;
+  if (Status s = OptionalArray(o, key, where, &array, &found); !s) return s;
+  if (present) *present = found;
+  if (!found) return {};
+  out->clear();
+  out->reserve(array.size());
+  size_t i = 0;
+  for (Element e : array) {
+    uint64_t v = 0;
+    if (e.get_uint64().get(v) != simdjson::SUCCESS) {
+      return {Error::kWrongType, "expected a non-negative integer",
+              Pointer(Pointer(where, key), i)};
+    }
+    if (v >= size) {
+      return {Error::kInvalidReference,
+              "index " + std::to_string(v) + " but there are " + std::to_string(size),
+              Pointer(Pointer(where, key), i)};
+    }
+    out->push_back(static_cast<uint32_t>(v));
+    ++i;
+  }
+  return {};
+}
+
+}  // namespace sinew::loader::gltf

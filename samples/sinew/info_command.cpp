@@ -1,0 +1,137 @@
+// `sinew info FILE`: validates an asset and describes it; exit code 0 when valid, 1 when not.
+#include <cstdio>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "commands.h"
+#include "sinew/loader/gltf.h"
+
+namespace sinew::tool {
+namespace {
+
+const char* PathName(AnimationPath path) {
+  switch (path) {
+    case AnimationPath::kTranslation:
+      return "translation";
+    case AnimationPath::kRotation:
+      return "rotation";
+    case AnimationPath::kScale:
+      return "scale";
+    case AnimationPath::kWeights:
+      return "weights";
+  }
+  return "?";
+}
+
+const char* InterpolationName(Interpolation interpolation) {
+  switch (interpolation) {
+    case Interpolation::kLinear:
+      return "LINEAR";
+    case Interpolation::kStep:
+      return "STEP";
+    case Interpolation::kCubicSpline:
+      return "CUBICSPLINE";
+  }
+  return "?";
+}
+
+void Describe(const Asset& a) {
+  size_t primitives = 0, vertices = 0, targets = 0;
+  for (const Mesh& m : a.meshes) {
+    for (const Primitive& p : m.primitives) {
+      ++primitives;
+      vertices += p.vertex_count();
+      targets += p.targets.size();
+    }
+  }
+  std::printf("nodes %zu, scenes %zu (default %d), meshes %zu, primitives %zu, vertices %zu\n",
+              a.nodes.size(), a.scenes.size(), a.scene, a.meshes.size(), primitives, vertices);
+  for (size_t s = 0; s < a.skins.size(); ++s) {
+    const Skin& skin = a.skins[s];
+    std::printf("skin %zu '%s': %zu joints\n", s, skin.name.c_str(), skin.joints.size());
+  }
+  for (size_t m = 0; m < a.meshes.size(); ++m) {
+    const Mesh& mesh = a.meshes[m];
+    std::printf("mesh %zu '%s':", m, mesh.name.c_str());
+    if (!mesh.primitives.empty() && !mesh.primitives[0].targets.empty()) {
+      std::printf(" %zu morph targets", mesh.primitives[0].targets.size());
+    }
+    std::printf("\n");
+    for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+      const Primitive& prim = mesh.primitives[p];
+      std::printf("  primitive %zu: %zu vertices, %zu indices%s%s", p, prim.vertex_count(),
+                  prim.indices.size(), prim.normals.empty() ? "" : ", normals",
+                  prim.tangents.empty() ? "" : ", tangents");
+      if (prim.skinned()) {
+        // Influences actually used per vertex (nonzero weights), as a histogram.
+        const uint32_t k = prim.influences.influences_per_vertex;
+        std::map<uint32_t, size_t> used;
+        for (size_t v = 0; v < prim.vertex_count(); ++v) {
+          uint32_t n = 0;
+          for (uint32_t s = 0; s < k; ++s) n += prim.influences.weights[v * k + s] != 0.0f;
+          ++used[n];
+        }
+        std::printf(", skinned K=%u (vertices by nonzero influences:", k);
+        for (const auto& [n, count] : used) std::printf(" %u:%zu", n, count);
+        std::printf(")");
+      }
+      std::printf("\n");
+    }
+  }
+  for (size_t i = 0; i < a.animations.size(); ++i) {
+    const Animation& anim = a.animations[i];
+    float start = 0, end = 0;
+    bool first = true;
+    std::map<std::string, size_t> paths;
+    for (const AnimationChannel& c : anim.channels) {
+      if (c.node >= 0) ++paths[PathName(c.path)];
+    }
+    std::map<std::string, size_t> interpolations;
+    for (const AnimationSampler& s : anim.samplers) {
+      ++interpolations[InterpolationName(s.interpolation)];
+      if (s.input.empty()) continue;
+      start = first ? s.input.front() : std::min(start, s.input.front());
+      end = first ? s.input.back() : std::max(end, s.input.back());
+      first = false;
+    }
+    std::printf("clip %zu '%s': %.3f..%.3f s, %zu channels (", i, anim.name.c_str(), start, end,
+                anim.channels.size());
+    bool comma = false;
+    for (const auto& [path, n] : paths) {
+      std::printf("%s%s %zu", comma ? ", " : "", path.c_str(), n);
+      comma = true;
+    }
+    std::printf(";");
+    for (const auto& [name, n] : interpolations) std::printf(" %s %zu", name.c_str(), n);
+    std::printf(")\n");
+  }
+  if (!a.extensions_used.empty()) {
+    std::printf("extensions used:");
+    for (const std::string& e : a.extensions_used) std::printf(" %s", e.c_str());
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+int InfoCommand(std::span<const std::string_view> args) {
+  if (args.size() != 1 || args[0] == "--help" || args[0] == "-h") {
+    std::fputs("usage: sinew info FILE   (.gltf or .glb)\n", args.size() == 1 ? stdout : stderr);
+    return args.size() == 1 ? 0 : 2;
+  }
+  const std::string path(args[0]);
+  auto loaded = loader::LoadGltf(path);
+  if (!loaded) {
+    std::printf("%s: invalid\nerror: %s\n", path.c_str(), loaded.error().ToString().c_str());
+    return 1;
+  }
+  std::printf("%s: valid glTF 2.0\n", path.c_str());
+  Describe(loaded->asset);
+  for (const loader::Warning& w : loaded->warnings) {
+    std::printf("warning at %s: %s\n", w.where.c_str(), w.message.c_str());
+  }
+  return 0;
+}
+
+}  // namespace sinew::tool

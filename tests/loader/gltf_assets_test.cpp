@@ -1,0 +1,144 @@
+// Every shared asset loads with the counts written down from the files themselves (read with an
+// independent JSON reader when this table was made).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "sinew/loader/gltf.h"
+
+namespace sinew::loader {
+namespace {
+
+std::filesystem::path Assets() {
+  const char* env = std::getenv("SINEW_TEST_ASSETS");
+  return env ? env : "../shared/assets";
+}
+
+struct Expected {
+  const char* path;
+  size_t nodes, meshes, primitives, vertices;  // vertices summed over all primitives
+  std::vector<size_t> skin_joints;
+  size_t animations;
+  uint32_t first_skinned_k;  // K of the first skinned primitive (0: none)
+  size_t first_targets;      // morph targets of the first mesh
+  int32_t scene;
+};
+
+const Expected kAssets[] = {
+    {"AnimatedMorphCube/AnimatedMorphCube.gltf", 1, 1, 1, 24, {}, 1, 0, 2, 0},
+    {"AnimatedMorphSphere/AnimatedMorphSphere.gltf", 1, 1, 1, 1876, {}, 1, 0, 2, 0},
+    {"CesiumMan/CesiumMan.glb", 22, 1, 1, 3273, {19}, 1, 4, 0, 0},
+    {"Fox/Fox.glb", 26, 1, 1, 1728, {24}, 3, 4, 0, 0},
+    {"MorphPrimitivesTest/MorphPrimitivesTest.gltf", 2, 1, 2, 30, {}, 0, 0, 1, 0},
+    {"MorphStressTest/MorphStressTest.gltf", 1, 1, 2, 1528, {}, 3, 0, 8, 0},
+    {"MorphStressTest_embedded/MorphStressTest.gltf", 1, 1, 2, 1528, {}, 3, 0, 8, 0},
+    {"SimpleMorph/SimpleMorph.gltf", 1, 1, 1, 3, {}, 1, 0, 2, 0},
+    {"SimpleSkin/SimpleSkin.gltf", 3, 1, 1, 10, {2}, 1, 4, 0, -1},
+    {"assimp_simple_skin/quad_skin.glb", 23, 1, 1, 4, {10}, 0, 12, 0, 0},
+    {"assimp_simple_skin/simple_skin.gltf", 3, 1, 1, 10, {2}, 1, 4, 0, -1},
+    {"synthetic/SimpleSkin_interp_bindpose.gltf", 3, 1, 1, 10, {2}, 3, 4, 0, -1},
+    {"synthetic/quad_skin_posed.glb", 23, 1, 1, 4, {10}, 0, 12, 0, 0},
+    {"three_RobotExpressive/RobotExpressive.glb", 74, 14, 19, 7214, {43, 43}, 14, 4, 0, 0},
+};
+
+class SharedAsset : public ::testing::TestWithParam<Expected> {};
+
+TEST_P(SharedAsset, LoadsWithTheCountsInTheFile) {
+  const Expected& e = GetParam();
+  const auto path = Assets() / e.path;
+  ASSERT_TRUE(std::filesystem::exists(path)) << path << " (set SINEW_TEST_ASSETS)";
+  auto loaded = LoadGltf(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Asset& a = loaded->asset;
+  EXPECT_EQ(a.nodes.size(), e.nodes);
+  EXPECT_EQ(a.meshes.size(), e.meshes);
+  size_t primitives = 0, vertices = 0;
+  uint32_t first_k = 0;
+  for (const Mesh& m : a.meshes) {
+    for (const Primitive& p : m.primitives) {
+      ++primitives;
+      vertices += p.vertex_count();
+      if (first_k == 0 && p.skinned()) first_k = p.influences.influences_per_vertex;
+      if (!p.normals.empty()) {
+        EXPECT_EQ(p.normals.size(), p.positions.size());
+      }
+      if (!p.tangents.empty()) {
+        EXPECT_EQ(p.tangents.size(), p.vertex_count() * 4);
+      }
+      for (const MorphTarget& t : p.targets) {
+        if (!t.positions.empty()) {
+          EXPECT_EQ(t.positions.size(), p.positions.size());
+        }
+      }
+    }
+  }
+  EXPECT_EQ(primitives, e.primitives);
+  EXPECT_EQ(vertices, e.vertices);
+  EXPECT_EQ(first_k, e.first_skinned_k);
+  ASSERT_FALSE(a.meshes.empty());
+  EXPECT_EQ(a.meshes[0].primitives[0].targets.size(), e.first_targets);
+  std::vector<size_t> joints;
+  for (const Skin& s : a.skins) {
+    joints.push_back(s.joints.size());
+    EXPECT_EQ(s.inverse_binds.size(), s.joints.size());
+  }
+  EXPECT_EQ(joints, e.skin_joints);
+  EXPECT_EQ(a.animations.size(), e.animations);
+  EXPECT_EQ(a.scene, e.scene);
+  // Default weight mode: every skinned vertex's weights sum to 1 (or to 0).
+  for (const Mesh& m : a.meshes) {
+    for (const Primitive& p : m.primitives) {
+      const uint32_t k = p.influences.influences_per_vertex;
+      for (size_t v = 0; p.skinned() && v < p.vertex_count(); ++v) {
+        const float sum = std::accumulate(p.influences.weights.begin() + long(v * k),
+                                          p.influences.weights.begin() + long(v * k + k), 0.0f);
+        if (sum != 0.0f) {
+          ASSERT_NEAR(sum, 1.0f, 1e-5f) << e.path << " vertex " << v;
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Assets, SharedAsset, ::testing::ValuesIn(kAssets),
+                         [](const ::testing::TestParamInfo<Expected>& param_info) {
+                           std::string name = param_info.param.path;
+                           name = name.substr(0, name.find('/')) + "_" +
+                                  name.substr(name.rfind('.') + 1);
+                           for (char& c : name) {
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name + "_" + std::to_string(param_info.index);
+                         });
+
+TEST(LoadGltf, KeepsWeightsAsAuthoredWhenAsked) {
+  // RobotExpressive has skin weights summing to up to 1.75 (assets/LICENSES.md).
+  GltfOptions options;
+  options.weights = WeightMode::kAsAuthored;
+  auto loaded = LoadGltf(Assets() / "three_RobotExpressive/RobotExpressive.glb", options);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  float max_sum = 0;
+  for (const Mesh& m : loaded->asset.meshes) {
+    for (const Primitive& p : m.primitives) {
+      const uint32_t k = p.influences.influences_per_vertex;
+      for (size_t v = 0; p.skinned() && v < p.vertex_count(); ++v) {
+        max_sum = std::max(max_sum,
+                           std::accumulate(p.influences.weights.begin() + long(v * k),
+                                           p.influences.weights.begin() + long(v * k + k), 0.0f));
+      }
+    }
+  }
+  EXPECT_NEAR(max_sum, 1.75f, 0.01f);
+  bool warned = false;
+  for (const Warning& w : loaded->warnings) {
+    warned |= w.message.find("do not sum to 1") != std::string::npos;
+  }
+  EXPECT_TRUE(warned);
+}
+
+}  // namespace
+}  // namespace sinew::loader

@@ -1,0 +1,337 @@
+// One small fixture per glTF rule and bad-input case: the exact error and where it is.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sinew/loader/file.h"
+#include "sinew/loader/gltf.h"
+
+namespace sinew::loader {
+namespace {
+
+std::string Base64(const std::vector<uint8_t>& bytes) {
+  static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (size_t i = 0; i < bytes.size(); i += 3) {
+    const uint32_t n = (uint32_t(bytes[i]) << 16) |
+                       (i + 1 < bytes.size() ? uint32_t(bytes[i + 1]) << 8 : 0) |
+                       (i + 2 < bytes.size() ? uint32_t(bytes[i + 2]) : 0);
+    out += kAlphabet[(n >> 18) & 63];
+    out += kAlphabet[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kAlphabet[n & 63] : '=';
+  }
+  return out;
+}
+
+template <typename T>
+void Append(std::vector<uint8_t>* out, std::initializer_list<T> values) {
+  const size_t at = out->size();
+  out->resize(at + values.size() * sizeof(T));
+  std::memcpy(out->data() + at, values.begin(), values.size() * sizeof(T));
+}
+
+// Buffer layout (bytes): positions 3 x VEC3 float [0, 36); joints 3 x VEC4 u8 [36, 48);
+// weights 3 x VEC4 float [48, 96); key times 2 floats [96, 104); rotations 2 x VEC4 [104, 136).
+std::string BufferUri() {
+  std::vector<uint8_t> b;
+  Append<float>(&b, {0, 0, 0, 1, 0, 0, 0, 1, 0});
+  Append<uint8_t>(&b, {0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0});
+  Append<float>(&b, {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+  Append<float>(&b, {0, 1});
+  Append<float>(&b, {0, 0, 0, 1, 0, 0, 0.7071068f, 0.7071068f});
+  return "data:application/octet-stream;base64," + Base64(b);
+}
+
+// A valid skinned, animated asset; tests replace one piece of it.
+std::string ValidGltf() {
+  return R"({
+  "asset": {"version": "2.0"},
+  "scene": 0,
+  "scenes": [{"nodes": [0, 2]}],
+  "nodes": [
+    {"name": "root", "children": [1]},
+    {"name": "tip", "translation": [0, 1, 0]},
+    {"mesh": 0, "skin": 0}
+  ],
+  "skins": [{"joints": [0, 1]}],
+  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}]}],
+  "animations": [{"samplers": [{"input": 3, "output": 4}],
+                  "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}]}],
+  "buffers": [{"byteLength": 136, "uri": ")" +
+         BufferUri() + R"("}],
+  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 136}],
+  "accessors": [
+    {"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 3, "type": "VEC3"},
+    {"bufferView": 0, "byteOffset": 36, "componentType": 5121, "count": 3, "type": "VEC4"},
+    {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 3, "type": "VEC4"},
+    {"bufferView": 0, "byteOffset": 96, "componentType": 5126, "count": 2, "type": "SCALAR"},
+    {"bufferView": 0, "byteOffset": 104, "componentType": 5126, "count": 2, "type": "VEC4"}
+  ]
+})";
+}
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "fixture has no '" << from << "'";
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+Result<LoadedAsset> LoadBytes(const std::string& bytes) {
+  std::vector<uint8_t> padded(bytes.begin(), bytes.end());
+  padded.resize(bytes.size() + ReadPadding(), 0);
+  return LoadGltfFromMemory({padded.data(), bytes.size()}, ".");
+}
+
+void ExpectError(const std::string& json, Error code, const std::string& where) {
+  auto loaded = LoadBytes(json);
+  ASSERT_FALSE(loaded.ok()) << "loaded, expected " << ErrorName(code) << " at " << where;
+  EXPECT_EQ(loaded.code(), code) << loaded.error().ToString();
+  EXPECT_EQ(loaded.error().where, where) << loaded.error().ToString();
+  EXPECT_FALSE(loaded.error().message.empty());
+}
+
+TEST(GltfFixture, TheValidFixtureLoads) {
+  auto loaded = LoadBytes(ValidGltf());
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Asset& a = loaded->asset;
+  ASSERT_EQ(a.nodes.size(), 3u);
+  EXPECT_EQ(a.nodes[1].parent, 0);
+  EXPECT_EQ(a.nodes[1].translation.y, 1.0f);
+  const Primitive& p = a.meshes[0].primitives[0];
+  ASSERT_EQ(p.vertex_count(), 3u);
+  EXPECT_EQ(p.positions[3], 1.0f);
+  EXPECT_EQ(p.influences.influences_per_vertex, 4u);
+  EXPECT_EQ(p.influences.joints[1], 1);
+  EXPECT_EQ(p.influences.weights[0], 0.5f);
+  ASSERT_EQ(a.animations.size(), 1u);
+  EXPECT_EQ(a.animations[0].samplers[0].components, 4u);
+  EXPECT_EQ(a.animations[0].samplers[0].output[7], 0.7071068f);
+  EXPECT_TRUE(loaded->warnings.empty());
+}
+
+TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }
+
+TEST(GltfErrors, RejectsARootThatIsNotAnObject) { ExpectError("[1, 2]", Error::kWrongType, ""); }
+
+TEST(GltfErrors, RequiresTheAssetObject) {
+  ExpectError(Replace(ValidGltf(), R"("asset": {"version": "2.0"},)", ""), Error::kMissingProperty,
+              "/asset");
+}
+
+TEST(GltfErrors, RejectsGltfVersionOne) {
+  ExpectError(Replace(ValidGltf(), R"("version": "2.0")", R"("version": "1.0")"),
+              Error::kUnsupportedFeature, "/asset/version");
+}
+
+TEST(GltfErrors, NamesAnUnknownRequiredExtension) {
+  auto json = Replace(ValidGltf(), R"("scene": 0,)",
+                      R"("scene": 0, "extensionsUsed": ["EXT_unknown"],
+                         "extensionsRequired": ["EXT_unknown"],)");
+  auto loaded = LoadBytes(json);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.code(), Error::kUnsupportedExtension);
+  EXPECT_EQ(loaded.error().where, "/extensionsRequired/0");
+  EXPECT_NE(loaded.error().message.find("EXT_unknown"), std::string::npos);
+}
+
+TEST(GltfErrors, AcceptsAnUnknownExtensionThatIsOnlyUsed) {
+  auto loaded = LoadBytes(
+      Replace(ValidGltf(), R"("scene": 0,)", R"("scene": 0, "extensionsUsed": ["EXT_unknown"],)"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  EXPECT_EQ(loaded->asset.extensions_used, std::vector<std::string>{"EXT_unknown"});
+}
+
+TEST(GltfErrors, RequiresAUriOnABufferOutsideGlb) {
+  ExpectError(
+      Replace(ValidGltf(), R"("byteLength": 136, "uri": ")", R"("byteLength": 136, "x": ")"),
+      Error::kMissingProperty, "/buffers/0/uri");
+}
+
+TEST(GltfErrors, RejectsABufferShorterThanItsByteLength) {
+  ExpectError(Replace(ValidGltf(), R"("byteLength": 136, "uri")", R"("byteLength": 137, "uri")"),
+              Error::kOutOfBounds, "/buffers/0/byteLength");
+}
+
+TEST(GltfErrors, RejectsBadBase64InADataUri) {
+  auto loaded = LoadBytes(Replace(ValidGltf(), "base64,AAAA", "base64,AA*A"));
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.code(), Error::kInvalidBase64);
+  EXPECT_EQ(loaded.error().where.rfind("/buffers/0/uri", 0), 0u) << loaded.error().where;
+}
+
+TEST(GltfErrors, RejectsAMissingExternalBufferNamingIt) {
+  auto loaded = LoadBytes(Replace(ValidGltf(), BufferUri(), "no_such_file.bin"));
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.code(), Error::kFileNotFound);
+  EXPECT_EQ(loaded.error().where, "/buffers/0/uri");
+  EXPECT_NE(loaded.error().message.find("no_such_file.bin"), std::string::npos);
+}
+
+TEST(GltfErrors, RejectsABufferViewPastItsBuffer) {
+  ExpectError(Replace(ValidGltf(), R"("byteOffset": 0, "byteLength": 136)",
+                      R"("byteOffset": 4, "byteLength": 136)"),
+              Error::kOutOfBounds, "/bufferViews/0/byteLength");
+}
+
+TEST(GltfErrors, RejectsAByteStrideThatIsNotAMultipleOfFour) {
+  ExpectError(
+      Replace(ValidGltf(), R"("byteLength": 136})", R"("byteLength": 136, "byteStride": 6})"),
+      Error::kInvalidValue, "/bufferViews/0/byteStride");
+}
+
+TEST(GltfErrors, RejectsAnAccessorNamingAMissingBufferView) {
+  ExpectError(Replace(ValidGltf(), R"({"bufferView": 0, "byteOffset": 0, "componentType": 5126)",
+                      R"({"bufferView": 7, "byteOffset": 0, "componentType": 5126)"),
+              Error::kInvalidReference, "/accessors/0/bufferView");
+}
+
+TEST(GltfErrors, RejectsAnAccessorWithCountZero) {
+  ExpectError(
+      Replace(ValidGltf(), R"("count": 3, "type": "VEC3")", R"("count": 0, "type": "VEC3")"),
+      Error::kInvalidValue, "/accessors/0/count");
+}
+
+TEST(GltfErrors, RejectsAnUnknownComponentType) {
+  ExpectError(Replace(ValidGltf(), R"("componentType": 5126, "count": 3, "type": "VEC3")",
+                      R"("componentType": 5124, "count": 3, "type": "VEC3")"),
+              Error::kInvalidValue, "/accessors/0/componentType");
+}
+
+TEST(GltfErrors, RejectsAnAccessorReadingPastItsView) {
+  ExpectError(Replace(ValidGltf(), R"("byteOffset": 104, "componentType": 5126, "count": 2)",
+                      R"("byteOffset": 104, "componentType": 5126, "count": 3)"),
+              Error::kOutOfBounds, "/accessors/4");
+}
+
+TEST(GltfErrors, RejectsAMatrixNextToTrs) {
+  ExpectError(Replace(ValidGltf(), R"({"name": "tip", "translation": [0, 1, 0]})",
+                      R"({"name": "tip", "translation": [0, 1, 0],
+                          "matrix": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]})"),
+              Error::kInvalidValue, "/nodes/1/matrix");
+}
+
+TEST(GltfErrors, RejectsANodeWithTwoParents) {
+  ExpectError(Replace(ValidGltf(), R"({"mesh": 0, "skin": 0})",
+                      R"({"mesh": 0, "skin": 0, "children": [1]})"),
+              Error::kInvalidValue, "/nodes/2/children/0");
+}
+
+TEST(GltfErrors, RejectsANodeThatIsItsOwnChild) {
+  ExpectError(Replace(ValidGltf(), R"({"name": "tip", "translation": [0, 1, 0]})",
+                      R"({"name": "tip", "translation": [0, 1, 0], "children": [1]})"),
+              Error::kInvalidValue, "/nodes/1/children/0");
+}
+
+TEST(GltfErrors, RejectsACycleInTheHierarchy) {
+  auto json =
+      Replace(ValidGltf(), R"("scenes": [{"nodes": [0, 2]}])", R"("scenes": [{"nodes": [2]}])");
+  json = Replace(json, R"({"name": "tip", "translation": [0, 1, 0]})",
+                 R"({"name": "tip", "translation": [0, 1, 0], "children": [0]})");
+  ExpectError(json, Error::kInvalidValue, "/nodes/0");
+}
+
+TEST(GltfErrors, RejectsASceneNodeThatIsNotARoot) {
+  ExpectError(
+      Replace(ValidGltf(), R"("scenes": [{"nodes": [0, 2]}])", R"("scenes": [{"nodes": [1]}])"),
+      Error::kInvalidValue, "/scenes/0/nodes/0");
+}
+
+TEST(GltfErrors, RejectsADefaultSceneThatDoesNotExist) {
+  ExpectError(Replace(ValidGltf(), R"("scene": 0,)", R"("scene": 3,)"), Error::kInvalidReference,
+              "/scene");
+}
+
+TEST(GltfErrors, RejectsASkinOnANodeWithoutAMesh) {
+  ExpectError(Replace(ValidGltf(), R"({"mesh": 0, "skin": 0})", R"({"skin": 0})"),
+              Error::kInvalidValue, "/nodes/2/skin");
+}
+
+TEST(GltfErrors, RejectsAJointIndexPastTheSkin) {
+  ExpectError(
+      Replace(ValidGltf(), R"("skins": [{"joints": [0, 1]}])", R"("skins": [{"joints": [0]}])"),
+      Error::kInvalidReference, "/meshes/0/primitives/0/attributes/JOINTS_0");
+}
+
+TEST(GltfErrors, RejectsWeightsWithoutJoints) {
+  ExpectError(Replace(ValidGltf(), R"("JOINTS_0": 1, "WEIGHTS_0": 2)", R"("WEIGHTS_0": 2)"),
+              Error::kMissingProperty, "/meshes/0/primitives/0/attributes/JOINTS_0");
+}
+
+TEST(GltfErrors, RejectsAttributesOfDifferentCounts) {
+  ExpectError(Replace(ValidGltf(), R"("byteOffset": 48, "componentType": 5126, "count": 3)",
+                      R"("byteOffset": 48, "componentType": 5126, "count": 2)"),
+              Error::kInvalidValue, "/meshes/0/primitives/0/attributes/WEIGHTS_0");
+}
+
+TEST(GltfErrors, RejectsMeshWeightsOfTheWrongLength) {
+  ExpectError(Replace(ValidGltf(), R"("meshes": [{"primitives")",
+                      R"("meshes": [{"weights": [0.5], "primitives")"),
+              Error::kInvalidValue, "/meshes/0/weights");
+}
+
+TEST(GltfErrors, RejectsKeyTimesThatDoNotIncrease) {
+  // Point the input at the first position floats (0, 0): not strictly increasing.
+  ExpectError(Replace(ValidGltf(), R"("byteOffset": 96, "componentType": 5126, "count": 2)",
+                      R"("byteOffset": 0, "componentType": 5126, "count": 2)"),
+              Error::kInvalidValue, "/animations/0/samplers/0/input");
+}
+
+TEST(GltfErrors, RejectsAnUnknownInterpolation) {
+  ExpectError(Replace(ValidGltf(), R"("output": 4})", R"("output": 4, "interpolation": "SMOOTH"})"),
+              Error::kInvalidValue, "/animations/0/samplers/0/interpolation");
+}
+
+TEST(GltfErrors, RejectsARotationChannelWithVec3Output) {
+  ExpectError(Replace(ValidGltf(), R"("path": "rotation")", R"("path": "translation")"),
+              Error::kInvalidValue, "/animations/0/samplers/0/output");
+}
+
+TEST(GltfErrors, RejectsAnIndexOfTheWrongJsonType) {
+  ExpectError(Replace(ValidGltf(), R"("mesh": 0, "skin": 0)", R"("mesh": "0", "skin": 0)"),
+              Error::kWrongType, "/nodes/2/mesh");
+}
+
+// GLB containers.
+std::string Glb(const std::string& json, uint32_t version = 2, int length_delta = 0) {
+  std::string padded = json;
+  while (padded.size() % 4) padded += ' ';
+  std::vector<uint8_t> out;
+  Append<uint32_t>(&out,
+                   {0x46546C67u, version, uint32_t(12 + 8 + padded.size() + size_t(length_delta))});
+  Append<uint32_t>(&out, {uint32_t(padded.size()), 0x4E4F534Au});
+  out.insert(out.end(), padded.begin(), padded.end());
+  return std::string(out.begin(), out.end());
+}
+
+TEST(GlbErrors, LoadsAGlbWithOnlyAJsonChunk) {
+  auto loaded = LoadBytes(Glb(ValidGltf()));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+}
+
+TEST(GlbErrors, RejectsVersionOne) {
+  ExpectError(Glb(ValidGltf(), 1), Error::kInvalidGlb, "byte 4");
+}
+
+TEST(GlbErrors, RejectsAHeaderLengthThatIsNotTheFileSize) {
+  ExpectError(Glb(ValidGltf(), 2, 4), Error::kInvalidGlb, "byte 8");
+}
+
+TEST(GlbErrors, RejectsAChunkRunningPastTheFile) {
+  std::string glb = Glb(ValidGltf());
+  const uint32_t huge = 0x7FFFFFF0u;
+  std::memcpy(glb.data() + 12, &huge, 4);
+  ExpectError(glb, Error::kInvalidGlb, "byte 12");
+}
+
+TEST(GlbErrors, RejectsABufferWithoutUriWhenThereIsNoBinChunk) {
+  ExpectError(
+      Glb(Replace(ValidGltf(), R"("byteLength": 136, "uri": ")", R"("byteLength": 136, "x": ")")),
+      Error::kMissingProperty, "/buffers/0/uri");
+}
+
+}  // namespace
+}  // namespace sinew::loader
