@@ -26,6 +26,7 @@ packages=(
   googletest libgtest-dev                   # tests
   mesa-vulkan-drivers                       # lavapipe: Vulkan on the CPU
   vulkan-validationlayers                   # VK_LAYER_KHRONOS_validation for the GPU tests
+  clang libclang-rt-14-dev                  # libFuzzer + ASan/UBSan for the fuzz targets
 )
 missing=()
 for p in "${packages[@]}"; do

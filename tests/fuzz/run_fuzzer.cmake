@@ -1,0 +1,28 @@
+# Builds the fuzz targets with clang in SCRATCH_DIR and runs FUZZER for SECONDS seconds on the seed
+# corpus (tests/fuzz/corpus/<format>) plus SEED_DIRS. Fails on any crash, leak or sanitizer report.
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}")
+  endif()
+endfunction()
+find_program(CLANGXX clang++)
+find_program(CLANG clang)
+if(NOT CLANGXX OR NOT CLANG)
+  message(FATAL_ERROR "clang is needed for the fuzz targets: apt-get install clang libclang-rt-14-dev")
+endif()
+run(${CMAKE_COMMAND} -S ${FUZZ_SOURCE_DIR} -B ${SCRATCH_DIR} -G ${GENERATOR}
+    -DCMAKE_C_COMPILER=${CLANG} -DCMAKE_CXX_COMPILER=${CLANGXX} -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+run(${CMAKE_COMMAND} --build ${SCRATCH_DIR} --target ${FUZZER})
+# A scratch copy of the corpus: libFuzzer writes new inputs into the first corpus folder.
+file(REMOVE_RECURSE ${SCRATCH_DIR}/corpus)
+file(COPY ${FUZZ_SOURCE_DIR}/corpus/${FORMAT}/ DESTINATION ${SCRATCH_DIR}/corpus)
+set(seeds)
+foreach(dir ${SEED_DIRS})
+  if(IS_DIRECTORY ${dir})
+    list(APPEND seeds ${dir})
+  endif()
+endforeach()
+run(${SCRATCH_DIR}/${FUZZER} -max_total_time=${SECONDS} -max_len=1048576 -timeout=10
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=${SCRATCH_DIR}/
+    ${SCRATCH_DIR}/corpus ${seeds})
