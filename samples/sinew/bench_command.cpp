@@ -81,6 +81,7 @@ class Progress {
 void PrintHelp() {
   std::fputs(
       "usage: sinew bench [options]\n"
+      "       sinew bench --loader [--json] [FILES]   glTF loader vs a bare simdjson parse\n"
       "  --characters N    crowd size (default 64)\n"
       "  --vertices N      vertices per character (default 20000)\n"
       "  --influences LIST influence counts K to run, comma separated multiples of 4 (default "
@@ -275,6 +276,18 @@ std::string JsonEscape(const std::string& s) {
 }  // namespace
 
 int BenchCommand(std::span<const std::string_view> args) {
+  if (!args.empty() && args[0] == "--loader") {
+    std::vector<std::string_view> files;
+    bool json = false;
+    for (size_t i = 1; i < args.size(); ++i) {
+      if (args[i] == "--json") {
+        json = true;
+      } else {
+        files.push_back(args[i]);
+      }
+    }
+    return LoaderBench(files, json);
+  }
   BenchOptions o;
   bool help = false;
   if (std::string err = ParseArgs(args, &o, &help); !err.empty()) {

@@ -947,9 +947,18 @@ size_t CountOf(Object root, const char* key) {
 
 }  // namespace
 
-Result<LoadedAsset> LoadGltfFromMemory(std::span<const uint8_t> bytes,
-                                       const std::filesystem::path& base_dir,
-                                       const GltfOptions& options) {
+struct GltfLoader::Parser {
+  simdjson::dom::parser dom;
+};
+
+GltfLoader::GltfLoader() : parser_(std::make_unique<Parser>()) {}
+GltfLoader::~GltfLoader() = default;
+GltfLoader::GltfLoader(GltfLoader&&) noexcept = default;
+GltfLoader& GltfLoader::operator=(GltfLoader&&) noexcept = default;
+
+Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
+                                               const std::filesystem::path& base_dir,
+                                               const GltfOptions& options) {
   LoadedAsset out;
   Context c;
   c.options = &options;
@@ -964,10 +973,9 @@ Result<LoadedAsset> LoadGltfFromMemory(std::span<const uint8_t> bytes,
     c.glb_bin = chunks->bin;
     c.has_glb_bin = chunks->has_bin;
   }
-  simdjson::dom::parser parser;
   Element doc;
   // The caller guarantees ReadPadding() readable bytes after `bytes`, hence after `json` too.
-  if (auto error = parser.parse(json.data(), json.size(), false).get(doc); error) {
+  if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
     return ErrorInfo{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
   }
   Object root;
@@ -985,10 +993,53 @@ Result<LoadedAsset> LoadGltfFromMemory(std::span<const uint8_t> bytes,
   return out;
 }
 
-Result<LoadedAsset> LoadGltf(const std::filesystem::path& path, const GltfOptions& options) {
+namespace {
+
+size_t CountValues(Element e) {
+  size_t n = 1;
+  if (Array a; e.get_array().get(a) == simdjson::SUCCESS) {
+    for (Element child : a) n += CountValues(child);
+  } else if (Object o; e.get_object().get(o) == simdjson::SUCCESS) {
+    for (auto field : o) n += CountValues(field.value);
+  }
+  return n;
+}
+
+}  // namespace
+
+Result<GltfLoader::JsonParseStats> GltfLoader::ParseJsonOnly(std::span<const uint8_t> bytes,
+                                                             bool count_values) {
+  std::span<const uint8_t> json = bytes;
+  if (gltf::IsGlb(bytes)) {
+    auto chunks = gltf::ParseGlb(bytes);
+    if (!chunks) return chunks.status();
+    json = chunks->json;
+  }
+  Element doc;
+  if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
+    return ErrorInfo{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
+  }
+  JsonParseStats stats;
+  stats.json_bytes = json.size();
+  if (count_values) stats.values = CountValues(doc);
+  return stats;
+}
+
+Result<LoadedAsset> GltfLoader::Load(const std::filesystem::path& path,
+                                     const GltfOptions& options) {
   auto file = ReadFile(path);
   if (!file) return file.status();
-  return LoadGltfFromMemory({file->data(), file->size}, path.parent_path(), options);
+  return LoadFromMemory({file->data(), file->size}, path.parent_path(), options);
+}
+
+Result<LoadedAsset> LoadGltf(const std::filesystem::path& path, const GltfOptions& options) {
+  return GltfLoader().Load(path, options);
+}
+
+Result<LoadedAsset> LoadGltfFromMemory(std::span<const uint8_t> bytes,
+                                       const std::filesystem::path& base_dir,
+                                       const GltfOptions& options) {
+  return GltfLoader().LoadFromMemory(bytes, base_dir, options);
 }
 
 }  // namespace sinew::loader

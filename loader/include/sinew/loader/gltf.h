@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,7 +34,37 @@ struct LoadedAsset {
   std::vector<Warning> warnings;
 };
 
-// Loads a .gltf or .glb file (detected by content: the GLB magic). External buffers are resolved
+// A reusable loader: it keeps simdjson's parser (and its buffers) between loads, so loading many
+// files costs no repeated allocation. Not thread-safe: use one per thread. No global state.
+class GltfLoader {
+ public:
+  GltfLoader();
+  ~GltfLoader();
+  GltfLoader(GltfLoader&&) noexcept;
+  GltfLoader& operator=(GltfLoader&&) noexcept;
+
+  // As LoadGltf / LoadGltfFromMemory below.
+  Result<LoadedAsset> Load(const std::filesystem::path& path, const GltfOptions& options = {});
+  Result<LoadedAsset> LoadFromMemory(std::span<const uint8_t> bytes,
+                                     const std::filesystem::path& base_dir,
+                                     const GltfOptions& options = {});
+
+  // For benchmarks: a bare simdjson DOM parse of the JSON (a .glb's JSON chunk) with this loader's
+  // parser and nothing else. `bytes` must be followed by ReadPadding() readable bytes.
+  // kJsonSyntax, kInvalidGlb.
+  struct JsonParseStats {
+    size_t json_bytes = 0;
+    size_t values = 0;  // JSON values in the document (only when count_values).
+  };
+  Result<JsonParseStats> ParseJsonOnly(std::span<const uint8_t> bytes, bool count_values);
+
+ private:
+  struct Parser;
+  std::unique_ptr<Parser> parser_;
+};
+
+// One-shot loads (a GltfLoader for one file). Loads a .gltf or .glb file (detected by content: the
+// GLB magic). External buffers are resolved
 // relative to the file's folder. Errors carry a code, a message and where (a JSON pointer, a GLB
 // byte offset, or a path).
 Result<LoadedAsset> LoadGltf(const std::filesystem::path& path, const GltfOptions& options = {});
