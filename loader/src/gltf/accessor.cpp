@@ -85,7 +85,8 @@ uint32_t SparseIndexSize(ComponentType type) noexcept {
 }
 
 Status Fail(Error code, const AccessorDesc& accessor, const char* sub_path, std::string message) {
-  return Status(code, std::move(message), accessor.pointer + sub_path);
+  return Status(code, std::move(message),
+                "/accessors/" + std::to_string(accessor.index) + std::string(sub_path));
 }
 
 std::string Str(uint64_t value) { return std::to_string(value); }

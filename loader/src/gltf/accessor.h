@@ -73,7 +73,9 @@ struct AccessorDesc {
   uint64_t byte_offset = 0;       // Into the view; must be 0 when there is no view.
   std::optional<ViewBytes> view;  // None: every element is zero (then sparse may apply).
   std::optional<SparseDesc> sparse;
-  std::string pointer;  // JSON pointer of the accessor, e.g. "/accessors/7", for errors.
+  // Index in the file's accessors array: errors point at "/accessors/<index>/...". (An index, not
+  // a string, so the loader allocates nothing per accessor for error reporting.)
+  uint32_t index = 0;
 };
 
 // Checks every structural rule that can be checked in O(1) (it does not read sparse indices).

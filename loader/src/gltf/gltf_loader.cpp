@@ -183,8 +183,8 @@ Status LoadAccessors(Context& c, Object root) {
   size_t i = 0;
   for (Element e : array) {
     AccessorDesc& a = c.accessors[i];
-    a.pointer = AccessorPointer(i);
-    const std::string& where = a.pointer;
+    a.index = static_cast<uint32_t>(i);
+    const std::string where = AccessorPointer(i);
     Object o;
     if (Status s = gltf::AsObject(e, where, &o); !s) return s;
     uint64_t component = 0;
