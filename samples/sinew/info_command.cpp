@@ -47,9 +47,23 @@ void Describe(const Asset& a) {
   }
   std::printf("nodes %zu, scenes %zu (default %d), meshes %zu, primitives %zu, vertices %zu\n",
               a.nodes.size(), a.scenes.size(), a.scene, a.meshes.size(), primitives, vertices);
+  static const char* const kPoseNames[] = {"TPose", "APose", "IPose", "Custom"};
   for (size_t s = 0; s < a.skins.size(); ++s) {
     const Skin& skin = a.skins[s];
-    std::printf("skin %zu '%s': %zu joints\n", s, skin.name.c_str(), skin.joints.size());
+    std::printf("skin %zu '%s': %zu joints", s, skin.name.c_str(), skin.joints.size());
+    if (!skin.bind_poses.empty()) {
+      std::printf(", bind poses:");
+      for (const BindPose& pose : skin.bind_poses) {
+        std::printf(" %s", kPoseNames[static_cast<size_t>(pose.type)]);
+      }
+    }
+    std::printf("\n");
+  }
+  if (!a.variants.empty()) {
+    std::printf("material variants:");
+    for (size_t v = 0; v < a.variants.size(); ++v)
+      std::printf(" %zu '%s'", v, a.variants[v].c_str());
+    std::printf("\n");
   }
   for (size_t m = 0; m < a.meshes.size(); ++m) {
     const Mesh& mesh = a.meshes[m];
@@ -58,6 +72,12 @@ void Describe(const Asset& a) {
       std::printf(" %zu morph targets", mesh.primitives[0].targets.size());
     }
     std::printf("\n");
+    for (const InbetweenShape& shape : mesh.inbetween_shapes) {
+      std::printf("  shape on target %u: in-betweens", shape.primary);
+      for (const auto& ib : shape.inbetweens)
+        std::printf(" target %u at %g,", ib.target, ib.weight);
+      std::printf(shape.inbetweens.empty() ? " none\n" : "\n");
+    }
     for (size_t p = 0; p < mesh.primitives.size(); ++p) {
       const Primitive& prim = mesh.primitives[p];
       std::printf("  primitive %zu: %zu vertices, %zu indices%s%s", p, prim.vertex_count(),

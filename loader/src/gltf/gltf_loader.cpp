@@ -10,6 +10,7 @@
 
 #include "accessor.h"
 #include "base64.h"
+#include "extensions.h"
 #include "glb.h"
 #include "json.h"
 #include "sinew/loader/file.h"
@@ -31,6 +32,7 @@ using gltf::Pointer;
 constexpr std::string_view kSupportedExtensions[] = {
     "KHR_mesh_quantization",  // Quantized attributes decode through the accessor layer.
     "KHR_character",          // Recognised: marks the asset as a character, no data to read.
+    gltf::kVariantsExtension, gltf::kBindPoseExtension, gltf::kInbetweensExtension,
 };
 
 struct BufferView {
@@ -38,7 +40,8 @@ struct BufferView {
   uint32_t byte_stride = 0;
 };
 
-// Everything the object passes share.
+// Everything the object passes share. Kept in the GltfLoader between loads (Reset keeps the
+// vectors' capacity), so a reused loader does not fault in fresh scratch memory every time.
 struct Context {
   const GltfOptions* options = nullptr;
   std::filesystem::path base_dir;
@@ -51,6 +54,20 @@ struct Context {
   size_t material_count = 0;
   std::vector<Warning>* warnings = nullptr;
   Asset* asset = nullptr;
+
+  void Reset(const GltfOptions& o, const std::filesystem::path& dir, LoadedAsset* out) {
+    options = &o;
+    base_dir = dir;
+    glb_bin = {};
+    has_glb_bin = false;
+    owned_buffers.clear();
+    buffers.clear();
+    views.clear();
+    accessors.clear();
+    material_count = 0;
+    warnings = &out->warnings;
+    asset = &out->asset;
+  }
 };
 
 std::string AccessorPointer(size_t index) { return Pointer("/accessors", index); }
@@ -556,6 +573,10 @@ Status LoadPrimitive(Context& c, Object o, const std::string& where, Primitive* 
   p->mode = static_cast<uint32_t>(mode);
   if (Status s = gltf::OptionalIndex(o, "material", where, c.material_count, &p->material); !s)
     return s;
+  if (Status s = gltf::LoadVariantMappings(o, where, c.asset->variants.size(), c.material_count, p);
+      !s) {
+    return s;
+  }
   int32_t indices = -1;
   if (Status s = gltf::OptionalIndex(o, "indices", where, c.accessors.size(), &indices); !s)
     return s;
@@ -659,6 +680,11 @@ Status LoadMeshes(Context& c, Object root) {
       }
       mesh.weights.assign(numbers.begin(), numbers.end());
     }
+    if (Status s =
+            gltf::LoadInbetweens(o, where, mesh.primitives[0].targets.size(), &mesh, c.warnings);
+        !s) {
+      return s;
+    }
     ++i;
   }
   return {};
@@ -718,6 +744,7 @@ Status LoadSkins(Context& c, Object root) {
             skin.inverse_binds[j].m[col][row] = matrices[j * 16 + size_t(col) * 4 + size_t(row)];
       }
     }
+    if (Status s = gltf::LoadBindPoses(o, where, &skin); !s) return s;
     ++i;
   }
   return {};
@@ -949,6 +976,7 @@ size_t CountOf(Object root, const char* key) {
 
 struct GltfLoader::Parser {
   simdjson::dom::parser dom;
+  Context scratch;
 };
 
 GltfLoader::GltfLoader() : parser_(std::make_unique<Parser>()) {}
@@ -960,11 +988,8 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
                                                const std::filesystem::path& base_dir,
                                                const GltfOptions& options) {
   LoadedAsset out;
-  Context c;
-  c.options = &options;
-  c.base_dir = base_dir;
-  c.warnings = &out.warnings;
-  c.asset = &out.asset;
+  Context& c = parser_->scratch;
+  c.Reset(options, base_dir, &out);
   std::span<const uint8_t> json = bytes;
   if (gltf::IsGlb(bytes)) {
     auto chunks = gltf::ParseGlb(bytes);
@@ -981,6 +1006,7 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   Object root;
   if (Status s = gltf::AsObject(doc, "", &root); !s) return s;
   if (Status s = CheckAssetAndExtensions(c, root); !s) return s;
+  if (Status s = gltf::LoadVariantNames(root, c.asset); !s) return s;
   if (Status s = LoadBuffers(c, root); !s) return s;
   if (Status s = LoadViews(c, root); !s) return s;
   if (Status s = LoadAccessors(c, root); !s) return s;

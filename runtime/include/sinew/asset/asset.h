@@ -29,12 +29,22 @@ struct Node {
   std::vector<float> weights;
 };
 
+// A named bind pose of a skin (KHR_character_skeleton_bindpose, DESIGN.md §4.7).
+enum class PoseType : uint8_t { kTPose, kAPose, kIPose, kCustom };
+
+struct BindPose {
+  PoseType type = PoseType::kCustom;
+  // Model-space (scene-space) matrix of each joint, in the skin's joint order; affine.
+  std::vector<Float4x4> matrices;
+};
+
 // A skin: palette entry i = world(joints[i]) · inverse_binds[i].
 struct Skin {
   std::string name;
   std::vector<uint32_t> joints;         // Node indices, one per palette entry.
   std::vector<Float4x4> inverse_binds;  // One per joint; identity when the file has none.
   int32_t skeleton = -1;                // Optional common root node, or -1.
+  std::vector<BindPose> bind_poses;     // At most one per PoseType.
 };
 
 // Offsets of one morph target (blend shape), dense over the primitive's vertices: xyz per vertex.
@@ -56,16 +66,41 @@ struct Primitive {
   std::vector<uint32_t> indices;  // Vertex indices, or empty (non-indexed).
   uint32_t mode = 4;              // glTF topology (4 = triangles).
   int32_t material = -1;
+  // KHR_materials_variants: the material of each variant (index into Asset::variants), or -1
+  // where the primitive keeps `material`. Empty when the asset has no variants. O(1) lookup.
+  std::vector<int32_t> variant_materials;
   std::vector<MorphTarget> targets;
+
+  // The material to draw with while `variant` (or -1 for none) is active.
+  int32_t MaterialFor(int32_t variant) const {
+    if (variant < 0 || size_t(variant) >= variant_materials.size()) return material;
+    const int32_t m = variant_materials[size_t(variant)];
+    return m >= 0 ? m : material;
+  }
 
   size_t vertex_count() const { return positions.size() / 3; }
   bool skinned() const { return !influences.joints.empty(); }
+};
+
+// In-betweens of one blend shape (the SINEW_morph_inbetweens glTF extension, DESIGN.md §4.3):
+// morph targets that are sub-shapes of a primary target at a given weight.
+struct InbetweenShape {
+  uint32_t primary = 0;  // Morph target index of the primary shape (weight 1).
+  struct Inbetween {
+    uint32_t target = 0;  // Morph target index holding this in-between's offsets.
+    float weight = 0;     // Weight at which the sub-shape applies fully; not within 1e-6 of 0 or 1.
+  };
+  // Valid in-betweens in file order (malformed ones were dropped with a warning at load).
+  std::vector<Inbetween> inbetweens;
 };
 
 struct Mesh {
   std::string name;
   std::vector<Primitive> primitives;
   std::vector<float> weights;  // Default morph weights, one per target (empty = all 0).
+  // Shapes with in-betweens; a target listed as an in-between is driven by its primary, and its own
+  // entry in weights / animations is ignored.
+  std::vector<InbetweenShape> inbetween_shapes;
 };
 
 enum class AnimationPath : uint8_t { kTranslation, kRotation, kScale, kWeights };
@@ -101,7 +136,8 @@ struct Asset {
   std::vector<Mesh> meshes;
   std::vector<Animation> animations;
   std::vector<Scene> scenes;
-  int32_t scene = -1;  // Default scene, or -1.
+  int32_t scene = -1;                 // Default scene, or -1.
+  std::vector<std::string> variants;  // KHR_materials_variants names, in file order.
   std::vector<std::string> extensions_used;
 };
 

@@ -1,0 +1,237 @@
+#include "extensions.h"
+
+#include <cmath>
+
+namespace sinew::loader::gltf {
+namespace {
+
+// Finds extensions/<name> on `o`; *present false when absent.
+Status FindExtension(Object o, std::string_view name, const std::string& where, Object* out,
+                     bool* present, std::string* ext_where) {
+  Object extensions;
+  bool has_extensions = false;
+  *present = false;
+  if (Status s = OptionalObject(o, "extensions", where, &extensions, &has_extensions); !s) return s;
+  if (!has_extensions) return {};
+  *ext_where = Pointer(Pointer(where, "extensions"), name);
+  return OptionalObject(extensions, name, Pointer(where, "extensions"), out, present);
+}
+
+bool ParsePoseType(std::string_view name, PoseType* out) {
+  if (name == "TPose") {
+    *out = PoseType::kTPose;
+  } else if (name == "APose") {
+    *out = PoseType::kAPose;
+  } else if (name == "IPose") {
+    *out = PoseType::kIPose;
+  } else if (name == "Custom") {
+    *out = PoseType::kCustom;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status LoadVariantNames(Object root, Asset* asset) {
+  Object ext;
+  bool present = false;
+  std::string where;
+  if (Status s = FindExtension(root, kVariantsExtension, "", &ext, &present, &where); !s) return s;
+  if (!present) return {};
+  Array variants;
+  if (Status s = RequireArray(ext, "variants", where, &variants); !s) return s;
+  size_t i = 0;
+  for (Element e : variants) {
+    const std::string vw = Pointer(Pointer(where, "variants"), i);
+    Object v;
+    if (Status s = AsObject(e, vw, &v); !s) return s;
+    std::string_view name;
+    if (Status s = RequireString(v, "name", vw, &name); !s) return s;
+    asset->variants.emplace_back(name);
+    ++i;
+  }
+  return {};
+}
+
+Status LoadVariantMappings(Object primitive, const std::string& where, size_t variant_count,
+                           size_t material_count, Primitive* p) {
+  p->variant_materials.assign(variant_count, -1);
+  Object ext;
+  bool present = false;
+  std::string ew;
+  if (Status s = FindExtension(primitive, kVariantsExtension, where, &ext, &present, &ew); !s) {
+    return s;
+  }
+  if (!present) return {};
+  Array mappings;
+  if (Status s = RequireArray(ext, "mappings", ew, &mappings); !s) return s;
+  size_t m = 0;
+  for (Element e : mappings) {
+    const std::string mw = Pointer(Pointer(ew, "mappings"), m);
+    Object mapping;
+    if (Status s = AsObject(e, mw, &mapping); !s) return s;
+    uint32_t material = 0;
+    if (Status s = RequireIndex(mapping, "material", mw, material_count, &material); !s) return s;
+    std::vector<uint32_t> variants;
+    bool has_variants = false;
+    if (Status s =
+            OptionalIndices(mapping, "variants", mw, variant_count, &variants, &has_variants);
+        !s) {
+      return s;
+    }
+    if (!has_variants) return {Error::kMissingProperty, "required", Pointer(mw, "variants")};
+    for (size_t k = 0; k < variants.size(); ++k) {
+      int32_t& slot = p->variant_materials[variants[k]];
+      if (slot >= 0) {
+        return {Error::kInvalidValue,
+                "variant " + std::to_string(variants[k]) + " is mapped more than once in " + where,
+                Pointer(Pointer(mw, "variants"), k)};
+      }
+      slot = static_cast<int32_t>(material);
+    }
+    ++m;
+  }
+  return {};
+}
+
+Status LoadBindPoses(Object skin_object, const std::string& where, Skin* skin) {
+  Object ext;
+  bool present = false;
+  std::string ew;
+  if (Status s = FindExtension(skin_object, kBindPoseExtension, where, &ext, &present, &ew); !s) {
+    return s;
+  }
+  if (!present) return {};
+  Array poses;
+  if (Status s = RequireArray(ext, "poses", ew, &poses); !s) return s;
+  std::vector<double> numbers;
+  size_t p = 0;
+  for (Element e : poses) {
+    const std::string pw = Pointer(Pointer(ew, "poses"), p);
+    Object pose_object;
+    if (Status s = AsObject(e, pw, &pose_object); !s) return s;
+    BindPose pose;
+    std::string_view type;
+    if (Status s = RequireString(pose_object, "poseType", pw, &type); !s) return s;
+    if (!ParsePoseType(type, &pose.type)) {
+      return {Error::kInvalidValue,
+              "poseType '" + std::string(type) + "' is not TPose, APose, IPose or Custom",
+              Pointer(pw, "poseType")};
+    }
+    for (const BindPose& earlier : skin->bind_poses) {
+      if (earlier.type == pose.type) {
+        return {Error::kInvalidValue, "a second pose of type " + std::string(type),
+                Pointer(pw, "poseType")};
+      }
+    }
+    Array bind_poses;
+    if (Status s = RequireArray(pose_object, "bindPoses", pw, &bind_poses); !s) return s;
+    if (bind_poses.size() != skin->joints.size()) {
+      return {Error::kInvalidValue,
+              std::to_string(bind_poses.size()) + " bind poses for " +
+                  std::to_string(skin->joints.size()) + " joints",
+              Pointer(pw, "bindPoses")};
+    }
+    pose.matrices.resize(skin->joints.size());
+    size_t j = 0;
+    for (Element be : bind_poses) {
+      const std::string bw = Pointer(Pointer(pw, "bindPoses"), j);
+      Object bind;
+      if (Status s = AsObject(be, bw, &bind); !s) return s;
+      bool has_matrix = false;
+      if (Status s = OptionalNumbers(bind, "matrix", bw, 16, &numbers, &has_matrix); !s) return s;
+      if (!has_matrix) return {Error::kMissingProperty, "required", Pointer(bw, "matrix")};
+      // Column-major: entries 3, 7, 11 and 15 are the bottom row.
+      if (std::fabs(numbers[3]) > 1e-6 || std::fabs(numbers[7]) > 1e-6 ||
+          std::fabs(numbers[11]) > 1e-6 || std::fabs(numbers[15] - 1.0) > 1e-6) {
+        return {Error::kInvalidValue, "not affine (bottom row must be 0 0 0 1)",
+                Pointer(bw, "matrix")};
+      }
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) pose.matrices[j].m[c][r] = float(numbers[size_t(c * 4 + r)]);
+      ++j;
+    }
+    skin->bind_poses.push_back(std::move(pose));
+    ++p;
+  }
+  return {};
+}
+
+Status LoadInbetweens(Object mesh_object, const std::string& where, size_t target_count, Mesh* mesh,
+                      std::vector<Warning>* warnings) {
+  Object ext;
+  bool present = false;
+  std::string ew;
+  if (Status s = FindExtension(mesh_object, kInbetweensExtension, where, &ext, &present, &ew); !s) {
+    return s;
+  }
+  if (!present) return {};
+  Array shapes;
+  if (Status s = RequireArray(ext, "shapes", ew, &shapes); !s) return s;
+  // role: 0 unused, 1 primary, 2 in-between.
+  std::vector<uint8_t> role(target_count, 0);
+  size_t si = 0;
+  for (Element e : shapes) {
+    const std::string sw = Pointer(Pointer(ew, "shapes"), si);
+    Object shape_object;
+    if (Status s = AsObject(e, sw, &shape_object); !s) return s;
+    InbetweenShape shape;
+    if (Status s = RequireIndex(shape_object, "target", sw, target_count, &shape.primary); !s) {
+      return s;
+    }
+    if (role[shape.primary] != 0) {
+      return {Error::kInvalidValue,
+              "target " + std::to_string(shape.primary) + " is already a primary or an in-between",
+              Pointer(sw, "target")};
+    }
+    role[shape.primary] = 1;
+    Array inbetweens;
+    if (Status s = RequireArray(shape_object, "inbetweens", sw, &inbetweens); !s) return s;
+    size_t ii = 0;
+    for (Element ie : inbetweens) {
+      const std::string iw = Pointer(Pointer(sw, "inbetweens"), ii++);
+      Object ib;
+      if (Status s = AsObject(ie, iw, &ib); !s) return s;
+      uint32_t target = 0;
+      if (Status s = RequireIndex(ib, "target", iw, target_count, &target); !s) return s;
+      Element weight_value;
+      double weight = 0;
+      if (ib.at_key("weight").get(weight_value) != simdjson::SUCCESS) {
+        return {Error::kMissingProperty, "required", Pointer(iw, "weight")};
+      }
+      if (weight_value.get_double().get(weight) != simdjson::SUCCESS || !std::isfinite(weight)) {
+        return {Error::kWrongType, "expected a finite number", Pointer(iw, "weight")};
+      }
+      if (role[target] != 0) {
+        return {Error::kInvalidValue,
+                "target " + std::to_string(target) + " is already a primary or an in-between",
+                Pointer(iw, "target")};
+      }
+      role[target] = 2;
+      if (std::fabs(weight) < 1e-6 || std::fabs(weight - 1.0) < 1e-6) {
+        warnings->push_back({Pointer(iw, "weight"),
+                             "in-between at weight " + std::to_string(weight) +
+                                 " (0 and 1 belong to the null and primary shapes) ignored"});
+        continue;
+      }
+      bool duplicate = false;
+      for (const InbetweenShape::Inbetween& earlier : shape.inbetweens) {
+        duplicate |= std::fabs(double(earlier.weight) - weight) < 1e-6;
+      }
+      if (duplicate) {
+        warnings->push_back({Pointer(iw, "weight"),
+                             "in-between weight " + std::to_string(weight) +
+                                 " duplicates an earlier one of this shape; the first is kept"});
+        continue;
+      }
+      shape.inbetweens.push_back({target, static_cast<float>(weight)});
+    }
+    mesh->inbetween_shapes.push_back(std::move(shape));
+    ++si;
+  }
+  return {};
+}
+
+}  // namespace sinew::loader::gltf
