@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ const Expected kAssets[] = {
     {"synthetic/quad_skin_posed.glb", 23, 1, 1, 4, {10}, 0, 12, 0, 0},
     {"three_RobotExpressive/RobotExpressive.glb", 74, 14, 19, 7214, {43, 43}, 14, 4, 0, 0},
 };
+
+// Shown by gtest and ctest instead of the parameter's raw bytes.
+void PrintTo(const Expected& e, std::ostream* os) { *os << e.path; }
 
 class SharedAsset : public ::testing::TestWithParam<Expected> {};
 
