@@ -219,6 +219,59 @@ TEST(GltfErrors, RejectsAnIndexOfTheWrongJsonType) {
               Error::kWrongType, "/nodes/2/mesh");
 }
 
+// Component types per role (glTF 2.0, widened by KHR_mesh_quantization).
+TEST(GltfErrors, RejectsAQuantizedPositionWithoutTheExtension) {
+  ExpectError(Replace(ValidGltf(), R"("byteOffset": 0, "componentType": 5126, "count": 3)",
+                      R"("byteOffset": 0, "componentType": 5123, "count": 3)"),
+              Error::kInvalidValue, "/meshes/0/primitives/0/attributes/POSITION");
+}
+
+TEST(GltfErrors, DecodesAQuantizedPositionWithTheExtension) {
+  auto json = Replace(ValidGltf(), R"("byteOffset": 0, "componentType": 5126, "count": 3)",
+                      R"("byteOffset": 0, "componentType": 5123, "count": 3)");
+  json = Replace(json, R"("scene": 0,)",
+                 R"("scene": 0, "extensionsUsed": ["KHR_mesh_quantization"],
+                    "extensionsRequired": ["KHR_mesh_quantization"],)");
+  auto loaded = LoadBytes(json);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  // The buffer's first floats (0, 0, 0, 1.0f) read as u16: 0 x 7, then 0x3F80 = 16256.
+  const std::vector<float>& p = loaded->asset.meshes[0].primitives[0].positions;
+  ASSERT_EQ(p.size(), 9u);
+  EXPECT_EQ(p[6], 0.0f);
+  EXPECT_EQ(p[7], 16256.0f);
+}
+
+TEST(GltfErrors, RejectsFloatJoints) {
+  ExpectError(Replace(ValidGltf(), R"("byteOffset": 36, "componentType": 5121)",
+                      R"("byteOffset": 36, "componentType": 5126)"),
+              Error::kInvalidValue, "/meshes/0/primitives/0/attributes/JOINTS_0");
+}
+
+TEST(GltfErrors, RejectsWeightsThatAreNotFloatOrNormalized) {
+  ExpectError(Replace(ValidGltf(), R"("byteOffset": 48, "componentType": 5126)",
+                      R"("byteOffset": 48, "componentType": 5122)"),
+              Error::kInvalidValue, "/meshes/0/primitives/0/attributes/WEIGHTS_0");
+}
+
+TEST(GltfErrors, RejectsKeyTimesThatAreNotFloat) {
+  ExpectError(Replace(ValidGltf(), R"("byteOffset": 96, "componentType": 5126)",
+                      R"("byteOffset": 96, "componentType": 5121)"),
+              Error::kInvalidValue, "/animations/0/samplers/0/input");
+}
+
+TEST(GltfErrors, RejectsRotationsThatAreIntegersButNotNormalized) {
+  ExpectError(Replace(ValidGltf(), R"("byteOffset": 104, "componentType": 5126)",
+                      R"("byteOffset": 104, "componentType": 5122)"),
+              Error::kInvalidValue, "/animations/0/samplers/0/output");
+}
+
+TEST(GltfErrors, AcceptsNormalizedShortRotations) {
+  auto loaded =
+      LoadBytes(Replace(ValidGltf(), R"("byteOffset": 104, "componentType": 5126)",
+                        R"("byteOffset": 104, "componentType": 5122, "normalized": true)"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+}
+
 // GLB containers.
 std::string Glb(const std::string& json, uint32_t version = 2, int length_delta = 0) {
   std::string padded = json;

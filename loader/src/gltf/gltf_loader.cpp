@@ -52,6 +52,7 @@ struct Context {
   std::vector<BufferView> views;
   std::vector<AccessorDesc> accessors;
   size_t material_count = 0;
+  bool quantized = false;  // KHR_mesh_quantization is in extensionsUsed.
   std::vector<Warning>* warnings = nullptr;
   Asset* asset = nullptr;
 
@@ -65,6 +66,7 @@ struct Context {
     views.clear();
     accessors.clear();
     material_count = 0;
+    quantized = false;
     warnings = &out->warnings;
     asset = &out->asset;
   }
@@ -273,6 +275,56 @@ Status LoadAccessors(Context& c, Object root) {
   return {};
 }
 
+// Component types an accessor may have in a given role (glTF 2.0 §3.7.2.1 and §3.11, widened by
+// KHR_mesh_quantization): one bit per (componentType, normalized) pair.
+enum Components : uint32_t {
+  kF32 = 1u << 0,
+  kI8 = 1u << 1,
+  kI8N = 1u << 2,
+  kU8 = 1u << 3,
+  kU8N = 1u << 4,
+  kI16 = 1u << 5,
+  kI16N = 1u << 6,
+  kU16 = 1u << 7,
+  kU16N = 1u << 8,
+  kU32 = 1u << 9,
+};
+
+uint32_t ComponentBit(const AccessorDesc& a) {
+  switch (a.component_type) {
+    case ComponentType::kFloat:
+      return kF32;
+    case ComponentType::kByte:
+      return a.normalized ? kI8N : kI8;
+    case ComponentType::kUnsignedByte:
+      return a.normalized ? kU8N : kU8;
+    case ComponentType::kShort:
+      return a.normalized ? kI16N : kI16;
+    case ComponentType::kUnsignedShort:
+      return a.normalized ? kU16N : kU16;
+    case ComponentType::kUnsignedInt:
+      return a.normalized ? 0u : uint32_t{kU32};
+  }
+  return 0;
+}
+
+// kInvalidValue at `where` unless accessor `index` has one of `allowed` (`quantized_allowed` too
+// when the asset uses KHR_mesh_quantization).
+Status CheckComponents(const Context& c, uint32_t index, uint32_t allowed,
+                       uint32_t quantized_allowed, const char* role, const std::string& where) {
+  const AccessorDesc& a = c.accessors[index];
+  if (ComponentBit(a) & (allowed | (c.quantized ? quantized_allowed : 0))) return {};
+  return {Error::kInvalidValue,
+          std::string("componentType ") + gltf::ComponentTypeName(a.component_type) +
+              (a.normalized ? " (normalized)" : "") + " is not allowed for " + role +
+              (c.quantized || !quantized_allowed ? "" : " without KHR_mesh_quantization"),
+          where};
+}
+
+constexpr uint32_t kAnyQuantizedPosition = kI8 | kI8N | kU8 | kU8N | kI16 | kI16N | kU16 | kU16N;
+constexpr uint32_t kSignedNormalized = kI8N | kI16N;
+constexpr uint32_t kNormalizedRotation = kI8N | kU8N | kI16N | kU16N;
+
 // Decodes accessor `index` (already validated) as floats, checking its type first.
 Status ReadAccessorFloats(const Context& c, uint32_t index,
                           std::initializer_list<AccessorType> types, const std::string& where,
@@ -462,6 +514,8 @@ Status LoadInfluences(Context& c, Object attributes, const std::string& aw, size
     const std::string jw = Pointer(aw, jk), ww = Pointer(aw, wk);
     if (Status s = CheckCount(c, ja, vertex_count, jw); !s) return s;
     if (Status s = CheckCount(c, wa, vertex_count, ww); !s) return s;
+    if (Status s = CheckComponents(c, ja, kU8 | kU16, 0, jk.c_str(), jw); !s) return s;
+    if (Status s = CheckComponents(c, wa, kF32 | kU8N | kU16N, 0, wk.c_str(), ww); !s) return s;
     if (c.accessors[ja].type != AccessorType::kVec4 ||
         c.accessors[wa].type != AccessorType::kVec4) {
       return {Error::kInvalidValue, "JOINTS_n and WEIGHTS_n must be VEC4",
@@ -541,6 +595,11 @@ Status LoadPrimitive(Context& c, Object o, const std::string& where, Primitive* 
     c.warnings->push_back({aw, "no POSITION: the primitive has no vertices to deform"});
     return {};
   }
+  if (Status s = CheckComponents(c, uint32_t(position), kF32, kAnyQuantizedPosition, "POSITION",
+                                 Pointer(aw, "POSITION"));
+      !s) {
+    return s;
+  }
   if (Status s = ReadAccessorFloats(c, uint32_t(position), {AccessorType::kVec3},
                                     Pointer(aw, "POSITION"), &p->positions);
       !s) {
@@ -550,6 +609,11 @@ Status LoadPrimitive(Context& c, Object o, const std::string& where, Primitive* 
   if (normal >= 0) {
     if (Status s = CheckCount(c, uint32_t(normal), vertex_count, Pointer(aw, "NORMAL")); !s)
       return s;
+    if (Status s = CheckComponents(c, uint32_t(normal), kF32, kSignedNormalized, "NORMAL",
+                                   Pointer(aw, "NORMAL"));
+        !s) {
+      return s;
+    }
     if (Status s = ReadAccessorFloats(c, uint32_t(normal), {AccessorType::kVec3},
                                       Pointer(aw, "NORMAL"), &p->normals);
         !s) {
@@ -559,6 +623,11 @@ Status LoadPrimitive(Context& c, Object o, const std::string& where, Primitive* 
   if (tangent >= 0) {
     if (Status s = CheckCount(c, uint32_t(tangent), vertex_count, Pointer(aw, "TANGENT")); !s)
       return s;
+    if (Status s = CheckComponents(c, uint32_t(tangent), kF32, kSignedNormalized, "TANGENT",
+                                   Pointer(aw, "TANGENT"));
+        !s) {
+      return s;
+    }
     if (Status s = ReadAccessorFloats(c, uint32_t(tangent), {AccessorType::kVec4},
                                       Pointer(aw, "TANGENT"), &p->tangents);
         !s) {
@@ -584,6 +653,11 @@ Status LoadPrimitive(Context& c, Object o, const std::string& where, Primitive* 
     const AccessorDesc& a = c.accessors[size_t(indices)];
     if (a.type != AccessorType::kScalar) {
       return {Error::kInvalidValue, "indices must be SCALAR", Pointer(where, "indices")};
+    }
+    if (Status s = CheckComponents(c, uint32_t(indices), kU8 | kU16 | kU32, 0, "indices",
+                                   Pointer(where, "indices"));
+        !s) {
+      return s;
     }
     p->indices.resize(static_cast<size_t>(a.count));
     if (Status s = gltf::ReadUints(a, p->indices); !s) return s;
@@ -621,6 +695,14 @@ Status LoadPrimitive(Context& c, Object o, const std::string& where, Primitive* 
         if (accessor < 0) continue;
         const std::string sw = Pointer(tw, stream.key);
         if (Status s = CheckCount(c, uint32_t(accessor), vertex_count, sw); !s) return s;
+        const bool is_position = std::string_view(stream.key) == "POSITION";
+        if (Status s =
+                CheckComponents(c, uint32_t(accessor), kF32,
+                                is_position ? (kI8 | kI8N | kI16 | kI16N) : kSignedNormalized,
+                                "a morph target", sw);
+            !s) {
+          return s;
+        }
         if (Status s =
                 ReadAccessorFloats(c, uint32_t(accessor), {AccessorType::kVec3}, sw, stream.out);
             !s) {
@@ -730,6 +812,8 @@ Status LoadSkins(Context& c, Object root) {
     skin.inverse_binds.assign(skin.joints.size(), Float4x4::Identity());
     if (ibm >= 0) {
       const std::string iw = Pointer(where, "inverseBindMatrices");
+      if (Status s = CheckComponents(c, uint32_t(ibm), kF32, 0, "inverseBindMatrices", iw); !s)
+        return s;
       if (Status s = ReadAccessorFloats(c, uint32_t(ibm), {AccessorType::kMat4}, iw, &matrices); !s)
         return s;
       if (matrices.size() / 16 < skin.joints.size()) {
@@ -825,6 +909,7 @@ Status LoadAnimations(Context& c, Object root) {
                 Pointer(sw, "interpolation")};
       }
       const std::string iw = Pointer(sw, "input");
+      if (Status s = CheckComponents(c, input, kF32, 0, "animation input", iw); !s) return s;
       if (Status s = ReadAccessorFloats(c, input, {AccessorType::kScalar}, iw, &sampler.input); !s)
         return s;
       for (size_t k = 1; k < sampler.input.size(); ++k) {
@@ -892,6 +977,16 @@ Status LoadAnimations(Context& c, Object root) {
         ++ci;
         continue;
       }
+      const std::string ow =
+          Pointer(Pointer(Pointer(where, "samplers"), channel.sampler), "output");
+      const bool moves =
+          channel.path == AnimationPath::kTranslation || channel.path == AnimationPath::kScale;
+      if (Status s = CheckComponents(c, output_accessor[channel.sampler],
+                                     moves ? kF32 : (kF32 | kNormalizedRotation),
+                                     moves ? kAnyQuantizedPosition : 0, "this animation path", ow);
+          !s) {
+        return s;
+      }
       if (out.type != expected) {
         return {Error::kInvalidValue,
                 "output accessor has the wrong type for '" + std::string(path) + "'",
@@ -950,6 +1045,7 @@ Status CheckAssetAndExtensions(Context& c, Object root) {
       }
       if (std::string_view(key) == "extensionsUsed") {
         c.asset->extensions_used.emplace_back(name);
+        c.quantized |= name == "KHR_mesh_quantization";
       } else if (std::find(std::begin(kSupportedExtensions), std::end(kSupportedExtensions),
                            name) == std::end(kSupportedExtensions)) {
         return {Error::kUnsupportedExtension,
