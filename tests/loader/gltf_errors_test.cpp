@@ -272,6 +272,25 @@ TEST(GltfErrors, AcceptsNormalizedShortRotations) {
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
 }
 
+TEST(GltfErrors, RejectsAnAccessorOffsetNotAMultipleOfItsComponentSize) {
+  ExpectError(Replace(ValidGltf(), R"("byteOffset": 48, "componentType": 5126, "count": 3)",
+                      R"("byteOffset": 50, "componentType": 5126, "count": 2)"),
+              Error::kInvalidValue, "/accessors/2/byteOffset");
+}
+
+TEST(GltfErrors, RejectsAVertexAttributeNotOnA4ByteBoundary) {
+  // u16 joints at offset 38: a multiple of 2 (the component size) but not of 4.
+  ExpectError(Replace(ValidGltf(), R"("byteOffset": 36, "componentType": 5121, "count": 3)",
+                      R"("byteOffset": 38, "componentType": 5123, "count": 3)"),
+              Error::kInvalidValue, "/meshes/0/primitives/0/attributes/JOINTS_0");
+}
+
+TEST(GltfErrors, RejectsNodeWeightsOfTheWrongLength) {
+  ExpectError(Replace(ValidGltf(), R"({"mesh": 0, "skin": 0})",
+                      R"({"mesh": 0, "skin": 0, "weights": [0.5]})"),
+              Error::kInvalidValue, "/nodes/2/weights");
+}
+
 // GLB containers.
 std::string Glb(const std::string& json, uint32_t version = 2, int length_delta = 0) {
   std::string padded = json;

@@ -38,6 +38,7 @@ constexpr std::string_view kSupportedExtensions[] = {
 struct BufferView {
   std::span<const uint8_t> bytes;
   uint32_t byte_stride = 0;
+  uint64_t byte_offset = 0;  // In its buffer, for the alignment rules.
 };
 
 // Everything the object passes share. Kept in the GltfLoader between loads (Reset keeps the
@@ -188,6 +189,7 @@ Status LoadViews(Context& c, Object root) {
     c.views[i].bytes =
         c.buffers[buffer].subspan(static_cast<size_t>(offset), static_cast<size_t>(length));
     c.views[i].byte_stride = static_cast<uint32_t>(stride);
+    c.views[i].byte_offset = offset;
     ++i;
   }
   return {};
@@ -226,6 +228,14 @@ Status LoadAccessors(Context& c, Object root) {
     if (Status s = gltf::OptionalIndex(o, "bufferView", where, c.views.size(), &view); !s) return s;
     if (view >= 0) {
       a.view = gltf::ViewBytes{c.views[size_t(view)].bytes, c.views[size_t(view)].byte_stride};
+      // glTF 2.0 §3.6.2.4: the offset into the buffer is a multiple of the component size too.
+      if ((c.views[size_t(view)].byte_offset + a.byte_offset) %
+              gltf::ComponentSize(a.component_type) !=
+          0) {
+        return {Error::kInvalidValue,
+                "bufferView.byteOffset + byteOffset is not a multiple of the component size",
+                Pointer(where, "byteOffset")};
+      }
     } else if (a.byte_offset != 0) {
       return {Error::kInvalidValue, "byteOffset without bufferView", Pointer(where, "byteOffset")};
     }
@@ -472,9 +482,19 @@ Status LoadScenes(Context& c, Object root) {
 // ---------------------------------------------------------------------------------------------
 // Meshes
 
-// Checks an attribute accessor's count against the primitive's vertex count.
+// glTF 2.0 §3.6.2.4: vertex attribute elements start on 4-byte boundaries in their view.
+Status CheckVertexAlignment(const Context& c, uint32_t accessor, const std::string& where) {
+  const AccessorDesc& a = c.accessors[accessor];
+  if (a.view && (a.byte_offset % 4 != 0 || a.view->byte_stride % 4 != 0)) {
+    return {Error::kInvalidValue, "vertex attribute data must be 4-byte aligned", where};
+  }
+  return {};
+}
+
+// Checks an attribute accessor's count against the primitive's vertex count, and its alignment.
 Status CheckCount(const Context& c, uint32_t accessor, size_t vertex_count,
                   const std::string& where) {
+  if (Status s = CheckVertexAlignment(c, accessor, where); !s) return s;
   if (c.accessors[accessor].count != vertex_count) {
     return {Error::kInvalidValue,
             "count " + std::to_string(c.accessors[accessor].count) + " differs from POSITION's " +
@@ -595,6 +615,7 @@ Status LoadPrimitive(Context& c, Object o, const std::string& where, Primitive* 
     c.warnings->push_back({aw, "no POSITION: the primitive has no vertices to deform"});
     return {};
   }
+  if (Status s = CheckVertexAlignment(c, uint32_t(position), Pointer(aw, "POSITION")); !s) return s;
   if (Status s = CheckComponents(c, uint32_t(position), kF32, kAnyQuantizedPosition, "POSITION",
                                  Pointer(aw, "POSITION"));
       !s) {
@@ -834,11 +855,22 @@ Status LoadSkins(Context& c, Object root) {
   return {};
 }
 
-// Skinned meshes: every joint index < the instantiating skin's joint count.
+// Node-level rules that need the meshes: node.weights has one weight per morph target; skinned
+// meshes' joint indices are < the instantiating skin's joint count.
 Status CheckSkinnedNodes(const Context& c) {
   const Asset& a = *c.asset;
   for (size_t n = 0; n < a.nodes.size(); ++n) {
     const Node& node = a.nodes[n];
+    if (!node.weights.empty()) {
+      const size_t targets =
+          node.mesh < 0 ? 0 : a.meshes[size_t(node.mesh)].primitives[0].targets.size();
+      if (node.weights.size() != targets) {
+        return {Error::kInvalidValue,
+                std::to_string(node.weights.size()) + " weights for " + std::to_string(targets) +
+                    " morph targets",
+                Pointer(Pointer("/nodes", n), "weights")};
+      }
+    }
     if (node.skin < 0) continue;
     const size_t joint_count = a.skins[size_t(node.skin)].joints.size();
     const Mesh& mesh = a.meshes[size_t(node.mesh)];
