@@ -2,22 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu/matrix_literals.h"
+
 #include <vector>
 
 namespace sinew::cpu {
 namespace {
 
-// A matrix from its four columns (column-major, translation last), written out by hand.
-Float4x4 Columns(std::array<float, 4> c0, std::array<float, 4> c1, std::array<float, 4> c2,
-                 std::array<float, 4> c3) {
-  Float4x4 m;
-  m.m = {c0, c1, c2, c3};
-  return m;
-}
-
-Float4x4 Move(float x, float y, float z) {
-  return Columns({1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {x, y, z, 1});
-}
+using testing::Columns;
+using testing::Move;
 
 // Compares a palette entry with its rows written out.
 void ExpectRowsEq(const Float3x4& actual, std::array<std::array<float, 4>, 3> rows) {

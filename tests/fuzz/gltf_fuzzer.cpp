@@ -13,8 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t> padded(size + sinew::loader::ReadPadding(), 0);
   if (size) std::memcpy(padded.data(), data, size);
   // External URIs resolve inside a folder that does not exist: the fuzzer reads no real files.
-  auto loaded = sinew::loader::LoadGltfFromMemory({padded.data(), size},
-                                                  "/nonexistent/sinew-fuzz");
+  auto loaded = sinew::loader::LoadGltfFromMemory({padded.data(), size}, "/nonexistent/sinew-fuzz");
   if (!loaded && loaded.error().code == sinew::Error::kNone) __builtin_trap();
   return 0;
 }
