@@ -43,7 +43,7 @@ struct BufferView {
 
 // Everything the object passes share. Kept in the GltfLoader between loads (Reset keeps the
 // vectors' capacity), so a reused loader does not fault in fresh scratch memory every time.
-struct Context {
+struct LoadState {
   const GltfOptions* options = nullptr;
   std::filesystem::path base_dir;
   std::span<const uint8_t> glb_bin;
@@ -78,7 +78,7 @@ std::string AccessorPointer(size_t index) { return Pointer("/accessors", index);
 // ---------------------------------------------------------------------------------------------
 // Buffers, views, accessors
 
-Status LoadBuffers(Context& c, Object root) {
+Status LoadBuffers(LoadState& c, Object root) {
   Array array;
   bool present = false;
   if (Status s = gltf::OptionalArray(root, "buffers", "", &array, &present); !s) return s;
@@ -154,7 +154,7 @@ Status LoadBuffers(Context& c, Object root) {
   return {};
 }
 
-Status LoadViews(Context& c, Object root) {
+Status LoadViews(LoadState& c, Object root) {
   Array array;
   bool present = false;
   if (Status s = gltf::OptionalArray(root, "bufferViews", "", &array, &present); !s) return s;
@@ -195,7 +195,7 @@ Status LoadViews(Context& c, Object root) {
   return {};
 }
 
-Status LoadAccessors(Context& c, Object root) {
+Status LoadAccessors(LoadState& c, Object root) {
   Array array;
   bool present = false;
   if (Status s = gltf::OptionalArray(root, "accessors", "", &array, &present); !s) return s;
@@ -320,7 +320,7 @@ uint32_t ComponentBit(const AccessorDesc& a) {
 
 // kInvalidValue at `where` unless accessor `index` has one of `allowed` (`quantized_allowed` too
 // when the asset uses KHR_mesh_quantization).
-Status CheckComponents(const Context& c, uint32_t index, uint32_t allowed,
+Status CheckComponents(const LoadState& c, uint32_t index, uint32_t allowed,
                        uint32_t quantized_allowed, const char* role, const std::string& where) {
   const AccessorDesc& a = c.accessors[index];
   if (ComponentBit(a) & (allowed | (c.quantized ? quantized_allowed : 0))) return {};
@@ -336,7 +336,7 @@ constexpr uint32_t kSignedNormalized = kI8N | kI16N;
 constexpr uint32_t kNormalizedRotation = kI8N | kU8N | kI16N | kU16N;
 
 // Decodes accessor `index` (already validated) as floats, checking its type first.
-Status ReadAccessorFloats(const Context& c, uint32_t index,
+Status ReadAccessorFloats(const LoadState& c, uint32_t index,
                           std::initializer_list<AccessorType> types, const std::string& where,
                           std::vector<float>* out) {
   const AccessorDesc& a = c.accessors[index];
@@ -351,7 +351,7 @@ Status ReadAccessorFloats(const Context& c, uint32_t index,
 // ---------------------------------------------------------------------------------------------
 // Nodes and scenes
 
-Status LoadNodes(Context& c, Object root, size_t mesh_count, size_t skin_count) {
+Status LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_count) {
   Array array;
   bool present = false;
   if (Status s = gltf::OptionalArray(root, "nodes", "", &array, &present); !s) return s;
@@ -448,7 +448,7 @@ Status LoadNodes(Context& c, Object root, size_t mesh_count, size_t skin_count) 
   return {};
 }
 
-Status LoadScenes(Context& c, Object root) {
+Status LoadScenes(LoadState& c, Object root) {
   Array array;
   bool present = false;
   if (Status s = gltf::OptionalArray(root, "scenes", "", &array, &present); !s) return s;
@@ -483,7 +483,7 @@ Status LoadScenes(Context& c, Object root) {
 // Meshes
 
 // glTF 2.0 §3.6.2.4: vertex attribute elements start on 4-byte boundaries in their view.
-Status CheckVertexAlignment(const Context& c, uint32_t accessor, const std::string& where) {
+Status CheckVertexAlignment(const LoadState& c, uint32_t accessor, const std::string& where) {
   const AccessorDesc& a = c.accessors[accessor];
   if (a.view && (a.byte_offset % 4 != 0 || a.view->byte_stride % 4 != 0)) {
     return {Error::kInvalidValue, "vertex attribute data must be 4-byte aligned", where};
@@ -492,7 +492,7 @@ Status CheckVertexAlignment(const Context& c, uint32_t accessor, const std::stri
 }
 
 // Checks an attribute accessor's count against the primitive's vertex count, and its alignment.
-Status CheckCount(const Context& c, uint32_t accessor, size_t vertex_count,
+Status CheckCount(const LoadState& c, uint32_t accessor, size_t vertex_count,
                   const std::string& where) {
   if (Status s = CheckVertexAlignment(c, accessor, where); !s) return s;
   if (c.accessors[accessor].count != vertex_count) {
@@ -504,7 +504,7 @@ Status CheckCount(const Context& c, uint32_t accessor, size_t vertex_count,
   return {};
 }
 
-Status LoadInfluences(Context& c, Object attributes, const std::string& aw, size_t vertex_count,
+Status LoadInfluences(LoadState& c, Object attributes, const std::string& aw, size_t vertex_count,
                       Primitive* p) {
   // JOINTS_0/WEIGHTS_0, JOINTS_1/WEIGHTS_1, ... contiguous from 0.
   size_t sets = 0;
@@ -596,7 +596,7 @@ Status LoadInfluences(Context& c, Object attributes, const std::string& aw, size
   return {};
 }
 
-Status LoadPrimitive(Context& c, Object o, const std::string& where, Primitive* p) {
+Status LoadPrimitive(LoadState& c, Object o, const std::string& where, Primitive* p) {
   Object attributes;
   bool has_attributes = false;
   if (Status s = gltf::OptionalObject(o, "attributes", where, &attributes, &has_attributes); !s) {
@@ -736,7 +736,7 @@ Status LoadPrimitive(Context& c, Object o, const std::string& where, Primitive* 
   return {};
 }
 
-Status LoadMeshes(Context& c, Object root) {
+Status LoadMeshes(LoadState& c, Object root) {
   Array array;
   bool present = false;
   if (Status s = gltf::OptionalArray(root, "meshes", "", &array, &present); !s) return s;
@@ -796,7 +796,7 @@ Status LoadMeshes(Context& c, Object root) {
 // ---------------------------------------------------------------------------------------------
 // Skins
 
-Status LoadSkins(Context& c, Object root) {
+Status LoadSkins(LoadState& c, Object root) {
   Array array;
   bool present = false;
   if (Status s = gltf::OptionalArray(root, "skins", "", &array, &present); !s) return s;
@@ -857,7 +857,7 @@ Status LoadSkins(Context& c, Object root) {
 
 // Node-level rules that need the meshes: node.weights has one weight per morph target; skinned
 // meshes' joint indices are < the instantiating skin's joint count.
-Status CheckSkinnedNodes(const Context& c) {
+Status CheckSkinnedNodes(const LoadState& c) {
   const Asset& a = *c.asset;
   for (size_t n = 0; n < a.nodes.size(); ++n) {
     const Node& node = a.nodes[n];
@@ -896,7 +896,7 @@ Status CheckSkinnedNodes(const Context& c) {
 // ---------------------------------------------------------------------------------------------
 // Animations
 
-Status LoadAnimations(Context& c, Object root) {
+Status LoadAnimations(LoadState& c, Object root) {
   Array array;
   bool present = false;
   if (Status s = gltf::OptionalArray(root, "animations", "", &array, &present); !s) return s;
@@ -1045,7 +1045,7 @@ Status LoadAnimations(Context& c, Object root) {
 
 // ---------------------------------------------------------------------------------------------
 
-Status CheckAssetAndExtensions(Context& c, Object root) {
+Status CheckAssetAndExtensions(LoadState& c, Object root) {
   Object asset;
   bool has_asset = false;
   if (Status s = gltf::OptionalObject(root, "asset", "", &asset, &has_asset); !s) return s;
@@ -1104,7 +1104,7 @@ size_t CountOf(Object root, const char* key) {
 
 struct GltfLoader::Parser {
   simdjson::dom::parser dom;
-  Context scratch;
+  LoadState scratch;
 };
 
 GltfLoader::GltfLoader() : parser_(std::make_unique<Parser>()) {}
@@ -1116,7 +1116,7 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
                                                const std::filesystem::path& base_dir,
                                                const GltfOptions& options) {
   LoadedAsset out;
-  Context& c = parser_->scratch;
+  LoadState& c = parser_->scratch;
   c.Reset(options, base_dir, &out);
   std::span<const uint8_t> json = bytes;
   if (gltf::IsGlb(bytes)) {
