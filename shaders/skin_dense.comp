@@ -19,7 +19,7 @@ void main() {
   float weight_sum = 0.0;
   uint first = v * k_count;
   for (uint k = 0u; k < k_count; k += 2u) {
-    uint pair = joints_u16x2[(first + k) >> 1u];
+    uint pair = influence_indices[(first + k) >> 1u];
     for (uint half_index = 0u; half_index < 2u; ++half_index) {
       float w = weights[first + k + half_index];
       if (w == 0.0) continue;
@@ -31,10 +31,5 @@ void main() {
       weight_sum += w;
     }
   }
-  if (weight_sum == 0.0) {  // No influence: keep the rest attributes.
-    r0 = vec4(1, 0, 0, 0);
-    r1 = vec4(0, 1, 0, 0);
-    r2 = vec4(0, 0, 1, 0);
-  }
-  WriteSkinned(instance, v, r0, r1, r2);
+  WriteSkinned(instance, v, r0, r1, r2, weight_sum);
 }

@@ -8,7 +8,7 @@
 layout(push_constant) uniform SkinPushConstants {
   uint vertex_count;           // vertices per instance
   uint influences_per_vertex;  // K = 4·n
-  uint palette_stride;         // joints per instance in the palette buffer
+  uint palette_stride;         // palette entries per instance (joints dense, groups sparse)
   uint flags;                  // SINEW_FLAG_*
   uint instance_base;          // first instance covered by this dispatch (gl_WorkGroupID.y adds)
   uint pad0;
@@ -20,10 +20,14 @@ layout(push_constant) uniform SkinPushConstants {
 layout(std430, set = 0, binding = 0) readonly buffer RestPositions { float rest_positions[]; };
 layout(std430, set = 0, binding = 1) readonly buffer RestNormals { float rest_normals[]; };
 layout(std430, set = 0, binding = 2) readonly buffer RestTangents { vec4 rest_tangents[]; };
-// Dense influences: K u16 joint indices per vertex, two to a uint (low half first), then K floats.
-layout(std430, set = 0, binding = 3) readonly buffer Joints { uint joints_u16x2[]; };
+// Influences. Dense: K u16 joint indices per vertex, two to a uint (low half first), and K
+// weights. Sparse (CSR): one u32 group and one weight per entry, vertex v's entries in
+// [influence_offsets[v], influence_offsets[v + 1]).
+layout(std430, set = 0, binding = 3) readonly buffer InfluenceIndices { uint influence_indices[]; };
 layout(std430, set = 0, binding = 4) readonly buffer Weights { float weights[]; };
-// Palette: per instance, palette_stride joints of three vec4 rows (3x4 affine, 48 bytes).
+layout(std430, set = 0, binding = 9) readonly buffer InfluenceOffsets { uint influence_offsets[]; };
+// Palette: per instance, palette_stride entries (joints for dense, groups for sparse) of three vec4
+// rows (3x4 affine, 48 bytes).
 layout(std430, set = 0, binding = 5) readonly buffer Palette { vec4 palette[]; };
 // Outputs, one block of vertex_count vertices per instance.
 layout(std430, set = 0, binding = 6) writeonly buffer OutPositions { float out_positions[]; };
@@ -37,8 +41,14 @@ vec3 NormalizeOrKeep(vec3 v) {
 }
 
 // Transforms position, normal and tangent of vertex `v` of instance `instance` by the blended
-// matrix rows r0..r2 and writes them; identical to sinew::cpu::SkinDenseJob.
-void WriteSkinned(uint instance, uint v, vec4 r0, vec4 r1, vec4 r2) {
+// matrix rows r0..r2 (identity when weight_sum == 0: the vertex keeps its rest attributes) and
+// writes them; identical to the CPU reference jobs (runtime/src/cpu/skin_vertex.h).
+void WriteSkinned(uint instance, uint v, vec4 r0, vec4 r1, vec4 r2, float weight_sum) {
+  if (weight_sum == 0.0) {
+    r0 = vec4(1, 0, 0, 0);
+    r1 = vec4(0, 1, 0, 0);
+    r2 = vec4(0, 0, 1, 0);
+  }
   uint src3 = v * 3u;
   uint dst = instance * pc.vertex_count + v;
   vec4 p = vec4(rest_positions[src3], rest_positions[src3 + 1u], rest_positions[src3 + 2u], 1.0);

@@ -6,28 +6,22 @@
 #include <limits>
 #include <vector>
 
+#include "cpu/matrix_literals.h"
+
 // Hand-computed vectors for the CPU reference of dense skinning (DESIGN.md §4.1, §4.4). Every
 // expected number below is written out, not computed by the code under test.
 
 namespace sinew::cpu {
 namespace {
 
+using testing::Rows;
+using testing::Translate;
+
 // 1/√2, 1/√5 and 2/√5, the components of the normalized vectors below.
 constexpr float kInvSqrt2 = 0.70710678f;
 constexpr float kInvSqrt5 = 0.44721360f;
 constexpr float kTwoInvSqrt5 = 0.89442719f;
 constexpr float kTolerance = 1e-6f;
-
-// A palette entry from its three rows (x y z translation).
-Float3x4 Rows(Float4 r0, Float4 r1, Float4 r2) {
-  Float3x4 m;
-  m.row = {r0, r1, r2};
-  return m;
-}
-
-Float3x4 Translate(float x, float y, float z) {
-  return Rows({1, 0, 0, x}, {0, 1, 0, y}, {0, 0, 1, z});
-}
 
 // Inputs and outputs of one job, outputs sized like the inputs and filled with a sentinel.
 struct Skin {

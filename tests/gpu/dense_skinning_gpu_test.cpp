@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
 #include "sinew/cpu/skin_dense_job.h"
 #include "sinew/procedural/character.h"
@@ -17,95 +18,19 @@ namespace {
 
 using testing::GpuTest;
 
-struct Streams {
-  std::vector<float> positions, normals, tangents;
-};
+using testing::Character;
+using testing::CrowdPalettes;
+using testing::MaxAbsDiff;
 
-// CPU reference for every instance, laid out as the Deformer's outputs.
-Streams SkinOnCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes,
-                  uint32_t instances) {
-  const size_t v = mesh.vertex_count(), j = mesh.skeleton.joint_count();
-  Streams out;
-  out.positions.resize(instances * v * 3);
-  out.normals.resize(mesh.normals.empty() ? 0 : instances * v * 3);
-  out.tangents.resize(mesh.tangents.empty() ? 0 : instances * v * 4);
-  for (uint32_t i = 0; i < instances; ++i) {
-    cpu::SkinDenseJob job = cpu::SkinDenseJobFor(mesh, std::span(palettes).subspan(i * j, j));
-    job.out_positions = std::span(out.positions).subspan(i * v * 3, v * 3);
-    if (!mesh.normals.empty()) job.out_normals = std::span(out.normals).subspan(i * v * 3, v * 3);
-    if (!mesh.tangents.empty()) {
-      job.out_tangents = std::span(out.tangents).subspan(i * v * 4, v * 4);
-    }
-    EXPECT_TRUE(job.Run().ok());
-  }
-  return out;
-}
-
-float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
-  EXPECT_EQ(a.size(), b.size());
-  float m = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) m = std::max(m, std::fabs(a[i] - b[i]));
-  return m;
-}
-
-// Deforms `instances` posed copies of `mesh` on the GPU and checks them against the CPU.
-// `distort`, when given, changes each palette entry after posing (e.g. adds scale or mirroring).
+// Poses `instances` crowd members, optionally distorts each palette entry (e.g. adds scale or
+// mirroring), and checks the GPU against the CPU.
 void ExpectGpuMatchesCpu(const vk::Context& ctx, const SkinnedMesh& mesh, uint32_t instances,
                          Float3x4 (*distort)(const Float3x4&, size_t) = nullptr) {
-  const size_t j = mesh.skeleton.joint_count();
-  std::vector<Float3x4> palettes(instances * j);
-  for (uint32_t i = 0; i < instances; ++i) {
-    ASSERT_TRUE(procedural::CrowdPalette(mesh.skeleton, 0.3f + float(i), i,
-                                         std::span(palettes).subspan(i * j, j))
-                    .ok());
-  }
+  std::vector<Float3x4> palettes = CrowdPalettes(mesh, instances);
   if (distort) {
     for (size_t e = 0; e < palettes.size(); ++e) palettes[e] = distort(palettes[e], e);
   }
-  const Streams expected = SkinOnCpu(mesh, palettes, instances);
-
-  auto device_mesh = vk::DeviceMesh::Create(ctx, mesh);
-  ASSERT_TRUE(device_mesh.ok()) << device_mesh.error().ToString();
-  vk::DeformerOptions options;
-  options.instance_count = instances;
-  auto deformer = vk::Deformer::Create(ctx, **device_mesh, options);
-  ASSERT_TRUE(deformer.ok()) << deformer.error().ToString();
-  for (uint32_t i = 0; i < instances; ++i) {
-    ASSERT_TRUE((*deformer)->SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
-  }
-  ASSERT_TRUE(ctx.SubmitAndWait([&](VkCommandBuffer cmd) { (*deformer)->Record(cmd); }).ok());
-
-  const VkDeviceSize v = mesh.vertex_count();
-  auto positions = vk::ReadFloats(ctx, (*deformer)->out_positions(), 0, instances * v * 12);
-  ASSERT_TRUE(positions.ok()) << positions.error().ToString();
-  const float extent = BoundsDiagonal(mesh.positions);
-  const float tolerance = 1e-5f * std::max(extent, 1e-3f);
-  EXPECT_LE(MaxAbsDiff(*positions, expected.positions), tolerance);
-  if (!mesh.normals.empty()) {
-    auto normals = vk::ReadFloats(ctx, (*deformer)->out_normals(), 0, instances * v * 12);
-    ASSERT_TRUE(normals.ok());
-    EXPECT_LE(MaxAbsDiff(*normals, expected.normals), 1e-5f);
-  } else {
-    EXPECT_EQ((*deformer)->out_normals(), VK_NULL_HANDLE);
-  }
-  if (!mesh.tangents.empty()) {
-    auto tangents = vk::ReadFloats(ctx, (*deformer)->out_tangents(), 0, instances * v * 16);
-    ASSERT_TRUE(tangents.ok());
-    EXPECT_LE(MaxAbsDiff(*tangents, expected.tangents), 1e-5f);
-  } else {
-    EXPECT_EQ((*deformer)->out_tangents(), VK_NULL_HANDLE);
-  }
-}
-
-SkinnedMesh Character(uint32_t vertices, uint32_t k, bool normals = true, bool tangents = true) {
-  procedural::CharacterOptions o;
-  o.vertex_count = vertices;
-  o.influences_per_vertex = k;
-  o.with_normals = normals;
-  o.with_tangents = tangents;
-  auto mesh = procedural::MakeCharacter(o);
-  EXPECT_TRUE(mesh.ok());
-  return std::move(mesh.value());
+  testing::ExpectGpuMatchesCpu(ctx, mesh, palettes, instances);
 }
 
 class DenseSkinningGpu : public GpuTest,

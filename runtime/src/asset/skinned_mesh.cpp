@@ -30,6 +30,13 @@ Status SkinnedMesh::Validate() const {
               "positions/" + std::to_string(i / 3)};
     }
   }
+  if (sparse()) {
+    if (!influences.joints.empty() || !influences.weights.empty()) {
+      return {Error::kInvalidArgument, "a sparse mesh must not also have dense influences",
+              "influences"};
+    }
+    return ValidateSparseInfluences(v, sparse_influences);
+  }
   return ValidateDenseInfluences(v, influences.influences_per_vertex, influences.joints,
                                  influences.weights, skeleton.joint_count());
 }

@@ -49,7 +49,7 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
   const VkDeviceSize v = mesh.vertex_count();
 
   // Buffers.
-  auto palette = context.CreateBuffer(n * mesh.joint_count() * kPaletteEntryBytes,
+  auto palette = context.CreateBuffer(n * mesh.palette_size() * kPaletteEntryBytes,
                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::kUpload);
   if (!palette) return palette.status();
   d->palette_ = std::move(palette.value());
@@ -104,7 +104,8 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
       r != VK_SUCCESS) {
     return VulkanError("vkCreatePipelineLayout", r);
   }
-  const std::span<const uint32_t> code = shaders::SkinDense();
+  const std::span<const uint32_t> code =
+      mesh.sparse() ? shaders::SkinSparse() : shaders::SkinDense();
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   module_info.codeSize = code.size_bytes();
   module_info.pCode = code.data();
@@ -154,8 +155,9 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
   infos[kBindingRestPositions] = in_range(mesh.positions());
   infos[kBindingRestNormals] = in_range(mesh.normals());
   infos[kBindingRestTangents] = in_range(mesh.tangents());
-  infos[kBindingJoints] = in_range(mesh.joints());
+  infos[kBindingInfluenceIndices] = in_range(mesh.influence_indices());
   infos[kBindingWeights] = in_range(mesh.weights());
+  infos[kBindingInfluenceOffsets] = in_range(mesh.influence_offsets());
   infos[kBindingPalette] = whole(d->palette_);
   infos[kBindingOutPositions] = whole(d->out_positions_);
   infos[kBindingOutNormals] = whole(d->out_normals_);
@@ -176,7 +178,7 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
 std::span<Float3x4> Deformer::palette(uint32_t instance) {
   if (instance >= instance_count_) return {};
   auto* base = static_cast<Float3x4*>(palette_.mapped());
-  return {base + size_t{instance} * mesh_->joint_count(), mesh_->joint_count()};
+  return {base + size_t{instance} * mesh_->palette_size(), mesh_->palette_size()};
 }
 
 Status Deformer::SetPalette(uint32_t instance, std::span<const Float3x4> matrices) {
@@ -184,10 +186,10 @@ Status Deformer::SetPalette(uint32_t instance, std::span<const Float3x4> matrice
     return {Error::kInstanceIndexOutOfRange,
             "instance " + std::to_string(instance) + " of " + std::to_string(instance_count_)};
   }
-  if (matrices.size() != mesh_->joint_count()) {
+  if (matrices.size() != mesh_->palette_size()) {
     return {Error::kSizeMismatch,
-            "palette has " + std::to_string(matrices.size()) + " matrices, the mesh has " +
-                std::to_string(mesh_->joint_count()) + " joints",
+            "palette has " + std::to_string(matrices.size()) + " matrices, the mesh needs " +
+                std::to_string(mesh_->palette_size()),
             "palette"};
   }
   std::memcpy(palette(instance).data(), matrices.data(), matrices.size_bytes());
@@ -202,7 +204,7 @@ void Deformer::Record(VkCommandBuffer cmd) const {
   SkinPushConstants pc{};
   pc.vertex_count = mesh_->vertex_count();
   pc.influences_per_vertex = mesh_->influences_per_vertex();
-  pc.palette_stride = mesh_->joint_count();
+  pc.palette_stride = mesh_->palette_size();
   pc.flags =
       (mesh_->has_normals() ? kFlagNormals : 0u) | (mesh_->has_tangents() ? kFlagTangents : 0u);
   const uint32_t groups_x = (mesh_->vertex_count() + kSkinWorkgroupSize - 1) / kSkinWorkgroupSize;

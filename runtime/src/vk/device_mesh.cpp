@@ -44,8 +44,9 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
   }
   std::unique_ptr<DeviceMesh> out(new DeviceMesh());
   out->vertex_count_ = static_cast<uint32_t>(mesh.vertex_count());
-  out->influences_per_vertex_ = mesh.influences.influences_per_vertex;
-  out->joint_count_ = static_cast<uint32_t>(mesh.skeleton.joint_count());
+  out->sparse_ = mesh.sparse();
+  out->influences_per_vertex_ = mesh.sparse() ? 0 : mesh.influences.influences_per_vertex;
+  out->palette_size_ = static_cast<uint32_t>(mesh.palette_size());
   out->has_normals_ = !mesh.normals.empty();
   out->has_tangents_ = !mesh.tangents.empty();
 
@@ -61,8 +62,15 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
   place(&out->positions_, mesh.positions.size() * sizeof(float));
   place(&out->normals_, mesh.normals.size() * sizeof(float));
   place(&out->tangents_, mesh.tangents.size() * sizeof(float));
-  place(&out->joints_, mesh.influences.joints.size() * sizeof(uint16_t));
-  place(&out->weights_, mesh.influences.weights.size() * sizeof(float));
+  const SparseInfluences& sparse = mesh.sparse_influences;
+  if (mesh.sparse()) {
+    place(&out->influence_indices_, sparse.groups.size() * sizeof(uint32_t));
+    place(&out->weights_, sparse.weights.size() * sizeof(float));
+    place(&out->influence_offsets_, sparse.offsets.size() * sizeof(uint32_t));
+  } else {
+    place(&out->influence_indices_, mesh.influences.joints.size() * sizeof(uint16_t));
+    place(&out->weights_, mesh.influences.weights.size() * sizeof(float));
+  }
   const VkDeviceSize total = cursor;
 
   auto buffer = context.CreateBuffer(
@@ -83,8 +91,14 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
   copy(out->positions_, mesh.positions.data());
   copy(out->normals_, mesh.normals.data());
   copy(out->tangents_, mesh.tangents.data());
-  copy(out->joints_, mesh.influences.joints.data());
-  copy(out->weights_, mesh.influences.weights.data());
+  if (mesh.sparse()) {
+    copy(out->influence_indices_, sparse.groups.data());
+    copy(out->weights_, sparse.weights.data());
+    copy(out->influence_offsets_, sparse.offsets.data());
+  } else {
+    copy(out->influence_indices_, mesh.influences.joints.data());
+    copy(out->weights_, mesh.influences.weights.data());
+  }
 
   const VolkDeviceTable& t = context.device_table();
   VkBufferCopy region{0, 0, total};

@@ -7,5 +7,6 @@
 namespace sinew::vk::shaders {
 
 std::span<const uint32_t> SkinDense();
+std::span<const uint32_t> SkinSparse();
 
 }  // namespace sinew::vk::shaders

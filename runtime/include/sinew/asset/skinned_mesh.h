@@ -7,6 +7,7 @@
 
 #include "sinew/asset/dense_influences.h"
 #include "sinew/asset/skeleton.h"
+#include "sinew/asset/sparse_influences.h"
 #include "sinew/core/error.h"
 
 namespace sinew {
@@ -19,10 +20,19 @@ struct SkinnedMesh {
   std::vector<float> normals;
   // xyzw per vertex, xyz unit length, w = ±1 handedness; optional (empty, or 4 floats per vertex).
   std::vector<float> tangents;
+  // Influences in exactly one layout: dense (`influences`, palette indexed by joint) or sparse
+  // (`sparse_influences`, palette indexed by group; DESIGN.md §4.2). The mesh is sparse when
+  // sparse_influences.offsets is not empty; `influences` must then have no joints or weights.
   DenseInfluences influences;
+  SparseInfluences sparse_influences;
   Skeleton skeleton;
 
   size_t vertex_count() const { return positions.size() / 3; }
+  bool sparse() const { return !sparse_influences.offsets.empty(); }
+  // Entries of one instance's skinning palette: joints (dense) or groups (sparse).
+  size_t palette_size() const {
+    return sparse() ? sparse_influences.group_count : skeleton.joint_count();
+  }
 
   // Checks the skeleton (Skeleton::Validate), then:
   // - positions hold whole xyz triples; normals/tangents are empty or match the vertex count;
@@ -31,6 +41,8 @@ struct SkinnedMesh {
   // - every joint index < skeleton joint count (kJointIndexOutOfRange), a skeleton with no joints
   //   (kEmptyPalette);
   // - weights are finite (kNonFiniteValue) and >= 0 (kNegativeWeight); positions are finite.
+  // A sparse mesh checks ValidateSparseInfluences instead of the dense rules, and has no dense
+  // joints or weights (kInvalidArgument, where "influences").
   Status Validate() const;
 };
 

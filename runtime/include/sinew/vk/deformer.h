@@ -41,10 +41,11 @@ class Deformer {
 
   uint32_t instance_count() const { return instance_count_; }
 
-  // Copies `palette` (one 3x4 per joint, mesh.joint_count() entries) into instance's slot.
-  // kInstanceIndexOutOfRange, kSizeMismatch.
+  // Copies `palette` (mesh.palette_size() entries: one 3x4 per joint of a dense mesh, per group of
+  // a sparse one, e.g. from cpu::GroupPaletteJob) into instance's slot. kInstanceIndexOutOfRange,
+  // kSizeMismatch.
   Status SetPalette(uint32_t instance, std::span<const Float3x4> palette);
-  // The mapped palette of an instance, to write in place (mesh.joint_count() entries);
+  // The mapped palette of an instance, to write in place (mesh.palette_size() entries);
   // empty for an instance past instance_count().
   std::span<Float3x4> palette(uint32_t instance);
 

@@ -27,8 +27,12 @@ class DeviceMesh {
   void ReleaseStaging() { staging_ = Buffer(); }
 
   uint32_t vertex_count() const { return vertex_count_; }
+  // True for sparse (CSR) influences, false for dense (SkinnedMesh::sparse()).
+  bool sparse() const { return sparse_; }
+  // K of a dense mesh; 0 for a sparse one.
   uint32_t influences_per_vertex() const { return influences_per_vertex_; }
-  uint32_t joint_count() const { return joint_count_; }
+  // Entries of one instance's palette: joints (dense) or groups (sparse).
+  uint32_t palette_size() const { return palette_size_; }
   bool has_normals() const { return has_normals_; }
   bool has_tangents() const { return has_tangents_; }
 
@@ -41,8 +45,11 @@ class DeviceMesh {
   Range positions() const { return positions_; }
   Range normals() const { return normals_; }
   Range tangents() const { return tangents_; }
-  Range joints() const { return joints_; }
+  // Dense: u16 joint indices; sparse: u32 groups.
+  Range influence_indices() const { return influence_indices_; }
   Range weights() const { return weights_; }
+  // Sparse only: the CSR offsets (vertex_count + 1 u32); size 0 for a dense mesh.
+  Range influence_offsets() const { return influence_offsets_; }
 
  private:
   DeviceMesh() = default;
@@ -50,11 +57,12 @@ class DeviceMesh {
   Buffer buffer_;
   Buffer staging_;
   uint32_t vertex_count_ = 0;
+  bool sparse_ = false;
   uint32_t influences_per_vertex_ = 0;
-  uint32_t joint_count_ = 0;
+  uint32_t palette_size_ = 0;
   bool has_normals_ = false;
   bool has_tangents_ = false;
-  Range positions_, normals_, tangents_, joints_, weights_;
+  Range positions_, normals_, tangents_, influence_indices_, weights_, influence_offsets_;
 };
 
 }  // namespace sinew::vk

@@ -15,7 +15,7 @@ inline constexpr uint32_t kSkinWorkgroupSize = 64;  // local_size_x of every ski
 struct SkinPushConstants {
   uint32_t vertex_count;
   uint32_t influences_per_vertex;
-  uint32_t palette_stride;
+  uint32_t palette_stride;  // palette entries per instance (joints dense, groups sparse)
   uint32_t flags;
   uint32_t instance_base;
   uint32_t pad[3];
@@ -32,13 +32,14 @@ enum SkinBinding : uint32_t {
   kBindingRestPositions = 0,
   kBindingRestNormals = 1,
   kBindingRestTangents = 2,
-  kBindingJoints = 3,
+  kBindingInfluenceIndices = 3,  // dense: u16 joint pairs; sparse: u32 groups
   kBindingWeights = 4,
   kBindingPalette = 5,
   kBindingOutPositions = 6,
   kBindingOutNormals = 7,
   kBindingOutTangents = 8,
-  kSkinBindingCount = 9
+  kBindingInfluenceOffsets = 9,  // sparse only: CSR offsets (vertex_count + 1)
+  kSkinBindingCount = 10
 };
 
 // Bytes per palette entry: three vec4 rows.

@@ -1,0 +1,34 @@
+// The CPU reference of sparse (CSR) linear blend skinning (DESIGN.md §4.2, §4.4). The GPU kernel
+// shaders/skin_sparse.comp implements exactly these semantics, as SkinDenseJob's for dense.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "sinew/asset/sparse_influences.h"
+#include "sinew/core/error.h"
+#include "sinew/core/math.h"
+
+namespace sinew::cpu {
+
+// Per vertex: M = Σ_e weights[e] · palette[groups[e]] over the vertex's entries (identity when it
+// has none or their weights sum to 0); then positions, normals and tangents exactly as
+// SkinDenseJob.
+struct SkinSparseJob {
+  // Validate() checks: positions whole triples, outputs sized like inputs, normals/tangents sized
+  // to the vertex count when present (kSizeMismatch); the influences (ValidateSparseInfluences);
+  // palette has at least influences.group_count entries (kSizeMismatch, where "palette").
+  Status Validate() const;
+  Status Run() const;
+
+  std::span<const float> positions;              // xyz per vertex, required
+  std::span<const float> normals;                // xyz per vertex, optional
+  std::span<const float> tangents;               // xyzw per vertex, optional
+  const SparseInfluences* influences = nullptr;  // required
+  std::span<const Float3x4> palette;             // group palette (GroupPaletteJob), required
+  std::span<float> out_positions;
+  std::span<float> out_normals;
+  std::span<float> out_tangents;
+};
+
+}  // namespace sinew::cpu

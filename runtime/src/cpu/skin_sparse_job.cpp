@@ -1,0 +1,44 @@
+#include "sinew/cpu/skin_sparse_job.h"
+
+#include <string>
+
+#include "skin_vertex.h"
+
+namespace sinew::cpu {
+
+Status SkinSparseJob::Validate() const {
+  const detail::SkinStreams streams{positions,     normals,     tangents,
+                                    out_positions, out_normals, out_tangents};
+  if (Status s = detail::ValidateSkinStreams(streams); !s) return s;
+  if (influences == nullptr) {
+    return {Error::kInvalidArgument, "no sparse influences", "influences"};
+  }
+  if (Status s = ValidateSparseInfluences(streams.vertex_count(), *influences); !s) return s;
+  if (palette.size() < influences->group_count) {
+    return {Error::kSizeMismatch,
+            "palette has " + std::to_string(palette.size()) + " entries for " +
+                std::to_string(influences->group_count) + " groups",
+            "palette"};
+  }
+  return {};
+}
+
+Status SkinSparseJob::Run() const {
+  if (Status s = Validate(); !s) return s;
+  const detail::SkinStreams streams{positions,     normals,     tangents,
+                                    out_positions, out_normals, out_tangents};
+  const size_t vertex_count = streams.vertex_count();
+  const SparseInfluences& in = *influences;
+  for (size_t v = 0; v < vertex_count; ++v) {
+    // Entries in stored order (weights descending): for a stream made by DenseToSparse from
+    // descending dense slots, the same additions in the same order as SkinDenseJob.
+    detail::BlendedMatrix blend;
+    for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
+      blend.Add(in.weights[e], palette[in.groups[e]]);
+    }
+    detail::WriteSkinned(streams, v, blend);
+  }
+  return {};
+}
+
+}  // namespace sinew::cpu

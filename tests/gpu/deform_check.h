@@ -1,0 +1,37 @@
+// GPU-vs-CPU checking shared by the skinning kernel tests: the CPU reference of a crowd (dense or
+// sparse mesh), the GPU deformation, and the comparison (DESIGN.md §9 tolerances).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sinew/asset/skinned_mesh.h"
+#include "sinew/core/math.h"
+#include "sinew/vk/context.h"
+
+namespace sinew::testing {
+
+struct Streams {
+  std::vector<float> positions, normals, tangents;
+};
+
+// The procedural character (sinew::procedural::MakeCharacter).
+SkinnedMesh Character(uint32_t vertices, uint32_t k, bool normals = true, bool tangents = true);
+
+// Posed palettes of `instances` crowd members (CrowdPalette at distinct times),
+// skeleton.joint_count() entries each.
+std::vector<Float3x4> CrowdPalettes(const SkinnedMesh& mesh, uint32_t instances);
+
+// CPU reference for every instance (SkinDenseJob or SkinSparseJob by layout), laid out as the
+// Deformer's outputs; `palettes` holds mesh.palette_size() entries per instance.
+Streams SkinOnCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes,
+                  uint32_t instances);
+
+float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b);
+
+// Deforms `instances` copies of `mesh` with `palettes` on the GPU and expects the CPU result:
+// positions within 1e-5 x extent, normals and tangents within 1e-5.
+void ExpectGpuMatchesCpu(const vk::Context& ctx, const SkinnedMesh& mesh,
+                         const std::vector<Float3x4>& palettes, uint32_t instances);
+
+}  // namespace sinew::testing
