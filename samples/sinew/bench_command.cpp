@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "sinew/cpu/skin_dense_job.h"
+#include "sinew/asset/sparse_influences.h"
+#include "sinew/cpu/skin_mesh.h"
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
 #include "sinew/vk/context.h"
@@ -34,11 +35,13 @@ struct BenchOptions {
   std::string device;  // "" = SINEW_DEVICE or automatic
   bool json = false;
   bool skip_gpu = false;
+  bool layouts = true;  // also the dense-vs-sparse cases
 };
 
 struct Row {
-  std::string path;  // "cpu" or "gpu"
-  uint32_t influences = 0;
+  std::string path;       // "cpu" or "gpu"
+  std::string layout;     // e.g. "dense K=4", "sparse varied"
+  double influences = 0;  // K (dense) or mean entries per vertex (sparse)
   uint64_t vertices = 0;  // per frame, all characters
   uint32_t bytes_per_vertex = 0;
   double ms_per_frame = 0;
@@ -91,6 +94,8 @@ void PrintHelp() {
       "  --device SEL      Vulkan device: index or name substring (default: SINEW_DEVICE, else\n"
       "                    discrete GPU first, then lavapipe)\n"
       "  --cpu-only        skip the GPU\n"
+      "  --no-layouts      skip the dense-vs-sparse cases (a uniform 4-bone mesh as sparse; a\n"
+      "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
       "  --json            machine-readable output on stdout\n",
       stdout);
 }
@@ -120,6 +125,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
       o->json = true;
     } else if (a == "--cpu-only") {
       o->skip_gpu = true;
+    } else if (a == "--no-layouts") {
+      o->layouts = false;
     } else if (a == "--characters") {
       if (!ParseUint(value(), &o->characters) || o->characters == 0) return "--characters N >= 1";
     } else if (a == "--vertices") {
@@ -171,7 +178,7 @@ struct CpuOutputs {
 double RunCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes, uint32_t characters,
               uint32_t frames, CpuOutputs* out, Progress* progress) {
   const size_t v = mesh.vertex_count();
-  const size_t j = mesh.skeleton.joint_count();
+  const size_t j = mesh.palette_size();
   out->positions.resize(characters * v * 3);
   out->normals.resize(characters * v * 3);
   out->tangents.resize(characters * v * 4);
@@ -179,18 +186,17 @@ double RunCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes, ui
   for (uint32_t f = 0; f < frames; ++f) {
     const auto t0 = Clock::now();
     for (uint32_t c = 0; c < characters; ++c) {
-      cpu::SkinDenseJob job = cpu::SkinDenseJobFor(mesh, std::span(palettes).subspan(c * j, j));
-      job.out_positions = std::span(out->positions).subspan(c * v * 3, v * 3);
-      job.out_normals = std::span(out->normals).subspan(c * v * 3, v * 3);
-      job.out_tangents = std::span(out->tangents).subspan(c * v * 4, v * 4);
-      if (Status s = job.Run(); !s) {
-        std::fprintf(stderr, "sinew bench: CPU job failed: %s\n", s.error().ToString().c_str());
+      const Status s = cpu::SkinMesh(mesh, std::span(palettes).subspan(c * j, j),
+                                     std::span(out->positions).subspan(c * v * 3, v * 3),
+                                     std::span(out->normals).subspan(c * v * 3, v * 3),
+                                     std::span(out->tangents).subspan(c * v * 4, v * 4));
+      if (!s) {
+        std::fprintf(stderr, "sinew bench: CPU job status: %s\n", s.error().ToString().c_str());
         std::exit(1);
       }
     }
     times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    progress->Update("cpu K=" + std::to_string(mesh.influences.influences_per_vertex), f + 1,
-                     frames);
+    progress->Update("cpu", f + 1, frames);
   }
   return Median(times);
 }
@@ -205,7 +211,7 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   deformer_options.instance_count = o.characters;
   auto deformer = vk::Deformer::Create(ctx, **device_mesh, deformer_options);
   if (!deformer) return deformer.status();
-  const size_t j = mesh.skeleton.joint_count();
+  const size_t j = mesh.palette_size();
   for (uint32_t c = 0; c < o.characters; ++c) {
     if (Status s = (*deformer)->SetPalette(c, std::span(palettes).subspan(c * j, j)); !s) return s;
   }
@@ -241,8 +247,7 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
     }
     gpu_ms.push_back(double(stamps[1] - stamps[0]) * ctx.properties().limits.timestampPeriod *
                      1e-6);
-    progress->Update("gpu K=" + std::to_string(mesh.influences.influences_per_vertex), f + 1,
-                     o.frames);
+    progress->Update("gpu", f + 1, o.frames);
   }
   t.vkDestroyQueryPool(ctx.device(), pool, nullptr);
   if (!status) return status;
@@ -318,37 +323,107 @@ int BenchCommand(std::span<const std::string_view> args) {
   std::vector<Row> rows;
   bool within_tolerance = true;
   Progress progress;
-  for (uint32_t k : o.influences) {
+  // The cases: dense with each K asked for; then the layout comparison (DESIGN.md §4.2, issue 5):
+  // a uniform 4-bone mesh as sparse, and a mesh whose influence counts vary (most vertices 1-2
+  // bones, every 10th 8-16) in both layouts.
+  struct Case {
+    std::string layout;
+    SkinnedMesh mesh;
+  };
+  std::vector<Case> cases;
+  const auto character = [&](uint32_t k) -> Result<SkinnedMesh> {
     procedural::CharacterOptions co;
     co.vertex_count = o.vertices;
     co.influences_per_vertex = k;
     co.seed = o.seed;
-    auto mesh = procedural::MakeCharacter(co);
+    return procedural::MakeCharacter(co);
+  };
+  const auto to_sparse = [](SkinnedMesh mesh) -> Result<SkinnedMesh> {
+    auto sparse = DenseToSparse(mesh.vertex_count(), mesh.influences, mesh.skeleton.joint_count());
+    if (!sparse) return sparse.status();
+    mesh.sparse_influences = std::move(sparse.value());
+    mesh.influences.joints.clear();
+    mesh.influences.weights.clear();
+    return mesh;
+  };
+  Status status;
+  for (uint32_t k : o.influences) {
+    auto mesh = character(k);
     if (!mesh) {
-      std::fprintf(stderr, "sinew bench: %s\n", mesh.error().ToString().c_str());
-      return 1;
+      status = mesh.status();
+      break;
     }
-    const size_t j = mesh->skeleton.joint_count();
+    cases.push_back({"dense K=" + std::to_string(k), std::move(mesh.value())});
+  }
+  if (status && o.layouts) {
+    auto uniform = character(4);
+    auto sparse_uniform = uniform ? to_sparse(std::move(uniform.value())) : uniform;
+    auto varied = character(16);
+    auto sparse_varied = varied ? to_sparse(std::move(varied.value())) : varied;
+    if (!sparse_uniform || !sparse_varied) {
+      status = !sparse_uniform ? sparse_uniform.status() : sparse_varied.status();
+    } else {
+      // Keep each vertex's heaviest entries: 8-16 of them on every 10th vertex, else 1 or 2.
+      SparseInfluences& s = sparse_varied->sparse_influences;
+      SparseInfluences kept;
+      kept.group_count = s.group_count;
+      kept.offsets.push_back(0);
+      for (size_t v = 0; v + 1 < s.offsets.size(); ++v) {
+        const uint32_t available = s.offsets[v + 1] - s.offsets[v];
+        const uint32_t want = v % 10 == 0 ? 8 + uint32_t(v / 10 % 9) : 1 + uint32_t(v % 2);
+        for (uint32_t e = 0; e < std::min(available, want); ++e) {
+          kept.groups.push_back(s.groups[s.offsets[v] + e]);
+          kept.weights.push_back(s.weights[s.offsets[v] + e]);
+        }
+        kept.offsets.push_back(uint32_t(kept.groups.size()));
+      }
+      s = std::move(kept);
+      SkinnedMesh dense_varied = *sparse_varied;
+      auto dense = SparseToDense(dense_varied.vertex_count(), s, 16);
+      if (!dense) {
+        status = dense.status();
+      } else {
+        dense_varied.influences = std::move(dense.value());
+        dense_varied.sparse_influences = {};
+        cases.push_back({"sparse uniform 4", std::move(sparse_uniform.value())});
+        cases.push_back({"dense K=16 varied", std::move(dense_varied)});
+        cases.push_back({"sparse varied", std::move(sparse_varied.value())});
+      }
+    }
+  }
+  if (!status) {
+    std::fprintf(stderr, "sinew bench: %s\n", status.error().ToString().c_str());
+    return 1;
+  }
+
+  for (const Case& c : cases) {
+    const SkinnedMesh& mesh = c.mesh;
+    const size_t j = mesh.skeleton.joint_count();
     std::vector<Float3x4> palettes(o.characters * j);
-    for (uint32_t c = 0; c < o.characters; ++c) {
-      Status s =
-          procedural::CrowdPalette(mesh->skeleton, 0.75f, c, std::span(palettes).subspan(c * j, j));
+    for (uint32_t ch = 0; ch < o.characters; ++ch) {
+      Status s = procedural::CrowdPalette(mesh.skeleton, 0.75f, ch,
+                                          std::span(palettes).subspan(ch * j, j));
       if (!s) {
         std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
         return 1;
       }
     }
-    // Bytes moved per vertex: rest position, normal, tangent, K joints (u16) and weights (f32) in;
-    // position, normal, tangent out. Palette reads are shared by a character's vertices (cached).
-    const uint32_t bytes = 12 + 12 + 16 + k * (2 + 4) + 12 + 12 + 16;
+    // Bytes moved per vertex: rest position, normal, tangent in and out (80), plus influences:
+    // dense K x (u16 joint + f32 weight); sparse one u32 offset + (u32 group + f32 weight) per
+    // entry. Palette reads are shared by a character's vertices (cached) and not counted.
+    const double entries =
+        mesh.sparse() ? double(mesh.sparse_influences.entry_count()) / double(mesh.vertex_count())
+                      : double(mesh.influences.influences_per_vertex);
+    const uint32_t bytes = mesh.sparse() ? 80 + 4 + uint32_t(std::lround(8 * entries))
+                                         : 80 + 6 * mesh.influences.influences_per_vertex;
     CpuOutputs reference;
-    Row cpu_row{"cpu", k, uint64_t(o.characters) * o.vertices, bytes};
-    cpu_row.ms_per_frame = RunCpu(*mesh, palettes, o.characters, o.frames, &reference, &progress);
+    Row cpu_row{"cpu", c.layout, entries, uint64_t(o.characters) * o.vertices, bytes};
+    cpu_row.ms_per_frame = RunCpu(mesh, palettes, o.characters, o.frames, &reference, &progress);
     rows.push_back(cpu_row);
     if (ctx) {
-      Row gpu_row{"gpu", k, uint64_t(o.characters) * o.vertices, bytes};
-      if (Status s = RunGpu(*ctx, *mesh, palettes, o, reference, &gpu_row, &progress); !s) {
-        std::fprintf(stderr, "sinew bench: GPU path failed: %s\n", s.error().ToString().c_str());
+      Row gpu_row{"gpu", c.layout, entries, uint64_t(o.characters) * o.vertices, bytes};
+      if (Status s = RunGpu(*ctx, mesh, palettes, o, reference, &gpu_row, &progress); !s) {
+        std::fprintf(stderr, "sinew bench: GPU path status: %s\n", s.error().ToString().c_str());
         return 1;
       }
       within_tolerance &= gpu_row.max_error <= 1e-5 && gpu_row.max_direction_error <= 1e-5;
@@ -366,10 +441,12 @@ int BenchCommand(std::span<const std::string_view> args) {
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       std::printf(
-          "%s{\"path\":\"%s\",\"influences\":%u,\"vertices\":%llu,\"bytes_per_vertex\":%u,"
-          "\"ms_per_frame\":%.4f,\"mvertices_per_s\":%.2f,\"gb_per_s\":%.3f",
-          i ? "," : "", r.path.c_str(), r.influences, static_cast<unsigned long long>(r.vertices),
-          r.bytes_per_vertex, r.ms_per_frame, r.mvertices_per_s(), r.gb_per_s());
+          "%s{\"path\":\"%s\",\"layout\":\"%s\",\"influences\":%.3f,\"vertices\":%llu,"
+          "\"bytes_per_vertex\":%u,\"ms_per_frame\":%.4f,\"mvertices_per_s\":%.2f,"
+          "\"gb_per_s\":%.3f",
+          i ? "," : "", r.path.c_str(), r.layout.c_str(), r.influences,
+          static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
+          r.mvertices_per_s(), r.gb_per_s());
       if (r.path == "gpu") {
         std::printf(
             ",\"record_us\":%.2f,\"max_error_over_extent\":%.3g,\"max_direction_error\":%.3g",
@@ -382,12 +459,12 @@ int BenchCommand(std::span<const std::string_view> args) {
     std::printf("sinew bench: %u characters x %u vertices, %u frames (median), device: %s\n",
                 o.characters, o.vertices, o.frames, device_name.c_str());
     if (!gpu_note.empty()) std::printf("GPU path skipped: %s\n", gpu_note.c_str());
-    std::printf("%-5s %3s %10s %8s %10s %10s %8s %10s %12s\n", "path", "K", "vertices", "B/vert",
-                "ms/frame", "Mvert/s", "GB/s", "record us", "max err/ext");
+    std::printf("%-5s %-18s %6s %10s %7s %10s %9s %7s %10s %12s\n", "path", "influences", "/vert",
+                "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s", "record us", "max err/ext");
     for (const Row& r : rows) {
-      std::printf("%-5s %3u %10llu %8u %10.3f %10.1f %8.2f", r.path.c_str(), r.influences,
-                  static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
-                  r.mvertices_per_s(), r.gb_per_s());
+      std::printf("%-5s %-18s %6.2f %10llu %7u %10.3f %9.1f %7.2f", r.path.c_str(),
+                  r.layout.c_str(), r.influences, static_cast<unsigned long long>(r.vertices),
+                  r.bytes_per_vertex, r.ms_per_frame, r.mvertices_per_s(), r.gb_per_s());
       if (r.path == "gpu") {
         std::printf(" %10.1f %12.2e\n", r.record_us, r.max_error);
       } else {
