@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "sinew/asset/influence_layout.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/procedural/character.h"
@@ -48,6 +49,7 @@ struct Row {
   double record_us = 0;            // GPU only: CPU time to record one frame's commands
   double max_error = 0;            // GPU only: max |gpu - cpu| position error / extent
   double max_direction_error = 0;  // GPU only: max |gpu - cpu| over normals and tangents
+  const char* auto_layout = "";    // the layout InfluenceLayout::kAuto picks for this mesh
   double mvertices_per_s() const { return vertices / (ms_per_frame * 1e-3) / 1e6; }
   double gb_per_s() const {
     return vertices * double(bytes_per_vertex) / (ms_per_frame * 1e-3) / 1e9;
@@ -339,11 +341,7 @@ int BenchCommand(std::span<const std::string_view> args) {
     return procedural::MakeCharacter(co);
   };
   const auto to_sparse = [](SkinnedMesh mesh) -> Result<SkinnedMesh> {
-    auto sparse = DenseToSparse(mesh.vertex_count(), mesh.influences, mesh.skeleton.joint_count());
-    if (!sparse) return sparse.status();
-    mesh.sparse_influences = std::move(sparse.value());
-    mesh.influences.joints.clear();
-    mesh.influences.weights.clear();
+    if (Status s = UseInfluenceLayout(mesh, InfluenceLayout::kSparse); !s) return s;
     return mesh;
   };
   Status status;
@@ -379,12 +377,8 @@ int BenchCommand(std::span<const std::string_view> args) {
       }
       s = std::move(kept);
       SkinnedMesh dense_varied = *sparse_varied;
-      auto dense = SparseToDense(dense_varied.vertex_count(), s, 16);
-      if (!dense) {
-        status = dense.status();
-      } else {
-        dense_varied.influences = std::move(dense.value());
-        dense_varied.sparse_influences = {};
+      status = UseInfluenceLayout(dense_varied, InfluenceLayout::kDense);  // lossless: K = 16
+      if (status) {
         cases.push_back({"sparse uniform 4", std::move(sparse_uniform.value())});
         cases.push_back({"dense K=16 varied", std::move(dense_varied)});
         cases.push_back({"sparse varied", std::move(sparse_varied.value())});
@@ -408,20 +402,24 @@ int BenchCommand(std::span<const std::string_view> args) {
         return 1;
       }
     }
-    // Bytes moved per vertex: rest position, normal, tangent in and out (80), plus influences:
-    // dense K x (u16 joint + f32 weight); sparse one u32 offset + (u32 group + f32 weight) per
-    // entry. Palette reads are shared by a character's vertices (cached) and not counted.
-    const double entries =
-        mesh.sparse() ? double(mesh.sparse_influences.entry_count()) / double(mesh.vertex_count())
-                      : double(mesh.influences.influences_per_vertex);
-    const uint32_t bytes = mesh.sparse() ? 80 + 4 + uint32_t(std::lround(8 * entries))
-                                         : 80 + 6 * mesh.influences.influences_per_vertex;
+    // Bytes moved per vertex: rest position, normal, tangent in and out (80), plus the
+    // influences as the kernels read them (influence_layout.h). Palette reads are shared by a
+    // character's vertices (cached) and not counted.
+    const size_t v = mesh.vertex_count();
+    const double entries = mesh.sparse() ? double(mesh.sparse_influences.entry_count()) / double(v)
+                                         : double(mesh.influences.influences_per_vertex);
+    const size_t influence_bytes =
+        mesh.sparse() ? SparseInfluenceBytes(v, mesh.sparse_influences.entry_count())
+                      : DenseInfluenceBytes(v, mesh.influences.influences_per_vertex);
+    const uint32_t bytes = 80 + uint32_t(std::lround(double(influence_bytes) / double(v)));
     CpuOutputs reference;
     Row cpu_row{"cpu", c.layout, entries, uint64_t(o.characters) * o.vertices, bytes};
+    cpu_row.auto_layout = ToString(ChooseInfluenceLayout(mesh));
     cpu_row.ms_per_frame = RunCpu(mesh, palettes, o.characters, o.frames, &reference, &progress);
     rows.push_back(cpu_row);
     if (ctx) {
-      Row gpu_row{"gpu", c.layout, entries, uint64_t(o.characters) * o.vertices, bytes};
+      Row gpu_row = cpu_row;
+      gpu_row.path = "gpu";
       if (Status s = RunGpu(*ctx, mesh, palettes, o, reference, &gpu_row, &progress); !s) {
         std::fprintf(stderr, "sinew bench: GPU path status: %s\n", s.error().ToString().c_str());
         return 1;
@@ -443,10 +441,10 @@ int BenchCommand(std::span<const std::string_view> args) {
       std::printf(
           "%s{\"path\":\"%s\",\"layout\":\"%s\",\"influences\":%.3f,\"vertices\":%llu,"
           "\"bytes_per_vertex\":%u,\"ms_per_frame\":%.4f,\"mvertices_per_s\":%.2f,"
-          "\"gb_per_s\":%.3f",
+          "\"gb_per_s\":%.3f,\"auto_layout\":\"%s\"",
           i ? "," : "", r.path.c_str(), r.layout.c_str(), r.influences,
           static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
-          r.mvertices_per_s(), r.gb_per_s());
+          r.mvertices_per_s(), r.gb_per_s(), r.auto_layout);
       if (r.path == "gpu") {
         std::printf(
             ",\"record_us\":%.2f,\"max_error_over_extent\":%.3g,\"max_direction_error\":%.3g",
@@ -459,12 +457,14 @@ int BenchCommand(std::span<const std::string_view> args) {
     std::printf("sinew bench: %u characters x %u vertices, %u frames (median), device: %s\n",
                 o.characters, o.vertices, o.frames, device_name.c_str());
     if (!gpu_note.empty()) std::printf("GPU path skipped: %s\n", gpu_note.c_str());
-    std::printf("%-5s %-18s %6s %10s %7s %10s %9s %7s %10s %12s\n", "path", "influences", "/vert",
-                "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s", "record us", "max err/ext");
+    std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %10s %12s\n", "path", "influences",
+                "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s", "record us",
+                "max err/ext");
     for (const Row& r : rows) {
-      std::printf("%-5s %-18s %6.2f %10llu %7u %10.3f %9.1f %7.2f", r.path.c_str(),
-                  r.layout.c_str(), r.influences, static_cast<unsigned long long>(r.vertices),
-                  r.bytes_per_vertex, r.ms_per_frame, r.mvertices_per_s(), r.gb_per_s());
+      std::printf("%-5s %-18s %6.2f %6s %10llu %7u %10.3f %9.1f %7.2f", r.path.c_str(),
+                  r.layout.c_str(), r.influences, r.auto_layout,
+                  static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
+                  r.mvertices_per_s(), r.gb_per_s());
       if (r.path == "gpu") {
         std::printf(" %10.1f %12.2e\n", r.record_us, r.max_error);
       } else {
