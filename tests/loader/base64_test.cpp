@@ -1,4 +1,4 @@
-#include "gltf/base64.h"
+#include "common/base64.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace sinew::loader::gltf {
+namespace sinew::loader {
 namespace {
 
 // A reference encoder, written plainly, to check the decoder against (RFC 4648 §4).
@@ -233,4 +233,4 @@ TEST(DecodeBase64, SurvivesRandomInputIntoAnExactlySizedBuffer) {
 }
 
 }  // namespace
-}  // namespace sinew::loader::gltf
+}  // namespace sinew::loader

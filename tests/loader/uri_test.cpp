@@ -1,4 +1,4 @@
-#include "gltf/uri.h"
+#include "common/uri.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace sinew::loader::gltf {
+namespace sinew::loader {
 namespace {
 
 TEST(IsDataUri, RecognisesTheSchemeInAnyCase) {
@@ -228,4 +228,4 @@ TEST(ResolveRelativeUri, PassesOnAMalformedEscape) {
 }
 
 }  // namespace
-}  // namespace sinew::loader::gltf
+}  // namespace sinew::loader

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "json.h"
+#include "common/json.h"
 #include "sinew/asset/asset.h"
 #include "sinew/loader/gltf.h"
 

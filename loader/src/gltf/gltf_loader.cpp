@@ -9,24 +9,20 @@
 #include <vector>
 
 #include "accessor.h"
-#include "base64.h"
+#include "common/base64.h"
+#include "common/json.h"
+#include "common/uri.h"
 #include "extensions.h"
 #include "glb.h"
-#include "json.h"
 #include "sinew/loader/file.h"
 #include "sinew/loader/gltf.h"
-#include "uri.h"
 
 namespace sinew::loader {
 namespace {
 
 using gltf::AccessorDesc;
 using gltf::AccessorType;
-using gltf::Array;
 using gltf::ComponentType;
-using gltf::Element;
-using gltf::Object;
-using gltf::Pointer;
 
 // Extensions whose semantics sinew implements (an unknown one in extensionsRequired is an error).
 constexpr std::string_view kSupportedExtensions[] = {
@@ -81,7 +77,7 @@ std::string AccessorPointer(size_t index) { return Pointer("/accessors", index);
 Status LoadBuffers(LoadState& c, Object root) {
   Array array;
   bool present = false;
-  if (Status s = gltf::OptionalArray(root, "buffers", "", &array, &present); !s) return s;
+  if (Status s = OptionalArray(root, "buffers", "", &array, &present); !s) return s;
   if (!present) return {};
   c.buffers.resize(array.size());
   c.owned_buffers.resize(array.size());
@@ -89,12 +85,12 @@ Status LoadBuffers(LoadState& c, Object root) {
   for (Element e : array) {
     const std::string where = Pointer("/buffers", i);
     Object o;
-    if (Status s = gltf::AsObject(e, where, &o); !s) return s;
+    if (Status s = AsObject(e, where, &o); !s) return s;
     uint64_t byte_length = 0;
-    if (Status s = gltf::RequireUint(o, "byteLength", where, &byte_length); !s) return s;
+    if (Status s = RequireUint(o, "byteLength", where, &byte_length); !s) return s;
     std::string_view uri;
     bool has_uri = false;
-    if (Status s = gltf::OptionalString(o, "uri", where, &uri, &has_uri); !s) return s;
+    if (Status s = OptionalString(o, "uri", where, &uri, &has_uri); !s) return s;
     std::span<const uint8_t> bytes;
     if (!has_uri) {
       if (i != 0 || !c.has_glb_bin) {
@@ -103,8 +99,8 @@ Status LoadBuffers(LoadState& c, Object root) {
                 Pointer(where, "uri")};
       }
       bytes = c.glb_bin;
-    } else if (gltf::IsDataUri(uri)) {
-      auto data = gltf::ParseDataUri(uri);
+    } else if (IsDataUri(uri)) {
+      auto data = ParseDataUri(uri);
       if (!data) {
         ErrorInfo err = data.error();
         err.where = Pointer(where, "uri") + (err.where.empty() ? "" : " " + err.where);
@@ -115,8 +111,8 @@ Status LoadBuffers(LoadState& c, Object root) {
                 Pointer(where, "uri")};
       }
       std::vector<uint8_t>& owned = c.owned_buffers[i];
-      owned.resize(gltf::Base64DecodedSizeBound(data->payload.size()));
-      auto decoded = gltf::DecodeBase64(data->payload, owned);
+      owned.resize(Base64DecodedSizeBound(data->payload.size()));
+      auto decoded = DecodeBase64(data->payload, owned);
       if (!decoded) {
         ErrorInfo err = decoded.error();
         err.where = Pointer(where, "uri") + (err.where.empty() ? "" : " " + err.where);
@@ -125,7 +121,7 @@ Status LoadBuffers(LoadState& c, Object root) {
       owned.resize(*decoded);
       bytes = owned;
     } else {
-      auto path = gltf::ResolveRelativeUri(c.base_dir, uri);
+      auto path = ResolveRelativeUri(c.base_dir, uri);
       if (!path) {
         ErrorInfo err = path.error();
         err.where = Pointer(where, "uri");
@@ -157,21 +153,21 @@ Status LoadBuffers(LoadState& c, Object root) {
 Status LoadViews(LoadState& c, Object root) {
   Array array;
   bool present = false;
-  if (Status s = gltf::OptionalArray(root, "bufferViews", "", &array, &present); !s) return s;
+  if (Status s = OptionalArray(root, "bufferViews", "", &array, &present); !s) return s;
   if (!present) return {};
   c.views.resize(array.size());
   size_t i = 0;
   for (Element e : array) {
     const std::string where = Pointer("/bufferViews", i);
     Object o;
-    if (Status s = gltf::AsObject(e, where, &o); !s) return s;
+    if (Status s = AsObject(e, where, &o); !s) return s;
     uint32_t buffer = 0;
     uint64_t offset = 0, length = 0, stride = 0;
     bool has_stride = false;
-    if (Status s = gltf::RequireIndex(o, "buffer", where, c.buffers.size(), &buffer); !s) return s;
-    if (Status s = gltf::OptionalUint(o, "byteOffset", where, &offset); !s) return s;
-    if (Status s = gltf::RequireUint(o, "byteLength", where, &length); !s) return s;
-    if (Status s = gltf::OptionalUint(o, "byteStride", where, &stride, &has_stride); !s) return s;
+    if (Status s = RequireIndex(o, "buffer", where, c.buffers.size(), &buffer); !s) return s;
+    if (Status s = OptionalUint(o, "byteOffset", where, &offset); !s) return s;
+    if (Status s = RequireUint(o, "byteLength", where, &length); !s) return s;
+    if (Status s = OptionalUint(o, "byteStride", where, &stride, &has_stride); !s) return s;
     if (length == 0)
       return {Error::kInvalidValue, "byteLength must be >= 1", Pointer(where, "byteLength")};
     const uint64_t size = c.buffers[buffer].size();
@@ -198,7 +194,7 @@ Status LoadViews(LoadState& c, Object root) {
 Status LoadAccessors(LoadState& c, Object root) {
   Array array;
   bool present = false;
-  if (Status s = gltf::OptionalArray(root, "accessors", "", &array, &present); !s) return s;
+  if (Status s = OptionalArray(root, "accessors", "", &array, &present); !s) return s;
   if (!present) return {};
   c.accessors.resize(array.size());
   size_t i = 0;
@@ -207,25 +203,25 @@ Status LoadAccessors(LoadState& c, Object root) {
     a.index = static_cast<uint32_t>(i);
     const std::string where = AccessorPointer(i);
     Object o;
-    if (Status s = gltf::AsObject(e, where, &o); !s) return s;
+    if (Status s = AsObject(e, where, &o); !s) return s;
     uint64_t component = 0;
-    if (Status s = gltf::RequireUint(o, "componentType", where, &component); !s) return s;
+    if (Status s = RequireUint(o, "componentType", where, &component); !s) return s;
     if (!gltf::ParseComponentType(component, &a.component_type)) {
       return {Error::kInvalidValue, "unknown componentType " + std::to_string(component),
               Pointer(where, "componentType")};
     }
     std::string_view type;
-    if (Status s = gltf::RequireString(o, "type", where, &type); !s) return s;
+    if (Status s = RequireString(o, "type", where, &type); !s) return s;
     if (!gltf::ParseAccessorType(type, &a.type)) {
       return {Error::kInvalidValue, "unknown type '" + std::string(type) + "'",
               Pointer(where, "type")};
     }
-    if (Status s = gltf::OptionalBool(o, "normalized", where, &a.normalized); !s) return s;
-    if (Status s = gltf::RequireUint(o, "count", where, &a.count); !s) return s;
+    if (Status s = OptionalBool(o, "normalized", where, &a.normalized); !s) return s;
+    if (Status s = RequireUint(o, "count", where, &a.count); !s) return s;
     if (a.count == 0) return {Error::kInvalidValue, "count must be >= 1", Pointer(where, "count")};
-    if (Status s = gltf::OptionalUint(o, "byteOffset", where, &a.byte_offset); !s) return s;
+    if (Status s = OptionalUint(o, "byteOffset", where, &a.byte_offset); !s) return s;
     int32_t view = -1;
-    if (Status s = gltf::OptionalIndex(o, "bufferView", where, c.views.size(), &view); !s) return s;
+    if (Status s = OptionalIndex(o, "bufferView", where, c.views.size(), &view); !s) return s;
     if (view >= 0) {
       a.view = gltf::ViewBytes{c.views[size_t(view)].bytes, c.views[size_t(view)].byte_stride};
       // glTF 2.0 §3.6.2.4: the offset into the buffer is a multiple of the component size too.
@@ -241,24 +237,24 @@ Status LoadAccessors(LoadState& c, Object root) {
     }
     Object sparse;
     bool has_sparse = false;
-    if (Status s = gltf::OptionalObject(o, "sparse", where, &sparse, &has_sparse); !s) return s;
+    if (Status s = OptionalObject(o, "sparse", where, &sparse, &has_sparse); !s) return s;
     if (has_sparse) {
       const std::string sw = Pointer(where, "sparse");
       gltf::SparseDesc d;
       uint64_t count = 0;
-      if (Status s = gltf::RequireUint(sparse, "count", sw, &count); !s) return s;
+      if (Status s = RequireUint(sparse, "count", sw, &count); !s) return s;
       d.count = static_cast<uint32_t>(std::min<uint64_t>(count, UINT32_MAX));
       if (count != d.count) return {Error::kInvalidValue, "count too large", Pointer(sw, "count")};
       for (const char* part : {"indices", "values"}) {
         Object po;
         bool has_part = false;
-        if (Status s = gltf::OptionalObject(sparse, part, sw, &po, &has_part); !s) return s;
+        if (Status s = OptionalObject(sparse, part, sw, &po, &has_part); !s) return s;
         if (!has_part) return {Error::kMissingProperty, "required", Pointer(sw, part)};
         const std::string pw = Pointer(sw, part);
         uint32_t pv = 0;
         uint64_t po_offset = 0;
-        if (Status s = gltf::RequireIndex(po, "bufferView", pw, c.views.size(), &pv); !s) return s;
-        if (Status s = gltf::OptionalUint(po, "byteOffset", pw, &po_offset); !s) return s;
+        if (Status s = RequireIndex(po, "bufferView", pw, c.views.size(), &pv); !s) return s;
+        if (Status s = OptionalUint(po, "byteOffset", pw, &po_offset); !s) return s;
         if (c.views[pv].byte_stride != 0) {
           return {Error::kInvalidValue, "a sparse bufferView must not have byteStride",
                   Pointer(pw, "bufferView")};
@@ -266,7 +262,7 @@ Status LoadAccessors(LoadState& c, Object root) {
         const gltf::ViewBytes vb{c.views[pv].bytes, 0};
         if (std::string_view(part) == "indices") {
           uint64_t ic = 0;
-          if (Status s = gltf::RequireUint(po, "componentType", pw, &ic); !s) return s;
+          if (Status s = RequireUint(po, "componentType", pw, &ic); !s) return s;
           if (!gltf::ParseComponentType(ic, &d.index_type)) {
             return {Error::kInvalidValue, "unknown componentType", Pointer(pw, "componentType")};
           }
@@ -354,7 +350,7 @@ Status ReadAccessorFloats(const LoadState& c, uint32_t index,
 Status LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_count) {
   Array array;
   bool present = false;
-  if (Status s = gltf::OptionalArray(root, "nodes", "", &array, &present); !s) return s;
+  if (Status s = OptionalArray(root, "nodes", "", &array, &present); !s) return s;
   if (!present) return {};
   std::vector<Node>& nodes = c.asset->nodes;
   nodes.resize(array.size());
@@ -364,23 +360,23 @@ Status LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_count
     const std::string where = Pointer("/nodes", i);
     Node& n = nodes[i];
     Object o;
-    if (Status s = gltf::AsObject(e, where, &o); !s) return s;
+    if (Status s = AsObject(e, where, &o); !s) return s;
     std::string_view name;
-    if (Status s = gltf::OptionalString(o, "name", where, &name); !s) return s;
+    if (Status s = OptionalString(o, "name", where, &name); !s) return s;
     n.name = name;
-    if (Status s = gltf::OptionalIndices(o, "children", where, nodes.size(), &n.children); !s) {
+    if (Status s = OptionalIndices(o, "children", where, nodes.size(), &n.children); !s) {
       return s;
     }
-    if (Status s = gltf::OptionalIndex(o, "mesh", where, mesh_count, &n.mesh); !s) return s;
-    if (Status s = gltf::OptionalIndex(o, "skin", where, skin_count, &n.skin); !s) return s;
+    if (Status s = OptionalIndex(o, "mesh", where, mesh_count, &n.mesh); !s) return s;
+    if (Status s = OptionalIndex(o, "skin", where, skin_count, &n.skin); !s) return s;
     if (n.skin >= 0 && n.mesh < 0) {
       return {Error::kInvalidValue, "a node with a skin must have a mesh", Pointer(where, "skin")};
     }
     bool has_t = false, has_r = false, has_s = false;
-    if (Status s = gltf::OptionalNumbers(o, "translation", where, 3, &numbers, &has_t); !s)
+    if (Status s = OptionalNumbers(o, "translation", where, 3, &numbers, &has_t); !s)
       return s;
     if (has_t) n.translation = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
-    if (Status s = gltf::OptionalNumbers(o, "rotation", where, 4, &numbers, &has_r); !s) return s;
+    if (Status s = OptionalNumbers(o, "rotation", where, 4, &numbers, &has_r); !s) return s;
     if (has_r) {
       const double len = std::sqrt(numbers[0] * numbers[0] + numbers[1] * numbers[1] +
                                    numbers[2] * numbers[2] + numbers[3] * numbers[3]);
@@ -394,9 +390,9 @@ Status LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_count
       n.rotation = {float(numbers[0] / len), float(numbers[1] / len), float(numbers[2] / len),
                     float(numbers[3] / len)};
     }
-    if (Status s = gltf::OptionalNumbers(o, "scale", where, 3, &numbers, &has_s); !s) return s;
+    if (Status s = OptionalNumbers(o, "scale", where, 3, &numbers, &has_s); !s) return s;
     if (has_s) n.scale = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
-    if (Status s = gltf::OptionalNumbers(o, "matrix", where, 16, &numbers, &n.has_matrix); !s) {
+    if (Status s = OptionalNumbers(o, "matrix", where, 16, &numbers, &n.has_matrix); !s) {
       return s;
     }
     if (n.has_matrix) {
@@ -408,7 +404,7 @@ Status LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_count
         for (int row = 0; row < 4; ++row) n.matrix.m[col][row] = float(numbers[col * 4 + row]);
     }
     bool has_weights = false;
-    if (Status s = gltf::OptionalNumbers(o, "weights", where, 0, &numbers, &has_weights); !s) {
+    if (Status s = OptionalNumbers(o, "weights", where, 0, &numbers, &has_weights); !s) {
       return s;
     }
     if (has_weights) n.weights.assign(numbers.begin(), numbers.end());
@@ -451,7 +447,7 @@ Status LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_count
 Status LoadScenes(LoadState& c, Object root) {
   Array array;
   bool present = false;
-  if (Status s = gltf::OptionalArray(root, "scenes", "", &array, &present); !s) return s;
+  if (Status s = OptionalArray(root, "scenes", "", &array, &present); !s) return s;
   if (present) {
     c.asset->scenes.resize(array.size());
     size_t i = 0;
@@ -459,11 +455,11 @@ Status LoadScenes(LoadState& c, Object root) {
       const std::string where = Pointer("/scenes", i);
       Scene& scene = c.asset->scenes[i];
       Object o;
-      if (Status s = gltf::AsObject(e, where, &o); !s) return s;
+      if (Status s = AsObject(e, where, &o); !s) return s;
       std::string_view name;
-      if (Status s = gltf::OptionalString(o, "name", where, &name); !s) return s;
+      if (Status s = OptionalString(o, "name", where, &name); !s) return s;
       scene.name = name;
-      if (Status s = gltf::OptionalIndices(o, "nodes", where, c.asset->nodes.size(), &scene.nodes);
+      if (Status s = OptionalIndices(o, "nodes", where, c.asset->nodes.size(), &scene.nodes);
           !s) {
         return s;
       }
@@ -476,7 +472,7 @@ Status LoadScenes(LoadState& c, Object root) {
       ++i;
     }
   }
-  return gltf::OptionalIndex(root, "scene", "", c.asset->scenes.size(), &c.asset->scene);
+  return OptionalIndex(root, "scene", "", c.asset->scenes.size(), &c.asset->scene);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -529,8 +525,8 @@ Status LoadInfluences(LoadState& c, Object attributes, const std::string& aw, si
   for (size_t set = 0; set < sets; ++set) {
     const std::string jk = "JOINTS_" + std::to_string(set), wk = "WEIGHTS_" + std::to_string(set);
     uint32_t ja = 0, wa = 0;
-    if (Status s = gltf::RequireIndex(attributes, jk, aw, c.accessors.size(), &ja); !s) return s;
-    if (Status s = gltf::RequireIndex(attributes, wk, aw, c.accessors.size(), &wa); !s) return s;
+    if (Status s = RequireIndex(attributes, jk, aw, c.accessors.size(), &ja); !s) return s;
+    if (Status s = RequireIndex(attributes, wk, aw, c.accessors.size(), &wa); !s) return s;
     const std::string jw = Pointer(aw, jk), ww = Pointer(aw, wk);
     if (Status s = CheckCount(c, ja, vertex_count, jw); !s) return s;
     if (Status s = CheckCount(c, wa, vertex_count, ww); !s) return s;
@@ -599,17 +595,17 @@ Status LoadInfluences(LoadState& c, Object attributes, const std::string& aw, si
 Status LoadPrimitive(LoadState& c, Object o, const std::string& where, Primitive* p) {
   Object attributes;
   bool has_attributes = false;
-  if (Status s = gltf::OptionalObject(o, "attributes", where, &attributes, &has_attributes); !s) {
+  if (Status s = OptionalObject(o, "attributes", where, &attributes, &has_attributes); !s) {
     return s;
   }
   if (!has_attributes) return {Error::kMissingProperty, "required", Pointer(where, "attributes")};
   const std::string aw = Pointer(where, "attributes");
   int32_t position = -1, normal = -1, tangent = -1;
-  if (Status s = gltf::OptionalIndex(attributes, "POSITION", aw, c.accessors.size(), &position); !s)
+  if (Status s = OptionalIndex(attributes, "POSITION", aw, c.accessors.size(), &position); !s)
     return s;
-  if (Status s = gltf::OptionalIndex(attributes, "NORMAL", aw, c.accessors.size(), &normal); !s)
+  if (Status s = OptionalIndex(attributes, "NORMAL", aw, c.accessors.size(), &normal); !s)
     return s;
-  if (Status s = gltf::OptionalIndex(attributes, "TANGENT", aw, c.accessors.size(), &tangent); !s)
+  if (Status s = OptionalIndex(attributes, "TANGENT", aw, c.accessors.size(), &tangent); !s)
     return s;
   if (position < 0) {
     c.warnings->push_back({aw, "no POSITION: the primitive has no vertices to deform"});
@@ -658,17 +654,17 @@ Status LoadPrimitive(LoadState& c, Object o, const std::string& where, Primitive
   if (Status s = LoadInfluences(c, attributes, aw, vertex_count, p); !s) return s;
 
   uint64_t mode = 4;
-  if (Status s = gltf::OptionalUint(o, "mode", where, &mode); !s) return s;
+  if (Status s = OptionalUint(o, "mode", where, &mode); !s) return s;
   if (mode > 6) return {Error::kInvalidValue, "mode must be 0 to 6", Pointer(where, "mode")};
   p->mode = static_cast<uint32_t>(mode);
-  if (Status s = gltf::OptionalIndex(o, "material", where, c.material_count, &p->material); !s)
+  if (Status s = OptionalIndex(o, "material", where, c.material_count, &p->material); !s)
     return s;
   if (Status s = gltf::LoadVariantMappings(o, where, c.asset->variants.size(), c.material_count, p);
       !s) {
     return s;
   }
   int32_t indices = -1;
-  if (Status s = gltf::OptionalIndex(o, "indices", where, c.accessors.size(), &indices); !s)
+  if (Status s = OptionalIndex(o, "indices", where, c.accessors.size(), &indices); !s)
     return s;
   if (indices >= 0) {
     const AccessorDesc& a = c.accessors[size_t(indices)];
@@ -694,14 +690,14 @@ Status LoadPrimitive(LoadState& c, Object o, const std::string& where, Primitive
 
   Array targets;
   bool has_targets = false;
-  if (Status s = gltf::OptionalArray(o, "targets", where, &targets, &has_targets); !s) return s;
+  if (Status s = OptionalArray(o, "targets", where, &targets, &has_targets); !s) return s;
   if (has_targets) {
     p->targets.resize(targets.size());
     size_t t = 0;
     for (Element te : targets) {
       const std::string tw = Pointer(Pointer(where, "targets"), t);
       Object to;
-      if (Status s = gltf::AsObject(te, tw, &to); !s) return s;
+      if (Status s = AsObject(te, tw, &to); !s) return s;
       MorphTarget& target = p->targets[t];
       const struct {
         const char* key;
@@ -711,7 +707,7 @@ Status LoadPrimitive(LoadState& c, Object o, const std::string& where, Primitive
                      {"TANGENT", &target.tangents}};
       for (const auto& stream : streams) {
         int32_t accessor = -1;
-        if (Status s = gltf::OptionalIndex(to, stream.key, tw, c.accessors.size(), &accessor); !s)
+        if (Status s = OptionalIndex(to, stream.key, tw, c.accessors.size(), &accessor); !s)
           return s;
         if (accessor < 0) continue;
         const std::string sw = Pointer(tw, stream.key);
@@ -739,7 +735,7 @@ Status LoadPrimitive(LoadState& c, Object o, const std::string& where, Primitive
 Status LoadMeshes(LoadState& c, Object root) {
   Array array;
   bool present = false;
-  if (Status s = gltf::OptionalArray(root, "meshes", "", &array, &present); !s) return s;
+  if (Status s = OptionalArray(root, "meshes", "", &array, &present); !s) return s;
   if (!present) return {};
   c.asset->meshes.resize(array.size());
   std::vector<double> numbers;
@@ -748,12 +744,12 @@ Status LoadMeshes(LoadState& c, Object root) {
     const std::string where = Pointer("/meshes", i);
     Mesh& mesh = c.asset->meshes[i];
     Object o;
-    if (Status s = gltf::AsObject(e, where, &o); !s) return s;
+    if (Status s = AsObject(e, where, &o); !s) return s;
     std::string_view name;
-    if (Status s = gltf::OptionalString(o, "name", where, &name); !s) return s;
+    if (Status s = OptionalString(o, "name", where, &name); !s) return s;
     mesh.name = name;
     Array primitives;
-    if (Status s = gltf::RequireArray(o, "primitives", where, &primitives); !s) return s;
+    if (Status s = RequireArray(o, "primitives", where, &primitives); !s) return s;
     if (primitives.size() == 0) {
       return {Error::kInvalidValue, "a mesh needs at least one primitive",
               Pointer(where, "primitives")};
@@ -763,7 +759,7 @@ Status LoadMeshes(LoadState& c, Object root) {
     for (Element pe : primitives) {
       const std::string pw = Pointer(Pointer(where, "primitives"), p);
       Object po;
-      if (Status s = gltf::AsObject(pe, pw, &po); !s) return s;
+      if (Status s = AsObject(pe, pw, &po); !s) return s;
       if (Status s = LoadPrimitive(c, po, pw, &mesh.primitives[p]); !s) return s;
       if (mesh.primitives[p].targets.size() != mesh.primitives[0].targets.size()) {
         return {Error::kInvalidValue, "every primitive of a mesh must have the same target count",
@@ -772,7 +768,7 @@ Status LoadMeshes(LoadState& c, Object root) {
       ++p;
     }
     bool has_weights = false;
-    if (Status s = gltf::OptionalNumbers(o, "weights", where, 0, &numbers, &has_weights); !s)
+    if (Status s = OptionalNumbers(o, "weights", where, 0, &numbers, &has_weights); !s)
       return s;
     if (has_weights) {
       if (numbers.size() != mesh.primitives[0].targets.size()) {
@@ -799,7 +795,7 @@ Status LoadMeshes(LoadState& c, Object root) {
 Status LoadSkins(LoadState& c, Object root) {
   Array array;
   bool present = false;
-  if (Status s = gltf::OptionalArray(root, "skins", "", &array, &present); !s) return s;
+  if (Status s = OptionalArray(root, "skins", "", &array, &present); !s) return s;
   if (!present) return {};
   c.asset->skins.resize(array.size());
   size_t i = 0;
@@ -808,12 +804,12 @@ Status LoadSkins(LoadState& c, Object root) {
     const std::string where = Pointer("/skins", i);
     Skin& skin = c.asset->skins[i];
     Object o;
-    if (Status s = gltf::AsObject(e, where, &o); !s) return s;
+    if (Status s = AsObject(e, where, &o); !s) return s;
     std::string_view name;
-    if (Status s = gltf::OptionalString(o, "name", where, &name); !s) return s;
+    if (Status s = OptionalString(o, "name", where, &name); !s) return s;
     skin.name = name;
     bool has_joints = false;
-    if (Status s = gltf::OptionalIndices(o, "joints", where, c.asset->nodes.size(), &skin.joints,
+    if (Status s = OptionalIndices(o, "joints", where, c.asset->nodes.size(), &skin.joints,
                                          &has_joints);
         !s) {
       return s;
@@ -822,12 +818,12 @@ Status LoadSkins(LoadState& c, Object root) {
     if (skin.joints.empty()) {
       return {Error::kInvalidValue, "a skin needs at least one joint", Pointer(where, "joints")};
     }
-    if (Status s = gltf::OptionalIndex(o, "skeleton", where, c.asset->nodes.size(), &skin.skeleton);
+    if (Status s = OptionalIndex(o, "skeleton", where, c.asset->nodes.size(), &skin.skeleton);
         !s) {
       return s;
     }
     int32_t ibm = -1;
-    if (Status s = gltf::OptionalIndex(o, "inverseBindMatrices", where, c.accessors.size(), &ibm);
+    if (Status s = OptionalIndex(o, "inverseBindMatrices", where, c.accessors.size(), &ibm);
         !s)
       return s;
     skin.inverse_binds.assign(skin.joints.size(), Float4x4::Identity());
@@ -899,7 +895,7 @@ Status CheckSkinnedNodes(const LoadState& c) {
 Status LoadAnimations(LoadState& c, Object root) {
   Array array;
   bool present = false;
-  if (Status s = gltf::OptionalArray(root, "animations", "", &array, &present); !s) return s;
+  if (Status s = OptionalArray(root, "animations", "", &array, &present); !s) return s;
   if (!present) return {};
   c.asset->animations.resize(array.size());
   size_t i = 0;
@@ -907,29 +903,29 @@ Status LoadAnimations(LoadState& c, Object root) {
     const std::string where = Pointer("/animations", i);
     Animation& anim = c.asset->animations[i];
     Object o;
-    if (Status s = gltf::AsObject(e, where, &o); !s) return s;
+    if (Status s = AsObject(e, where, &o); !s) return s;
     std::string_view name;
-    if (Status s = gltf::OptionalString(o, "name", where, &name); !s) return s;
+    if (Status s = OptionalString(o, "name", where, &name); !s) return s;
     anim.name = name;
     Array samplers, channels;
-    if (Status s = gltf::RequireArray(o, "samplers", where, &samplers); !s) return s;
-    if (Status s = gltf::RequireArray(o, "channels", where, &channels); !s) return s;
+    if (Status s = RequireArray(o, "samplers", where, &samplers); !s) return s;
+    if (Status s = RequireArray(o, "channels", where, &channels); !s) return s;
     anim.samplers.resize(samplers.size());
     std::vector<uint32_t> output_accessor(samplers.size());
     size_t si = 0;
     for (Element se : samplers) {
       const std::string sw = Pointer(Pointer(where, "samplers"), si);
       Object so;
-      if (Status s = gltf::AsObject(se, sw, &so); !s) return s;
+      if (Status s = AsObject(se, sw, &so); !s) return s;
       AnimationSampler& sampler = anim.samplers[si];
       uint32_t input = 0;
-      if (Status s = gltf::RequireIndex(so, "input", sw, c.accessors.size(), &input); !s) return s;
-      if (Status s = gltf::RequireIndex(so, "output", sw, c.accessors.size(), &output_accessor[si]);
+      if (Status s = RequireIndex(so, "input", sw, c.accessors.size(), &input); !s) return s;
+      if (Status s = RequireIndex(so, "output", sw, c.accessors.size(), &output_accessor[si]);
           !s) {
         return s;
       }
       std::string_view interpolation = "LINEAR";
-      if (Status s = gltf::OptionalString(so, "interpolation", sw, &interpolation); !s) return s;
+      if (Status s = OptionalString(so, "interpolation", sw, &interpolation); !s) return s;
       if (interpolation == "LINEAR") {
         sampler.interpolation = Interpolation::kLinear;
       } else if (interpolation == "STEP") {
@@ -963,22 +959,22 @@ Status LoadAnimations(LoadState& c, Object root) {
     for (Element ce : channels) {
       const std::string cw = Pointer(Pointer(where, "channels"), ci);
       Object co, target;
-      if (Status s = gltf::AsObject(ce, cw, &co); !s) return s;
+      if (Status s = AsObject(ce, cw, &co); !s) return s;
       AnimationChannel& channel = anim.channels[ci];
-      if (Status s = gltf::RequireIndex(co, "sampler", cw, anim.samplers.size(), &channel.sampler);
+      if (Status s = RequireIndex(co, "sampler", cw, anim.samplers.size(), &channel.sampler);
           !s) {
         return s;
       }
       bool has_target = false;
-      if (Status s = gltf::OptionalObject(co, "target", cw, &target, &has_target); !s) return s;
+      if (Status s = OptionalObject(co, "target", cw, &target, &has_target); !s) return s;
       if (!has_target) return {Error::kMissingProperty, "required", Pointer(cw, "target")};
       const std::string tw = Pointer(cw, "target");
-      if (Status s = gltf::OptionalIndex(target, "node", tw, c.asset->nodes.size(), &channel.node);
+      if (Status s = OptionalIndex(target, "node", tw, c.asset->nodes.size(), &channel.node);
           !s) {
         return s;
       }
       std::string_view path;
-      if (Status s = gltf::RequireString(target, "path", tw, &path); !s) return s;
+      if (Status s = RequireString(target, "path", tw, &path); !s) return s;
       AnimationSampler& sampler = anim.samplers[channel.sampler];
       const AccessorDesc& out = c.accessors[output_accessor[channel.sampler]];
       AccessorType expected = AccessorType::kVec3;
@@ -1048,17 +1044,17 @@ Status LoadAnimations(LoadState& c, Object root) {
 Status CheckAssetAndExtensions(LoadState& c, Object root) {
   Object asset;
   bool has_asset = false;
-  if (Status s = gltf::OptionalObject(root, "asset", "", &asset, &has_asset); !s) return s;
+  if (Status s = OptionalObject(root, "asset", "", &asset, &has_asset); !s) return s;
   if (!has_asset) return {Error::kMissingProperty, "required", "/asset"};
   std::string_view version;
-  if (Status s = gltf::RequireString(asset, "version", "/asset", &version); !s) return s;
+  if (Status s = RequireString(asset, "version", "/asset", &version); !s) return s;
   if (version.size() < 2 || version.substr(0, 2) != "2.") {
     return {Error::kUnsupportedFeature,
             "glTF version " + std::string(version) + " (sinew reads 2.x)", "/asset/version"};
   }
   std::string_view min_version;
   bool has_min = false;
-  if (Status s = gltf::OptionalString(asset, "minVersion", "/asset", &min_version, &has_min); !s)
+  if (Status s = OptionalString(asset, "minVersion", "/asset", &min_version, &has_min); !s)
     return s;
   if (has_min && min_version != "2.0") {
     return {Error::kUnsupportedFeature, "minVersion " + std::string(min_version),
@@ -1067,7 +1063,7 @@ Status CheckAssetAndExtensions(LoadState& c, Object root) {
   for (const char* key : {"extensionsUsed", "extensionsRequired"}) {
     Array list;
     bool present = false;
-    if (Status s = gltf::OptionalArray(root, key, "", &list, &present); !s) return s;
+    if (Status s = OptionalArray(root, key, "", &list, &present); !s) return s;
     if (!present) continue;
     size_t i = 0;
     for (Element e : list) {
@@ -1089,7 +1085,7 @@ Status CheckAssetAndExtensions(LoadState& c, Object root) {
   }
   Array materials;
   bool has_materials = false;
-  if (Status s = gltf::OptionalArray(root, "materials", "", &materials, &has_materials); !s)
+  if (Status s = OptionalArray(root, "materials", "", &materials, &has_materials); !s)
     return s;
   c.material_count = has_materials ? materials.size() : 0;
   return {};
@@ -1132,7 +1128,7 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
     return ErrorInfo{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
   }
   Object root;
-  if (Status s = gltf::AsObject(doc, "", &root); !s) return s;
+  if (Status s = AsObject(doc, "", &root); !s) return s;
   if (Status s = CheckAssetAndExtensions(c, root); !s) return s;
   if (Status s = gltf::LoadVariantNames(root, c.asset); !s) return s;
   if (Status s = LoadBuffers(c, root); !s) return s;

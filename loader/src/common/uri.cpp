@@ -1,6 +1,6 @@
-#include "uri.h"
+#include "common/uri.h"
 
-namespace sinew::loader::gltf {
+namespace sinew::loader {
 namespace {
 
 constexpr std::string_view kDataScheme = "data:";
@@ -174,4 +174,4 @@ Result<std::filesystem::path> ResolveRelativeUri(const std::filesystem::path& ba
   return base_dir / relative;
 }
 
-}  // namespace sinew::loader::gltf
+}  // namespace sinew::loader

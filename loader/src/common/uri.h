@@ -8,7 +8,7 @@
 
 #include "sinew/core/error.h"
 
-namespace sinew::loader::gltf {
+namespace sinew::loader {
 
 // The parts of `data:[<mediatype>][;base64],<data>`.
 struct DataUri {
@@ -48,4 +48,4 @@ Result<std::string> PercentDecode(std::string_view uri);
 Result<std::filesystem::path> ResolveRelativeUri(const std::filesystem::path& base_dir,
                                                  std::string_view uri);
 
-}  // namespace sinew::loader::gltf
+}  // namespace sinew::loader

@@ -1,4 +1,4 @@
-// Base64 decoding (RFC 4648 §4, the standard alphabet) for glTF data: URIs.
+// Base64 decoding (RFC 4648 §4, the standard alphabet) for data: URIs (glTF and G4MF).
 #pragma once
 
 #include <cstddef>
@@ -8,7 +8,7 @@
 
 #include "sinew/core/error.h"
 
-namespace sinew::loader::gltf {
+namespace sinew::loader {
 
 // An upper bound on the bytes DecodeBase64 writes for `encoded_size` characters: 3 per started
 // group of 4. Size the output with it before decoding; DecodeBase64 returns the exact count.
@@ -31,4 +31,4 @@ size_t Base64DecodedSizeBound(size_t encoded_size) noexcept;
 // nothing outside `encoded` is read, whatever the input.
 Result<size_t> DecodeBase64(std::string_view encoded, std::span<uint8_t> out) noexcept;
 
-}  // namespace sinew::loader::gltf
+}  // namespace sinew::loader

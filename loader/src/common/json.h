@@ -11,7 +11,7 @@
 
 #include "sinew/core/error.h"
 
-namespace sinew::loader::gltf {
+namespace sinew::loader {
 
 using Element = simdjson::dom::element;
 using Object = simdjson::dom::object;
@@ -49,4 +49,4 @@ Status OptionalNumbers(Object o, std::string_view key, std::string_view where, s
 Status OptionalIndices(Object o, std::string_view key, std::string_view where, size_t size,
                        std::vector<uint32_t>* out, bool* present = nullptr);
 
-}  // namespace sinew::loader::gltf
+}  // namespace sinew::loader

@@ -1,8 +1,8 @@
-#include "json.h"
+#include "common/json.h"
 
 #include <cmath>
 
-namespace sinew::loader::gltf {
+namespace sinew::loader {
 namespace {
 
 Status WrongType(std::string_view where, std::string_view key, const char* expected) {
@@ -197,4 +197,4 @@ Status OptionalIndices(Object o, std::string_view key, std::string_view where, s
   return {};
 }
 
-}  // namespace sinew::loader::gltf
+}  // namespace sinew::loader

@@ -1,11 +1,11 @@
-#include "base64.h"
+#include "common/base64.h"
 
 #include <array>
 #include <bit>
 #include <cstring>
 #include <string>
 
-namespace sinew::loader::gltf {
+namespace sinew::loader {
 namespace {
 
 // Speed (glTF embeds whole vertex buffers in data: URIs) comes from decoding 4 characters with
@@ -167,4 +167,4 @@ Result<size_t> DecodeBase64(std::string_view encoded, std::span<uint8_t> out) no
   return o;
 }
 
-}  // namespace sinew::loader::gltf
+}  // namespace sinew::loader
