@@ -22,6 +22,9 @@ sinew_require(SINEW_SPIRV_VAL "spirv-val" spirv-tools)
 find_package(simdjson CONFIG QUIET)
 sinew_require(simdjson_FOUND "simdjson" libsimdjson-dev)
 
+find_package(zstd CONFIG QUIET)
+sinew_require(zstd_FOUND "zstd (Zstd-encoded G4MF chunks)" libzstd-dev)
+
 if(SINEW_BUILD_TESTS)
   find_package(GTest QUIET)
   sinew_require(GTest_FOUND "GoogleTest" googletest)

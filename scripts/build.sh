@@ -23,6 +23,7 @@ packages=(
   libvulkan-dev libvulkan-volk-dev          # Vulkan headers + loader, volk's device table
   glslang-tools spirv-tools                 # GLSL -> SPIR-V at build time, spirv-val
   libsimdjson-dev                           # the loader's JSON parser
+  libzstd-dev                               # Zstd-encoded G4MF binary chunks
   googletest libgtest-dev                   # tests
   mesa-vulkan-drivers                       # lavapipe: Vulkan on the CPU
   vulkan-validationlayers                   # VK_LAYER_KHRONOS_validation for the GPU tests

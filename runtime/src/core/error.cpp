@@ -40,6 +40,8 @@ const char* ErrorName(Error error) noexcept {
       return "kOutOfBounds";
     case Error::kInvalidGlb:
       return "kInvalidGlb";
+    case Error::kInvalidG4b:
+      return "kInvalidG4b";
     case Error::kInvalidUri:
       return "kInvalidUri";
     case Error::kInvalidBase64:
