@@ -9,9 +9,8 @@
 #include <vector>
 
 #include "accessor.h"
-#include "common/base64.h"
+#include "common/buffer_uri.h"
 #include "common/json.h"
-#include "common/uri.h"
 #include "extensions.h"
 #include "glb.h"
 #include "sinew/loader/file.h"
@@ -99,44 +98,10 @@ Status LoadBuffers(LoadState& c, Object root) {
                 Pointer(where, "uri")};
       }
       bytes = c.glb_bin;
-    } else if (IsDataUri(uri)) {
-      auto data = ParseDataUri(uri);
-      if (!data) {
-        ErrorInfo err = data.error();
-        err.where = Pointer(where, "uri") + (err.where.empty() ? "" : " " + err.where);
-        return err;
-      }
-      if (!data->base64) {
-        return {Error::kUnsupportedFeature, "data: URIs must be base64-encoded",
-                Pointer(where, "uri")};
-      }
-      std::vector<uint8_t>& owned = c.owned_buffers[i];
-      owned.resize(Base64DecodedSizeBound(data->payload.size()));
-      auto decoded = DecodeBase64(data->payload, owned);
-      if (!decoded) {
-        ErrorInfo err = decoded.error();
-        err.where = Pointer(where, "uri") + (err.where.empty() ? "" : " " + err.where);
-        return err;
-      }
-      owned.resize(*decoded);
-      bytes = owned;
     } else {
-      auto path = ResolveRelativeUri(c.base_dir, uri);
-      if (!path) {
-        ErrorInfo err = path.error();
-        err.where = Pointer(where, "uri");
-        return err;
-      }
-      auto file = ReadFile(*path);
-      if (!file) {
-        ErrorInfo err = file.error();
-        err.message += " (" + path->string() + ")";
-        err.where = Pointer(where, "uri");
-        return err;
-      }
-      c.owned_buffers[i] = std::move(file->storage);
-      c.owned_buffers[i].resize(file->size);
-      bytes = c.owned_buffers[i];
+      std::vector<uint8_t>& owned = c.owned_buffers[i];
+      if (Status s = ReadBufferUri(c.base_dir, uri, Pointer(where, "uri"), &owned); !s) return s;
+      bytes = owned;
     }
     if (bytes.size() < byte_length) {
       return {Error::kOutOfBounds,
@@ -373,8 +338,7 @@ Status LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_count
       return {Error::kInvalidValue, "a node with a skin must have a mesh", Pointer(where, "skin")};
     }
     bool has_t = false, has_r = false, has_s = false;
-    if (Status s = OptionalNumbers(o, "translation", where, 3, &numbers, &has_t); !s)
-      return s;
+    if (Status s = OptionalNumbers(o, "translation", where, 3, &numbers, &has_t); !s) return s;
     if (has_t) n.translation = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
     if (Status s = OptionalNumbers(o, "rotation", where, 4, &numbers, &has_r); !s) return s;
     if (has_r) {
@@ -459,8 +423,7 @@ Status LoadScenes(LoadState& c, Object root) {
       std::string_view name;
       if (Status s = OptionalString(o, "name", where, &name); !s) return s;
       scene.name = name;
-      if (Status s = OptionalIndices(o, "nodes", where, c.asset->nodes.size(), &scene.nodes);
-          !s) {
+      if (Status s = OptionalIndices(o, "nodes", where, c.asset->nodes.size(), &scene.nodes); !s) {
         return s;
       }
       for (size_t k = 0; k < scene.nodes.size(); ++k) {
@@ -603,8 +566,7 @@ Status LoadPrimitive(LoadState& c, Object o, const std::string& where, Primitive
   int32_t position = -1, normal = -1, tangent = -1;
   if (Status s = OptionalIndex(attributes, "POSITION", aw, c.accessors.size(), &position); !s)
     return s;
-  if (Status s = OptionalIndex(attributes, "NORMAL", aw, c.accessors.size(), &normal); !s)
-    return s;
+  if (Status s = OptionalIndex(attributes, "NORMAL", aw, c.accessors.size(), &normal); !s) return s;
   if (Status s = OptionalIndex(attributes, "TANGENT", aw, c.accessors.size(), &tangent); !s)
     return s;
   if (position < 0) {
@@ -657,15 +619,13 @@ Status LoadPrimitive(LoadState& c, Object o, const std::string& where, Primitive
   if (Status s = OptionalUint(o, "mode", where, &mode); !s) return s;
   if (mode > 6) return {Error::kInvalidValue, "mode must be 0 to 6", Pointer(where, "mode")};
   p->mode = static_cast<uint32_t>(mode);
-  if (Status s = OptionalIndex(o, "material", where, c.material_count, &p->material); !s)
-    return s;
+  if (Status s = OptionalIndex(o, "material", where, c.material_count, &p->material); !s) return s;
   if (Status s = gltf::LoadVariantMappings(o, where, c.asset->variants.size(), c.material_count, p);
       !s) {
     return s;
   }
   int32_t indices = -1;
-  if (Status s = OptionalIndex(o, "indices", where, c.accessors.size(), &indices); !s)
-    return s;
+  if (Status s = OptionalIndex(o, "indices", where, c.accessors.size(), &indices); !s) return s;
   if (indices >= 0) {
     const AccessorDesc& a = c.accessors[size_t(indices)];
     if (a.type != AccessorType::kScalar) {
@@ -768,8 +728,7 @@ Status LoadMeshes(LoadState& c, Object root) {
       ++p;
     }
     bool has_weights = false;
-    if (Status s = OptionalNumbers(o, "weights", where, 0, &numbers, &has_weights); !s)
-      return s;
+    if (Status s = OptionalNumbers(o, "weights", where, 0, &numbers, &has_weights); !s) return s;
     if (has_weights) {
       if (numbers.size() != mesh.primitives[0].targets.size()) {
         return {Error::kInvalidValue,
@@ -809,8 +768,8 @@ Status LoadSkins(LoadState& c, Object root) {
     if (Status s = OptionalString(o, "name", where, &name); !s) return s;
     skin.name = name;
     bool has_joints = false;
-    if (Status s = OptionalIndices(o, "joints", where, c.asset->nodes.size(), &skin.joints,
-                                         &has_joints);
+    if (Status s =
+            OptionalIndices(o, "joints", where, c.asset->nodes.size(), &skin.joints, &has_joints);
         !s) {
       return s;
     }
@@ -818,13 +777,11 @@ Status LoadSkins(LoadState& c, Object root) {
     if (skin.joints.empty()) {
       return {Error::kInvalidValue, "a skin needs at least one joint", Pointer(where, "joints")};
     }
-    if (Status s = OptionalIndex(o, "skeleton", where, c.asset->nodes.size(), &skin.skeleton);
-        !s) {
+    if (Status s = OptionalIndex(o, "skeleton", where, c.asset->nodes.size(), &skin.skeleton); !s) {
       return s;
     }
     int32_t ibm = -1;
-    if (Status s = OptionalIndex(o, "inverseBindMatrices", where, c.accessors.size(), &ibm);
-        !s)
+    if (Status s = OptionalIndex(o, "inverseBindMatrices", where, c.accessors.size(), &ibm); !s)
       return s;
     skin.inverse_binds.assign(skin.joints.size(), Float4x4::Identity());
     if (ibm >= 0) {
@@ -920,8 +877,7 @@ Status LoadAnimations(LoadState& c, Object root) {
       AnimationSampler& sampler = anim.samplers[si];
       uint32_t input = 0;
       if (Status s = RequireIndex(so, "input", sw, c.accessors.size(), &input); !s) return s;
-      if (Status s = RequireIndex(so, "output", sw, c.accessors.size(), &output_accessor[si]);
-          !s) {
+      if (Status s = RequireIndex(so, "output", sw, c.accessors.size(), &output_accessor[si]); !s) {
         return s;
       }
       std::string_view interpolation = "LINEAR";
@@ -961,16 +917,14 @@ Status LoadAnimations(LoadState& c, Object root) {
       Object co, target;
       if (Status s = AsObject(ce, cw, &co); !s) return s;
       AnimationChannel& channel = anim.channels[ci];
-      if (Status s = RequireIndex(co, "sampler", cw, anim.samplers.size(), &channel.sampler);
-          !s) {
+      if (Status s = RequireIndex(co, "sampler", cw, anim.samplers.size(), &channel.sampler); !s) {
         return s;
       }
       bool has_target = false;
       if (Status s = OptionalObject(co, "target", cw, &target, &has_target); !s) return s;
       if (!has_target) return {Error::kMissingProperty, "required", Pointer(cw, "target")};
       const std::string tw = Pointer(cw, "target");
-      if (Status s = OptionalIndex(target, "node", tw, c.asset->nodes.size(), &channel.node);
-          !s) {
+      if (Status s = OptionalIndex(target, "node", tw, c.asset->nodes.size(), &channel.node); !s) {
         return s;
       }
       std::string_view path;
@@ -1085,8 +1039,7 @@ Status CheckAssetAndExtensions(LoadState& c, Object root) {
   }
   Array materials;
   bool has_materials = false;
-  if (Status s = OptionalArray(root, "materials", "", &materials, &has_materials); !s)
-    return s;
+  if (Status s = OptionalArray(root, "materials", "", &materials, &has_materials); !s) return s;
   c.material_count = has_materials ? materials.size() : 0;
   return {};
 }
