@@ -7,6 +7,7 @@
 namespace sinew::tool {
 
 int BenchCommand(std::span<const std::string_view> args);
+int ConvertCommand(std::span<const std::string_view> args);
 int InfoCommand(std::span<const std::string_view> args);
 // `sinew bench --loader [FILES]` (FILES empty: the shared assets and a synthetic crowd).
 int LoaderBench(std::span<const std::string_view> files, bool json);

@@ -1,11 +1,12 @@
 // `sinew info FILE`: validates an asset and describes it; exit code 0 when valid, 1 when not.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
 #include <string_view>
 
 #include "commands.h"
-#include "sinew/loader/gltf.h"
+#include "sinew/loader/load_asset.h"
 
 namespace sinew::tool {
 namespace {
@@ -51,6 +52,10 @@ void Describe(const Asset& a) {
   for (size_t s = 0; s < a.skins.size(); ++s) {
     const Skin& skin = a.skins[s];
     std::printf("skin %zu '%s': %zu joints", s, skin.name.c_str(), skin.joints.size());
+    if (!skin.group_joints.empty()) {
+      const auto untransformed = std::count(skin.group_joints.begin(), skin.group_joints.end(), -1);
+      std::printf(" for %zu groups (%td untransformed)", skin.group_joints.size(), untransformed);
+    }
     if (!skin.bind_poses.empty()) {
       std::printf(", bind poses:");
       for (const BindPose& pose : skin.bind_poses) {
@@ -83,7 +88,16 @@ void Describe(const Asset& a) {
       std::printf("  primitive %zu: %zu vertices, %zu indices%s%s", p, prim.vertex_count(),
                   prim.indices.size(), prim.normals.empty() ? "" : ", normals",
                   prim.tangents.empty() ? "" : ", tangents");
-      if (prim.skinned()) {
+      if (!prim.sparse_influences.offsets.empty()) {
+        // Sparse: entries per vertex, as a histogram.
+        const SparseInfluences& si = prim.sparse_influences;
+        std::map<uint32_t, size_t> used;
+        for (size_t v = 0; v + 1 < si.offsets.size(); ++v)
+          ++used[si.offsets[v + 1] - si.offsets[v]];
+        std::printf(", skinned sparse, %u groups (vertices by entries:", si.group_count);
+        for (const auto& [n, count] : used) std::printf(" %u:%zu", n, count);
+        std::printf(")");
+      } else if (prim.skinned()) {
         // Influences actually used per vertex (nonzero weights), as a histogram.
         const uint32_t k = prim.influences.influences_per_vertex;
         std::map<uint32_t, size_t> used;
@@ -137,18 +151,19 @@ void Describe(const Asset& a) {
 
 int InfoCommand(std::span<const std::string_view> args) {
   if (args.size() != 1 || args[0] == "--help" || args[0] == "-h") {
-    std::fputs("usage: sinew info FILE   (.gltf or .glb)\n", args.size() == 1 ? stdout : stderr);
+    std::fputs("usage: sinew info FILE   (.gltf, .glb, .g4tf or .g4b)\n",
+               args.size() == 1 ? stdout : stderr);
     return args.size() == 1 ? 0 : 2;
   }
   const std::string path(args[0]);
-  auto loaded = loader::LoadGltf(path);
-  if (!loaded) {
-    std::printf("%s: invalid\nerror: %s\n", path.c_str(), loaded.error().ToString().c_str());
+  auto file = loader::LoadAsset(path);
+  if (!file) {
+    std::printf("%s: invalid\nerror: %s\n", path.c_str(), file.error().ToString().c_str());
     return 1;
   }
-  std::printf("%s: valid glTF 2.0\n", path.c_str());
-  Describe(loaded->asset);
-  for (const loader::Warning& w : loaded->warnings) {
+  std::printf("%s: valid %s\n", path.c_str(), loader::ToString(file->format));
+  Describe(file->loaded.asset);
+  for (const loader::Warning& w : file->loaded.warnings) {
     std::printf("warning at %s: %s\n", w.where.c_str(), w.message.c_str());
   }
   return 0;

@@ -1,5 +1,5 @@
-// sinew — command-line tool: `sinew bench` and `sinew info` today; bake and render arrive with the
-// animation work (see README.md).
+// sinew — command-line tool: `sinew bench`, `sinew info` and `sinew convert` today; bake and render
+// arrive with the animation work (see README.md).
 #include <cstdio>
 #include <string_view>
 #include <vector>
@@ -15,7 +15,8 @@ void PrintUsage() {
       "commands:\n"
       "  bench    deform a procedural crowd on the CPU reference and the GPU; report throughput\n"
       "           and GPU-vs-CPU error (sinew bench --help)\n"
-      "  info     validate and describe a .gltf/.glb file; exit 0 valid, 1 invalid\n",
+      "  convert  write a file's skinned characters as 3D G4MF (.g4tf or .g4b)\n"
+      "  info     validate and describe a .gltf/.glb/.g4tf/.g4b file; exit 0 valid, 1 invalid\n",
       stderr);
 }
 
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   const std::string_view command = args[0];
   const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
   if (command == "bench") return sinew::tool::BenchCommand(rest);
+  if (command == "convert") return sinew::tool::ConvertCommand(rest);
   if (command == "info") return sinew::tool::InfoCommand(rest);
   std::fprintf(stderr, "sinew: unknown command '%.*s'\n", static_cast<int>(command.size()),
                command.data());

@@ -167,4 +167,28 @@ Result<size_t> DecodeBase64(std::string_view encoded, std::span<uint8_t> out) no
   return o;
 }
 
+std::string EncodeBase64(std::span<const uint8_t> bytes) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    const uint32_t w = uint32_t(bytes[i]) << 16 | uint32_t(bytes[i + 1]) << 8 | bytes[i + 2];
+    out += kAlphabet[w >> 18];
+    out += kAlphabet[(w >> 12) & 63];
+    out += kAlphabet[(w >> 6) & 63];
+    out += kAlphabet[w & 63];
+  }
+  if (i < bytes.size()) {
+    const bool two = i + 1 < bytes.size();
+    const uint32_t w = uint32_t(bytes[i]) << 16 | (two ? uint32_t(bytes[i + 1]) << 8 : 0);
+    out += kAlphabet[w >> 18];
+    out += kAlphabet[(w >> 12) & 63];
+    out += two ? kAlphabet[(w >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
 }  // namespace sinew::loader

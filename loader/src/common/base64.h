@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "sinew/core/error.h"
@@ -30,5 +31,8 @@ size_t Base64DecodedSizeBound(size_t encoded_size) noexcept;
 // On failure the contents of `out` are unspecified, but nothing outside it is written, and
 // nothing outside `encoded` is read, whatever the input.
 Result<size_t> DecodeBase64(std::string_view encoded, std::span<uint8_t> out) noexcept;
+
+// Encodes `bytes` with the standard alphabet, padded with '=' (the inverse of DecodeBase64).
+std::string EncodeBase64(std::span<const uint8_t> bytes);
 
 }  // namespace sinew::loader

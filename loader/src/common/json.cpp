@@ -141,6 +141,21 @@ Status RequireString(Object o, std::string_view key, std::string_view where,
   return {};
 }
 
+Status OptionalNumber(Object o, std::string_view key, std::string_view where, double* out,
+                      bool* present) {
+  Element e;
+  const bool found = o.at_key(key).get(e) == simdjson::SUCCESS;
+  if (present) *present = found;
+  if (!found) return {};
+  double v = 0;
+  if (e.get_double().get(v) != simdjson::SUCCESS) {
+    return {Error::kWrongType, "expected a number", Pointer(where, key)};
+  }
+  if (!std::isfinite(v)) return {Error::kInvalidValue, "not finite", Pointer(where, key)};
+  *out = v;
+  return {};
+}
+
 Status OptionalNumbers(Object o, std::string_view key, std::string_view where, size_t count,
                        std::vector<double>* out, bool* present) {
   Array array;

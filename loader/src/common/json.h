@@ -42,6 +42,9 @@ Status OptionalBool(Object o, std::string_view key, std::string_view where, bool
 Status OptionalString(Object o, std::string_view key, std::string_view where, std::string_view* out,
                       bool* present = nullptr);
 Status RequireString(Object o, std::string_view key, std::string_view where, std::string_view* out);
+// A finite number.
+Status OptionalNumber(Object o, std::string_view key, std::string_view where, double* out,
+                      bool* present = nullptr);
 // A number array of exactly `count` entries (any count when count == 0), finite.
 Status OptionalNumbers(Object o, std::string_view key, std::string_view where, size_t count,
                        std::vector<double>* out, bool* present = nullptr);

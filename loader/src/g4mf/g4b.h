@@ -19,8 +19,8 @@ inline constexpr uint32_t kG4bEncodingNone = 0x00000000;  // plain bytes
 inline constexpr uint32_t kG4bEncodingZstd = 0x6474735A;  // "Zstd"
 
 struct G4bChunk {
-  uint32_t type = 0;      // FourCC, little-endian as in the file (kG4bChunkJson, kG4bChunkBlob, ...)
-  uint32_t encoding = 0;  // kG4bEncodingNone or kG4bEncodingZstd
+  uint32_t type = 0;  // FourCC, little-endian as in the file (kG4bChunkJson, kG4bChunkBlob, ...)
+  uint32_t encoding = 0;          // kG4bEncodingNone or kG4bEncodingZstd
   std::span<const uint8_t> data;  // The stored (possibly encoded) bytes, without padding.
   size_t offset = 0;              // File offset of the chunk's header, for error messages.
 };

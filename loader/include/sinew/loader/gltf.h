@@ -10,6 +10,7 @@
 
 #include "sinew/asset/asset.h"
 #include "sinew/core/error.h"
+#include "sinew/loader/loaded_asset.h"
 
 namespace sinew::loader {
 
@@ -21,17 +22,6 @@ enum class WeightMode {
 
 struct GltfOptions {
   WeightMode weights = WeightMode::kNormalize;
-};
-
-// Something worth knowing that did not stop the load.
-struct Warning {
-  std::string where;  // JSON pointer, e.g. "/meshes/0/primitives/1/attributes/WEIGHTS_0".
-  std::string message;
-};
-
-struct LoadedAsset {
-  Asset asset;
-  std::vector<Warning> warnings;
 };
 
 // A reusable loader: it keeps simdjson's parser (and its buffers) between loads, so loading many

@@ -1,5 +1,5 @@
 // sinew::Asset: what a loader produces from a file — scene graph, skins, meshes, animations — in
-// sinew's conventions (DESIGN.md §3), validated. Format-neutral: glTF today, G4MF and UsdSkel
+// sinew's conventions (DESIGN.md §3), validated. Format-neutral: glTF and G4MF today, UsdSkel
 // later.
 #pragma once
 
@@ -45,6 +45,11 @@ struct Skin {
   std::vector<Float4x4> inverse_binds;  // One per joint; identity when the file has none.
   int32_t skeleton = -1;                // Optional common root node, or -1.
   std::vector<BindPose> bind_poses;     // At most one per PoseType.
+  // Sparse (G4MF) skins only: group g of the mesh's sparse influences is skinned by joint
+  // group_joints[g] (an index into `joints`; several groups may share one), or is untransformed
+  // when it is -1 or g >= group_joints.size() (the vertex stays put in its mesh node's space:
+  // palette entry world(mesh node) in the world-space convention above). Empty for glTF skins.
+  std::vector<int32_t> group_joints;
 };
 
 // Offsets of one morph target (blend shape), dense over the primitive's vertices: xyz per vertex.
@@ -63,6 +68,9 @@ struct Primitive {
   // Dense influences, K = 4 · (JOINTS_n/WEIGHTS_n sets); empty joints/weights when unskinned.
   // Joint indices index the skin of the node that instantiates the mesh.
   DenseInfluences influences;
+  // Sparse influences (G4MF skins), instead of dense ones: groups index the instantiating
+  // node's Skin::group_joints. Empty offsets when the primitive has none.
+  SparseInfluences sparse_influences;
   std::vector<uint32_t> indices;  // Vertex indices, or empty (non-indexed).
   uint32_t mode = 4;              // glTF topology (4 = triangles).
   int32_t material = -1;
@@ -79,7 +87,7 @@ struct Primitive {
   }
 
   size_t vertex_count() const { return positions.size() / 3; }
-  bool skinned() const { return !influences.joints.empty(); }
+  bool skinned() const { return !influences.joints.empty() || !sparse_influences.offsets.empty(); }
 };
 
 // In-betweens of one blend shape (the SINEW_morph_inbetweens glTF extension, DESIGN.md §4.3):

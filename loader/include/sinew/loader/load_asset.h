@@ -1,0 +1,30 @@
+// Loading an asset whatever its format: what `sinew info`, `bake` and `bench` accept.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+
+#include "sinew/core/error.h"
+#include "sinew/loader/loaded_asset.h"
+
+namespace sinew::loader {
+
+enum class AssetFormat : uint8_t { kGltf, kG4mf };
+
+// "glTF 2.0" or "G4MF (3D)".
+const char* ToString(AssetFormat format);
+
+// By content first (the GLB magic "glTF", the .g4b magic "G4MF"), then by extension (.g4tf is
+// G4MF); anything else is taken for glTF JSON.
+AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const uint8_t> bytes);
+
+struct LoadedFile {
+  AssetFormat format = AssetFormat::kGltf;
+  LoadedAsset loaded;
+};
+
+// Reads the file, detects its format and loads it with that format's default options.
+Result<LoadedFile> LoadAsset(const std::filesystem::path& path);
+
+}  // namespace sinew::loader

@@ -1,0 +1,379 @@
+#include "sinew/loader/g4mf_writer.h"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "common/base64.h"
+#include "g4mf/g4b.h"
+
+namespace sinew::loader {
+namespace {
+
+// One BLOB with 16-byte aligned views, and the JSON text of the views and accessors over it.
+class Blob {
+ public:
+  template <typename T>
+  uint32_t Accessor(const std::vector<T>& values, std::string_view component_type,
+                    uint32_t vector_size) {
+    bytes_.resize((bytes_.size() + 15) / 16 * 16, 0);
+    const size_t offset = bytes_.size();
+    const size_t length = values.size() * sizeof(T);
+    bytes_.resize(offset + length);
+    if (length) std::memcpy(bytes_.data() + offset, values.data(), length);
+    const uint32_t index = count_++;
+    Append(&views_, "{\"byteOffset\":" + std::to_string(offset) +
+                        ",\"byteLength\":" + std::to_string(length) + "}");
+    Append(&accessors_,
+           "{\"bufferView\":" + std::to_string(index) + ",\"componentType\":\"" +
+               std::string(component_type) + "\"" +
+               (vector_size == 1 ? "" : ",\"vectorSize\":" + std::to_string(vector_size)) + "}");
+    return index;
+  }
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
+  const std::string& views() const { return views_; }
+  const std::string& accessors() const { return accessors_; }
+
+ private:
+  static void Append(std::string* list, const std::string& item) {
+    if (!list->empty()) *list += ',';
+    *list += item;
+  }
+  std::vector<uint8_t> bytes_;
+  std::string views_, accessors_;
+  uint32_t count_ = 0;
+};
+
+std::string Number(float v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", double(v));
+  return text;
+}
+
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (static_cast<unsigned char>(ch) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof(escaped), "\\u%04x", ch);
+      out += escaped;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+// G4MF names avoid " # * . : | ? @ < > { } [ ] / \ % and are unique across the file.
+class Names {
+ public:
+  std::string Unique(std::string_view wanted, std::string_view fallback) {
+    std::string name(wanted.empty() ? fallback : wanted);
+    for (char& ch : name) {
+      if (std::string_view("\"#*.:|?@<>{}[]/\\%").find(ch) != std::string_view::npos) ch = '_';
+    }
+    std::string candidate = name;
+    for (int n = 2; !used_.insert(candidate).second; ++n)
+      candidate = name + "_" + std::to_string(n);
+    return candidate;
+  }
+
+ private:
+  std::set<std::string> used_;
+};
+
+// Position + basis of an affine matrix (column-major 3x3, no homogeneous row).
+std::string TransformJson(const Float4x4& m) {
+  std::string out = "\"position\":[" + Number(m.m[3][0]) + "," + Number(m.m[3][1]) + "," +
+                    Number(m.m[3][2]) + "],\"basis\":[";
+  for (int col = 0; col < 3; ++col) {
+    for (int row = 0; row < 3; ++row) {
+      out += Number(m.m[col][row]);
+      if (col * 3 + row < 8) out += ",";
+    }
+  }
+  return out + "]";
+}
+
+struct NodeJson {
+  std::string body;  // everything but children
+  std::vector<uint32_t> children;
+};
+
+Status WriteMesh(const Mesh& mesh, const std::string& name, Blob* blob, std::string* out) {
+  std::vector<float> positions;
+  std::vector<uint32_t> skin_vertices, skin_groups;
+  std::vector<float> skin_weights;
+  std::string surfaces;
+  std::vector<size_t> base(mesh.primitives.size());
+  bool skinned = false;
+  for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+    const Primitive& prim = mesh.primitives[p];
+    if (prim.mode != 4) {
+      return {Error::kUnsupportedFeature,
+              "primitive " + std::to_string(p) + " of mesh '" + mesh.name +
+                  "' is not triangles; G4MF surfaces here are triangles",
+              ""};
+    }
+    if (!prim.sparse_influences.offsets.empty()) {
+      return {Error::kUnsupportedFeature, "the writer takes dense influences", ""};
+    }
+    base[p] = positions.size() / 3;
+    positions.insert(positions.end(), prim.positions.begin(), prim.positions.end());
+    std::vector<uint32_t> corners = prim.indices;
+    if (corners.empty()) {
+      corners.resize(prim.vertex_count());
+      for (size_t i = 0; i < corners.size(); ++i) corners[i] = uint32_t(i);
+    }
+    std::vector<uint32_t> simplexes(corners);
+    for (uint32_t& v : simplexes) v += uint32_t(base[p]);
+    std::string surface =
+        "{\"simplexes\":" + std::to_string(blob->Accessor(simplexes, "uint32", 3));
+    if (!prim.normals.empty()) {
+      surface +=
+          ",\"normals\":{\"values\":" + std::to_string(blob->Accessor(prim.normals, "float32", 3)) +
+          ",\"simplexes\":" + std::to_string(blob->Accessor(corners, "uint32", 3)) + "}";
+    }
+    if (!surfaces.empty()) surfaces += ",";
+    surfaces += surface + "}";
+    // Influences: nonzero slots, heaviest first, ties by lower joint.
+    const DenseInfluences& d = prim.influences;
+    if (d.joints.empty()) continue;
+    skinned = true;
+    const uint32_t k = d.influences_per_vertex;
+    std::vector<std::pair<float, uint16_t>> row;
+    for (size_t v = 0; v < prim.vertex_count(); ++v) {
+      row.clear();
+      for (uint32_t s = 0; s < k; ++s) {
+        if (d.weights[v * k + s] != 0.0f)
+          row.emplace_back(d.weights[v * k + s], d.joints[v * k + s]);
+      }
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
+        return a.first > b.first || (a.first == b.first && a.second < b.second);
+      });
+      for (const auto& [w, j] : row) {
+        skin_vertices.push_back(uint32_t(base[p] + v));
+        skin_groups.push_back(j);
+        skin_weights.push_back(w);
+      }
+    }
+  }
+  std::string json = "{\"name\":" + JsonString(name) +
+                     ",\"vertices\":" + std::to_string(blob->Accessor(positions, "float32", 3)) +
+                     ",\"surfaces\":[" + surfaces + "]";
+  if (skinned) {
+    json +=
+        ",\"skin\":{\"vertices\":" + std::to_string(blob->Accessor(skin_vertices, "uint32", 1)) +
+        ",\"groups\":" + std::to_string(blob->Accessor(skin_groups, "uint32", 1)) +
+        ",\"weights\":" + std::to_string(blob->Accessor(skin_weights, "float32", 1)) + "}";
+  }
+  const size_t targets = mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size();
+  if (targets) {
+    std::string shapes;
+    for (size_t t = 0; t < targets; ++t) {
+      std::vector<uint32_t> indices;
+      std::vector<float> offsets;
+      std::string shape_surfaces;
+      for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+        const Primitive& prim = mesh.primitives[p];
+        if (t >= prim.targets.size()) continue;
+        const MorphTarget& target = prim.targets[t];
+        for (size_t v = 0; v < target.positions.size() / 3; ++v) {
+          const float* o = &target.positions[v * 3];
+          if (o[0] == 0 && o[1] == 0 && o[2] == 0) continue;
+          indices.push_back(uint32_t(base[p] + v));
+          offsets.insert(offsets.end(), o, o + 3);
+        }
+        std::vector<uint32_t> normal_indices;
+        std::vector<float> normal_offsets;
+        for (size_t v = 0; !prim.normals.empty() && v < target.normals.size() / 3; ++v) {
+          const float* o = &target.normals[v * 3];
+          if (o[0] == 0 && o[1] == 0 && o[2] == 0) continue;
+          normal_indices.push_back(uint32_t(v));
+          normal_offsets.insert(normal_offsets.end(), o, o + 3);
+        }
+        if (normal_indices.empty()) continue;
+        if (!shape_surfaces.empty()) shape_surfaces += ",";
+        shape_surfaces +=
+            "{\"surface\":" + std::to_string(p) + ",\"normal\":{\"indices\":" +
+            std::to_string(blob->Accessor(normal_indices, "uint32", 1)) +
+            ",\"offsets\":" + std::to_string(blob->Accessor(normal_offsets, "float32", 3)) + "}}";
+      }
+      if (!shapes.empty()) shapes += ",";
+      shapes += "{\"name\":" + JsonString("Shape" + std::to_string(t));
+      if (!indices.empty()) {
+        shapes +=
+            ",\"position\":{\"indices\":" + std::to_string(blob->Accessor(indices, "uint32", 1)) +
+            ",\"offsets\":" + std::to_string(blob->Accessor(offsets, "float32", 3)) + "}";
+      }
+      if (!shape_surfaces.empty()) shapes += ",\"surfaces\":[" + shape_surfaces + "]";
+      shapes += "}";
+    }
+    json += ",\"blend\":{\"shapes\":[" + shapes + "]";
+    if (!mesh.weights.empty()) {
+      json += ",\"amounts\":[";
+      for (size_t t = 0; t < mesh.weights.size(); ++t) {
+        json += (t ? "," : "") + Number(mesh.weights[t]);
+      }
+      json += "]";
+    }
+    json += "}";
+  }
+  *out = json + "}";
+  return {};
+}
+
+void Put32(std::vector<uint8_t>* out, uint32_t v) {
+  uint8_t b[4];
+  std::memcpy(b, &v, 4);
+  out->insert(out->end(), b, b + 4);
+}
+void Put64(std::vector<uint8_t>* out, uint64_t v) {
+  uint8_t b[8];
+  std::memcpy(b, &v, 8);
+  out->insert(out->end(), b, b + 8);
+}
+void PutChunk(std::vector<uint8_t>* out, uint32_t type, uint32_t encoding,
+              std::span<const uint8_t> data, uint8_t pad) {
+  Put32(out, type);
+  Put32(out, encoding);
+  Put64(out, data.size());
+  out->insert(out->end(), data.begin(), data.end());
+  out->resize((out->size() + 15) / 16 * 16, pad);
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOptions& options) {
+  Blob blob;
+  Names names;
+  std::vector<NodeJson> nodes(1);
+  nodes[0].body = "\"name\":" + JsonString(names.Unique("Root", "Root"));
+  std::map<int32_t, size_t> written_meshes;  // asset mesh -> G4MF mesh
+  std::string meshes;
+  for (size_t n = 0; n < asset.nodes.size(); ++n) {
+    const Node& node = asset.nodes[n];
+    if (node.mesh < 0 || node.skin < 0) continue;
+    const Skin& skin = asset.skins[size_t(node.skin)];
+    const size_t skeleton = nodes.size();
+    nodes[0].children.push_back(uint32_t(skeleton));
+    nodes.push_back({});
+    const size_t first_bone = nodes.size();
+    std::vector<Float4x4> bind_world(skin.joints.size());
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      if (std::count(skin.joints.begin(), skin.joints.end(), skin.joints[j]) != 1) {
+        return Status(Error::kUnsupportedFeature, "skin joints must be distinct", "");
+      }
+      if (!Invert(skin.inverse_binds[j], &bind_world[j])) {
+        return Status(Error::kUnsupportedFeature,
+                      "joint " + std::to_string(j) + " of skin '" + skin.name +
+                          "' has a singular inverse bind matrix",
+                      "");
+      }
+    }
+    nodes.resize(first_bone + skin.joints.size());
+    std::string joints;
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      // Parent: the nearest ancestor that is a joint of this skin, else the skeleton.
+      int32_t parent_joint = -1;
+      for (int32_t a = asset.nodes[skin.joints[j]].parent; a >= 0 && parent_joint < 0;
+           a = asset.nodes[size_t(a)].parent) {
+        auto it = std::find(skin.joints.begin(), skin.joints.end(), uint32_t(a));
+        if (it != skin.joints.end()) parent_joint = int32_t(it - skin.joints.begin());
+      }
+      Float4x4 local = bind_world[j];
+      if (parent_joint >= 0) local = Multiply(skin.inverse_binds[size_t(parent_joint)], local);
+      nodes[first_bone + j].body =
+          "\"name\":" +
+          JsonString(names.Unique(asset.nodes[skin.joints[j]].name, "Bone" + std::to_string(j))) +
+          "," + TransformJson(local) + ",\"bone\":{}";
+      const size_t parent = parent_joint >= 0 ? first_bone + size_t(parent_joint) : skeleton;
+      nodes[parent].children.push_back(uint32_t(first_bone + j));
+      joints += (j ? "," : "") + std::to_string(first_bone + j);
+    }
+    auto [it, inserted] = written_meshes.emplace(node.mesh, written_meshes.size());
+    if (inserted) {
+      const Mesh& mesh = asset.meshes[size_t(node.mesh)];
+      std::string json;
+      if (Status s = WriteMesh(mesh, names.Unique(mesh.name, "Mesh" + std::to_string(node.mesh)),
+                               &blob, &json);
+          !s) {
+        return s;
+      }
+      meshes += (meshes.empty() ? "" : ",") + json;
+    }
+    std::string instance = "\"name\":" + JsonString(names.Unique(node.name, "Instance")) +
+                           ",\"meshInstance\":{\"mesh\":" + std::to_string(it->second);
+    if (!node.weights.empty()) {
+      instance += ",\"blendAmounts\":[";
+      for (size_t t = 0; t < node.weights.size(); ++t) {
+        instance += (t ? "," : "") + Number(node.weights[t]);
+      }
+      instance += "]";
+    }
+    nodes[skeleton].body =
+        "\"name\":" + JsonString(names.Unique(skin.name, "Skeleton" + std::to_string(n))) +
+        ",\"skeleton\":{\"joints\":[" + joints + "]}";
+    nodes[skeleton].children.push_back(uint32_t(nodes.size()));
+    nodes.push_back({instance + "}", {}});
+  }
+  if (written_meshes.empty()) {
+    return Status(Error::kInvalidArgument, "the asset has no skinned mesh instance to write", "");
+  }
+  std::string node_list;
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    node_list += (n ? "," : "") + std::string("{") + nodes[n].body;
+    if (!nodes[n].children.empty()) {
+      node_list += ",\"children\":[";
+      for (size_t c = 0; c < nodes[n].children.size(); ++c) {
+        node_list += (c ? "," : "") + std::to_string(nodes[n].children[c]);
+      }
+      node_list += "]";
+    }
+    node_list += "}";
+  }
+  const std::vector<uint8_t>& data = blob.bytes();
+  std::string buffer = "{\"byteLength\":" + std::to_string(data.size());
+  buffer += options.binary
+                ? ",\"chunk\":1}"
+                : ",\"uri\":\"data:application/octet-stream;base64," + EncodeBase64(data) + "\"}";
+  const std::string json =
+      "{\"asset\":{\"dimension\":3,\"generator\":\"sinew WriteG4mf\"},"
+      "\"nodes\":[" +
+      node_list + "],\"meshes\":[" + meshes + "],\"accessors\":[" + blob.accessors() +
+      "],\"bufferViews\":[" + blob.views() + "],\"buffers\":[" + buffer + "]}";
+  if (!options.binary) return std::vector<uint8_t>(json.begin(), json.end());
+
+  std::vector<uint8_t> stored = data;
+  uint32_t encoding = g4mf::kG4bEncodingNone;
+  if (options.zstd) {
+    stored.resize(ZSTD_compressBound(data.size()));
+    const size_t size = ZSTD_compress(stored.data(), stored.size(), data.data(), data.size(), 9);
+    if (ZSTD_isError(size)) {
+      return Status(Error::kInvalidArgument, std::string("Zstd: ") + ZSTD_getErrorName(size), "");
+    }
+    stored.resize(size);
+    encoding = g4mf::kG4bEncodingZstd;
+  }
+  std::vector<uint8_t> file;
+  Put32(&file, g4mf::kG4bMagic);
+  Put32(&file, 0);
+  Put64(&file, 0);  // total size, patched below
+  PutChunk(&file, g4mf::kG4bChunkJson, g4mf::kG4bEncodingNone,
+           std::span(reinterpret_cast<const uint8_t*>(json.data()), json.size()), ' ');
+  PutChunk(&file, g4mf::kG4bChunkBlob, encoding, stored, 0);
+  const uint64_t total = file.size();
+  std::memcpy(file.data() + 8, &total, 8);
+  return file;
+}
+
+}  // namespace sinew::loader
