@@ -1,5 +1,7 @@
 # Builds the fuzz targets with clang in SCRATCH_DIR and runs FUZZER for SECONDS seconds on the seed
 # corpus (tests/fuzz/corpus/<format>) plus SEED_DIRS. Fails on any crash, leak or sanitizer report.
+# With CONVERT (the sinew tool) and CONVERT_INPUTS, each input is first converted to .g4tf, .g4b and
+# Zstd .g4b seeds (G4MF seeds made from the shared glTF assets, never stored in the repo).
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
@@ -18,6 +20,18 @@ run(${CMAKE_COMMAND} --build ${SCRATCH_DIR} --target ${FUZZER})
 file(REMOVE_RECURSE ${SCRATCH_DIR}/corpus)
 file(COPY ${FUZZ_SOURCE_DIR}/corpus/${FORMAT}/ DESTINATION ${SCRATCH_DIR}/corpus)
 set(seeds)
+if(CONVERT)
+  file(REMOVE_RECURSE ${SCRATCH_DIR}/converted)
+  file(MAKE_DIRECTORY ${SCRATCH_DIR}/converted)
+  foreach(input ${CONVERT_INPUTS})
+    get_filename_component(name ${input} NAME_WE)
+    set(out ${SCRATCH_DIR}/converted/${name})
+    run(${CONVERT} convert ${input} ${out}.g4tf)
+    run(${CONVERT} convert ${input} ${out}.g4b)
+    run(${CONVERT} convert ${input} ${out}_zstd.g4b --zstd)
+  endforeach()
+  list(APPEND seeds ${SCRATCH_DIR}/converted)
+endif()
 foreach(dir ${SEED_DIRS})
   if(IS_DIRECTORY ${dir})
     list(APPEND seeds ${dir})

@@ -10,14 +10,12 @@
 #include <vector>
 
 #include "sinew/loader/gltf.h"
+#include "test_assets.h"
 
 namespace sinew::loader {
 namespace {
 
-std::filesystem::path Assets() {
-  const char* env = std::getenv("SINEW_TEST_ASSETS");
-  return env ? env : "../shared/assets";
-}
+std::filesystem::path Assets() { return sinew::testing::TestAssets(); }
 
 struct Expected {
   const char* path;

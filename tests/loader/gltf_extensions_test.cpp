@@ -7,6 +7,7 @@
 
 #include "loader/gltf_fixture.h"
 #include "sinew/loader/gltf.h"
+#include "test_assets.h"
 
 namespace sinew::loader {
 namespace {
@@ -107,8 +108,7 @@ TEST(SkeletonBindPose, LoadsEachPoseInJointOrder) {
 }
 
 TEST(SkeletonBindPose, LoadsTheSharedSyntheticAsset) {
-  const char* env = std::getenv("SINEW_TEST_ASSETS");
-  const std::filesystem::path assets = env ? env : "../shared/assets";
+  const std::filesystem::path assets = sinew::testing::TestAssets();
   auto loaded = LoadGltf(assets / "synthetic/SimpleSkin_interp_bindpose.gltf");
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   const Skin& skin = loaded->asset.skins[0];

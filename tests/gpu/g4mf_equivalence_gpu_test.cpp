@@ -1,0 +1,238 @@
+// Every shared skinned glTF asset, converted to G4MF (WriteG4mf) and loaded back, deforms like the
+// original (DESIGN.md §4.2, issue 5): dense glTF skinning on the CPU == sparse G4MF skinning on
+// the CPU == sparse on the GPU, corner by corner, at several poses.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gpu/deform_check.h"
+#include "gpu/gpu_test.h"
+#include "sinew/cpu/group_palette_job.h"
+#include "sinew/cpu/skin_mesh.h"
+#include "sinew/loader/file.h"
+#include "sinew/loader/g4mf.h"
+#include "sinew/loader/g4mf_writer.h"
+#include "sinew/loader/gltf.h"
+#include "test_assets.h"
+
+namespace sinew {
+namespace {
+
+using loader::LoadedAsset;
+
+constexpr const char* kSkinnedAssets[] = {
+    "Fox/Fox.glb",
+    "CesiumMan/CesiumMan.glb",
+    "SimpleSkin/SimpleSkin.gltf",
+    "three_RobotExpressive/RobotExpressive.glb",
+    "assimp_simple_skin/quad_skin.glb",
+    "assimp_simple_skin/simple_skin.gltf",
+    "synthetic/SimpleSkin_interp_bindpose.gltf",
+    "synthetic/quad_skin_posed.glb",
+};
+constexpr int kPoses = 3;
+
+struct Converted {
+  LoadedAsset gltf, g4mf;
+};
+
+Converted Convert(const std::string& relative, bool binary) {
+  Converted out;
+  auto gltf = loader::LoadGltf(testing::TestAssets() / relative);
+  EXPECT_TRUE(gltf.ok()) << gltf.error().ToString();
+  if (!gltf.ok()) return out;
+  out.gltf = std::move(gltf.value());
+  loader::G4mfWriteOptions options;
+  options.binary = binary;
+  options.zstd = binary;
+  auto bytes = loader::WriteG4mf(out.gltf.asset, options);
+  EXPECT_TRUE(bytes.ok()) << bytes.error().ToString();
+  if (!bytes.ok()) return out;
+  const size_t size = bytes->size();
+  bytes->resize(size + loader::ReadPadding(), 0);
+  auto g4mf = loader::LoadG4mfFromMemory(std::span(bytes->data(), size), ".");
+  EXPECT_TRUE(g4mf.ok()) << g4mf.error().ToString();
+  if (g4mf.ok()) out.g4mf = std::move(g4mf.value());
+  return out;
+}
+
+// Scene-space matrices of every node, with each skin joint's local transform turned by a rotation
+// that depends on the pose and the joint (pose 0 is the file's rest pose).
+std::vector<Float4x4> PosedWorlds(const Asset& a, const std::vector<uint32_t>& joints, int pose) {
+  std::vector<Float4x4> local(a.nodes.size()), world(a.nodes.size());
+  for (size_t n = 0; n < a.nodes.size(); ++n) {
+    const Node& node = a.nodes[n];
+    local[n] =
+        node.has_matrix ? node.matrix : ComposeTrs(node.translation, node.rotation, node.scale);
+  }
+  for (uint32_t j : joints) {
+    const float angle = pose == 0 ? 0.0f : 0.4f * std::sin(1.7f * float(pose) + float(j));
+    const Float3 axis = NormalizeOrKeep(Float3{std::sin(float(j)), std::cos(float(j)), 0.5f});
+    local[j] = Multiply(local[j],
+                        ComposeTrs({}, AxisAngle(axis.x, axis.y, axis.z, angle), Float3{1, 1, 1}));
+  }
+  std::vector<bool> done(a.nodes.size(), false);
+  for (size_t n = 0; n < a.nodes.size(); ++n) {
+    std::vector<size_t> chain;  // n and its ancestors not yet computed, child first
+    for (int32_t m = int32_t(n); m >= 0 && !done[size_t(m)]; m = a.nodes[size_t(m)].parent) {
+      chain.push_back(size_t(m));
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const int32_t parent = a.nodes[*it].parent;
+      world[*it] = parent < 0 ? local[*it] : Multiply(world[size_t(parent)], local[*it]);
+      done[*it] = true;
+    }
+  }
+  return world;
+}
+
+// A mesh with identity skeleton entries (the palette is given directly).
+SkinnedMesh MeshOf(const Primitive& p, size_t palette_size) {
+  SkinnedMesh mesh;
+  mesh.positions = p.positions;
+  mesh.normals = p.normals;
+  if (p.sparse_influences.offsets.empty()) {
+    mesh.tangents = p.tangents;
+    mesh.influences = p.influences;
+  } else {
+    mesh.sparse_influences = p.sparse_influences;
+    mesh.influences.joints.clear();
+    mesh.influences.weights.clear();
+  }
+  mesh.skeleton.parents.assign(palette_size, Skeleton::kNoParent);
+  mesh.skeleton.rest_local.assign(palette_size, Float4x4{});
+  mesh.skeleton.inverse_binds.assign(palette_size, Float4x4{});
+  return mesh;
+}
+
+struct Case {
+  SkinnedMesh dense, sparse;
+  std::vector<Float3x4> dense_palette, group_palette;
+  std::vector<uint32_t> dense_corners, sparse_corners;
+  std::string name;
+};
+
+// One case per skinned node instance, primitive and pose.
+std::vector<Case> Cases(const Converted& c, const std::string& asset) {
+  std::vector<Case> cases;
+  const Asset& g = c.gltf.asset;
+  const Asset& s = c.g4mf.asset;
+  std::vector<size_t> g4mf_instances;
+  for (size_t n = 0; n < s.nodes.size(); ++n) {
+    if (s.nodes[n].skin >= 0) g4mf_instances.push_back(n);
+  }
+  size_t instance = 0;
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (g.nodes[n].mesh < 0 || g.nodes[n].skin < 0) continue;
+    EXPECT_LT(instance, g4mf_instances.size()) << asset;
+    if (instance >= g4mf_instances.size()) break;
+    const Node& sn = s.nodes[g4mf_instances[instance++]];
+    const Skin& gskin = g.skins[size_t(g.nodes[n].skin)];
+    const Skin& sskin = s.skins[size_t(sn.skin)];
+    const Mesh& gmesh = g.meshes[size_t(g.nodes[n].mesh)];
+    const Mesh& smesh = s.meshes[size_t(sn.mesh)];
+    EXPECT_EQ(gmesh.primitives.size(), smesh.primitives.size()) << asset;
+    EXPECT_EQ(sskin.group_joints.size(), gskin.joints.size()) << asset;
+    for (int pose = 0; pose < kPoses; ++pose) {
+      const std::vector<Float4x4> world = PosedWorlds(g, gskin.joints, pose);
+      std::vector<Float3x4> dense_palette(gskin.joints.size());
+      for (size_t j = 0; j < gskin.joints.size(); ++j) {
+        dense_palette[j] = ToFloat3x4(Multiply(world[gskin.joints[j]], gskin.inverse_binds[j]));
+      }
+      // G4MF bone k is glTF joint j where group_joints[j] == k (the writer's groups = joints).
+      std::vector<Float3x4> bone_palette(sskin.joints.size());
+      for (size_t j = 0; j < sskin.group_joints.size(); ++j) {
+        const int32_t k = sskin.group_joints[j];
+        if (k < 0) continue;
+        bone_palette[size_t(k)] =
+            ToFloat3x4(Multiply(world[gskin.joints[j]], sskin.inverse_binds[size_t(k)]));
+      }
+      for (size_t p = 0; p < std::min(gmesh.primitives.size(), smesh.primitives.size()); ++p) {
+        const Primitive& gp = gmesh.primitives[p];
+        const Primitive& sp = smesh.primitives[p];
+        Case k;
+        k.name = asset + " node " + std::to_string(n) + " primitive " + std::to_string(p) +
+                 " pose " + std::to_string(pose);
+        k.dense = MeshOf(gp, gskin.joints.size());
+        k.sparse = MeshOf(sp, sp.sparse_influences.group_count);
+        k.dense_palette = dense_palette;
+        k.group_palette.resize(sp.sparse_influences.group_count);
+        cpu::GroupPaletteJob job;
+        job.joints = sskin.group_joints;
+        job.bone_palette = bone_palette;
+        job.output = k.group_palette;
+        const Status status = job.Run();
+        EXPECT_TRUE(status.ok()) << status.error().ToString();
+        k.dense_corners = gp.indices;
+        if (k.dense_corners.empty()) {
+          for (uint32_t v = 0; v < gp.vertex_count(); ++v) k.dense_corners.push_back(v);
+        }
+        k.sparse_corners = sp.indices;
+        cases.push_back(std::move(k));
+      }
+    }
+  }
+  EXPECT_EQ(instance, g4mf_instances.size()) << asset;
+  return cases;
+}
+
+testing::Streams Skin(const SkinnedMesh& mesh, const std::vector<Float3x4>& palette) {
+  testing::Streams out;
+  out.positions.resize(mesh.positions.size());
+  out.normals.resize(mesh.normals.size());
+  out.tangents.resize(mesh.tangents.size());
+  const Status status = cpu::SkinMesh(mesh, palette, out.positions, out.normals, out.tangents);
+  EXPECT_TRUE(status.ok()) << status.error().ToString();
+  return out;
+}
+
+class G4mfEquivalence : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(G4mfEquivalence, SparseSkinningOfTheConvertedAssetMatchesDenseSkinningOfTheOriginal) {
+  for (bool binary : {false, true}) {
+    const Converted c = Convert(GetParam(), binary);
+    const std::vector<Case> cases = Cases(c, GetParam());
+    ASSERT_FALSE(cases.empty());
+    for (const Case& k : cases) {
+      ASSERT_EQ(k.dense_corners.size(), k.sparse_corners.size()) << k.name;
+      const testing::Streams dense = Skin(k.dense, k.dense_palette);
+      const testing::Streams sparse = Skin(k.sparse, k.group_palette);
+      const float extent = BoundsDiagonal(dense.positions);
+      float position_error = 0, normal_error = 0;
+      for (size_t corner = 0; corner < k.dense_corners.size(); ++corner) {
+        const size_t d = k.dense_corners[corner], s = k.sparse_corners[corner];
+        for (size_t i = 0; i < 3; ++i) {
+          position_error = std::max(
+              position_error, std::fabs(dense.positions[d * 3 + i] - sparse.positions[s * 3 + i]));
+          if (!dense.normals.empty()) {
+            normal_error = std::max(
+                normal_error, std::fabs(dense.normals[d * 3 + i] - sparse.normals[s * 3 + i]));
+          }
+        }
+      }
+      EXPECT_LE(position_error, 1e-5f * extent) << k.name << (binary ? " (.g4b)" : " (.g4tf)");
+      EXPECT_LE(normal_error, 1e-5f) << k.name;
+      EXPECT_EQ(dense.normals.empty(), sparse.normals.empty()) << k.name;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedAssets, G4mfEquivalence, ::testing::ValuesIn(kSkinnedAssets));
+
+class G4mfEquivalenceGpu : public testing::GpuTest,
+                           public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(G4mfEquivalenceGpu, GpuSparseSkinningOfTheConvertedAssetMatchesTheCpu) {
+  const Converted c = Convert(GetParam(), false);
+  for (const Case& k : Cases(c, GetParam())) {
+    SCOPED_TRACE(k.name);
+    testing::ExpectGpuMatchesCpu(*context_, k.sparse, k.group_palette, 1);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedAssets, G4mfEquivalenceGpu, ::testing::ValuesIn(kSkinnedAssets));
+
+}  // namespace
+}  // namespace sinew
