@@ -9,6 +9,7 @@
 
 #include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
+#include "sinew/asset/influence_layout.h"
 #include "sinew/cpu/group_palette_job.h"
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/loader/file.h"
@@ -38,9 +39,11 @@ struct Converted {
   LoadedAsset gltf, g4mf;
 };
 
-Converted Convert(const std::string& relative, bool binary) {
+Converted Convert(const std::string& relative, bool binary,
+                  const loader::GltfOptions& gltf_options = {},
+                  const loader::G4mfOptions& g4mf_options = {}) {
   Converted out;
-  auto gltf = loader::LoadGltf(testing::TestAssets() / relative);
+  auto gltf = loader::LoadGltf(testing::TestAssets() / relative, gltf_options);
   EXPECT_TRUE(gltf.ok()) << gltf.error().ToString();
   if (!gltf.ok()) return out;
   out.gltf = std::move(gltf.value());
@@ -52,7 +55,7 @@ Converted Convert(const std::string& relative, bool binary) {
   if (!bytes.ok()) return out;
   const size_t size = bytes->size();
   bytes->resize(size + loader::ReadPadding(), 0);
-  auto g4mf = loader::LoadG4mfFromMemory(std::span(bytes->data(), size), ".");
+  auto g4mf = loader::LoadG4mfFromMemory(std::span(bytes->data(), size), ".", g4mf_options);
   EXPECT_TRUE(g4mf.ok()) << g4mf.error().ToString();
   if (g4mf.ok()) out.g4mf = std::move(g4mf.value());
   return out;
@@ -86,6 +89,13 @@ std::vector<Float4x4> PosedWorlds(const Asset& a, const std::vector<uint32_t>& j
     }
   }
   return world;
+}
+
+// Entries of the palette a primitive's influence indices address (at least 1).
+size_t PaletteSize(const Primitive& p) {
+  size_t size = std::max<size_t>(1, p.sparse_influences.group_count);
+  for (uint16_t j : p.influences.joints) size = std::max<size_t>(size, j + 1u);
+  return size;
 }
 
 // A mesh with identity skeleton entries (the palette is given directly).
@@ -156,9 +166,9 @@ std::vector<Case> Cases(const Converted& c, const std::string& asset) {
         k.name = asset + " node " + std::to_string(n) + " primitive " + std::to_string(p) +
                  " pose " + std::to_string(pose);
         k.dense = MeshOf(gp, gskin.joints.size());
-        k.sparse = MeshOf(sp, sp.sparse_influences.group_count);
+        k.sparse = MeshOf(sp, PaletteSize(sp));
         k.dense_palette = dense_palette;
-        k.group_palette.resize(sp.sparse_influences.group_count);
+        k.group_palette.resize(PaletteSize(sp));
         cpu::GroupPaletteJob job;
         job.joints = sskin.group_joints;
         job.bone_palette = bone_palette;
@@ -220,6 +230,33 @@ TEST_P(G4mfEquivalence, SparseSkinningOfTheConvertedAssetMatchesDenseSkinningOfT
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedAssets, G4mfEquivalence, ::testing::ValuesIn(kSkinnedAssets));
+
+// The loaders' `influences` option: glTF loaded as sparse and G4MF loaded as dense (lossless K)
+// deform exactly like their native layouts.
+TEST(G4mfEquivalenceOptions, EitherLayoutAtLoadDeformsLikeTheNativeOne) {
+  loader::GltfOptions gltf_sparse;
+  gltf_sparse.influences = InfluenceLayout::kSparse;
+  loader::G4mfOptions g4mf_dense;
+  g4mf_dense.influences = InfluenceLayout::kDense;
+  for (const char* asset : kSkinnedAssets) {
+    const std::vector<Case> native = Cases(Convert(asset, false), asset);
+    const std::vector<Case> swapped = Cases(Convert(asset, false, gltf_sparse, g4mf_dense), asset);
+    ASSERT_EQ(native.size(), swapped.size()) << asset;
+    for (size_t i = 0; i < native.size(); ++i) {
+      ASSERT_TRUE(swapped[i].dense.sparse()) << swapped[i].name;
+      ASSERT_FALSE(swapped[i].sparse.sparse()) << swapped[i].name;
+      const float extent = BoundsDiagonal(native[i].dense.positions);
+      EXPECT_LE(testing::MaxAbsDiff(Skin(native[i].dense, native[i].dense_palette).positions,
+                                    Skin(swapped[i].dense, swapped[i].dense_palette).positions),
+                1e-6f * extent)
+          << native[i].name << " (glTF as sparse)";
+      EXPECT_LE(testing::MaxAbsDiff(Skin(native[i].sparse, native[i].group_palette).positions,
+                                    Skin(swapped[i].sparse, swapped[i].group_palette).positions),
+                1e-6f * extent)
+          << native[i].name << " (G4MF as dense)";
+    }
+  }
+}
 
 class G4mfEquivalenceGpu : public testing::GpuTest,
                            public ::testing::WithParamInterface<const char*> {};

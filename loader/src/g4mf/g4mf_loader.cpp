@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/buffer_uri.h"
+#include "common/influence_layout_option.h"
 #include "common/json.h"
 #include "g4mf/accessor.h"
 #include "g4mf/g4b.h"
@@ -1308,6 +1309,9 @@ Result<LoadedAsset> LoadDocument(std::span<const uint8_t> json, size_t padding,
   if (Status s = LoadNodes(c, root); !s) return s;
   if (Status s = LoadMeshes(c, root); !s) return s;
   if (Status s = BuildSkins(c); !s) return s;
+  if (Status s = UseLayout(out.asset, options.influences, options.dense_k, "surfaces"); !s) {
+    return s;
+  }
   return out;
 }
 

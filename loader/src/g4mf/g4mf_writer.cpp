@@ -124,9 +124,6 @@ Status WriteMesh(const Mesh& mesh, const std::string& name, Blob* blob, std::str
                   "' is not triangles; G4MF surfaces here are triangles",
               ""};
     }
-    if (!prim.sparse_influences.offsets.empty()) {
-      return {Error::kUnsupportedFeature, "the writer takes dense influences", ""};
-    }
     base[p] = positions.size() / 3;
     positions.insert(positions.end(), prim.positions.begin(), prim.positions.end());
     std::vector<uint32_t> corners = prim.indices;
@@ -145,7 +142,20 @@ Status WriteMesh(const Mesh& mesh, const std::string& name, Blob* blob, std::str
     }
     if (!surfaces.empty()) surfaces += ",";
     surfaces += surface + "}";
-    // Influences: nonzero slots, heaviest first, ties by lower joint.
+    // Influences: sparse rows as they are; dense slots nonzero, heaviest first, ties by lower
+    // joint.
+    const SparseInfluences& sparse = prim.sparse_influences;
+    if (!sparse.offsets.empty()) {
+      skinned = true;
+      for (size_t v = 0; v + 1 < sparse.offsets.size(); ++v) {
+        for (uint32_t e = sparse.offsets[v]; e < sparse.offsets[v + 1]; ++e) {
+          skin_vertices.push_back(uint32_t(base[p] + v));
+          skin_groups.push_back(sparse.groups[e]);
+          skin_weights.push_back(sparse.weights[e]);
+        }
+      }
+      continue;
+    }
     const DenseInfluences& d = prim.influences;
     if (d.joints.empty()) continue;
     skinned = true;
@@ -154,8 +164,9 @@ Status WriteMesh(const Mesh& mesh, const std::string& name, Blob* blob, std::str
     for (size_t v = 0; v < prim.vertex_count(); ++v) {
       row.clear();
       for (uint32_t s = 0; s < k; ++s) {
-        if (d.weights[v * k + s] != 0.0f)
+        if (d.weights[v * k + s] != 0.0f) {
           row.emplace_back(d.weights[v * k + s], d.joints[v * k + s]);
+        }
       }
       std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
         return a.first > b.first || (a.first == b.first && a.second < b.second);
@@ -298,7 +309,13 @@ Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOption
           "," + TransformJson(local) + ",\"bone\":{}";
       const size_t parent = parent_joint >= 0 ? first_bone + size_t(parent_joint) : skeleton;
       nodes[parent].children.push_back(uint32_t(first_bone + j));
-      joints += (j ? "," : "") + std::to_string(first_bone + j);
+    }
+    // Group g -> bone: the skin's own map (an asset loaded from G4MF), else group g = joint g.
+    for (size_t g = 0;
+         g < (skin.group_joints.empty() ? skin.joints.size() : skin.group_joints.size()); ++g) {
+      const int32_t joint = skin.group_joints.empty() ? int32_t(g) : skin.group_joints[g];
+      joints += (g ? "," : "") +
+                (joint < 0 ? std::string("-1") : std::to_string(first_bone + size_t(joint)));
     }
     auto [it, inserted] = written_meshes.emplace(node.mesh, written_meshes.size());
     if (inserted) {

@@ -10,6 +10,7 @@
 
 #include "accessor.h"
 #include "common/buffer_uri.h"
+#include "common/influence_layout_option.h"
 #include "common/json.h"
 #include "extensions.h"
 #include "glb.h"
@@ -1093,6 +1094,9 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   if (Status s = LoadSkins(c, root); !s) return s;
   if (Status s = CheckSkinnedNodes(c); !s) return s;
   if (Status s = LoadAnimations(c, root); !s) return s;
+  if (Status s = UseLayout(out.asset, options.influences, options.dense_k, "primitives"); !s) {
+    return s;
+  }
   return out;
 }
 

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <span>
 
+#include "sinew/asset/influence_layout.h"
 #include "sinew/core/error.h"
 #include "sinew/loader/loaded_asset.h"
 
@@ -33,6 +34,12 @@ struct G4mfOptions {
   // checked before allocating. A Zstd buffer may also decode to at most 1024 times its stored
   // size plus 1 MiB (so a few corrupt bytes never claim gigabytes).
   size_t max_buffer_bytes = size_t(1) << 32;
+  // Layout of each skinned primitive's influences (DESIGN.md §4.2): G4MF's own sparse rows, or
+  // dense with dense_k slots per vertex (0: enough for the longest row, nothing dropped; fewer
+  // keeps each vertex's heaviest entries, scaled to its authored total), or kAuto: fewer bytes.
+  // Dense indices are groups, like the sparse ones (Skin::group_joints maps both).
+  InfluenceLayout influences = InfluenceLayout::kSparse;
+  uint32_t dense_k = 0;
 };
 
 // Loads a .g4tf or .g4b file (detected by content: the "G4MF" magic). External buffers resolve

@@ -7,12 +7,13 @@
 //   matrix)), since G4MF binds at the file's pose and stores no inverse bind matrices; a bone's
 //   parent is its nearest ancestor among the skin's joints, else the skeleton. Bone transforms are
 //   written as position + basis (exact for any affine matrix). joints = the skin's joints in
-//   order, so G4MF group g is the glTF joint index g.
+//   order, so G4MF group g is the glTF joint index g (or, for a skin with group_joints, that map).
 // - a mesh-instance node (no transform) under the skeleton, with the node's morph weights as
 //   blendAmounts.
 // - the mesh: every triangle primitive's vertices, concatenated, as the shared vertices; one
 //   surface per primitive (simplexes; normals bound per corner to the same vertex order); the
-//   influences as COO triplets (zero weights dropped, weights descending, ties by lower joint);
+//   influences as COO triplets (dense: zero weights dropped, weights descending, ties by lower
+//   joint; sparse: the rows as they are);
 //   morph targets as sparse blend shapes (position offsets, and normal offsets per surface), the
 //   mesh weights as blend.amounts.
 // Corner order is kept: corner k of primitive p is corner k of surface p, so a loaded G4MF
@@ -33,8 +34,8 @@ struct G4mfWriteOptions {
 };
 
 // The file's bytes. Errors: kInvalidArgument when the asset has no skinned mesh instance;
-// kUnsupportedFeature for a primitive that is not triangles (mode 4), sparse input influences,
-// or a skin whose joints are not all distinct.
+// kUnsupportedFeature for a primitive that is not triangles (mode 4), or a skin whose joints are
+// not all distinct.
 Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOptions& options = {});
 
 }  // namespace sinew::loader

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sinew/asset/asset.h"
+#include "sinew/asset/influence_layout.h"
 #include "sinew/core/error.h"
 #include "sinew/loader/loaded_asset.h"
 
@@ -22,6 +23,10 @@ enum class WeightMode {
 
 struct GltfOptions {
   WeightMode weights = WeightMode::kNormalize;
+  // Layout of each skinned primitive's influences (DESIGN.md §4.2): glTF's own dense K slots, or
+  // sparse (dense -> sparse drops zero weights), or kAuto: whichever moves fewer bytes.
+  InfluenceLayout influences = InfluenceLayout::kDense;
+  uint32_t dense_k = 0;  // unused by glTF (its influences are dense already)
 };
 
 // A reusable loader: it keeps simdjson's parser (and its buffers) between loads, so loading many

@@ -45,7 +45,7 @@ struct Skin {
   std::vector<Float4x4> inverse_binds;  // One per joint; identity when the file has none.
   int32_t skeleton = -1;                // Optional common root node, or -1.
   std::vector<BindPose> bind_poses;     // At most one per PoseType.
-  // Sparse (G4MF) skins only: group g of the mesh's sparse influences is skinned by joint
+  // G4MF skins only: group g of the mesh's influences is skinned by joint
   // group_joints[g] (an index into `joints`; several groups may share one), or is untransformed
   // when it is -1 or g >= group_joints.size() (the vertex stays put in its mesh node's space:
   // palette entry world(mesh node) in the world-space convention above). Empty for glTF skins.
@@ -65,11 +65,12 @@ struct Primitive {
   std::vector<float> positions;  // xyz, required
   std::vector<float> normals;    // xyz or empty
   std::vector<float> tangents;   // xyzw or empty
-  // Dense influences, K = 4 · (JOINTS_n/WEIGHTS_n sets); empty joints/weights when unskinned.
-  // Joint indices index the skin of the node that instantiates the mesh.
+  // Influences in one of two layouts (the loaders' `influences` option picks): dense,
+  // K = 4 · n slots (glTF's JOINTS_n/WEIGHTS_n), empty joints/weights when unused; or sparse (CSR,
+  // G4MF's own), empty offsets when unused. Either way the indices are entries of the palette of
+  // the skin that instantiates the mesh: its joints, or its groups when Skin::group_joints is not
+  // empty (G4MF).
   DenseInfluences influences;
-  // Sparse influences (G4MF skins), instead of dense ones: groups index the instantiating
-  // node's Skin::group_joints. Empty offsets when the primitive has none.
   SparseInfluences sparse_influences;
   std::vector<uint32_t> indices;  // Vertex indices, or empty (non-indexed).
   uint32_t mode = 4;              // glTF topology (4 = triangles).

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sinew/asset/asset.h"
 #include "sinew/asset/skinned_mesh.h"
 #include "sinew/core/error.h"
 
@@ -43,5 +44,11 @@ InfluenceLayout ChooseInfluenceLayout(const SkinnedMesh& mesh);
 // kUnsupportedFeature for sparse -> dense when group_count != the skeleton's joint count (the
 // dense palette is indexed by joint, so groups must be joints).
 Status UseInfluenceLayout(SkinnedMesh& mesh, InfluenceLayout layout, uint32_t dense_k = 0);
+
+// The same for a loaded asset's primitive, whose influence indices are entries of the palette of
+// the skin that instantiates it (joints, or groups when the skin has group_joints): they are kept
+// as they are in either layout, and dense -> sparse sets group_count to 1 + the largest joint.
+// A primitive without influences is left alone.
+Status UseInfluenceLayout(Primitive& primitive, InfluenceLayout layout, uint32_t dense_k = 0);
 
 }  // namespace sinew
