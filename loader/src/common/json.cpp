@@ -141,6 +141,31 @@ Status RequireString(Object o, std::string_view key, std::string_view where,
   return {};
 }
 
+Status OptionalStrings(Object o, std::string_view key, std::string_view where,
+                       std::vector<std::string_view>* out, bool* present) {
+  Array array;
+  bool found = false;
+  if (Status s = OptionalArray(o, key, where, &array, &found); !s) return s;
+  if (present) *present = found;
+  out->clear();
+  if (!found) return {};
+  size_t i = 0;
+  for (Element e : array) {
+    std::string_view v;
+    if (e.get_string().get(v) != simdjson::SUCCESS) {
+      return {Error::kWrongType, "expected a string", Pointer(Pointer(where, key), i)};
+    }
+    out->push_back(v);
+    ++i;
+  }
+  return {};
+}
+
+size_t ArraySize(Object o, std::string_view key) {
+  Array array;
+  return o.at_key(key).get_array().get(array) == simdjson::SUCCESS ? array.size() : 0;
+}
+
 Status OptionalNumber(Object o, std::string_view key, std::string_view where, double* out,
                       bool* present) {
   Element e;

@@ -42,6 +42,11 @@ Status OptionalBool(Object o, std::string_view key, std::string_view where, bool
 Status OptionalString(Object o, std::string_view key, std::string_view where, std::string_view* out,
                       bool* present = nullptr);
 Status RequireString(Object o, std::string_view key, std::string_view where, std::string_view* out);
+// An array of strings (views into the parsed document).
+Status OptionalStrings(Object o, std::string_view key, std::string_view where,
+                       std::vector<std::string_view>* out, bool* present = nullptr);
+// The length of the array o[key]; 0 when absent or not an array (its own pass reports that).
+size_t ArraySize(Object o, std::string_view key);
 // A finite number.
 Status OptionalNumber(Object o, std::string_view key, std::string_view where, double* out,
                       bool* present = nullptr);

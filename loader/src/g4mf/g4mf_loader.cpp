@@ -121,31 +121,15 @@ Status CheckAsset(LoadState& c, Object root) {
             "sinew reads 3D G4MF files; this one has dimension " + std::to_string(d),
             "/asset/dimension"};
   }
-  std::vector<Element> required;
-  if (Status s = Elements(asset, "extensionsRequired", "/asset", &required, &present); !s) {
-    return s;
-  }
-  size_t i = 0;
-  for (Element e : required) {
-    std::string_view name;
-    if (e.get_string().get(name) != simdjson::SUCCESS) {
-      return {Error::kWrongType, "expected a string", Pointer("/asset/extensionsRequired", i)};
-    }
+  std::vector<std::string_view> names;
+  if (Status s = OptionalStrings(asset, "extensionsRequired", "/asset", &names); !s) return s;
+  if (!names.empty()) {  // sinew implements no G4MF extension yet
     return {Error::kUnsupportedExtension,
-            "required extension \"" + std::string(name) + "\" is not supported by sinew",
-            Pointer("/asset/extensionsRequired", i)};
+            "required extension \"" + std::string(names[0]) + "\" is not supported by sinew",
+            "/asset/extensionsRequired/0"};
   }
-  std::vector<Element> used;
-  if (Status s = Elements(asset, "extensionsUsed", "/asset", &used, &present); !s) return s;
-  i = 0;
-  for (Element e : used) {
-    std::string_view name;
-    if (e.get_string().get(name) != simdjson::SUCCESS) {
-      return {Error::kWrongType, "expected a string", Pointer("/asset/extensionsUsed", i)};
-    }
-    c.asset->extensions_used.emplace_back(name);
-    ++i;
-  }
+  if (Status s = OptionalStrings(asset, "extensionsUsed", "/asset", &names); !s) return s;
+  c.asset->extensions_used.assign(names.begin(), names.end());
   return {};
 }
 
@@ -1270,11 +1254,6 @@ Status BuildSkins(LoadState& c) {
   return {};
 }
 
-size_t CountOf(Object root, std::string_view key) {
-  Array array;
-  return root.at_key(key).get(array) == simdjson::SUCCESS ? array.size() : 0;
-}
-
 Result<LoadedAsset> LoadDocument(std::span<const uint8_t> json, size_t padding,
                                  const g4mf::G4bFile* g4b, size_t file_size,
                                  const std::filesystem::path& base_dir,
@@ -1297,15 +1276,15 @@ Result<LoadedAsset> LoadDocument(std::span<const uint8_t> json, size_t padding,
   c.input_bytes = file_size;
   c.warnings = &out.warnings;
   c.asset = &out.asset;
-  c.material_count = CountOf(root, "materials");
-  c.shape_count = CountOf(root, "shapes");
+  c.material_count = ArraySize(root, "materials");
+  c.shape_count = ArraySize(root, "shapes");
   if (Status s = CheckAsset(c, root); !s) return s;
   if (Status s = CheckNames(root); !s) return s;
   if (Status s = LoadBuffers(c, root); !s) return s;
   c.output_budget = 64 * c.input_bytes + (size_t(64) << 20);
   if (Status s = LoadViews(c, root); !s) return s;
   if (Status s = LoadAccessors(c, root); !s) return s;
-  c.meshes.resize(CountOf(root, "meshes"));  // for meshInstance.mesh range checks
+  c.meshes.resize(ArraySize(root, "meshes"));  // for meshInstance.mesh range checks
   if (Status s = LoadNodes(c, root); !s) return s;
   if (Status s = LoadMeshes(c, root); !s) return s;
   if (Status s = BuildSkins(c); !s) return s;

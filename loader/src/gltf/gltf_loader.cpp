@@ -1016,16 +1016,10 @@ Status CheckAssetAndExtensions(LoadState& c, Object root) {
             "/asset/minVersion"};
   }
   for (const char* key : {"extensionsUsed", "extensionsRequired"}) {
-    Array list;
-    bool present = false;
-    if (Status s = OptionalArray(root, key, "", &list, &present); !s) return s;
-    if (!present) continue;
-    size_t i = 0;
-    for (Element e : list) {
-      std::string_view name;
-      if (e.get_string().get(name) != simdjson::SUCCESS) {
-        return {Error::kWrongType, "expected a string", Pointer(Pointer("", key), i)};
-      }
+    std::vector<std::string_view> names;
+    if (Status s = OptionalStrings(root, key, "", &names); !s) return s;
+    for (size_t i = 0; i < names.size(); ++i) {
+      const std::string_view name = names[i];
       if (std::string_view(key) == "extensionsUsed") {
         c.asset->extensions_used.emplace_back(name);
         c.quantized |= name == "KHR_mesh_quantization";
@@ -1035,7 +1029,6 @@ Status CheckAssetAndExtensions(LoadState& c, Object root) {
                 "required extension " + std::string(name) + " is not supported by sinew",
                 Pointer(Pointer("", key), i)};
       }
-      ++i;
     }
   }
   Array materials;
@@ -1043,11 +1036,6 @@ Status CheckAssetAndExtensions(LoadState& c, Object root) {
   if (Status s = OptionalArray(root, "materials", "", &materials, &has_materials); !s) return s;
   c.material_count = has_materials ? materials.size() : 0;
   return {};
-}
-
-size_t CountOf(Object root, const char* key) {
-  Array array;
-  return root.at_key(key).get_array().get(array) == simdjson::SUCCESS ? array.size() : 0;
 }
 
 }  // namespace
@@ -1088,7 +1076,8 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   if (Status s = LoadBuffers(c, root); !s) return s;
   if (Status s = LoadViews(c, root); !s) return s;
   if (Status s = LoadAccessors(c, root); !s) return s;
-  if (Status s = LoadNodes(c, root, CountOf(root, "meshes"), CountOf(root, "skins")); !s) return s;
+  if (Status s = LoadNodes(c, root, ArraySize(root, "meshes"), ArraySize(root, "skins")); !s)
+    return s;
   if (Status s = LoadScenes(c, root); !s) return s;
   if (Status s = LoadMeshes(c, root); !s) return s;
   if (Status s = LoadSkins(c, root); !s) return s;
