@@ -10,6 +10,7 @@
 #include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
 #include "sinew/asset/influence_layout.h"
+#include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/group_palette_job.h"
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/loader/file.h"
@@ -98,23 +99,9 @@ size_t PaletteSize(const Primitive& p) {
   return size;
 }
 
-// A mesh with identity skeleton entries (the palette is given directly).
+// A mesh of the primitive's rest attributes and influences; the palette is given directly.
 SkinnedMesh MeshOf(const Primitive& p, size_t palette_size) {
-  SkinnedMesh mesh;
-  mesh.positions = p.positions;
-  mesh.normals = p.normals;
-  if (p.sparse_influences.offsets.empty()) {
-    mesh.tangents = p.tangents;
-    mesh.influences = p.influences;
-  } else {
-    mesh.sparse_influences = p.sparse_influences;
-    mesh.influences.joints.clear();
-    mesh.influences.weights.clear();
-  }
-  mesh.skeleton.parents.assign(palette_size, Skeleton::kNoParent);
-  mesh.skeleton.rest_local.assign(palette_size, Float4x4{});
-  mesh.skeleton.inverse_binds.assign(palette_size, Float4x4{});
-  return mesh;
+  return cpu::SkinnedMeshOf(p, {p.positions, p.normals, p.tangents}, palette_size);
 }
 
 struct Case {

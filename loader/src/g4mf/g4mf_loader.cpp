@@ -751,6 +751,9 @@ struct Surface {
   Binding normals, texture_map;
 };
 
+// Groups sinew accepts: a palette of 65,536 entries is 3 MiB per instance.
+constexpr uint32_t kMaxGroups = 1u << 16;
+
 // Sparse influences over the G4MF vertices, from the skin's COO triplets (#1-#8).
 Status LoadSkin(LoadState& c, Object skin, const std::string& where, size_t vertex_count,
                 SparseInfluences* out) {
@@ -828,6 +831,14 @@ Status LoadSkin(LoadState& c, Object skin, const std::string& where, size_t vert
                 "weights of vertex " + std::to_string(v) + " must descend: item " +
                     std::to_string(end) + " is heavier than the one before",
                 ww};
+      }
+      // The palette has 1 + the largest group entries per instance: bounded, so a corrupt
+      // group cannot make it huge (and group_count cannot wrap).
+      if ((*group)[end] >= kMaxGroups) {
+        return {Error::kUnsupportedFeature,
+                "group " + std::to_string((*group)[end]) + " (item " + std::to_string(end) +
+                    "): sinew supports groups below " + std::to_string(kMaxGroups),
+                Pointer(where, "groups")};
       }
       group_count = std::max(group_count, (*group)[end] + 1);
       sum += w;
@@ -942,6 +953,20 @@ Status LoadBlend(LoadState& c, Object blend, const std::string& where, size_t ve
       }
       used[surface] = true;
       const Surface& target = surfaces[surface];
+      // Offsets for a binding the surface lacks, checked before their indices (which would all
+      // be out of range of its zero values and hide this error).
+      Element unused;
+      if (!target.normals.present && so.at_key("normal").get(unused) == simdjson::SUCCESS) {
+        return {Error::kInvalidReference,
+                "normal offsets for surface " + std::to_string(surface) + ", which has no normals",
+                Pointer(bw, "normal")};
+      }
+      if (!target.texture_map.present && so.at_key("textureMap").get(unused) == simdjson::SUCCESS) {
+        return {Error::kInvalidReference,
+                "textureMap offsets for surface " + std::to_string(surface) +
+                    ", which has no textureMap",
+                Pointer(bw, "textureMap")};
+      }
       SparseOffsets uv;
       if (Status s = LoadSparseOffsets(c, so, "normal", bw, target.normals.value_count, 3,
                                        &shape.surface_normals[surface]);
@@ -955,17 +980,6 @@ Status LoadBlend(LoadState& c, Object blend, const std::string& where, size_t ve
       }
       if (!shape.surface_normals[surface].present && !uv.present) {
         return {Error::kInvalidValue, "an empty blend surface must be omitted", bw};
-      }
-      if (shape.surface_normals[surface].present && !target.normals.present) {
-        return {Error::kInvalidReference,
-                "normal offsets for surface " + std::to_string(surface) + ", which has no normals",
-                Pointer(bw, "normal")};
-      }
-      if (uv.present && !target.texture_map.present) {
-        return {Error::kInvalidReference,
-                "textureMap offsets for surface " + std::to_string(surface) +
-                    ", which has no textureMap",
-                Pointer(bw, "textureMap")};
       }
     }
     ++k;
