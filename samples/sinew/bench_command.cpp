@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "json_text.h"
 #include "sinew/asset/influence_layout.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/skin_mesh.h"
@@ -269,15 +270,6 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   row->max_direction_error =
       std::max(MaxAbsDiff(*normals, reference.normals), MaxAbsDiff(*tangents, reference.tangents));
   return {};
-}
-
-std::string JsonEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) out += c;
-  }
-  return out;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 namespace sinew::tool {
 
+int BakeCommand(std::span<const std::string_view> args);
 int BenchCommand(std::span<const std::string_view> args);
 int ConvertCommand(std::span<const std::string_view> args);
 int InfoCommand(std::span<const std::string_view> args);

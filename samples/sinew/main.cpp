@@ -1,5 +1,4 @@
-// sinew — command-line tool: `sinew bench`, `sinew info` and `sinew convert` today; bake and render
-// arrive with the animation work (see README.md).
+// sinew — command-line tool: `sinew bake`, `bench`, `convert` and `info` (see README.md).
 #include <cstdio>
 #include <string_view>
 #include <vector>
@@ -13,6 +12,8 @@ void PrintUsage() {
       "usage: sinew <command> [options]\n"
       "\n"
       "commands:\n"
+      "  bake     write the deformed meshes of a file at a time of a clip (or a bind pose), in\n"
+      "           scene space, on the CPU or the GPU (sinew bake --help)\n"
       "  bench    deform a procedural crowd on the CPU reference and the GPU; report throughput\n"
       "           and GPU-vs-CPU error (sinew bench --help)\n"
       "  convert  write a file's skinned characters as 3D G4MF (.g4tf or .g4b)\n"
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   }
   const std::string_view command = args[0];
   const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
+  if (command == "bake") return sinew::tool::BakeCommand(rest);
   if (command == "bench") return sinew::tool::BenchCommand(rest);
   if (command == "convert") return sinew::tool::ConvertCommand(rest);
   if (command == "info") return sinew::tool::InfoCommand(rest);

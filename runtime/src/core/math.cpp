@@ -82,6 +82,30 @@ Quat AxisAngle(float x, float y, float z, float radians) {
   return {x * s, y * s, z * s, std::cos(radians * 0.5f)};
 }
 
+Quat Normalize(const Quat& q) {
+  const float len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+  if (!(len > 0.0f)) return {};
+  return {q.x / len, q.y / len, q.z / len, q.w / len};
+}
+
+Quat Slerp(const Quat& a, const Quat& b_in, float t) {
+  Quat b = b_in;
+  float cosine = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+  if (cosine < 0.0f) {  // the shorter arc
+    b = {-b.x, -b.y, -b.z, -b.w};
+    cosine = -cosine;
+  }
+  float wa = 1.0f - t, wb = t;
+  if (cosine < 0.9995f) {
+    const float angle = std::acos(cosine);
+    const float sine = std::sin(angle);
+    wa = std::sin((1.0f - t) * angle) / sine;
+    wb = std::sin(t * angle) / sine;
+  }
+  return Normalize(
+      {wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w});
+}
+
 Float4x4 ComposeTrs(const Float3& t, const Quat& q, const Float3& s) {
   const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
   const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;

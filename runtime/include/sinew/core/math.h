@@ -42,6 +42,11 @@ Float4x4 Translation(float x, float y, float z);
 Float4x4 Scaling(float x, float y, float z);
 // Rotation of `radians` about the unit axis (x, y, z).
 Quat AxisAngle(float x, float y, float z, float radians);
+// q / |q|; the identity for a zero quaternion.
+Quat Normalize(const Quat& q);
+// Spherical interpolation from a (t = 0) to b (t = 1) along the shorter arc (b is negated when
+// dot(a, b) < 0), normalized; nearly parallel inputs fall back to a normalized lerp.
+Quat Slerp(const Quat& a, const Quat& b, float t);
 // T * R * S, as glTF composes a node's local matrix.
 Float4x4 ComposeTrs(const Float3& t, const Quat& r, const Float3& s);
 // The top three rows of an affine 4x4 matrix (its bottom row is assumed to be 0 0 0 1).

@@ -1,0 +1,49 @@
+// The whole CPU reference for one primitive of one mesh instance of an asset (DESIGN.md §2, §3,
+// §4): morph targets, then skinning with the node's skin palette (dense or sparse), or, for an
+// unskinned node, its world transform. Output in scene space. What `sinew bake --device cpu`
+// writes, and what the GPU path is compared with.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sinew/asset/asset.h"
+#include "sinew/asset/skinned_mesh.h"
+#include "sinew/core/error.h"
+#include "sinew/core/math.h"
+
+namespace sinew::cpu {
+
+struct DeformedPrimitive {
+  std::vector<float> positions;  // xyz per vertex
+  std::vector<float> normals;    // xyz per vertex, or empty
+  std::vector<float> tangents;   // xyzw per vertex, or empty
+};
+
+// The palette node `node`'s skin gives its mesh's primitives (SkinInstancePaletteJob), sized for
+// every primitive of the mesh. kInvalidArgument when the node has no skin or mesh.
+Result<std::vector<Float3x4>> NodePalette(const Asset& asset, uint32_t node,
+                                          std::span<const Float4x4> world);
+
+// Deforms primitive `primitive` of node `node`'s mesh. `world` holds every node's scene matrix
+// (SceneTransformsJob); `weights` the node's morph weights (ScenePose::weights[node]; empty = no
+// morphing). `palette` is NodePalette's for a skinned node (empty for an unskinned one).
+// Errors: kInvalidArgument for a node without a mesh or a primitive out of range; those of the
+// morph and skinning jobs.
+Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
+                       std::span<const Float4x4> world, std::span<const float> weights,
+                       std::span<const Float3x4> palette, DeformedPrimitive* out);
+
+// Morphs primitive `primitive` of node `node`'s mesh by `weights` (the first step of
+// DeformPrimitive) into `out`; with no nonzero weight, copies the rest attributes.
+Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
+                      std::span<const float> weights, DeformedPrimitive* out);
+
+// A SkinnedMesh for the GPU Deformer from an asset's skinned primitive with attributes `attributes`
+// (the rest ones, or MorphPrimitive's): its influences as they are (dense or sparse), and a
+// skeleton of `palette_size` placeholder joints (the palette is built from the asset instead).
+SkinnedMesh SkinnedMeshOf(const Primitive& primitive, const DeformedPrimitive& attributes,
+                          size_t palette_size);
+
+}  // namespace sinew::cpu

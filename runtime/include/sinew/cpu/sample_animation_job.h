@@ -1,0 +1,39 @@
+// Samples one animation clip at a time into a ScenePose (DESIGN.md §4.6, glTF 2.0 §3.11 and
+// Appendix C): LINEAR (slerp on the shorter arc for rotations), STEP, CUBICSPLINE (Hermite with
+// tangents scaled by the key interval; rotations normalized). Channels without a node are
+// ignored; nodes and weights no channel targets keep what the pose held.
+#pragma once
+
+#include "sinew/asset/asset.h"
+#include "sinew/asset/scene_pose.h"
+#include "sinew/core/error.h"
+
+namespace sinew::cpu {
+
+// The clip's time range: the earliest first key and the latest last key of its samplers (0, 0 for
+// a clip without keys).
+struct ClipRange {
+  float start = 0, end = 0;
+  float duration() const { return end - start; }
+};
+ClipRange RangeOf(const Animation& animation);
+
+struct SampleAnimationJob {
+  // Validate() checks: animation and pose given (kInvalidArgument); every channel's sampler and
+  // node in range, and its sampler's output holding the values its input and interpolation need
+  // (kSizeMismatch, where "channels/<c>"); time finite (kNonFiniteValue).
+  Status Validate() const;
+  // Validates, then writes every channel's value at `time` into the pose. The time is clamped to
+  // the clip's range, or wrapped into it when `loop`; each sampler then holds its first/last value
+  // outside its own keys.
+  Status Run() const;
+
+  const Animation* animation = nullptr;
+  float time = 0;
+  bool loop = false;
+  // Receives the sampled values; sized for the asset (RestPose). Weights channels write
+  // min(components, pose weights of the node) values.
+  ScenePose* pose = nullptr;
+};
+
+}  // namespace sinew::cpu

@@ -1,0 +1,20 @@
+// One deformation on the GPU, read back: for tools and tests (`sinew bake --device gpu`, the
+// GPU-vs-CPU checks). An engine keeps a DeviceMesh and a Deformer and records every frame instead.
+#pragma once
+
+#include <span>
+
+#include "sinew/asset/skinned_mesh.h"
+#include "sinew/core/error.h"
+#include "sinew/core/math.h"
+#include "sinew/cpu/deform_primitive.h"
+#include "sinew/vk/context.h"
+
+namespace sinew::vk {
+
+// Uploads `mesh`, skins one instance with `palette` (mesh.palette_size() entries) on the GPU, waits
+// and reads the outputs back. Errors: those of DeviceMesh, Deformer and the submission.
+Result<cpu::DeformedPrimitive> DeformOnce(const Context& context, const SkinnedMesh& mesh,
+                                          std::span<const Float3x4> palette);
+
+}  // namespace sinew::vk

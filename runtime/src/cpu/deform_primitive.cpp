@@ -1,0 +1,140 @@
+#include "sinew/cpu/deform_primitive.h"
+
+#include <algorithm>
+#include <string>
+
+#include "sinew/cpu/morph_targets_job.h"
+#include "sinew/cpu/skin_dense_job.h"
+#include "sinew/cpu/skin_instance_palette_job.h"
+#include "sinew/cpu/skin_sparse_job.h"
+#include "skin_vertex.h"
+
+namespace sinew::cpu {
+
+Result<std::vector<Float3x4>> NodePalette(const Asset& asset, uint32_t node,
+                                          std::span<const Float4x4> world) {
+  if (node >= asset.nodes.size() || asset.nodes[node].skin < 0 || asset.nodes[node].mesh < 0) {
+    return Status(Error::kInvalidArgument, "node " + std::to_string(node) + " is not skinned");
+  }
+  const Skin& skin = asset.skins[size_t(asset.nodes[node].skin)];
+  size_t groups = 0;
+  for (const Primitive& p : asset.meshes[size_t(asset.nodes[node].mesh)].primitives) {
+    groups = std::max<size_t>(groups, p.sparse_influences.group_count);
+    for (uint16_t j : p.influences.joints) groups = std::max<size_t>(groups, j + 1u);
+  }
+  std::vector<Float3x4> palette(PaletteSizeFor(skin, groups));
+  SkinInstancePaletteJob job;
+  job.skin = &skin;
+  job.world = world;
+  job.node = node;
+  job.output = palette;
+  if (Status s = job.Run(); !s) return s;
+  return palette;
+}
+
+Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
+                      std::span<const float> weights, DeformedPrimitive* out) {
+  if (node >= asset.nodes.size() || asset.nodes[node].mesh < 0 ||
+      primitive >= asset.meshes[size_t(asset.nodes[node].mesh)].primitives.size()) {
+    return Status(Error::kInvalidArgument, "node " + std::to_string(node) + " has no primitive " +
+                                               std::to_string(primitive));
+  }
+  const Primitive& p = asset.meshes[size_t(asset.nodes[node].mesh)].primitives[primitive];
+  const bool morphing = !p.targets.empty() && weights.size() == p.targets.size() &&
+                        std::any_of(weights.begin(), weights.end(), [](float w) { return w != 0; });
+  if (!morphing) {
+    out->positions = p.positions;
+    out->normals = p.normals;
+    out->tangents = p.tangents;
+    return {};
+  }
+  out->positions.resize(p.positions.size());
+  out->normals.resize(p.normals.size());
+  out->tangents.resize(p.tangents.size());
+  MorphTargetsJob job;
+  job.positions = p.positions;
+  job.normals = p.normals;
+  job.tangents = p.tangents;
+  job.targets = p.targets;
+  job.weights = weights;
+  job.out_positions = out->positions;
+  job.out_normals = out->normals;
+  job.out_tangents = out->tangents;
+  return job.Run();
+}
+
+SkinnedMesh SkinnedMeshOf(const Primitive& primitive, const DeformedPrimitive& attributes,
+                          size_t palette_size) {
+  SkinnedMesh mesh;
+  mesh.positions = attributes.positions;
+  mesh.normals = attributes.normals;
+  mesh.tangents = attributes.tangents;
+  if (primitive.sparse_influences.offsets.empty()) {
+    mesh.influences = primitive.influences;
+  } else {
+    mesh.sparse_influences = primitive.sparse_influences;
+    mesh.influences.joints.clear();
+    mesh.influences.weights.clear();
+  }
+  mesh.skeleton.parents.assign(palette_size, Skeleton::kNoParent);
+  mesh.skeleton.rest_local.assign(palette_size, Float4x4{});
+  mesh.skeleton.inverse_binds.assign(palette_size, Float4x4{});
+  return mesh;
+}
+
+Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
+                       std::span<const Float4x4> world, std::span<const float> weights,
+                       std::span<const Float3x4> palette, DeformedPrimitive* out) {
+  if (node >= asset.nodes.size() || node >= world.size() || asset.nodes[node].mesh < 0) {
+    return Status(Error::kInvalidArgument, "node " + std::to_string(node) + " has no mesh");
+  }
+  const Mesh& mesh = asset.meshes[size_t(asset.nodes[node].mesh)];
+  if (primitive >= mesh.primitives.size()) {
+    return Status(Error::kInvalidArgument, "primitive " + std::to_string(primitive) +
+                                               " is past the mesh's " +
+                                               std::to_string(mesh.primitives.size()));
+  }
+  const Primitive& p = mesh.primitives[primitive];
+  // Morph targets first (DESIGN.md §4: rest -> blend shapes -> skinning).
+  DeformedPrimitive morphed;
+  if (Status s = MorphPrimitive(asset, node, primitive, weights, &morphed); !s) return s;
+  const std::span<const float> positions = morphed.positions, normals = morphed.normals,
+                               tangents = morphed.tangents;
+  out->positions.resize(positions.size());
+  out->normals.resize(normals.size());
+  out->tangents.resize(tangents.size());
+  const bool skinned = asset.nodes[node].skin >= 0 && p.skinned();
+  if (skinned && !p.sparse_influences.offsets.empty()) {
+    SkinSparseJob job;
+    job.positions = positions, job.normals = normals, job.tangents = tangents;
+    job.influences = &p.sparse_influences;
+    job.palette = palette;
+    job.out_positions = out->positions, job.out_normals = out->normals;
+    job.out_tangents = out->tangents;
+    return job.Run();
+  }
+  if (skinned) {
+    SkinDenseJob job;
+    job.influences_per_vertex = p.influences.influences_per_vertex;
+    job.positions = positions, job.normals = normals, job.tangents = tangents;
+    job.joints = p.influences.joints;
+    job.weights = p.influences.weights;
+    job.palette = palette;
+    job.out_positions = out->positions, job.out_normals = out->normals;
+    job.out_tangents = out->tangents;
+    return job.Run();
+  }
+  // Unskinned: the node's world transform, normals by its cofactor (DESIGN.md §3, §4.4).
+  detail::SkinStreams streams{positions,      normals,      tangents,
+                              out->positions, out->normals, out->tangents};
+  if (Status s = detail::ValidateSkinStreams(streams); !s) return s;
+  const Float3x4 m = ToFloat3x4(world[node]);
+  for (size_t v = 0; v < streams.vertex_count(); ++v) {
+    detail::BlendedMatrix blend;
+    blend.Add(1.0f, m);
+    detail::WriteSkinned(streams, v, blend);
+  }
+  return {};
+}
+
+}  // namespace sinew::cpu

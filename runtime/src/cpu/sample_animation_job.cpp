@@ -1,0 +1,157 @@
+#include "sinew/cpu/sample_animation_job.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace sinew::cpu {
+
+ClipRange RangeOf(const Animation& animation) {
+  ClipRange range;
+  bool first = true;
+  for (const AnimationSampler& s : animation.samplers) {
+    if (s.input.empty()) continue;
+    range.start = first ? s.input.front() : std::min(range.start, s.input.front());
+    range.end = first ? s.input.back() : std::max(range.end, s.input.back());
+    first = false;
+  }
+  return range;
+}
+
+namespace {
+
+size_t ComponentsOf(AnimationPath path, const AnimationSampler& s) {
+  switch (path) {
+    case AnimationPath::kTranslation:
+    case AnimationPath::kScale:
+      return 3;
+    case AnimationPath::kRotation:
+      return 4;
+    case AnimationPath::kWeights:
+      return s.components;
+  }
+  return 0;
+}
+
+// The sampler's value at t (already clamped or wrapped to the clip) into out[0..c).
+void Sample(const AnimationSampler& s, size_t c, float t, bool rotation, float* out) {
+  const std::vector<float>& in = s.input;
+  const bool cubic = s.interpolation == Interpolation::kCubicSpline;
+  const size_t stride = cubic ? 3 * c : c;  // floats per key
+  const size_t value = cubic ? c : 0;       // offset of the value within a key
+  const auto at = [&](size_t key) { return &s.output[key * stride + value]; };
+  if (in.size() == 1 || t <= in.front()) {
+    std::copy_n(at(0), c, out);
+    return;
+  }
+  if (t >= in.back()) {
+    std::copy_n(at(in.size() - 1), c, out);
+    return;
+  }
+  const size_t k = size_t(std::upper_bound(in.begin(), in.end(), t) - in.begin()) - 1;
+  const float dt = in[k + 1] - in[k];
+  const float a = (t - in[k]) / dt;
+  switch (s.interpolation) {
+    case Interpolation::kStep:
+      std::copy_n(at(k), c, out);
+      return;
+    case Interpolation::kLinear:
+      if (rotation) {
+        const float* p = at(k);
+        const float* q = at(k + 1);
+        const Quat r = Slerp({p[0], p[1], p[2], p[3]}, {q[0], q[1], q[2], q[3]}, a);
+        out[0] = r.x, out[1] = r.y, out[2] = r.z, out[3] = r.w;
+        return;
+      }
+      for (size_t i = 0; i < c; ++i) out[i] = at(k)[i] + a * (at(k + 1)[i] - at(k)[i]);
+      return;
+    case Interpolation::kCubicSpline: {
+      // Key k: (in-tangent, value, out-tangent); tangents are per second, so scaled by dt.
+      const float a2 = a * a, a3 = a2 * a;
+      const float h00 = 2 * a3 - 3 * a2 + 1, h10 = a3 - 2 * a2 + a;
+      const float h01 = -2 * a3 + 3 * a2, h11 = a3 - a2;
+      const float* v0 = at(k);
+      const float* b0 = &s.output[k * stride + 2 * c];  // out-tangent of k
+      const float* v1 = at(k + 1);
+      const float* a1 = &s.output[(k + 1) * stride];  // in-tangent of k + 1
+      for (size_t i = 0; i < c; ++i) {
+        out[i] = h00 * v0[i] + h10 * dt * b0[i] + h01 * v1[i] + h11 * dt * a1[i];
+      }
+      if (rotation) {
+        const Quat r = Normalize({out[0], out[1], out[2], out[3]});
+        out[0] = r.x, out[1] = r.y, out[2] = r.z, out[3] = r.w;
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+Status SampleAnimationJob::Validate() const {
+  if (!animation || !pose) {
+    return Status(Error::kInvalidArgument, "animation and pose are required");
+  }
+  if (!std::isfinite(time)) return Status(Error::kNonFiniteValue, "time is not finite", "time");
+  for (size_t i = 0; i < animation->channels.size(); ++i) {
+    const AnimationChannel& ch = animation->channels[i];
+    const std::string where = "channels/" + std::to_string(i);
+    if (ch.node < 0) continue;
+    if (size_t(ch.node) >= pose->node_count() || ch.sampler >= animation->samplers.size()) {
+      return Status(Error::kSizeMismatch, "node or sampler out of range", where);
+    }
+    const AnimationSampler& s = animation->samplers[ch.sampler];
+    const size_t c = ComponentsOf(ch.path, s);
+    const size_t per_key = s.interpolation == Interpolation::kCubicSpline ? 3 * c : c;
+    if (c == 0 || s.input.empty() || s.output.size() != s.input.size() * per_key) {
+      return Status(Error::kSizeMismatch,
+                    "sampler " + std::to_string(ch.sampler) + " has " +
+                        std::to_string(s.output.size()) + " output floats for " +
+                        std::to_string(s.input.size()) + " keys of " + std::to_string(c),
+                    where);
+    }
+  }
+  return {};
+}
+
+Status SampleAnimationJob::Run() const {
+  if (Status s = Validate(); !s) return s;
+  const ClipRange range = RangeOf(*animation);
+  float t = time;
+  if (loop && range.duration() > 0) {
+    t = range.start + std::fmod(t - range.start, range.duration());
+    if (t < range.start) t += range.duration();
+  }
+  t = std::clamp(t, range.start, range.end);
+  float value[4];
+  std::vector<float> weights;
+  for (const AnimationChannel& ch : animation->channels) {
+    if (ch.node < 0) continue;
+    const AnimationSampler& s = animation->samplers[ch.sampler];
+    const size_t node = size_t(ch.node);
+    switch (ch.path) {
+      case AnimationPath::kTranslation:
+        Sample(s, 3, t, false, value);
+        pose->translations[node] = {value[0], value[1], value[2]};
+        break;
+      case AnimationPath::kScale:
+        Sample(s, 3, t, false, value);
+        pose->scales[node] = {value[0], value[1], value[2]};
+        break;
+      case AnimationPath::kRotation:
+        Sample(s, 4, t, true, value);
+        pose->rotations[node] = {value[0], value[1], value[2], value[3]};
+        break;
+      case AnimationPath::kWeights: {
+        weights.resize(s.components);
+        Sample(s, s.components, t, false, weights.data());
+        std::vector<float>& out = pose->weights[node];
+        std::copy_n(weights.begin(), std::min(out.size(), weights.size()), out.begin());
+        break;
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace sinew::cpu
