@@ -17,8 +17,8 @@
 #include "json_text.h"
 #include "sinew/asset/scene_pose.h"
 #include "sinew/cpu/deform_primitive.h"
+#include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/sample_animation_job.h"
-#include "sinew/cpu/scene_transforms_job.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/vk/context.h"
 #include "sinew/vk/deform_once.h"
@@ -134,22 +134,6 @@ int32_t Find(const std::vector<T>& items, const std::string& key) {
     return int32_t(index);
   }
   return -1;
-}
-
-// The nodes drawn: the default scene's trees (every root when there is no scene), parents first.
-std::vector<uint32_t> DrawnNodes(const Asset& a) {
-  std::vector<uint32_t> order;
-  if (a.scene >= 0 && size_t(a.scene) < a.scenes.size()) {
-    order = a.scenes[size_t(a.scene)].nodes;
-  } else {
-    for (size_t n = 0; n < a.nodes.size(); ++n) {
-      if (a.nodes[n].parent < 0) order.push_back(uint32_t(n));
-    }
-  }
-  for (size_t k = 0; k < order.size(); ++k) {
-    for (uint32_t child : a.nodes[order[k]].children) order.push_back(child);
-  }
-  return order;
 }
 
 struct Baked {
@@ -329,15 +313,12 @@ int BakeCommand(std::span<const std::string_view> args) {
     variant = int32_t(it - a.variants.begin());
   }
 
-  std::vector<Float4x4> world(a.nodes.size());
-  cpu::SceneTransformsJob transforms;
-  transforms.nodes = a.nodes;
-  transforms.pose = &pose;
-  transforms.output = world;
-  if (Status s = transforms.Run(); !s) {
-    std::fprintf(stderr, "sinew bake: %s\n", s.error().ToString().c_str());
+  auto transforms = cpu::SceneTransforms(a, pose);
+  if (!transforms) {
+    std::fprintf(stderr, "sinew bake: %s\n", transforms.error().ToString().c_str());
     return 1;
   }
+  std::vector<Float4x4>& world = transforms.value();
   // Bind poses replace the joints' scene matrices.
   if (o.pose != "rest") {
     const bool inverse_binds = o.pose == "bind";
@@ -382,7 +363,7 @@ int BakeCommand(std::span<const std::string_view> args) {
     context = std::move(ctx.value());
   }
   std::vector<Baked> baked;
-  for (uint32_t n : DrawnNodes(a)) {
+  for (uint32_t n : cpu::DrawnNodes(a)) {
     const Node& node = a.nodes[n];
     if (node.mesh < 0) continue;
     const Mesh& mesh = a.meshes[size_t(node.mesh)];

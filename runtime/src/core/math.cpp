@@ -88,8 +88,9 @@ Quat Normalize(const Quat& q) {
   return {q.x / len, q.y / len, q.z / len, q.w / len};
 }
 
-Quat Slerp(const Quat& a, const Quat& b_in, float t) {
-  Quat b = b_in;
+Quat Slerp(const Quat& a_in, const Quat& b_in, float t) {
+  const Quat a = Normalize(a_in);
+  Quat b = Normalize(b_in);
   float cosine = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
   if (cosine < 0.0f) {  // the shorter arc
     b = {-b.x, -b.y, -b.z, -b.w};

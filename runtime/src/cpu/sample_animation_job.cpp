@@ -139,8 +139,9 @@ Status SampleAnimationJob::Run() const {
         pose->scales[node] = {value[0], value[1], value[2]};
         break;
       case AnimationPath::kRotation:
+        // Normalized on every path (keys themselves included): files store rotations rounded.
         Sample(s, 4, t, true, value);
-        pose->rotations[node] = {value[0], value[1], value[2], value[3]};
+        pose->rotations[node] = Normalize({value[0], value[1], value[2], value[3]});
         break;
       case AnimationPath::kWeights: {
         weights.resize(s.components);

@@ -45,7 +45,8 @@ Quat AxisAngle(float x, float y, float z, float radians);
 // q / |q|; the identity for a zero quaternion.
 Quat Normalize(const Quat& q);
 // Spherical interpolation from a (t = 0) to b (t = 1) along the shorter arc (b is negated when
-// dot(a, b) < 0), normalized; nearly parallel inputs fall back to a normalized lerp.
+// dot(a, b) < 0), normalized; nearly parallel inputs fall back to a normalized lerp. a and b are
+// normalized first (keys in files are rounded), so the angle is uniform in t.
 Quat Slerp(const Quat& a, const Quat& b, float t);
 // T * R * S, as glTF composes a node's local matrix.
 Float4x4 ComposeTrs(const Float3& t, const Quat& r, const Float3& s);

@@ -1,0 +1,33 @@
+// One call for the usual pose evaluation of an asset (DESIGN.md §4.6): the rest pose, a clip
+// sampled at a time on top of it, and every node's scene matrix. Tools and tests use it; an
+// engine runs the jobs itself to reuse its buffers.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sinew/asset/asset.h"
+#include "sinew/asset/scene_pose.h"
+#include "sinew/core/error.h"
+#include "sinew/core/math.h"
+
+namespace sinew::cpu {
+
+struct EvaluatedScene {
+  ScenePose pose;
+  std::vector<Float4x4> world;  // per node
+};
+
+// The nodes an asset draws: the default scene's trees (every root when it has no default scene),
+// parents first.
+std::vector<uint32_t> DrawnNodes(const Asset& asset);
+
+// RestPose, then (animation >= 0) SampleAnimationJob at `time`, then SceneTransformsJob.
+// kInvalidArgument for an animation index out of range; the jobs' errors.
+Result<EvaluatedScene> EvaluateScene(const Asset& asset, int32_t animation = -1, float time = 0,
+                                     bool loop = false);
+
+// Scene matrices of `pose` (SceneTransformsJob over the asset's nodes).
+Result<std::vector<Float4x4>> SceneTransforms(const Asset& asset, const ScenePose& pose);
+
+}  // namespace sinew::cpu
