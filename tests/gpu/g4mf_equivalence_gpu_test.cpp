@@ -1,6 +1,7 @@
 // Every shared skinned glTF asset, converted to G4MF (WriteG4mf) and loaded back, deforms like the
 // original (DESIGN.md §4.2, issue 5): dense glTF skinning on the CPU == sparse G4MF skinning on
-// the CPU == sparse on the GPU, corner by corner, at several poses.
+// the CPU == sparse on the GPU, corner by corner, at several poses and at three times of every
+// clip of the glTF file (G4MF has no animation: the glTF clip's joint matrices drive both).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +12,9 @@
 #include "gpu/gpu_test.h"
 #include "sinew/asset/influence_layout.h"
 #include "sinew/cpu/deform_primitive.h"
+#include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/group_palette_job.h"
+#include "sinew/cpu/sample_animation_job.h"
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/loader/file.h"
 #include "sinew/loader/g4mf.h"
@@ -132,8 +135,21 @@ std::vector<Case> Cases(const Converted& c, const std::string& asset) {
     const Mesh& smesh = s.meshes[size_t(sn.mesh)];
     EXPECT_EQ(gmesh.primitives.size(), smesh.primitives.size()) << asset;
     EXPECT_EQ(sskin.group_joints.size(), gskin.joints.size()) << asset;
-    for (int pose = 0; pose < kPoses; ++pose) {
-      const std::vector<Float4x4> world = PosedWorlds(g, gskin.joints, pose);
+    // Poses: the rest pose and turned joints, then three times (start, middle, end) of every clip.
+    const int poses = kPoses + 3 * int(g.animations.size());
+    for (int pose = 0; pose < poses; ++pose) {
+      std::vector<Float4x4> world;
+      if (pose < kPoses) {
+        world = PosedWorlds(g, gskin.joints, pose);
+      } else {
+        const int32_t clip = (pose - kPoses) / 3;
+        const cpu::ClipRange range = cpu::RangeOf(g.animations[size_t(clip)]);
+        auto scene = cpu::EvaluateScene(
+            g, clip, range.start + range.duration() * 0.5f * float((pose - kPoses) % 3));
+        EXPECT_TRUE(scene.ok()) << scene.error().ToString();
+        if (!scene.ok()) continue;
+        world = std::move(scene->world);
+      }
       std::vector<Float3x4> dense_palette(gskin.joints.size());
       for (size_t j = 0; j < gskin.joints.size(); ++j) {
         dense_palette[j] = ToFloat3x4(Multiply(world[gskin.joints[j]], gskin.inverse_binds[j]));
@@ -151,7 +167,9 @@ std::vector<Case> Cases(const Converted& c, const std::string& asset) {
         const Primitive& sp = smesh.primitives[p];
         Case k;
         k.name = asset + " node " + std::to_string(n) + " primitive " + std::to_string(p) +
-                 " pose " + std::to_string(pose);
+                 (pose < kPoses ? " pose " + std::to_string(pose)
+                                : " clip " + std::to_string((pose - kPoses) / 3) + " time " +
+                                      std::to_string((pose - kPoses) % 3) + "/2");
         k.dense = MeshOf(gp, gskin.joints.size());
         k.sparse = MeshOf(sp, PaletteSize(sp));
         k.dense_palette = dense_palette;
