@@ -7,6 +7,7 @@
 #include "sinew/cpu/skin_dense_job.h"
 #include "sinew/cpu/skin_instance_palette_job.h"
 #include "sinew/cpu/skin_sparse_job.h"
+#include "sinew/cpu/sub_shape_weights_job.h"
 #include "skin_vertex.h"
 
 namespace sinew::cpu {
@@ -39,9 +40,20 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
     return Status(Error::kInvalidArgument, "node " + std::to_string(node) + " has no primitive " +
                                                std::to_string(primitive));
   }
-  const Primitive& p = asset.meshes[size_t(asset.nodes[node].mesh)].primitives[primitive];
-  const bool morphing = !p.targets.empty() && weights.size() == p.targets.size() &&
-                        std::any_of(weights.begin(), weights.end(), [](float w) { return w != 0; });
+  const Mesh& mesh = asset.meshes[size_t(asset.nodes[node].mesh)];
+  const Primitive& p = mesh.primitives[primitive];
+  // Blend-shape weights -> per-target weights (in-betweens, DESIGN.md §4.3).
+  std::vector<float> resolved(weights.begin(), weights.end());
+  if (!mesh.inbetween_shapes.empty() && weights.size() == p.targets.size()) {
+    SubShapeWeightsJob job;
+    job.shapes = mesh.inbetween_shapes;
+    job.weights = weights;
+    job.output = resolved;
+    if (Status s = job.Run(); !s) return s;
+  }
+  const bool morphing =
+      !p.targets.empty() && resolved.size() == p.targets.size() &&
+      std::any_of(resolved.begin(), resolved.end(), [](float w) { return w != 0; });
   if (!morphing) {
     out->positions = p.positions;
     out->normals = p.normals;
@@ -56,7 +68,7 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
   job.normals = p.normals;
   job.tangents = p.tangents;
   job.targets = p.targets;
-  job.weights = weights;
+  job.weights = resolved;
   job.out_positions = out->positions;
   job.out_normals = out->normals;
   job.out_tangents = out->tangents;

@@ -36,7 +36,8 @@ Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
                        std::span<const Float3x4> palette, DeformedPrimitive* out);
 
 // Morphs primitive `primitive` of node `node`'s mesh by `weights` (the first step of
-// DeformPrimitive) into `out`; with no nonzero weight, copies the rest attributes.
+// DeformPrimitive) into `out`: the weights resolved over the mesh's in-betweens
+// (SubShapeWeightsJob), then MorphTargetsJob; with no nonzero weight, copies the rest attributes.
 Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
                       std::span<const float> weights, DeformedPrimitive* out);
 
