@@ -4,9 +4,9 @@
 // §4.4, identical to sinew::cpu::SkinDenseJob.
 #extension GL_GOOGLE_include_directive : require
 
-layout(local_size_x = 64) in;
-
 #include "skinning_common.glsl"
+
+layout(local_size_x = SINEW_GROUP_SIZE) in;
 
 void main() {
   uint v = gl_GlobalInvocationID.x;
@@ -31,5 +31,7 @@ void main() {
       weight_sum += w;
     }
   }
-  WriteSkinned(instance, v, r0, r1, r2, weight_sum);
+  Vertex x = LoadRest(v);
+  ApplyMorphs(instance, x);  // morph targets first (DESIGN.md §4), fused in this pass
+  WriteSkinned(instance, v, x, r0, r1, r2, weight_sum);
 }

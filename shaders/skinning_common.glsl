@@ -4,6 +4,11 @@
 // Flags in SkinPushConstants.flags.
 #define SINEW_FLAG_NORMALS 1u
 #define SINEW_FLAG_TANGENTS 2u
+#define SINEW_FLAG_MORPH_NORMALS 4u   // morph deltas carry normal offsets
+#define SINEW_FLAG_MORPH_TANGENTS 8u  // morph deltas carry tangent offsets
+
+// Vertices per workgroup, and per morph group (MorphDeltas, kMorphGroupSize).
+#define SINEW_GROUP_SIZE 64
 
 layout(push_constant) uniform SkinPushConstants {
   uint vertex_count;           // vertices per instance
@@ -11,9 +16,9 @@ layout(push_constant) uniform SkinPushConstants {
   uint palette_stride;         // palette entries per instance (joints dense, groups sparse)
   uint flags;                  // SINEW_FLAG_*
   uint instance_base;          // first instance covered by this dispatch (gl_WorkGroupID.y adds)
+  uint morph_target_count;     // morph targets (weights per instance); 0: none
+  uint morph_stride;           // floats per morph delta
   uint pad0;
-  uint pad1;
-  uint pad2;
 } pc;
 
 // Rest attributes of one mesh, tightly packed floats (xyz, xyz, xyzw per vertex).
@@ -29,6 +34,14 @@ layout(std430, set = 0, binding = 9) readonly buffer InfluenceOffsets { uint inf
 // Palette: per instance, palette_stride entries (joints for dense, groups for sparse) of three vec4
 // rows (3x4 affine, 48 bytes).
 layout(std430, set = 0, binding = 5) readonly buffer Palette { vec4 palette[]; };
+// Morph targets, packed sparse per group of 64 vertices (runtime/include/sinew/asset/
+// morph_deltas.h): group g's blocks are [morph_group_offsets[g], morph_group_offsets[g + 1]),
+// each block (target, mask of vertices 0-31, mask of 32-63, first delta); deltas morph_stride
+// floats each; weights morph_target_count per instance.
+layout(std430, set = 0, binding = 10) readonly buffer MorphGroupOffsets { uint morph_group_offsets[]; };
+layout(std430, set = 0, binding = 11) readonly buffer MorphBlocks { uvec4 morph_blocks[]; };
+layout(std430, set = 0, binding = 12) readonly buffer MorphDeltaValues { float morph_deltas[]; };
+layout(std430, set = 0, binding = 13) readonly buffer MorphWeights { float morph_weights[]; };
 // Outputs, one block of vertex_count vertices per instance.
 layout(std430, set = 0, binding = 6) writeonly buffer OutPositions { float out_positions[]; };
 layout(std430, set = 0, binding = 7) writeonly buffer OutNormals { float out_normals[]; };
@@ -40,18 +53,72 @@ vec3 NormalizeOrKeep(vec3 v) {
   return len > 0.0 ? v / len : v;
 }
 
-// Transforms position, normal and tangent of vertex `v` of instance `instance` by the blended
-// matrix rows r0..r2 (identity when weight_sum == 0: the vertex keeps its rest attributes) and
-// writes them; identical to the CPU reference jobs (runtime/src/cpu/skin_vertex.h).
-void WriteSkinned(uint instance, uint v, vec4 r0, vec4 r1, vec4 r2, float weight_sum) {
+// A vertex's attributes on their way through the kernel.
+struct Vertex {
+  vec3 p;
+  vec3 n;
+  vec4 t;
+};
+
+Vertex LoadRest(uint v) {
+  Vertex x;
+  uint src3 = v * 3u;
+  x.p = vec3(rest_positions[src3], rest_positions[src3 + 1u], rest_positions[src3 + 2u]);
+  x.n = vec3(0.0);
+  x.t = vec4(0.0);
+  if ((pc.flags & SINEW_FLAG_NORMALS) != 0u) {
+    x.n = vec3(rest_normals[src3], rest_normals[src3 + 1u], rest_normals[src3 + 2u]);
+  }
+  if ((pc.flags & SINEW_FLAG_TANGENTS) != 0u) x.t = rest_tangents[v];
+  return x;
+}
+
+vec3 MorphDelta(uint at) {
+  return vec3(morph_deltas[at], morph_deltas[at + 1u], morph_deltas[at + 2u]);
+}
+
+// Adds instance's weighted morph deltas to vertex x (this invocation's vertex of its workgroup),
+// target by target in ascending order, then renormalizes normal and tangent; identical to
+// sinew::cpu::MorphTargetsJob. A target whose weight is 0 is skipped once for the whole group.
+void ApplyMorphs(uint instance, inout Vertex x) {
+  if (pc.morph_target_count == 0u) return;
+  uint group = gl_WorkGroupID.x;
+  uint lane = gl_LocalInvocationID.x;
+  uint bit = 1u << (lane & 31u);
+  uint weight_base = instance * pc.morph_target_count;
+  uint end = morph_group_offsets[group + 1u];
+  for (uint b = morph_group_offsets[group]; b < end; ++b) {
+    uvec4 block = morph_blocks[b];
+    float w = morph_weights[weight_base + block.x];
+    if (w == 0.0) continue;  // the same for every invocation of the group
+    uint word = lane < 32u ? block.y : block.z;
+    if ((word & bit) == 0u) continue;
+    uint below = lane < 32u ? uint(bitCount(block.y & (bit - 1u)))
+                            : uint(bitCount(block.y)) + uint(bitCount(block.z & (bit - 1u)));
+    uint at = (block.w + below) * pc.morph_stride;
+    x.p += w * MorphDelta(at);
+    at += 3u;
+    if ((pc.flags & SINEW_FLAG_MORPH_NORMALS) != 0u) {
+      x.n += w * MorphDelta(at);
+      at += 3u;
+    }
+    if ((pc.flags & SINEW_FLAG_MORPH_TANGENTS) != 0u) x.t.xyz += w * MorphDelta(at);
+  }
+  x.n = NormalizeOrKeep(x.n);
+  x.t.xyz = NormalizeOrKeep(x.t.xyz);
+}
+
+// Transforms vertex x (vertex `v` of instance `instance`) by the blended matrix rows r0..r2
+// (identity when weight_sum == 0: the vertex keeps its attributes) and writes it; identical to
+// the CPU reference jobs (runtime/src/cpu/skin_vertex.h).
+void WriteSkinned(uint instance, uint v, Vertex x, vec4 r0, vec4 r1, vec4 r2, float weight_sum) {
   if (weight_sum == 0.0) {
     r0 = vec4(1, 0, 0, 0);
     r1 = vec4(0, 1, 0, 0);
     r2 = vec4(0, 0, 1, 0);
   }
-  uint src3 = v * 3u;
   uint dst = instance * pc.vertex_count + v;
-  vec4 p = vec4(rest_positions[src3], rest_positions[src3 + 1u], rest_positions[src3 + 2u], 1.0);
+  vec4 p = vec4(x.p, 1.0);
   out_positions[dst * 3u + 0u] = dot(r0, p);
   out_positions[dst * 3u + 1u] = dot(r1, p);
   out_positions[dst * 3u + 2u] = dot(r2, p);
@@ -63,15 +130,13 @@ void WriteSkinned(uint instance, uint v, vec4 r0, vec4 r1, vec4 r2, float weight
     vec3 c2 = vec3(r0.y * r1.z - r0.z * r1.y, r0.z * r1.x - r0.x * r1.z, r0.x * r1.y - r0.y * r1.x);
     float det = dot(r0.xyz, c0);
     float s = det < 0.0 ? -1.0 : 1.0;
-    vec3 n = vec3(rest_normals[src3], rest_normals[src3 + 1u], rest_normals[src3 + 2u]);
-    vec3 o = NormalizeOrKeep(s * vec3(dot(c0, n), dot(c1, n), dot(c2, n)));
+    vec3 o = NormalizeOrKeep(s * vec3(dot(c0, x.n), dot(c1, x.n), dot(c2, x.n)));
     out_normals[dst * 3u + 0u] = o.x;
     out_normals[dst * 3u + 1u] = o.y;
     out_normals[dst * 3u + 2u] = o.z;
   }
   if ((pc.flags & SINEW_FLAG_TANGENTS) != 0u) {
-    vec4 t = rest_tangents[v];
-    vec3 o = NormalizeOrKeep(vec3(dot(r0.xyz, t.xyz), dot(r1.xyz, t.xyz), dot(r2.xyz, t.xyz)));
-    out_tangents[dst] = vec4(o, t.w);
+    vec3 o = NormalizeOrKeep(vec3(dot(r0.xyz, x.t.xyz), dot(r1.xyz, x.t.xyz), dot(r2.xyz, x.t.xyz)));
+    out_tangents[dst] = vec4(o, x.t.w);
   }
 }

@@ -37,7 +37,8 @@ std::vector<Float3x4> CrowdPalettes(const SkinnedMesh& mesh, uint32_t instances)
 }
 
 Streams SkinOnCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes,
-                  uint32_t instances) {
+                  uint32_t instances, const std::vector<float>& morph_weights) {
+  const size_t targets = mesh.morph_targets.size();
   const size_t v = mesh.vertex_count(), j = mesh.palette_size();
   Streams out;
   out.positions.resize(instances * v * 3);
@@ -50,7 +51,11 @@ Streams SkinOnCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes
                                               : std::span(out.normals).subspan(i * v * 3, v * 3);
     const auto tangents = mesh.tangents.empty() ? std::span<float>()
                                                 : std::span(out.tangents).subspan(i * v * 4, v * 4);
-    EXPECT_TRUE(cpu::SkinMesh(mesh, palette, positions, normals, tangents).ok());
+    const auto weights = morph_weights.empty()
+                             ? std::span<const float>()
+                             : std::span(morph_weights).subspan(i * targets, targets);
+    const Status s = cpu::SkinMesh(mesh, palette, weights, positions, normals, tangents);
+    EXPECT_TRUE(s.ok()) << s.error().ToString();
   }
   return out;
 }
@@ -63,10 +68,11 @@ float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
 }
 
 void ExpectGpuMatchesCpu(const vk::Context& ctx, const SkinnedMesh& mesh,
-                         const std::vector<Float3x4>& palettes, uint32_t instances) {
+                         const std::vector<Float3x4>& palettes, uint32_t instances,
+                         const std::vector<float>& morph_weights) {
   const size_t j = mesh.palette_size();
   ASSERT_EQ(palettes.size(), instances * j);
-  const Streams expected = SkinOnCpu(mesh, palettes, instances);
+  const Streams expected = SkinOnCpu(mesh, palettes, instances, morph_weights);
 
   auto device_mesh = vk::DeviceMesh::Create(ctx, mesh);
   ASSERT_TRUE(device_mesh.ok()) << device_mesh.error().ToString();
@@ -77,6 +83,12 @@ void ExpectGpuMatchesCpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   ASSERT_TRUE(deformer.ok()) << deformer.error().ToString();
   for (uint32_t i = 0; i < instances; ++i) {
     ASSERT_TRUE((*deformer)->SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
+    const size_t targets = mesh.morph_targets.size();
+    if (!morph_weights.empty()) {
+      const Status s =
+          (*deformer)->SetMorphWeights(i, std::span(morph_weights).subspan(i * targets, targets));
+      ASSERT_TRUE(s.ok()) << s.error().ToString();
+    }
   }
   ASSERT_TRUE(ctx.SubmitAndWait([&](VkCommandBuffer cmd) { (*deformer)->Record(cmd); }).ok());
 

@@ -22,16 +22,19 @@ SkinnedMesh Character(uint32_t vertices, uint32_t k, bool normals = true, bool t
 // skeleton.joint_count() entries each.
 std::vector<Float3x4> CrowdPalettes(const SkinnedMesh& mesh, uint32_t instances);
 
-// CPU reference for every instance (SkinDenseJob or SkinSparseJob by layout), laid out as the
-// Deformer's outputs; `palettes` holds mesh.palette_size() entries per instance.
+// CPU reference for every instance (morph targets, then SkinDenseJob or SkinSparseJob by layout),
+// laid out as the Deformer's outputs; `palettes` holds mesh.palette_size() entries per instance,
+// `morph_weights` the mesh's morph target count per instance (empty: all 0).
 Streams SkinOnCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes,
-                  uint32_t instances);
+                  uint32_t instances, const std::vector<float>& morph_weights = {});
 
 float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b);
 
-// Deforms `instances` copies of `mesh` with `palettes` on the GPU and expects the CPU result:
+// Deforms `instances` copies of `mesh` with `palettes` (and per-instance `morph_weights`) on the
+// GPU and expects the CPU result:
 // positions within 1e-5 x extent, normals and tangents within 1e-5.
 void ExpectGpuMatchesCpu(const vk::Context& ctx, const SkinnedMesh& mesh,
-                         const std::vector<Float3x4>& palettes, uint32_t instances);
+                         const std::vector<Float3x4>& palettes, uint32_t instances,
+                         const std::vector<float>& morph_weights = {});
 
 }  // namespace sinew::testing

@@ -1,6 +1,8 @@
 #include "sinew/asset/skinned_mesh.h"
 
 #include <cmath>
+#include <string>
+#include <utility>
 
 namespace sinew {
 
@@ -28,6 +30,22 @@ Status SkinnedMesh::Validate() const {
     if (!std::isfinite(positions[i])) {
       return {Error::kNonFiniteValue, "position is not finite",
               "positions/" + std::to_string(i / 3)};
+    }
+  }
+  for (size_t t = 0; t < morph_targets.size(); ++t) {
+    const MorphTarget& m = morph_targets[t];
+    for (const auto& [stream, name] :
+         {std::pair{&m.positions, "positions"}, std::pair{&m.normals, "normals"},
+          std::pair{&m.tangents, "tangents"}}) {
+      const std::string where = "morph_targets/" + std::to_string(t) + "/" + name;
+      if (!stream->empty() && stream->size() != v * 3) {
+        return {Error::kSizeMismatch,
+                std::to_string(stream->size()) + " floats, expected " + std::to_string(v * 3),
+                where};
+      }
+      for (float f : *stream) {
+        if (!std::isfinite(f)) return {Error::kNonFiniteValue, "offset is not finite", where};
+      }
     }
   }
   if (sparse()) {

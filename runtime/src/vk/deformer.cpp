@@ -57,6 +57,13 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
     auto slot = d->palette(i);
     std::fill(slot.begin(), slot.end(), Float3x4{});  // Identity until the caller sets a pose.
   }
+  if (mesh.morph_target_count()) {
+    auto weights = context.CreateBuffer(n * mesh.morph_target_count() * sizeof(float),
+                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::kUpload);
+    if (!weights) return weights.status();
+    d->morph_weights_ = std::move(weights.value());
+    std::memset(d->morph_weights_.mapped(), 0, n * mesh.morph_target_count() * sizeof(float));
+  }
   const VkBufferUsageFlags out_usage =
       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
       VK_BUFFER_USAGE_TRANSFER_SRC_BIT | options.extra_output_usage;
@@ -162,6 +169,10 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
   infos[kBindingOutPositions] = whole(d->out_positions_);
   infos[kBindingOutNormals] = whole(d->out_normals_);
   infos[kBindingOutTangents] = whole(d->out_tangents_);
+  infos[kBindingMorphGroupOffsets] = in_range(mesh.morph_group_offsets());
+  infos[kBindingMorphBlocks] = in_range(mesh.morph_blocks());
+  infos[kBindingMorphDeltas] = in_range(mesh.morph_deltas());
+  infos[kBindingMorphWeights] = whole(d->morph_weights_);
   std::array<VkWriteDescriptorSet, kSkinBindingCount> writes{};
   for (uint32_t b = 0; b < kSkinBindingCount; ++b) {
     writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -196,6 +207,29 @@ Status Deformer::SetPalette(uint32_t instance, std::span<const Float3x4> matrice
   return {};
 }
 
+std::span<float> Deformer::morph_weights(uint32_t instance) {
+  const uint32_t targets = mesh_->morph_target_count();
+  if (instance >= instance_count_ || targets == 0) return {};
+  auto* base = static_cast<float*>(morph_weights_.mapped());
+  return {base + size_t{instance} * targets, targets};
+}
+
+Status Deformer::SetMorphWeights(uint32_t instance, std::span<const float> weights) {
+  if (instance >= instance_count_) {
+    return {Error::kInstanceIndexOutOfRange,
+            "instance " + std::to_string(instance) + " of " + std::to_string(instance_count_)};
+  }
+  if (weights.size() != mesh_->morph_target_count()) {
+    return {Error::kSizeMismatch,
+            std::to_string(weights.size()) + " weights, the mesh has " +
+                std::to_string(mesh_->morph_target_count()) + " morph targets",
+            "weights"};
+  }
+  if (!weights.empty())
+    std::memcpy(morph_weights(instance).data(), weights.data(), weights.size_bytes());
+  return {};
+}
+
 void Deformer::Record(VkCommandBuffer cmd) const {
   const VolkDeviceTable& t = context_->device_table();
   t.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
@@ -205,8 +239,12 @@ void Deformer::Record(VkCommandBuffer cmd) const {
   pc.vertex_count = mesh_->vertex_count();
   pc.influences_per_vertex = mesh_->influences_per_vertex();
   pc.palette_stride = mesh_->palette_size();
-  pc.flags =
-      (mesh_->has_normals() ? kFlagNormals : 0u) | (mesh_->has_tangents() ? kFlagTangents : 0u);
+  pc.flags = (mesh_->has_normals() ? kFlagNormals : 0u) |
+             (mesh_->has_tangents() ? kFlagTangents : 0u) |
+             (mesh_->morph_normals() ? kFlagMorphNormals : 0u) |
+             (mesh_->morph_tangents() ? kFlagMorphTangents : 0u);
+  pc.morph_target_count = mesh_->morph_target_count();
+  pc.morph_stride = mesh_->morph_stride();
   const uint32_t groups_x = (mesh_->vertex_count() + kSkinWorkgroupSize - 1) / kSkinWorkgroupSize;
   const uint32_t max_y = context_->properties().limits.maxComputeWorkGroupCount[1];
   // One dispatch covers every instance, unless there are more than the device's y limit.

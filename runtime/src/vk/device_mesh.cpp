@@ -2,8 +2,13 @@
 
 #include <cstring>
 
+#include "sinew/asset/morph_deltas.h"
+#include "sinew/vk/gpu_layout.h"
+
 namespace sinew::vk {
 namespace {
+
+static_assert(kMorphGroupSize == kSkinWorkgroupSize, "a morph group is one workgroup");
 
 VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -71,6 +76,17 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
     place(&out->influence_indices_, mesh.influences.joints.size() * sizeof(uint16_t));
     place(&out->weights_, mesh.influences.weights.size() * sizeof(float));
   }
+  MorphDeltas morphs;
+  if (!mesh.morph_targets.empty()) {
+    morphs = PackMorphTargets(mesh.vertex_count(), mesh.morph_targets);
+    out->morph_target_count_ = morphs.target_count;
+    out->morph_stride_ = morphs.stride();
+    out->morph_normals_ = morphs.normals;
+    out->morph_tangents_ = morphs.tangents;
+    place(&out->morph_group_offsets_, morphs.group_offsets.size() * sizeof(uint32_t));
+    place(&out->morph_blocks_, morphs.blocks.size() * sizeof(uint32_t));
+    place(&out->morph_deltas_, morphs.deltas.size() * sizeof(float));
+  }
   const VkDeviceSize total = cursor;
 
   auto buffer = context.CreateBuffer(
@@ -99,6 +115,9 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
     copy(out->influence_indices_, mesh.influences.joints.data());
     copy(out->weights_, mesh.influences.weights.data());
   }
+  copy(out->morph_group_offsets_, morphs.group_offsets.data());
+  copy(out->morph_blocks_, morphs.blocks.data());
+  copy(out->morph_deltas_, morphs.deltas.data());
 
   const VolkDeviceTable& t = context.device_table();
   VkBufferCopy region{0, 0, total};

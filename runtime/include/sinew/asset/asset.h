@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sinew/asset/morph_target.h"
 #include "sinew/asset/skinned_mesh.h"
 #include "sinew/core/math.h"
 
@@ -50,14 +51,6 @@ struct Skin {
   // when it is -1 or g >= group_joints.size() (the vertex stays put in its mesh node's space:
   // palette entry world(mesh node) in the world-space convention above). Empty for glTF skins.
   std::vector<int32_t> group_joints;
-};
-
-// Offsets of one morph target (blend shape), dense over the primitive's vertices: xyz per vertex.
-// A stream is empty when the target does not displace it.
-struct MorphTarget {
-  std::vector<float> positions;
-  std::vector<float> normals;
-  std::vector<float> tangents;  // xyz offsets; handedness is never morphed.
 };
 
 // One drawable part of a mesh. Vertex streams are tightly packed floats.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sinew/asset/dense_influences.h"
+#include "sinew/asset/morph_target.h"
 #include "sinew/asset/skeleton.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/core/error.h"
@@ -26,6 +27,9 @@ struct SkinnedMesh {
   DenseInfluences influences;
   SparseInfluences sparse_influences;
   Skeleton skeleton;
+  // Morph targets applied before skinning (DESIGN.md §4); each stream empty or one xyz offset per
+  // vertex. The GPU packs them sparse (MorphDeltas); weights are per instance.
+  std::vector<MorphTarget> morph_targets;
 
   size_t vertex_count() const { return positions.size() / 3; }
   bool sparse() const { return !sparse_influences.offsets.empty(); }
@@ -42,7 +46,8 @@ struct SkinnedMesh {
   //   (kEmptyPalette);
   // - weights are finite (kNonFiniteValue) and >= 0 (kNegativeWeight); positions are finite.
   // A sparse mesh checks ValidateSparseInfluences instead of the dense rules, and has no dense
-  // joints or weights (kInvalidArgument, where "influences").
+  // joints or weights (kInvalidArgument, where "influences"). Each morph target's streams are
+  // empty or one xyz per vertex (kSizeMismatch, "morph_targets/<t>/positions" etc.) and finite.
   Status Validate() const;
 };
 

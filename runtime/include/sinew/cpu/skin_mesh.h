@@ -17,4 +17,11 @@ Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
                 std::span<float> out_positions, std::span<float> out_normals,
                 std::span<float> out_tangents);
 
+// The same with the mesh's morph targets applied first (MorphTargetsJob, one weight per target;
+// empty = all 0), as the fused GPU kernel does: with morph targets, normals and tangents are
+// renormalized whatever the weights. kSizeMismatch ("morph_weights") for another weight count.
+Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
+                std::span<const float> morph_weights, std::span<float> out_positions,
+                std::span<float> out_normals, std::span<float> out_tangents);
+
 }  // namespace sinew::cpu

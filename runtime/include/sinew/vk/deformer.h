@@ -49,7 +49,14 @@ class Deformer {
   // empty for an instance past instance_count().
   std::span<Float3x4> palette(uint32_t instance);
 
-  // Records the deformation of every instance into `cmd` (recording, compute-capable queue).
+  // Copies one weight per morph target of the mesh (already resolved over in-betweens, e.g. by
+  // cpu::SubShapeWeightsJob) into instance's slot; weights start at 0. kInstanceIndexOutOfRange,
+  // kSizeMismatch (also for a mesh without morph targets and a non-empty span).
+  Status SetMorphWeights(uint32_t instance, std::span<const float> weights);
+  // The mapped morph weights of an instance, to write in place; empty without morph targets.
+  std::span<float> morph_weights(uint32_t instance);
+  // Records the deformation of every instance into `cmd` (recording, compute-capable queue):
+  // morph targets and skinning in one pass.
   void Record(VkCommandBuffer cmd) const;
   // A barrier from the compute writes to `dst_stage`/`dst_access`, e.g. VERTEX_INPUT /
   // VERTEX_ATTRIBUTE_READ to draw, or TRANSFER / TRANSFER_READ to copy.
@@ -73,6 +80,7 @@ class Deformer {
   const DeviceMesh* mesh_ = nullptr;
   uint32_t instance_count_ = 0;
   Buffer palette_;
+  Buffer morph_weights_;  // instance_count x morph_target_count floats, host-visible
   Buffer out_positions_, out_normals_, out_tangents_;
   Buffer dummy_;  // Bound where the mesh lacks a stream (descriptors must be valid).
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

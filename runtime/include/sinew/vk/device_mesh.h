@@ -50,6 +50,14 @@ class DeviceMesh {
   Range weights() const { return weights_; }
   // Sparse only: the CSR offsets (vertex_count + 1 u32); size 0 for a dense mesh.
   Range influence_offsets() const { return influence_offsets_; }
+  // Morph targets packed per group of 64 vertices (MorphDeltas); sizes 0 without targets.
+  uint32_t morph_target_count() const { return morph_target_count_; }
+  uint32_t morph_stride() const { return morph_stride_; }
+  bool morph_normals() const { return morph_normals_; }
+  bool morph_tangents() const { return morph_tangents_; }
+  Range morph_group_offsets() const { return morph_group_offsets_; }
+  Range morph_blocks() const { return morph_blocks_; }
+  Range morph_deltas() const { return morph_deltas_; }
 
  private:
   DeviceMesh() = default;
@@ -63,6 +71,11 @@ class DeviceMesh {
   bool has_normals_ = false;
   bool has_tangents_ = false;
   Range positions_, normals_, tangents_, influence_indices_, weights_, influence_offsets_;
+  uint32_t morph_target_count_ = 0;
+  uint32_t morph_stride_ = 0;
+  bool morph_normals_ = false;
+  bool morph_tangents_ = false;
+  Range morph_group_offsets_, morph_blocks_, morph_deltas_;
 };
 
 }  // namespace sinew::vk

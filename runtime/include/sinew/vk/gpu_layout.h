@@ -9,6 +9,8 @@ namespace sinew::vk {
 
 inline constexpr uint32_t kFlagNormals = 1u;        // SINEW_FLAG_NORMALS
 inline constexpr uint32_t kFlagTangents = 2u;       // SINEW_FLAG_TANGENTS
+inline constexpr uint32_t kFlagMorphNormals = 4u;   // SINEW_FLAG_MORPH_NORMALS
+inline constexpr uint32_t kFlagMorphTangents = 8u;  // SINEW_FLAG_MORPH_TANGENTS
 inline constexpr uint32_t kSkinWorkgroupSize = 64;  // local_size_x of every skinning kernel
 
 // layout(push_constant) uniform SkinPushConstants
@@ -18,7 +20,9 @@ struct SkinPushConstants {
   uint32_t palette_stride;  // palette entries per instance (joints dense, groups sparse)
   uint32_t flags;
   uint32_t instance_base;
-  uint32_t pad[3];
+  uint32_t morph_target_count;  // morph weights per instance; 0: no morph targets
+  uint32_t morph_stride;        // floats per morph delta
+  uint32_t pad;
 };
 static_assert(sizeof(SkinPushConstants) == 32);
 static_assert(offsetof(SkinPushConstants, vertex_count) == 0);
@@ -26,6 +30,8 @@ static_assert(offsetof(SkinPushConstants, influences_per_vertex) == 4);
 static_assert(offsetof(SkinPushConstants, palette_stride) == 8);
 static_assert(offsetof(SkinPushConstants, flags) == 12);
 static_assert(offsetof(SkinPushConstants, instance_base) == 16);
+static_assert(offsetof(SkinPushConstants, morph_target_count) == 20);
+static_assert(offsetof(SkinPushConstants, morph_stride) == 24);
 
 // Descriptor set 0 bindings.
 enum SkinBinding : uint32_t {
@@ -38,8 +44,12 @@ enum SkinBinding : uint32_t {
   kBindingOutPositions = 6,
   kBindingOutNormals = 7,
   kBindingOutTangents = 8,
-  kBindingInfluenceOffsets = 9,  // sparse only: CSR offsets (vertex_count + 1)
-  kSkinBindingCount = 10
+  kBindingInfluenceOffsets = 9,    // sparse only: CSR offsets (vertex_count + 1)
+  kBindingMorphGroupOffsets = 10,  // MorphDeltas::group_offsets
+  kBindingMorphBlocks = 11,        // MorphDeltas::blocks (uvec4 each)
+  kBindingMorphDeltas = 12,        // MorphDeltas::deltas
+  kBindingMorphWeights = 13,       // per instance, one weight per morph target
+  kSkinBindingCount = 14
 };
 
 // Bytes per palette entry: three vec4 rows.

@@ -1,0 +1,41 @@
+// Morph targets packed for the fused GPU kernel (DESIGN.md §4.3, issue 6): sparse deltas gathered
+// per group of 64 vertices (one compute workgroup). Each group lists, target by target in
+// ascending order, a block {target, 64-bit mask of the group's vertices it moves, first delta};
+// a vertex finds its delta by counting the mask bits below its own. The kernel reads a block's
+// weight once for the whole group, so a target whose weight is 0 costs nothing per vertex, and
+// every vertex adds its deltas in one fixed order (deterministic, no atomics).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sinew/asset/morph_target.h"
+
+namespace sinew {
+
+inline constexpr uint32_t kMorphGroupSize = 64;  // vertices per group: the kernels' workgroup size
+
+struct MorphDeltas {
+  uint32_t target_count = 0;
+  bool normals = false;   // deltas carry normal offsets (some target has them)
+  bool tangents = false;  // deltas carry tangent offsets
+  // Blocks of group g: [group_offsets[g], group_offsets[g + 1]); ceil(V / 64) + 1 entries.
+  std::vector<uint32_t> group_offsets;
+  // Four u32 per block: target, mask of vertices 0-31 of the group, of 32-63, first delta.
+  std::vector<uint32_t> blocks;
+  // stride() floats per delta: position xyz, then normal xyz (if normals), tangent xyz (if
+  // tangents); a block's deltas follow its mask's bit order.
+  std::vector<float> deltas;
+
+  uint32_t stride() const { return 3u + (normals ? 3u : 0u) + (tangents ? 3u : 0u); }
+  size_t block_count() const { return blocks.size() / 4; }
+  size_t delta_count() const { return deltas.size() / stride(); }
+};
+
+// Packs `targets` (each stream empty or one xyz per vertex, as SkinnedMesh::Validate checks) for
+// `vertex_count` vertices. A vertex is in a target's block when any of its offsets is nonzero.
+MorphDeltas PackMorphTargets(size_t vertex_count, std::span<const MorphTarget> targets);
+
+}  // namespace sinew

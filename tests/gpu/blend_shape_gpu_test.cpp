@@ -1,0 +1,96 @@
+// The fused blend-shape + skinning kernels against the CPU reference (DESIGN.md §4.3, issue 6):
+// sparse morph targets with position, normal and tangent offsets, per-instance weights (zero,
+// negative, above 1), dense and sparse skinning, partial last groups.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "gpu/deform_check.h"
+#include "gpu/gpu_test.h"
+#include "sinew/asset/influence_layout.h"
+
+namespace sinew {
+namespace {
+
+using testing::Character;
+using testing::CrowdPalettes;
+
+// `count` targets, each moving a random 5% of the vertices (at least one); every third target
+// also moves normals, every fourth tangents.
+std::vector<MorphTarget> RandomTargets(size_t vertices, size_t count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> offset(-0.2f, 0.2f);
+  std::vector<MorphTarget> targets(count);
+  for (size_t t = 0; t < count; ++t) {
+    MorphTarget& m = targets[t];
+    m.positions.assign(vertices * 3, 0.0f);
+    if (t % 3 == 0) m.normals.assign(vertices * 3, 0.0f);
+    if (t % 4 == 0) m.tangents.assign(vertices * 3, 0.0f);
+    const size_t touched = std::max<size_t>(1, vertices / 20);
+    for (size_t k = 0; k < touched; ++k) {
+      const size_t v = rng() % vertices;
+      for (size_t c = 0; c < 3; ++c) {
+        m.positions[v * 3 + c] = offset(rng);
+        if (!m.normals.empty()) m.normals[v * 3 + c] = offset(rng);
+        if (!m.tangents.empty()) m.tangents[v * 3 + c] = offset(rng);
+      }
+    }
+  }
+  return targets;
+}
+
+// Per instance: target t's weight is 0 for every fifth target, else in [-0.5, 1.5].
+std::vector<float> Weights(size_t targets, uint32_t instances) {
+  std::vector<float> w(targets * instances);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = i % 5 == 0 ? 0.0f : -0.5f + float(i % 9) * 0.25f;
+  return w;
+}
+
+class BlendShapeGpu : public testing::GpuTest,
+                      public ::testing::WithParamInterface<std::tuple<uint32_t, bool>> {};
+
+TEST_P(BlendShapeGpu, FusedMorphAndSkinMatchesTheCpuReference) {
+  const auto [vertices, sparse] = GetParam();
+  SkinnedMesh mesh = Character(vertices, 4);
+  if (sparse) {
+    ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kSparse).ok());
+  }
+  mesh.morph_targets = RandomTargets(vertices, 12, vertices);
+  ASSERT_TRUE(mesh.Validate().ok()) << mesh.Validate().error().ToString();
+  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(mesh, 3), 3, Weights(12, 3));
+}
+
+INSTANTIATE_TEST_SUITE_P(SizesAndLayouts, BlendShapeGpu,
+                         ::testing::Combine(::testing::Values(1u, 65u, 3000u), ::testing::Bool()));
+
+class BlendShapeGpuTest : public testing::GpuTest {};
+
+TEST_F(BlendShapeGpuTest, AllWeightsZeroLeavesPositionsAsSkinningAlone) {
+  SkinnedMesh mesh = Character(500, 4, /*normals=*/false, /*tangents=*/false);
+  const std::vector<Float3x4> palettes = CrowdPalettes(mesh, 1);
+  const testing::Streams plain = testing::SkinOnCpu(mesh, palettes, 1);
+  mesh.morph_targets = RandomTargets(500, 4, 7);
+  testing::ExpectGpuMatchesCpu(*context_, mesh, palettes, 1, std::vector<float>(4, 0.0f));
+  const testing::Streams zero = testing::SkinOnCpu(mesh, palettes, 1, std::vector<float>(4, 0.0f));
+  EXPECT_EQ(testing::MaxAbsDiff(plain.positions, zero.positions), 0.0f);
+}
+
+TEST_F(BlendShapeGpuTest, ATargetMovesOnlyItsVerticesByItsWeight) {
+  // Unskinned-like: identity palette, so the output is the rest position plus w · offset.
+  SkinnedMesh mesh = Character(130, 4, false, false);
+  mesh.morph_targets.resize(1);
+  mesh.morph_targets[0].positions.assign(130 * 3, 0.0f);
+  mesh.morph_targets[0].positions[64 * 3 + 1] = 2.0f;    // first vertex of group 1
+  mesh.morph_targets[0].positions[129 * 3 + 2] = -1.0f;  // last vertex
+  const std::vector<Float3x4> identity(mesh.palette_size());
+  const testing::Streams out = testing::SkinOnCpu(mesh, identity, 1, {0.75f});
+  EXPECT_FLOAT_EQ(out.positions[64 * 3 + 1], mesh.positions[64 * 3 + 1] + 1.5f);
+  EXPECT_FLOAT_EQ(out.positions[129 * 3 + 2], mesh.positions[129 * 3 + 2] - 0.75f);
+  EXPECT_FLOAT_EQ(out.positions[63 * 3 + 1], mesh.positions[63 * 3 + 1]);
+  testing::ExpectGpuMatchesCpu(*context_, mesh, identity, 1, {0.75f});
+}
+
+}  // namespace
+}  // namespace sinew
