@@ -119,6 +119,91 @@ Float4x4 ComposeTrs(const Float3& t, const Quat& q, const Float3& s) {
   return out;
 }
 
+Quat Multiply(const Quat& a, const Quat& b) {
+  const float x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
+  const float y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
+  const float z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
+  const float w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
+  return {x, y, z, w};
+}
+
+bool DecomposeTrs(const Float4x4& m, Float3* t, Quat* r, Float3* s) {
+  for (const auto& column : m.m) {
+    for (float v : column) {
+      if (!std::isfinite(v)) return false;
+    }
+  }
+  if (std::fabs(m.m[0][3]) > 1e-6f || std::fabs(m.m[1][3]) > 1e-6f ||
+      std::fabs(m.m[2][3]) > 1e-6f || std::fabs(m.m[3][3] - 1.0f) > 1e-6f) {
+    return false;
+  }
+  // In double (DESIGN.md §3 allows it in the CPU reference): u[c] = column c of the 3x3 part.
+  double u[3][3], len[3];
+  for (int c = 0; c < 3; ++c) {
+    for (int k = 0; k < 3; ++k) u[c][k] = m.m[c][k];
+    len[c] = std::sqrt(u[c][0] * u[c][0] + u[c][1] * u[c][1] + u[c][2] * u[c][2]);
+  }
+  const double longest = std::max({len[0], len[1], len[2]});
+  for (int c = 0; c < 3; ++c) {
+    if (!(len[c] > 1e-6 * longest)) return false;  // singular (or all zero)
+    for (int k = 0; k < 3; ++k) u[c][k] /= len[c];
+  }
+  const auto dot = [&](int a, int b) {
+    return u[a][0] * u[b][0] + u[a][1] * u[b][1] + u[a][2] * u[b][2];
+  };
+  if (std::fabs(dot(0, 1)) > 1e-3 || std::fabs(dot(0, 2)) > 1e-3 || std::fabs(dot(1, 2)) > 1e-3) {
+    return false;  // shear
+  }
+  // det = (u0 × u1) · u2; a mirror goes on the x axis, so that R = (u0 u1 u2) is a rotation.
+  const double det = (u[0][1] * u[1][2] - u[0][2] * u[1][1]) * u[2][0] +
+                     (u[0][2] * u[1][0] - u[0][0] * u[1][2]) * u[2][1] +
+                     (u[0][0] * u[1][1] - u[0][1] * u[1][0]) * u[2][2];
+  if (det < 0.0) {
+    len[0] = -len[0];
+    for (int k = 0; k < 3; ++k) u[0][k] = -u[0][k];
+  }
+  // Rotation matrix to quaternion (Shepperd: divide by the largest of 4w², 4x², 4y², 4z²).
+  // R(row, col) = u[col][row].
+  const auto at = [&](int row, int col) { return u[col][row]; };
+  const double trace = at(0, 0) + at(1, 1) + at(2, 2);
+  double q[4];  // x, y, z, w
+  if (trace > 0.0) {
+    const double f = 2.0 * std::sqrt(1.0 + trace);  // 4w
+    q[3] = 0.25 * f;
+    q[0] = (at(2, 1) - at(1, 2)) / f;
+    q[1] = (at(0, 2) - at(2, 0)) / f;
+    q[2] = (at(1, 0) - at(0, 1)) / f;
+  } else if (at(0, 0) >= at(1, 1) && at(0, 0) >= at(2, 2)) {
+    const double f = 2.0 * std::sqrt(std::max(0.0, 1.0 + at(0, 0) - at(1, 1) - at(2, 2)));  // 4x
+    q[0] = 0.25 * f;
+    q[1] = (at(0, 1) + at(1, 0)) / f;
+    q[2] = (at(0, 2) + at(2, 0)) / f;
+    q[3] = (at(2, 1) - at(1, 2)) / f;
+  } else if (at(1, 1) >= at(2, 2)) {
+    const double f = 2.0 * std::sqrt(std::max(0.0, 1.0 + at(1, 1) - at(0, 0) - at(2, 2)));  // 4y
+    q[0] = (at(0, 1) + at(1, 0)) / f;
+    q[1] = 0.25 * f;
+    q[2] = (at(1, 2) + at(2, 1)) / f;
+    q[3] = (at(0, 2) - at(2, 0)) / f;
+  } else {
+    const double f = 2.0 * std::sqrt(std::max(0.0, 1.0 + at(2, 2) - at(0, 0) - at(1, 1)));  // 4z
+    q[0] = (at(0, 2) + at(2, 0)) / f;
+    q[1] = (at(1, 2) + at(2, 1)) / f;
+    q[2] = 0.25 * f;
+    q[3] = (at(1, 0) - at(0, 1)) / f;
+  }
+  // The columns may be off orthonormal by the tolerance: normalizing gives the nearby rotation.
+  const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  const double sign = q[3] < 0.0 ? -1.0 : 1.0;  // canonical: w >= 0
+  if (t) *t = {m.m[3][0], m.m[3][1], m.m[3][2]};
+  if (r) {
+    *r = {float(sign * q[0] / norm), float(sign * q[1] / norm), float(sign * q[2] / norm),
+          float(sign * q[3] / norm)};
+  }
+  if (s) *s = {float(len[0]), float(len[1]), float(len[2])};
+  return true;
+}
+
 Float3x4 ToFloat3x4(const Float4x4& a) {
   Float3x4 out;
   for (int r = 0; r < 3; ++r) out.row[r] = {a.m[0][r], a.m[1][r], a.m[2][r], a.m[3][r]};

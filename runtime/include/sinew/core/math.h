@@ -50,6 +50,18 @@ Quat Normalize(const Quat& q);
 Quat Slerp(const Quat& a, const Quat& b, float t);
 // T * R * S, as glTF composes a node's local matrix.
 Float4x4 ComposeTrs(const Float3& t, const Quat& r, const Float3& s);
+// Hamilton product: the rotation b, then a (Multiply(a, b) rotates v as a·(b·v)).
+Quat Multiply(const Quat& a, const Quat& b);
+// The inverse of a unit quaternion.
+inline Quat Conjugate(const Quat& q) { return {-q.x, -q.y, -q.z, q.w}; }
+// Splits an affine matrix without shear into m = T·R·S (the inverse of ComposeTrs). Returns false,
+// leaving the outputs untouched, when an entry is not finite, the bottom row is not 0 0 0 1
+// (within 1e-6), a column of the 3x3 part is shorter than 1e-6 times the longest (singular), or
+// two of its columns are not orthogonal: |cos| of the angle between them above 1e-3 (shear; the
+// tolerance lets rotations rounded to a few digits in a file through). A negative determinant (a
+// mirror) is always put on the x axis: s.x < 0, s.y and s.z > 0, and r is a proper rotation with
+// ComposeTrs(t, r, s) == m. r is normalized with r.w >= 0. Any output may be null.
+bool DecomposeTrs(const Float4x4& m, Float3* t, Quat* r, Float3* s);
 // The top three rows of an affine 4x4 matrix (its bottom row is assumed to be 0 0 0 1).
 Float3x4 ToFloat3x4(const Float4x4& a);
 
