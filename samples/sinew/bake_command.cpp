@@ -383,14 +383,17 @@ int BakeCommand(std::span<const std::string_view> args) {
       b.material = prim.MaterialFor(variant);
       b.indices = &prim.indices;
       Status s;
-      if (context && node.skin >= 0 && prim.skinned()) {
-        // GPU: skinning on the device; morph targets are applied on the CPU first (the GPU
-        // blend-shape kernel comes with the blend-shape work, issue 6).
-        cpu::DeformedPrimitive morphed;
-        s = cpu::MorphPrimitive(a, n, k, pose.weights[n], &morphed);
-        if (s) {
-          auto out =
-              vk::DeformOnce(*context, cpu::SkinnedMeshOf(prim, morphed, palette.size()), palette);
+      if (context) {
+        // GPU: morph targets and skinning (or the node's transform, as one rigid joint) in the
+        // fused kernel.
+        auto gpu_palette = cpu::InstancePalette(a, n, world);
+        if (!gpu_palette) {
+          s = gpu_palette.status();
+        } else {
+          const std::vector<float> weights = cpu::MorphWeightsFor(mesh, pose.weights[n]);
+          auto out = vk::DeformOnce(
+              *context, cpu::SkinnedMeshOf(prim, gpu_palette->size()), *gpu_palette,
+              prim.targets.empty() ? std::span<const float>() : std::span<const float>(weights));
           if (out) {
             b.data = std::move(out.value());
           } else {

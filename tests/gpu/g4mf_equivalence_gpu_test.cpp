@@ -104,7 +104,7 @@ size_t PaletteSize(const Primitive& p) {
 
 // A mesh of the primitive's rest attributes and influences; the palette is given directly.
 SkinnedMesh MeshOf(const Primitive& p, size_t palette_size) {
-  return cpu::SkinnedMeshOf(p, {p.positions, p.normals, p.tangents}, palette_size);
+  return cpu::SkinnedMeshOf(p, palette_size);
 }
 
 struct Case {

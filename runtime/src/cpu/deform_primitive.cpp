@@ -43,14 +43,7 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
   const Mesh& mesh = asset.meshes[size_t(asset.nodes[node].mesh)];
   const Primitive& p = mesh.primitives[primitive];
   // Blend-shape weights -> per-target weights (in-betweens, DESIGN.md §4.3).
-  std::vector<float> resolved(weights.begin(), weights.end());
-  if (!mesh.inbetween_shapes.empty() && weights.size() == p.targets.size()) {
-    SubShapeWeightsJob job;
-    job.shapes = mesh.inbetween_shapes;
-    job.weights = weights;
-    job.output = resolved;
-    if (Status s = job.Run(); !s) return s;
-  }
+  const std::vector<float> resolved = MorphWeightsFor(mesh, weights);
   const bool morphing =
       !p.targets.empty() && resolved.size() == p.targets.size() &&
       std::any_of(resolved.begin(), resolved.end(), [](float w) { return w != 0; });
@@ -75,23 +68,50 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
   return job.Run();
 }
 
-SkinnedMesh SkinnedMeshOf(const Primitive& primitive, const DeformedPrimitive& attributes,
-                          size_t palette_size) {
+std::vector<float> MorphWeightsFor(const Mesh& mesh, std::span<const float> weights) {
+  const size_t targets = mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size();
+  std::vector<float> resolved(targets, 0.0f);
+  if (weights.size() != targets) return resolved;
+  SubShapeWeightsJob job;
+  job.shapes = mesh.inbetween_shapes;
+  job.weights = weights;
+  job.output = resolved;
+  if (!job.Run()) std::fill(resolved.begin(), resolved.end(), 0.0f);
+  return resolved;
+}
+
+SkinnedMesh SkinnedMeshOf(const Primitive& primitive, size_t palette_size) {
   SkinnedMesh mesh;
-  mesh.positions = attributes.positions;
-  mesh.normals = attributes.normals;
-  mesh.tangents = attributes.tangents;
-  if (primitive.sparse_influences.offsets.empty()) {
-    mesh.influences = primitive.influences;
-  } else {
+  mesh.positions = primitive.positions;
+  mesh.normals = primitive.normals;
+  mesh.tangents = primitive.tangents;
+  mesh.morph_targets = primitive.targets;
+  if (!primitive.sparse_influences.offsets.empty()) {
     mesh.sparse_influences = primitive.sparse_influences;
     mesh.influences.joints.clear();
     mesh.influences.weights.clear();
+  } else if (primitive.skinned()) {
+    mesh.influences = primitive.influences;
+  } else {  // rigid: every vertex fully on joint 0
+    mesh.influences.influences_per_vertex = 4;
+    mesh.influences.joints.assign(primitive.vertex_count() * 4, 0);
+    mesh.influences.weights.assign(primitive.vertex_count() * 4, 0.0f);
+    for (size_t v = 0; v < primitive.vertex_count(); ++v) mesh.influences.weights[v * 4] = 1.0f;
+    palette_size = 1;
   }
   mesh.skeleton.parents.assign(palette_size, Skeleton::kNoParent);
   mesh.skeleton.rest_local.assign(palette_size, Float4x4{});
   mesh.skeleton.inverse_binds.assign(palette_size, Float4x4{});
   return mesh;
+}
+
+Result<std::vector<Float3x4>> InstancePalette(const Asset& asset, uint32_t node,
+                                              std::span<const Float4x4> world) {
+  if (node >= asset.nodes.size() || node >= world.size()) {
+    return Status(Error::kInvalidArgument, "node " + std::to_string(node) + " out of range");
+  }
+  if (asset.nodes[node].skin >= 0) return NodePalette(asset, node, world);
+  return std::vector<Float3x4>{ToFloat3x4(world[node])};
 }
 
 Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,

@@ -7,7 +7,8 @@
 namespace sinew::vk {
 
 Result<cpu::DeformedPrimitive> DeformOnce(const Context& context, const SkinnedMesh& mesh,
-                                          std::span<const Float3x4> palette) {
+                                          std::span<const Float3x4> palette,
+                                          std::span<const float> morph_weights) {
   auto device_mesh = DeviceMesh::Create(context, mesh);
   if (!device_mesh) return device_mesh.status();
   DeformerOptions options;
@@ -15,6 +16,9 @@ Result<cpu::DeformedPrimitive> DeformOnce(const Context& context, const SkinnedM
   auto deformer = Deformer::Create(context, **device_mesh, options);
   if (!deformer) return deformer.status();
   if (Status s = (*deformer)->SetPalette(0, palette); !s) return s;
+  if (!morph_weights.empty()) {
+    if (Status s = (*deformer)->SetMorphWeights(0, morph_weights); !s) return s;
+  }
   if (Status s = context.SubmitAndWait([&](VkCommandBuffer cmd) { (*deformer)->Record(cmd); });
       !s) {
     return s;

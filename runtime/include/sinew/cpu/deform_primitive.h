@@ -41,10 +41,20 @@ Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
 Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
                       std::span<const float> weights, DeformedPrimitive* out);
 
-// A SkinnedMesh for the GPU Deformer from an asset's skinned primitive with attributes `attributes`
-// (the rest ones, or MorphPrimitive's): its influences as they are (dense or sparse), and a
-// skeleton of `palette_size` placeholder joints (the palette is built from the asset instead).
-SkinnedMesh SkinnedMeshOf(const Primitive& primitive, const DeformedPrimitive& attributes,
-                          size_t palette_size);
+// The weight each morph target of `mesh` applies with, from the node's blend-shape weights
+// (one per target): resolved over the mesh's in-betweens (SubShapeWeightsJob). All 0 when
+// `weights` is empty or sized for another target count.
+std::vector<float> MorphWeightsFor(const Mesh& mesh, std::span<const float> weights);
+
+// A SkinnedMesh for the GPU Deformer from an asset's primitive: rest attributes, morph targets,
+// and its influences as they are (dense or sparse) with a skeleton of `palette_size` placeholder
+// joints (the palette is built from the asset instead: NodePalette). An unskinned primitive
+// becomes rigid: one joint, weight 1, so its palette is the node's world matrix (palette_size 1).
+SkinnedMesh SkinnedMeshOf(const Primitive& primitive, size_t palette_size);
+
+// The palette SkinnedMeshOf's mesh of a primitive of node `node` deforms with: NodePalette for a
+// skinned node, else the node's world matrix alone.
+Result<std::vector<Float3x4>> InstancePalette(const Asset& asset, uint32_t node,
+                                              std::span<const Float4x4> world);
 
 }  // namespace sinew::cpu

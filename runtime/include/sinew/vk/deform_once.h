@@ -12,9 +12,11 @@
 
 namespace sinew::vk {
 
-// Uploads `mesh`, skins one instance with `palette` (mesh.palette_size() entries) on the GPU, waits
-// and reads the outputs back. Errors: those of DeviceMesh, Deformer and the submission.
+// Uploads `mesh`, deforms one instance on the GPU (morph targets with `morph_weights`, one per
+// target or empty for none, then skinning with `palette`, mesh.palette_size() entries), waits and
+// reads the outputs back. Errors: those of DeviceMesh, Deformer and the submission.
 Result<cpu::DeformedPrimitive> DeformOnce(const Context& context, const SkinnedMesh& mesh,
-                                          std::span<const Float3x4> palette);
+                                          std::span<const Float3x4> palette,
+                                          std::span<const float> morph_weights = {});
 
 }  // namespace sinew::vk
