@@ -1,6 +1,7 @@
 // `sinew bench`: deforms the built-in procedural crowd on the CPU reference and the GPU, checks the
 // GPU against the CPU, and reports throughput (GPU time from Vulkan timestamp queries).
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,10 +15,13 @@
 #include "commands.h"
 #include "json_text.h"
 #include "sinew/asset/influence_layout.h"
+#include "sinew/asset/morph_deltas.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/skin_mesh.h"
+#include "sinew/cpu/sub_shape_weights_job.h"
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
+#include "sinew/procedural/face_shapes.h"
 #include "sinew/vk/context.h"
 #include "sinew/vk/deformer.h"
 #include "sinew/vk/device_mesh.h"
@@ -38,6 +42,7 @@ struct BenchOptions {
   bool json = false;
   bool skip_gpu = false;
   bool layouts = true;  // also the dense-vs-sparse cases
+  bool shapes = true;   // also the blend-shape cases (procedural face shapes on K = 4)
 };
 
 struct Row {
@@ -50,6 +55,8 @@ struct Row {
   double record_us = 0;            // GPU only: CPU time to record one frame's commands
   double max_error = 0;            // GPU only: max |gpu - cpu| position error / extent
   double max_direction_error = 0;  // GPU only: max |gpu - cpu| over normals and tangents
+  uint32_t active_shapes = 0;      // blend-shape cases: targets with a nonzero weight
+  size_t touched = 0;              // vertex moves per character per frame by those targets
   const char* auto_layout = "";    // the layout InfluenceLayout::kAuto picks for this mesh
   double mvertices_per_s() const { return vertices / (ms_per_frame * 1e-3) / 1e6; }
   double gb_per_s() const {
@@ -99,6 +106,8 @@ void PrintHelp() {
       "  --cpu-only        skip the GPU\n"
       "  --no-layouts      skip the dense-vs-sparse cases (a uniform 4-bone mesh as sparse; a\n"
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
+      "  --no-shapes       skip the blend-shape cases (K = 4 with 50 procedural face shapes, 10\n"
+      "                    with an in-between, at 0, 5 and 50 active shapes)\n"
       "  --json            machine-readable output on stdout\n",
       stdout);
 }
@@ -130,6 +139,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
       o->skip_gpu = true;
     } else if (a == "--no-layouts") {
       o->layouts = false;
+    } else if (a == "--no-shapes") {
+      o->shapes = false;
     } else if (a == "--characters") {
       if (!ParseUint(value(), &o->characters) || o->characters == 0) return "--characters N >= 1";
     } else if (a == "--vertices") {
@@ -178,8 +189,9 @@ struct CpuOutputs {
 };
 
 // Runs the CPU reference over the crowd `frames` times; returns ms per frame and the outputs.
-double RunCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes, uint32_t characters,
-              uint32_t frames, CpuOutputs* out, Progress* progress) {
+double RunCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes,
+              const std::vector<float>& morph_weights, uint32_t characters, uint32_t frames,
+              CpuOutputs* out, Progress* progress) {
   const size_t v = mesh.vertex_count();
   const size_t j = mesh.palette_size();
   out->positions.resize(characters * v * 3);
@@ -189,7 +201,7 @@ double RunCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes, ui
   for (uint32_t f = 0; f < frames; ++f) {
     const auto t0 = Clock::now();
     for (uint32_t c = 0; c < characters; ++c) {
-      const Status s = cpu::SkinMesh(mesh, std::span(palettes).subspan(c * j, j),
+      const Status s = cpu::SkinMesh(mesh, std::span(palettes).subspan(c * j, j), morph_weights,
                                      std::span(out->positions).subspan(c * v * 3, v * 3),
                                      std::span(out->normals).subspan(c * v * 3, v * 3),
                                      std::span(out->tangents).subspan(c * v * 4, v * 4));
@@ -206,8 +218,8 @@ double RunCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes, ui
 
 // Runs the GPU path; fills `row` (time, record cost, error against `reference`).
 Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
-              const std::vector<Float3x4>& palettes, const BenchOptions& o,
-              const CpuOutputs& reference, Row* row, Progress* progress) {
+              const std::vector<Float3x4>& palettes, const std::vector<float>& morph_weights,
+              const BenchOptions& o, const CpuOutputs& reference, Row* row, Progress* progress) {
   auto device_mesh = vk::DeviceMesh::Create(ctx, mesh);
   if (!device_mesh) return device_mesh.status();
   vk::DeformerOptions deformer_options;
@@ -217,6 +229,9 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   const size_t j = mesh.palette_size();
   for (uint32_t c = 0; c < o.characters; ++c) {
     if (Status s = (*deformer)->SetPalette(c, std::span(palettes).subspan(c * j, j)); !s) return s;
+    if (!morph_weights.empty()) {
+      if (Status s = (*deformer)->SetMorphWeights(c, morph_weights); !s) return s;
+    }
   }
 
   const VolkDeviceTable& t = ctx.device_table();
@@ -272,6 +287,30 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   return {};
 }
 
+// The blend-shape summary: fused kernel with no active shape against skinning alone, and the cost
+// per active shape and per touched vertex (50 active against 0 active), per path.
+void PrintShapeCosts(const std::vector<Row>& rows, uint32_t characters) {
+  for (const char* path : {"cpu", "gpu"}) {
+    const Row *skin = nullptr, *none = nullptr, *all = nullptr;
+    for (const Row& r : rows) {
+      if (r.path != path) continue;
+      if (r.layout == "dense K=4") skin = &r;
+      if (r.layout == "K=4 shapes 0/50") none = &r;
+      if (r.layout == "K=4 shapes 50/50") all = &r;
+    }
+    if (!none || !all || all->touched == 0) continue;
+    const double delta_ms = all->ms_per_frame - none->ms_per_frame;
+    std::printf("blend shapes (%s): ", path);
+    if (skin) {
+      std::printf("0 active costs %+.1f%% over skinning alone; ",
+                  100.0 * (none->ms_per_frame / skin->ms_per_frame - 1.0));
+    }
+    std::printf("50 active: %.1f us per active shape per frame, %.2f ns per touched vertex\n",
+                delta_ms * 1e3 / all->active_shapes,
+                delta_ms * 1e6 / (double(all->touched) * characters));
+  }
+}
+
 }  // namespace
 
 int BenchCommand(std::span<const std::string_view> args) {
@@ -323,6 +362,10 @@ int BenchCommand(std::span<const std::string_view> args) {
   struct Case {
     std::string layout;
     SkinnedMesh mesh;
+    std::vector<float> morph_weights;  // per target, after in-between resolution
+    uint32_t active = 0;
+    size_t touched = 0;
+    double morph_bytes_per_vertex = 0;  // block headers (all) + deltas (active targets) read
   };
   std::vector<Case> cases;
   const auto character = [&](uint32_t k) -> Result<SkinnedMesh> {
@@ -377,6 +420,46 @@ int BenchCommand(std::span<const std::string_view> args) {
       }
     }
   }
+  if (status && o.shapes) {
+    // Blend shapes fused with skinning: K = 4 with 50 face shapes (10 with an in-between), at 0,
+    // 5 and 50 active shapes (weights 0.8: through the in-betweens where there are some).
+    auto face = character(4);
+    procedural::FaceShapeOptions fo;
+    fo.seed = o.seed;
+    auto shapes = face ? procedural::MakeFaceShapes(*face, fo)
+                       : Result<procedural::FaceShapes>(face.status());
+    if (!shapes) {
+      status = shapes.status();
+    } else {
+      face->morph_targets = shapes->targets;
+      const MorphDeltas packed = PackMorphTargets(face->vertex_count(), face->morph_targets);
+      for (uint32_t active : {0u, 5u, 50u}) {
+        std::vector<float> weights(shapes->targets.size(), 0.0f), resolved(weights.size());
+        for (uint32_t t = 0; t < active; ++t) weights[t] = 0.8f;
+        cpu::SubShapeWeightsJob job;
+        job.shapes = shapes->inbetweens;
+        job.weights = weights;
+        job.output = resolved;
+        if (status = job.Run(); !status) break;
+        size_t touched = 0;
+        for (size_t t = 0; t < resolved.size(); ++t)
+          touched += resolved[t] != 0 ? shapes->touched[t] : 0;
+        // Bytes the kernel reads for morphing: every block header of every group (16) and its
+        // weight (4), and the deltas of the blocks whose weight is not 0.
+        double bytes = double(packed.group_offsets.size()) * 4;
+        for (size_t b = 0; b < packed.block_count(); ++b) {
+          bytes += 20;
+          if (resolved[packed.blocks[b * 4]] != 0) {
+            bytes += double(std::popcount(packed.blocks[b * 4 + 1]) +
+                            std::popcount(packed.blocks[b * 4 + 2])) *
+                     packed.stride() * 4;
+          }
+        }
+        cases.push_back({"K=4 shapes " + std::to_string(active) + "/50", *face, resolved, active,
+                         touched, bytes / double(face->vertex_count())});
+      }
+    }
+  }
   if (!status) {
     std::fprintf(stderr, "sinew bench: %s\n", status.error().ToString().c_str());
     return 1;
@@ -403,16 +486,22 @@ int BenchCommand(std::span<const std::string_view> args) {
     const size_t influence_bytes =
         mesh.sparse() ? SparseInfluenceBytes(v, mesh.sparse_influences.entry_count())
                       : DenseInfluenceBytes(v, mesh.influences.influences_per_vertex);
-    const uint32_t bytes = 80 + uint32_t(std::lround(double(influence_bytes) / double(v)));
+    const uint32_t bytes =
+        80 + uint32_t(std::lround(double(influence_bytes) / double(v) + c.morph_bytes_per_vertex));
     CpuOutputs reference;
     Row cpu_row{"cpu", c.layout, entries, uint64_t(o.characters) * o.vertices, bytes};
     cpu_row.auto_layout = ToString(ChooseInfluenceLayout(mesh));
-    cpu_row.ms_per_frame = RunCpu(mesh, palettes, o.characters, o.frames, &reference, &progress);
+    cpu_row.active_shapes = c.active;
+    cpu_row.touched = c.touched;
+    cpu_row.ms_per_frame =
+        RunCpu(mesh, palettes, c.morph_weights, o.characters, o.frames, &reference, &progress);
     rows.push_back(cpu_row);
     if (ctx) {
       Row gpu_row = cpu_row;
       gpu_row.path = "gpu";
-      if (Status s = RunGpu(*ctx, mesh, palettes, o, reference, &gpu_row, &progress); !s) {
+      if (Status s =
+              RunGpu(*ctx, mesh, palettes, c.morph_weights, o, reference, &gpu_row, &progress);
+          !s) {
         std::fprintf(stderr, "sinew bench: GPU path status: %s\n", s.error().ToString().c_str());
         return 1;
       }
@@ -433,10 +522,11 @@ int BenchCommand(std::span<const std::string_view> args) {
       std::printf(
           "%s{\"path\":\"%s\",\"layout\":\"%s\",\"influences\":%.3f,\"vertices\":%llu,"
           "\"bytes_per_vertex\":%u,\"ms_per_frame\":%.4f,\"mvertices_per_s\":%.2f,"
-          "\"gb_per_s\":%.3f,\"auto_layout\":\"%s\"",
+          "\"gb_per_s\":%.3f,\"auto_layout\":\"%s\",\"active_shapes\":%u,"
+          "\"touched_per_character\":%zu",
           i ? "," : "", r.path.c_str(), r.layout.c_str(), r.influences,
           static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
-          r.mvertices_per_s(), r.gb_per_s(), r.auto_layout);
+          r.mvertices_per_s(), r.gb_per_s(), r.auto_layout, r.active_shapes, r.touched);
       if (r.path == "gpu") {
         std::printf(
             ",\"record_us\":%.2f,\"max_error_over_extent\":%.3g,\"max_direction_error\":%.3g",
@@ -465,6 +555,7 @@ int BenchCommand(std::span<const std::string_view> args) {
     }
     std::printf("GPU vs CPU: %s (positions <= 1e-5 x extent, normals/tangents <= 1e-5)\n",
                 ctx ? (within_tolerance ? "within tolerance" : "OUT OF TOLERANCE") : "not run");
+    PrintShapeCosts(rows, o.characters);
   }
   return within_tolerance ? 0 : 1;
 }

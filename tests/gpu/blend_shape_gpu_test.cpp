@@ -10,6 +10,8 @@
 #include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
 #include "sinew/asset/influence_layout.h"
+#include "sinew/cpu/sub_shape_weights_job.h"
+#include "sinew/procedural/face_shapes.h"
 
 namespace sinew {
 namespace {
@@ -66,6 +68,26 @@ INSTANTIATE_TEST_SUITE_P(SizesAndLayouts, BlendShapeGpu,
                          ::testing::Combine(::testing::Values(1u, 65u, 3000u), ::testing::Bool()));
 
 class BlendShapeGpuTest : public testing::GpuTest {};
+
+TEST_F(BlendShapeGpuTest, ProceduralFaceShapesWithInbetweensMatchTheCpu) {
+  SkinnedMesh mesh = Character(4000, 8);
+  auto face = procedural::MakeFaceShapes(mesh);
+  ASSERT_TRUE(face.ok()) << face.error().ToString();
+  mesh.morph_targets = face->targets;
+  // Three instances: primaries at 0.25, 0.8 and 1.4 (through and past the in-betweens).
+  std::vector<float> resolved;
+  for (float w : {0.25f, 0.8f, 1.4f}) {
+    std::vector<float> weights(face->targets.size(), 0.0f), out(weights.size());
+    for (size_t t = 0; t < 50; ++t) weights[t] = t % 3 == 0 ? 0.0f : w;
+    cpu::SubShapeWeightsJob job;
+    job.shapes = face->inbetweens;
+    job.weights = weights;
+    job.output = out;
+    ASSERT_TRUE(job.Run().ok());
+    resolved.insert(resolved.end(), out.begin(), out.end());
+  }
+  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(mesh, 3), 3, resolved);
+}
 
 TEST_F(BlendShapeGpuTest, AllWeightsZeroLeavesPositionsAsSkinningAlone) {
   SkinnedMesh mesh = Character(500, 4, /*normals=*/false, /*tangents=*/false);
