@@ -250,6 +250,17 @@ TEST(G4mfLoader, ScattersBlendOffsetsToTheExpandedVertices) {
   EXPECT_TRUE(t.tangents.empty());
 }
 
+TEST(G4mfLoader, AddsUpBlendOffsetsOfARepeatedIndex) {
+  // v2 listed twice: its offsets (0,0,0.5) and (0,1,0) add up on both of its GPU vertices.
+  Character c = ValidCharacter();
+  c.doc.Refill<uint8_t>(c.blend_indices, "uint8", {2, 0, 2});
+  c.doc.Refill<double>(c.blend_offsets, "float64", {0, 0, 0.5, 0.25, 0, 0, 0, 1, 0}, 3);
+  auto loaded = Load(c.doc);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  EXPECT_EQ(loaded->asset.meshes[0].primitives[0].targets[0].positions,
+            (std::vector<float>{0.25f, 0, 0, 0, 0, 0, 0, 1, 0.5f, 0, 1, 0.5f, 0, 0, 0}));
+}
+
 TEST(G4mfLoader, TakesMeshWeightsFromAmountsAndNodeWeightsFromBlendAmounts) {
   auto loaded = Load(ValidCharacter().doc);
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();

@@ -1063,13 +1063,13 @@ Status BuildPrimitive(LoadState& c, const std::vector<float>& positions, const S
     MorphTarget& t = p->targets[s];
     const auto scatter = [n](const SparseOffsets& sparse, const std::vector<uint32_t>& source,
                              size_t source_count, std::vector<float>* out) {
-      std::vector<int32_t> slot(source_count, -1);
-      for (size_t k = 0; k < sparse.indices.size(); ++k) slot[sparse.indices[k]] = int32_t(k);
-      out->assign(n * 3, 0.0f);
-      for (size_t i = 0; i < n; ++i) {
-        const int32_t k = slot[source[i]];
-        if (k >= 0) std::memcpy(&(*out)[i * 3], &sparse.offsets[size_t(k) * 3], 12);
+      // Offsets per source item first: a duplicate index adds up (as UsdSkel applies them).
+      std::vector<float> sum(source_count * 3, 0.0f);
+      for (size_t k = 0; k < sparse.indices.size(); ++k) {
+        for (size_t x = 0; x < 3; ++x) sum[sparse.indices[k] * 3 + x] += sparse.offsets[k * 3 + x];
       }
+      out->assign(n * 3, 0.0f);
+      for (size_t i = 0; i < n; ++i) std::memcpy(&(*out)[i * 3], &sum[size_t(source[i]) * 3], 12);
     };
     if (shapes[s].position.present) {
       scatter(shapes[s].position, source_vertex, positions.size() / 3, &t.positions);
