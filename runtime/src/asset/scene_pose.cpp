@@ -1,6 +1,26 @@
 #include "sinew/asset/scene_pose.h"
 
+#include <string>
+
 namespace sinew {
+
+Status ValidatePose(std::span<const Node> nodes, const ScenePose* pose) {
+  if (!pose || pose->node_count() != nodes.size() || pose->rotations.size() != nodes.size() ||
+      pose->scales.size() != nodes.size() || pose->weights.size() != nodes.size()) {
+    return Status(Error::kSizeMismatch, "the pose must have one entry per node", "pose");
+  }
+  // Walk up from every node: a chain longer than the node count is a cycle.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    size_t steps = 0;
+    for (int32_t p = nodes[i].parent; p >= 0; p = nodes[size_t(p)].parent) {
+      if (size_t(p) >= nodes.size() || ++steps > nodes.size()) {
+        return Status(Error::kInvalidHierarchy, "parent out of range or a cycle",
+                      "nodes/" + std::to_string(i));
+      }
+    }
+  }
+  return {};
+}
 
 ScenePose RestPose(const Asset& asset) {
   ScenePose pose;

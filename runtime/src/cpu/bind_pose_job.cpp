@@ -37,20 +37,7 @@ Status ValidateSkinInPose(std::span<const Node> nodes, const Skin* skin, const S
                           PoseType type, bool allow_matrix_joints, const BindPose** bind_pose) {
   if (!skin) return Status(Error::kInvalidArgument, "skin is required", "skin");
   if (!pose) return Status(Error::kInvalidArgument, "pose is required", "pose");
-  if (pose->node_count() != nodes.size() || pose->rotations.size() != nodes.size() ||
-      pose->scales.size() != nodes.size()) {
-    return Status(Error::kSizeMismatch, "the pose must have one entry per node", "pose");
-  }
-  // Walk up from every node: a chain longer than the node count is a cycle.
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    size_t steps = 0;
-    for (int32_t p = nodes[i].parent; p >= 0; p = nodes[size_t(p)].parent) {
-      if (size_t(p) >= nodes.size() || ++steps > nodes.size()) {
-        return Status(Error::kInvalidHierarchy, "parent out of range or a cycle",
-                      "nodes/" + std::to_string(i));
-      }
-    }
-  }
+  if (Status s = ValidatePose(nodes, pose); !s) return s;
   for (size_t j = 0; j < skin->joints.size(); ++j) {
     const std::string where = "joints/" + std::to_string(j);
     if (skin->joints[j] >= nodes.size()) {

@@ -6,22 +6,9 @@
 namespace sinew::cpu {
 
 Status SceneTransformsJob::Validate() const {
-  if (!pose || pose->node_count() != nodes.size() || pose->rotations.size() != nodes.size() ||
-      pose->scales.size() != nodes.size()) {
-    return Status(Error::kSizeMismatch, "the pose must have one entry per node", "pose");
-  }
+  if (Status s = ValidatePose(nodes, pose); !s) return s;
   if (output.size() != nodes.size()) {
     return Status(Error::kSizeMismatch, "output must have one matrix per node", "output");
-  }
-  // Walk up from every node: a chain longer than the node count is a cycle.
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    size_t steps = 0;
-    for (int32_t p = nodes[i].parent; p >= 0; p = nodes[size_t(p)].parent) {
-      if (size_t(p) >= nodes.size() || ++steps > nodes.size()) {
-        return Status(Error::kInvalidHierarchy, "parent out of range or a cycle",
-                      "nodes/" + std::to_string(i));
-      }
-    }
   }
   return {};
 }

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "sinew/asset/asset.h"
+#include "sinew/core/error.h"
 #include "sinew/core/math.h"
 
 namespace sinew {
@@ -23,6 +25,11 @@ struct ScenePose {
 
   size_t node_count() const { return translations.size(); }
 };
+
+// Checks a pose against an asset's nodes: one entry per node (kSizeMismatch, "pose"), every
+// parent in range and no cycle (kInvalidHierarchy, "nodes/<i>"). The jobs that evaluate a pose
+// call it first.
+Status ValidatePose(std::span<const Node> nodes, const ScenePose* pose);
 
 // The rest pose: every node's own TRS; morph weights from the node (glTF node.weights, G4MF
 // blendAmounts), else the mesh's defaults (mesh.weights, blend.amounts), else zeros.
