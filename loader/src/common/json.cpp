@@ -38,6 +38,136 @@ std::string Pointer(std::string_view parent, size_t index) {
   return out;
 }
 
+void LoadStatus::Free() noexcept { delete error_; }
+
+void Path::AppendTo(std::string* out) const {
+  if (parent_) parent_->AppendTo(out);
+  switch (kind_) {
+    case Kind::kRoot:
+      break;
+    case Kind::kText:
+      *out += text_;
+      break;
+    case Kind::kKey:
+      *out += Pointer("", text_);
+      break;
+    case Kind::kIndex:
+      *out += Pointer("", index_);
+      break;
+  }
+}
+
+std::string Path::ToString() const {
+  std::string out;
+  AppendTo(&out);
+  return out;
+}
+
+namespace detail {
+
+LoadStatus WrongType(const Path& parent, std::string_view key, const char* expected) {
+  return {Error::kWrongType, std::string("expected ") + expected, Path(parent, key).ToString()};
+}
+
+LoadStatus Missing(const Path& parent, std::string_view key) {
+  return {Error::kMissingProperty, "required", Path(parent, key).ToString()};
+}
+
+LoadStatus BadIndex(const Path& parent, std::string_view key, uint64_t value, size_t size) {
+  return {Error::kInvalidReference,
+          "index " + std::to_string(value) + " but there are " + std::to_string(size),
+          Path(parent, key).ToString()};
+}
+
+}  // namespace detail
+
+LoadStatus NotAnObject(const Path& where) {
+  return {Error::kWrongType, "expected an object", where.ToString()};
+}
+
+namespace {
+
+// Reads a number array's entries into out(i, value); kWrongType / kInvalidValue at parent/key/i.
+template <typename Out>
+LoadStatus ReadNumbers(Array array, const Path& parent, std::string_view key, Out&& out) {
+  size_t i = 0;
+  for (Element e : array) {
+    double v = 0;
+    if (e.get_double().get(v) != simdjson::SUCCESS) {
+      const Path at(parent, key);
+      return {Error::kWrongType, "expected a number", Path(at, i).ToString()};
+    }
+    if (!std::isfinite(v)) {
+      const Path at(parent, key);
+      return {Error::kInvalidValue, "not finite", Path(at, i).ToString()};
+    }
+    out(i, v);
+    ++i;
+  }
+  return {};
+}
+
+LoadStatus CountMismatch(const Path& parent, std::string_view key, size_t count, size_t found) {
+  return {Error::kInvalidValue,
+          "expected " + std::to_string(count) + " numbers, found " + std::to_string(found),
+          Path(parent, key).ToString()};
+}
+
+}  // namespace
+
+LoadStatus OptionalNumbers(const Field& f, const Path& parent, size_t count,
+                           std::vector<double>* out, bool* present) {
+  Array array;
+  bool found = false;
+  if (LoadStatus s = OptionalArray(f, parent, &array, &found); !s) return s;
+  if (present) *present = found;
+  if (!found) return {};
+  const size_t size = array.size();
+  if (count != 0 && size != count) return CountMismatch(parent, f.key, count, size);
+  out->resize(size);
+  double* data = out->data();
+  return ReadNumbers(array, parent, f.key, [data](size_t i, double v) { data[i] = v; });
+}
+
+LoadStatus OptionalNumbers(const Field& f, const Path& parent, std::span<double> out,
+                           bool* present) {
+  Array array;
+  if (LoadStatus s = OptionalArray(f, parent, &array, present); !s) return s;
+  if (!*present) return {};
+  const size_t size = array.size();
+  if (size != out.size()) return CountMismatch(parent, f.key, out.size(), size);
+  double* data = out.data();
+  return ReadNumbers(array, parent, f.key, [data](size_t i, double v) { data[i] = v; });
+}
+
+LoadStatus OptionalIndices(const Field& f, const Path& parent, size_t size,
+                           std::vector<uint32_t>* out, bool* present) {
+  Array array;
+  bool found = false;
+  if (LoadStatus s = OptionalArray(f, parent, &array, &found); !s) return s;
+  if (present) *present = found;
+  if (!found) return {};
+  out->resize(array.size());
+  uint32_t* data = out->data();
+  size_t i = 0;
+  for (Element e : array) {
+    uint64_t v = 0;
+    if (!GetUint(e, &v)) {
+      const Path at(parent, f.key);
+      return {Error::kWrongType, "expected a non-negative integer", Path(at, i).ToString()};
+    }
+    if (v >= size) {
+      const Path at(parent, f.key);
+      return {Error::kInvalidReference,
+              "index " + std::to_string(v) + " but there are " + std::to_string(size),
+              Path(at, i).ToString()};
+    }
+    data[i] = static_cast<uint32_t>(v);
+    ++i;
+  }
+  return {};
+}
+
 Status AsObject(Element value, std::string_view where, Object* out) {
   if (value.get_object().get(*out) != simdjson::SUCCESS) {
     return {Error::kWrongType, "expected an object", std::string(where)};

@@ -1,12 +1,22 @@
 // Typed access to simdjson DOM values with errors that carry a JSON pointer (RFC 6901).
 // simdjson appears only inside the loader.
+//
+// Two layers, with the same rules and the same errors:
+// * Object + key getters (one at_key per property, pointers as strings): simple, for small
+//   documents and one-off properties (G4MF, a glTF file's top level).
+// * Fields + Path getters, for the hot loops over thousands of objects (the glTF loader, DESIGN.md
+//   §10): one pass over an object's fields gathers every property read, pointers are formatted only
+//   for an error, and a success costs no string (LoadStatus).
 #pragma once
 
 #include <simdjson.h>
 
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sinew/core/error.h"
@@ -56,5 +66,281 @@ Status OptionalNumbers(Object o, std::string_view key, std::string_view where, s
 // An array of indices, each < size.
 Status OptionalIndices(Object o, std::string_view key, std::string_view where, size_t size,
                        std::vector<uint32_t>* out, bool* present = nullptr);
+
+// ---------------------------------------------------------------------------------------------
+// The hot-path layer.
+
+// The loaders' own status for their hot paths: one pointer, null on success, so that returning
+// and testing a success costs what a bool does (a Status holds two strings, constructed, tested and
+// destroyed on every call). The ErrorInfo is built only on failure. Converts to and from Status.
+class [[nodiscard]] LoadStatus {
+ public:
+  LoadStatus() noexcept = default;
+  LoadStatus(Error code, std::string message, std::string where)
+      : error_(new ErrorInfo{code, std::move(message), std::move(where), 0}) {}
+  // Implicit, as Status's own conversions are: `return {code, message, where}`, `return status;`.
+  LoadStatus(ErrorInfo error) : error_(new ErrorInfo(std::move(error))) {}
+  LoadStatus(const Status& status)
+      : error_(status.ok() ? nullptr : new ErrorInfo(status.error())) {}
+  LoadStatus(LoadStatus&& other) noexcept : error_(std::exchange(other.error_, nullptr)) {}
+  LoadStatus& operator=(LoadStatus&& other) noexcept {
+    std::swap(error_, other.error_);
+    return *this;
+  }
+  // Inline, so that destroying a success is one test (the delete is out of line).
+  ~LoadStatus() {
+    if (error_) Free();
+  }
+
+  bool ok() const noexcept { return !error_; }
+  explicit operator bool() const noexcept { return ok(); }
+  // The error (only when !ok()).
+  const ErrorInfo& error() const noexcept { return *error_; }
+  operator Status() const { return error_ ? Status(*error_) : Status(); }
+
+ private:
+  void Free() noexcept;
+
+  ErrorInfo* error_ = nullptr;  // Owned; null on success.
+};
+
+// A JSON pointer that is formatted only when an error or a warning needs it: a link to its parent
+// (on the caller's stack) plus a key or an index. A loader passes these down instead of building a
+// std::string per object and property. The parent must outlive the Path (pass temporaries down,
+// never store them).
+class Path {
+ public:
+  constexpr Path() = default;  // The document root: "".
+  // A pointer that is already formatted (and escaped), e.g. "/accessors/3".
+  constexpr explicit Path(std::string_view formatted) : text_(formatted), kind_(Kind::kText) {}
+  constexpr Path(const Path& parent, std::string_view key)
+      : parent_(&parent), text_(key), kind_(Kind::kKey) {}
+  constexpr Path(const Path& parent, size_t index)
+      : parent_(&parent), index_(index), kind_(Kind::kIndex) {}
+
+  // The pointer, as Pointer() would have built it: keys escaped ('~' -> "~0", '/' -> "~1").
+  std::string ToString() const;
+
+ private:
+  enum class Kind : uint8_t { kRoot, kText, kKey, kIndex };
+  void AppendTo(std::string* out) const;
+
+  const Path* parent_ = nullptr;
+  std::string_view text_;
+  size_t index_ = 0;
+  Kind kind_ = Kind::kRoot;
+};
+
+// The helpers below cost a few instructions on success, and the loaders call them in loops over
+// thousands of objects, inside functions large enough that GCC's inliner would give up on them.
+#if defined(__GNUC__)
+#define SINEW_JSON_INLINE inline __attribute__((always_inline))
+#else
+#define SINEW_JSON_INLINE inline
+#endif
+
+// One property of an object as Fields found it: its key (also when absent, for errors) and,
+// when present, its value.
+struct Field {
+  std::string_view key;
+  Element value;
+  bool present = false;
+};
+
+// One at_key lookup, as a Field.
+inline Field FindField(Object o, std::string_view key) {
+  Field f{key, Element(), false};
+  f.present = o.at_key(key).get(f.value) == simdjson::SUCCESS;
+  return f;
+}
+
+namespace detail {
+template <typename T>
+SINEW_JSON_INLINE T LoadWord(const char* p) {
+  T word;
+  std::memcpy(&word, p, sizeof(T));
+  return word;
+}
+}  // namespace detail
+
+// a == b for two strings of the same length n. The short keys of a JSON format compare as two
+// overlapping words each: cheaper than a call to memcmp, which a runtime length would need.
+SINEW_JSON_INLINE bool SameBytes(const char* a, const char* b, size_t n) {
+  using detail::LoadWord;
+  if (n >= 8 && n <= 16) {
+    return LoadWord<uint64_t>(a) == LoadWord<uint64_t>(b) &&
+           LoadWord<uint64_t>(a + n - 8) == LoadWord<uint64_t>(b + n - 8);
+  }
+  if (n >= 4 && n < 8) {
+    return LoadWord<uint32_t>(a) == LoadWord<uint32_t>(b) &&
+           LoadWord<uint32_t>(a + n - 4) == LoadWord<uint32_t>(b + n - 4);
+  }
+  if (n < 4) {
+    for (size_t i = 0; i < n; ++i) {
+      if (a[i] != b[i]) return false;
+    }
+    return true;
+  }
+  return std::memcmp(a, b, n) == 0;
+}
+
+// a == b, for the short names of a JSON format.
+SINEW_JSON_INLINE bool Equals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && SameBytes(a.data(), b.data(), a.size());
+}
+
+// An object's fields named in `keys`, looked up in one pass over its fields, instead of one at_key
+// (a linear scan) per key: (*this)[k] is the first field named keys[k] (the one at_key would find).
+// Other fields are ignored. `keys` is a static table of distinct names, at most 32.
+template <size_t N>
+class Fields {
+  static_assert(N <= 32);
+
+ public:
+  Fields(Object o, const std::string_view (&keys)[N]) : keys_(keys) {
+    for (auto field : o) {
+      for (size_t k = 0; k < N; ++k) {
+        if (Equals(field.key, keys[k])) {
+          if (!(present_ & (1u << k))) {
+            values_[k] = field.value;
+            present_ |= 1u << k;
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  Field operator[](size_t k) const { return {keys_[k], values_[k], (present_ & (1u << k)) != 0}; }
+
+ private:
+  const std::string_view* keys_;
+  Element values_[N];
+  uint32_t present_ = 0;  // Bit k: keys[k] was found.
+};
+
+// element.get_uint64(), with the common case first: simdjson stores a non-negative integer below
+// 2^63 as an int64 (get_uint64 tries uint64 first). false for anything else, *out then untouched.
+SINEW_JSON_INLINE bool GetUint(Element e, uint64_t* out) {
+  int64_t i = 0;
+  if (e.get_int64().get(i) == simdjson::SUCCESS) {
+    if (i < 0) return false;
+    *out = static_cast<uint64_t>(i);
+    return true;
+  }
+  return e.get_uint64().get(*out) == simdjson::SUCCESS;
+}
+
+// The errors of the getters below, built out of line (only a failure calls them).
+namespace detail {
+LoadStatus WrongType(const Path& parent, std::string_view key, const char* expected);
+LoadStatus Missing(const Path& parent, std::string_view key);
+LoadStatus BadIndex(const Path& parent, std::string_view key, uint64_t value, size_t size);
+}  // namespace detail
+
+LoadStatus NotAnObject(const Path& where);
+
+// Getters for a gathered Field of the object at `parent`, with the rules and errors of the
+// Object + key getters above (errors at parent/key, or parent/key/i for an array entry), but
+// without a key lookup or a pointer string per call.
+SINEW_JSON_INLINE LoadStatus AsObject(Element value, const Path& where, Object* out) {
+  if (value.get_object().get(*out) != simdjson::SUCCESS) return NotAnObject(where);
+  return {};
+}
+
+SINEW_JSON_INLINE LoadStatus OptionalObject(const Field& f, const Path& parent, Object* out,
+                                            bool* present) {
+  *present = f.present;
+  if (f.present && f.value.get_object().get(*out) != simdjson::SUCCESS) {
+    return detail::WrongType(parent, f.key, "an object");
+  }
+  return {};
+}
+
+SINEW_JSON_INLINE LoadStatus OptionalArray(const Field& f, const Path& parent, Array* out,
+                                           bool* present) {
+  *present = f.present;
+  if (f.present && f.value.get_array().get(*out) != simdjson::SUCCESS) {
+    return detail::WrongType(parent, f.key, "an array");
+  }
+  return {};
+}
+
+SINEW_JSON_INLINE LoadStatus RequireArray(const Field& f, const Path& parent, Array* out) {
+  if (!f.present) return detail::Missing(parent, f.key);
+  bool present = false;
+  return OptionalArray(f, parent, out, &present);
+}
+
+SINEW_JSON_INLINE LoadStatus OptionalUint(const Field& f, const Path& parent, uint64_t* out,
+                                          bool* present = nullptr) {
+  if (present) *present = f.present;
+  if (f.present && !GetUint(f.value, out)) {
+    return detail::WrongType(parent, f.key, "a non-negative integer");
+  }
+  return {};
+}
+
+SINEW_JSON_INLINE LoadStatus RequireUint(const Field& f, const Path& parent, uint64_t* out) {
+  if (!f.present) return detail::Missing(parent, f.key);
+  return OptionalUint(f, parent, out);
+}
+
+SINEW_JSON_INLINE LoadStatus OptionalIndex(const Field& f, const Path& parent, size_t size,
+                                           int32_t* out) {
+  if (!f.present) return {};
+  uint64_t value = 0;
+  if (!GetUint(f.value, &value)) {
+    return detail::WrongType(parent, f.key, "a non-negative integer");
+  }
+  if (value >= size) return detail::BadIndex(parent, f.key, value, size);
+  *out = static_cast<int32_t>(value);
+  return {};
+}
+
+SINEW_JSON_INLINE LoadStatus RequireIndex(const Field& f, const Path& parent, size_t size,
+                                          uint32_t* out) {
+  if (!f.present) return detail::Missing(parent, f.key);
+  int32_t value = -1;
+  if (LoadStatus s = OptionalIndex(f, parent, size, &value); !s) return s;
+  // An index that does not fit int32_t reads as missing, as the Object overload does.
+  if (value < 0) return detail::Missing(parent, f.key);
+  *out = static_cast<uint32_t>(value);
+  return {};
+}
+
+SINEW_JSON_INLINE LoadStatus OptionalBool(const Field& f, const Path& parent, bool* out) {
+  if (f.present && f.value.get_bool().get(*out) != simdjson::SUCCESS) {
+    return detail::WrongType(parent, f.key, "a boolean");
+  }
+  return {};
+}
+
+SINEW_JSON_INLINE LoadStatus OptionalString(const Field& f, const Path& parent,
+                                            std::string_view* out, bool* present = nullptr) {
+  if (present) *present = f.present;
+  if (f.present && f.value.get_string().get(*out) != simdjson::SUCCESS) {
+    return detail::WrongType(parent, f.key, "a string");
+  }
+  return {};
+}
+
+SINEW_JSON_INLINE LoadStatus RequireString(const Field& f, const Path& parent,
+                                           std::string_view* out) {
+  if (!f.present) return detail::Missing(parent, f.key);
+  return OptionalString(f, parent, out);
+}
+
+// A number array of exactly `count` entries (any count when count == 0), finite.
+LoadStatus OptionalNumbers(const Field& f, const Path& parent, size_t count,
+                           std::vector<double>* out, bool* present = nullptr);
+// A number array of exactly out.size() entries, finite, into `out` (no allocation).
+LoadStatus OptionalNumbers(const Field& f, const Path& parent, std::span<double> out,
+                           bool* present);
+// An array of indices, each < size.
+LoadStatus OptionalIndices(const Field& f, const Path& parent, size_t size,
+                           std::vector<uint32_t>* out, bool* present = nullptr);
+
+#undef SINEW_JSON_INLINE
 
 }  // namespace sinew::loader

@@ -495,6 +495,16 @@ Status ValidateAccessor(const AccessorDesc& accessor) {
 Status ReadFloats(const AccessorDesc& accessor, std::span<float> out) {
   if (Status status = ValidateAccessor(accessor); !status.ok()) return status;
   if (Status status = CheckOutSize(accessor, out.size()); !status.ok()) return status;
+  return DecodeFloats(accessor, out);
+}
+
+Status DecodeFloats(const AccessorDesc& accessor, std::span<float> out) {
+  // The common case first: one copy.
+  if (IsPackedFloat(accessor)) {
+    std::memcpy(out.data(), accessor.view->bytes.data() + accessor.byte_offset,
+                out.size() * sizeof(float));
+    return {};
+  }
   SparseFailure failure;
   auto decode = [&]<typename Src, uint32_t kRows, uint32_t kCols>() {
     if constexpr (std::is_integral_v<Src> && sizeof(Src) <= 2) {
@@ -523,6 +533,10 @@ Status ReadUints(const AccessorDesc& accessor, std::span<uint32_t> out) {
                 "expected integer data, not normalized " + Describe(accessor));
   }
   if (Status status = CheckOutSize(accessor, out.size()); !status.ok()) return status;
+  return DecodeUints(accessor, out);
+}
+
+Status DecodeUints(const AccessorDesc& accessor, std::span<uint32_t> out) {
   SparseFailure failure;
   auto decode = [&]<typename Src, uint32_t kRows, uint32_t kCols>() {
     if constexpr (std::is_unsigned_v<Src>) {

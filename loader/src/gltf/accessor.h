@@ -115,4 +115,20 @@ Status ReadFloats(const AccessorDesc& accessor, std::span<float> out);
 // normalized accessor.
 Status ReadUints(const AccessorDesc& accessor, std::span<uint32_t> out);
 
+// True for FLOAT data, tightly packed (byteStride 0 or the element size; FLOAT matrices have no
+// column padding), on a bufferView, without sparse substitution: its values are the view's bytes.
+inline bool IsPackedFloat(const AccessorDesc& accessor) noexcept {
+  return accessor.component_type == ComponentType::kFloat && accessor.view && !accessor.sparse &&
+         (accessor.view->byte_stride == 0 ||
+          accessor.view->byte_stride == ElementSize(accessor.component_type, accessor.type));
+}
+
+// ReadFloats / ReadUints without validating again, for an accessor that already passed
+// ValidateAccessor (the loader validates each accessor once, when it reads the accessors array,
+// then decodes it wherever it is used). Preconditions: out.size() == count * ComponentCount(type);
+// for DecodeUints an UNSIGNED_BYTE/SHORT/INT accessor that is not normalized. The same decoding and
+// the same sparse-index errors (kInvalidValue at P/sparse/indices).
+Status DecodeFloats(const AccessorDesc& accessor, std::span<float> out);
+Status DecodeUints(const AccessorDesc& accessor, std::span<uint32_t> out);
+
 }  // namespace sinew::loader::gltf

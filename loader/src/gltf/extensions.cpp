@@ -5,16 +5,24 @@
 namespace sinew::loader::gltf {
 namespace {
 
-// Finds extensions/<name> on `o`; *present false when absent.
-Status FindExtension(Object o, std::string_view name, const std::string& where, Object* out,
+// Finds extensions/<name> of the object at `where`, given its "extensions" field; *present false
+// when absent. *ext_where: the extension object's pointer (set when present).
+Status FindExtension(const Field& extensions, std::string_view name, const Path& where, Object* out,
                      bool* present, std::string* ext_where) {
-  Object extensions;
+  Object extensions_object;
   bool has_extensions = false;
   *present = false;
-  if (Status s = OptionalObject(o, "extensions", where, &extensions, &has_extensions); !s) return s;
+  if (Status s = OptionalObject(extensions, where, &extensions_object, &has_extensions); !s) {
+    return s;
+  }
   if (!has_extensions) return {};
-  *ext_where = Pointer(Pointer(where, "extensions"), name);
-  return OptionalObject(extensions, name, Pointer(where, "extensions"), out, present);
+  const Path extensions_path(where, "extensions");
+  if (Status s = OptionalObject(FindField(extensions_object, name), extensions_path, out, present);
+      !s || !*present) {
+    return s;
+  }
+  *ext_where = Path(extensions_path, name).ToString();
+  return {};
 }
 
 bool ParsePoseType(std::string_view name, PoseType* out) {
@@ -38,7 +46,11 @@ Status LoadVariantNames(Object root, Asset* asset) {
   Object ext;
   bool present = false;
   std::string where;
-  if (Status s = FindExtension(root, kVariantsExtension, "", &ext, &present, &where); !s) return s;
+  if (Status s = FindExtension(FindField(root, "extensions"), kVariantsExtension, Path(), &ext,
+                               &present, &where);
+      !s) {
+    return s;
+  }
   if (!present) return {};
   Array variants;
   if (Status s = RequireArray(ext, "variants", where, &variants); !s) return s;
@@ -55,16 +67,18 @@ Status LoadVariantNames(Object root, Asset* asset) {
   return {};
 }
 
-Status LoadVariantMappings(Object primitive, const std::string& where, size_t variant_count,
+Status LoadVariantMappings(const Field& extensions, const Path& where_path, size_t variant_count,
                            size_t material_count, Primitive* p) {
   p->variant_materials.assign(variant_count, -1);
   Object ext;
   bool present = false;
   std::string ew;
-  if (Status s = FindExtension(primitive, kVariantsExtension, where, &ext, &present, &ew); !s) {
+  if (Status s = FindExtension(extensions, kVariantsExtension, where_path, &ext, &present, &ew);
+      !s) {
     return s;
   }
   if (!present) return {};
+  const std::string where = where_path.ToString();
   Array mappings;
   if (Status s = RequireArray(ext, "mappings", ew, &mappings); !s) return s;
   size_t m = 0;
@@ -96,11 +110,11 @@ Status LoadVariantMappings(Object primitive, const std::string& where, size_t va
   return {};
 }
 
-Status LoadBindPoses(Object skin_object, const std::string& where, Skin* skin) {
+Status LoadBindPoses(const Field& extensions, const Path& where, Skin* skin) {
   Object ext;
   bool present = false;
   std::string ew;
-  if (Status s = FindExtension(skin_object, kBindPoseExtension, where, &ext, &present, &ew); !s) {
+  if (Status s = FindExtension(extensions, kBindPoseExtension, where, &ext, &present, &ew); !s) {
     return s;
   }
   if (!present) return {};
@@ -159,12 +173,12 @@ Status LoadBindPoses(Object skin_object, const std::string& where, Skin* skin) {
   return {};
 }
 
-Status LoadInbetweens(Object mesh_object, const std::string& where, size_t target_count, Mesh* mesh,
+Status LoadInbetweens(const Field& extensions, const Path& where, size_t target_count, Mesh* mesh,
                       std::vector<Warning>* warnings) {
   Object ext;
   bool present = false;
   std::string ew;
-  if (Status s = FindExtension(mesh_object, kInbetweensExtension, where, &ext, &present, &ew); !s) {
+  if (Status s = FindExtension(extensions, kInbetweensExtension, where, &ext, &present, &ew); !s) {
     return s;
   }
   if (!present) return {};
