@@ -131,6 +131,32 @@ TEST(GltfErrors, RejectsAnAccessorReadingPastItsView) {
               Error::kOutOfBounds, "/accessors/4");
 }
 
+// An accessor without a bufferView is all zeros (plus its sparse values), so its size is not
+// bounded by any data in the file: sinew caps what it decodes to at a multiple of the input's size
+// (DESIGN.md §6), so that a 200-byte file cannot make the loader allocate gigabytes, or overflow.
+TEST(GltfErrors, LoadsAnAccessorWithoutABufferViewAsZeros) {
+  auto loaded = LoadBytes(Replace(
+      ValidGltf(), R"({"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 3)",
+      R"({"componentType": 5126, "count": 3)"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const std::vector<float>& positions = loaded->asset.meshes[0].primitives[0].positions;
+  EXPECT_EQ(positions, std::vector<float>(9, 0.0f));
+}
+
+TEST(GltfErrors, RejectsAnAccessorWithoutABufferViewFarLargerThanTheFile) {
+  ExpectError(Replace(ValidGltf(),
+                      R"({"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 3)",
+                      R"({"componentType": 5126, "count": 4000000000)"),
+              Error::kUnsupportedFeature, "/accessors/0/count");
+}
+
+TEST(GltfErrors, RejectsAnAccessorCountWhoseByteSizeOverflows) {
+  ExpectError(Replace(ValidGltf(),
+                      R"({"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 3)",
+                      R"({"componentType": 5126, "count": 18446744073709551000)"),
+              Error::kUnsupportedFeature, "/accessors/0/count");
+}
+
 TEST(GltfErrors, RejectsAMatrixNextToTrs) {
   ExpectError(Replace(ValidGltf(), R"({"name": "tip", "translation": [0, 1, 0]})",
                       R"({"name": "tip", "translation": [0, 1, 0],

@@ -75,6 +75,9 @@ struct LoadState {
   std::vector<AccessorDesc> descs;  // Of the accessors whose data is not packed floats.
   size_t material_count = 0;
   bool quantized = false;  // KHR_mesh_quantization is in extensionsUsed.
+  // Bytes of input: the file, plus every external or data: buffer decoded (the cap on what
+  // accessors without a bufferView decode to is a multiple of it).
+  uint64_t input_bytes = 0;
   std::vector<Warning>* warnings = nullptr;
   Asset* asset = nullptr;
   // Scratch, reused from object to object and from load to load.
@@ -101,6 +104,7 @@ struct LoadState {
     weighted_or_skinned.clear();
     material_count = 0;
     quantized = false;
+    input_bytes = 0;
     warnings = &out->warnings;
     asset = &out->asset;
   }
@@ -154,6 +158,7 @@ LoadStatus LoadBuffers(LoadState& c, Object root) {
         return s;
       }
       bytes = owned;
+      c.input_bytes += owned.size();
     }
     if (bytes.size() < byte_length) {
       return {Error::kOutOfBounds,
@@ -261,6 +266,28 @@ LoadStatus LoadSparse(const LoadState& c, Object sparse, const Path& sw, gltf::S
   return {};
 }
 
+// An accessor without a bufferView is zeros (plus its sparse values): no bytes of the file bound
+// its count, so without a cap a 200-byte file could make the loader allocate gigabytes (or overflow
+// a size). DESIGN.md §6 bounds what a load allocates by a small multiple of the input; such an
+// accessor in a real file mirrors a vertex stream that has bytes in the file (a sparse morph
+// target: count * 12 bytes next to positions of at least count * 4 bytes), so this cap never
+// rejects one.
+constexpr uint64_t kZeroAccessorBytesPerInputByte = 16;
+constexpr uint64_t kZeroAccessorMinBytes = uint64_t{1} << 20;
+
+LoadStatus CheckZeroAccessorSize(const LoadState& c, const AccessorDesc& a, const Path& where) {
+  const uint64_t limit = kZeroAccessorBytesPerInputByte * c.input_bytes + kZeroAccessorMinBytes;
+  const uint64_t element_bytes = uint64_t{gltf::ComponentCount(a.type)} * sizeof(float);
+  if (a.count <= limit / element_bytes) return {};
+  return {Error::kUnsupportedFeature,
+          "count " + std::to_string(a.count) +
+              " without a bufferView would decode to more than sinew's limit of " +
+              std::to_string(limit) + " bytes for this file (" +
+              std::to_string(kZeroAccessorBytesPerInputByte) + " x its " +
+              std::to_string(c.input_bytes) + " bytes of input + 1 MiB)",
+          Path(where, "count").ToString()};
+}
+
 LoadStatus LoadAccessors(LoadState& c, Object root) {
   Array array;
   bool present = false;
@@ -327,6 +354,9 @@ LoadStatus LoadAccessors(LoadState& c, Object root) {
       a.sparse = d;
     }
     if (LoadStatus s = gltf::ValidateAccessor(a); !s) return s;
+    if (!a.view) {
+      if (LoadStatus s = CheckZeroAccessorSize(c, a, where); !s) return s;
+    }
     Accessor& info = c.accessors.emplace_back();
     info.count = a.count;
     info.component_type = a.component_type;
@@ -1357,6 +1387,7 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   LoadedAsset out;
   LoadState& c = parser_->scratch;
   c.Reset(options, base_dir, &out);
+  c.input_bytes = bytes.size();
   std::span<const uint8_t> json = bytes;
   if (gltf::IsGlb(bytes)) {
     auto chunks = gltf::ParseGlb(bytes);
