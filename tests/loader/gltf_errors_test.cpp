@@ -157,6 +157,30 @@ TEST(GltfErrors, RejectsAnAccessorCountWhoseByteSizeOverflows) {
               Error::kUnsupportedFeature, "/accessors/0/count");
 }
 
+// glTF 2.0 §3.6.2.4: only vertex attribute views may define byteStride. The fixture's accessor
+// `moved` is put on a second view, [offset, offset + length) of the buffer, with byteStride.
+std::string WithStridedView(const std::string& moved, uint32_t offset, uint32_t length,
+                            uint32_t stride) {
+  auto json = Replace(ValidGltf(), R"("byteOffset": 0, "byteLength": 136}])",
+                      R"("byteOffset": 0, "byteLength": 136}, {"buffer": 0, "byteOffset": )" +
+                          std::to_string(offset) + R"(, "byteLength": )" + std::to_string(length) +
+                          R"(, "byteStride": )" + std::to_string(stride) + "}]");
+  return Replace(json, R"({"bufferView": 0, "byteOffset": )" + moved,
+                 R"({"bufferView": 1, "byteOffset": 0)");
+}
+
+TEST(GltfErrors, RejectsKeyTimesOnABufferViewWithByteStride) {
+  ExpectError(WithStridedView("96", 96, 8, 4), Error::kInvalidValue,
+              "/animations/0/samplers/0/input");
+}
+
+TEST(GltfErrors, AcceptsVertexAttributesOnABufferViewWithByteStride) {
+  auto loaded = LoadBytes(WithStridedView("0", 0, 36, 12));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  EXPECT_EQ(loaded->asset.meshes[0].primitives[0].positions,
+            (std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1, 0}));
+}
+
 TEST(GltfErrors, RejectsAMatrixNextToTrs) {
   ExpectError(Replace(ValidGltf(), R"({"name": "tip", "translation": [0, 1, 0]})",
                       R"({"name": "tip", "translation": [0, 1, 0],

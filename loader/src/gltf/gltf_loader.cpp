@@ -59,6 +59,7 @@ struct Accessor {
   // On a view, with a byteOffset or a byteStride that is not a multiple of 4 (which vertex
   // attributes must be, glTF 2.0 §3.6.2.4).
   bool unaligned = false;
+  bool strided = false;  // On a view that defines byteStride.
 };
 
 // Everything the object passes share. Kept in the GltfLoader between loads (Reset keeps the
@@ -363,6 +364,7 @@ LoadStatus LoadAccessors(LoadState& c, Object root) {
     info.type = a.type;
     info.normalized = a.normalized;
     info.unaligned = a.view && (a.byte_offset % 4 != 0 || a.view->byte_stride % 4 != 0);
+    info.strided = a.view && a.view->byte_stride != 0;
     if (gltf::IsPackedFloat(a)) {
       info.packed_floats = a.view->bytes.data() + a.byte_offset;
     } else {
@@ -424,6 +426,22 @@ inline LoadStatus CheckComponents(const LoadState& c, uint32_t index, uint32_t a
   const Accessor& a = c.accessors[index];
   if (ComponentBit(a) & (allowed | (c.quantized ? quantized_allowed : 0))) return {};
   return ComponentsError(c, a, quantized_allowed, role, where);
+}
+
+// CheckComponents for an accessor that is not vertex data (indices, inverse binds, key times and
+// values): its view must not define byteStride either (glTF 2.0 §3.6.2.4: "buffer views with
+// other types of data MUST NOT define byteStride").
+LoadStatus CheckNonVertexComponents(const LoadState& c, uint32_t index, uint32_t allowed,
+                                    uint32_t quantized_allowed, std::string_view role,
+                                    const Path& where) {
+  if (LoadStatus s = CheckComponents(c, index, allowed, quantized_allowed, role, where); !s) {
+    return s;
+  }
+  if (!c.accessors[index].strided) return {};
+  return {Error::kInvalidValue,
+          "accessor " + std::to_string(index) + " is on a bufferView with byteStride, which only " +
+              "vertex attributes may have, not " + std::string(role),
+          where.ToString()};
 }
 
 constexpr uint32_t kAnyQuantizedPosition = kI8 | kI8N | kU8 | kU8N | kI16 | kI16N | kU16 | kU16N;
@@ -952,7 +970,8 @@ LoadStatus LoadPrimitive(LoadState& c, Object o, const Path& where, Primitive* p
     if (a.type != AccessorType::kScalar) {
       return {Error::kInvalidValue, "indices must be SCALAR", iw.ToString()};
     }
-    if (LoadStatus s = CheckComponents(c, uint32_t(indices), kU8 | kU16 | kU32, 0, "indices", iw);
+    if (LoadStatus s =
+            CheckNonVertexComponents(c, uint32_t(indices), kU8 | kU16 | kU32, 0, "indices", iw);
         !s) {
       return s;
     }
@@ -1080,7 +1099,8 @@ LoadStatus LoadSkins(LoadState& c, Object root) {
     }
     if (ibm >= 0) {
       const Path iw(where, "inverseBindMatrices");
-      if (LoadStatus s = CheckComponents(c, uint32_t(ibm), kF32, 0, "inverseBindMatrices", iw);
+      if (LoadStatus s =
+              CheckNonVertexComponents(c, uint32_t(ibm), kF32, 0, "inverseBindMatrices", iw);
           !s) {
         return s;
       }
@@ -1178,7 +1198,8 @@ LoadStatus LoadSampler(LoadState& c, Object so, const Path& sw, AnimationSampler
             Path(sw, "interpolation").ToString()};
   }
   const Path iw(sw, "input");
-  if (LoadStatus s = CheckComponents(c, input, kF32, 0, "animation input", iw); !s) return s;
+  if (LoadStatus s = CheckNonVertexComponents(c, input, kF32, 0, "animation input", iw); !s)
+    return s;
   if (LoadStatus s = ReadAccessorFloats(c, input, {AccessorType::kScalar}, iw, &sampler->input);
       !s) {
     return s;
@@ -1252,8 +1273,8 @@ LoadStatus LoadChannel(LoadState& c, Object co, const Path& where, const Path& c
   const bool moves =
       channel->path == AnimationPath::kTranslation || channel->path == AnimationPath::kScale;
   if (LoadStatus s =
-          CheckComponents(c, output_accessor, moves ? kF32 : (kF32 | kNormalizedRotation),
-                          moves ? kAnyQuantizedPosition : 0, "this animation path", ow);
+          CheckNonVertexComponents(c, output_accessor, moves ? kF32 : (kF32 | kNormalizedRotation),
+                                   moves ? kAnyQuantizedPosition : 0, "this animation path", ow);
       !s) {
     return s;
   }
