@@ -248,5 +248,48 @@ TEST(BindPoseJob, RejectsAJointUnderASingularNode) {
   EXPECT_EQ(status.error().where, "nodes/0");
 }
 
+TEST(InverseBindPose, PutsEachJointWhereItsInverseBindMatrixSaysItWasBound) {
+  Rig rig = Chain();
+  rig.skin().inverse_binds = {Translation(0, -1, 0), Scaling(0.5f, 0.5f, 0.5f)};
+  rig.skin().inverse_binds.push_back(Translation(1, 2, 3));
+  auto pose = InverseBindPose(rig.skin());
+  ASSERT_TRUE(pose.ok()) << pose.error().ToString();
+  EXPECT_EQ(pose->type, PoseType::kCustom);
+  ASSERT_EQ(pose->matrices.size(), 3u);
+  ExpectMatrixNear(pose->matrices[0], Translation(0, 1, 0));
+  ExpectMatrixNear(pose->matrices[1], Scaling(2, 2, 2));
+  ExpectMatrixNear(pose->matrices[2], Translation(-1, -2, -3));
+  EXPECT_EQ(InverseBindPose(rig.skin(), PoseType::kAPose)->type, PoseType::kAPose);
+
+  rig.skin().inverse_binds[1] = Scaling(1, 0, 1);
+  EXPECT_EQ(InverseBindPose(rig.skin()).code(), Error::kInvalidArgument);
+  EXPECT_EQ(InverseBindPose(rig.skin()).error().where, "inverse_binds/1");
+  rig.skin().inverse_binds.pop_back();
+  EXPECT_EQ(InverseBindPose(rig.skin()).code(), Error::kSizeMismatch);
+  EXPECT_EQ(InverseBindPose(rig.skin()).error().where, "inverse_binds");
+}
+
+TEST(MatrixNodesToTrs, TurnsSplittableMatrixNodesIntoTrsNodesWithTheSameSceneMatrix) {
+  Rig rig = Chain();
+  Node& spine = rig.asset.nodes[1];
+  spine.has_matrix = true;
+  spine.matrix = At({0, 0.5f, 0}, RotX(10), {2, 2, 2});
+  Node& head = rig.asset.nodes[2];
+  head.has_matrix = true;
+  head.matrix = Multiply(Scaling(1, 2, 1), At({}, RotZ(45)));  // shear: stays a matrix
+  ScenePose pose = RestPose(rig.asset);
+  const std::vector<Float4x4> before = World(rig.asset, pose);
+  std::vector<Node> nodes = rig.asset.nodes;
+  EXPECT_EQ(MatrixNodesToTrs(nodes, &pose), 1u);
+  EXPECT_FALSE(nodes[1].has_matrix);
+  EXPECT_TRUE(nodes[2].has_matrix);
+  ExpectNear(pose.translations[1], {0, 0.5f, 0});
+  ExpectSameRotation(pose.rotations[1], RotX(10));
+  ExpectNear(pose.scales[1], {2, 2, 2});
+  rig.asset.nodes = nodes;
+  const std::vector<Float4x4> after = World(rig.asset, pose);
+  for (size_t n = 0; n < after.size(); ++n) ExpectMatrixNear(after[n], before[n]);
+}
+
 }  // namespace
 }  // namespace sinew::cpu

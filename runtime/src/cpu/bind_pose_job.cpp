@@ -31,6 +31,42 @@ const BindPose* FindBindPose(const Skin& skin, PoseType type) noexcept {
   return nullptr;
 }
 
+Result<BindPose> InverseBindPose(const Skin& skin, PoseType type) {
+  if (skin.inverse_binds.size() != skin.joints.size()) {
+    return Status(Error::kSizeMismatch,
+                  std::to_string(skin.inverse_binds.size()) + " inverse bind matrices for " +
+                      std::to_string(skin.joints.size()) + " joints",
+                  "inverse_binds");
+  }
+  BindPose pose{type, std::vector<Float4x4>(skin.joints.size())};
+  for (size_t j = 0; j < skin.joints.size(); ++j) {
+    if (!Invert(skin.inverse_binds[j], &pose.matrices[j])) {
+      return Status(Error::kInvalidArgument, "the inverse bind matrix is singular",
+                    "inverse_binds/" + std::to_string(j));
+    }
+  }
+  return pose;
+}
+
+size_t MatrixNodesToTrs(std::span<Node> nodes, ScenePose* pose) {
+  size_t left = 0;
+  for (size_t n = 0; n < nodes.size() && n < pose->node_count(); ++n) {
+    Node& node = nodes[n];
+    if (!node.has_matrix) continue;
+    Float3 t, s;
+    Quat r;
+    if (!DecomposeTrs(node.matrix, &t, &r, &s)) {
+      ++left;
+      continue;
+    }
+    node.has_matrix = false;
+    node.translation = pose->translations[n] = t;
+    node.rotation = pose->rotations[n] = r;
+    node.scale = pose->scales[n] = s;
+  }
+  return left;
+}
+
 namespace internal {
 
 Status ValidateSkinInPose(std::span<const Node> nodes, const Skin* skin, const ScenePose* pose,

@@ -21,6 +21,21 @@ const char* PoseTypeName(PoseType type) noexcept;
 // The skin's bind pose of `type`, or null when it has none.
 const BindPose* FindBindPose(const Skin& skin, PoseType type) noexcept;
 
+// The pose the skin's mesh was bound in, as a bind pose of type `type` (default Custom): each
+// joint's matrix is the inverse of its inverse bind matrix. Add it to a copy of the skin (in place
+// of any pose of that type) and BindPoseJob poses the skeleton as bound, so that the palette is
+// identity and skinning returns the mesh as authored. kSizeMismatch ("inverse_binds") without one
+// inverse bind per joint; kInvalidArgument ("inverse_binds/<j>") for a singular one.
+Result<BindPose> InverseBindPose(const Skin& skin, PoseType type = PoseType::kCustom);
+
+// A pose cannot move a node the file gives as a matrix (glTF animates only T/R/S nodes), so
+// BindPoseJob rejects such joints. A tool that poses them anyway first calls this: every
+// Node::has_matrix node whose matrix splits into T·R·S (DecomposeTrs) becomes a T/R/S node, in
+// `nodes` (a copy of the asset's) and in `pose` (one entry per node), with the same scene matrix.
+// Returns how many matrix nodes are left (shear or not affine). Size precondition: pose sized
+// like nodes.
+size_t MatrixNodesToTrs(std::span<Node> nodes, ScenePose* pose);
+
 struct BindPoseJob {
   // Validate() checks, in order:
   // - skin and pose given (kInvalidArgument, where "skin" / "pose");
