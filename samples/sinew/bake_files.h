@@ -1,0 +1,29 @@
+// The files `sinew bake` writes from a BakeResult (docs/bake.md): the manifest PREFIX.json with
+// PREFIX.bin (little-endian float32), or one text mesh PREFIX.ply / PREFIX.obj for people.
+#pragma once
+
+#include <string>
+
+#include "bake.h"
+#include "sinew/asset/asset.h"
+
+namespace sinew::tool {
+
+// What the manifest records about the request.
+struct BakeManifestInfo {
+  std::string source;          // the input file as given
+  std::string device = "cpu";  // "cpu" or "gpu"
+  BakeOptions options;         // time and pose as asked
+};
+
+// Writes PREFIX.json + PREFIX.bin. False when a file cannot be written.
+bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const Asset& asset,
+                  const BakeResult& baked);
+
+// Writes PREFIX.<format>, format "ply" or "obj": every primitive's vertices (positions; normals
+// where every primitive has them for OBJ, zeros where missing for PLY) and triangles (indexed or
+// not; other topologies give vertices only). False when the file cannot be written.
+bool WriteBakeMesh(const std::string& prefix, const std::string& format, const std::string& source,
+                   const BakeResult& baked);
+
+}  // namespace sinew::tool
