@@ -1,5 +1,6 @@
 // `sinew bench`: deforms the built-in procedural crowd on the CPU reference and the GPU, checks the
-// GPU against the CPU, and reports throughput (GPU time from Vulkan timestamp queries).
+// GPU against the CPU, and reports throughput (GPU time from Vulkan timestamp queries). On the GPU
+// every frame poses the crowd anew on the CPU and uploads its palettes, timed apart.
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -52,8 +53,10 @@ struct Row {
   uint64_t vertices = 0;  // per frame, all characters
   uint32_t bytes_per_vertex = 0;
   double ms_per_frame = 0;
-  double record_us = 0;            // GPU only: CPU time to record one frame's commands
-  double max_error = 0;            // GPU only: max |gpu - cpu| position error / extent
+  double record_us = 0;  // GPU only: CPU time to record one frame's commands
+  double pose_us = 0;    // GPU only: CPU time to pose every character's palette for one frame
+  double upload_us = 0;  // GPU only: CPU time to copy those palettes into the deformer
+  double max_error = 0;  // GPU only: max |gpu - cpu| position error / extent
   double max_direction_error = 0;  // GPU only: max |gpu - cpu| over normals and tangents
   uint32_t active_shapes = 0;      // blend-shape cases: targets with a nonzero weight
   size_t touched = 0;              // vertex moves per character per frame by those targets
@@ -99,7 +102,9 @@ void PrintHelp() {
       "  --vertices N      vertices per character (default 20000)\n"
       "  --influences LIST influence counts K to run, comma separated multiples of 4 (default "
       "4,8)\n"
-      "  --frames N        frames timed per path (default 10)\n"
+      "  --frames N        frames timed per path (default 10); on the GPU each frame poses every\n"
+      "                    character (procedural clip, 1/30 s apart) and uploads its palette:\n"
+      "                    'pose us' and 'upload us' are that CPU time, apart from the GPU's\n"
       "  --seed N          procedural seed (default 1)\n"
       "  --device SEL      Vulkan device: index or name substring (default: SINEW_DEVICE, else\n"
       "                    discrete GPU first, then lavapipe)\n"
@@ -216,7 +221,14 @@ double RunCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes,
   return Median(times);
 }
 
-// Runs the GPU path; fills `row` (time, record cost, error against `reference`).
+// The time of the crowd's pose that the CPU reference deforms; the GPU's last frame poses it too.
+constexpr float kReferenceTime = 0.75f;
+
+// Runs the GPU path; fills `row` (time, record cost, error against `reference`). Every frame is
+// run as an engine runs it: each character's palette at that frame's time (the procedural clip:
+// PoseCharacter -> LocalToModelJob -> SkinningPaletteJob, on the CPU), uploaded to its slot with
+// SetPalette, then the dispatch. Frames are 1/30 s apart and the last one is at kReferenceTime, so
+// its output is the one checked against `reference`.
 Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
               const std::vector<Float3x4>& palettes, const std::vector<float>& morph_weights,
               const BenchOptions& o, const CpuOutputs& reference, Row* row, Progress* progress) {
@@ -226,13 +238,13 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   deformer_options.instance_count = o.characters;
   auto deformer = vk::Deformer::Create(ctx, **device_mesh, deformer_options);
   if (!deformer) return deformer.status();
-  const size_t j = mesh.palette_size();
-  for (uint32_t c = 0; c < o.characters; ++c) {
-    if (Status s = (*deformer)->SetPalette(c, std::span(palettes).subspan(c * j, j)); !s) return s;
-    if (!morph_weights.empty()) {
+  if (!morph_weights.empty()) {
+    for (uint32_t c = 0; c < o.characters; ++c) {
       if (Status s = (*deformer)->SetMorphWeights(c, morph_weights); !s) return s;
     }
   }
+  const size_t j = mesh.palette_size();
+  std::vector<Float3x4> posed(palettes.size());
 
   const VolkDeviceTable& t = ctx.device_table();
   VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -243,9 +255,21 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
       r != VK_SUCCESS) {
     return vk::VulkanError("vkCreateQueryPool", r);
   }
-  std::vector<double> gpu_ms, record_us;
+  std::vector<double> gpu_ms, record_us, pose_us, upload_us;
   Status status;
   for (uint32_t f = 0; f < o.frames && status; ++f) {
+    const float time = kReferenceTime - float(o.frames - 1 - f) / 30.0f;
+    const auto p0 = Clock::now();
+    for (uint32_t c = 0; c < o.characters && status; ++c) {
+      status = procedural::CrowdPalette(mesh.skeleton, time, c, std::span(posed).subspan(c * j, j));
+    }
+    const auto p1 = Clock::now();
+    for (uint32_t c = 0; c < o.characters && status; ++c) {
+      status = (*deformer)->SetPalette(c, std::span(posed).subspan(c * j, j));
+    }
+    pose_us.push_back(std::chrono::duration<double, std::micro>(p1 - p0).count());
+    upload_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - p1).count());
+    if (!status) break;
     status = ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
       t.vkCmdResetQueryPool(cmd, pool, 0, 2);
       t.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 0);
@@ -271,6 +295,8 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   if (!status) return status;
   row->ms_per_frame = Median(gpu_ms);
   row->record_us = Median(record_us);
+  row->pose_us = Median(pose_us);
+  row->upload_us = Median(upload_us);
 
   const VkDeviceSize v = mesh.vertex_count();
   const VkDeviceSize n = o.characters;
@@ -470,7 +496,7 @@ int BenchCommand(std::span<const std::string_view> args) {
     const size_t j = mesh.skeleton.joint_count();
     std::vector<Float3x4> palettes(o.characters * j);
     for (uint32_t ch = 0; ch < o.characters; ++ch) {
-      Status s = procedural::CrowdPalette(mesh.skeleton, 0.75f, ch,
+      Status s = procedural::CrowdPalette(mesh.skeleton, kReferenceTime, ch,
                                           std::span(palettes).subspan(ch * j, j));
       if (!s) {
         std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
@@ -529,8 +555,9 @@ int BenchCommand(std::span<const std::string_view> args) {
           r.mvertices_per_s(), r.gb_per_s(), r.auto_layout, r.active_shapes, r.touched);
       if (r.path == "gpu") {
         std::printf(
-            ",\"record_us\":%.2f,\"max_error_over_extent\":%.3g,\"max_direction_error\":%.3g",
-            r.record_us, r.max_error, r.max_direction_error);
+            ",\"record_us\":%.2f,\"pose_us\":%.1f,\"upload_us\":%.1f,"
+            "\"max_error_over_extent\":%.3g,\"max_direction_error\":%.3g",
+            r.record_us, r.pose_us, r.upload_us, r.max_error, r.max_direction_error);
       }
       std::printf("}");
     }
@@ -539,18 +566,19 @@ int BenchCommand(std::span<const std::string_view> args) {
     std::printf("sinew bench: %u characters x %u vertices, %u frames (median), device: %s\n",
                 o.characters, o.vertices, o.frames, device_name.c_str());
     if (!gpu_note.empty()) std::printf("GPU path skipped: %s\n", gpu_note.c_str());
-    std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %10s %12s\n", "path", "influences",
-                "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s", "record us",
-                "max err/ext");
+    std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %10s %9s %9s %12s\n", "path",
+                "influences", "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s",
+                "record us", "pose us", "upload us", "max err/ext");
     for (const Row& r : rows) {
       std::printf("%-5s %-18s %6.2f %6s %10llu %7u %10.3f %9.1f %7.2f", r.path.c_str(),
                   r.layout.c_str(), r.influences, r.auto_layout,
                   static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
                   r.mvertices_per_s(), r.gb_per_s());
       if (r.path == "gpu") {
-        std::printf(" %10.1f %12.2e\n", r.record_us, r.max_error);
+        std::printf(" %10.1f %9.1f %9.1f %12.2e\n", r.record_us, r.pose_us, r.upload_us,
+                    r.max_error);
       } else {
-        std::printf(" %10s %12s\n", "-", "reference");
+        std::printf(" %10s %9s %9s %12s\n", "-", "-", "-", "reference");
       }
     }
     std::printf("GPU vs CPU: %s (positions <= 1e-5 x extent, normals/tangents <= 1e-5)\n",
