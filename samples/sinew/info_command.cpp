@@ -124,9 +124,10 @@ void Describe(const Asset& a) {
     std::map<std::string, size_t> interpolations;
     for (const AnimationSampler& s : anim.samplers) {
       ++interpolations[InterpolationName(s.interpolation)];
-      if (s.input.empty()) continue;
-      start = first ? s.input.front() : std::min(start, s.input.front());
-      end = first ? s.input.back() : std::max(end, s.input.back());
+      const std::span<const float> in = anim.Input(s);
+      if (in.empty()) continue;
+      start = first ? in.front() : std::min(start, in.front());
+      end = first ? in.back() : std::max(end, in.back());
       first = false;
     }
     std::printf("clip %zu '%s': %.3f..%.3f s, %zu channels (", i, anim.name.c_str(), start, end,

@@ -48,7 +48,7 @@ TEST(DeformAsset, SimpleSkinFollowsItsClipAsComputedByHand) {
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   const Asset& a = loaded->asset;
   const Primitive& p = a.meshes[0].primitives[0];
-  const std::vector<float>& keys = a.animations[0].samplers[0].output;
+  const std::span<const float> keys = a.animations[0].Output(a.animations[0].samplers[0]);
   const auto angle = [&](size_t key) {
     return 2 * std::atan2(keys[key * 4 + 2], keys[key * 4 + 3]);
   };

@@ -20,12 +20,7 @@ struct Clip {
 
   Clip(AnimationPath path, Interpolation interpolation, std::vector<float> input,
        std::vector<float> output, uint32_t components) {
-    AnimationSampler s;
-    s.input = std::move(input);
-    s.output = std::move(output);
-    s.components = components;
-    s.interpolation = interpolation;
-    animation.samplers.push_back(s);
+    animation.AddSampler(input, output, components, interpolation);
     animation.channels.push_back({0, 0, path});
     pose.translations.resize(1);
     pose.rotations.resize(1);
@@ -157,9 +152,8 @@ TEST(SampleAnimationJob, IgnoresAChannelWithoutANodeAndLeavesOtherNodesAlone) {
 
 TEST(SampleAnimationJob, ReportsTheClipRangeOverAllSamplers) {
   Clip c(AnimationPath::kTranslation, Interpolation::kLinear, {1, 3}, {0, 0, 0, 4, 0, 0}, 3);
-  AnimationSampler later = c.animation.samplers[0];
-  later.input = {2, 5};
-  c.animation.samplers.push_back(later);
+  c.animation.AddSampler(std::vector<float>{2, 5}, std::vector<float>{0, 0, 0, 4, 0, 0}, 3,
+                         Interpolation::kLinear);
   const ClipRange r = RangeOf(c.animation);
   EXPECT_EQ(r.start, 1);
   EXPECT_EQ(r.end, 5);
@@ -171,6 +165,28 @@ TEST(SampleAnimationJob, RejectsAnOutputOfTheWrongSize) {
   const Status s = c.At(0.5f);
   EXPECT_EQ(s.code(), Error::kSizeMismatch);
   EXPECT_EQ(s.error().where, "channels/0");
+}
+
+TEST(SampleAnimationJob, RejectsASamplerRangePastTheClipsKeys) {
+  Clip c(AnimationPath::kTranslation, Interpolation::kLinear, {0, 1}, {0, 0, 0, 1, 1, 1}, 3);
+  c.animation.samplers[0].output.offset = 3;  // 6 floats from 3: past the 8 keys
+  const Status s = c.At(0.5f);
+  EXPECT_EQ(s.code(), Error::kSizeMismatch);
+  EXPECT_EQ(s.error().where, "channels/0");
+}
+
+TEST(Animation, AddSamplerPacksKeyTimesAndValuesIntoTheClipsKeys) {
+  Animation a;
+  EXPECT_EQ(a.AddSampler(std::vector<float>{0, 1}, std::vector<float>{1, 2, 3, 4, 5, 6}, 3,
+                         Interpolation::kStep),
+            0u);
+  EXPECT_EQ(a.AddSampler(std::vector<float>{2}, std::vector<float>{7}, 1, Interpolation::kLinear),
+            1u);
+  EXPECT_EQ(a.keys, (std::vector<float>{0, 1, 1, 2, 3, 4, 5, 6, 2, 7}));
+  EXPECT_EQ(a.samplers[1].input.offset, 8u);
+  EXPECT_EQ(a.Output(a.samplers[1])[0], 7);
+  EXPECT_EQ(a.samplers[0].interpolation, Interpolation::kStep);
+  EXPECT_EQ(a.samplers[0].components, 3u);
 }
 
 TEST(SampleAnimationJob, RejectsANonFiniteTime) {

@@ -33,8 +33,25 @@ TEST(GltfFixture, TheValidFixtureLoads) {
   EXPECT_EQ(p.influences.weights[0], 0.5f);
   ASSERT_EQ(a.animations.size(), 1u);
   EXPECT_EQ(a.animations[0].samplers[0].components, 4u);
-  EXPECT_EQ(a.animations[0].samplers[0].output[7], 0.7071068f);
+  EXPECT_EQ(a.animations[0].Output(a.animations[0].samplers[0])[7], 0.7071068f);
   EXPECT_TRUE(loaded->warnings.empty());
+}
+
+TEST(GltfFixture, PacksAClipsKeysOnceAndSharesKeyTimesBetweenSamplers) {
+  auto loaded = LoadBytes(Replace(
+      ValidGltf(), R"("samplers": [{"input": 3, "output": 4}],)",
+      R"("samplers": [{"input": 3, "output": 4}, {"input": 3, "output": 4, "interpolation": "STEP"}],)"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Animation& clip = loaded->asset.animations[0];
+  ASSERT_EQ(clip.samplers.size(), 2u);
+  // 2 key times, shared, and 8 rotation floats per sampler.
+  EXPECT_EQ(clip.keys.size(), 2u + 8u + 8u);
+  EXPECT_EQ(clip.samplers[1].input.offset, clip.samplers[0].input.offset);
+  EXPECT_NE(clip.samplers[1].output.offset, clip.samplers[0].output.offset);
+  EXPECT_EQ(
+      std::vector<float>(clip.Input(clip.samplers[1]).begin(), clip.Input(clip.samplers[1]).end()),
+      (std::vector<float>{0, 1}));
+  EXPECT_EQ(clip.Output(clip.samplers[1])[7], 0.7071068f);
 }
 
 TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }

@@ -85,7 +85,14 @@ struct LoadState {
   std::vector<double> numbers;
   std::vector<float> floats;
   std::vector<uint32_t> uints;
-  std::vector<uint32_t> output_accessors;          // Per sampler of the current animation.
+  std::vector<uint32_t> output_accessors;  // Per sampler of the current animation.
+  std::vector<float> keys;  // The current animation's keys, copied into it once complete.
+  // Per accessor: 1 + the animation whose keys hold it as key times (0: none yet), and where.
+  struct KeyTimes {
+    uint32_t animation = 0;
+    size_t offset = 0;
+  };
+  std::vector<KeyTimes> key_times;
   std::vector<Field> joint_fields, weight_fields;  // JOINTS_n / WEIGHTS_n of one primitive.
   std::vector<int32_t> parents;                    // Per node, while the hierarchy is checked.
   std::vector<uint32_t> weighted_or_skinned;       // Nodes with weights or a skin, in order.
@@ -518,6 +525,21 @@ LoadStatus ReadAccessorFloats(const LoadState& c, uint32_t index,
             where.ToString()};
   }
   return DecodeInto(c, index, out);
+}
+
+// Appends accessor `index` (validated), decoded as floats, to `keys`, checking its type first;
+// *range = where it landed.
+LoadStatus AppendAccessorFloats(const LoadState& c, uint32_t index, AccessorType type,
+                                const Path& where, std::vector<float>* keys, KeyRange* range) {
+  const Accessor& a = c.accessors[index];
+  if (a.type != type) {
+    return {Error::kInvalidValue, "accessor " + std::to_string(index) + " has the wrong type",
+            where.ToString()};
+  }
+  range->offset = keys->size();
+  range->count = static_cast<size_t>(a.count) * gltf::ComponentCount(a.type);
+  keys->resize(range->offset + range->count);
+  return DecodeInto(c, index, std::span<float>(*keys).subspan(range->offset, range->count));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1176,8 +1198,8 @@ LoadStatus CheckSkinnedNodes(const LoadState& c) {
 // ---------------------------------------------------------------------------------------------
 // Animations
 
-LoadStatus LoadSampler(LoadState& c, Object so, const Path& sw, AnimationSampler* sampler,
-                       uint32_t* output_accessor) {
+LoadStatus LoadSampler(LoadState& c, Object so, const Path& sw, uint32_t animation,
+                       AnimationSampler* sampler, uint32_t* output_accessor) {
   static constexpr std::string_view kKeys[] = {"input", "output", "interpolation"};
   enum { kInput, kOutput, kInterpolation };
   const Fields f(so, kKeys);
@@ -1200,20 +1222,32 @@ LoadStatus LoadSampler(LoadState& c, Object so, const Path& sw, AnimationSampler
   const Path iw(sw, "input");
   if (LoadStatus s = CheckNonVertexComponents(c, input, kF32, 0, "animation input", iw); !s)
     return s;
-  if (LoadStatus s = ReadAccessorFloats(c, input, {AccessorType::kScalar}, iw, &sampler->input);
-      !s) {
-    return s;
-  }
-  for (size_t k = 1; k < sampler->input.size(); ++k) {
-    if (!(sampler->input[k] > sampler->input[k - 1])) {
-      return {Error::kInvalidValue,
-              "key times must increase strictly (key " + std::to_string(k) + ")", iw.ToString()};
+  // Samplers that share key times in the file share their range of the clip's keys.
+  LoadState::KeyTimes& shared = c.key_times[input];
+  if (shared.animation == animation + 1) {
+    sampler->input = {shared.offset, static_cast<size_t>(c.accessors[input].count)};
+  } else {
+    if (LoadStatus s =
+            AppendAccessorFloats(c, input, AccessorType::kScalar, iw, &c.keys, &sampler->input);
+        !s) {
+      return s;
     }
+    const float* times = c.keys.data() + sampler->input.offset;
+    for (size_t k = 1; k < sampler->input.count; ++k) {
+      if (!(times[k] > times[k - 1])) {
+        return {Error::kInvalidValue,
+                "key times must increase strictly (key " + std::to_string(k) + ")", iw.ToString()};
+      }
+    }
+    shared = {animation + 1, sampler->input.offset};
   }
-  if (sampler->interpolation == Interpolation::kCubicSpline && sampler->input.size() < 2) {
+  if (sampler->interpolation == Interpolation::kCubicSpline && sampler->input.count < 2) {
     return {Error::kInvalidValue, "CUBICSPLINE needs at least 2 keys", iw.ToString()};
   }
-  return DecodeInto(c, *output_accessor, &sampler->output);
+  // The output's type is checked per channel (it depends on the path).
+  const Accessor& out = c.accessors[*output_accessor];
+  return AppendAccessorFloats(c, *output_accessor, out.type, Path(sw, "output"), &c.keys,
+                              &sampler->output);
 }
 
 LoadStatus LoadChannel(LoadState& c, Object co, const Path& where, const Path& cw, Animation* anim,
@@ -1282,11 +1316,11 @@ LoadStatus LoadChannel(LoadState& c, Object co, const Path& where, const Path& c
     return {Error::kInvalidValue,
             "output accessor has the wrong type for '" + std::string(path) + "'", ow.ToString()};
   }
-  const size_t keys = sampler.input.size();
+  const size_t keys = sampler.input.count;
   const size_t per_key = sampler.interpolation == Interpolation::kCubicSpline ? 3 : 1;
-  if (components != 0 && sampler.output.size() != keys * per_key * components) {
+  if (components != 0 && sampler.output.count != keys * per_key * components) {
     return {Error::kInvalidValue,
-            std::to_string(sampler.output.size()) + " output values for " + std::to_string(keys) +
+            std::to_string(sampler.output.count) + " output values for " + std::to_string(keys) +
                 " keys of " + std::to_string(components) + " components",
             ow.ToString()};
   }
@@ -1303,6 +1337,8 @@ LoadStatus LoadAnimations(LoadState& c, Object root) {
   if (LoadStatus s = OptionalArray(root, "animations", "", &array, &present); !s) return s;
   if (!present) return {};
   c.asset->animations.resize(array.size());
+  c.key_times.assign(c.accessors.size(), {});
+  c.keys.clear();
   static constexpr std::string_view kKeys[] = {"name", "samplers", "channels"};
   enum { kName, kSamplers, kChannels };
   size_t i = 0;
@@ -1326,11 +1362,15 @@ LoadStatus LoadAnimations(LoadState& c, Object root) {
       const Path sw(samplers_path, si);
       Object so;
       if (LoadStatus s = AsObject(se, sw, &so); !s) return s;
-      if (LoadStatus s = LoadSampler(c, so, sw, &anim.samplers[si], &c.output_accessors[si]); !s) {
+      if (LoadStatus s = LoadSampler(c, so, sw, static_cast<uint32_t>(i), &anim.samplers[si],
+                                     &c.output_accessors[si]);
+          !s) {
         return s;
       }
       ++si;
     }
+    anim.keys.assign(c.keys.begin(), c.keys.end());  // one allocation per clip
+    c.keys.clear();
     anim.channels.resize(channels.size());
     const Path channels_path(where, "channels");
     size_t ci = 0;

@@ -10,9 +10,10 @@ ClipRange RangeOf(const Animation& animation) {
   ClipRange range;
   bool first = true;
   for (const AnimationSampler& s : animation.samplers) {
-    if (s.input.empty()) continue;
-    range.start = first ? s.input.front() : std::min(range.start, s.input.front());
-    range.end = first ? s.input.back() : std::max(range.end, s.input.back());
+    const std::span<const float> in = animation.Input(s);
+    if (in.empty()) continue;
+    range.start = first ? in.front() : std::min(range.start, in.front());
+    range.end = first ? in.back() : std::max(range.end, in.back());
     first = false;
   }
   return range;
@@ -34,12 +35,14 @@ size_t ComponentsOf(AnimationPath path, const AnimationSampler& s) {
 }
 
 // The sampler's value at t (already clamped or wrapped to the clip) into out[0..c).
-void Sample(const AnimationSampler& s, size_t c, float t, bool rotation, float* out) {
-  const std::vector<float>& in = s.input;
+void Sample(const Animation& animation, const AnimationSampler& s, size_t c, float t, bool rotation,
+            float* out) {
+  const std::span<const float> in = animation.Input(s);
+  const float* const values = animation.Output(s).data();
   const bool cubic = s.interpolation == Interpolation::kCubicSpline;
   const size_t stride = cubic ? 3 * c : c;  // floats per key
   const size_t value = cubic ? c : 0;       // offset of the value within a key
-  const auto at = [&](size_t key) { return &s.output[key * stride + value]; };
+  const auto at = [&](size_t key) { return values + key * stride + value; };
   if (in.size() == 1 || t <= in.front()) {
     std::copy_n(at(0), c, out);
     return;
@@ -71,9 +74,9 @@ void Sample(const AnimationSampler& s, size_t c, float t, bool rotation, float* 
       const float h00 = 2 * a3 - 3 * a2 + 1, h10 = a3 - 2 * a2 + a;
       const float h01 = -2 * a3 + 3 * a2, h11 = a3 - a2;
       const float* v0 = at(k);
-      const float* b0 = &s.output[k * stride + 2 * c];  // out-tangent of k
+      const float* b0 = values + k * stride + 2 * c;  // out-tangent of k
       const float* v1 = at(k + 1);
-      const float* a1 = &s.output[(k + 1) * stride];  // in-tangent of k + 1
+      const float* a1 = values + (k + 1) * stride;  // in-tangent of k + 1
       for (size_t i = 0; i < c; ++i) {
         out[i] = h00 * v0[i] + h10 * dt * b0[i] + h01 * v1[i] + h11 * dt * a1[i];
       }
@@ -103,11 +106,19 @@ Status SampleAnimationJob::Validate() const {
     const AnimationSampler& s = animation->samplers[ch.sampler];
     const size_t c = ComponentsOf(ch.path, s);
     const size_t per_key = s.interpolation == Interpolation::kCubicSpline ? 3 * c : c;
-    if (c == 0 || s.input.empty() || s.output.size() != s.input.size() * per_key) {
+    const size_t size = animation->keys.size();
+    if (s.input.offset > size || s.input.count > size - s.input.offset || s.output.offset > size ||
+        s.output.count > size - s.output.offset) {
+      return Status(Error::kSizeMismatch,
+                    "sampler " + std::to_string(ch.sampler) + " reaches past the clip's " +
+                        std::to_string(size) + " key floats",
+                    where);
+    }
+    if (c == 0 || s.input.count == 0 || s.output.count != s.input.count * per_key) {
       return Status(Error::kSizeMismatch,
                     "sampler " + std::to_string(ch.sampler) + " has " +
-                        std::to_string(s.output.size()) + " output floats for " +
-                        std::to_string(s.input.size()) + " keys of " + std::to_string(c),
+                        std::to_string(s.output.count) + " output floats for " +
+                        std::to_string(s.input.count) + " keys of " + std::to_string(c),
                     where);
     }
   }
@@ -131,21 +142,21 @@ Status SampleAnimationJob::Run() const {
     const size_t node = size_t(ch.node);
     switch (ch.path) {
       case AnimationPath::kTranslation:
-        Sample(s, 3, t, false, value);
+        Sample(*animation, s, 3, t, false, value);
         pose->translations[node] = {value[0], value[1], value[2]};
         break;
       case AnimationPath::kScale:
-        Sample(s, 3, t, false, value);
+        Sample(*animation, s, 3, t, false, value);
         pose->scales[node] = {value[0], value[1], value[2]};
         break;
       case AnimationPath::kRotation:
         // Normalized on every path (keys themselves included): files store rotations rounded.
-        Sample(s, 4, t, true, value);
+        Sample(*animation, s, 4, t, true, value);
         pose->rotations[node] = Normalize({value[0], value[1], value[2], value[3]});
         break;
       case AnimationPath::kWeights: {
         weights.resize(s.components);
-        Sample(s, s.components, t, false, weights.data());
+        Sample(*animation, s, s.components, t, false, weights.data());
         std::vector<float>& out = pose->weights[node];
         std::copy_n(weights.begin(), std::min(out.size(), weights.size()), out.begin());
         break;

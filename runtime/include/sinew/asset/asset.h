@@ -3,7 +3,9 @@
 // later.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -108,10 +110,16 @@ struct Mesh {
 enum class AnimationPath : uint8_t { kTranslation, kRotation, kScale, kWeights };
 enum class Interpolation : uint8_t { kLinear, kStep, kCubicSpline };
 
+// A run of floats in Animation::keys.
+struct KeyRange {
+  size_t offset = 0;  // Index of the first float.
+  size_t count = 0;   // Floats in the run.
+};
+
 struct AnimationSampler {
-  std::vector<float> input;   // Key times in seconds, strictly increasing.
-  std::vector<float> output;  // Values; for CUBICSPLINE (in-tangent, value, out-tangent) per key.
-  uint32_t components = 0;    // Floats per value: 3 (T, S), 4 (R), or the target count (weights).
+  KeyRange input;           // Key times in seconds, strictly increasing.
+  KeyRange output;          // Values; for CUBICSPLINE (in-tangent, value, out-tangent) per key.
+  uint32_t components = 0;  // Floats per value: 3 (T, S), 4 (R), or the target count (weights).
   Interpolation interpolation = Interpolation::kLinear;
 };
 
@@ -121,10 +129,37 @@ struct AnimationChannel {
   AnimationPath path = AnimationPath::kTranslation;
 };
 
+// A clip. Its key times and values are packed in one allocation, `keys`, which its samplers index
+// by range: a clip costs three allocations, however many samplers it has, and samplers that share
+// their key times in the file share one range.
 struct Animation {
   std::string name;
+  std::vector<float> keys;  // Every sampler's key times and values.
   std::vector<AnimationSampler> samplers;
   std::vector<AnimationChannel> channels;
+
+  // A sampler's key times / values. Precondition: the range lies within `keys` (true of every
+  // loaded asset and of AddSampler; SampleAnimationJob::Validate checks it).
+  std::span<const float> Keys(KeyRange range) const {
+    return std::span<const float>(keys).subspan(range.offset, range.count);
+  }
+  std::span<const float> Input(const AnimationSampler& s) const { return Keys(s.input); }
+  std::span<const float> Output(const AnimationSampler& s) const { return Keys(s.output); }
+
+  // Appends a sampler whose key times and values are copied into `keys` (for clips built in
+  // code); returns its index.
+  uint32_t AddSampler(std::span<const float> input, std::span<const float> output,
+                      uint32_t components, Interpolation interpolation) {
+    AnimationSampler s;
+    s.input = {keys.size(), input.size()};
+    keys.insert(keys.end(), input.begin(), input.end());
+    s.output = {keys.size(), output.size()};
+    keys.insert(keys.end(), output.begin(), output.end());
+    s.components = components;
+    s.interpolation = interpolation;
+    samplers.push_back(s);
+    return static_cast<uint32_t>(samplers.size() - 1);
+  }
 };
 
 struct Scene {
