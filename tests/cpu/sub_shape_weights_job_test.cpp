@@ -3,13 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <string>
 #include <vector>
 
+#include "cpu/inbetween_triangle.h"
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/evaluate_scene.h"
-#include "sinew/loader/file.h"
-#include "sinew/loader/gltf.h"
 
 // In-between resolution (DESIGN.md §4.3): every worked case of notes/usdskel.md §2 (UsdSkel's
 // ComputeSubShapeWeights), and an in-between glTF asset deformed at weights computed by hand.
@@ -103,44 +101,15 @@ TEST(SubShapeWeightsJob, RejectsATargetPastTheWeights) {
   EXPECT_EQ(job.Run().error().where, "shapes/0");
 }
 
-// A triangle whose vertex 0 moves by (0, 1, 0) in the primary shape (target 0) and by (1, 0, 0)
-// in an in-between at 0.5 (target 1, through SINEW_morph_inbetweens). Vertex 0 at weight w is
-// (0, 0, 0) + I·(1, 0, 0) + P·(0, 1, 0) with (P, I) resolved as above:
-//   w = -0.5: I = -1 -> (-1, 0);   0.25: I = 0.5 -> (0.5, 0);   0.5: I = 1 -> (1, 0);
-//   0.75: I = P = 0.5 -> (0.5, 0.5);   1: P = 1 -> (0, 1);   1.5: I = -1, P = 2 -> (-1, 2).
+// The in-between triangle (cpu/inbetween_triangle.h) at the weights computed by hand there.
 TEST(SubShapeWeightsJob, DeformsAnInbetweenAssetAsComputedByHand) {
-  const std::string gltf = R"({
-    "asset": {"version": "2.0"}, "extensionsUsed": ["SINEW_morph_inbetweens"],
-    "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
-    "meshes": [{"primitives": [{"attributes": {"POSITION": 0},
-                                "targets": [{"POSITION": 1}, {"POSITION": 2}]}],
-                "extensions": {"SINEW_morph_inbetweens": {
-                  "shapes": [{"target": 0, "inbetweens": [{"target": 1, "weight": 0.5}]}]}}}],
-    "accessors": [
-      {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
-       "min": [0, 0, 0], "max": [1, 1, 0]},
-      {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3",
-       "min": [0, 0, 0], "max": [0, 1, 0]},
-      {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC3",
-       "min": [0, 0, 0], "max": [1, 0, 0]}],
-    "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36},
-                    {"buffer": 0, "byteOffset": 36, "byteLength": 36},
-                    {"buffer": 0, "byteOffset": 72, "byteLength": 36}],
-    "buffers": [{"byteLength": 108, "uri": "data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}]
-  })";
-  std::vector<uint8_t> bytes(gltf.begin(), gltf.end());
-  bytes.resize(gltf.size() + loader::ReadPadding(), 0);
-  auto loaded = loader::LoadGltfFromMemory(std::span(bytes.data(), gltf.size()), ".");
+  auto loaded = testing::LoadInbetweenTriangle();
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   const Asset& a = loaded->asset;
   ASSERT_EQ(a.meshes[0].inbetween_shapes.size(), 1u);
   auto scene = EvaluateScene(a);
   ASSERT_TRUE(scene.ok());
-  const struct {
-    float w, x, y;
-  } kCases[] = {{-0.5f, -1, 0},      {0.25f, 0.5f, 0}, {0.5f, 1, 0},
-                {0.75f, 0.5f, 0.5f}, {1, 0, 1},        {1.5f, -1, 2}};
-  for (const auto& c : kCases) {
+  for (const testing::InbetweenCase& c : testing::kInbetweenCases) {
     const std::vector<float> weights = {c.w, 0.0f};  // the in-between's own weight is ignored
     DeformedPrimitive out;
     ASSERT_TRUE(DeformPrimitive(a, 0, 0, scene->world, weights, {}, &out).ok());

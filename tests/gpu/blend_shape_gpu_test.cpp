@@ -1,17 +1,22 @@
 // The fused blend-shape + skinning kernels against the CPU reference (DESIGN.md §4.3, issue 6):
 // sparse morph targets with position, normal and tangent offsets, per-instance weights (zero,
-// negative, above 1), dense and sparse skinning, partial last groups.
+// negative, above 1), dense and sparse skinning, partial last groups; an in-between asset at
+// weights computed by hand.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <tuple>
 #include <vector>
 
+#include "cpu/inbetween_triangle.h"
 #include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
 #include "sinew/asset/influence_layout.h"
+#include "sinew/cpu/deform_primitive.h"
+#include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/sub_shape_weights_job.h"
 #include "sinew/procedural/face_shapes.h"
+#include "sinew/vk/deform_once.h"
 
 namespace sinew {
 namespace {
@@ -112,6 +117,32 @@ TEST_F(BlendShapeGpuTest, ATargetMovesOnlyItsVerticesByItsWeight) {
   EXPECT_FLOAT_EQ(out.positions[129 * 3 + 2], mesh.positions[129 * 3 + 2] - 0.75f);
   EXPECT_FLOAT_EQ(out.positions[63 * 3 + 1], mesh.positions[63 * 3 + 1]);
   testing::ExpectGpuMatchesCpu(*context_, mesh, identity, 1, {0.75f});
+}
+
+// The in-between triangle (cpu/inbetween_triangle.h) deformed by the GPU kernel lands where the
+// hand computation says: the primary's weight resolved over the in-betweens on the CPU
+// (MorphWeightsFor), the resolved weights applied by the fused kernel.
+TEST_F(BlendShapeGpuTest, DeformsAnInbetweenAssetAsComputedByHand) {
+  auto loaded = testing::LoadInbetweenTriangle();
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Asset& a = loaded->asset;
+  const Mesh& mesh = a.meshes[0];
+  ASSERT_EQ(mesh.inbetween_shapes.size(), 1u);
+  auto scene = cpu::EvaluateScene(a);
+  ASSERT_TRUE(scene.ok());
+  auto palette = cpu::InstancePalette(a, 0, scene->world);
+  ASSERT_TRUE(palette.ok()) << palette.error().ToString();
+  const SkinnedMesh skinned = cpu::SkinnedMeshOf(mesh.primitives[0], palette->size());
+  for (const testing::InbetweenCase& c : testing::kInbetweenCases) {
+    const std::vector<float> weights = cpu::MorphWeightsFor(mesh, std::vector<float>{c.w, 0.0f});
+    auto gpu = vk::DeformOnce(*context_, skinned, *palette, weights);
+    ASSERT_TRUE(gpu.ok()) << gpu.error().ToString();
+    EXPECT_NEAR(gpu->positions[0], c.x, 1e-6f) << "w " << c.w;
+    EXPECT_NEAR(gpu->positions[1], c.y, 1e-6f) << "w " << c.w;
+    EXPECT_NEAR(gpu->positions[2], 0, 1e-6f) << "w " << c.w;
+    EXPECT_NEAR(gpu->positions[3], 1, 1e-6f);  // vertex 1 is in no shape
+    EXPECT_NEAR(gpu->positions[4], 0, 1e-6f);
+  }
 }
 
 }  // namespace
