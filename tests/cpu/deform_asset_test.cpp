@@ -1,6 +1,7 @@
 // The CPU reference on whole assets (DESIGN.md §3, §4.1, §4.6): SimpleSkin's clip against values
 // worked out by hand, every shared skinned asset posed at its bind pose through the pose
-// evaluation, an unskinned node in its world space.
+// evaluation, an unskinned node in its world space, a G4MF blend shape driven by blendAmounts (and
+// by weights set through the API) as computed by hand.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/g4mf_blend_triangle.h"
 #include "sinew/asset/scene_pose.h"
 #include "sinew/cpu/bind_pose_job.h"
 #include "sinew/cpu/deform_primitive.h"
@@ -213,6 +215,42 @@ TEST(DeformAsset, DrawsTheDefaultScenesTreesParentsFirst) {
   EXPECT_EQ(DrawnNodes(a), (std::vector<uint32_t>{2, 0}));
   a.scene = -1;  // no default scene: every root
   EXPECT_EQ(DrawnNodes(a), (std::vector<uint32_t>{1, 2, 3, 0}));
+}
+
+// The G4MF blend triangle (cpu/g4mf_blend_triangle.h): the node's blendAmounts (0.5), the mesh's
+// amounts for a node without them (0.25), and weights given to DeformPrimitive (0, -1, 2), at rest
+// and with Hips turned.
+TEST(DeformAsset, AG4mfBlendShapeFollowsItsAmountsAsComputedByHand) {
+  auto loaded = testing::LoadG4mfBlendTriangle();
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  for (const bool posed : {false, true}) {
+    Asset a = loaded->asset;
+    if (posed) testing::PoseHips(&a);
+    auto scene = EvaluateScene(a);
+    ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+    const struct {
+      uint32_t node;
+      std::vector<float> weights;  // empty: the file's (scene->pose.weights)
+      float amount;
+    } kCases[] = {{3, {}, 0.5f}, {4, {}, 0.25f}, {3, {0}, 0}, {3, {-1}, -1}, {3, {2}, 2}};
+    for (const auto& c : kCases) {
+      SCOPED_TRACE("posed " + std::to_string(posed) + " node " + std::to_string(c.node) +
+                   " amount " + std::to_string(c.amount));
+      auto palette = NodePalette(a, c.node, scene->world);
+      ASSERT_TRUE(palette.ok()) << palette.error().ToString();
+      const std::vector<float>& weights =
+          c.weights.empty() ? scene->pose.weights[c.node] : c.weights;
+      DeformedPrimitive out;
+      ASSERT_TRUE(DeformPrimitive(a, c.node, 0, scene->world, weights, *palette, &out).ok());
+      const testing::BlendTriangle expected = testing::ExpectedBlendTriangle(c.amount, posed);
+      ASSERT_EQ(out.positions.size(), expected.positions.size());
+      ASSERT_EQ(out.normals.size(), expected.normals.size());
+      for (size_t i = 0; i < expected.positions.size(); ++i) {
+        EXPECT_NEAR(out.positions[i], expected.positions[i], 1e-6f) << i;
+        EXPECT_NEAR(out.normals[i], expected.normals[i], 1e-6f) << i;
+      }
+    }
+  }
 }
 
 }  // namespace

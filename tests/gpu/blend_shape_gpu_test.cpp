@@ -1,13 +1,14 @@
 // The fused blend-shape + skinning kernels against the CPU reference (DESIGN.md §4.3, issue 6):
 // sparse morph targets with position, normal and tangent offsets, per-instance weights (zero,
-// negative, above 1), dense and sparse skinning, partial last groups; an in-between asset at
-// weights computed by hand.
+// negative, above 1), dense and sparse skinning, partial last groups; an in-between glTF asset and
+// a G4MF blend shape with blendAmounts at weights computed by hand.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <tuple>
 #include <vector>
 
+#include "cpu/g4mf_blend_triangle.h"
 #include "cpu/inbetween_triangle.h"
 #include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
@@ -142,6 +143,45 @@ TEST_F(BlendShapeGpuTest, DeformsAnInbetweenAssetAsComputedByHand) {
     EXPECT_NEAR(gpu->positions[2], 0, 1e-6f) << "w " << c.w;
     EXPECT_NEAR(gpu->positions[3], 1, 1e-6f);  // vertex 1 is in no shape
     EXPECT_NEAR(gpu->positions[4], 0, 1e-6f);
+  }
+}
+
+// The G4MF blend triangle (cpu/g4mf_blend_triangle.h) on the GPU: sparse skinning fused with its
+// blend shape, driven by the node's blendAmounts (0.5), the mesh's amounts (0.25) and weights set
+// through the API (0, -1, 2), at rest and with Hips turned, lands where the hand computation says.
+TEST_F(BlendShapeGpuTest, AG4mfBlendShapeFollowsItsAmountsAsComputedByHand) {
+  auto loaded = testing::LoadG4mfBlendTriangle();
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  for (const bool posed : {false, true}) {
+    Asset a = loaded->asset;
+    if (posed) testing::PoseHips(&a);
+    auto scene = cpu::EvaluateScene(a);
+    ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+    const struct {
+      uint32_t node;
+      std::vector<float> weights;  // empty: the file's (scene->pose.weights)
+      float amount;
+    } kCases[] = {{3, {}, 0.5f}, {4, {}, 0.25f}, {3, {0}, 0}, {3, {-1}, -1}, {3, {2}, 2}};
+    for (const auto& c : kCases) {
+      SCOPED_TRACE("posed " + std::to_string(posed) + " node " + std::to_string(c.node) +
+                   " amount " + std::to_string(c.amount));
+      auto palette = cpu::InstancePalette(a, c.node, scene->world);
+      ASSERT_TRUE(palette.ok()) << palette.error().ToString();
+      const Mesh& mesh = a.meshes[0];
+      const std::vector<float> weights =
+          cpu::MorphWeightsFor(mesh, c.weights.empty() ? scene->pose.weights[c.node] : c.weights);
+      const SkinnedMesh skinned = cpu::SkinnedMeshOf(mesh.primitives[0], palette->size());
+      ASSERT_FALSE(skinned.sparse_influences.offsets.empty());  // G4MF's own sparse layout
+      auto gpu = vk::DeformOnce(*context_, skinned, *palette, weights);
+      ASSERT_TRUE(gpu.ok()) << gpu.error().ToString();
+      const testing::BlendTriangle expected = testing::ExpectedBlendTriangle(c.amount, posed);
+      ASSERT_EQ(gpu->positions.size(), expected.positions.size());
+      ASSERT_EQ(gpu->normals.size(), expected.normals.size());
+      for (size_t i = 0; i < expected.positions.size(); ++i) {
+        EXPECT_NEAR(gpu->positions[i], expected.positions[i], 1e-6f) << i;
+        EXPECT_NEAR(gpu->normals[i], expected.normals[i], 1e-6f) << i;
+      }
+    }
   }
 }
 
