@@ -922,6 +922,13 @@ Status LoadBlend(LoadState& c, Object blend, const std::string& where, size_t ve
     Object o;
     if (Status s = AsObject(e, sw, &o); !s) return s;
     BlendShape& shape = (*shapes)[k];
+    // The shape's name (optional; a string, as every G4MF name): Mesh::target_names, "" for an
+    // unnamed shape, and empty when no shape is named.
+    std::string_view name;
+    bool named = false;
+    if (Status s = OptionalString(o, "name", sw, &name, &named); !s) return s;
+    if (named) mesh->target_names.resize(array.size());
+    if (!mesh->target_names.empty()) mesh->target_names[k] = std::string(name);
     if (Status s = LoadSparseOffsets(c, o, "position", sw, vertex_count, 3, &shape.position); !s) {
       return s;
     }

@@ -220,7 +220,10 @@ Status WriteMesh(const Mesh& mesh, const std::string& name, Blob* blob, std::str
             ",\"offsets\":" + std::to_string(blob->Accessor(normal_offsets, "float32", 3)) + "}}";
       }
       if (!shapes.empty()) shapes += ",";
-      shapes += "{\"name\":" + JsonString("Shape" + std::to_string(t));
+      // The target's name when the asset has one (glTF extras.targetNames, a G4MF shape name).
+      const bool named = t < mesh.target_names.size() && !mesh.target_names[t].empty();
+      shapes +=
+          "{\"name\":" + JsonString(named ? mesh.target_names[t] : "Shape" + std::to_string(t));
       if (!indices.empty()) {
         shapes +=
             ",\"position\":{\"indices\":" + std::to_string(blob->Accessor(indices, "uint32", 1)) +

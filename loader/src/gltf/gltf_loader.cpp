@@ -1016,14 +1016,54 @@ LoadStatus LoadPrimitive(LoadState& c, Object o, const Path& where, Primitive* p
   return {};
 }
 
+// Morph target names. glTF names no targets; the de-facto convention (Blender's exporter, three.js,
+// Babylon.js) is mesh.extras.targetNames, one string per target. `extras` is application data
+// that glTF does not define, so nothing in it can make a file invalid: an extras that is not an
+// object, or has no targetNames, is not read; a targetNames that is not an array of exactly one
+// string per target is ignored with a warning (at /meshes/i/extras/targetNames), and the mesh
+// keeps no names. Read only when the mesh has extras (one key lookup; meshes are few).
+void LoadTargetNames(LoadState& c, const Field& extras, const Path& where, size_t targets,
+                     Mesh* mesh) {
+  Object o;
+  if (!extras.present || extras.value.get_object().get(o) != simdjson::SUCCESS) return;
+  Element names;
+  if (o.at_key("targetNames").get(names) != simdjson::SUCCESS) return;
+  const Path extras_path(where, "extras"), names_path(extras_path, "targetNames");
+  Array array;
+  if (names.get_array().get(array) != simdjson::SUCCESS) {
+    c.warnings->push_back({names_path.ToString(), "targetNames is not an array: ignored"});
+    return;
+  }
+  if (array.size() != targets) {
+    c.warnings->push_back(
+        {names_path.ToString(), std::to_string(array.size()) + " target names for " +
+                                    std::to_string(targets) + " morph targets: ignored"});
+    return;
+  }
+  mesh->target_names.reserve(targets);
+  size_t k = 0;
+  for (Element e : array) {
+    std::string_view name;
+    if (e.get_string().get(name) != simdjson::SUCCESS) {
+      c.warnings->push_back(
+          {Path(names_path, k).ToString(), "a target name is not a string: targetNames ignored"});
+      mesh->target_names.clear();
+      return;
+    }
+    mesh->target_names.emplace_back(name);
+    ++k;
+  }
+}
+
 LoadStatus LoadMeshes(LoadState& c, Object root) {
   Array array;
   bool present = false;
   if (LoadStatus s = OptionalArray(root, "meshes", "", &array, &present); !s) return s;
   if (!present) return {};
   c.asset->meshes.resize(array.size());
-  static constexpr std::string_view kKeys[] = {"name", "primitives", "weights", "extensions"};
-  enum { kName, kPrimitives, kWeights, kExtensions };
+  static constexpr std::string_view kKeys[] = {"name", "primitives", "weights", "extensions",
+                                               "extras"};
+  enum { kName, kPrimitives, kWeights, kExtensions, kExtras };
   size_t i = 0;
   for (Element e : array) {
     const Path where(kMeshesPath, i);
@@ -1071,6 +1111,7 @@ LoadStatus LoadMeshes(LoadState& c, Object root) {
         !s) {
       return s;
     }
+    LoadTargetNames(c, f[kExtras], where, mesh.primitives[0].targets.size(), &mesh);
     ++i;
   }
   return {};

@@ -14,8 +14,9 @@
 //   surface per primitive (simplexes; normals bound per corner to the same vertex order); the
 //   influences as COO triplets (dense: zero weights dropped, weights descending, ties by lower
 //   joint; sparse: the rows as they are);
-//   morph targets as sparse blend shapes (position offsets, and normal offsets per surface), the
-//   mesh weights as blend.amounts.
+//   morph targets as sparse blend shapes (position offsets, and normal offsets per surface; named
+//   by Mesh::target_names, "Shape<t>" where a target has no name), the mesh weights as
+//   blend.amounts.
 // Corner order is kept: corner k of primitive p is corner k of surface p, so a loaded G4MF
 // primitive can be compared with the original corner by corner.
 #pragma once

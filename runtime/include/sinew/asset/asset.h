@@ -105,6 +105,11 @@ struct Mesh {
   // Shapes with in-betweens; a target listed as an in-between is driven by its primary, and its own
   // entry in weights / animations is ignored.
   std::vector<InbetweenShape> inbetween_shapes;
+  // The name of each morph target, in target order, for tools and for engines that drive shapes by
+  // name: glTF's mesh.extras.targetNames (the de-facto convention; glTF itself names no targets),
+  // G4MF's blend shape names ("" for a shape without one). Empty when the file names none (or, for
+  // glTF, when targetNames is malformed: the loader then warns); otherwise one per target.
+  std::vector<std::string> target_names;
 };
 
 enum class AnimationPath : uint8_t { kTranslation, kRotation, kScale, kWeights };
