@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "commands.h"
 #include "sinew/loader/load_asset.h"
@@ -35,6 +36,44 @@ const char* InterpolationName(Interpolation interpolation) {
       return "CUBICSPLINE";
   }
   return "?";
+}
+
+// " 'NAME'" for a named morph target, else nothing.
+std::string TargetName(const Mesh& mesh, uint32_t target) {
+  if (target >= mesh.target_names.size() || mesh.target_names[target].empty()) return "";
+  return " '" + mesh.target_names[target] + "'";
+}
+
+// One line per blend shape: every morph target that is not an in-between of another, with its name
+// and its in-betweens (target, name, weight), e.g.
+//   shape on target 0 'Smile': in-betweens target 1 'Smile_half' at 0.5, target 2 at 1.5
+//   shape on target 3 'Angry'
+void DescribeShapes(const Mesh& mesh) {
+  const size_t targets = mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size();
+  std::vector<const InbetweenShape*> shape_of(targets, nullptr);
+  std::vector<bool> inbetween(targets, false);
+  for (const InbetweenShape& shape : mesh.inbetween_shapes) {
+    if (shape.primary < targets) shape_of[shape.primary] = &shape;
+    for (const auto& ib : shape.inbetweens) {
+      if (ib.target < targets) inbetween[ib.target] = true;
+    }
+  }
+  for (uint32_t t = 0; t < targets; ++t) {
+    if (inbetween[t]) continue;  // listed under its primary
+    std::printf("  shape on target %u%s", t, TargetName(mesh, t).c_str());
+    const InbetweenShape* shape = shape_of[t];
+    if (shape != nullptr) {
+      std::printf(": in-betweens");
+      const char* separator = " ";
+      for (const auto& ib : shape->inbetweens) {
+        std::printf("%starget %u%s at %g", separator, ib.target,
+                    TargetName(mesh, ib.target).c_str(), ib.weight);
+        separator = ", ";
+      }
+      if (shape->inbetweens.empty()) std::printf(" none");
+    }
+    std::printf("\n");
+  }
 }
 
 void Describe(const Asset& a) {
@@ -77,12 +116,7 @@ void Describe(const Asset& a) {
       std::printf(" %zu morph targets", mesh.primitives[0].targets.size());
     }
     std::printf("\n");
-    for (const InbetweenShape& shape : mesh.inbetween_shapes) {
-      std::printf("  shape on target %u: in-betweens", shape.primary);
-      for (const auto& ib : shape.inbetweens)
-        std::printf(" target %u at %g,", ib.target, ib.weight);
-      std::printf(shape.inbetweens.empty() ? " none\n" : "\n");
-    }
+    DescribeShapes(mesh);
     for (size_t p = 0; p < mesh.primitives.size(); ++p) {
       const Primitive& prim = mesh.primitives[p];
       std::printf("  primitive %zu: %zu vertices, %zu indices%s%s", p, prim.vertex_count(),
