@@ -18,6 +18,7 @@ using g4mf_testing::Character;
 using g4mf_testing::Document;
 using g4mf_testing::ExpectError;
 using g4mf_testing::JsonObject;
+using g4mf_testing::Load;
 using g4mf_testing::LoadBytes;
 using g4mf_testing::MakeG4b;
 using g4mf_testing::Replace;
@@ -307,6 +308,18 @@ TEST(G4mfErrors, RejectsSkinGroupsWithAVectorSize) {  // #2
   ExpectError(c.doc, Error::kInvalidValue, "/meshes/0/skin/groups");
 }
 
+TEST(G4mfErrors, RejectsSkinVerticesWithAVectorSize) {  // #2
+  Character c = ValidCharacter();
+  c.doc.accessors[c.skin_vertices].Set("vectorSize", "5");
+  ExpectError(c.doc, Error::kInvalidValue, "/meshes/0/skin/vertices");
+}
+
+TEST(G4mfErrors, RejectsSignedSkinVertices) {  // #2
+  Character c = ValidCharacter();
+  c.doc.Refill<int32_t>(c.skin_vertices, "int32", {0, 1, 1, 2, 2});
+  ExpectError(c.doc, Error::kInvalidValue, "/meshes/0/skin/vertices");
+}
+
 TEST(G4mfErrors, RejectsASkinGroupThatDoesNotFit32Bits) {  // sinew widens to u32
   Character c = ValidCharacter();
   c.doc.Refill<uint64_t>(c.skin_groups, "uint64", {0, 1, 0, uint64_t(1) << 32, 2});
@@ -379,6 +392,36 @@ TEST(G4mfErrors, RejectsAGroupNameThatIsNotAString) {  // #6
   ExpectError(c.doc, Error::kWrongType, "/meshes/0/skin/groupNames/3");
 }
 
+// The character with a second skinned mesh (mesh 1, BodyMesh's data) instanced under the same
+// skeleton (node 5), its group names given by `group_names` (a JSON array, or "" for none).
+Character TwoMeshesOnOneSkeleton(const std::string& group_names) {
+  Character c = ValidCharacter();
+  JsonObject second = c.doc.meshes[0];
+  second.Set("name", R"("ArmorMesh")");
+  const std::string* skin = second.Find("skin");
+  const size_t names = skin->find(R"(, "groupNames")");
+  second.Set("skin", skin->substr(0, names) +
+                         (group_names.empty() ? "" : R"(, "groupNames": )" + group_names) + "}");
+  c.doc.meshes.push_back(second);
+  c.doc.nodes[1].Set("children", "[2, 4, 5]");
+  c.doc.nodes.push_back({{"name", R"("Armor")"}, {"meshInstance", R"({"mesh": 1})"}});
+  return c;
+}
+
+TEST(G4mfErrors, RejectsGroupNamesThatDisagreeBetweenMeshesOfOneSkeleton) {  // #6
+  ExpectError(TwoMeshesOnOneSkeleton(R"(["Hips", "Chest"])").doc, Error::kInvalidValue,
+              "/meshes/1/skin/groupNames/1");
+}
+
+TEST(G4mfLoader, AcceptsMeshesOfOneSkeletonThatNameFewerGroupsOrNone) {  // #6
+  for (const char* names :
+       {R"(["Hips", "Spine"])", "", R"(["Hips", "Spine", "Loose", "Tail", "X"])"}) {
+    auto loaded = Load(TwoMeshesOnOneSkeleton(names).doc);
+    ASSERT_TRUE(loaded.ok()) << names << ": " << loaded.error().ToString();
+    EXPECT_EQ(loaded->asset.skins.size(), 2u);
+  }
+}
+
 TEST(G4mfErrors, RejectsANaNWeight) {  // #8: sinew needs finite weights
   Character c = ValidCharacter();
   c.doc.Refill<float>(c.skin_weights, "float32", {1, 0.5f, 0.5f, kNaN, 0.25f});
@@ -445,6 +488,22 @@ TEST(G4mfErrors, RejectsABoneOutsideAnySkeleton) {  // #12
   c.doc.nodes[0].Set("children", "[1, 5]");
   c.doc.nodes.push_back({{"name", R"("Stray")"}, {"bone", "{}"}});
   ExpectError(c.doc, Error::kInvalidHierarchy, "/nodes/5/bone");
+}
+
+TEST(G4mfErrors, RejectsASkeletonUnderABone) {  // #12: its bones would belong to two skeletons
+  Character c = ValidCharacter();
+  c.doc.nodes[3].Set("children", "[5]");
+  c.doc.nodes.push_back({{"name", R"("Inner")"}, {"skeleton", "{}"}, {"children", "[6]"}});
+  c.doc.nodes.push_back({{"name", R"("Finger")"}, {"bone", "{}"}});
+  ExpectError(c.doc, Error::kInvalidHierarchy, "/nodes/5/skeleton");
+}
+
+TEST(G4mfErrors, RejectsASkeletonDirectlyUnderASkeleton) {  // #12
+  Character c = ValidCharacter();
+  c.doc.nodes[1].Set("children", "[2, 4, 5]");
+  c.doc.nodes.push_back({{"name", R"("Inner")"}, {"skeleton", "{}"}, {"children", "[6]"}});
+  c.doc.nodes.push_back({{"name", R"("Tail")"}, {"bone", "{}"}});
+  ExpectError(c.doc, Error::kInvalidHierarchy, "/nodes/5/skeleton");
 }
 
 TEST(G4mfErrors, RejectsANegativeBoneLength) {  // #13

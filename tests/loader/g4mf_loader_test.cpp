@@ -463,6 +463,42 @@ TEST(G4mfLoader, WarnsAboutAParentBoneListedAfterItsChild) {  // #11
   ExpectOneWarning(c.doc, "/nodes/1/skeleton/joints");
 }
 
+TEST(G4mfLoader, WarnsAboutASingleRootBoneThatIsNotTheSkeletonsFirstChild) {  // #11
+  Character c = ValidCharacter();
+  c.doc.nodes[1].Set("children", "[4, 2]");
+  ExpectOneWarning(c.doc, "/nodes/1/children");
+  auto loaded = Load(c.doc);
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_NE(loaded->warnings[0].message.find("#11, skeleton.md:132"), std::string::npos);
+}
+
+TEST(G4mfLoader, AcceptsASingleRootBoneThatIsNotAJointAnywhere) {  // #11 applies to joints only
+  Character c = ValidCharacter();
+  c.doc.nodes[1].Set("skeleton", R"({"joints": [3, 3, -1, 3]})");
+  auto loaded = Load(c.doc);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  EXPECT_TRUE(loaded->warnings.empty());
+}
+
+TEST(G4mfLoader, AcceptsTwoRootBonesInAnyOrder) {  // #11 is about a single root bone
+  Character c = ValidCharacter();
+  c.doc.nodes[1].Set("children", "[4, 3, 2]");
+  c.doc.nodes[2].Erase("children");
+  auto loaded = Load(c.doc);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  EXPECT_TRUE(loaded->warnings.empty());
+}
+
+TEST(G4mfLoader, AcceptsASkeletonUnderAMeshInstanceOfAnother) {  // #12: not inside a bone chain
+  Character c = ValidCharacter();
+  c.doc.nodes[4].Set("children", "[5]");
+  c.doc.nodes.push_back({{"name", R"("Prop")"}, {"skeleton", "{}"}, {"children", "[6]"}});
+  c.doc.nodes.push_back({{"name", R"("Handle")"}, {"bone", "{}"}});
+  auto loaded = Load(c.doc);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  EXPECT_TRUE(loaded->warnings.empty());
+}
+
 TEST(G4mfLoader, NormalizesAndWarnsAboutARotorThatIsNotUnitLength) {
   Character c = ValidCharacter();
   c.doc.nodes[2].Set("rotor", "[1, 1, 0, 0]");

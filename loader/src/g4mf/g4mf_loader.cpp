@@ -44,6 +44,7 @@ struct MeshInfo {
   bool skinned = false;
   uint32_t group_count = 0;  // 1 + the largest group (0 without entries)
   size_t shape_count = 0;
+  std::vector<std::string> group_names;  // skin.groupNames (empty: none given)
 };
 
 struct LoadState {
@@ -641,10 +642,21 @@ Status LoadNodes(LoadState& c, Object root) {
                 "root, or a cycle)",
             Pointer("/nodes", lost)};
   }
-  // #12: a bone's parent is a bone or a skeleton; it belongs to that skeleton.
+  // #12: a bone's parent is a bone or a skeleton; it belongs to that skeleton, and only to it: a
+  // skeleton whose parent is a bone or a skeleton would make its bones belong to two (a skeleton
+  // elsewhere, e.g. under a mesh instance, is fine).
   for (uint32_t n : order) {
     NodeInfo& info = c.nodes[n];
     const int32_t parent = nodes[n].parent;
+    if (info.skeleton && parent >= 0 && c.nodes[size_t(parent)].skeleton_of >= 0) {
+      return {Error::kInvalidHierarchy,
+              "a skeleton inside skeleton node " +
+                  std::to_string(c.nodes[size_t(parent)].skeleton_of) + " (its parent node " +
+                  std::to_string(parent) +
+                  " is a bone or skeleton): its bones would belong to two skeletons (#12, "
+                  "skeleton.md:78)",
+              Pointer(Pointer("/nodes", n), "skeleton")};
+    }
     if (info.skeleton) info.skeleton_of = int32_t(n);
     if (!info.bone) continue;
     if (parent < 0 || (!c.nodes[size_t(parent)].bone && !c.nodes[size_t(parent)].skeleton)) {
@@ -686,7 +698,19 @@ Status LoadNodes(LoadState& c, Object root) {
     }
     if (!ordered) {
       c.Warn(Pointer(Pointer(Pointer("/nodes", n), "skeleton"), "joints"),
-             "joints are not in strictly increasing, parents-first order (skeleton.md:132)");
+             "joints are not in strictly increasing, parents-first order (#11, skeleton.md:132)");
+    }
+    // #11: a single root bone is the skeleton's first child. (That it is the first joint when it
+    // is one follows from parents first, warned above, if -1 and duplicates are set aside.)
+    if (!info.skeleton) continue;
+    const std::vector<uint32_t>& children = nodes[n].children;
+    const auto is_bone = [&](uint32_t child) { return c.nodes[child].bone; };
+    if (std::count_if(children.begin(), children.end(), is_bone) != 1) continue;
+    const uint32_t root_bone = *std::find_if(children.begin(), children.end(), is_bone);
+    if (children[0] != root_bone) {
+      c.Warn(Pointer(Pointer("/nodes", n), "children"),
+             "the skeleton's single root bone, node " + std::to_string(root_bone) +
+                 ", is not its first child (#11, skeleton.md:132)");
     }
   }
   return {};
@@ -756,7 +780,7 @@ constexpr uint32_t kMaxGroups = 1u << 16;
 
 // Sparse influences over the G4MF vertices, from the skin's COO triplets (#1-#8).
 Status LoadSkin(LoadState& c, Object skin, const std::string& where, size_t vertex_count,
-                SparseInfluences* out) {
+                SparseInfluences* out, std::vector<std::string>* group_names) {
   uint32_t vertices = 0, groups = 0, weights = 0;
   if (Status s = RequireAccessor(c, skin, "vertices", where, 1, Want::kUnsigned, &vertices); !s) {
     return s;
@@ -796,6 +820,7 @@ Status LoadSkin(LoadState& c, Object skin, const std::string& where, size_t vert
     if (!seen.emplace(name, k).second) {
       return {Error::kInvalidValue, "group name \"" + std::string(name) + "\" is used twice", nw};
     }
+    group_names->emplace_back(name);
     ++k;
   }
   out->offsets.assign(vertex_count + 1, 0);
@@ -1151,10 +1176,13 @@ Status LoadMeshes(LoadState& c, Object root) {
 
     Object skin;
     SparseInfluences influences;
+    std::vector<std::string> group_names;
     bool skinned = false;
     if (Status s = OptionalObject(o, "skin", where, &skin, &skinned); !s) return s;
     if (skinned) {
-      if (Status s = LoadSkin(c, skin, Pointer(where, "skin"), vertex_count, &influences); !s) {
+      if (Status s =
+              LoadSkin(c, skin, Pointer(where, "skin"), vertex_count, &influences, &group_names);
+          !s) {
         return s;
       }
     }
@@ -1169,7 +1197,7 @@ Status LoadMeshes(LoadState& c, Object root) {
         return s;
       }
     }
-    c.meshes[i] = {skinned, influences.group_count, shapes.size()};
+    c.meshes[i] = {skinned, influences.group_count, shapes.size(), std::move(group_names)};
 
     if (surfaces.empty()) {  // No surfaces: the vertices as points.
       Surface points;
@@ -1214,6 +1242,8 @@ Status BuildSkins(LoadState& c) {
     world[order[k]] = node.parent < 0 ? local : Multiply(world[size_t(node.parent)], local);
     for (uint32_t child : node.children) order.push_back(child);
   }
+  // Skeleton node -> each group's name and the mesh that named it first.
+  std::unordered_map<int32_t, std::vector<std::pair<std::string_view, int32_t>>> names_of;
   for (size_t n = 0; n < nodes.size(); ++n) {
     const NodeInfo& info = c.nodes[n];
     if (info.mesh < 0) continue;
@@ -1235,6 +1265,19 @@ Status BuildSkins(LoadState& c) {
              "mesh " + std::to_string(info.mesh) +
                  " has a skin but this node is not a direct child of a skeleton: drawn unskinned");
       continue;
+    }
+    // #6: the meshes one skeleton skins give a group the same name (where both name it).
+    std::vector<std::pair<std::string_view, int32_t>>& named = names_of[parent];
+    for (size_t g = 0; g < mesh.group_names.size(); ++g) {
+      if (g == named.size()) named.emplace_back(mesh.group_names[g], info.mesh);
+      if (named[g].first == mesh.group_names[g]) continue;
+      return {Error::kInvalidValue,
+              "group " + std::to_string(g) + " is \"" + mesh.group_names[g] + "\" here but \"" +
+                  std::string(named[g].first) + "\" in mesh " + std::to_string(named[g].second) +
+                  ", which skeleton node " + std::to_string(parent) +
+                  " also skins (#6, skeleton.md:39)",
+              Pointer(Pointer(Pointer(Pointer("/meshes", size_t(info.mesh)), "skin"), "groupNames"),
+                      g)};
     }
     const NodeInfo& skeleton = c.nodes[size_t(parent)];
     Skin skin;
