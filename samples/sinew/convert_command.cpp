@@ -1,5 +1,7 @@
-// `sinew convert IN OUT`: writes a loaded asset's skinned characters as 3D G4MF (.g4tf, or .g4b
-// with --zstd optional), the way sinew makes G4MF test data from glTF (loader/g4mf_writer.h).
+// `sinew convert IN OUT`: writes a loaded asset's mesh instances (skinned characters and unskinned
+// meshes) as 3D G4MF (.g4tf, or .g4b with --zstd optional), the way sinew makes G4MF test data
+// from glTF (loader/g4mf_writer.h); warns about what it leaves out (uninstantiated meshes,
+// animations).
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -32,8 +34,9 @@ int ConvertCommand(std::span<const std::string_view> args) {
   if (in.empty() || out.empty()) {
     std::fputs(
         "usage: sinew convert IN OUT.g4tf|OUT.g4b [--zstd]\n"
-        "  writes IN's skinned mesh instances as a 3D G4MF file (bones in the bind pose,\n"
-        "  sparse influences, blend shapes); --zstd encodes a .g4b's data chunk\n",
+        "  writes IN's mesh instances as a 3D G4MF file (skinned ones with their bones in\n"
+        "  the bind pose and sparse influences, unskinned ones under their joint; blend\n"
+        "  shapes); --zstd encodes a .g4b's data chunk\n",
         stderr);
     return 2;
   }
@@ -47,7 +50,8 @@ int ConvertCommand(std::span<const std::string_view> args) {
     std::fprintf(stderr, "sinew convert: %s: %s\n", in.c_str(), loaded.error().ToString().c_str());
     return 1;
   }
-  auto bytes = loader::WriteG4mf(loaded->loaded.asset, options);
+  loader::G4mfWriteReport report;
+  auto bytes = loader::WriteG4mf(loaded->loaded.asset, options, &report);
   if (!bytes) {
     std::fprintf(stderr, "sinew convert: %s\n", bytes.error().ToString().c_str());
     return 1;
@@ -57,6 +61,18 @@ int ConvertCommand(std::span<const std::string_view> args) {
   if (!file) {
     std::fprintf(stderr, "sinew convert: cannot write %s\n", out.c_str());
     return 1;
+  }
+  for (const std::string& mesh : report.meshes_left_out) {
+    std::fprintf(stderr, "sinew convert: warning: mesh '%s' left out (no node instantiates it)\n",
+                 mesh.c_str());
+  }
+  if (!report.animations_left_out.empty()) {
+    std::string names;
+    for (const std::string& animation : report.animations_left_out) {
+      names += (names.empty() ? "'" : ", '") + animation + "'";
+    }
+    std::fprintf(stderr, "sinew convert: warning: %zu animation(s) left out (G4MF has none): %s\n",
+                 report.animations_left_out.size(), names.c_str());
   }
   std::printf("%s -> %s (%zu bytes)\n", in.c_str(), out.c_str(), bytes->size());
   return 0;

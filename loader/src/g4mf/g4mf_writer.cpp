@@ -265,15 +265,69 @@ void PutChunk(std::vector<uint8_t>* out, uint32_t type, uint32_t encoding,
   out->resize((out->size() + 15) / 16 * 16, pad);
 }
 
+// Scene-space rest matrices of every node (the nodes' own transforms, any node order).
+std::vector<Float4x4> RestWorlds(const Asset& asset) {
+  const size_t count = asset.nodes.size();
+  std::vector<Float4x4> world(count);
+  std::vector<bool> done(count, false);
+  for (size_t n = 0; n < count; ++n) {
+    std::vector<size_t> chain;  // n and its ancestors not yet computed, child first
+    for (int32_t m = int32_t(n); m >= 0 && !done[size_t(m)] && chain.size() <= count;
+         m = asset.nodes[size_t(m)].parent) {
+      chain.push_back(size_t(m));
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const Node& node = asset.nodes[*it];
+      const Float4x4 local =
+          node.has_matrix ? node.matrix : ComposeTrs(node.translation, node.rotation, node.scale);
+      world[*it] = node.parent < 0 ? local : Multiply(world[size_t(node.parent)], local);
+      done[*it] = true;
+    }
+  }
+  return world;
+}
+
+// The mesh instance's JSON (without the closing brace): name, meshInstance, blendAmounts.
+std::string InstanceJson(const Node& node, size_t mesh, Names* names) {
+  std::string instance = "\"name\":" + JsonString(names->Unique(node.name, "Instance")) +
+                         ",\"meshInstance\":{\"mesh\":" + std::to_string(mesh);
+  if (!node.weights.empty()) {
+    instance += ",\"blendAmounts\":[";
+    for (size_t t = 0; t < node.weights.size(); ++t) {
+      if (t) instance += ',';
+      instance += Number(node.weights[t]);
+    }
+    instance += "]";
+  }
+  return instance + "}";
+}
+
 }  // namespace
 
-Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOptions& options) {
+Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOptions& options,
+                                       G4mfWriteReport* report) {
+  if (report) *report = {};
   Blob blob;
   Names names;
   std::vector<NodeJson> nodes(1);
   nodes[0].body = "\"name\":" + JsonString(names.Unique("Root", "Root"));
   std::map<int32_t, size_t> written_meshes;  // asset mesh -> G4MF mesh
+  std::map<uint32_t, size_t> bone_of;        // asset joint node -> its first G4MF bone
   std::string meshes;
+  const auto write_mesh = [&](int32_t index) -> Result<size_t> {
+    auto [it, inserted] = written_meshes.emplace(index, written_meshes.size());
+    if (inserted) {
+      const Mesh& mesh = asset.meshes[size_t(index)];
+      std::string json;
+      if (Status s = WriteMesh(mesh, names.Unique(mesh.name, "Mesh" + std::to_string(index)), &blob,
+                               &json);
+          !s) {
+        return s;
+      }
+      meshes += (meshes.empty() ? "" : ",") + json;
+    }
+    return it->second;
+  };
   for (size_t n = 0; n < asset.nodes.size(); ++n) {
     const Node& node = asset.nodes[n];
     if (node.mesh < 0 || node.skin < 0) continue;
@@ -312,6 +366,7 @@ Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOption
           "," + TransformJson(local) + ",\"bone\":{}";
       const size_t parent = parent_joint >= 0 ? first_bone + size_t(parent_joint) : skeleton;
       nodes[parent].children.push_back(uint32_t(first_bone + j));
+      bone_of.emplace(skin.joints[j], first_bone + j);
     }
     // Group g -> bone: the skin's own map (an asset loaded from G4MF), else group g = joint g.
     for (size_t g = 0;
@@ -320,34 +375,52 @@ Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOption
       joints += (g ? "," : "") +
                 (joint < 0 ? std::string("-1") : std::to_string(first_bone + size_t(joint)));
     }
-    auto [it, inserted] = written_meshes.emplace(node.mesh, written_meshes.size());
-    if (inserted) {
-      const Mesh& mesh = asset.meshes[size_t(node.mesh)];
-      std::string json;
-      if (Status s = WriteMesh(mesh, names.Unique(mesh.name, "Mesh" + std::to_string(node.mesh)),
-                               &blob, &json);
-          !s) {
-        return s;
-      }
-      meshes += (meshes.empty() ? "" : ",") + json;
-    }
-    std::string instance = "\"name\":" + JsonString(names.Unique(node.name, "Instance")) +
-                           ",\"meshInstance\":{\"mesh\":" + std::to_string(it->second);
-    if (!node.weights.empty()) {
-      instance += ",\"blendAmounts\":[";
-      for (size_t t = 0; t < node.weights.size(); ++t) {
-        instance += (t ? "," : "") + Number(node.weights[t]);
-      }
-      instance += "]";
-    }
+    auto mesh = write_mesh(node.mesh);
+    if (!mesh) return mesh.status();
     nodes[skeleton].body =
         "\"name\":" + JsonString(names.Unique(skin.name, "Skeleton" + std::to_string(n))) +
         ",\"skeleton\":{\"joints\":[" + joints + "]}";
     nodes[skeleton].children.push_back(uint32_t(nodes.size()));
-    nodes.push_back({instance + "}", {}});
+    nodes.push_back({InstanceJson(node, mesh.value(), &names), {}});
+  }
+  // Unskinned mesh instances, after every skeleton: under the bone of their nearest ancestor that
+  // is a written joint (following it as in the original), else under the root, at their rest
+  // transform relative to that bone (or the scene).
+  const std::vector<Float4x4> world = RestWorlds(asset);
+  for (size_t n = 0; n < asset.nodes.size(); ++n) {
+    const Node& node = asset.nodes[n];
+    if (node.mesh < 0 || node.skin >= 0) continue;
+    size_t parent = 0;
+    Float4x4 local = world[n];
+    for (int32_t a = int32_t(n); a >= 0; a = asset.nodes[size_t(a)].parent) {
+      auto bone = bone_of.find(uint32_t(a));
+      if (bone == bone_of.end()) continue;
+      Float4x4 inverse;
+      if (!Invert(world[size_t(a)], &inverse)) continue;  // a singular joint: place it in the scene
+      parent = bone->second;
+      local = Multiply(inverse, world[n]);
+      break;
+    }
+    auto mesh = write_mesh(node.mesh);
+    if (!mesh) return mesh.status();
+    nodes[parent].children.push_back(uint32_t(nodes.size()));
+    nodes.push_back({TransformJson(local) + "," + InstanceJson(node, mesh.value(), &names), {}});
   }
   if (written_meshes.empty()) {
-    return Status(Error::kInvalidArgument, "the asset has no skinned mesh instance to write", "");
+    return Status(Error::kInvalidArgument, "the asset has no mesh instance to write", "");
+  }
+  if (report) {
+    for (size_t m = 0; m < asset.meshes.size(); ++m) {
+      if (!written_meshes.count(int32_t(m))) {
+        report->meshes_left_out.push_back(asset.meshes[m].name.empty() ? "mesh " + std::to_string(m)
+                                                                       : asset.meshes[m].name);
+      }
+    }
+    for (size_t a = 0; a < asset.animations.size(); ++a) {
+      report->animations_left_out.push_back(asset.animations[a].name.empty()
+                                                ? "animation " + std::to_string(a)
+                                                : asset.animations[a].name);
+    }
   }
   std::string node_list;
   for (size_t n = 0; n < nodes.size(); ++n) {

@@ -1,7 +1,7 @@
 // Writing a skinned sinew::Asset (typically loaded from glTF) as a 3D G4MF file: how sinew makes
 // G4MF test data (no public G4MF files exist), and a converter for engines that want G4MF.
 //
-// What is written, per node that instantiates a skinned mesh (other nodes are left out):
+// What is written, per node that instantiates a skinned mesh:
 // - a skeleton node under the root (node 0), at the origin, whose bones are the skin's joints,
 //   posed in the *bind pose* (each bone's skeleton-space transform is inverse(inverse bind
 //   matrix)), since G4MF binds at the file's pose and stores no inverse bind matrices; a bone's
@@ -10,10 +10,16 @@
 //   order, so G4MF group g is the glTF joint index g (or, for a skin with group_joints, that map).
 // - a mesh-instance node (no transform) under the skeleton, with the node's morph weights as
 //   blendAmounts.
-// - the mesh: every triangle primitive's vertices, concatenated, as the shared vertices; one
+// Then, per node that instantiates a mesh without a skin (a G4MF meshInstance needs no skin):
+// a mesh-instance node under the bone of its nearest ancestor that is a written joint (so a head
+// or a prop attached to a bone follows it; transform = its rest transform relative to that joint),
+// else under the root at its rest scene-space transform. Other nodes are left out (G4MF nodes
+// without a component add nothing here), and so are animations (G4MF has none).
+// Per mesh (written once, however many instances):
+// - every triangle primitive's vertices, concatenated, as the shared vertices; one
 //   surface per primitive (simplexes; normals bound per corner to the same vertex order); the
-//   influences as COO triplets (dense: zero weights dropped, weights descending, ties by lower
-//   joint; sparse: the rows as they are);
+//   influences, if any, as COO triplets (dense: zero weights dropped, weights descending, ties by
+//   lower joint; sparse: the rows as they are);
 //   morph targets as sparse blend shapes (position offsets, and normal offsets per surface; named
 //   by Mesh::target_names, "Shape<t>" where a target has no name), the mesh weights as
 //   blend.amounts.
@@ -22,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sinew/asset/asset.h"
@@ -34,9 +41,17 @@ struct G4mfWriteOptions {
   bool zstd = false;    // .g4b only: store the BLOB chunk Zstd-encoded
 };
 
-// The file's bytes. Errors: kInvalidArgument when the asset has no skinned mesh instance;
-// kUnsupportedFeature for a primitive that is not triangles (mode 4), or a skin whose joints are
-// not all distinct.
-Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOptions& options = {});
+// What WriteG4mf left out, for a converter to tell its user: meshes no node instantiates, and
+// every animation (by name, or "mesh N" / "animation N" when unnamed).
+struct G4mfWriteReport {
+  std::vector<std::string> meshes_left_out;
+  std::vector<std::string> animations_left_out;
+};
+
+// The file's bytes, and (if `report` is given) what was left out. Errors: kInvalidArgument when
+// the asset has no mesh instance; kUnsupportedFeature for a primitive that is not triangles
+// (mode 4), or a skin whose joints are not all distinct.
+Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOptions& options = {},
+                                       G4mfWriteReport* report = nullptr);
 
 }  // namespace sinew::loader

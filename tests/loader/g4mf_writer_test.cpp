@@ -1,0 +1,122 @@
+// WriteG4mf writes every mesh instance, skinned or not (G4MF meshInstance needs no skin), with its
+// blend shapes, and reports what it leaves out. How the written instances deform is tested against
+// the glTF originals in gpu/g4mf_equivalence_gpu_test.cpp (G4mfBake, G4mfEquivalence).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "sinew/loader/file.h"
+#include "sinew/loader/g4mf.h"
+#include "sinew/loader/g4mf_writer.h"
+#include "sinew/loader/gltf.h"
+#include "test_assets.h"
+
+namespace sinew::loader {
+namespace {
+
+Asset LoadTestGltf(const char* relative) {
+  auto loaded = LoadGltf(testing::TestAssets() / relative);
+  EXPECT_TRUE(loaded.ok()) << loaded.error().ToString();
+  return loaded.ok() ? std::move(loaded->asset) : Asset{};
+}
+
+// Writes `asset` as .g4tf and loads it back (no warnings expected).
+Asset RoundTrip(const Asset& asset, G4mfWriteReport* report) {
+  auto bytes = WriteG4mf(asset, {}, report);
+  EXPECT_TRUE(bytes.ok()) << bytes.error().ToString();
+  if (!bytes.ok()) return {};
+  const size_t size = bytes->size();
+  bytes->resize(size + ReadPadding(), 0);
+  auto loaded = LoadG4mfFromMemory(std::span(bytes->data(), size), ".");
+  EXPECT_TRUE(loaded.ok()) << loaded.error().ToString();
+  if (!loaded.ok()) return {};
+  EXPECT_TRUE(loaded->warnings.empty())
+      << loaded->warnings[0].where << ": " << loaded->warnings[0].message;
+  return std::move(loaded->asset);
+}
+
+size_t MeshInstances(const Asset& a, bool skinned) {
+  return size_t(std::count_if(a.nodes.begin(), a.nodes.end(), [&](const Node& n) {
+    return n.mesh >= 0 && (n.skin >= 0) == skinned;
+  }));
+}
+
+const Mesh* MeshWithTargets(const Asset& a) {
+  for (const Mesh& m : a.meshes) {
+    if (!m.primitives.empty() && !m.primitives[0].targets.empty()) return &m;
+  }
+  return nullptr;
+}
+
+TEST(G4mfWriter, WritesEveryMeshInstanceOfRobotExpressiveUnskinnedOnesAndTheHeadsShapesIncluded) {
+  const Asset gltf = LoadTestGltf("three_RobotExpressive/RobotExpressive.glb");
+  ASSERT_EQ(gltf.meshes.size(), 14u);
+  G4mfWriteReport report;
+  const Asset g4mf = RoundTrip(gltf, &report);
+  EXPECT_EQ(g4mf.meshes.size(), 14u);
+  EXPECT_EQ(MeshInstances(g4mf, true), MeshInstances(gltf, true));
+  EXPECT_EQ(MeshInstances(g4mf, false), MeshInstances(gltf, false));
+  EXPECT_EQ(MeshInstances(g4mf, false), 12u);
+  const Mesh* head = MeshWithTargets(g4mf);
+  ASSERT_NE(head, nullptr);
+  EXPECT_EQ(head->name, "Head_3");  // "Head" is taken by the bone; '.'-free names
+  ASSERT_EQ(head->primitives.size(), MeshWithTargets(gltf)->primitives.size());
+  for (size_t p = 0; p < head->primitives.size(); ++p) {
+    EXPECT_EQ(head->primitives[p].targets.size(), 3u) << p;
+  }
+  EXPECT_TRUE(report.meshes_left_out.empty());
+  ASSERT_EQ(report.animations_left_out.size(), gltf.animations.size());
+  EXPECT_EQ(report.animations_left_out[0], gltf.animations[0].name);
+}
+
+TEST(G4mfWriter, PutsAnUnskinnedMeshAttachedToAJointUnderThatJointsBone) {
+  const Asset gltf = LoadTestGltf("three_RobotExpressive/RobotExpressive.glb");
+  const Asset g4mf = RoundTrip(gltf, nullptr);
+  // glTF: node "Foot.L" (a mesh) is a child of joint "Foot.L"; G4MF names avoid '.'.
+  size_t attached = 0;
+  for (const Node& n : g4mf.nodes) {
+    if (n.mesh < 0 || n.skin >= 0) continue;
+    ASSERT_GE(n.parent, 0);
+    const Node& parent = g4mf.nodes[size_t(n.parent)];
+    if (g4mf.meshes[size_t(n.mesh)].name.starts_with("Foot_L")) {
+      EXPECT_EQ(parent.name, "Foot_L");
+    }
+    attached += parent.name != "Root";
+  }
+  EXPECT_EQ(attached, 12u);  // every unskinned part of the robot hangs from a bone
+}
+
+TEST(G4mfWriter, WritesAnAssetWithoutSkins) {
+  const Asset gltf = LoadTestGltf("SimpleMorph/SimpleMorph.gltf");
+  const Asset g4mf = RoundTrip(gltf, nullptr);
+  EXPECT_TRUE(g4mf.skins.empty());
+  EXPECT_EQ(MeshInstances(g4mf, false), MeshInstances(gltf, false));
+  ASSERT_NE(MeshWithTargets(g4mf), nullptr);
+  EXPECT_EQ(MeshWithTargets(g4mf)->weights, MeshWithTargets(gltf)->weights);
+}
+
+TEST(G4mfWriter, ReportsAMeshThatNoNodeInstantiates) {
+  Asset asset = LoadTestGltf("SimpleSkin/SimpleSkin.gltf");
+  ASSERT_FALSE(asset.meshes.empty());
+  asset.meshes.push_back(asset.meshes[0]);
+  asset.meshes.back().name = "Orphan";
+  asset.meshes.push_back(asset.meshes[0]);
+  asset.meshes.back().name = "";
+  G4mfWriteReport report;
+  const Asset g4mf = RoundTrip(asset, &report);
+  EXPECT_EQ(g4mf.meshes.size(), 1u);
+  EXPECT_EQ(report.meshes_left_out, (std::vector<std::string>{"Orphan", "mesh 2"}));
+}
+
+TEST(G4mfWriter, RejectsAnAssetWithoutMeshInstances) {
+  Asset asset = LoadTestGltf("SimpleSkin/SimpleSkin.gltf");
+  for (Node& n : asset.nodes) n.mesh = -1, n.skin = -1;
+  auto bytes = WriteG4mf(asset);
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_EQ(bytes.code(), Error::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace sinew::loader
