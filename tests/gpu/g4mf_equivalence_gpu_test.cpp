@@ -4,10 +4,12 @@
 // clip of the glTF file (G4MF has no animation: the glTF clip's joint matrices drive both).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "bake.h"
 #include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
 #include "sinew/asset/influence_layout.h"
@@ -262,6 +264,111 @@ TEST(G4mfEquivalenceOptions, EitherLayoutAtLoadDeformsLikeTheNativeOne) {
     }
   }
 }
+
+// What `sinew bake --device cpu` computes for every drawn mesh instance (tool::BakeAsset, the
+// command's own path), in bind pose (`--pose bind`) or at rest, grouped per mesh node: in the order
+// WriteG4mf writes mesh instances when `writer_order` (skinned nodes first, then unskinned, each by
+// node index), else by node index.
+struct BakedInstance {
+  uint32_t node = 0;
+  std::vector<cpu::DeformedPrimitive> primitives;
+};
+
+std::vector<BakedInstance> Bake(const Asset& a, bool bind, bool writer_order) {
+  std::vector<BakedInstance> out;
+  tool::BakeOptions options;
+  options.pose = bind ? "bind" : "rest";
+  auto baked = tool::BakeAsset(a, options);
+  EXPECT_TRUE(baked.ok()) << baked.error().ToString();
+  if (!baked.ok()) return out;
+  for (tool::BakedPrimitive& p : baked->primitives) {
+    if (out.empty() || out.back().node != p.node) out.push_back({p.node, {}});
+    out.back().primitives.push_back(std::move(p.data));
+  }
+  std::stable_sort(out.begin(), out.end(), [&](const BakedInstance& x, const BakedInstance& y) {
+    const bool x_later = writer_order && a.nodes[x.node].skin < 0;
+    const bool y_later = writer_order && a.nodes[y.node].skin < 0;
+    return x_later != y_later ? y_later : x.node < y.node;
+  });
+  return out;
+}
+
+std::vector<uint32_t> CornersOf(const Primitive& p) {
+  std::vector<uint32_t> corners = p.indices;
+  if (corners.empty()) {
+    for (uint32_t v = 0; v < p.vertex_count(); ++v) corners.push_back(v);
+  }
+  return corners;
+}
+
+// Every mesh instance of the file (skinned or not, morph targets at their default weights), baked
+// in bind pose from the glTF original and from its G4MF conversion (whose file pose is its bind
+// pose), agrees corner by corner within 1e-5 x the asset's extent.
+class G4mfBake : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(G4mfBake, TheConvertedAssetBakesInBindPoseLikeTheOriginal) {
+  for (bool binary : {false, true}) {
+    const Converted c = Convert(GetParam(), binary);
+    const std::string name = std::string(GetParam()) + (binary ? " (.g4b)" : " (.g4tf)");
+    const std::vector<BakedInstance> gltf = Bake(c.gltf.asset, true, true);
+    ASSERT_EQ(gltf.size(), Bake(c.g4mf.asset, false, false).size()) << name;
+    for (bool g4mf_bind : {false, true}) {
+      const std::vector<BakedInstance> g4mf = Bake(c.g4mf.asset, g4mf_bind, false);
+      std::vector<float> all;
+      for (const BakedInstance& instance : gltf) {
+        for (const cpu::DeformedPrimitive& p : instance.primitives) {
+          all.insert(all.end(), p.positions.begin(), p.positions.end());
+        }
+      }
+      const float extent = BoundsDiagonal(all);
+      ASSERT_GT(extent, 0) << name;
+      for (size_t i = 0; i < gltf.size(); ++i) {
+        const Mesh& gmesh = c.gltf.asset.meshes[size_t(c.gltf.asset.nodes[gltf[i].node].mesh)];
+        const Mesh& smesh = c.g4mf.asset.meshes[size_t(c.g4mf.asset.nodes[g4mf[i].node].mesh)];
+        ASSERT_EQ(gmesh.primitives.size(), smesh.primitives.size()) << name << " instance " << i;
+        EXPECT_EQ(c.g4mf.asset.nodes[g4mf[i].node].skin >= 0,
+                  c.gltf.asset.nodes[gltf[i].node].skin >= 0)
+            << name << " instance " << i;
+        for (size_t p = 0; p < gmesh.primitives.size(); ++p) {
+          const std::vector<uint32_t> gc = CornersOf(gmesh.primitives[p]);
+          const std::vector<uint32_t> sc = CornersOf(smesh.primitives[p]);
+          ASSERT_EQ(gc.size(), sc.size()) << name << " instance " << i << " primitive " << p;
+          const cpu::DeformedPrimitive& gd = gltf[i].primitives[p];
+          const cpu::DeformedPrimitive& sd = g4mf[i].primitives[p];
+          float position_error = 0, normal_error = 0;
+          for (size_t corner = 0; corner < gc.size(); ++corner) {
+            for (size_t k = 0; k < 3; ++k) {
+              position_error = std::max(
+                  position_error,
+                  std::fabs(gd.positions[gc[corner] * 3 + k] - sd.positions[sc[corner] * 3 + k]));
+              if (!gd.normals.empty() && !sd.normals.empty()) {
+                normal_error = std::max(normal_error, std::fabs(gd.normals[gc[corner] * 3 + k] -
+                                                                sd.normals[sc[corner] * 3 + k]));
+              }
+            }
+          }
+          EXPECT_LE(position_error, 1e-5f * extent)
+              << name << " instance " << i << " (node " << gltf[i].node << ") primitive " << p
+              << (g4mf_bind ? ", G4MF --pose bind" : ", G4MF --pose rest");
+          EXPECT_LE(normal_error, 1e-5f) << name << " instance " << i << " primitive " << p;
+          EXPECT_EQ(gd.normals.empty(), sd.normals.empty()) << name << " primitive " << p;
+        }
+      }
+    }
+  }
+}
+
+constexpr const char* kBakedAssets[] = {
+    "CesiumMan/CesiumMan.glb",
+    "Fox/Fox.glb",
+    "three_RobotExpressive/RobotExpressive.glb",
+    "SimpleSkin/SimpleSkin.gltf",
+    "assimp_simple_skin/quad_skin.glb",
+    "synthetic/quad_skin_posed.glb",
+    "SimpleMorph/SimpleMorph.gltf",
+};
+
+INSTANTIATE_TEST_SUITE_P(SharedAssets, G4mfBake, ::testing::ValuesIn(kBakedAssets));
 
 class G4mfEquivalenceGpu : public testing::GpuTest,
                            public ::testing::WithParamInterface<const char*> {};
