@@ -1,6 +1,7 @@
-// `sinew bench`: deforms the built-in procedural crowd on the CPU reference and the GPU, checks the
-// GPU against the CPU, and reports throughput (GPU time from Vulkan timestamp queries). On the GPU
-// every frame poses the crowd anew on the CPU and uploads its palettes, timed apart.
+// `sinew bench [FILE]`: deforms the built-in procedural crowd, or every skinned primitive of a glTF
+// or G4MF file, on the CPU reference and the GPU, checks the GPU against the CPU, and reports
+// throughput (GPU time from Vulkan timestamp queries). On the GPU every frame uploads every
+// instance's palette (the crowd is posed anew on the CPU each frame, timed apart).
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -18,8 +19,12 @@
 #include "sinew/asset/influence_layout.h"
 #include "sinew/asset/morph_deltas.h"
 #include "sinew/asset/sparse_influences.h"
+#include "sinew/cpu/deform_primitive.h"
+#include "sinew/cpu/evaluate_scene.h"
+#include "sinew/cpu/sample_animation_job.h"
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/cpu/sub_shape_weights_job.h"
+#include "sinew/loader/load_asset.h"
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
 #include "sinew/procedural/face_shapes.h"
@@ -40,6 +45,7 @@ struct BenchOptions {
   uint32_t frames = 10;
   uint32_t seed = 1;
   std::string device;  // "" = SINEW_DEVICE or automatic
+  std::string file;    // a glTF or G4MF file instead of the procedural crowd
   bool json = false;
   bool skip_gpu = false;
   bool layouts = true;  // also the dense-vs-sparse cases
@@ -96,9 +102,12 @@ class Progress {
 
 void PrintHelp() {
   std::fputs(
-      "usage: sinew bench [options]\n"
+      "usage: sinew bench [options] [FILE]\n"
       "       sinew bench --loader [--json] [FILES]   glTF loader vs a bare simdjson parse\n"
-      "  --characters N    crowd size (default 64)\n"
+      "  FILE              a glTF or G4MF file: every skinned primitive of it, for --characters\n"
+      "                    instances (posed along its first clip, if any), in its own influence\n"
+      "                    layout and in the other one, instead of the procedural crowd\n"
+      "  --characters N    crowd size, or instances of FILE (default 64)\n"
       "  --vertices N      vertices per character (default 20000)\n"
       "  --influences LIST influence counts K to run, comma separated multiples of 4 (default "
       "4,8)\n"
@@ -169,6 +178,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
         list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
       }
       if (o->influences.empty()) return "--influences needs at least one value";
+    } else if (!a.starts_with("-") && o->file.empty()) {
+      o->file = std::string(a);
     } else {
       return "unknown option '" + std::string(a) + "'";
     }
@@ -200,16 +211,18 @@ double RunCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes,
   const size_t v = mesh.vertex_count();
   const size_t j = mesh.palette_size();
   out->positions.resize(characters * v * 3);
-  out->normals.resize(characters * v * 3);
-  out->tangents.resize(characters * v * 4);
+  // A file's primitive may have no normals or tangents (the procedural crowd has both).
+  const size_t nv = mesh.normals.empty() ? 0 : v, tv = mesh.tangents.empty() ? 0 : v;
+  out->normals.resize(characters * nv * 3);
+  out->tangents.resize(characters * tv * 4);
   std::vector<double> times;
   for (uint32_t f = 0; f < frames; ++f) {
     const auto t0 = Clock::now();
     for (uint32_t c = 0; c < characters; ++c) {
       const Status s = cpu::SkinMesh(mesh, std::span(palettes).subspan(c * j, j), morph_weights,
                                      std::span(out->positions).subspan(c * v * 3, v * 3),
-                                     std::span(out->normals).subspan(c * v * 3, v * 3),
-                                     std::span(out->tangents).subspan(c * v * 4, v * 4));
+                                     std::span(out->normals).subspan(c * nv * 3, nv * 3),
+                                     std::span(out->tangents).subspan(c * tv * 4, tv * 4));
       if (!s) {
         std::fprintf(stderr, "sinew bench: CPU job status: %s\n", s.error().ToString().c_str());
         std::exit(1);
@@ -229,9 +242,12 @@ constexpr float kReferenceTime = 0.75f;
 // PoseCharacter -> LocalToModelJob -> SkinningPaletteJob, on the CPU), uploaded to its slot with
 // SetPalette, then the dispatch. Frames are 1/30 s apart and the last one is at kReferenceTime, so
 // its output is the one checked against `reference`.
+// A file's instances (`procedural` false) have no procedural clip: their palettes, posed once from
+// the file's clip, are uploaded every frame as they are (pose us 0).
 Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
-              const std::vector<Float3x4>& palettes, const std::vector<float>& morph_weights,
-              const BenchOptions& o, const CpuOutputs& reference, Row* row, Progress* progress) {
+              const std::vector<Float3x4>& palettes, bool procedural,
+              const std::vector<float>& morph_weights, const BenchOptions& o,
+              const CpuOutputs& reference, Row* row, Progress* progress) {
   auto device_mesh = vk::DeviceMesh::Create(ctx, mesh);
   if (!device_mesh) return device_mesh.status();
   vk::DeformerOptions deformer_options;
@@ -244,7 +260,7 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
     }
   }
   const size_t j = mesh.palette_size();
-  std::vector<Float3x4> posed(palettes.size());
+  std::vector<Float3x4> posed = palettes;
 
   const VolkDeviceTable& t = ctx.device_table();
   VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -260,7 +276,7 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   for (uint32_t f = 0; f < o.frames && status; ++f) {
     const float time = kReferenceTime - float(o.frames - 1 - f) / 30.0f;
     const auto p0 = Clock::now();
-    for (uint32_t c = 0; c < o.characters && status; ++c) {
+    for (uint32_t c = 0; c < o.characters && status && procedural; ++c) {
       status = procedural::CrowdPalette(mesh.skeleton, time, c, std::span(posed).subspan(c * j, j));
     }
     const auto p1 = Clock::now();
@@ -302,9 +318,14 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   const VkDeviceSize n = o.characters;
   auto positions = vk::ReadFloats(ctx, (*deformer)->out_positions(), 0, n * v * 12);
   if (!positions) return positions.status();
-  auto normals = vk::ReadFloats(ctx, (*deformer)->out_normals(), 0, n * v * 12);
+  Result<std::vector<float>> normals = std::vector<float>(), tangents = std::vector<float>();
+  if (!mesh.normals.empty()) {
+    normals = vk::ReadFloats(ctx, (*deformer)->out_normals(), 0, n * v * 12);
+  }
   if (!normals) return normals.status();
-  auto tangents = vk::ReadFloats(ctx, (*deformer)->out_tangents(), 0, n * v * 16);
+  if (!mesh.tangents.empty()) {
+    tangents = vk::ReadFloats(ctx, (*deformer)->out_tangents(), 0, n * v * 16);
+  }
   if (!tangents) return tangents.status();
   const double extent = BoundsDiagonal(mesh.positions);
   row->max_error = MaxAbsDiff(*positions, reference.positions) / extent;
@@ -392,6 +413,7 @@ int BenchCommand(std::span<const std::string_view> args) {
     uint32_t active = 0;
     size_t touched = 0;
     double morph_bytes_per_vertex = 0;  // block headers (all) + deltas (active targets) read
+    std::vector<Float3x4> palettes;     // per character; empty: the procedural crowd's
   };
   std::vector<Case> cases;
   const auto character = [&](uint32_t k) -> Result<SkinnedMesh> {
@@ -405,8 +427,94 @@ int BenchCommand(std::span<const std::string_view> args) {
     if (Status s = UseInfluenceLayout(mesh, InfluenceLayout::kSparse); !s) return s;
     return mesh;
   };
+  // FILE: per skinned primitive of every drawn skinned mesh instance, a case in its own influence
+  // layout and one in the other (lossless, where it converts), with one palette per instance: the
+  // first clip sampled at evenly spaced times (the rest pose when the file has no clip). Morph
+  // targets apply at the instance's rest weights (their bytes are not counted in B/vert).
+  const auto file_cases = [&](const Asset& a) -> Status {
+    std::vector<cpu::EvaluatedScene> scenes;
+    for (uint32_t ch = 0; ch < o.characters; ++ch) {
+      const int32_t clip = a.animations.empty() ? -1 : 0;
+      float time = 0;
+      if (clip >= 0) {
+        const cpu::ClipRange range = cpu::RangeOf(a.animations[0]);
+        time = range.start + range.duration() * float(ch) / float(o.characters);
+      }
+      auto scene = cpu::EvaluateScene(a, clip, time);
+      if (!scene) return scene.status();
+      scenes.push_back(std::move(scene.value()));
+    }
+    for (uint32_t n : cpu::DrawnNodes(a)) {
+      const Node& node = a.nodes[n];
+      if (node.mesh < 0 || node.skin < 0) continue;
+      const Mesh& mesh = a.meshes[size_t(node.mesh)];
+      std::vector<Float3x4> palettes;
+      for (const cpu::EvaluatedScene& scene : scenes) {
+        auto palette = cpu::NodePalette(a, n, scene.world);
+        if (!palette) return palette.status();
+        palettes.insert(palettes.end(), palette->begin(), palette->end());
+      }
+      const size_t joints = palettes.size() / o.characters;
+      const std::vector<float> weights = cpu::MorphWeightsFor(mesh, scenes[0].pose.weights[n]);
+      for (size_t k = 0; k < mesh.primitives.size(); ++k) {
+        const Primitive& prim = mesh.primitives[k];
+        if (prim.influences.joints.empty() && prim.sparse_influences.offsets.empty()) continue;
+        const std::string name =
+            (mesh.name.empty() ? "mesh " + std::to_string(node.mesh) : mesh.name) + "/" +
+            std::to_string(k);
+        SkinnedMesh native = cpu::SkinnedMeshOf(prim, joints);
+        const auto label = [&](const SkinnedMesh& m) {
+          return name + (m.sparse()
+                             ? std::string(" sparse")
+                             : " dense K=" + std::to_string(m.influences.influences_per_vertex));
+        };
+        const std::vector<float> morph = prim.targets.empty() ? std::vector<float>() : weights;
+        // Sparse -> dense needs groups == joints: the palette cut to the groups the primitive
+        // uses (a group-indexed palette, so its first group_count entries).
+        const size_t used = native.sparse()
+                                ? std::min<size_t>(joints, native.sparse_influences.group_count)
+                                : joints;
+        SkinnedMesh other = cpu::SkinnedMeshOf(prim, used);
+        std::vector<Float3x4> other_palettes;
+        for (uint32_t ch = 0; ch < o.characters; ++ch) {
+          const auto first = palettes.begin() + ptrdiff_t(ch * joints);
+          other_palettes.insert(other_palettes.end(), first, first + ptrdiff_t(used));
+        }
+        const bool converted =
+            used > 0 && UseInfluenceLayout(other, native.sparse() ? InfluenceLayout::kDense
+                                                                  : InfluenceLayout::kSparse)
+                            .ok();
+        cases.push_back({label(native), std::move(native), morph, 0, 0, 0, palettes});
+        if (converted) {
+          cases.push_back({label(other), std::move(other), morph, 0, 0, 0, other_palettes});
+        }
+      }
+    }
+    return {};
+  };
   Status status;
+  std::string file_note;  // FILE: what was loaded, and how long it took
+  if (!o.file.empty()) {
+    const auto t0 = Clock::now();
+    auto file = loader::LoadAsset(o.file);
+    const double load_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    if (!file) {
+      std::fprintf(stderr, "sinew bench: %s: %s\n", o.file.c_str(),
+                   file.error().ToString().c_str());
+      return 1;
+    }
+    status = file_cases(file->loaded.asset);
+    if (status && cases.empty()) {
+      std::fprintf(stderr, "sinew bench: %s has no skinned mesh instance\n", o.file.c_str());
+      return 1;
+    }
+    char note[512];
+    std::snprintf(note, sizeof(note), "%s: loaded in %.2f ms, %zu skinned primitive cases",
+                  o.file.c_str(), load_ms, cases.size());
+    file_note = note;
+  }
   for (uint32_t k : o.influences) {
+    if (!o.file.empty()) break;
     auto mesh = character(k);
     if (!mesh) {
       status = mesh.status();
@@ -414,7 +522,7 @@ int BenchCommand(std::span<const std::string_view> args) {
     }
     cases.push_back({"dense K=" + std::to_string(k), std::move(mesh.value())});
   }
-  if (status && o.layouts) {
+  if (status && o.layouts && o.file.empty()) {
     auto uniform = character(4);
     auto sparse_uniform = uniform ? to_sparse(std::move(uniform.value())) : uniform;
     auto varied = character(16);
@@ -446,7 +554,7 @@ int BenchCommand(std::span<const std::string_view> args) {
       }
     }
   }
-  if (status && o.shapes) {
+  if (status && o.shapes && o.file.empty()) {
     // Blend shapes fused with skinning: K = 4 with 50 face shapes (10 with an in-between), at 0,
     // 5 and 50 active shapes (weights 0.8: through the in-betweens where there are some).
     auto face = character(4);
@@ -495,7 +603,8 @@ int BenchCommand(std::span<const std::string_view> args) {
     const SkinnedMesh& mesh = c.mesh;
     const size_t j = mesh.skeleton.joint_count();
     std::vector<Float3x4> palettes(o.characters * j);
-    for (uint32_t ch = 0; ch < o.characters; ++ch) {
+    if (!c.palettes.empty()) palettes = c.palettes;
+    for (uint32_t ch = 0; ch < o.characters && c.palettes.empty(); ++ch) {
       Status s = procedural::CrowdPalette(mesh.skeleton, kReferenceTime, ch,
                                           std::span(palettes).subspan(ch * j, j));
       if (!s) {
@@ -515,7 +624,7 @@ int BenchCommand(std::span<const std::string_view> args) {
     const uint32_t bytes =
         80 + uint32_t(std::lround(double(influence_bytes) / double(v) + c.morph_bytes_per_vertex));
     CpuOutputs reference;
-    Row cpu_row{"cpu", c.layout, entries, uint64_t(o.characters) * o.vertices, bytes};
+    Row cpu_row{"cpu", c.layout, entries, uint64_t(o.characters) * v, bytes};
     cpu_row.auto_layout = ToString(ChooseInfluenceLayout(mesh));
     cpu_row.active_shapes = c.active;
     cpu_row.touched = c.touched;
@@ -525,8 +634,8 @@ int BenchCommand(std::span<const std::string_view> args) {
     if (ctx) {
       Row gpu_row = cpu_row;
       gpu_row.path = "gpu";
-      if (Status s =
-              RunGpu(*ctx, mesh, palettes, c.morph_weights, o, reference, &gpu_row, &progress);
+      if (Status s = RunGpu(*ctx, mesh, palettes, c.palettes.empty(), c.morph_weights, o, reference,
+                            &gpu_row, &progress);
           !s) {
         std::fprintf(stderr, "sinew bench: GPU path status: %s\n", s.error().ToString().c_str());
         return 1;
@@ -539,9 +648,11 @@ int BenchCommand(std::span<const std::string_view> args) {
   progress.Finish();
   if (o.json) {
     std::printf(
-        "{\"device\":\"%s\",\"characters\":%u,\"vertices_per_character\":%u,\"frames\":%u,"
-        "\"within_tolerance\":%s,\"results\":[",
-        JsonEscape(device_name).c_str(), o.characters, o.vertices, o.frames,
+        "{\"device\":\"%s\",\"file\":%s,\"characters\":%u,\"vertices_per_character\":%s,"
+        "\"frames\":%u,\"within_tolerance\":%s,\"results\":[",
+        JsonEscape(device_name).c_str(),
+        o.file.empty() ? "null" : ("\"" + JsonEscape(o.file) + "\"").c_str(), o.characters,
+        o.file.empty() ? std::to_string(o.vertices).c_str() : "null", o.frames,
         within_tolerance ? "true" : "false");
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
@@ -563,8 +674,13 @@ int BenchCommand(std::span<const std::string_view> args) {
     }
     std::printf("]}\n");
   } else {
-    std::printf("sinew bench: %u characters x %u vertices, %u frames (median), device: %s\n",
-                o.characters, o.vertices, o.frames, device_name.c_str());
+    if (file_note.empty()) {
+      std::printf("sinew bench: %u characters x %u vertices, %u frames (median), device: %s\n",
+                  o.characters, o.vertices, o.frames, device_name.c_str());
+    } else {
+      std::printf("sinew bench: %s; %u instances, %u frames (median), device: %s\n",
+                  file_note.c_str(), o.characters, o.frames, device_name.c_str());
+    }
     if (!gpu_note.empty()) std::printf("GPU path skipped: %s\n", gpu_note.c_str());
     std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %10s %9s %9s %12s\n", "path",
                 "influences", "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s",
