@@ -9,6 +9,8 @@
 
 // Vertices per workgroup, and per morph group (MorphDeltas, kMorphGroupSize).
 #define SINEW_GROUP_SIZE 64
+// MorphDeltas::block_index where a target moves no vertex of the group (kNoMorphBlock).
+#define SINEW_NO_MORPH_BLOCK 0xFFFFFFFFu
 
 layout(push_constant) uniform SkinPushConstants {
   uint vertex_count;           // vertices per instance
@@ -16,7 +18,7 @@ layout(push_constant) uniform SkinPushConstants {
   uint palette_stride;         // palette entries per instance (joints dense, groups sparse)
   uint flags;                  // SINEW_FLAG_*
   uint instance_base;          // first instance covered by this dispatch (gl_WorkGroupID.y adds)
-  uint morph_target_count;     // morph targets (weights per instance); 0: none
+  uint morph_target_count;     // morph targets of the mesh; 0: none
   uint morph_stride;           // floats per morph delta
   uint pad0;
 } pc;
@@ -35,13 +37,19 @@ layout(std430, set = 0, binding = 9) readonly buffer InfluenceOffsets { uint inf
 // rows (3x4 affine, 48 bytes).
 layout(std430, set = 0, binding = 5) readonly buffer Palette { vec4 palette[]; };
 // Morph targets, packed sparse per group of 64 vertices (runtime/include/sinew/asset/
-// morph_deltas.h): group g's blocks are [morph_group_offsets[g], morph_group_offsets[g + 1]),
-// each block (target, mask of vertices 0-31, mask of 32-63, first delta); deltas morph_stride
-// floats each; weights morph_target_count per instance.
-layout(std430, set = 0, binding = 10) readonly buffer MorphGroupOffsets { uint morph_group_offsets[]; };
+// morph_deltas.h): target t's block in group g is morph_blocks[morph_block_index[g *
+// morph_target_count + t]] (or none: SINEW_NO_MORPH_BLOCK), each block (target, mask of vertices
+// 0-31, mask of 32-63, first delta); deltas morph_stride floats each.
+layout(std430, set = 0, binding = 10) readonly buffer MorphBlockIndex { uint morph_block_index[]; };
 layout(std430, set = 0, binding = 11) readonly buffer MorphBlocks { uvec4 morph_blocks[]; };
 layout(std430, set = 0, binding = 12) readonly buffer MorphDeltaValues { float morph_deltas[]; };
-layout(std430, set = 0, binding = 13) readonly buffer MorphWeights { float morph_weights[]; };
+// Per instance, morph_target_count + 1 entries: entry 0's target is the count A of active targets
+// (nonzero weight), entries 1..A those targets and weights in ascending target order.
+struct MorphActiveTarget {
+  uint target;
+  float weight;
+};
+layout(std430, set = 0, binding = 13) readonly buffer MorphActive { MorphActiveTarget morph_active[]; };
 // Outputs, one block of vertex_count vertices per instance.
 layout(std430, set = 0, binding = 6) writeonly buffer OutPositions { float out_positions[]; };
 layout(std430, set = 0, binding = 7) writeonly buffer OutNormals { float out_normals[]; };
@@ -78,24 +86,30 @@ vec3 MorphDelta(uint at) {
 }
 
 // Adds instance's weighted morph deltas to vertex x (this invocation's vertex of its workgroup),
-// target by target in ascending order, then renormalizes normal and tangent; identical to
-// sinew::cpu::MorphTargetsJob. A target whose weight is 0 is skipped once for the whole group.
+// active target by active target in ascending order, then renormalizes normal and tangent;
+// identical to sinew::cpu::MorphTargetsJob. Only the instance's active targets are visited, each
+// found in the group through one index lookup (the same for every invocation of the group): a
+// target whose weight is 0 costs nothing, and an instance without any nonzero weight skips the
+// stage, renormalization included.
 void ApplyMorphs(uint instance, inout Vertex x) {
   if (pc.morph_target_count == 0u) return;
-  uint group = gl_WorkGroupID.x;
+  uint slot = instance * (pc.morph_target_count + 1u);
+  uint active_count = morph_active[slot].target;
+  if (active_count == 0u) return;
   uint lane = gl_LocalInvocationID.x;
   uint bit = 1u << (lane & 31u);
-  uint weight_base = instance * pc.morph_target_count;
-  uint end = morph_group_offsets[group + 1u];
-  for (uint b = morph_group_offsets[group]; b < end; ++b) {
+  uint index_base = gl_WorkGroupID.x * pc.morph_target_count;
+  for (uint k = 1u; k <= active_count; ++k) {
+    MorphActiveTarget a = morph_active[slot + k];
+    uint b = morph_block_index[index_base + a.target];
+    if (b == SINEW_NO_MORPH_BLOCK) continue;  // the same for every invocation of the group
     uvec4 block = morph_blocks[b];
-    float w = morph_weights[weight_base + block.x];
-    if (w == 0.0) continue;  // the same for every invocation of the group
     uint word = lane < 32u ? block.y : block.z;
     if ((word & bit) == 0u) continue;
     uint below = lane < 32u ? uint(bitCount(block.y & (bit - 1u)))
                             : uint(bitCount(block.y)) + uint(bitCount(block.z & (bit - 1u)));
     uint at = (block.w + below) * pc.morph_stride;
+    float w = a.weight;
     x.p += w * MorphDelta(at);
     at += 3u;
     if ((pc.flags & SINEW_FLAG_MORPH_NORMALS) != 0u) {

@@ -412,7 +412,7 @@ int BenchCommand(std::span<const std::string_view> args) {
     std::vector<float> morph_weights;  // per target, after in-between resolution
     uint32_t active = 0;
     size_t touched = 0;
-    double morph_bytes_per_vertex = 0;  // block headers (all) + deltas (active targets) read
+    double morph_bytes_per_vertex = 0;  // active targets: entries, lookups, blocks, deltas read
     std::vector<Float3x4> palettes;     // per character; empty: the procedural crowd's
   };
   std::vector<Case> cases;
@@ -567,6 +567,9 @@ int BenchCommand(std::span<const std::string_view> args) {
     } else {
       face->morph_targets = shapes->targets;
       const MorphDeltas packed = PackMorphTargets(face->vertex_count(), face->morph_targets);
+      const auto active_targets = [](const std::vector<float>& w) {
+        return std::count_if(w.begin(), w.end(), [](float x) { return x != 0.0f; });
+      };
       for (uint32_t active : {0u, 5u, 50u}) {
         std::vector<float> weights(shapes->targets.size(), 0.0f), resolved(weights.size());
         for (uint32_t t = 0; t < active; ++t) weights[t] = 0.8f;
@@ -578,15 +581,16 @@ int BenchCommand(std::span<const std::string_view> args) {
         size_t touched = 0;
         for (size_t t = 0; t < resolved.size(); ++t)
           touched += resolved[t] != 0 ? shapes->touched[t] : 0;
-        // Bytes the kernel reads for morphing: every block header of every group (16) and its
-        // weight (4), and the deltas of the blocks whose weight is not 0.
-        double bytes = double(packed.group_offsets.size()) * 4;
+        // Bytes the kernel reads for morphing, per group: the instance's active count (8) and,
+        // per active target, its entry (8) and block index (4); then the header (16) and deltas
+        // of each active target's block. Targets at weight 0 are never read.
+        const size_t groups = packed.group_offsets.size() - 1;
+        double bytes = double(groups) * (8 + 12 * double(active_targets(resolved)));
         for (size_t b = 0; b < packed.block_count(); ++b) {
-          bytes += 20;
           if (resolved[packed.blocks[b * 4]] != 0) {
-            bytes += double(std::popcount(packed.blocks[b * 4 + 1]) +
-                            std::popcount(packed.blocks[b * 4 + 2])) *
-                     packed.stride() * 4;
+            bytes += 16 + double(std::popcount(packed.blocks[b * 4 + 1]) +
+                                 std::popcount(packed.blocks[b * 4 + 2])) *
+                              packed.stride() * 4;
           }
         }
         cases.push_back({"K=4 shapes " + std::to_string(active) + "/50", *face, resolved, active,

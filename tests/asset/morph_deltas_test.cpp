@@ -35,6 +35,36 @@ TEST(MorphDeltas, PacksBlocksPerGroupOfSixtyFourVerticesByTarget) {
                                           0, 2, 0, 0, 0, 0,     // target 0, vertex 33
                                           0, 0, 0, 0, 0, -1,    // target 1, vertex 33
                                           0, 0, 3, 0, 0, 0}));  // target 0, vertex 65
+  // Group-major lookup: group 0 -> blocks 0 (target 0) and 1 (target 1); group 1 -> block 2 for
+  // target 0, none for target 1.
+  EXPECT_EQ(d.block_index, (std::vector<uint32_t>{0, 1, 2, kNoMorphBlock}));
+}
+
+TEST(MorphDeltas, IndexesEachTargetsBlockPerGroupAndMarksTheRestAsNone) {
+  // 3 targets, 200 vertices (4 groups): target 0 moves vertex 150 (group 2), target 2 vertices
+  // 5 (group 0) and 199 (group 3); target 1 moves nothing.
+  std::vector<MorphTarget> targets(3);
+  targets[0].positions.assign(200 * 3, 0.0f);
+  targets[0].positions[150 * 3] = 1;
+  targets[2].tangents.assign(200 * 3, 0.0f);
+  targets[2].tangents[5 * 3 + 1] = 1;
+  targets[2].tangents[199 * 3 + 2] = 1;
+  const MorphDeltas d = PackMorphTargets(200, targets);
+  const uint32_t n = kNoMorphBlock;
+  EXPECT_EQ(d.block_index, (std::vector<uint32_t>{n, n, 0,     // group 0
+                                                  n, n, n,     // group 1
+                                                  1, n, n,     // group 2
+                                                  n, n, 2}));  // group 3
+  ASSERT_EQ(d.block_count(), 3u);
+  for (uint32_t g = 0; g < 4; ++g) {
+    for (uint32_t t = 0; t < 3; ++t) {
+      const uint32_t b = d.block_index[g * 3 + t];
+      if (b == kNoMorphBlock) continue;
+      EXPECT_EQ(d.blocks[b * 4], t);
+      EXPECT_GE(b, d.group_offsets[g]);
+      EXPECT_LT(b, d.group_offsets[g + 1]);
+    }
+  }
 }
 
 TEST(MorphDeltas, LeavesOutTargetsThatMoveNothingInAGroup) {
@@ -52,6 +82,7 @@ TEST(MorphDeltas, HasOneGroupOffsetPerGroupPlusOne) {
   const MorphDeltas d = PackMorphTargets(129, std::vector<MorphTarget>(1));
   EXPECT_EQ(d.group_offsets.size(), 4u);  // 3 groups
   EXPECT_TRUE(d.blocks.empty());
+  EXPECT_EQ(d.block_index, (std::vector<uint32_t>(3, kNoMorphBlock)));
 }
 
 }  // namespace

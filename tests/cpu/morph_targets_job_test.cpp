@@ -6,7 +6,7 @@
 #include <vector>
 
 // Morph targets on the CPU (DESIGN.md §4.3): offsets weighted and summed, normals and tangents
-// renormalized, handedness kept.
+// renormalized (only when some weight is nonzero), handedness kept.
 
 namespace sinew::cpu {
 namespace {
@@ -58,6 +58,36 @@ TEST(MorphTargetsJob, RenormalizesNormalsAndTangentsAndKeepsHandedness) {
   EXPECT_NEAR(m.out_tangents[1], h, 1e-6f);
   EXPECT_EQ(m.out_tangents[3], -1);  // handedness untouched
   EXPECT_EQ(m.out_tangents[7], 1);
+}
+
+TEST(MorphTargetsJob, EveryWeightZeroCopiesTheInputsWithoutRenormalizing) {
+  // The fused GPU kernel skips an instance without active targets altogether; so does the job.
+  Morph m;
+  m.normals = {0, 0, 2, 0, 3, 0};
+  m.tangents = {2, 0, 0, -1, 0, 0.5f, 0, 1};
+  MorphTarget t;
+  t.positions = {1, 1, 1, 1, 1, 1};
+  t.normals = {1, 0, 0, 1, 0, 0};
+  m.targets = {t, t};
+  m.weights = {0, -0.0f};
+  ASSERT_TRUE(m.Run().ok());
+  EXPECT_EQ(m.out_positions, m.positions);
+  EXPECT_EQ(m.out_normals, m.normals);
+  EXPECT_EQ(m.out_tangents, m.tangents);
+}
+
+TEST(MorphTargetsJob, ANonzeroWeightRenormalizesEveryVertexEvenOnesItDoesNotMove) {
+  Morph m;
+  m.normals = {0, 0, 2, 0, 3, 0};
+  m.tangents = {2, 0, 0, -1, 0, 0.5f, 0, 1};
+  MorphTarget t;
+  t.positions = {0, 0, 0, 0, 1, 0};  // moves vertex 1's position only
+  m.targets = {MorphTarget{}, t};
+  m.weights = {0, 0.5f};
+  ASSERT_TRUE(m.Run().ok());
+  EXPECT_EQ(m.out_positions, (std::vector<float>{0, 0, 0, 1, 1.5f, 1}));
+  EXPECT_EQ(m.out_normals, (std::vector<float>{0, 0, 1, 0, 1, 0}));
+  EXPECT_EQ(m.out_tangents, (std::vector<float>{1, 0, 0, -1, 0, 1, 0, 1}));
 }
 
 TEST(MorphTargetsJob, RejectsAWeightCountThatDiffersFromTheTargets) {

@@ -1,10 +1,15 @@
 // The fused blend-shape + skinning kernels against the CPU reference (DESIGN.md §4.3, issue 6):
 // sparse morph targets with position, normal and tangent offsets, per-instance weights (zero,
-// negative, above 1), dense and sparse skinning, partial last groups; an in-between glTF asset and
-// a G4MF blend shape with blendAmounts at weights computed by hand.
+// negative, above 1), dense and sparse skinning, partial last groups; only the active shapes
+// of each instance applied, also as weights change from frame to frame; an in-between glTF asset
+// and a G4MF blend shape with blendAmounts at weights computed by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <initializer_list>
+#include <memory>
 #include <random>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -18,6 +23,9 @@
 #include "sinew/cpu/sub_shape_weights_job.h"
 #include "sinew/procedural/face_shapes.h"
 #include "sinew/vk/deform_once.h"
+#include "sinew/vk/deformer.h"
+#include "sinew/vk/device_mesh.h"
+#include "sinew/vk/readback.h"
 
 namespace sinew {
 namespace {
@@ -184,6 +192,163 @@ TEST_F(BlendShapeGpuTest, AG4mfBlendShapeFollowsItsAmountsAsComputedByHand) {
     }
   }
 }
+
+// Zero weights cost nothing per vertex (DESIGN.md §4.3): the Deformer hands the kernel only each
+// instance's active targets, and an instance without any skips morphing (no renormalization).
+
+// 60 face-shape targets on a `vertices`-vertex character (dense K = 4, or sparse).
+SkinnedMesh FaceMesh(uint32_t vertices, bool sparse) {
+  SkinnedMesh mesh = Character(vertices, 4);
+  auto face = procedural::MakeFaceShapes(mesh);
+  EXPECT_TRUE(face.ok()) << face.error().ToString();
+  mesh.morph_targets = face->targets;
+  if (sparse) {
+    EXPECT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kSparse).ok());
+  }
+  return mesh;
+}
+
+// Weights with only `active` targets nonzero (at 0.3 + 0.1 * k for the k-th of them).
+std::vector<float> Only(size_t targets, std::initializer_list<uint32_t> active) {
+  std::vector<float> w(targets, 0.0f);
+  float value = 0.3f;
+  for (uint32_t t : active) w[t] = (value += 0.1f);
+  return w;
+}
+
+std::vector<float> Concat(std::initializer_list<std::vector<float>> parts) {
+  std::vector<float> out;
+  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+// One persistent Deformer over a mesh, deformed frame after frame.
+class Deformed {
+ public:
+  Deformed(const vk::Context& ctx, const SkinnedMesh& mesh, uint32_t instances) : ctx_(ctx) {
+    auto device_mesh = vk::DeviceMesh::Create(ctx, mesh);
+    EXPECT_TRUE(device_mesh.ok()) << device_mesh.error().ToString();
+    mesh_ = std::move(device_mesh.value());
+    vk::DeformerOptions options;
+    options.instance_count = instances;
+    auto deformer = vk::Deformer::Create(ctx, *mesh_, options);
+    EXPECT_TRUE(deformer.ok()) << deformer.error().ToString();
+    deformer_ = std::move(deformer.value());
+  }
+  vk::Deformer& deformer() { return *deformer_; }
+  // Records, submits, waits, and reads every instance's outputs back.
+  testing::Streams Run() {
+    EXPECT_TRUE(ctx_.SubmitAndWait([&](VkCommandBuffer cmd) { deformer_->Record(cmd); }).ok());
+    const VkDeviceSize n = deformer_->instance_count() * VkDeviceSize{mesh_->vertex_count()};
+    testing::Streams out;
+    out.positions = vk::ReadFloats(ctx_, deformer_->out_positions(), 0, n * 12).value();
+    if (mesh_->has_normals())
+      out.normals = vk::ReadFloats(ctx_, deformer_->out_normals(), 0, n * 12).value();
+    if (mesh_->has_tangents())
+      out.tangents = vk::ReadFloats(ctx_, deformer_->out_tangents(), 0, n * 16).value();
+    return out;
+  }
+
+ private:
+  const vk::Context& ctx_;
+  std::unique_ptr<vk::DeviceMesh> mesh_;
+  std::unique_ptr<vk::Deformer> deformer_;
+};
+
+void ExpectWithinTolerance(const SkinnedMesh& mesh, const testing::Streams& gpu,
+                           const testing::Streams& cpu) {
+  EXPECT_LE(testing::MaxAbsDiff(gpu.positions, cpu.positions),
+            1e-5f * BoundsDiagonal(mesh.positions));
+  EXPECT_LE(testing::MaxAbsDiff(gpu.normals, cpu.normals), 1e-5f);
+  EXPECT_LE(testing::MaxAbsDiff(gpu.tangents, cpu.tangents), 1e-5f);
+}
+
+// Instance i's slice of every stream.
+testing::Streams Instance(const testing::Streams& s, uint32_t i, size_t vertices) {
+  const auto slice = [&](const std::vector<float>& v, size_t per) {
+    return std::vector<float>(v.begin() + ptrdiff_t(i * vertices * per),
+                              v.begin() + ptrdiff_t((i + 1) * vertices * per));
+  };
+  return {slice(s.positions, 3), slice(s.normals, 3), slice(s.tangents, 4)};
+}
+
+class ActiveShapesGpu : public testing::GpuTest, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(ActiveShapesGpu, AFewActiveShapesAmongManyAtZeroMatchTheCpu) {
+  const SkinnedMesh mesh = FaceMesh(3000, GetParam());
+  const size_t t = mesh.morph_targets.size();
+  ASSERT_GE(t, 50u);
+  // Instance 0: four scattered targets (ascending order checked by the sum); instance 1: one
+  // target, the last; instance 2: every other target.
+  std::vector<float> every_other(t, 0.0f);
+  for (size_t k = 0; k < t; k += 2) every_other[k] = 0.9f - 0.02f * float(k);
+  const std::vector<float> weights =
+      Concat({Only(t, {2, 9, 31, 47}), Only(t, {uint32_t(t - 1)}), every_other});
+  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(mesh, 3), 3, weights);
+}
+
+TEST_P(ActiveShapesGpu, AnInstanceWithEveryWeightZeroBesideActiveOnesIsSkinningAlone) {
+  SkinnedMesh mesh = FaceMesh(3000, GetParam());
+  // Rest normals and tangents of length 3 (still valid): renormalizing them before skinning
+  // would change low bits of the outputs, so skipping the stage is visible below.
+  for (float& n : mesh.normals) n *= 3.0f;
+  for (size_t i = 0; i < mesh.tangents.size(); ++i) mesh.tangents[i] *= i % 4 == 3 ? 1.0f : 3.0f;
+  const size_t t = mesh.morph_targets.size();
+  const std::vector<Float3x4> palettes = CrowdPalettes(mesh, 3);
+  const std::vector<float> weights =
+      Concat({Only(t, {0, 5, 40}), std::vector<float>(t, 0.0f), Only(t, {1, 6, 41, 59})});
+  testing::ExpectGpuMatchesCpu(*context_, mesh, palettes, 3, weights);
+
+  // Bit for bit what the mesh without morph targets gives: the morph stage was skipped.
+  SkinnedMesh plain = mesh;
+  plain.morph_targets.clear();
+  Deformed with(*context_, mesh, 3), without(*context_, plain, 3);
+  for (uint32_t i = 0; i < 3; ++i) {
+    const size_t j = mesh.palette_size();
+    ASSERT_TRUE(with.deformer().SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
+    ASSERT_TRUE(without.deformer().SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
+    ASSERT_TRUE(with.deformer().SetMorphWeights(i, std::span(weights).subspan(i * t, t)).ok());
+  }
+  const size_t v = mesh.vertex_count();
+  const testing::Streams a = Instance(with.Run(), 1, v), b = Instance(without.Run(), 1, v);
+  EXPECT_EQ(testing::MaxAbsDiff(a.positions, b.positions), 0.0f);
+  EXPECT_EQ(testing::MaxAbsDiff(a.normals, b.normals), 0.0f);
+  EXPECT_EQ(testing::MaxAbsDiff(a.tangents, b.tangents), 0.0f);
+}
+
+TEST_P(ActiveShapesGpu, WeightsChangedBetweenFramesOnOneDeformerMatchTheCpu) {
+  const SkinnedMesh mesh = FaceMesh(3000, GetParam());
+  const size_t t = mesh.morph_targets.size(), j = mesh.palette_size();
+  const std::vector<Float3x4> palettes = CrowdPalettes(mesh, 2);
+  Deformed gpu(*context_, mesh, 2);
+  for (uint32_t i = 0; i < 2; ++i) {
+    ASSERT_TRUE(gpu.deformer().SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
+  }
+  const std::vector<float> zero(t, 0.0f);
+  // Instance 0: active -> inactive -> active with other targets; instance 1 the other way round.
+  const std::vector<std::vector<float>> frames = {
+      Concat({Only(t, {3, 8, 12, 33, 50}), zero}),
+      Concat({zero, Only(t, {4, 20})}),
+      Concat({Only(t, {8, 44}), zero}),
+  };
+  const testing::Streams skin_only = testing::SkinOnCpu(mesh, palettes, 2);
+  for (size_t f = 0; f < frames.size(); ++f) {
+    SCOPED_TRACE("frame " + std::to_string(f));
+    for (uint32_t i = 0; i < 2; ++i) {
+      ASSERT_TRUE(gpu.deformer().SetMorphWeights(i, std::span(frames[f]).subspan(i * t, t)).ok());
+      const auto set = gpu.deformer().morph_weights(i);
+      EXPECT_TRUE(std::equal(set.begin(), set.end(), frames[f].begin() + ptrdiff_t(i * t)));
+    }
+    const testing::Streams out = gpu.Run();
+    ExpectWithinTolerance(mesh, out, testing::SkinOnCpu(mesh, palettes, 2, frames[f]));
+    // The inactive instance is skinning alone, not last frame's shapes.
+    const uint32_t inactive = f == 1 ? 0 : 1;
+    const size_t v = mesh.vertex_count();
+    ExpectWithinTolerance(mesh, Instance(out, inactive, v), Instance(skin_only, inactive, v));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(DenseAndSparse, ActiveShapesGpu, ::testing::Bool());
 
 }  // namespace
 }  // namespace sinew

@@ -32,6 +32,7 @@ MorphDeltas PackMorphTargets(size_t vertex_count, std::span<const MorphTarget> t
   const size_t groups = (vertex_count + kMorphGroupSize - 1) / kMorphGroupSize;
   out.group_offsets.reserve(groups + 1);
   out.group_offsets.push_back(0);
+  out.block_index.assign(groups * targets.size(), kNoMorphBlock);
   for (size_t g = 0; g < groups; ++g) {
     const size_t first = g * kMorphGroupSize;
     const size_t last = std::min(vertex_count, first + kMorphGroupSize);
@@ -48,6 +49,7 @@ MorphDeltas PackMorphTargets(size_t vertex_count, std::span<const MorphTarget> t
         if (out.tangents) AppendXyz(m.tangents, v, &out.deltas);
       }
       if (mask[0] == 0 && mask[1] == 0) continue;
+      out.block_index[g * targets.size() + t] = uint32_t(out.blocks.size() / 4);
       out.blocks.insert(out.blocks.end(), {t, mask[0], mask[1], delta});
     }
     out.group_offsets.push_back(uint32_t(out.blocks.size() / 4));

@@ -1,5 +1,6 @@
 #include "sinew/cpu/skin_mesh.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,20 @@ Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
                   "morph_weights");
   }
   const std::vector<float> zeros(morph_weights.empty() ? mesh.morph_targets.size() : 0, 0.0f);
+  if (std::all_of(morph_weights.begin(), morph_weights.end(), [](float w) { return w == 0.0f; })) {
+    // MorphTargetsJob would copy the attributes unchanged: skin the rest attributes directly.
+    MorphTargetsJob check;
+    check.positions = mesh.positions;
+    check.normals = mesh.normals;
+    check.tangents = mesh.tangents;
+    check.targets = mesh.morph_targets;
+    check.weights = morph_weights.empty() ? std::span<const float>(zeros) : morph_weights;
+    check.out_positions = out_positions;
+    check.out_normals = out_normals;
+    check.out_tangents = out_tangents;
+    if (Status s = check.Validate(); !s) return s;
+    return SkinMesh(mesh, palette, out_positions, out_normals, out_tangents);
+  }
   SkinnedMesh morphed;
   morphed.positions.resize(mesh.positions.size());
   morphed.normals.resize(mesh.normals.size());

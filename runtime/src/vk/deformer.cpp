@@ -1,5 +1,6 @@
 #include "sinew/vk/deformer.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -58,11 +59,14 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
     std::fill(slot.begin(), slot.end(), Float3x4{});  // Identity until the caller sets a pose.
   }
   if (mesh.morph_target_count()) {
-    auto weights = context.CreateBuffer(n * mesh.morph_target_count() * sizeof(float),
-                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::kUpload);
-    if (!weights) return weights.status();
-    d->morph_weights_ = std::move(weights.value());
-    std::memset(d->morph_weights_.mapped(), 0, n * mesh.morph_target_count() * sizeof(float));
+    d->morph_weights_.assign(n * mesh.morph_target_count(), 0.0f);
+    const VkDeviceSize active_bytes =
+        n * (mesh.morph_target_count() + VkDeviceSize{1}) * sizeof(MorphActiveTarget);
+    auto active = context.CreateBuffer(active_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                       MemoryUsage::kUpload);
+    if (!active) return active.status();
+    d->morph_active_ = std::move(active.value());
+    std::memset(d->morph_active_.mapped(), 0, active_bytes);  // no active target anywhere
   }
   const VkBufferUsageFlags out_usage =
       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
@@ -169,10 +173,10 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
   infos[kBindingOutPositions] = whole(d->out_positions_);
   infos[kBindingOutNormals] = whole(d->out_normals_);
   infos[kBindingOutTangents] = whole(d->out_tangents_);
-  infos[kBindingMorphGroupOffsets] = in_range(mesh.morph_group_offsets());
+  infos[kBindingMorphBlockIndex] = in_range(mesh.morph_block_index());
   infos[kBindingMorphBlocks] = in_range(mesh.morph_blocks());
   infos[kBindingMorphDeltas] = in_range(mesh.morph_deltas());
-  infos[kBindingMorphWeights] = whole(d->morph_weights_);
+  infos[kBindingMorphActive] = whole(d->morph_active_);
   std::array<VkWriteDescriptorSet, kSkinBindingCount> writes{};
   for (uint32_t b = 0; b < kSkinBindingCount; ++b) {
     writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -207,11 +211,10 @@ Status Deformer::SetPalette(uint32_t instance, std::span<const Float3x4> matrice
   return {};
 }
 
-std::span<float> Deformer::morph_weights(uint32_t instance) {
+std::span<const float> Deformer::morph_weights(uint32_t instance) const {
   const uint32_t targets = mesh_->morph_target_count();
   if (instance >= instance_count_ || targets == 0) return {};
-  auto* base = static_cast<float*>(morph_weights_.mapped());
-  return {base + size_t{instance} * targets, targets};
+  return std::span(morph_weights_).subspan(size_t{instance} * targets, targets);
 }
 
 Status Deformer::SetMorphWeights(uint32_t instance, std::span<const float> weights) {
@@ -219,14 +222,25 @@ Status Deformer::SetMorphWeights(uint32_t instance, std::span<const float> weigh
     return {Error::kInstanceIndexOutOfRange,
             "instance " + std::to_string(instance) + " of " + std::to_string(instance_count_)};
   }
-  if (weights.size() != mesh_->morph_target_count()) {
+  const uint32_t targets = mesh_->morph_target_count();
+  if (weights.size() != targets) {
     return {Error::kSizeMismatch,
-            std::to_string(weights.size()) + " weights, the mesh has " +
-                std::to_string(mesh_->morph_target_count()) + " morph targets",
+            std::to_string(weights.size()) + " weights, the mesh has " + std::to_string(targets) +
+                " morph targets",
             "weights"};
   }
-  if (!weights.empty())
-    std::memcpy(morph_weights(instance).data(), weights.data(), weights.size_bytes());
+  if (weights.empty()) return {};
+  std::copy(weights.begin(), weights.end(),
+            morph_weights_.begin() + ptrdiff_t(size_t{instance} * targets));
+  // The instance's slot: the active count, then (target, weight) for every nonzero weight in
+  // ascending target order, the order the CPU reference sums in.
+  auto* slot = static_cast<MorphActiveTarget*>(morph_active_.mapped()) +
+               size_t{instance} * (targets + size_t{1});
+  uint32_t active = 0;
+  for (uint32_t t = 0; t < targets; ++t) {
+    if (weights[t] != 0.0f) slot[1 + active++] = MorphActiveTarget{t, weights[t]};
+  }
+  slot[0] = MorphActiveTarget{active, 0.0f};
   return {};
 }
 

@@ -9,6 +9,7 @@ namespace sinew::vk {
 namespace {
 
 static_assert(kMorphGroupSize == kSkinWorkgroupSize, "a morph group is one workgroup");
+static_assert(kNoMorphBlock == kNoMorphBlockIndex, "SINEW_NO_MORPH_BLOCK");
 
 VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -83,7 +84,7 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
     out->morph_stride_ = morphs.stride();
     out->morph_normals_ = morphs.normals;
     out->morph_tangents_ = morphs.tangents;
-    place(&out->morph_group_offsets_, morphs.group_offsets.size() * sizeof(uint32_t));
+    place(&out->morph_block_index_, morphs.block_index.size() * sizeof(uint32_t));
     place(&out->morph_blocks_, morphs.blocks.size() * sizeof(uint32_t));
     place(&out->morph_deltas_, morphs.deltas.size() * sizeof(float));
   }
@@ -115,7 +116,7 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
     copy(out->influence_indices_, mesh.influences.joints.data());
     copy(out->weights_, mesh.influences.weights.data());
   }
-  copy(out->morph_group_offsets_, morphs.group_offsets.data());
+  copy(out->morph_block_index_, morphs.block_index.data());
   copy(out->morph_blocks_, morphs.blocks.data());
   copy(out->morph_deltas_, morphs.deltas.data());
 

@@ -1,9 +1,10 @@
 // Morph targets packed for the fused GPU kernel (DESIGN.md §4.3, issue 6): sparse deltas gathered
 // per group of 64 vertices (one compute workgroup). Each group lists, target by target in
 // ascending order, a block {target, 64-bit mask of the group's vertices it moves, first delta};
-// a vertex finds its delta by counting the mask bits below its own. The kernel reads a block's
-// weight once for the whole group, so a target whose weight is 0 costs nothing per vertex, and
-// every vertex adds its deltas in one fixed order (deterministic, no atomics).
+// a vertex finds its delta by counting the mask bits below its own. The kernel walks only the
+// instance's active targets (nonzero weight, ascending) and finds each one's block in its group
+// through block_index, so a target whose weight is 0 costs nothing per vertex, and every vertex
+// adds its deltas in one fixed order (deterministic, no atomics).
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,7 @@
 namespace sinew {
 
 inline constexpr uint32_t kMorphGroupSize = 64;  // vertices per group: the kernels' workgroup size
+inline constexpr uint32_t kNoMorphBlock = 0xFFFFFFFFu;  // block_index: the target moves nothing
 
 struct MorphDeltas {
   uint32_t target_count = 0;
@@ -25,6 +27,10 @@ struct MorphDeltas {
   std::vector<uint32_t> group_offsets;
   // Four u32 per block: target, mask of vertices 0-31 of the group, of 32-63, first delta.
   std::vector<uint32_t> blocks;
+  // Group-major lookup: block_index[g * target_count + t] is target t's block in group g, or
+  // kNoMorphBlock. target_count · ceil(V / 64) entries: 4 · target_count / 64 bytes per vertex
+  // (60 targets: 3.75 B/vertex), whatever the targets touch.
+  std::vector<uint32_t> block_index;
   // stride() floats per delta: position xyz, then normal xyz (if normals), tangent xyz (if
   // tangents); a block's deltas follow its mask's bit order.
   std::vector<float> deltas;

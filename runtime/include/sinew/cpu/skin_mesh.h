@@ -18,8 +18,9 @@ Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
                 std::span<float> out_tangents);
 
 // The same with the mesh's morph targets applied first (MorphTargetsJob, one weight per target;
-// empty = all 0), as the fused GPU kernel does: with morph targets, normals and tangents are
-// renormalized whatever the weights. kSizeMismatch ("morph_weights") for another weight count.
+// empty = all 0), as the fused GPU kernel does: normals and tangents are renormalized when some
+// weight is nonzero; with every weight 0 the result is SkinMesh's without morph targets, bit for
+// bit. kSizeMismatch ("morph_weights") for another weight count; MorphTargetsJob's errors.
 Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
                 std::span<const float> morph_weights, std::span<float> out_positions,
                 std::span<float> out_normals, std::span<float> out_tangents);

@@ -4,8 +4,9 @@
 // its own slice of the output buffers. Record() deforms every instance with one dispatch.
 //
 // Synchronization the caller provides (sinew records no barrier it cannot know about):
-// * before Record(): palette writes by the host are made visible by vkQueueSubmit itself; the
-//   host must not overwrite a palette while a submitted Record() that reads it is still executing.
+// * before Record(): palette and morph weight writes by the host are made visible by
+//   vkQueueSubmit itself; the host must not overwrite a palette or call SetMorphWeights while a
+//   submitted Record() that reads them is still executing.
 //   The output buffers must not be read by earlier commands still in flight (e.g. last frame's
 //   draw): in one queue, a barrier VERTEX_ATTRIBUTE_READ -> SHADER_WRITE (vertex input -> compute),
 //   or simply submit after last frame's fence.
@@ -15,6 +16,7 @@
 
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
@@ -49,12 +51,16 @@ class Deformer {
   // empty for an instance past instance_count().
   std::span<Float3x4> palette(uint32_t instance);
 
-  // Copies one weight per morph target of the mesh (already resolved over in-betweens, e.g. by
-  // cpu::SubShapeWeightsJob) into instance's slot; weights start at 0. kInstanceIndexOutOfRange,
-  // kSizeMismatch (also for a mesh without morph targets and a non-empty span).
+  // Sets one weight per morph target of the mesh (already resolved over in-betweens, e.g. by
+  // cpu::SubShapeWeightsJob) for an instance; weights start at 0. What the GPU gets is the
+  // instance's active targets (nonzero weight) in ascending order, so Record() costs nothing per
+  // vertex for a target at 0, and an instance with every weight 0 skips morphing altogether
+  // (positions, normals and tangents as skinning alone; cpu::MorphTargetsJob's rule).
+  // kInstanceIndexOutOfRange, kSizeMismatch (also for a mesh without morph targets and a
+  // non-empty span).
   Status SetMorphWeights(uint32_t instance, std::span<const float> weights);
-  // The mapped morph weights of an instance, to write in place; empty without morph targets.
-  std::span<float> morph_weights(uint32_t instance);
+  // The morph weights last set for an instance; empty without morph targets.
+  std::span<const float> morph_weights(uint32_t instance) const;
   // Records the deformation of every instance into `cmd` (recording, compute-capable queue):
   // morph targets and skinning in one pass.
   void Record(VkCommandBuffer cmd) const;
@@ -80,7 +86,9 @@ class Deformer {
   const DeviceMesh* mesh_ = nullptr;
   uint32_t instance_count_ = 0;
   Buffer palette_;
-  Buffer morph_weights_;  // instance_count x morph_target_count floats, host-visible
+  std::vector<float> morph_weights_;  // instance_count x morph_target_count, as set
+  // instance_count x (morph_target_count + 1) MorphActiveTarget (gpu_layout.h), host-visible.
+  Buffer morph_active_;
   Buffer out_positions_, out_normals_, out_tangents_;
   Buffer dummy_;  // Bound where the mesh lacks a stream (descriptors must be valid).
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

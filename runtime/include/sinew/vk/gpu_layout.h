@@ -12,6 +12,7 @@ inline constexpr uint32_t kFlagTangents = 2u;       // SINEW_FLAG_TANGENTS
 inline constexpr uint32_t kFlagMorphNormals = 4u;   // SINEW_FLAG_MORPH_NORMALS
 inline constexpr uint32_t kFlagMorphTangents = 8u;  // SINEW_FLAG_MORPH_TANGENTS
 inline constexpr uint32_t kSkinWorkgroupSize = 64;  // local_size_x of every skinning kernel
+inline constexpr uint32_t kNoMorphBlockIndex = 0xFFFFFFFFu;  // SINEW_NO_MORPH_BLOCK
 
 // layout(push_constant) uniform SkinPushConstants
 struct SkinPushConstants {
@@ -20,7 +21,7 @@ struct SkinPushConstants {
   uint32_t palette_stride;  // palette entries per instance (joints dense, groups sparse)
   uint32_t flags;
   uint32_t instance_base;
-  uint32_t morph_target_count;  // morph weights per instance; 0: no morph targets
+  uint32_t morph_target_count;  // morph targets of the mesh; 0: none
   uint32_t morph_stride;        // floats per morph delta
   uint32_t pad;
 };
@@ -33,6 +34,18 @@ static_assert(offsetof(SkinPushConstants, instance_base) == 16);
 static_assert(offsetof(SkinPushConstants, morph_target_count) == 20);
 static_assert(offsetof(SkinPushConstants, morph_stride) == 24);
 
+// struct MorphActiveTarget: one entry of an instance's active morph targets (binding
+// kBindingMorphActive). Instance i's slot is morph_target_count + 1 entries from
+// i * (morph_target_count + 1): entry 0's target is the active count A, entries 1..A the targets
+// with a nonzero weight, in ascending target order (Deformer::SetMorphWeights builds them).
+struct MorphActiveTarget {
+  uint32_t target;
+  float weight;
+};
+static_assert(sizeof(MorphActiveTarget) == 8);
+static_assert(offsetof(MorphActiveTarget, target) == 0);
+static_assert(offsetof(MorphActiveTarget, weight) == 4);
+
 // Descriptor set 0 bindings.
 enum SkinBinding : uint32_t {
   kBindingRestPositions = 0,
@@ -44,11 +57,11 @@ enum SkinBinding : uint32_t {
   kBindingOutPositions = 6,
   kBindingOutNormals = 7,
   kBindingOutTangents = 8,
-  kBindingInfluenceOffsets = 9,    // sparse only: CSR offsets (vertex_count + 1)
-  kBindingMorphGroupOffsets = 10,  // MorphDeltas::group_offsets
-  kBindingMorphBlocks = 11,        // MorphDeltas::blocks (uvec4 each)
-  kBindingMorphDeltas = 12,        // MorphDeltas::deltas
-  kBindingMorphWeights = 13,       // per instance, one weight per morph target
+  kBindingInfluenceOffsets = 9,  // sparse only: CSR offsets (vertex_count + 1)
+  kBindingMorphBlockIndex = 10,  // MorphDeltas::block_index (group-major)
+  kBindingMorphBlocks = 11,      // MorphDeltas::blocks (uvec4 each)
+  kBindingMorphDeltas = 12,      // MorphDeltas::deltas
+  kBindingMorphActive = 13,      // per instance, MorphActiveTarget slots
   kSkinBindingCount = 14
 };
 
