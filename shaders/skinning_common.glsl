@@ -37,19 +37,22 @@ layout(std430, set = 0, binding = 9) readonly buffer InfluenceOffsets { uint inf
 // rows (3x4 affine, 48 bytes).
 layout(std430, set = 0, binding = 5) readonly buffer Palette { vec4 palette[]; };
 // Morph targets, packed sparse per group of 64 vertices (runtime/include/sinew/asset/
-// morph_deltas.h): target t's block in group g is morph_blocks[morph_block_index[g *
-// morph_target_count + t]] (or none: SINEW_NO_MORPH_BLOCK), each block (target, mask of vertices
-// 0-31, mask of 32-63, first delta); deltas morph_stride floats each.
-layout(std430, set = 0, binding = 10) readonly buffer MorphBlockIndex { uint morph_block_index[]; };
+// morph_deltas.h); G = ceil(vertex_count / 64) groups. morph_lookup holds G + 1 group offsets
+// (group g's blocks are [morph_lookup[g], morph_lookup[g + 1])), then the group-major block index
+// (target t's block in group g is morph_lookup[G + 1 + g * morph_target_count + t], or
+// SINEW_NO_MORPH_BLOCK). A block is (target, mask of vertices 0-31, mask of 32-63, first delta);
+// deltas morph_stride floats each.
+layout(std430, set = 0, binding = 10) readonly buffer MorphLookup { uint morph_lookup[]; };
 layout(std430, set = 0, binding = 11) readonly buffer MorphBlocks { uvec4 morph_blocks[]; };
 layout(std430, set = 0, binding = 12) readonly buffer MorphDeltaValues { float morph_deltas[]; };
-// Per instance, morph_target_count + 1 entries: entry 0's target is the count A of active targets
-// (nonzero weight), entries 1..A those targets and weights in ascending target order.
+// Per instance, 2 * morph_target_count + 1 entries (T = morph_target_count): entry 0's target is
+// the count A of active targets (nonzero weight); entries 1..A those targets and weights in
+// ascending target order; entry 1 + T + t holds t's weight (.weight) for every target.
 struct MorphActiveTarget {
   uint target;
   float weight;
 };
-layout(std430, set = 0, binding = 13) readonly buffer MorphActive { MorphActiveTarget morph_active[]; };
+layout(std430, set = 0, binding = 13) readonly buffer MorphInstances { MorphActiveTarget morph_instances[]; };
 // Outputs, one block of vertex_count vertices per instance.
 layout(std430, set = 0, binding = 6) writeonly buffer OutPositions { float out_positions[]; };
 layout(std430, set = 0, binding = 7) writeonly buffer OutNormals { float out_normals[]; };
@@ -85,38 +88,56 @@ vec3 MorphDelta(uint at) {
   return vec3(morph_deltas[at], morph_deltas[at + 1u], morph_deltas[at + 2u]);
 }
 
-// Adds instance's weighted morph deltas to vertex x (this invocation's vertex of its workgroup),
-// active target by active target in ascending order, then renormalizes normal and tangent;
-// identical to sinew::cpu::MorphTargetsJob. Only the instance's active targets are visited, each
-// found in the group through one index lookup (the same for every invocation of the group): a
-// target whose weight is 0 costs nothing, and an instance without any nonzero weight skips the
-// stage, renormalization included.
-void ApplyMorphs(uint instance, inout Vertex x) {
-  if (pc.morph_target_count == 0u) return;
-  uint slot = instance * (pc.morph_target_count + 1u);
-  uint active_count = morph_active[slot].target;
-  if (active_count == 0u) return;
+// Adds block's deltas times w to vertex x if the block moves this invocation's vertex.
+void AddMorphBlock(uvec4 block, float w, inout Vertex x) {
   uint lane = gl_LocalInvocationID.x;
   uint bit = 1u << (lane & 31u);
-  uint index_base = gl_WorkGroupID.x * pc.morph_target_count;
-  for (uint k = 1u; k <= active_count; ++k) {
-    MorphActiveTarget a = morph_active[slot + k];
-    uint b = morph_block_index[index_base + a.target];
-    if (b == SINEW_NO_MORPH_BLOCK) continue;  // the same for every invocation of the group
-    uvec4 block = morph_blocks[b];
-    uint word = lane < 32u ? block.y : block.z;
-    if ((word & bit) == 0u) continue;
-    uint below = lane < 32u ? uint(bitCount(block.y & (bit - 1u)))
-                            : uint(bitCount(block.y)) + uint(bitCount(block.z & (bit - 1u)));
-    uint at = (block.w + below) * pc.morph_stride;
-    float w = a.weight;
-    x.p += w * MorphDelta(at);
+  uint word = lane < 32u ? block.y : block.z;
+  if ((word & bit) == 0u) return;
+  uint below = lane < 32u ? uint(bitCount(block.y & (bit - 1u)))
+                          : uint(bitCount(block.y)) + uint(bitCount(block.z & (bit - 1u)));
+  uint at = (block.w + below) * pc.morph_stride;
+  x.p += w * MorphDelta(at);
+  at += 3u;
+  if ((pc.flags & SINEW_FLAG_MORPH_NORMALS) != 0u) {
+    x.n += w * MorphDelta(at);
     at += 3u;
-    if ((pc.flags & SINEW_FLAG_MORPH_NORMALS) != 0u) {
-      x.n += w * MorphDelta(at);
-      at += 3u;
+  }
+  if ((pc.flags & SINEW_FLAG_MORPH_TANGENTS) != 0u) x.t.xyz += w * MorphDelta(at);
+}
+
+// Adds instance's weighted morph deltas to vertex x (this invocation's vertex of its workgroup),
+// target by target in ascending order, then renormalizes normal and tangent; identical to
+// sinew::cpu::MorphTargetsJob. An instance without any nonzero weight skips the stage,
+// renormalization included. Otherwise the group visits the shorter of two lists, both ascending
+// by target (so the sum is the same either way): the instance's A active targets, each found in
+// the group through the block index, or the group's B blocks, each with its target's weight (0:
+// skipped). The choice and every lookup are the same for the whole workgroup; the cost per vertex
+// is min(A, B) steps, nothing for a target whose weight is 0.
+void ApplyMorphs(uint instance, inout Vertex x) {
+  if (pc.morph_target_count == 0u) return;
+  uint targets = pc.morph_target_count;
+  uint slot = instance * (2u * targets + 1u);
+  uint active_count = morph_instances[slot].target;
+  if (active_count == 0u) return;
+  uint group = gl_WorkGroupID.x;
+  uint first = morph_lookup[group];
+  uint end = morph_lookup[group + 1u];
+  if (active_count <= end - first) {
+    uint groups = (pc.vertex_count + uint(SINEW_GROUP_SIZE) - 1u) / uint(SINEW_GROUP_SIZE);
+    uint index_base = groups + 1u + group * targets;
+    for (uint k = 1u; k <= active_count; ++k) {
+      MorphActiveTarget a = morph_instances[slot + k];
+      uint b = morph_lookup[index_base + a.target];
+      if (b != SINEW_NO_MORPH_BLOCK) AddMorphBlock(morph_blocks[b], a.weight, x);
     }
-    if ((pc.flags & SINEW_FLAG_MORPH_TANGENTS) != 0u) x.t.xyz += w * MorphDelta(at);
+  } else {
+    uint weight_base = slot + 1u + targets;
+    for (uint b = first; b < end; ++b) {
+      uvec4 block = morph_blocks[b];
+      float w = morph_instances[weight_base + block.x].weight;
+      if (w != 0.0) AddMorphBlock(block, w, x);
+    }
   }
   x.n = NormalizeOrKeep(x.n);
   x.t.xyz = NormalizeOrKeep(x.t.xyz);

@@ -581,16 +581,22 @@ int BenchCommand(std::span<const std::string_view> args) {
         size_t touched = 0;
         for (size_t t = 0; t < resolved.size(); ++t)
           touched += resolved[t] != 0 ? shapes->touched[t] : 0;
-        // Bytes the kernel reads for morphing, per group: the instance's active count (8) and,
-        // per active target, its entry (8) and block index (4); then the header (16) and deltas
-        // of each active target's block. Targets at weight 0 are never read.
-        const size_t groups = packed.group_offsets.size() - 1;
-        double bytes = double(groups) * (8 + 12 * double(active_targets(resolved)));
-        for (size_t b = 0; b < packed.block_count(); ++b) {
-          if (resolved[packed.blocks[b * 4]] != 0) {
-            bytes += 16 + double(std::popcount(packed.blocks[b * 4 + 1]) +
-                                 std::popcount(packed.blocks[b * 4 + 2])) *
-                              packed.stride() * 4;
+        // Bytes the kernel reads for morphing, per group: the instance's active count (8); if
+        // not 0, the group's two offsets (8), the shorter of the active list (per target: entry
+        // 8, block index 4) and the group's blocks (per block: header 16, weight entry 8), then
+        // the header (16, once) and deltas of each active target's block.
+        const size_t a = size_t(active_targets(resolved));
+        double bytes = 0;
+        for (size_t g = 0; g + 1 < packed.group_offsets.size(); ++g) {
+          bytes += 8;
+          if (a == 0) continue;
+          const size_t blocks = packed.group_offsets[g + 1] - packed.group_offsets[g];
+          bytes += 8 + (a <= blocks ? 12.0 * double(a) : 24.0 * double(blocks));
+          for (size_t b = packed.group_offsets[g]; b < packed.group_offsets[g + 1]; ++b) {
+            if (resolved[packed.blocks[b * 4]] == 0) continue;
+            bytes += (a <= blocks ? 16 : 0) + double(std::popcount(packed.blocks[b * 4 + 1]) +
+                                                     std::popcount(packed.blocks[b * 4 + 2])) *
+                                                  packed.stride() * 4;
           }
         }
         cases.push_back({"K=4 shapes " + std::to_string(active) + "/50", *face, resolved, active,

@@ -61,12 +61,12 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
   if (mesh.morph_target_count()) {
     d->morph_weights_.assign(n * mesh.morph_target_count(), 0.0f);
     const VkDeviceSize active_bytes =
-        n * (mesh.morph_target_count() + VkDeviceSize{1}) * sizeof(MorphActiveTarget);
+        n * (2 * VkDeviceSize{mesh.morph_target_count()} + 1) * sizeof(MorphActiveTarget);
     auto active = context.CreateBuffer(active_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                        MemoryUsage::kUpload);
     if (!active) return active.status();
     d->morph_active_ = std::move(active.value());
-    std::memset(d->morph_active_.mapped(), 0, active_bytes);  // no active target anywhere
+    std::memset(d->morph_active_.mapped(), 0, active_bytes);  // every weight 0, none active
   }
   const VkBufferUsageFlags out_usage =
       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
@@ -173,10 +173,10 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
   infos[kBindingOutPositions] = whole(d->out_positions_);
   infos[kBindingOutNormals] = whole(d->out_normals_);
   infos[kBindingOutTangents] = whole(d->out_tangents_);
-  infos[kBindingMorphBlockIndex] = in_range(mesh.morph_block_index());
+  infos[kBindingMorphLookup] = in_range(mesh.morph_lookup());
   infos[kBindingMorphBlocks] = in_range(mesh.morph_blocks());
   infos[kBindingMorphDeltas] = in_range(mesh.morph_deltas());
-  infos[kBindingMorphActive] = whole(d->morph_active_);
+  infos[kBindingMorphInstances] = whole(d->morph_active_);
   std::array<VkWriteDescriptorSet, kSkinBindingCount> writes{};
   for (uint32_t b = 0; b < kSkinBindingCount; ++b) {
     writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -232,13 +232,14 @@ Status Deformer::SetMorphWeights(uint32_t instance, std::span<const float> weigh
   if (weights.empty()) return {};
   std::copy(weights.begin(), weights.end(),
             morph_weights_.begin() + ptrdiff_t(size_t{instance} * targets));
-  // The instance's slot: the active count, then (target, weight) for every nonzero weight in
-  // ascending target order, the order the CPU reference sums in.
+  // The instance's slot (gpu_layout.h): the active count, (target, weight) for every nonzero
+  // weight in ascending target order (the order the CPU reference sums in), then every weight.
   auto* slot = static_cast<MorphActiveTarget*>(morph_active_.mapped()) +
-               size_t{instance} * (targets + size_t{1});
+               size_t{instance} * (2 * size_t{targets} + 1);
   uint32_t active = 0;
   for (uint32_t t = 0; t < targets; ++t) {
     if (weights[t] != 0.0f) slot[1 + active++] = MorphActiveTarget{t, weights[t]};
+    slot[1 + targets + t] = MorphActiveTarget{t, weights[t]};
   }
   slot[0] = MorphActiveTarget{active, 0.0f};
   return {};

@@ -84,7 +84,8 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
     out->morph_stride_ = morphs.stride();
     out->morph_normals_ = morphs.normals;
     out->morph_tangents_ = morphs.tangents;
-    place(&out->morph_block_index_, morphs.block_index.size() * sizeof(uint32_t));
+    place(&out->morph_lookup_,
+          (morphs.group_offsets.size() + morphs.block_index.size()) * sizeof(uint32_t));
     place(&out->morph_blocks_, morphs.blocks.size() * sizeof(uint32_t));
     place(&out->morph_deltas_, morphs.deltas.size() * sizeof(float));
   }
@@ -116,7 +117,12 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
     copy(out->influence_indices_, mesh.influences.joints.data());
     copy(out->weights_, mesh.influences.weights.data());
   }
-  copy(out->morph_block_index_, morphs.block_index.data());
+  if (out->morph_lookup_.size) {
+    const size_t offsets_bytes = morphs.group_offsets.size() * sizeof(uint32_t);
+    std::memcpy(bytes + out->morph_lookup_.offset, morphs.group_offsets.data(), offsets_bytes);
+    std::memcpy(bytes + out->morph_lookup_.offset + offsets_bytes, morphs.block_index.data(),
+                morphs.block_index.size() * sizeof(uint32_t));
+  }
   copy(out->morph_blocks_, morphs.blocks.data());
   copy(out->morph_deltas_, morphs.deltas.data());
 

@@ -1,10 +1,11 @@
 // Morph targets packed for the fused GPU kernel (DESIGN.md §4.3, issue 6): sparse deltas gathered
 // per group of 64 vertices (one compute workgroup). Each group lists, target by target in
 // ascending order, a block {target, 64-bit mask of the group's vertices it moves, first delta};
-// a vertex finds its delta by counting the mask bits below its own. The kernel walks only the
-// instance's active targets (nonzero weight, ascending) and finds each one's block in its group
-// through block_index, so a target whose weight is 0 costs nothing per vertex, and every vertex
-// adds its deltas in one fixed order (deterministic, no atomics).
+// a vertex finds its delta by counting the mask bits below its own. Per group, the kernel walks
+// the shorter of the instance's active targets (nonzero weight, ascending; each found through
+// block_index) and the group's blocks (each with its weight), so a target whose weight is 0 costs
+// nothing per vertex, and every vertex adds its deltas in one fixed order, target by target
+// (deterministic, no atomics).
 #pragma once
 
 #include <cstddef>

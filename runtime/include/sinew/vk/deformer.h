@@ -52,7 +52,7 @@ class Deformer {
   std::span<Float3x4> palette(uint32_t instance);
 
   // Sets one weight per morph target of the mesh (already resolved over in-betweens, e.g. by
-  // cpu::SubShapeWeightsJob) for an instance; weights start at 0. What the GPU gets is the
+  // cpu::SubShapeWeightsJob) for an instance; weights start at 0. The GPU also gets the
   // instance's active targets (nonzero weight) in ascending order, so Record() costs nothing per
   // vertex for a target at 0, and an instance with every weight 0 skips morphing altogether
   // (positions, normals and tangents as skinning alone; cpu::MorphTargetsJob's rule).
@@ -87,7 +87,7 @@ class Deformer {
   uint32_t instance_count_ = 0;
   Buffer palette_;
   std::vector<float> morph_weights_;  // instance_count x morph_target_count, as set
-  // instance_count x (morph_target_count + 1) MorphActiveTarget (gpu_layout.h), host-visible.
+  // instance_count x (2 morph_target_count + 1) MorphActiveTarget (gpu_layout.h), host-visible.
   Buffer morph_active_;
   Buffer out_positions_, out_normals_, out_tangents_;
   Buffer dummy_;  // Bound where the mesh lacks a stream (descriptors must be valid).

@@ -50,13 +50,13 @@ class DeviceMesh {
   Range weights() const { return weights_; }
   // Sparse only: the CSR offsets (vertex_count + 1 u32); size 0 for a dense mesh.
   Range influence_offsets() const { return influence_offsets_; }
-  // Morph targets packed per group of 64 vertices (MorphDeltas: block_index, blocks, deltas;
-  // group_offsets stays on the CPU); sizes 0 without targets.
+  // Morph targets packed per group of 64 vertices (MorphDeltas); sizes 0 without targets.
+  // morph_lookup: MorphDeltas::group_offsets followed by MorphDeltas::block_index (u32 each).
   uint32_t morph_target_count() const { return morph_target_count_; }
   uint32_t morph_stride() const { return morph_stride_; }
   bool morph_normals() const { return morph_normals_; }
   bool morph_tangents() const { return morph_tangents_; }
-  Range morph_block_index() const { return morph_block_index_; }
+  Range morph_lookup() const { return morph_lookup_; }
   Range morph_blocks() const { return morph_blocks_; }
   Range morph_deltas() const { return morph_deltas_; }
 
@@ -76,7 +76,7 @@ class DeviceMesh {
   uint32_t morph_stride_ = 0;
   bool morph_normals_ = false;
   bool morph_tangents_ = false;
-  Range morph_block_index_, morph_blocks_, morph_deltas_;
+  Range morph_lookup_, morph_blocks_, morph_deltas_;
 };
 
 }  // namespace sinew::vk

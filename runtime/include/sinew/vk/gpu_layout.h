@@ -34,10 +34,11 @@ static_assert(offsetof(SkinPushConstants, instance_base) == 16);
 static_assert(offsetof(SkinPushConstants, morph_target_count) == 20);
 static_assert(offsetof(SkinPushConstants, morph_stride) == 24);
 
-// struct MorphActiveTarget: one entry of an instance's active morph targets (binding
-// kBindingMorphActive). Instance i's slot is morph_target_count + 1 entries from
-// i * (morph_target_count + 1): entry 0's target is the active count A, entries 1..A the targets
-// with a nonzero weight, in ascending target order (Deformer::SetMorphWeights builds them).
+// struct MorphActiveTarget: an entry of an instance's morph slot (binding kBindingMorphInstances).
+// Instance i's slot is 2T + 1 entries from i * (2T + 1), T = morph_target_count: entry 0's target
+// is the active count A; entries 1..A the targets with a nonzero weight, in ascending target
+// order; entry 1 + T + t holds t's weight (the kernel reads only .weight there), for every
+// target (Deformer::SetMorphWeights).
 struct MorphActiveTarget {
   uint32_t target;
   float weight;
@@ -58,10 +59,10 @@ enum SkinBinding : uint32_t {
   kBindingOutNormals = 7,
   kBindingOutTangents = 8,
   kBindingInfluenceOffsets = 9,  // sparse only: CSR offsets (vertex_count + 1)
-  kBindingMorphBlockIndex = 10,  // MorphDeltas::block_index (group-major)
+  kBindingMorphLookup = 10,      // MorphDeltas::group_offsets, then block_index
   kBindingMorphBlocks = 11,      // MorphDeltas::blocks (uvec4 each)
   kBindingMorphDeltas = 12,      // MorphDeltas::deltas
-  kBindingMorphActive = 13,      // per instance, MorphActiveTarget slots
+  kBindingMorphInstances = 13,   // per instance, 2T + 1 MorphActiveTarget
   kSkinBindingCount = 14
 };
 
