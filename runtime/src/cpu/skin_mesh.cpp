@@ -45,30 +45,24 @@ Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
                   "morph_weights");
   }
   const std::vector<float> zeros(morph_weights.empty() ? mesh.morph_targets.size() : 0, 0.0f);
-  if (std::all_of(morph_weights.begin(), morph_weights.end(), [](float w) { return w == 0.0f; })) {
-    // MorphTargetsJob would copy the attributes unchanged: skin the rest attributes directly.
-    MorphTargetsJob check;
-    check.positions = mesh.positions;
-    check.normals = mesh.normals;
-    check.tangents = mesh.tangents;
-    check.targets = mesh.morph_targets;
-    check.weights = morph_weights.empty() ? std::span<const float>(zeros) : morph_weights;
-    check.out_positions = out_positions;
-    check.out_normals = out_normals;
-    check.out_tangents = out_tangents;
-    if (Status s = check.Validate(); !s) return s;
-    return SkinMesh(mesh, palette, out_positions, out_normals, out_tangents);
-  }
-  SkinnedMesh morphed;
-  morphed.positions.resize(mesh.positions.size());
-  morphed.normals.resize(mesh.normals.size());
-  morphed.tangents.resize(mesh.tangents.size());
   MorphTargetsJob job;
   job.positions = mesh.positions;
   job.normals = mesh.normals;
   job.tangents = mesh.tangents;
   job.targets = mesh.morph_targets;
   job.weights = morph_weights.empty() ? std::span<const float>(zeros) : morph_weights;
+  job.out_positions = out_positions;
+  job.out_normals = out_normals;
+  job.out_tangents = out_tangents;
+  if (std::all_of(morph_weights.begin(), morph_weights.end(), [](float w) { return w == 0.0f; })) {
+    // MorphTargetsJob would copy the attributes unchanged: skin the rest attributes directly.
+    if (Status s = job.Validate(); !s) return s;
+    return SkinMesh(mesh, palette, out_positions, out_normals, out_tangents);
+  }
+  SkinnedMesh morphed;
+  morphed.positions.resize(mesh.positions.size());
+  morphed.normals.resize(mesh.normals.size());
+  morphed.tangents.resize(mesh.tangents.size());
   job.out_positions = morphed.positions;
   job.out_normals = morphed.normals;
   job.out_tangents = morphed.tangents;
