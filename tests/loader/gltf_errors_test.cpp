@@ -198,6 +198,22 @@ TEST(GltfErrors, AcceptsVertexAttributesOnABufferViewWithByteStride) {
             (std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1, 0}));
 }
 
+// One zero accessor of about 1 MB (within the per-accessor cap) named by 100 samplers would decode
+// to 100 MB from a 6 KB file: the load's whole decoded output is capped too (DESIGN.md §6).
+TEST(GltfErrors, RejectsALoadWhoseDecodedDataGrowsFarPastTheFile) {
+  std::string samplers;
+  for (int i = 0; i < 100; ++i) samplers += R"({"input": 3, "output": 5}, )";
+  auto json = Replace(ValidGltf(), R"("samplers": [)", R"("samplers": [)" + samplers);
+  json = Replace(
+      json, R"("count": 2, "type": "VEC4"})",
+      R"("count": 2, "type": "VEC4"}, {"componentType": 5126, "count": 60000, "type": "VEC4"})");
+  auto loaded = LoadBytes(json);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.code(), Error::kUnsupportedFeature);
+  EXPECT_EQ(loaded.error().where, "/accessors/5");
+  EXPECT_NE(loaded.error().message.find("decoded bytes"), std::string::npos);
+}
+
 TEST(GltfErrors, RejectsAMatrixNextToTrs) {
   ExpectError(Replace(ValidGltf(), R"({"name": "tip", "translation": [0, 1, 0]})",
                       R"({"name": "tip", "translation": [0, 1, 0],

@@ -79,6 +79,10 @@ struct LoadState {
   // Bytes of input: the file, plus every external or data: buffer decoded (the cap on what
   // accessors without a bufferView decode to is a multiple of it).
   uint64_t input_bytes = 0;
+  // Bytes the decode helpers have produced so far (every use of an accessor counts: one accessor
+  // named by a thousand samplers is decoded a thousand times). Charged by helpers that otherwise
+  // only read the state, hence mutable.
+  mutable uint64_t decoded_bytes = 0;
   std::vector<Warning>* warnings = nullptr;
   Asset* asset = nullptr;
   // Scratch, reused from object to object and from load to load.
@@ -113,6 +117,7 @@ struct LoadState {
     material_count = 0;
     quantized = false;
     input_bytes = 0;
+    decoded_bytes = 0;
     warnings = &out->warnings;
     asset = &out->asset;
   }
@@ -485,9 +490,34 @@ class UnalignedFloats {
   const uint8_t* at_;
 };
 
+// What a whole load may decode, across every use of every accessor: DESIGN.md §6 bounds a load's
+// allocations by a small multiple of its input, and a file can name one accessor from any number
+// of places. Real files decode about 1-4x their bytes (quantized data widens to 32 bits).
+constexpr uint64_t kDecodedBytesPerInputByte = 32;
+constexpr uint64_t kDecodedMinBytes = uint64_t{32} << 20;
+
+// Counts one decode of accessor `index` against the load's budget, before its output is allocated
+// (where a caller sizes the output first, from this accessor's own count, a load can pass the
+// budget by that one accessor, whose size CheckZeroAccessorSize or its view bounds).
+LoadStatus ChargeDecode(const LoadState& c, uint32_t index) {
+  const Accessor& a = c.accessors[index];
+  // count * components * 4 cannot overflow: CheckZeroAccessorSize or the view's bytes bound count.
+  const uint64_t bytes = a.count * gltf::ComponentCount(a.type) * sizeof(float);
+  const uint64_t limit = kDecodedBytesPerInputByte * c.input_bytes + kDecodedMinBytes;
+  c.decoded_bytes += bytes;
+  if (c.decoded_bytes <= limit) return {};
+  return {Error::kUnsupportedFeature,
+          "decoding accessor " + std::to_string(index) + " once more brings this load to " +
+              std::to_string(c.decoded_bytes) + " decoded bytes, past sinew's limit of " +
+              std::to_string(limit) + " (" + std::to_string(kDecodedBytesPerInputByte) + " x its " +
+              std::to_string(c.input_bytes) + " bytes of input + 32 MiB)",
+          Path(kAccessorsPath, index).ToString()};
+}
+
 // Decodes accessor `index` (validated) into *out (count * components floats). Packed FLOAT data is
 // copied in as the vector is allocated (resize() would zero it first).
 LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::vector<float>* out) {
+  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
   const Accessor& a = c.accessors[index];
   const size_t n = static_cast<size_t>(a.count) * gltf::ComponentCount(a.type);
   if (a.packed_floats) {
@@ -499,8 +529,9 @@ LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::vector<float>* ou
   return gltf::DecodeFloats(c.descs[a.desc], *out);
 }
 
-// The same into `out`, which holds count * components floats.
-LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::span<float> out) {
+// Decodes accessor `index` into `out`, which holds count * components floats, without charging it
+// (the caller has).
+LoadStatus DecodeCharged(const LoadState& c, uint32_t index, std::span<float> out) {
   const Accessor& a = c.accessors[index];
   if (a.packed_floats) {
     std::memcpy(out.data(), a.packed_floats, out.size() * sizeof(float));
@@ -509,9 +540,16 @@ LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::span<float> out) 
   return gltf::DecodeFloats(c.descs[a.desc], out);
 }
 
+// The same, charged.
+LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::span<float> out) {
+  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
+  return DecodeCharged(c, index, out);
+}
+
 // Accessor `index` (validated; UNSIGNED_BYTE/SHORT/INT, not normalized) into `out`, which holds
 // count * components values.
 LoadStatus DecodeUintsInto(const LoadState& c, uint32_t index, std::span<uint32_t> out) {
+  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
   return gltf::DecodeUints(c.descs[c.accessors[index].desc], out);
 }
 
@@ -536,10 +574,11 @@ LoadStatus AppendAccessorFloats(const LoadState& c, uint32_t index, AccessorType
     return {Error::kInvalidValue, "accessor " + std::to_string(index) + " has the wrong type",
             where.ToString()};
   }
+  if (LoadStatus s = ChargeDecode(c, index); !s) return s;  // before `keys` grows
   range->offset = keys->size();
   range->count = static_cast<size_t>(a.count) * gltf::ComponentCount(a.type);
   keys->resize(range->offset + range->count);
-  return DecodeInto(c, index, std::span<float>(*keys).subspan(range->offset, range->count));
+  return DecodeCharged(c, index, std::span<float>(*keys).subspan(range->offset, range->count));
 }
 
 // ---------------------------------------------------------------------------------------------
