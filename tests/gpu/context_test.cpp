@@ -83,6 +83,17 @@ TEST_F(ContextTest, CreateBufferRejectsSizeZero) {
       Error::kInvalidArgument);
 }
 
+// Every storage buffer is bound whole, so one larger than the device's range is refused up front
+// (an invalid descriptor otherwise); nothing is allocated for the refused size.
+TEST_F(ContextTest, CreateBufferRejectsAStorageBufferPastTheDevicesRange) {
+  const VkDeviceSize range = context_->properties().limits.maxStorageBufferRange;
+  auto buffer = context_->CreateBuffer(range + 1, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                       vk::MemoryUsage::kDeviceLocal);
+  ASSERT_FALSE(buffer.ok());
+  EXPECT_EQ(buffer.code(), Error::kInvalidArgument);
+  EXPECT_NE(buffer.error().message.find("maxStorageBufferRange"), std::string::npos);
+}
+
 TEST_F(ContextTest, ValidationMessagesAreCollectedSoTestsCanFailOnThem) {
   // A second context, so the fixture's own check stays clean. Buffer usage 0 is invalid
   // (VUID-VkBufferCreateInfo-usage-requiredbitmask): the layer must report it.

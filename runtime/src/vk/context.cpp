@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 
 namespace sinew::vk {
 
@@ -446,6 +447,16 @@ Result<std::unique_ptr<Context>> Context::Adopt(const AdoptInfo& info) {
 Result<Buffer> Context::CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
                                      MemoryUsage memory) const {
   if (size == 0) return ErrorInfo{Error::kInvalidArgument, "buffer size is 0", {}, 0};
+  // sinew binds every storage buffer whole: one past the device's range could not be bound.
+  const VkDeviceSize range = properties_.limits.maxStorageBufferRange;
+  if ((usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) && size > range) {
+    return ErrorInfo{Error::kInvalidArgument,
+                     "a storage buffer of " + std::to_string(size) +
+                         " bytes is larger than the device's maxStorageBufferRange (" +
+                         std::to_string(range) + ")",
+                     {},
+                     0};
+  }
   Buffer out;
   out.context_ = this;
   out.size_ = size;

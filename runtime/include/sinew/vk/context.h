@@ -138,7 +138,9 @@ class Context {
   std::vector<std::string> validation_messages() const;
 
   // Creates a buffer with memory of the given kind. `usage` is a VkBufferUsageFlags mask.
-  // Errors: kInvalidArgument for size 0, kNoSuitableMemoryType, kVulkanCallFailed.
+  // Errors: kInvalidArgument for size 0 or a storage buffer larger than the device's
+  // maxStorageBufferRange (sinew binds storage buffers whole), kNoSuitableMemoryType,
+  // kVulkanCallFailed.
   Result<Buffer> CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
                               MemoryUsage memory) const;
 
