@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
 
 namespace sinew::tool {
@@ -149,8 +150,6 @@ void Describe(const Asset& a) {
   }
   for (size_t i = 0; i < a.animations.size(); ++i) {
     const Animation& anim = a.animations[i];
-    float start = 0, end = 0;
-    bool first = true;
     std::map<std::string, size_t> paths;
     for (const AnimationChannel& c : anim.channels) {
       if (c.node >= 0) ++paths[PathName(c.path)];
@@ -158,14 +157,10 @@ void Describe(const Asset& a) {
     std::map<std::string, size_t> interpolations;
     for (const AnimationSampler& s : anim.samplers) {
       ++interpolations[InterpolationName(s.interpolation)];
-      const std::span<const float> in = anim.Input(s);
-      if (in.empty()) continue;
-      start = first ? in.front() : std::min(start, in.front());
-      end = first ? in.back() : std::max(end, in.back());
-      first = false;
     }
-    std::printf("clip %zu '%s': %.3f..%.3f s, %zu channels (", i, anim.name.c_str(), start, end,
-                anim.channels.size());
+    const cpu::ClipRange range = cpu::RangeOf(anim);
+    std::printf("clip %zu '%s': %.3f..%.3f s, %zu channels (", i, anim.name.c_str(), range.start,
+                range.end, anim.channels.size());
     bool comma = false;
     for (const auto& [path, n] : paths) {
       std::printf("%s%s %zu", comma ? ", " : "", path.c_str(), n);

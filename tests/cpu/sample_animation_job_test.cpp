@@ -172,7 +172,18 @@ TEST(SampleAnimationJob, RejectsASamplerRangePastTheClipsKeys) {
   c.animation.samplers[0].output.offset = 3;  // 6 floats from 3: past the 8 keys
   const Status s = c.At(0.5f);
   EXPECT_EQ(s.code(), Error::kSizeMismatch);
-  EXPECT_EQ(s.error().where, "channels/0");
+  EXPECT_EQ(s.error().where, "samplers/0");
+}
+
+// Run reads every sampler's key times (the clip's range), so a sampler no channel uses is checked
+// too.
+TEST(SampleAnimationJob, RejectsAnUnusedSamplerWhoseRangeIsPastTheClipsKeys) {
+  Clip c(AnimationPath::kTranslation, Interpolation::kLinear, {0, 1}, {0, 0, 0, 1, 1, 1}, 3);
+  c.animation.AddSampler(std::vector<float>{0}, std::vector<float>{0}, 1, Interpolation::kStep);
+  c.animation.samplers[1].input.offset = 100;
+  const Status s = c.At(0.5f);
+  EXPECT_EQ(s.code(), Error::kSizeMismatch);
+  EXPECT_EQ(s.error().where, "samplers/1");
 }
 
 TEST(Animation, AddSamplerPacksKeyTimesAndValuesIntoTheClipsKeys) {

@@ -96,6 +96,18 @@ Status SampleAnimationJob::Validate() const {
     return Status(Error::kInvalidArgument, "animation and pose are required");
   }
   if (!std::isfinite(time)) return Status(Error::kNonFiniteValue, "time is not finite", "time");
+  // Every sampler's ranges, used by a channel or not: Run reads every sampler's key times (the
+  // clip's range).
+  const size_t size = animation->keys.size();
+  for (size_t i = 0; i < animation->samplers.size(); ++i) {
+    const AnimationSampler& s = animation->samplers[i];
+    if (s.input.offset > size || s.input.count > size - s.input.offset || s.output.offset > size ||
+        s.output.count > size - s.output.offset) {
+      return Status(Error::kSizeMismatch,
+                    "reaches past the clip's " + std::to_string(size) + " key floats",
+                    "samplers/" + std::to_string(i));
+    }
+  }
   for (size_t i = 0; i < animation->channels.size(); ++i) {
     const AnimationChannel& ch = animation->channels[i];
     const std::string where = "channels/" + std::to_string(i);
@@ -106,14 +118,6 @@ Status SampleAnimationJob::Validate() const {
     const AnimationSampler& s = animation->samplers[ch.sampler];
     const size_t c = ComponentsOf(ch.path, s);
     const size_t per_key = s.interpolation == Interpolation::kCubicSpline ? 3 * c : c;
-    const size_t size = animation->keys.size();
-    if (s.input.offset > size || s.input.count > size - s.input.offset || s.output.offset > size ||
-        s.output.count > size - s.output.offset) {
-      return Status(Error::kSizeMismatch,
-                    "sampler " + std::to_string(ch.sampler) + " reaches past the clip's " +
-                        std::to_string(size) + " key floats",
-                    where);
-    }
     if (c == 0 || s.input.count == 0 || s.output.count != s.input.count * per_key) {
       return Status(Error::kSizeMismatch,
                     "sampler " + std::to_string(ch.sampler) + " has " +

@@ -20,7 +20,8 @@ struct ClipRange {
 ClipRange RangeOf(const Animation& animation);
 
 struct SampleAnimationJob {
-  // Validate() checks: animation and pose given (kInvalidArgument); every channel's sampler and
+  // Validate() checks: animation and pose given (kInvalidArgument); every sampler's key ranges
+  // within the clip's keys (kSizeMismatch, where "samplers/<s>"); every channel's sampler and
   // node in range, and its sampler's output holding the values its input and interpolation need
   // (kSizeMismatch, where "channels/<c>"); time finite (kNonFiniteValue).
   Status Validate() const;
