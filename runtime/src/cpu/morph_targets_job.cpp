@@ -59,13 +59,17 @@ Status MorphTargetsJob::Validate() const {
   return {};
 }
 
+bool MorphTargetsJob::Inactive() const {
+  return std::all_of(weights.begin(), weights.end(), [](float w) { return w == 0.0f; });
+}
+
 Status MorphTargetsJob::Run() const {
   if (Status s = Validate(); !s) return s;
   std::copy(positions.begin(), positions.end(), out_positions.begin());
   std::copy(normals.begin(), normals.end(), out_normals.begin());
   std::copy(tangents.begin(), tangents.end(), out_tangents.begin());
   // No nonzero weight: no offset applied, nothing renormalized (the GPU skips the stage too).
-  if (std::all_of(weights.begin(), weights.end(), [](float w) { return w == 0.0f; })) return {};
+  if (Inactive()) return {};
   const size_t v = positions.size() / 3;
   for (size_t t = 0; t < targets.size(); ++t) {
     const float w = weights[t];

@@ -1,6 +1,5 @@
 #include "sinew/cpu/skin_mesh.h"
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -54,7 +53,7 @@ Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
   job.out_positions = out_positions;
   job.out_normals = out_normals;
   job.out_tangents = out_tangents;
-  if (std::all_of(morph_weights.begin(), morph_weights.end(), [](float w) { return w == 0.0f; })) {
+  if (job.Inactive()) {
     // MorphTargetsJob would copy the attributes unchanged: skin the rest attributes directly.
     if (Status s = job.Validate(); !s) return s;
     return SkinMesh(mesh, palette, out_positions, out_normals, out_tangents);

@@ -21,6 +21,8 @@ struct MorphTargetsJob {
   // finite (kNonFiniteValue).
   Status Validate() const;
   Status Run() const;
+  // True when no weight is nonzero: Run then copies its inputs unchanged (callers may skip it).
+  bool Inactive() const;
 
   std::span<const float> positions, normals, tangents;
   std::span<const MorphTarget> targets;
