@@ -18,6 +18,7 @@
 #include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
 #include "sinew/asset/influence_layout.h"
+#include "sinew/asset/morph_deltas.h"
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/sub_shape_weights_job.h"
@@ -284,6 +285,21 @@ TEST_P(ActiveShapesGpu, AFewActiveShapesAmongManyAtZeroMatchTheCpu) {
   for (size_t k = 0; k < t; k += 2) every_other[k] = 0.9f - 0.02f * float(k);
   const std::vector<float> weights =
       Concat({Only(t, {2, 9, 31, 47}), Only(t, {uint32_t(t - 1)}), every_other});
+  // The kernel takes the active list when an instance's active count A <= the group's block count
+  // B, else the group's blocks: both paths must be taken here for the test to cover them.
+  const MorphDeltas packed = PackMorphTargets(mesh.vertex_count(), mesh.morph_targets);
+  bool active_list = false, block_walk = false;
+  for (uint32_t i = 0; i < 3; ++i) {
+    const size_t a = size_t(std::count_if(weights.begin() + ptrdiff_t(i * t),
+                                          weights.begin() + ptrdiff_t((i + 1) * t),
+                                          [](float w) { return w != 0.0f; }));
+    for (size_t g = 0; g + 1 < packed.group_offsets.size(); ++g) {
+      const size_t b = packed.group_offsets[g + 1] - packed.group_offsets[g];
+      (a <= b ? active_list : block_walk) = true;
+    }
+  }
+  ASSERT_TRUE(active_list);
+  ASSERT_TRUE(block_walk);
   testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(mesh, 3), 3, weights);
 }
 

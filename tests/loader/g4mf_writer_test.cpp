@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sinew/loader/file.h"
@@ -74,18 +75,37 @@ TEST(G4mfWriter, WritesEveryMeshInstanceOfRobotExpressiveUnskinnedOnesAndTheHead
 TEST(G4mfWriter, PutsAnUnskinnedMeshAttachedToAJointUnderThatJointsBone) {
   const Asset gltf = LoadTestGltf("three_RobotExpressive/RobotExpressive.glb");
   const Asset g4mf = RoundTrip(gltf, nullptr);
-  // glTF: node "Foot.L" (a mesh) is a child of joint "Foot.L"; G4MF names avoid '.'.
-  size_t attached = 0;
+  // Expected: each unskinned mesh node of the glTF under the bone of its nearest ancestor that is
+  // a joint, named as the writer names bones ('.' and the like become '_'; the first skeleton's
+  // bones keep their names, and parts attach to it).
+  std::vector<bool> joint(gltf.nodes.size(), false);
+  for (const Skin& skin : gltf.skins) {
+    for (uint32_t j : skin.joints) joint[j] = true;
+  }
+  const auto g4mf_name = [](std::string name) {
+    for (char& ch : name) {
+      if (std::string_view("\"#*.:|?@<>{}[]/\\%").find(ch) != std::string_view::npos) ch = '_';
+    }
+    return name;
+  };
+  std::vector<std::string> expected, got;
+  for (const Node& n : gltf.nodes) {
+    if (n.mesh < 0 || n.skin >= 0) continue;
+    int32_t up = n.parent;
+    while (up >= 0 && !joint[size_t(up)]) up = gltf.nodes[size_t(up)].parent;
+    ASSERT_GE(up, 0) << n.name;  // every part of the robot hangs from a joint
+    expected.push_back(g4mf_name(gltf.nodes[size_t(up)].name));
+  }
   for (const Node& n : g4mf.nodes) {
     if (n.mesh < 0 || n.skin >= 0) continue;
     ASSERT_GE(n.parent, 0);
-    const Node& parent = g4mf.nodes[size_t(n.parent)];
-    if (g4mf.meshes[size_t(n.mesh)].name.starts_with("Foot_L")) {
-      EXPECT_EQ(parent.name, "Foot_L");
-    }
-    attached += parent.name != "Root";
+    got.push_back(g4mf.nodes[size_t(n.parent)].name);
   }
-  EXPECT_EQ(attached, 12u);  // every unskinned part of the robot hangs from a bone
+  ASSERT_EQ(expected.size(), 12u);
+  std::sort(expected.begin(), expected.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected);
+  EXPECT_NE(std::find(got.begin(), got.end(), "Foot_L"), got.end());
 }
 
 TEST(G4mfWriter, WritesAnAssetWithoutSkins) {
