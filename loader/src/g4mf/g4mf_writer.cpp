@@ -12,6 +12,7 @@
 
 #include "common/base64.h"
 #include "g4mf/g4b.h"
+#include "sinew/cpu/evaluate_scene.h"
 
 namespace sinew::loader {
 namespace {
@@ -265,28 +266,6 @@ void PutChunk(std::vector<uint8_t>* out, uint32_t type, uint32_t encoding,
   out->resize((out->size() + 15) / 16 * 16, pad);
 }
 
-// Scene-space rest matrices of every node (the nodes' own transforms, any node order).
-std::vector<Float4x4> RestWorlds(const Asset& asset) {
-  const size_t count = asset.nodes.size();
-  std::vector<Float4x4> world(count);
-  std::vector<bool> done(count, false);
-  for (size_t n = 0; n < count; ++n) {
-    std::vector<size_t> chain;  // n and its ancestors not yet computed, child first
-    for (int32_t m = int32_t(n); m >= 0 && !done[size_t(m)] && chain.size() <= count;
-         m = asset.nodes[size_t(m)].parent) {
-      chain.push_back(size_t(m));
-    }
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      const Node& node = asset.nodes[*it];
-      const Float4x4 local =
-          node.has_matrix ? node.matrix : ComposeTrs(node.translation, node.rotation, node.scale);
-      world[*it] = node.parent < 0 ? local : Multiply(world[size_t(node.parent)], local);
-      done[*it] = true;
-    }
-  }
-  return world;
-}
-
 // The mesh instance's JSON (without the closing brace): name, meshInstance, blendAmounts.
 std::string InstanceJson(const Node& node, size_t mesh, Names* names) {
   std::string instance = "\"name\":" + JsonString(names->Unique(node.name, "Instance")) +
@@ -386,7 +365,9 @@ Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOption
   // Unskinned mesh instances, after every skeleton: under the bone of their nearest ancestor that
   // is a written joint (following it as in the original), else under the root, at their rest
   // transform relative to that bone (or the scene).
-  const std::vector<Float4x4> world = RestWorlds(asset);
+  auto rest = cpu::EvaluateScene(asset);  // scene-space rest matrices, any node order
+  if (!rest) return rest.status();
+  const std::vector<Float4x4>& world = rest->world;
   for (size_t n = 0; n < asset.nodes.size(); ++n) {
     const Node& node = asset.nodes[n];
     if (node.mesh < 0 || node.skin >= 0) continue;

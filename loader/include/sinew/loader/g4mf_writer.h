@@ -50,7 +50,8 @@ struct G4mfWriteReport {
 
 // The file's bytes, and (if `report` is given) what was left out. Errors: kInvalidArgument when
 // the asset has no mesh instance; kUnsupportedFeature for a primitive that is not triangles
-// (mode 4), or a skin whose joints are not all distinct.
+// (mode 4), or a skin whose joints are not all distinct; the scene evaluation's errors for a
+// node hierarchy it cannot evaluate (kInvalidHierarchy).
 Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOptions& options = {},
                                        G4mfWriteReport* report = nullptr);
 
