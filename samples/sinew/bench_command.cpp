@@ -430,7 +430,8 @@ int BenchCommand(std::span<const std::string_view> args) {
   // FILE: per skinned primitive of every drawn skinned mesh instance, a case in its own influence
   // layout and one in the other (lossless, where it converts), with one palette per instance: the
   // first clip sampled at evenly spaced times (the rest pose when the file has no clip). Morph
-  // targets apply at the instance's rest weights (their bytes are not counted in B/vert).
+  // targets apply, on every instance, at the first instance's weights (the clip's weights at its
+  // start, or the rest weights); their bytes are not counted in B/vert.
   const auto file_cases = [&](const Asset& a) -> Status {
     std::vector<cpu::EvaluatedScene> scenes;
     for (uint32_t ch = 0; ch < o.characters; ++ch) {

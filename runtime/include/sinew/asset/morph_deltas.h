@@ -3,9 +3,10 @@
 // ascending order, a block {target, 64-bit mask of the group's vertices it moves, first delta};
 // a vertex finds its delta by counting the mask bits below its own. Per group, the kernel walks
 // the shorter of the instance's active targets (nonzero weight, ascending; each found through
-// block_index) and the group's blocks (each with its weight), so a target whose weight is 0 costs
-// nothing per vertex, and every vertex adds its deltas in one fixed order, target by target
-// (deterministic, no atomics).
+// block_index) and the group's blocks (each with its weight): min(A, B) steps per vertex for A
+// active targets and B blocks in the group, so targets at weight 0 cost nothing per vertex when
+// A <= B (and an instance with none active skips the stage), at most B steps otherwise. Every
+// vertex adds its deltas in one fixed order, target by target (deterministic, no atomics).
 #pragma once
 
 #include <cstddef>

@@ -53,8 +53,9 @@ class Deformer {
 
   // Sets one weight per morph target of the mesh (already resolved over in-betweens, e.g. by
   // cpu::SubShapeWeightsJob) for an instance; weights start at 0. The GPU also gets the
-  // instance's active targets (nonzero weight) in ascending order, so Record() costs nothing per
-  // vertex for a target at 0, and an instance with every weight 0 skips morphing altogether
+  // instance's active targets (nonzero weight) in ascending order: per group of 64 vertices the
+  // kernel takes min(active targets, the group's blocks) steps (morph_deltas.h), and an instance
+  // with every weight 0 skips morphing altogether
   // (positions, normals and tangents as skinning alone; cpu::MorphTargetsJob's rule).
   // kInstanceIndexOutOfRange, kSizeMismatch (also for a mesh without morph targets and a
   // non-empty span).
