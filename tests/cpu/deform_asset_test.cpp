@@ -228,12 +228,7 @@ TEST(DeformAsset, AG4mfBlendShapeFollowsItsAmountsAsComputedByHand) {
     if (posed) testing::PoseHips(&a);
     auto scene = EvaluateScene(a);
     ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-    const struct {
-      uint32_t node;
-      std::vector<float> weights;  // empty: the file's (scene->pose.weights)
-      float amount;
-    } kCases[] = {{3, {}, 0.5f}, {4, {}, 0.25f}, {3, {0}, 0}, {3, {-1}, -1}, {3, {2}, 2}};
-    for (const auto& c : kCases) {
+    for (const testing::BlendTriangleCase& c : testing::BlendTriangleCases()) {
       SCOPED_TRACE("posed " + std::to_string(posed) + " node " + std::to_string(c.node) +
                    " amount " + std::to_string(c.amount));
       auto palette = NodePalette(a, c.node, scene->world);

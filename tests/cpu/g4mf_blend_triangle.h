@@ -87,4 +87,17 @@ inline BlendTriangle ExpectedBlendTriangle(float a, bool posed) {
   return t;
 }
 
+// The cases both the CPU and the GPU test run: a mesh-instance node, its morph weights (empty: the
+// file's blendAmounts, as the scene pose holds them) and the amount they amount to.
+struct BlendTriangleCase {
+  uint32_t node;
+  std::vector<float> weights;
+  float amount;
+};
+inline const std::vector<BlendTriangleCase>& BlendTriangleCases() {
+  static const std::vector<BlendTriangleCase> cases = {
+      {3, {}, 0.5f}, {4, {}, 0.25f}, {3, {0}, 0}, {3, {-1}, -1}, {3, {2}, 2}};
+  return cases;
+}
+
 }  // namespace sinew::testing
