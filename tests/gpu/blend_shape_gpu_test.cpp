@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -325,6 +326,26 @@ TEST_P(ActiveShapesGpu, AnInstanceWithEveryWeightZeroBesideActiveOnesIsSkinningA
   EXPECT_EQ(testing::MaxAbsDiff(a.positions, b.positions), 0.0f);
   EXPECT_EQ(testing::MaxAbsDiff(a.normals, b.normals), 0.0f);
   EXPECT_EQ(testing::MaxAbsDiff(a.tangents, b.tangents), 0.0f);
+}
+
+// As the CPU reference (MorphTargetsJob), a NaN or infinite weight is refused, naming it, and the
+// instance keeps the weights it had.
+TEST_P(ActiveShapesGpu, SetMorphWeightsRefusesANonFiniteWeight) {
+  const SkinnedMesh mesh = FaceMesh(200, GetParam());
+  const size_t t = mesh.morph_targets.size();
+  Deformed gpu(*context_, mesh, 1);
+  const std::vector<float> before = Only(t, {3});
+  ASSERT_TRUE(gpu.deformer().SetMorphWeights(0, before).ok());
+  for (const float bad :
+       {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+    std::vector<float> weights = Only(t, {3, 7});
+    weights[7] = bad;
+    const Status s = gpu.deformer().SetMorphWeights(0, weights);
+    EXPECT_EQ(s.code(), Error::kNonFiniteValue);
+    EXPECT_EQ(s.error().where, "weights/7");
+    const std::span<const float> kept = gpu.deformer().morph_weights(0);
+    EXPECT_EQ(std::vector<float>(kept.begin(), kept.end()), before);
+  }
 }
 
 TEST_P(ActiveShapesGpu, WeightsChangedBetweenFramesOnOneDeformerMatchTheCpu) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 
 #include "shaders.h"
@@ -230,6 +231,12 @@ Status Deformer::SetMorphWeights(uint32_t instance, std::span<const float> weigh
             "weights"};
   }
   if (weights.empty()) return {};
+  // As cpu::MorphTargetsJob: a NaN or infinite weight would poison every vertex the target moves.
+  for (size_t t = 0; t < weights.size(); ++t) {
+    if (!std::isfinite(weights[t])) {
+      return {Error::kNonFiniteValue, "weight is not finite", "weights/" + std::to_string(t)};
+    }
+  }
   std::copy(weights.begin(), weights.end(),
             morph_weights_.begin() + ptrdiff_t(size_t{instance} * targets));
   // The instance's slot (gpu_layout.h): the active count, (target, weight) for every nonzero

@@ -58,7 +58,7 @@ class Deformer {
   // with every weight 0 skips morphing altogether
   // (positions, normals and tangents as skinning alone; cpu::MorphTargetsJob's rule).
   // kInstanceIndexOutOfRange, kSizeMismatch (also for a mesh without morph targets and a
-  // non-empty span).
+  // non-empty span), kNonFiniteValue (where "weights/<t>"; the instance's weights unchanged).
   Status SetMorphWeights(uint32_t instance, std::span<const float> weights);
   // The morph weights last set for an instance; empty without morph targets.
   std::span<const float> morph_weights(uint32_t instance) const;
