@@ -497,18 +497,19 @@ constexpr uint64_t kDecodedBytesPerInputByte = 32;
 constexpr uint64_t kDecodedMinBytes = uint64_t{32} << 20;
 
 // Counts one decode of accessor `index` against the load's budget, before its output is allocated
-// (where a caller sizes the output first, from this accessor's own count, a load can pass the
-// budget by that one accessor, whose size CheckZeroAccessorSize or its view bounds).
+// (no caller sizes an output from an accessor's count before charging it; outputs sized from
+// other counts, such as influences per vertex, follow the vertex count POSITION was charged for).
 LoadStatus ChargeDecode(const LoadState& c, uint32_t index) {
   const Accessor& a = c.accessors[index];
-  // count * components * 4 cannot overflow: CheckZeroAccessorSize or the view's bytes bound count.
-  const uint64_t bytes = a.count * gltf::ComponentCount(a.type) * sizeof(float);
+  const uint64_t element_bytes = uint64_t{gltf::ComponentCount(a.type)} * sizeof(float);
   const uint64_t limit = kDecodedBytesPerInputByte * c.input_bytes + kDecodedMinBytes;
-  c.decoded_bytes += bytes;
-  if (c.decoded_bytes <= limit) return {};
+  // In this order, nothing overflows: decoded_bytes <= limit before the charge.
+  const bool fits = a.count <= (limit - c.decoded_bytes) / element_bytes;
+  c.decoded_bytes = fits ? c.decoded_bytes + a.count * element_bytes : limit + 1;
+  if (fits) return {};
   return {Error::kUnsupportedFeature,
-          "decoding accessor " + std::to_string(index) + " once more brings this load to " +
-              std::to_string(c.decoded_bytes) + " decoded bytes, past sinew's limit of " +
+          "decoding accessor " + std::to_string(index) +
+              " once more brings this load's decoded bytes past sinew's limit of " +
               std::to_string(limit) + " (" + std::to_string(kDecodedBytesPerInputByte) + " x its " +
               std::to_string(c.input_bytes) + " bytes of input + 32 MiB)",
           Path(kAccessorsPath, index).ToString()};
@@ -551,6 +552,14 @@ LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::span<float> out) 
 LoadStatus DecodeUintsInto(const LoadState& c, uint32_t index, std::span<uint32_t> out) {
   if (LoadStatus s = ChargeDecode(c, index); !s) return s;
   return gltf::DecodeUints(c.descs[c.accessors[index].desc], out);
+}
+
+// The same into *out, charged before it is sized.
+LoadStatus DecodeUintsInto(const LoadState& c, uint32_t index, std::vector<uint32_t>* out) {
+  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
+  const Accessor& a = c.accessors[index];
+  out->resize(static_cast<size_t>(a.count) * gltf::ComponentCount(a.type));
+  return gltf::DecodeUints(c.descs[a.desc], *out);
 }
 
 // Decodes accessor `index` (already validated) as floats, checking its type first.
@@ -1036,8 +1045,7 @@ LoadStatus LoadPrimitive(LoadState& c, Object o, const Path& where, Primitive* p
         !s) {
       return s;
     }
-    p->indices.resize(static_cast<size_t>(a.count));
-    if (LoadStatus s = DecodeUintsInto(c, uint32_t(indices), p->indices); !s) return s;
+    if (LoadStatus s = DecodeUintsInto(c, uint32_t(indices), &p->indices); !s) return s;
     for (size_t i = 0; i < p->indices.size(); ++i) {
       if (p->indices[i] >= vertex_count) {
         return {Error::kInvalidValue,
