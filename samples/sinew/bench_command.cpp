@@ -60,9 +60,11 @@ struct Row {
   uint32_t bytes_per_vertex = 0;
   double ms_per_frame = 0;
   double record_us = 0;  // GPU only: CPU time to record one frame's commands
-  double pose_us = 0;    // GPU only: CPU time to pose every character's palette for one frame
-  double upload_us = 0;  // GPU only: CPU time to copy those palettes into the deformer
-  double max_error = 0;  // GPU only: max |gpu - cpu| position error / extent
+  // GPU only: CPU time to pose every character's palette for one frame; negative when the frames
+  // pose nothing (a file's instances, posed once before the frames): printed "-" / null.
+  double pose_us = 0;
+  double upload_us = 0;            // GPU only: CPU time to copy those palettes into the deformer
+  double max_error = 0;            // GPU only: max |gpu - cpu| position error / extent
   double max_direction_error = 0;  // GPU only: max |gpu - cpu| over normals and tangents
   uint32_t active_shapes = 0;      // blend-shape cases: targets with a nonzero weight
   size_t touched = 0;              // vertex moves per character per frame by those targets
@@ -114,6 +116,7 @@ void PrintHelp() {
       "  --frames N        frames timed per path (default 10); on the GPU each frame poses every\n"
       "                    character (procedural clip, 1/30 s apart) and uploads its palette:\n"
       "                    'pose us' and 'upload us' are that CPU time, apart from the GPU's\n"
+      "                    (FILE instances are posed once, before the frames: 'pose us' -)\n"
       "  --seed N          procedural seed (default 1)\n"
       "  --device SEL      Vulkan device: index or name substring (default: SINEW_DEVICE, else\n"
       "                    discrete GPU first, then lavapipe)\n"
@@ -243,7 +246,7 @@ constexpr float kReferenceTime = 0.75f;
 // SetPalette, then the dispatch. Frames are 1/30 s apart and the last one is at kReferenceTime, so
 // its output is the one checked against `reference`.
 // A file's instances (`procedural` false) have no procedural clip: their palettes, posed once from
-// the file's clip, are uploaded every frame as they are (pose us 0).
+// the file's clip, are uploaded every frame as they are (no pose time: "pose us" prints "-").
 Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
               const std::vector<Float3x4>& palettes, bool procedural,
               const std::vector<float>& morph_weights, const BenchOptions& o,
@@ -311,7 +314,7 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   if (!status) return status;
   row->ms_per_frame = Median(gpu_ms);
   row->record_us = Median(record_us);
-  row->pose_us = Median(pose_us);
+  row->pose_us = procedural ? Median(pose_us) : -1.0;
   row->upload_us = Median(upload_us);
 
   const VkDeviceSize v = mesh.vertex_count();
@@ -676,10 +679,15 @@ int BenchCommand(std::span<const std::string_view> args) {
           static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
           r.mvertices_per_s(), r.gb_per_s(), r.auto_layout, r.active_shapes, r.touched);
       if (r.path == "gpu") {
+        std::printf(",\"record_us\":%.2f,\"pose_us\":", r.record_us);
+        if (r.pose_us >= 0) {
+          std::printf("%.1f", r.pose_us);
+        } else {
+          std::printf("null");
+        }
         std::printf(
-            ",\"record_us\":%.2f,\"pose_us\":%.1f,\"upload_us\":%.1f,"
-            "\"max_error_over_extent\":%.3g,\"max_direction_error\":%.3g",
-            r.record_us, r.pose_us, r.upload_us, r.max_error, r.max_direction_error);
+            ",\"upload_us\":%.1f,\"max_error_over_extent\":%.3g,\"max_direction_error\":%.3g",
+            r.upload_us, r.max_error, r.max_direction_error);
       }
       std::printf("}");
     }
@@ -702,8 +710,13 @@ int BenchCommand(std::span<const std::string_view> args) {
                   static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
                   r.mvertices_per_s(), r.gb_per_s());
       if (r.path == "gpu") {
-        std::printf(" %10.1f %9.1f %9.1f %12.2e\n", r.record_us, r.pose_us, r.upload_us,
-                    r.max_error);
+        std::printf(" %10.1f", r.record_us);
+        if (r.pose_us >= 0) {
+          std::printf(" %9.1f", r.pose_us);
+        } else {
+          std::printf(" %9s", "-");
+        }
+        std::printf(" %9.1f %12.2e\n", r.upload_us, r.max_error);
       } else {
         std::printf(" %10s %9s %9s %12s\n", "-", "-", "-", "reference");
       }
