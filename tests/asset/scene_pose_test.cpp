@@ -13,7 +13,7 @@ namespace {
 Asset ThreeNodes() {
   Asset a;
   a.nodes.resize(3);
-  a.nodes[0].children = {1};
+  a.SetChildren(0, {1});
   a.nodes[1].parent = 0;
   return a;
 }

@@ -183,7 +183,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(DeformAsset, AnUnskinnedNodeIsOutputInItsWorldSpace) {
   Asset a;
   a.nodes.resize(2);
-  a.nodes[0].children = {1};
+  a.SetChildren(0, {1});
   a.nodes[0].translation = {2, 0, 0};
   a.nodes[1].parent = 0;
   a.nodes[1].rotation = AxisAngle(0, 0, 1, kPi / 2);  // 90° about Z
@@ -208,7 +208,7 @@ TEST(DeformAsset, AnUnskinnedNodeIsOutputInItsWorldSpace) {
 TEST(DeformAsset, DrawsTheDefaultScenesTreesParentsFirst) {
   Asset a;
   a.nodes.resize(4);
-  a.nodes[2].children = {0};
+  a.SetChildren(2, {0});
   a.nodes[0].parent = 2;
   a.scenes.push_back({"", {2}});
   a.scene = 0;

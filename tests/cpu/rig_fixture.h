@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,7 +49,13 @@ struct Rig {
     node.rotation = r;
     node.scale = s;
     const uint32_t index = uint32_t(asset.nodes.size());
-    if (parent >= 0) asset.nodes[size_t(parent)].children.push_back(index);
+    if (parent >= 0) {
+      // The parent's children, this one appended, packed anew at the end of node_children.
+      const std::span<const uint32_t> siblings = asset.Children(size_t(parent));
+      std::vector<uint32_t> children(siblings.begin(), siblings.end());
+      children.push_back(index);
+      asset.SetChildren(size_t(parent), children);
+    }
     asset.nodes.push_back(std::move(node));
     return index;
   }

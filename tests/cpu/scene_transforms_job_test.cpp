@@ -42,11 +42,9 @@ ScenePose PoseOf(const std::vector<Node>& nodes) {
 TEST(SceneTransformsJob, ChildrenListedBeforeTheirParentsStillComposeParentsFirst) {
   std::vector<Node> nodes(3);
   nodes[2].translation = {1, 0, 0};
-  nodes[2].children = {1};
   nodes[1].parent = 2;
   nodes[1].translation = {0, 2, 0};
   nodes[1].rotation = RotZ(90);
-  nodes[1].children = {0};
   nodes[0].parent = 1;
   nodes[0].translation = {1, 0, 0};
   nodes[0].scale = {2, 2, 2};
@@ -60,7 +58,6 @@ TEST(SceneTransformsJob, ChildrenListedBeforeTheirParentsStillComposeParentsFirs
 
 TEST(SceneTransformsJob, TheTransformComesFromThePoseNotTheNode) {
   std::vector<Node> nodes(2);
-  nodes[0].children = {1};
   nodes[1].parent = 0;
   ScenePose pose = PoseOf(nodes);
   pose.translations[0] = {0, 0, 5};
@@ -73,7 +70,6 @@ TEST(SceneTransformsJob, AMatrixNodeKeepsItsMatrixWhateverThePoseSays) {
   std::vector<Node> nodes(2);
   nodes[0].has_matrix = true;
   nodes[0].matrix = Move(4, 0, 0);
-  nodes[0].children = {1};
   nodes[1].parent = 0;
   nodes[1].translation = {0, 1, 0};
   ScenePose pose = PoseOf(nodes);
@@ -92,7 +88,7 @@ TEST(SceneTransformsJob, JointsOutsideTheScenesNodeTreeAreEvaluatedAndSkin) {
   a.nodes[0].mesh = 0;
   a.nodes[0].skin = 0;
   a.nodes[1].translation = {0, 5, 0};
-  a.nodes[1].children = {2};
+  a.SetChildren(1, {2});
   a.nodes[2].parent = 1;
   a.nodes[2].translation = {1, 0, 0};
   a.nodes[2].rotation = RotZ(90);

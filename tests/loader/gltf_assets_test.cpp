@@ -2,6 +2,7 @@
 // independent JSON reader when this table was made).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
@@ -57,6 +58,18 @@ TEST_P(SharedAsset, LoadsWithTheCountsInTheFile) {
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   const Asset& a = loaded->asset;
   EXPECT_EQ(a.nodes.size(), e.nodes);
+  // The children, packed in node_children, are the nodes whose parent each node is, once each.
+  size_t child_entries = 0;
+  for (size_t n = 0; n < a.nodes.size(); ++n) {
+    for (uint32_t child : a.Children(n)) {
+      ASSERT_LT(child, a.nodes.size());
+      EXPECT_EQ(a.nodes[child].parent, int32_t(n)) << "node " << child;
+      ++child_entries;
+    }
+  }
+  EXPECT_EQ(child_entries, size_t(std::count_if(a.nodes.begin(), a.nodes.end(),
+                                                [](const Node& n) { return n.parent >= 0; })));
+  EXPECT_EQ(a.node_children.size(), child_entries);
   EXPECT_EQ(a.meshes.size(), e.meshes);
   size_t primitives = 0, vertices = 0;
   uint32_t first_k = 0;

@@ -68,10 +68,10 @@ Asset ArmWithAHat() {
   Asset a;
   a.nodes.resize(4);
   a.nodes[0].name = "Root";
-  a.nodes[0].children = {1};
+  a.SetChildren(0, {1});
   a.nodes[1].name = "Arm";
   a.nodes[1].parent = 0;
-  a.nodes[1].children = {2};
+  a.SetChildren(1, {2});
   for (int j : {0, 1}) {
     a.nodes[size_t(j)].translation = {9, -9, 9};
     a.nodes[size_t(j)].rotation = AxisAngle(1, 0, 0, 1.3f);

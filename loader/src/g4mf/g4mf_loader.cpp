@@ -540,7 +540,9 @@ Status LoadNodes(LoadState& c, Object root) {
       return {Error::kInvalidValue, "the root node 0 must not have a transform", where};
     }
     if (Status s = LoadTransform(c, o, where, &node); !s) return s;
-    if (Status s = OptionalIndices(o, "children", where, count, &node.children); !s) return s;
+    std::vector<uint32_t> children;
+    if (Status s = OptionalIndices(o, "children", where, count, &children); !s) return s;
+    c.asset->SetChildren(i, children);
     // #14: one component at most.
     std::string_view component;
     for (std::string_view key : kComponents) {
@@ -611,8 +613,9 @@ Status LoadNodes(LoadState& c, Object root) {
   // Hierarchy: node 0 is the only root; every other node has exactly one parent and is reached
   // from the root (no cycles).
   for (size_t n = 0; n < count; ++n) {
-    for (size_t k = 0; k < nodes[n].children.size(); ++k) {
-      const uint32_t child = nodes[n].children[k];
+    const std::span<const uint32_t> children = c.asset->Children(n);
+    for (size_t k = 0; k < children.size(); ++k) {
+      const uint32_t child = children[k];
       const std::string where = Pointer(Pointer(Pointer("/nodes", n), "children"), k);
       if (child == 0) {
         return {Error::kInvalidHierarchy, "the root node 0 cannot be a child", where};
@@ -630,7 +633,7 @@ Status LoadNodes(LoadState& c, Object root) {
   order.reserve(count);
   if (count) order.push_back(0);
   for (size_t k = 0; k < order.size(); ++k) {
-    for (uint32_t child : nodes[order[k]].children) order.push_back(child);
+    for (uint32_t child : c.asset->Children(order[k])) order.push_back(child);
   }
   if (order.size() != count) {
     std::vector<bool> reached(count, false);
@@ -703,7 +706,7 @@ Status LoadNodes(LoadState& c, Object root) {
     // #11: a single root bone is the skeleton's first child. (That it is the first joint when it
     // is one follows from parents first, warned above, if -1 and duplicates are set aside.)
     if (!info.skeleton) continue;
-    const std::vector<uint32_t>& children = nodes[n].children;
+    const std::span<const uint32_t> children = c.asset->Children(n);
     const auto is_bone = [&](uint32_t child) { return c.nodes[child].bone; };
     if (std::count_if(children.begin(), children.end(), is_bone) != 1) continue;
     const uint32_t root_bone = *std::find_if(children.begin(), children.end(), is_bone);
@@ -1240,7 +1243,7 @@ Status BuildSkins(LoadState& c) {
     const Float4x4 local =
         node.has_matrix ? node.matrix : ComposeTrs(node.translation, node.rotation, node.scale);
     world[order[k]] = node.parent < 0 ? local : Multiply(world[size_t(node.parent)], local);
-    for (uint32_t child : node.children) order.push_back(child);
+    for (uint32_t child : c.asset->Children(node)) order.push_back(child);
   }
   // Skeleton node -> each group's name and the mesh that named it first.
   std::unordered_map<int32_t, std::vector<std::pair<std::string_view, int32_t>>> names_of;

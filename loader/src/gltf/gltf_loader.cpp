@@ -599,8 +599,10 @@ LoadStatus LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_c
   if (LoadStatus s = OptionalArray(root, "nodes", "", &array, &present); !s) return s;
   if (!present) return {};
   std::vector<Node>& nodes = c.asset->nodes;
+  std::vector<uint32_t>& children = c.asset->node_children;
   const size_t node_count = array.size();
   nodes.reserve(node_count);
+  children.reserve(node_count);  // Each node is at most one node's child (checked below).
   static constexpr std::string_view kKeys[] = {
       "name", "children", "mesh", "skin", "translation", "rotation", "scale", "matrix", "weights"};
   enum { kName, kChildren, kMesh, kSkin, kTranslation, kRotation, kScale, kMatrix, kWeights };
@@ -615,7 +617,15 @@ LoadStatus LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_c
     std::string_view name;
     if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
     n.name = name;
-    if (LoadStatus s = OptionalIndices(f[kChildren], where, node_count, &n.children); !s) return s;
+    bool has_children = false;
+    if (LoadStatus s = OptionalIndices(f[kChildren], where, node_count, &c.uints, &has_children);
+        !s) {
+      return s;
+    }
+    if (has_children) {
+      n.children = {static_cast<uint32_t>(children.size()), static_cast<uint32_t>(c.uints.size())};
+      children.insert(children.end(), c.uints.begin(), c.uints.end());
+    }
     if (LoadStatus s = OptionalIndex(f[kMesh], where, mesh_count, &n.mesh); !s) return s;
     if (LoadStatus s = OptionalIndex(f[kSkin], where, skin_count, &n.skin); !s) return s;
     if (n.skin >= 0 && n.mesh < 0) {
@@ -670,14 +680,15 @@ LoadStatus LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_c
   std::vector<int32_t>& parents = c.parents;
   parents.assign(nodes.size(), -1);
   for (size_t p = 0; p < nodes.size(); ++p) {
-    for (size_t k = 0; k < nodes[p].children.size(); ++k) {
-      const uint32_t child = nodes[p].children[k];
+    const std::span<const uint32_t> node_children = c.asset->Children(nodes[p]);
+    for (size_t k = 0; k < node_children.size(); ++k) {
+      const uint32_t child = node_children[k];
       if (parents[child] >= 0 || child == p) {
-        const Path node(kNodesPath, p), children(node, "children");
+        const Path node(kNodesPath, p), children_path(node, "children");
         return {Error::kInvalidValue,
                 child == p ? "a node is its own child"
                            : "node " + std::to_string(child) + " has more than one parent",
-                Path(children, k).ToString()};
+                Path(children_path, k).ToString()};
       }
       parents[child] = static_cast<int32_t>(p);
     }

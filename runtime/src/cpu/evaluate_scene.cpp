@@ -18,7 +18,7 @@ std::vector<uint32_t> DrawnNodes(const Asset& asset) {
     }
   }
   for (size_t k = 0; k < order.size(); ++k) {
-    for (uint32_t child : asset.nodes[order[k]].children) order.push_back(child);
+    for (uint32_t child : asset.Children(order[k])) order.push_back(child);
   }
   return order;
 }

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,12 +16,20 @@
 
 namespace sinew {
 
+// A run of node indices in Asset::node_children.
+struct NodeRange {
+  uint32_t offset = 0;  // Index of the first entry.
+  uint32_t count = 0;   // Entries in the run.
+};
+
 // A node of the scene graph. Its local transform is `matrix` when has_matrix, else T·R·S.
 struct Node {
   std::string name;
   // Parent node, or -1 for a root. Every node has at most one parent (checked at load).
   int32_t parent = -1;
-  std::vector<uint32_t> children;
+  // Child nodes, in file order: Asset::Children(node). Packed for the whole asset in
+  // Asset::node_children, so that a hierarchy of any size costs one allocation.
+  NodeRange children;
   Float3 translation;
   Quat rotation;  // Unit quaternion (x, y, z, w).
   Float3 scale{1, 1, 1};
@@ -174,6 +183,8 @@ struct Scene {
 
 struct Asset {
   std::vector<Node> nodes;
+  // Every node's child indices; node n's are the range nodes[n].children of it.
+  std::vector<uint32_t> node_children;
   std::vector<Skin> skins;
   std::vector<Mesh> meshes;
   std::vector<Animation> animations;
@@ -181,6 +192,25 @@ struct Asset {
   int32_t scene = -1;                 // Default scene, or -1.
   std::vector<std::string> variants;  // KHR_materials_variants names, in file order.
   std::vector<std::string> extensions_used;
+
+  // The children of `node`. Precondition: its range lies within node_children (true of every loaded
+  // asset and of SetChildren).
+  std::span<const uint32_t> Children(const Node& node) const {
+    return std::span<const uint32_t>(node_children)
+        .subspan(node.children.offset, node.children.count);
+  }
+  std::span<const uint32_t> Children(size_t node) const { return Children(nodes[node]); }
+
+  // Makes `children` the children of nodes[node], appended to node_children (for hierarchies
+  // built in code; parents are not changed). Precondition: node < nodes.size().
+  void SetChildren(size_t node, std::span<const uint32_t> children) {
+    nodes[node].children = {static_cast<uint32_t>(node_children.size()),
+                            static_cast<uint32_t>(children.size())};
+    node_children.insert(node_children.end(), children.begin(), children.end());
+  }
+  void SetChildren(size_t node, std::initializer_list<uint32_t> children) {
+    SetChildren(node, std::span<const uint32_t>(children.begin(), children.size()));
+  }
 };
 
 }  // namespace sinew
