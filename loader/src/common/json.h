@@ -197,8 +197,9 @@ class Fields {
   static_assert(N <= 32);
 
  public:
-  Fields(Object o, const std::string_view (&keys)[N]) : keys_(keys) {
+  SINEW_JSON_INLINE Fields(Object o, const std::string_view (&keys)[N]) : keys_(keys) {
     for (auto field : o) {
+#pragma GCC unroll 32
       for (size_t k = 0; k < N; ++k) {
         if (Equals(field.key, keys[k])) {
           if (!(present_ & (1u << k))) {
