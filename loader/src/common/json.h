@@ -184,9 +184,10 @@ SINEW_JSON_INLINE bool SameBytes(const char* a, const char* b, size_t n) {
   return std::memcmp(a, b, n) == 0;
 }
 
-// a == b, for the short names of a JSON format.
+// a == b, for the short names of a JSON format. Put the constant name second: its size picks
+// SameBytes's branch at compile time.
 SINEW_JSON_INLINE bool Equals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && SameBytes(a.data(), b.data(), a.size());
+  return a.size() == b.size() && SameBytes(a.data(), b.data(), b.size());
 }
 
 // An object's fields named in `keys`, looked up in one pass over its fields, instead of one at_key

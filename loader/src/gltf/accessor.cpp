@@ -14,42 +14,13 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
+using detail::ColumnCount;
+using detail::ColumnStride;
+using detail::IsMatrix;
+using detail::RowCount;
+
 constexpr uint32_t kMinByteStride = 4;
 constexpr uint32_t kMaxByteStride = 252;
-
-// Rows of one column: the component count for scalars and vectors, the matrix dimension for
-// matrices. 0 for a value outside the enum.
-constexpr uint32_t RowCount(AccessorType type) noexcept {
-  switch (type) {
-    case AccessorType::kScalar:
-      return 1;
-    case AccessorType::kVec2:
-    case AccessorType::kMat2:
-      return 2;
-    case AccessorType::kVec3:
-    case AccessorType::kMat3:
-      return 3;
-    case AccessorType::kVec4:
-    case AccessorType::kMat4:
-      return 4;
-  }
-  return 0;
-}
-
-constexpr bool IsMatrix(AccessorType type) noexcept {
-  return type == AccessorType::kMat2 || type == AccessorType::kMat3 || type == AccessorType::kMat4;
-}
-
-constexpr uint32_t ColumnCount(AccessorType type) noexcept {
-  return IsMatrix(type) ? RowCount(type) : 1;
-}
-
-constexpr uint32_t RoundUpTo4(uint32_t n) noexcept { return (n + 3u) & ~3u; }
-
-// Bytes from the start of one column to the next: matrix columns start on 4-byte boundaries.
-constexpr uint32_t ColumnStride(uint32_t component_size, uint32_t rows, bool matrix) noexcept {
-  return matrix ? RoundUpTo4(rows * component_size) : rows * component_size;
-}
 
 // Bytes an element actually occupies when nothing follows it: the padding after the last column
 // may be omitted (Specification.adoc, "Data Alignment").
@@ -286,38 +257,6 @@ Status SparseStatus(const AccessorDesc& accessor, const SparseFailure& failure) 
 
 }  // namespace
 
-bool ParseComponentType(uint64_t value, ComponentType* out) noexcept {
-  switch (value) {
-    case 5120:
-    case 5121:
-    case 5122:
-    case 5123:
-    case 5125:
-    case 5126:
-      *out = static_cast<ComponentType>(value);
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool ParseAccessorType(std::string_view name, AccessorType* out) noexcept {
-  static constexpr struct {
-    std::string_view name;
-    AccessorType type;
-  } kTypes[] = {{"SCALAR", AccessorType::kScalar}, {"VEC2", AccessorType::kVec2},
-                {"VEC3", AccessorType::kVec3},     {"VEC4", AccessorType::kVec4},
-                {"MAT2", AccessorType::kMat2},     {"MAT3", AccessorType::kMat3},
-                {"MAT4", AccessorType::kMat4}};
-  for (const auto& entry : kTypes) {
-    if (entry.name == name) {
-      *out = entry.type;
-      return true;
-    }
-  }
-  return false;
-}
-
 const char* ComponentTypeName(ComponentType type) noexcept {
   switch (type) {
     case ComponentType::kByte:
@@ -354,27 +293,6 @@ const char* AccessorTypeName(AccessorType type) noexcept {
       return "MAT4";
   }
   return "?";
-}
-
-uint32_t ComponentSize(ComponentType type) noexcept {
-  switch (type) {
-    case ComponentType::kByte:
-    case ComponentType::kUnsignedByte:
-      return 1;
-    case ComponentType::kShort:
-    case ComponentType::kUnsignedShort:
-      return 2;
-    case ComponentType::kUnsignedInt:
-    case ComponentType::kFloat:
-      return 4;
-  }
-  return 0;
-}
-
-uint32_t ComponentCount(AccessorType type) noexcept { return RowCount(type) * ColumnCount(type); }
-
-uint32_t ElementSize(ComponentType component, AccessorType type) noexcept {
-  return ColumnCount(type) * ColumnStride(ComponentSize(component), RowCount(type), IsMatrix(type));
 }
 
 Status ValidateAccessor(const AccessorDesc& accessor) {

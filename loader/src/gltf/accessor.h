@@ -29,22 +29,105 @@ enum class ComponentType : uint32_t {
 // accessor.type.
 enum class AccessorType : uint8_t { kScalar, kVec2, kVec3, kVec4, kMat2, kMat3, kMat4 };
 
+// Inline: the JSON layer calls these for every accessor of a file, and the decoders per accessor.
+namespace detail {
+// Rows of one column: the component count for scalars and vectors, the matrix dimension for
+// matrices. 0 for a value outside the enum.
+constexpr uint32_t RowCount(AccessorType type) noexcept {
+  switch (type) {
+    case AccessorType::kScalar:
+      return 1;
+    case AccessorType::kVec2:
+    case AccessorType::kMat2:
+      return 2;
+    case AccessorType::kVec3:
+    case AccessorType::kMat3:
+      return 3;
+    case AccessorType::kVec4:
+    case AccessorType::kMat4:
+      return 4;
+  }
+  return 0;
+}
+
+constexpr bool IsMatrix(AccessorType type) noexcept {
+  return type == AccessorType::kMat2 || type == AccessorType::kMat3 || type == AccessorType::kMat4;
+}
+
+constexpr uint32_t ColumnCount(AccessorType type) noexcept {
+  return IsMatrix(type) ? RowCount(type) : 1;
+}
+
+// Bytes from the start of one column to the next: matrix columns start on 4-byte boundaries.
+constexpr uint32_t ColumnStride(uint32_t component_size, uint32_t rows, bool matrix) noexcept {
+  return matrix ? (rows * component_size + 3u) & ~3u : rows * component_size;
+}
+}  // namespace detail
+
 // Parsing helpers for the JSON layer: false (and *out untouched) for an unknown value.
-bool ParseComponentType(uint64_t value, ComponentType* out) noexcept;
-bool ParseAccessorType(std::string_view name, AccessorType* out) noexcept;
+constexpr bool ParseComponentType(uint64_t value, ComponentType* out) noexcept {
+  switch (value) {
+    case 5120:
+    case 5121:
+    case 5122:
+    case 5123:
+    case 5125:
+    case 5126:
+      *out = static_cast<ComponentType>(value);
+      return true;
+    default:
+      return false;
+  }
+}
+
+constexpr bool ParseAccessorType(std::string_view name, AccessorType* out) noexcept {
+  constexpr struct {
+    std::string_view name;
+    AccessorType type;
+  } kTypes[] = {{"SCALAR", AccessorType::kScalar}, {"VEC2", AccessorType::kVec2},
+                {"VEC3", AccessorType::kVec3},     {"VEC4", AccessorType::kVec4},
+                {"MAT2", AccessorType::kMat2},     {"MAT3", AccessorType::kMat3},
+                {"MAT4", AccessorType::kMat4}};
+  for (const auto& entry : kTypes) {
+    if (entry.name == name) {
+      *out = entry.type;
+      return true;
+    }
+  }
+  return false;
+}
 
 // "FLOAT", "UNSIGNED_SHORT", ... and "SCALAR", "MAT4", ... (for messages); "?" when unknown.
 const char* ComponentTypeName(ComponentType type) noexcept;
 const char* AccessorTypeName(AccessorType type) noexcept;
 
 // Bytes of one component: 1, 2 or 4 (0 for a value outside the enum).
-uint32_t ComponentSize(ComponentType type) noexcept;
+constexpr uint32_t ComponentSize(ComponentType type) noexcept {
+  switch (type) {
+    case ComponentType::kByte:
+    case ComponentType::kUnsignedByte:
+      return 1;
+    case ComponentType::kShort:
+    case ComponentType::kUnsignedShort:
+      return 2;
+    case ComponentType::kUnsignedInt:
+    case ComponentType::kFloat:
+      return 4;
+  }
+  return 0;
+}
 // Components of one element: 1..16 (0 for a value outside the enum).
-uint32_t ComponentCount(AccessorType type) noexcept;
+constexpr uint32_t ComponentCount(AccessorType type) noexcept {
+  return detail::RowCount(type) * detail::ColumnCount(type);
+}
 // Bytes of one element including matrix column padding: each matrix column starts on a 4-byte
 // boundary, so MAT2/MAT3 of 1-byte components and MAT3 of 2-byte components are padded
 // (MAT2 u8: 8, MAT3 u8: 12, MAT3 i16/u16: 24). This is the tightly-packed stride.
-uint32_t ElementSize(ComponentType component, AccessorType type) noexcept;
+constexpr uint32_t ElementSize(ComponentType component, AccessorType type) noexcept {
+  return detail::ColumnCount(type) * detail::ColumnStride(ComponentSize(component),
+                                                          detail::RowCount(type),
+                                                          detail::IsMatrix(type));
+}
 
 // A resolved bufferView: its bytes (already bounds-checked against the buffer by the caller) and
 // its byteStride.
