@@ -129,11 +129,11 @@ LoadStatus OptionalNumbers(const Field& f, const Path& parent, size_t count,
   return ReadNumbers(array, parent, f.key, [data](size_t i, double v) { data[i] = v; });
 }
 
-LoadStatus OptionalNumbers(const Field& f, const Path& parent, std::span<double> out,
-                           bool* present) {
+LoadStatus detail::PresentNumbers(const Field& f, const Path& parent, std::span<double> out) {
   Array array;
-  if (LoadStatus s = OptionalArray(f, parent, &array, present); !s) return s;
-  if (!*present) return {};
+  if (f.value.get_array().get(array) != simdjson::SUCCESS) {
+    return detail::WrongType(parent, f.key, "an array");
+  }
   const size_t size = array.size();
   if (size != out.size()) return CountMismatch(parent, f.key, out.size(), size);
   double* data = out.data();

@@ -336,9 +336,19 @@ SINEW_JSON_INLINE LoadStatus RequireString(const Field& f, const Path& parent,
 // A number array of exactly `count` entries (any count when count == 0), finite.
 LoadStatus OptionalNumbers(const Field& f, const Path& parent, size_t count,
                            std::vector<double>* out, bool* present = nullptr);
-// A number array of exactly out.size() entries, finite, into `out` (no allocation).
-LoadStatus OptionalNumbers(const Field& f, const Path& parent, std::span<double> out,
-                           bool* present);
+namespace detail {
+// OptionalNumbers into a span, for a present field.
+LoadStatus PresentNumbers(const Field& f, const Path& parent, std::span<double> out);
+}  // namespace detail
+
+// A number array of exactly out.size() entries, finite, into `out` (no allocation). Inline for
+// the common absent field (a node's scale and matrix, say).
+SINEW_JSON_INLINE LoadStatus OptionalNumbers(const Field& f, const Path& parent,
+                                             std::span<double> out, bool* present) {
+  *present = f.present;
+  if (!f.present) return {};
+  return detail::PresentNumbers(f, parent, out);
+}
 // An array of indices, each < size.
 LoadStatus OptionalIndices(const Field& f, const Path& parent, size_t size,
                            std::vector<uint32_t>* out, bool* present = nullptr);

@@ -503,9 +503,12 @@ LoadStatus ChargeDecode(const LoadState& c, uint32_t index) {
   const Accessor& a = c.accessors[index];
   const uint64_t element_bytes = uint64_t{gltf::ComponentCount(a.type)} * sizeof(float);
   const uint64_t limit = kDecodedBytesPerInputByte * c.input_bytes + kDecodedMinBytes;
-  // In this order, nothing overflows: decoded_bytes <= limit before the charge.
-  const bool fits = a.count <= (limit - c.decoded_bytes) / element_bytes;
-  c.decoded_bytes = fits ? c.decoded_bytes + a.count * element_bytes : limit + 1;
+  // decoded_bytes <= limit before the charge, so limit - decoded_bytes does not wrap; a product
+  // that overflows does not fit. (No division: this runs for every use of every accessor.)
+  uint64_t bytes = 0;
+  const bool fits =
+      !__builtin_mul_overflow(a.count, element_bytes, &bytes) && bytes <= limit - c.decoded_bytes;
+  c.decoded_bytes = fits ? c.decoded_bytes + bytes : limit + 1;
   if (fits) return {};
   return {Error::kUnsupportedFeature,
           "decoding accessor " + std::to_string(index) +
