@@ -88,12 +88,12 @@ LoadStatus NotAnObject(const Path& where) {
 namespace {
 
 // Reads a number array's entries into out(i, value); kWrongType / kInvalidValue at parent/key/i.
-template <typename Out>
-LoadStatus ReadNumbers(Array array, const Path& parent, std::string_view key, Out&& out) {
+template <typename ArrayType, typename Out>
+LoadStatus ReadNumbers(ArrayType array, const Path& parent, std::string_view key, Out&& out) {
   size_t i = 0;
-  for (Element e : array) {
+  for (const auto e : array) {
     double v = 0;
-    if (e.get_double().get(v) != simdjson::SUCCESS) {
+    if (!GetDouble(e, &v)) {
       const Path at(parent, key);
       return {Error::kWrongType, "expected a number", Path(at, i).ToString()};
     }
@@ -115,9 +115,10 @@ LoadStatus CountMismatch(const Path& parent, std::string_view key, size_t count,
 
 }  // namespace
 
-LoadStatus OptionalNumbers(const Field& f, const Path& parent, size_t count,
+template <typename V>
+LoadStatus OptionalNumbers(const BasicField<V>& f, const Path& parent, size_t count,
                            std::vector<double>* out, bool* present) {
-  Array array;
+  ArrayOf<V> array;
   bool found = false;
   if (LoadStatus s = OptionalArray(f, parent, &array, &found); !s) return s;
   if (present) *present = found;
@@ -129,9 +130,11 @@ LoadStatus OptionalNumbers(const Field& f, const Path& parent, size_t count,
   return ReadNumbers(array, parent, f.key, [data](size_t i, double v) { data[i] = v; });
 }
 
-LoadStatus detail::PresentNumbers(const Field& f, const Path& parent, std::span<double> out) {
-  Array array;
-  if (f.value.get_array().get(array) != simdjson::SUCCESS) {
+template <typename V>
+LoadStatus detail::PresentNumbers(const BasicField<V>& f, const Path& parent,
+                                  std::span<double> out) {
+  ArrayOf<V> array;
+  if (!GetArray(f.value, &array)) {
     return detail::WrongType(parent, f.key, "an array");
   }
   const size_t size = array.size();
@@ -140,9 +143,10 @@ LoadStatus detail::PresentNumbers(const Field& f, const Path& parent, std::span<
   return ReadNumbers(array, parent, f.key, [data](size_t i, double v) { data[i] = v; });
 }
 
-LoadStatus OptionalIndices(const Field& f, const Path& parent, size_t size,
+template <typename V>
+LoadStatus OptionalIndices(const BasicField<V>& f, const Path& parent, size_t size,
                            std::vector<uint32_t>* out, bool* present) {
-  Array array;
+  ArrayOf<V> array;
   bool found = false;
   if (LoadStatus s = OptionalArray(f, parent, &array, &found); !s) return s;
   if (present) *present = found;
@@ -150,7 +154,7 @@ LoadStatus OptionalIndices(const Field& f, const Path& parent, size_t size,
   out->resize(array.size());
   uint32_t* data = out->data();
   size_t i = 0;
-  for (Element e : array) {
+  for (const auto e : array) {
     uint64_t v = 0;
     if (!GetUint(e, &v)) {
       const Path at(parent, f.key);
@@ -167,6 +171,17 @@ LoadStatus OptionalIndices(const Field& f, const Path& parent, size_t size,
   }
   return {};
 }
+
+// The hot-path getters' out-of-line parts, for both value types.
+template LoadStatus OptionalNumbers(const Field&, const Path&, size_t, std::vector<double>*, bool*);
+template LoadStatus OptionalNumbers(const TapeField&, const Path&, size_t, std::vector<double>*,
+                                    bool*);
+template LoadStatus detail::PresentNumbers(const Field&, const Path&, std::span<double>);
+template LoadStatus detail::PresentNumbers(const TapeField&, const Path&, std::span<double>);
+template LoadStatus OptionalIndices(const Field&, const Path&, size_t, std::vector<uint32_t>*,
+                                    bool*);
+template LoadStatus OptionalIndices(const TapeField&, const Path&, size_t, std::vector<uint32_t>*,
+                                    bool*);
 
 Status AsObject(Element value, std::string_view where, Object* out) {
   if (value.get_object().get(*out) != simdjson::SUCCESS) {

@@ -6,7 +6,8 @@
 //   documents and one-off properties (G4MF, a glTF file's top level).
 // * Fields + Path getters, for the hot loops over thousands of objects (the glTF loader, DESIGN.md
 //   §10): one pass over an object's fields gathers every property read, pointers are formatted only
-//   for an error, and a success costs no string (LoadStatus).
+//   for an error, and a success costs no string (LoadStatus). These getters are templates over
+//   the value type: simdjson's DOM elements, or values read straight off the tape (tape.h).
 #pragma once
 
 #include <simdjson.h>
@@ -16,9 +17,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
+#include "common/tape.h"
 #include "sinew/core/error.h"
 
 namespace sinew::loader {
@@ -139,13 +143,36 @@ class Path {
 #define SINEW_JSON_INLINE inline
 #endif
 
+// The value types the hot-path layer reads, and their object and array types: simdjson's DOM
+// elements, or values read straight off the tape (common/tape.h, for the glTF loader's largest
+// passes). The getters below are templates over the two, so both follow one set of rules.
+template <typename Value>
+struct JsonTypes;
+template <>
+struct JsonTypes<Element> {
+  using Object = simdjson::dom::object;
+  using Array = simdjson::dom::array;
+};
+template <>
+struct JsonTypes<TapeValue> {
+  using Object = TapeObject;
+  using Array = TapeArray;
+};
+template <typename Value>
+using ObjectOf = typename JsonTypes<Value>::Object;
+template <typename Value>
+using ArrayOf = typename JsonTypes<Value>::Array;
+
 // One property of an object as Fields found it: its key (also when absent, for errors) and,
 // when present, its value.
-struct Field {
+template <typename Value>
+struct BasicField {
   std::string_view key;
-  Element value;
+  Value value;
   bool present = false;
 };
+using Field = BasicField<Element>;
+using TapeField = BasicField<TapeValue>;
 
 // One at_key lookup, as a Field.
 inline Field FindField(Object o, std::string_view key) {
@@ -153,6 +180,19 @@ inline Field FindField(Object o, std::string_view key) {
   f.present = o.at_key(key).get(f.value) == simdjson::SUCCESS;
   return f;
 }
+// The same on the tape: the first field named `key`.
+inline TapeField FindField(TapeObject o, std::string_view key) {
+  for (const TapeKeyValue field : o) {
+    if (field.key == key) return {key, field.value, true};
+  }
+  return {key, TapeValue(), false};
+}
+
+// The conversions of the getters below, for simdjson elements (tape.h has them for TapeValue).
+inline bool GetObject(Element v, Object* out) {
+  return v.get_object().get(*out) == simdjson::SUCCESS;
+}
+inline bool GetArray(Element v, Array* out) { return v.get_array().get(*out) == simdjson::SUCCESS; }
 
 namespace detail {
 template <typename T>
@@ -193,18 +233,28 @@ SINEW_JSON_INLINE bool Equals(std::string_view a, std::string_view b) {
 // An object's fields named in `keys`, looked up in one pass over its fields, instead of one at_key
 // (a linear scan) per key: (*this)[k] is the first field named keys[k] (the one at_key would find).
 // Other fields are ignored. `keys` is a static table of distinct names, at most 32.
-template <size_t N>
+template <size_t N, typename ObjectType>
 class Fields {
   static_assert(N <= 32);
+  using Value = decltype((*std::declval<ObjectType>().begin()).value);
+  // A tape value is kept as its index alone: one word to store per field (a whole TapeValue,
+  // stored from the iterator and loaded back as one, stalls on store forwarding).
+  static constexpr bool kTape = std::is_same_v<Value, TapeValue>;
+  using Slot = std::conditional_t<kTape, size_t, Value>;
 
  public:
-  SINEW_JSON_INLINE Fields(Object o, const std::string_view (&keys)[N]) : keys_(keys) {
-    for (auto field : o) {
+  SINEW_JSON_INLINE Fields(ObjectType o, const std::string_view (&keys)[N]) : keys_(keys) {
+    if constexpr (kTape) origin_ = o.value();
+    for (const auto field : o) {
 #pragma GCC unroll 32
       for (size_t k = 0; k < N; ++k) {
         if (Equals(field.key, keys[k])) {
           if (!(present_ & (1u << k))) {
-            values_[k] = field.value;
+            if constexpr (kTape) {
+              values_[k] = field.value.index();
+            } else {
+              values_[k] = field.value;
+            }
             present_ |= 1u << k;
           }
           break;
@@ -213,11 +263,19 @@ class Fields {
     }
   }
 
-  Field operator[](size_t k) const { return {keys_[k], values_[k], (present_ & (1u << k)) != 0}; }
+  BasicField<Value> operator[](size_t k) const {
+    const bool present = (present_ & (1u << k)) != 0;
+    if constexpr (kTape) {
+      return {keys_[k], present ? origin_.at(values_[k]) : TapeValue(), present};
+    } else {
+      return {keys_[k], values_[k], present};
+    }
+  }
 
  private:
   const std::string_view* keys_;
-  Element values_[N];
+  Slot values_[N];
+  [[no_unique_address]] std::conditional_t<kTape, TapeValue, std::monostate> origin_;
   uint32_t present_ = 0;  // Bit k: keys[k] was found.
 };
 
@@ -232,6 +290,17 @@ SINEW_JSON_INLINE bool GetUint(Element e, uint64_t* out) {
   }
   return e.get_uint64().get(*out) == simdjson::SUCCESS;
 }
+SINEW_JSON_INLINE bool GetUint(TapeValue v, uint64_t* out) { return v.GetUint64(out); }
+inline bool GetString(Element e, std::string_view* out) {
+  return e.get_string().get(*out) == simdjson::SUCCESS;
+}
+inline bool GetString(TapeValue v, std::string_view* out) { return v.GetString(out); }
+inline bool GetBool(Element e, bool* out) { return e.get_bool().get(*out) == simdjson::SUCCESS; }
+inline bool GetBool(TapeValue v, bool* out) { return v.GetBool(out); }
+inline bool GetDouble(Element e, double* out) {
+  return e.get_double().get(*out) == simdjson::SUCCESS;
+}
+inline bool GetDouble(TapeValue v, double* out) { return v.GetDouble(out); }
 
 // The errors of the getters below, built out of line (only a failure calls them).
 namespace detail {
@@ -245,36 +314,42 @@ LoadStatus NotAnObject(const Path& where);
 // Getters for a gathered Field of the object at `parent`, with the rules and errors of the
 // Object + key getters above (errors at parent/key, or parent/key/i for an array entry), but
 // without a key lookup or a pointer string per call.
-SINEW_JSON_INLINE LoadStatus AsObject(Element value, const Path& where, Object* out) {
-  if (value.get_object().get(*out) != simdjson::SUCCESS) return NotAnObject(where);
+template <typename V>
+SINEW_JSON_INLINE LoadStatus AsObject(V value, const Path& where, ObjectOf<V>* out) {
+  if (!GetObject(value, out)) return NotAnObject(where);
   return {};
 }
 
-SINEW_JSON_INLINE LoadStatus OptionalObject(const Field& f, const Path& parent, Object* out,
-                                            bool* present) {
+template <typename V>
+SINEW_JSON_INLINE LoadStatus OptionalObject(const BasicField<V>& f, const Path& parent,
+                                            ObjectOf<V>* out, bool* present) {
   *present = f.present;
-  if (f.present && f.value.get_object().get(*out) != simdjson::SUCCESS) {
+  if (f.present && !GetObject(f.value, out)) {
     return detail::WrongType(parent, f.key, "an object");
   }
   return {};
 }
 
-SINEW_JSON_INLINE LoadStatus OptionalArray(const Field& f, const Path& parent, Array* out,
-                                           bool* present) {
+template <typename V>
+SINEW_JSON_INLINE LoadStatus OptionalArray(const BasicField<V>& f, const Path& parent,
+                                           ArrayOf<V>* out, bool* present) {
   *present = f.present;
-  if (f.present && f.value.get_array().get(*out) != simdjson::SUCCESS) {
+  if (f.present && !GetArray(f.value, out)) {
     return detail::WrongType(parent, f.key, "an array");
   }
   return {};
 }
 
-SINEW_JSON_INLINE LoadStatus RequireArray(const Field& f, const Path& parent, Array* out) {
+template <typename V>
+SINEW_JSON_INLINE LoadStatus RequireArray(const BasicField<V>& f, const Path& parent,
+                                          ArrayOf<V>* out) {
   if (!f.present) return detail::Missing(parent, f.key);
   bool present = false;
   return OptionalArray(f, parent, out, &present);
 }
 
-SINEW_JSON_INLINE LoadStatus OptionalUint(const Field& f, const Path& parent, uint64_t* out,
+template <typename V>
+SINEW_JSON_INLINE LoadStatus OptionalUint(const BasicField<V>& f, const Path& parent, uint64_t* out,
                                           bool* present = nullptr) {
   if (present) *present = f.present;
   if (f.present && !GetUint(f.value, out)) {
@@ -283,12 +358,15 @@ SINEW_JSON_INLINE LoadStatus OptionalUint(const Field& f, const Path& parent, ui
   return {};
 }
 
-SINEW_JSON_INLINE LoadStatus RequireUint(const Field& f, const Path& parent, uint64_t* out) {
+template <typename V>
+SINEW_JSON_INLINE LoadStatus RequireUint(const BasicField<V>& f, const Path& parent,
+                                         uint64_t* out) {
   if (!f.present) return detail::Missing(parent, f.key);
   return OptionalUint(f, parent, out);
 }
 
-SINEW_JSON_INLINE LoadStatus OptionalIndex(const Field& f, const Path& parent, size_t size,
+template <typename V>
+SINEW_JSON_INLINE LoadStatus OptionalIndex(const BasicField<V>& f, const Path& parent, size_t size,
                                            int32_t* out) {
   if (!f.present) return {};
   uint64_t value = 0;
@@ -300,7 +378,8 @@ SINEW_JSON_INLINE LoadStatus OptionalIndex(const Field& f, const Path& parent, s
   return {};
 }
 
-SINEW_JSON_INLINE LoadStatus RequireIndex(const Field& f, const Path& parent, size_t size,
+template <typename V>
+SINEW_JSON_INLINE LoadStatus RequireIndex(const BasicField<V>& f, const Path& parent, size_t size,
                                           uint32_t* out) {
   if (!f.present) return detail::Missing(parent, f.key);
   int32_t value = -1;
@@ -311,46 +390,53 @@ SINEW_JSON_INLINE LoadStatus RequireIndex(const Field& f, const Path& parent, si
   return {};
 }
 
-SINEW_JSON_INLINE LoadStatus OptionalBool(const Field& f, const Path& parent, bool* out) {
-  if (f.present && f.value.get_bool().get(*out) != simdjson::SUCCESS) {
+template <typename V>
+SINEW_JSON_INLINE LoadStatus OptionalBool(const BasicField<V>& f, const Path& parent, bool* out) {
+  if (f.present && !GetBool(f.value, out)) {
     return detail::WrongType(parent, f.key, "a boolean");
   }
   return {};
 }
 
-SINEW_JSON_INLINE LoadStatus OptionalString(const Field& f, const Path& parent,
+template <typename V>
+SINEW_JSON_INLINE LoadStatus OptionalString(const BasicField<V>& f, const Path& parent,
                                             std::string_view* out, bool* present = nullptr) {
   if (present) *present = f.present;
-  if (f.present && f.value.get_string().get(*out) != simdjson::SUCCESS) {
+  if (f.present && !GetString(f.value, out)) {
     return detail::WrongType(parent, f.key, "a string");
   }
   return {};
 }
 
-SINEW_JSON_INLINE LoadStatus RequireString(const Field& f, const Path& parent,
+template <typename V>
+SINEW_JSON_INLINE LoadStatus RequireString(const BasicField<V>& f, const Path& parent,
                                            std::string_view* out) {
   if (!f.present) return detail::Missing(parent, f.key);
   return OptionalString(f, parent, out);
 }
 
 // A number array of exactly `count` entries (any count when count == 0), finite.
-LoadStatus OptionalNumbers(const Field& f, const Path& parent, size_t count,
+template <typename V>
+LoadStatus OptionalNumbers(const BasicField<V>& f, const Path& parent, size_t count,
                            std::vector<double>* out, bool* present = nullptr);
 namespace detail {
 // OptionalNumbers into a span, for a present field.
-LoadStatus PresentNumbers(const Field& f, const Path& parent, std::span<double> out);
+template <typename V>
+LoadStatus PresentNumbers(const BasicField<V>& f, const Path& parent, std::span<double> out);
 }  // namespace detail
 
 // A number array of exactly out.size() entries, finite, into `out` (no allocation). Inline for
 // the common absent field (a node's scale and matrix, say).
-SINEW_JSON_INLINE LoadStatus OptionalNumbers(const Field& f, const Path& parent,
+template <typename V>
+SINEW_JSON_INLINE LoadStatus OptionalNumbers(const BasicField<V>& f, const Path& parent,
                                              std::span<double> out, bool* present) {
   *present = f.present;
   if (!f.present) return {};
   return detail::PresentNumbers(f, parent, out);
 }
 // An array of indices, each < size.
-LoadStatus OptionalIndices(const Field& f, const Path& parent, size_t size,
+template <typename V>
+LoadStatus OptionalIndices(const BasicField<V>& f, const Path& parent, size_t size,
                            std::vector<uint32_t>* out, bool* present = nullptr);
 
 #undef SINEW_JSON_INLINE

@@ -32,14 +32,16 @@ uint32_t ElementExtent(ComponentType component, AccessorType type) noexcept {
 }
 
 // True when [offset, offset + (count - 1) * stride + extent) lies within [0, size).
-// count >= 1, stride >= 1; written to be free of overflow for any 64-bit inputs.
+// count >= 1, stride >= 1; free of overflow for any 64-bit inputs (a product that overflows
+// cannot fit), and of divisions (the loader checks every accessor).
 bool Fits(uint64_t size, uint64_t offset, uint64_t count, uint64_t stride,
           uint64_t extent) noexcept {
   if (offset > size) return false;
   uint64_t room = size - offset;
   if (extent > room) return false;
   room -= extent;
-  return count - 1 <= room / stride;
+  uint64_t span = 0;
+  return !__builtin_mul_overflow(count - 1, stride, &span) && span <= room;
 }
 
 uint32_t SparseIndexSize(ComponentType type) noexcept {
@@ -341,7 +343,7 @@ Status ValidateAccessor(const AccessorDesc& accessor) {
                         Describe(accessor) + ")");
       }
     }
-    if (accessor.byte_offset % component_size != 0) {
+    if ((accessor.byte_offset & (component_size - 1)) != 0) {  // component_size: 1, 2 or 4
       return Fail(Error::kInvalidValue, accessor, "/byteOffset",
                   "byteOffset " + Str(accessor.byte_offset) +
                       " is not a multiple of the component size " + Str(component_size));

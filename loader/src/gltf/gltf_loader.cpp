@@ -7,8 +7,10 @@
 // scan per property; a success returns a null LoadStatus, and JSON pointers are Path chains on the
 // stack, formatted only for an error or a warning; each accessor is validated once, then decoded
 // without validating again (packed floats copied straight into the output); scratch vectors live
-// in the reusable LoadState. The checks run in the same order as they always have, so every error
-// (code, message, pointer) is the one a property-by-property lookup would report.
+// in the reusable LoadState; the largest passes (accessors, nodes, animations) read the parsed
+// document's tape directly (common/tape.h), the others through simdjson's DOM API. The checks run
+// in the same order as they always have, so every error (code, message, pointer) is the one a
+// property-by-property lookup would report.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -232,7 +234,8 @@ LoadStatus LoadViews(LoadState& c, Object root) {
 }
 
 // accessor.sparse (rare: a path of its own, out of the accessors loop).
-LoadStatus LoadSparse(const LoadState& c, Object sparse, const Path& sw, gltf::SparseDesc* out) {
+LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw,
+                      gltf::SparseDesc* out) {
   static constexpr std::string_view kKeys[] = {"count", "indices", "values"};
   enum { kCount, kIndices, kValues };
   const Fields f(sparse, kKeys);
@@ -246,7 +249,7 @@ LoadStatus LoadSparse(const LoadState& c, Object sparse, const Path& sw, gltf::S
   static constexpr std::string_view kPartKeys[] = {"bufferView", "byteOffset", "componentType"};
   enum { kBufferView, kByteOffset, kComponentType };
   for (const int part : {kIndices, kValues}) {
-    Object po;
+    TapeObject po;
     bool has_part = false;
     if (LoadStatus s = OptionalObject(f[part], sw, &po, &has_part); !s) return s;
     if (!has_part) return {Error::kMissingProperty, "required", Path(sw, f[part].key).ToString()};
@@ -301,10 +304,11 @@ LoadStatus CheckZeroAccessorSize(const LoadState& c, const AccessorDesc& a, cons
           Path(where, "count").ToString()};
 }
 
-LoadStatus LoadAccessors(LoadState& c, Object root) {
-  Array array;
+LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
+  TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(root, "accessors", "", &array, &present); !s) return s;
+  if (LoadStatus s = OptionalArray(FindField(root, "accessors"), Path(), &array, &present); !s)
+    return s;
   if (!present) return {};
   // Built as they are read (not resized first): each entry is written once, while it is hot.
   c.accessors.reserve(array.size());
@@ -315,14 +319,14 @@ LoadStatus LoadAccessors(LoadState& c, Object root) {
   // accessor (constructing one per accessor zeroes its 144 bytes first).
   AccessorDesc a;
   size_t i = 0;
-  for (Element e : array) {
+  for (TapeValue e : array) {
     a.index = static_cast<uint32_t>(i);
     a.normalized = false;
     a.byte_offset = 0;
     a.view.reset();
     a.sparse.reset();
     const Path where(kAccessorsPath, i);
-    Object o;
+    TapeObject o;
     if (LoadStatus s = AsObject(e, where, &o); !s) return s;
     const Fields f(o, kKeys);
     uint64_t component = 0;
@@ -349,7 +353,8 @@ LoadStatus LoadAccessors(LoadState& c, Object root) {
       const BufferView& v = c.views[size_t(view)];
       a.view = gltf::ViewBytes{v.bytes, v.byte_stride};
       // glTF 2.0 §3.6.2.4: the offset into the buffer is a multiple of the component size too.
-      if ((v.byte_offset + a.byte_offset) % gltf::ComponentSize(a.component_type) != 0) {
+      // The size is 1, 2 or 4: a mask, not a division (this runs for every accessor).
+      if (((v.byte_offset + a.byte_offset) & (gltf::ComponentSize(a.component_type) - 1)) != 0) {
         return {Error::kInvalidValue,
                 "bufferView.byteOffset + byteOffset is not a multiple of the component size",
                 Path(where, "byteOffset").ToString()};
@@ -358,7 +363,7 @@ LoadStatus LoadAccessors(LoadState& c, Object root) {
       return {Error::kInvalidValue, "byteOffset without bufferView",
               Path(where, "byteOffset").ToString()};
     }
-    Object sparse;
+    TapeObject sparse;
     bool has_sparse = false;
     if (LoadStatus s = OptionalObject(f[kSparse], where, &sparse, &has_sparse); !s) return s;
     if (has_sparse) {
@@ -596,10 +601,11 @@ LoadStatus AppendAccessorFloats(const LoadState& c, uint32_t index, AccessorType
 // ---------------------------------------------------------------------------------------------
 // Nodes and scenes
 
-LoadStatus LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_count) {
-  Array array;
+LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t skin_count) {
+  TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(root, "nodes", "", &array, &present); !s) return s;
+  if (LoadStatus s = OptionalArray(FindField(root, "nodes"), Path(), &array, &present); !s)
+    return s;
   if (!present) return {};
   std::vector<Node>& nodes = c.asset->nodes;
   std::vector<uint32_t>& children = c.asset->node_children;
@@ -611,10 +617,10 @@ LoadStatus LoadNodes(LoadState& c, Object root, size_t mesh_count, size_t skin_c
   enum { kName, kChildren, kMesh, kSkin, kTranslation, kRotation, kScale, kMatrix, kWeights };
   double numbers[16];
   size_t i = 0;
-  for (Element e : array) {
+  for (TapeValue e : array) {
     const Path where(kNodesPath, i);
     Node& n = nodes.emplace_back();
-    Object o;
+    TapeObject o;
     if (LoadStatus s = AsObject(e, where, &o); !s) return s;
     const Fields f(o, kKeys);
     std::string_view name;
@@ -1300,7 +1306,7 @@ LoadStatus CheckSkinnedNodes(const LoadState& c) {
 // ---------------------------------------------------------------------------------------------
 // Animations
 
-LoadStatus LoadSampler(LoadState& c, Object so, const Path& sw, uint32_t animation,
+LoadStatus LoadSampler(LoadState& c, TapeObject so, const Path& sw, uint32_t animation,
                        AnimationSampler* sampler, uint32_t* output_accessor) {
   static constexpr std::string_view kKeys[] = {"input", "output", "interpolation"};
   enum { kInput, kOutput, kInterpolation };
@@ -1352,15 +1358,15 @@ LoadStatus LoadSampler(LoadState& c, Object so, const Path& sw, uint32_t animati
                               &sampler->output);
 }
 
-LoadStatus LoadChannel(LoadState& c, Object co, const Path& where, const Path& cw, Animation* anim,
-                       AnimationChannel* channel) {
+LoadStatus LoadChannel(LoadState& c, TapeObject co, const Path& where, const Path& cw,
+                       Animation* anim, AnimationChannel* channel) {
   static constexpr std::string_view kKeys[] = {"sampler", "target"};
   enum { kSampler, kTarget };
   const Fields f(co, kKeys);
   if (LoadStatus s = RequireIndex(f[kSampler], cw, anim->samplers.size(), &channel->sampler); !s) {
     return s;
   }
-  Object target;
+  TapeObject target;
   bool has_target = false;
   if (LoadStatus s = OptionalObject(f[kTarget], cw, &target, &has_target); !s) return s;
   if (!has_target) return {Error::kMissingProperty, "required", Path(cw, "target").ToString()};
@@ -1433,10 +1439,11 @@ LoadStatus LoadChannel(LoadState& c, Object co, const Path& where, const Path& c
   return {};
 }
 
-LoadStatus LoadAnimations(LoadState& c, Object root) {
-  Array array;
+LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
+  TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(root, "animations", "", &array, &present); !s) return s;
+  if (LoadStatus s = OptionalArray(FindField(root, "animations"), Path(), &array, &present); !s)
+    return s;
   if (!present) return {};
   c.asset->animations.resize(array.size());
   c.key_times.assign(c.accessors.size(), {});
@@ -1444,25 +1451,25 @@ LoadStatus LoadAnimations(LoadState& c, Object root) {
   static constexpr std::string_view kKeys[] = {"name", "samplers", "channels"};
   enum { kName, kSamplers, kChannels };
   size_t i = 0;
-  for (Element e : array) {
+  for (TapeValue e : array) {
     const Path where(kAnimationsPath, i);
     Animation& anim = c.asset->animations[i];
-    Object o;
+    TapeObject o;
     if (LoadStatus s = AsObject(e, where, &o); !s) return s;
     const Fields f(o, kKeys);
     std::string_view name;
     if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
     anim.name = name;
-    Array samplers, channels;
+    TapeArray samplers, channels;
     if (LoadStatus s = RequireArray(f[kSamplers], where, &samplers); !s) return s;
     if (LoadStatus s = RequireArray(f[kChannels], where, &channels); !s) return s;
     anim.samplers.resize(samplers.size());
     c.output_accessors.resize(samplers.size());
     const Path samplers_path(where, "samplers");
     size_t si = 0;
-    for (Element se : samplers) {
+    for (TapeValue se : samplers) {
       const Path sw(samplers_path, si);
-      Object so;
+      TapeObject so;
       if (LoadStatus s = AsObject(se, sw, &so); !s) return s;
       if (LoadStatus s = LoadSampler(c, so, sw, static_cast<uint32_t>(i), &anim.samplers[si],
                                      &c.output_accessors[si]);
@@ -1476,9 +1483,9 @@ LoadStatus LoadAnimations(LoadState& c, Object root) {
     anim.channels.resize(channels.size());
     const Path channels_path(where, "channels");
     size_t ci = 0;
-    for (Element ce : channels) {
+    for (TapeValue ce : channels) {
       const Path cw(channels_path, ci);
-      Object co;
+      TapeObject co;
       if (LoadStatus s = AsObject(ce, cw, &co); !s) return s;
       if (LoadStatus s = LoadChannel(c, co, where, cw, &anim, &anim.channels[ci]); !s) return s;
       ++ci;
@@ -1570,14 +1577,16 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   if (Status s = gltf::LoadVariantNames(root, c.asset); !s) return s;
   if (Status s = LoadBuffers(c, root); !s) return s;
   if (Status s = LoadViews(c, root); !s) return s;
-  if (Status s = LoadAccessors(c, root); !s) return s;
-  if (Status s = LoadNodes(c, root, ArraySize(root, "meshes"), ArraySize(root, "skins")); !s)
+  // The largest passes read the tape directly (common/tape.h).
+  const TapeObject tape_root(TapeValue::Root(parser_->dom));
+  if (Status s = LoadAccessors(c, tape_root); !s) return s;
+  if (Status s = LoadNodes(c, tape_root, ArraySize(root, "meshes"), ArraySize(root, "skins")); !s)
     return s;
   if (Status s = LoadScenes(c, root); !s) return s;
   if (Status s = LoadMeshes(c, root); !s) return s;
   if (Status s = LoadSkins(c, root); !s) return s;
   if (Status s = CheckSkinnedNodes(c); !s) return s;
-  if (Status s = LoadAnimations(c, root); !s) return s;
+  if (Status s = LoadAnimations(c, tape_root); !s) return s;
   if (Status s = UseLayout(out.asset, options.influences, options.dense_k, "primitives"); !s) {
     return s;
   }
