@@ -85,6 +85,23 @@ LoadStatus NotAnObject(const Path& where) {
   return {Error::kWrongType, "expected an object", where.ToString()};
 }
 
+LoadStatus detail::NotANumber(const Path& parent, std::string_view key, size_t i) {
+  const Path at(parent, key);
+  return {Error::kWrongType, "expected a number", Path(at, i).ToString()};
+}
+
+LoadStatus detail::NotFinite(const Path& parent, std::string_view key, size_t i) {
+  const Path at(parent, key);
+  return {Error::kInvalidValue, "not finite", Path(at, i).ToString()};
+}
+
+LoadStatus detail::CountMismatch(const Path& parent, std::string_view key, size_t count,
+                                 size_t found) {
+  return {Error::kInvalidValue,
+          "expected " + std::to_string(count) + " numbers, found " + std::to_string(found),
+          Path(parent, key).ToString()};
+}
+
 namespace {
 
 // Reads a number array's entries into out(i, value); kWrongType / kInvalidValue at parent/key/i.
@@ -93,24 +110,12 @@ LoadStatus ReadNumbers(ArrayType array, const Path& parent, std::string_view key
   size_t i = 0;
   for (const auto e : array) {
     double v = 0;
-    if (!GetDouble(e, &v)) {
-      const Path at(parent, key);
-      return {Error::kWrongType, "expected a number", Path(at, i).ToString()};
-    }
-    if (!std::isfinite(v)) {
-      const Path at(parent, key);
-      return {Error::kInvalidValue, "not finite", Path(at, i).ToString()};
-    }
+    if (!GetDouble(e, &v)) return detail::NotANumber(parent, key, i);
+    if (!std::isfinite(v)) return detail::NotFinite(parent, key, i);
     out(i, v);
     ++i;
   }
   return {};
-}
-
-LoadStatus CountMismatch(const Path& parent, std::string_view key, size_t count, size_t found) {
-  return {Error::kInvalidValue,
-          "expected " + std::to_string(count) + " numbers, found " + std::to_string(found),
-          Path(parent, key).ToString()};
 }
 
 }  // namespace
@@ -124,22 +129,9 @@ LoadStatus OptionalNumbers(const BasicField<V>& f, const Path& parent, size_t co
   if (present) *present = found;
   if (!found) return {};
   const size_t size = array.size();
-  if (count != 0 && size != count) return CountMismatch(parent, f.key, count, size);
+  if (count != 0 && size != count) return detail::CountMismatch(parent, f.key, count, size);
   out->resize(size);
   double* data = out->data();
-  return ReadNumbers(array, parent, f.key, [data](size_t i, double v) { data[i] = v; });
-}
-
-template <typename V>
-LoadStatus detail::PresentNumbers(const BasicField<V>& f, const Path& parent,
-                                  std::span<double> out) {
-  ArrayOf<V> array;
-  if (!GetArray(f.value, &array)) {
-    return detail::WrongType(parent, f.key, "an array");
-  }
-  const size_t size = array.size();
-  if (size != out.size()) return CountMismatch(parent, f.key, out.size(), size);
-  double* data = out.data();
   return ReadNumbers(array, parent, f.key, [data](size_t i, double v) { data[i] = v; });
 }
 
@@ -176,8 +168,6 @@ LoadStatus OptionalIndices(const BasicField<V>& f, const Path& parent, size_t si
 template LoadStatus OptionalNumbers(const Field&, const Path&, size_t, std::vector<double>*, bool*);
 template LoadStatus OptionalNumbers(const TapeField&, const Path&, size_t, std::vector<double>*,
                                     bool*);
-template LoadStatus detail::PresentNumbers(const Field&, const Path&, std::span<double>);
-template LoadStatus detail::PresentNumbers(const TapeField&, const Path&, std::span<double>);
 template LoadStatus OptionalIndices(const Field&, const Path&, size_t, std::vector<uint32_t>*,
                                     bool*);
 template LoadStatus OptionalIndices(const TapeField&, const Path&, size_t, std::vector<uint32_t>*,

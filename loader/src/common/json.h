@@ -12,6 +12,7 @@
 
 #include <simdjson.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -420,9 +421,26 @@ template <typename V>
 LoadStatus OptionalNumbers(const BasicField<V>& f, const Path& parent, size_t count,
                            std::vector<double>* out, bool* present = nullptr);
 namespace detail {
-// OptionalNumbers into a span, for a present field.
+LoadStatus NotANumber(const Path& parent, std::string_view key, size_t i);
+LoadStatus NotFinite(const Path& parent, std::string_view key, size_t i);
+LoadStatus CountMismatch(const Path& parent, std::string_view key, size_t count, size_t found);
+
+// OptionalNumbers into a span, for a present field (kWrongType / kInvalidValue at parent/key/i).
 template <typename V>
-LoadStatus PresentNumbers(const BasicField<V>& f, const Path& parent, std::span<double> out);
+SINEW_JSON_INLINE LoadStatus PresentNumbers(const BasicField<V>& f, const Path& parent,
+                                            std::span<double> out) {
+  ArrayOf<V> array;
+  if (!GetArray(f.value, &array)) return WrongType(parent, f.key, "an array");
+  if (array.size() != out.size()) return CountMismatch(parent, f.key, out.size(), array.size());
+  size_t i = 0;
+  for (const auto e : array) {
+    double v = 0;
+    if (!GetDouble(e, &v)) return NotANumber(parent, f.key, i);
+    if (!std::isfinite(v)) return NotFinite(parent, f.key, i);
+    out[i++] = v;
+  }
+  return {};
+}
 }  // namespace detail
 
 // A number array of exactly out.size() entries, finite, into `out` (no allocation). Inline for
