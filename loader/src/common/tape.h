@@ -186,6 +186,8 @@ class TapeObject {
   Iterator begin() const { return Iterator(object_.at(object_.index() + 1)); }
   Iterator end() const { return Iterator(object_.at(object_.End())); }
   TapeValue value() const { return object_; }
+  // Fields, saturated at 0xFFFFFF (as simdjson::dom::object::size()).
+  size_t size() const { return object_.Count(); }
 
  private:
   TapeValue object_;

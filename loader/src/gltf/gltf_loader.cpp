@@ -87,6 +87,7 @@ struct LoadState {
   mutable uint64_t decoded_bytes = 0;
   std::vector<Warning>* warnings = nullptr;
   Asset* asset = nullptr;
+  Element dom_root;  // The document, for Dom().
   // Scratch, reused from object to object and from load to load.
   std::vector<double> numbers;
   std::vector<float> floats;
@@ -99,11 +100,22 @@ struct LoadState {
     size_t offset = 0;
   };
   std::vector<KeyTimes> key_times;
-  std::vector<Field> joint_fields, weight_fields;  // JOINTS_n / WEIGHTS_n of one primitive.
-  std::vector<int32_t> parents;                    // Per node, while the hierarchy is checked.
-  std::vector<uint32_t> weighted_or_skinned;       // Nodes with weights or a skin, in order.
+  std::vector<TapeField> joint_fields, weight_fields;  // JOINTS_n / WEIGHTS_n of one primitive.
+  std::vector<int32_t> parents;                        // Per node, while the hierarchy is checked.
+  std::vector<uint32_t> weighted_or_skinned;           // Nodes with weights or a skin, in order.
   std::vector<uint8_t> node_state;
   std::vector<size_t> walk;
+
+  // A field found on the tape, as simdjson's DOM element (looked up by its JSON pointer): for
+  // the extension readers, which use the DOM API. Costs a lookup only for a present field.
+  Field Dom(const TapeField& f, const Path& parent) const {
+    Field out{f.key, Element(), false};
+    if (f.present) {
+      out.present =
+          dom_root.at_pointer(Path(parent, f.key).ToString()).get(out.value) == simdjson::SUCCESS;
+    }
+    return out;
+  }
 
   void Reset(const GltfOptions& o, const std::filesystem::path& dir, LoadedAsset* out) {
     options = &o;
@@ -138,19 +150,20 @@ constexpr Path kAnimationsPath("/animations");
 // ---------------------------------------------------------------------------------------------
 // Buffers, views, accessors
 
-LoadStatus LoadBuffers(LoadState& c, Object root) {
-  Array array;
+LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
+  TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(root, "buffers", "", &array, &present); !s) return s;
+  if (LoadStatus s = OptionalArray(FindField(root, "buffers"), Path(), &array, &present); !s)
+    return s;
   if (!present) return {};
   c.buffers.resize(array.size());
   c.owned_buffers.resize(array.size());
   static constexpr std::string_view kKeys[] = {"byteLength", "uri"};
   enum { kByteLength, kUri };
   size_t i = 0;
-  for (Element e : array) {
+  for (TapeValue e : array) {
     const Path where(kBuffersPath, i);
-    Object o;
+    TapeObject o;
     if (LoadStatus s = AsObject(e, where, &o); !s) return s;
     const Fields f(o, kKeys);
     uint64_t byte_length = 0;
@@ -187,18 +200,19 @@ LoadStatus LoadBuffers(LoadState& c, Object root) {
   return {};
 }
 
-LoadStatus LoadViews(LoadState& c, Object root) {
-  Array array;
+LoadStatus LoadViews(LoadState& c, TapeObject root) {
+  TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(root, "bufferViews", "", &array, &present); !s) return s;
+  if (LoadStatus s = OptionalArray(FindField(root, "bufferViews"), Path(), &array, &present); !s)
+    return s;
   if (!present) return {};
   c.views.resize(array.size());
   static constexpr std::string_view kKeys[] = {"buffer", "byteOffset", "byteLength", "byteStride"};
   enum { kBuffer, kByteOffset, kByteLength, kByteStride };
   size_t i = 0;
-  for (Element e : array) {
+  for (TapeValue e : array) {
     const Path where(kViewsPath, i);
-    Object o;
+    TapeObject o;
     if (LoadStatus s = AsObject(e, where, &o); !s) return s;
     const Fields f(o, kKeys);
     uint32_t buffer = 0;
@@ -725,19 +739,20 @@ LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t sk
   return {};
 }
 
-LoadStatus LoadScenes(LoadState& c, Object root) {
-  Array array;
+LoadStatus LoadScenes(LoadState& c, TapeObject root) {
+  TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(root, "scenes", "", &array, &present); !s) return s;
+  if (LoadStatus s = OptionalArray(FindField(root, "scenes"), Path(), &array, &present); !s)
+    return s;
   if (present) {
     c.asset->scenes.resize(array.size());
     static constexpr std::string_view kKeys[] = {"name", "nodes"};
     enum { kName, kNodes };
     size_t i = 0;
-    for (Element e : array) {
+    for (TapeValue e : array) {
       const Path where(kScenesPath, i);
       Scene& scene = c.asset->scenes[i];
-      Object o;
+      TapeObject o;
       if (LoadStatus s = AsObject(e, where, &o); !s) return s;
       const Fields f(o, kKeys);
       std::string_view name;
@@ -757,7 +772,7 @@ LoadStatus LoadScenes(LoadState& c, Object root) {
       ++i;
     }
   }
-  return OptionalIndex(root, "scene", "", c.asset->scenes.size(), &c.asset->scene);
+  return OptionalIndex(FindField(root, "scene"), Path(), c.asset->scenes.size(), &c.asset->scene);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -803,17 +818,17 @@ int64_t SetNumber(std::string_view name, std::string_view prefix, size_t limit) 
 // duplicate keys, as at_key). JOINTS_n / WEIGHTS_n go to c.joint_fields / c.weight_fields, indexed
 // by n (only n <= the attribute count can matter: the sets must be contiguous from 0).
 struct Attributes {
-  Field position{"POSITION", Element(), false}, normal{"NORMAL", Element(), false},
-      tangent{"TANGENT", Element(), false};
+  TapeField position{"POSITION", TapeValue(), false}, normal{"NORMAL", TapeValue(), false},
+      tangent{"TANGENT", TapeValue(), false};
 };
 
-void GatherAttributes(LoadState& c, Object attributes, Attributes* out) {
+void GatherAttributes(LoadState& c, TapeObject attributes, Attributes* out) {
   const size_t limit = attributes.size();
-  c.joint_fields.assign(limit + 1, Field());
-  c.weight_fields.assign(limit + 1, Field());
+  c.joint_fields.assign(limit + 1, TapeField());
+  c.weight_fields.assign(limit + 1, TapeField());
   for (auto field : attributes) {
     const std::string_view key = field.key;
-    Field* target = nullptr;
+    TapeField* target = nullptr;
     if (Equals(key, "POSITION")) {
       target = &out->position;
     } else if (Equals(key, "NORMAL")) {
@@ -851,8 +866,8 @@ LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Pri
   joints.resize(vertex_count * 4);
   weights.resize(vertex_count * 4);
   for (size_t set = 0; set < sets; ++set) {
-    const Field& jf = c.joint_fields[set];
-    const Field& wf = c.weight_fields[set];
+    const TapeField& jf = c.joint_fields[set];
+    const TapeField& wf = c.weight_fields[set];
     uint32_t ja = 0, wa = 0;
     if (LoadStatus s = RequireIndex(jf, aw, c.accessors.size(), &ja); !s) return s;
     if (!wf.present) {
@@ -952,15 +967,15 @@ LoadStatus LoadStream(const LoadState& c, uint32_t accessor, size_t vertex_count
   return ReadAccessorFloats(c, accessor, {type}, where, out);
 }
 
-LoadStatus LoadTargets(const LoadState& c, Array targets, const Path& where, size_t vertex_count,
-                       Primitive* p) {
+LoadStatus LoadTargets(const LoadState& c, TapeArray targets, const Path& where,
+                       size_t vertex_count, Primitive* p) {
   p->targets.resize(targets.size());
   static constexpr std::string_view kKeys[] = {"POSITION", "NORMAL", "TANGENT"};
   const Path targets_path(where, "targets");
   size_t t = 0;
-  for (Element te : targets) {
+  for (TapeValue te : targets) {
     const Path tw(targets_path, t);
-    Object to;
+    TapeObject to;
     if (LoadStatus s = AsObject(te, tw, &to); !s) return s;
     const Fields f(to, kKeys);
     MorphTarget& target = p->targets[t];
@@ -983,12 +998,12 @@ LoadStatus LoadTargets(const LoadState& c, Array targets, const Path& where, siz
   return {};
 }
 
-LoadStatus LoadPrimitive(LoadState& c, Object o, const Path& where, Primitive* p) {
+LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitive* p) {
   static constexpr std::string_view kKeys[] = {"attributes", "mode",    "material",
                                                "indices",    "targets", "extensions"};
   enum { kAttributes, kMode, kMaterial, kIndices, kTargets, kExtensions };
   const Fields f(o, kKeys);
-  Object attributes;
+  TapeObject attributes;
   bool has_attributes = false;
   if (LoadStatus s = OptionalObject(f[kAttributes], where, &attributes, &has_attributes); !s) {
     return s;
@@ -1047,8 +1062,8 @@ LoadStatus LoadPrimitive(LoadState& c, Object o, const Path& where, Primitive* p
   p->mode = static_cast<uint32_t>(mode);
   if (LoadStatus s = OptionalIndex(f[kMaterial], where, c.material_count, &p->material); !s)
     return s;
-  if (LoadStatus s = gltf::LoadVariantMappings(f[kExtensions], where, c.asset->variants.size(),
-                                               c.material_count, p);
+  if (LoadStatus s = gltf::LoadVariantMappings(c.Dom(f[kExtensions], where), where,
+                                               c.asset->variants.size(), c.material_count, p);
       !s) {
     return s;
   }
@@ -1076,7 +1091,7 @@ LoadStatus LoadPrimitive(LoadState& c, Object o, const Path& where, Primitive* p
     }
   }
 
-  Array targets;
+  TapeArray targets;
   bool has_targets = false;
   if (LoadStatus s = OptionalArray(f[kTargets], where, &targets, &has_targets); !s) return s;
   if (has_targets) return LoadTargets(c, targets, where, vertex_count, p);
@@ -1089,15 +1104,15 @@ LoadStatus LoadPrimitive(LoadState& c, Object o, const Path& where, Primitive* p
 // object, or has no targetNames, is not read; a targetNames that is not an array of exactly one
 // string per target is ignored with a warning (at /meshes/i/extras/targetNames), and the mesh
 // keeps no names. Read only when the mesh has extras (one key lookup; meshes are few).
-void LoadTargetNames(LoadState& c, const Field& extras, const Path& where, size_t targets,
+void LoadTargetNames(LoadState& c, const TapeField& extras, const Path& where, size_t targets,
                      Mesh* mesh) {
-  Object o;
-  if (!extras.present || extras.value.get_object().get(o) != simdjson::SUCCESS) return;
-  Element names;
-  if (o.at_key("targetNames").get(names) != simdjson::SUCCESS) return;
+  TapeObject o;
+  if (!extras.present || !GetObject(extras.value, &o)) return;
+  const TapeField names = FindField(o, "targetNames");
+  if (!names.present) return;
   const Path extras_path(where, "extras"), names_path(extras_path, "targetNames");
-  Array array;
-  if (names.get_array().get(array) != simdjson::SUCCESS) {
+  TapeArray array;
+  if (!GetArray(names.value, &array)) {
     c.warnings->push_back({names_path.ToString(), "targetNames is not an array: ignored"});
     return;
   }
@@ -1109,9 +1124,9 @@ void LoadTargetNames(LoadState& c, const Field& extras, const Path& where, size_
   }
   mesh->target_names.reserve(targets);
   size_t k = 0;
-  for (Element e : array) {
+  for (TapeValue e : array) {
     std::string_view name;
-    if (e.get_string().get(name) != simdjson::SUCCESS) {
+    if (!GetString(e, &name)) {
       c.warnings->push_back(
           {Path(names_path, k).ToString(), "a target name is not a string: targetNames ignored"});
       mesh->target_names.clear();
@@ -1122,26 +1137,27 @@ void LoadTargetNames(LoadState& c, const Field& extras, const Path& where, size_
   }
 }
 
-LoadStatus LoadMeshes(LoadState& c, Object root) {
-  Array array;
+LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
+  TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(root, "meshes", "", &array, &present); !s) return s;
+  if (LoadStatus s = OptionalArray(FindField(root, "meshes"), Path(), &array, &present); !s)
+    return s;
   if (!present) return {};
   c.asset->meshes.resize(array.size());
   static constexpr std::string_view kKeys[] = {"name", "primitives", "weights", "extensions",
                                                "extras"};
   enum { kName, kPrimitives, kWeights, kExtensions, kExtras };
   size_t i = 0;
-  for (Element e : array) {
+  for (TapeValue e : array) {
     const Path where(kMeshesPath, i);
     Mesh& mesh = c.asset->meshes[i];
-    Object o;
+    TapeObject o;
     if (LoadStatus s = AsObject(e, where, &o); !s) return s;
     const Fields f(o, kKeys);
     std::string_view name;
     if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
     mesh.name = name;
-    Array primitives;
+    TapeArray primitives;
     if (LoadStatus s = RequireArray(f[kPrimitives], where, &primitives); !s) return s;
     const Path primitives_path(where, "primitives");
     if (primitives.size() == 0) {
@@ -1150,9 +1166,9 @@ LoadStatus LoadMeshes(LoadState& c, Object root) {
     }
     mesh.primitives.resize(primitives.size());
     size_t p = 0;
-    for (Element pe : primitives) {
+    for (TapeValue pe : primitives) {
       const Path pw(primitives_path, p);
-      Object po;
+      TapeObject po;
       if (LoadStatus s = AsObject(pe, pw, &po); !s) return s;
       if (LoadStatus s = LoadPrimitive(c, po, pw, &mesh.primitives[p]); !s) return s;
       if (mesh.primitives[p].targets.size() != mesh.primitives[0].targets.size()) {
@@ -1173,7 +1189,7 @@ LoadStatus LoadMeshes(LoadState& c, Object root) {
       }
       mesh.weights.assign(c.numbers.begin(), c.numbers.end());
     }
-    if (LoadStatus s = gltf::LoadInbetweens(f[kExtensions], where,
+    if (LoadStatus s = gltf::LoadInbetweens(c.Dom(f[kExtensions], where), where,
                                             mesh.primitives[0].targets.size(), &mesh, c.warnings);
         !s) {
       return s;
@@ -1187,10 +1203,11 @@ LoadStatus LoadMeshes(LoadState& c, Object root) {
 // ---------------------------------------------------------------------------------------------
 // Skins
 
-LoadStatus LoadSkins(LoadState& c, Object root) {
-  Array array;
+LoadStatus LoadSkins(LoadState& c, TapeObject root) {
+  TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(root, "skins", "", &array, &present); !s) return s;
+  if (LoadStatus s = OptionalArray(FindField(root, "skins"), Path(), &array, &present); !s)
+    return s;
   if (!present) return {};
   c.asset->skins.resize(array.size());
   static constexpr std::string_view kKeys[] = {"name", "joints", "skeleton", "inverseBindMatrices",
@@ -1198,10 +1215,10 @@ LoadStatus LoadSkins(LoadState& c, Object root) {
   enum { kName, kJoints, kSkeleton, kInverseBindMatrices, kExtensions };
   std::vector<float>& matrices = c.floats;
   size_t i = 0;
-  for (Element e : array) {
+  for (TapeValue e : array) {
     const Path where(kSkinsPath, i);
     Skin& skin = c.asset->skins[i];
-    Object o;
+    TapeObject o;
     if (LoadStatus s = AsObject(e, where, &o); !s) return s;
     const Fields f(o, kKeys);
     std::string_view name;
@@ -1253,7 +1270,8 @@ LoadStatus LoadSkins(LoadState& c, Object root) {
     } else {
       skin.inverse_binds.assign(skin.joints.size(), Float4x4::Identity());
     }
-    if (LoadStatus s = gltf::LoadBindPoses(f[kExtensions], where, &skin); !s) return s;
+    if (LoadStatus s = gltf::LoadBindPoses(c.Dom(f[kExtensions], where), where, &skin); !s)
+      return s;
     ++i;
   }
   return {};
@@ -1575,16 +1593,18 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   if (Status s = AsObject(doc, "", &root); !s) return s;
   if (Status s = CheckAssetAndExtensions(c, root); !s) return s;
   if (Status s = gltf::LoadVariantNames(root, c.asset); !s) return s;
-  if (Status s = LoadBuffers(c, root); !s) return s;
-  if (Status s = LoadViews(c, root); !s) return s;
-  // The largest passes read the tape directly (common/tape.h).
+  // The object passes read the tape directly (common/tape.h); extension objects, rare, through
+  // simdjson's DOM (LoadState::Dom).
   const TapeObject tape_root(TapeValue::Root(parser_->dom));
+  c.dom_root = doc;
+  if (Status s = LoadBuffers(c, tape_root); !s) return s;
+  if (Status s = LoadViews(c, tape_root); !s) return s;
   if (Status s = LoadAccessors(c, tape_root); !s) return s;
   if (Status s = LoadNodes(c, tape_root, ArraySize(root, "meshes"), ArraySize(root, "skins")); !s)
     return s;
-  if (Status s = LoadScenes(c, root); !s) return s;
-  if (Status s = LoadMeshes(c, root); !s) return s;
-  if (Status s = LoadSkins(c, root); !s) return s;
+  if (Status s = LoadScenes(c, tape_root); !s) return s;
+  if (Status s = LoadMeshes(c, tape_root); !s) return s;
+  if (Status s = LoadSkins(c, tape_root); !s) return s;
   if (Status s = CheckSkinnedNodes(c); !s) return s;
   if (Status s = LoadAnimations(c, tape_root); !s) return s;
   if (Status s = UseLayout(out.asset, options.influences, options.dense_k, "primitives"); !s) {
