@@ -1,11 +1,13 @@
 // One small fixture per glTF rule and bad-input case: the exact error and where it is.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "loader/gltf_fixture.h"
+#include "sinew/loader/file.h"
 #include "sinew/loader/gltf.h"
 
 namespace sinew::loader {
@@ -52,6 +54,28 @@ TEST(GltfFixture, PacksAClipsKeysOnceAndSharesKeyTimesBetweenSamplers) {
       std::vector<float>(clip.Input(clip.samplers[1]).begin(), clip.Input(clip.samplers[1]).end()),
       (std::vector<float>{0, 1}));
   EXPECT_EQ(clip.Output(clip.samplers[1])[7], 0.7071068f);
+}
+
+// A reused loader remembers which accessors a clip's samplers share between its loads only within
+// a load: the second load of the same file packs its key times again.
+TEST(GltfFixture, AReusedLoaderPacksEachLoadsKeyTimesAnew) {
+  const std::string json = Replace(
+      ValidGltf(), R"("samplers": [{"input": 3, "output": 4}],)",
+      R"("samplers": [{"input": 3, "output": 4}, {"input": 3, "output": 4, "interpolation": "STEP"}],)");
+  std::vector<uint8_t> padded(json.begin(), json.end());
+  padded.resize(json.size() + ReadPadding(), 0);
+  GltfLoader loader;
+  for (int load = 0; load < 3; ++load) {
+    auto loaded = loader.LoadFromMemory({padded.data(), json.size()}, ".");
+    ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+    const Animation& clip = loaded->asset.animations[0];
+    ASSERT_EQ(clip.keys.size(), 2u + 8u + 8u) << "load " << load;
+    EXPECT_EQ(clip.samplers[1].input.offset, clip.samplers[0].input.offset);
+    EXPECT_EQ(std::vector<float>(clip.Input(clip.samplers[0]).begin(),
+                                 clip.Input(clip.samplers[0]).end()),
+              (std::vector<float>{0, 1}))
+        << "load " << load;
+  }
 }
 
 TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }

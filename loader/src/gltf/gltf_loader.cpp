@@ -94,12 +94,15 @@ struct LoadState {
   std::vector<uint32_t> uints;
   std::vector<uint32_t> output_accessors;  // Per sampler of the current animation.
   std::vector<float> keys;  // The current animation's keys, copied into it once complete.
-  // Per accessor: 1 + the animation whose keys hold it as key times (0: none yet), and where.
+  // Per accessor: which animation's keys hold it as key times, and where. The stamp is
+  // load << 32 | (1 + animation), so that entries of earlier loads never match and the vector is
+  // not cleared for every load (it is as long as the largest file's accessors array).
   struct KeyTimes {
-    uint32_t animation = 0;
+    uint64_t stamp = 0;
     size_t offset = 0;
   };
   std::vector<KeyTimes> key_times;
+  uint32_t load = 0;                                   // Counts loads from 1; see KeyTimes.
   std::vector<TapeField> joint_fields, weight_fields;  // JOINTS_n / WEIGHTS_n of one primitive.
   std::vector<int32_t> parents;                        // Per node, while the hierarchy is checked.
   std::vector<uint32_t> weighted_or_skinned;           // Nodes with weights or a skin, in order.
@@ -118,6 +121,10 @@ struct LoadState {
   }
 
   void Reset(const GltfOptions& o, const std::filesystem::path& dir, LoadedAsset* out) {
+    if (++load == 0) {  // Wrapped: forget every stamp.
+      key_times.clear();
+      load = 1;
+    }
     options = &o;
     base_dir = dir;
     glb_bin = {};
@@ -1350,7 +1357,8 @@ LoadStatus LoadSampler(LoadState& c, TapeObject so, const Path& sw, uint32_t ani
     return s;
   // Samplers that share key times in the file share their range of the clip's keys.
   LoadState::KeyTimes& shared = c.key_times[input];
-  if (shared.animation == animation + 1) {
+  const uint64_t stamp = uint64_t{c.load} << 32 | (uint64_t{animation} + 1);
+  if (shared.stamp == stamp) {
     sampler->input = {shared.offset, static_cast<size_t>(c.accessors[input].count)};
   } else {
     if (LoadStatus s =
@@ -1365,7 +1373,7 @@ LoadStatus LoadSampler(LoadState& c, TapeObject so, const Path& sw, uint32_t ani
                 "key times must increase strictly (key " + std::to_string(k) + ")", iw.ToString()};
       }
     }
-    shared = {animation + 1, sampler->input.offset};
+    shared = {stamp, sampler->input.offset};
   }
   if (sampler->interpolation == Interpolation::kCubicSpline && sampler->input.count < 2) {
     return {Error::kInvalidValue, "CUBICSPLINE needs at least 2 keys", iw.ToString()};
@@ -1464,7 +1472,7 @@ LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
     return s;
   if (!present) return {};
   c.asset->animations.resize(array.size());
-  c.key_times.assign(c.accessors.size(), {});
+  if (c.key_times.size() < c.accessors.size()) c.key_times.resize(c.accessors.size());
   c.keys.clear();
   static constexpr std::string_view kKeys[] = {"name", "samplers", "channels"};
   enum { kName, kSamplers, kChannels };
