@@ -24,6 +24,10 @@ struct NodeRange {
 
 // A node of the scene graph. Its local transform is `matrix` when has_matrix, else T·R·S.
 struct Node {
+  // User-provided (though empty) so that value-initialization, as in emplace_back(), does not
+  // zero the whole node before the member initializers below set it: loaders build thousands.
+  Node() noexcept {}
+
   std::string name;
   // Parent node, or -1 for a root. Every node has at most one parent (checked at load).
   int32_t parent = -1;
