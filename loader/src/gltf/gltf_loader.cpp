@@ -615,6 +615,11 @@ LoadStatus AppendAccessorFloats(const LoadState& c, uint32_t index, AccessorType
   if (LoadStatus s = ChargeDecode(c, index); !s) return s;  // before `keys` grows
   range->offset = keys->size();
   range->count = static_cast<size_t>(a.count) * gltf::ComponentCount(a.type);
+  if (a.packed_floats) {  // Copied in as `keys` grows (resize() would zero them first).
+    keys->insert(keys->end(), UnalignedFloats(a.packed_floats),
+                 UnalignedFloats(a.packed_floats + range->count * sizeof(float)));
+    return {};
+  }
   keys->resize(range->offset + range->count);
   return DecodeCharged(c, index, std::span<float>(*keys).subspan(range->offset, range->count));
 }
