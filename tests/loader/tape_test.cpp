@@ -135,6 +135,23 @@ TEST(Tape, CountsAnArrayOfManyEntriesAsSimdjsonDoes) {
   EXPECT_EQ(CompareDocument(json), 70001u);
 }
 
+// The tape stores a count up to 0xFFFFFF (simdjson's array::size() stops there); TapeArray::size()
+// counts a larger array, so that the loader never sizes its output short of what it iterates.
+TEST(Tape, CountsAnArrayPastWhatTheTapeHolds) {
+  const size_t entries = (size_t{1} << 24) + 2;
+  std::string json = "[";
+  json.reserve(2 * entries + 2);
+  for (size_t i = 0; i < entries; ++i) json += i ? ",0" : "0";
+  json += "]";
+  simdjson::dom::parser parser;
+  element root;
+  ASSERT_EQ(parser.parse(json.data(), json.size()).get(root), simdjson::SUCCESS);
+  TapeArray array;
+  ASSERT_TRUE(GetArray(TapeValue::Root(parser), &array));
+  EXPECT_EQ(simdjson::dom::array(root).size(), size_t{0xFFFFFF});
+  EXPECT_EQ(array.size(), entries);
+}
+
 // Every shared glTF asset's JSON (the .gltf files; a .glb's JSON chunk is read by the loader
 // tests), value by value.
 TEST(Tape, ReadsEverySharedGltfDocumentAsSimdjsonDoes) {

@@ -155,8 +155,15 @@ class TapeArray {
   };
   Iterator begin() const { return Iterator(array_.at(array_.index() + 1)); }
   Iterator end() const { return Iterator(array_.at(array_.End())); }
-  // Entries, saturated at 0xFFFFFF (as simdjson::dom::array::size()).
-  size_t size() const { return array_.Count(); }
+  // Entries. The tape holds the count up to 0xFFFFFF (where simdjson::dom::array::size() stops);
+  // a larger array is counted, so that callers may size their output by it.
+  size_t size() const {
+    const size_t count = array_.Count();
+    if (count < simdjson::internal::JSON_COUNT_MASK) return count;
+    size_t n = 0;
+    for (auto it = begin(); it != end(); ++it) ++n;
+    return n;
+  }
 
  private:
   TapeValue array_;
@@ -186,8 +193,14 @@ class TapeObject {
   Iterator begin() const { return Iterator(object_.at(object_.index() + 1)); }
   Iterator end() const { return Iterator(object_.at(object_.End())); }
   TapeValue value() const { return object_; }
-  // Fields, saturated at 0xFFFFFF (as simdjson::dom::object::size()).
-  size_t size() const { return object_.Count(); }
+  // Fields (counted past 0xFFFFFF, as TapeArray::size()).
+  size_t size() const {
+    const size_t count = object_.Count();
+    if (count < simdjson::internal::JSON_COUNT_MASK) return count;
+    size_t n = 0;
+    for (auto it = begin(); it != end(); ++it) ++n;
+    return n;
+  }
 
  private:
   TapeValue object_;
