@@ -469,9 +469,13 @@ inline LoadStatus CheckComponents(const LoadState& c, uint32_t index, uint32_t a
 // CheckComponents for an accessor that is not vertex data (indices, inverse binds, key times and
 // values): its view must not define byteStride either (glTF 2.0 §3.6.2.4: "buffer views with
 // other types of data MUST NOT define byteStride").
-LoadStatus CheckNonVertexComponents(const LoadState& c, uint32_t index, uint32_t allowed,
-                                    uint32_t quantized_allowed, std::string_view role,
-                                    const Path& where) {
+// (This, ChargeDecode and AppendAccessorFloats run for every animation sampler and channel; GCC
+// kept them out of line, and forcing them inline made a crowd load ~2% faster, A/B.)
+[[gnu::always_inline]] inline LoadStatus CheckNonVertexComponents(const LoadState& c,
+                                                                  uint32_t index, uint32_t allowed,
+                                                                  uint32_t quantized_allowed,
+                                                                  std::string_view role,
+                                                                  const Path& where) {
   if (LoadStatus s = CheckComponents(c, index, allowed, quantized_allowed, role, where); !s) {
     return s;
   }
@@ -525,7 +529,7 @@ constexpr uint64_t kDecodedMinBytes = uint64_t{32} << 20;
 // Counts one decode of accessor `index` against the load's budget, before its output is allocated
 // (no caller sizes an output from an accessor's count before charging it; outputs sized from
 // other counts, such as influences per vertex, follow the vertex count POSITION was charged for).
-LoadStatus ChargeDecode(const LoadState& c, uint32_t index) {
+[[gnu::always_inline]] inline LoadStatus ChargeDecode(const LoadState& c, uint32_t index) {
   const Accessor& a = c.accessors[index];
   const uint64_t element_bytes = uint64_t{gltf::ComponentCount(a.type)} * sizeof(float);
   const uint64_t limit = kDecodedBytesPerInputByte * c.input_bytes + kDecodedMinBytes;
@@ -605,8 +609,10 @@ LoadStatus ReadAccessorFloats(const LoadState& c, uint32_t index,
 
 // Appends accessor `index` (validated), decoded as floats, to `keys`, checking its type first;
 // *range = where it landed.
-LoadStatus AppendAccessorFloats(const LoadState& c, uint32_t index, AccessorType type,
-                                const Path& where, std::vector<float>* keys, KeyRange* range) {
+[[gnu::always_inline]] inline LoadStatus AppendAccessorFloats(const LoadState& c, uint32_t index,
+                                                              AccessorType type, const Path& where,
+                                                              std::vector<float>* keys,
+                                                              KeyRange* range) {
   const Accessor& a = c.accessors[index];
   if (a.type != type) {
     return {Error::kInvalidValue, "accessor " + std::to_string(index) + " has the wrong type",
