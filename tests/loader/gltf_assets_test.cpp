@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
@@ -92,6 +93,26 @@ TEST_P(SharedAsset, LoadsWithTheCountsInTheFile) {
     }
   }
   EXPECT_EQ(primitives, e.primitives);
+  // Each stream is one allocation in the runtime's format, 16-byte aligned (asset.h).
+  const auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
+  for (const Mesh& m : a.meshes) {
+    for (const Primitive& p : m.primitives) {
+      EXPECT_TRUE(aligned(p.positions.data()));
+      if (!p.normals.empty()) {
+        EXPECT_TRUE(aligned(p.normals.data()));
+      }
+      if (!p.tangents.empty()) {
+        EXPECT_TRUE(aligned(p.tangents.data()));
+      }
+      if (!p.indices.empty()) {
+        EXPECT_TRUE(aligned(p.indices.data()));
+      }
+      if (!p.influences.joints.empty()) {
+        EXPECT_TRUE(aligned(p.influences.joints.data()));
+        EXPECT_TRUE(aligned(p.influences.weights.data()));
+      }
+    }
+  }
   EXPECT_EQ(vertices, e.vertices);
   EXPECT_EQ(first_k, e.first_skinned_k);
   ASSERT_FALSE(a.meshes.empty());
