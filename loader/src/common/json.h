@@ -145,8 +145,8 @@ class Path {
 #endif
 
 // The value types the hot-path layer reads, and their object and array types: simdjson's DOM
-// elements, or values read straight off the tape (common/tape.h, for the glTF loader's largest
-// passes). The getters below are templates over the two, so both follow one set of rules.
+// elements (the glTF extension readers), or values read straight off the tape (common/tape.h, the
+// glTF loader's object passes). The getters below are templates over the two: one set of rules.
 template <typename Value>
 struct JsonTypes;
 template <>
