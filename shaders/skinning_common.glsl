@@ -45,14 +45,11 @@ layout(std430, set = 0, binding = 5) readonly buffer Palette { vec4 palette[]; }
 layout(std430, set = 0, binding = 10) readonly buffer MorphLookup { uint morph_lookup[]; };
 layout(std430, set = 0, binding = 11) readonly buffer MorphBlocks { uvec4 morph_blocks[]; };
 layout(std430, set = 0, binding = 12) readonly buffer MorphDeltaValues { float morph_deltas[]; };
-// Per instance, 2 * morph_target_count + 1 entries (T = morph_target_count): entry 0's target is
-// the count A of active targets (nonzero weight); entries 1..A those targets and weights in
-// ascending target order; entry 1 + T + t holds t's weight (.weight) for every target.
-struct MorphActiveTarget {
-  uint target;
-  float weight;
-};
-layout(std430, set = 0, binding = 13) readonly buffer MorphInstances { MorphActiveTarget morph_instances[]; };
+// Per instance, 3T + 2 words (T = morph_target_count; gpu_layout.h MorphSlotWords): T + 1
+// (target, weight bits) pairs, the first's target the count A of active targets (nonzero weight),
+// pairs 1..A those targets and weights in ascending target order; then T weights, target t's at
+// word 2T + 2 + t.
+layout(std430, set = 0, binding = 13) readonly buffer MorphInstances { uint morph_words[]; };
 // Outputs, one block of vertex_count vertices per instance.
 layout(std430, set = 0, binding = 6) writeonly buffer OutPositions { float out_positions[]; };
 layout(std430, set = 0, binding = 7) writeonly buffer OutNormals { float out_normals[]; };
@@ -117,8 +114,8 @@ void AddMorphBlock(uvec4 block, float w, inout Vertex x) {
 void ApplyMorphs(uint instance, inout Vertex x) {
   if (pc.morph_target_count == 0u) return;
   uint targets = pc.morph_target_count;
-  uint slot = instance * (2u * targets + 1u);
-  uint active_count = morph_instances[slot].target;
+  uint slot = instance * (3u * targets + 2u);
+  uint active_count = morph_words[slot];
   if (active_count == 0u) return;
   uint group = gl_WorkGroupID.x;
   uint first = morph_lookup[group];
@@ -127,15 +124,17 @@ void ApplyMorphs(uint instance, inout Vertex x) {
     uint groups = (pc.vertex_count + uint(SINEW_GROUP_SIZE) - 1u) / uint(SINEW_GROUP_SIZE);
     uint index_base = groups + 1u + group * targets;
     for (uint k = 1u; k <= active_count; ++k) {
-      MorphActiveTarget a = morph_instances[slot + k];
-      uint b = morph_lookup[index_base + a.target];
-      if (b != SINEW_NO_MORPH_BLOCK) AddMorphBlock(morph_blocks[b], a.weight, x);
+      uint target = morph_words[slot + 2u * k];
+      uint b = morph_lookup[index_base + target];
+      if (b != SINEW_NO_MORPH_BLOCK) {
+        AddMorphBlock(morph_blocks[b], uintBitsToFloat(morph_words[slot + 2u * k + 1u]), x);
+      }
     }
   } else {
-    uint weight_base = slot + 1u + targets;
+    uint weight_base = slot + 2u * targets + 2u;
     for (uint b = first; b < end; ++b) {
       uvec4 block = morph_blocks[b];
-      float w = morph_instances[weight_base + block.x].weight;
+      float w = uintBitsToFloat(morph_words[weight_base + block.x]);
       if (w != 0.0) AddMorphBlock(block, w, x);
     }
   }

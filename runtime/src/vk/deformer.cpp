@@ -62,7 +62,7 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
   if (mesh.morph_target_count()) {
     d->morph_weights_.assign(n * mesh.morph_target_count(), 0.0f);
     const VkDeviceSize active_bytes =
-        n * (2 * VkDeviceSize{mesh.morph_target_count()} + 1) * sizeof(MorphActiveTarget);
+        n * MorphSlotWords(mesh.morph_target_count()) * sizeof(uint32_t);
     auto active = context.CreateBuffer(active_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                        MemoryUsage::kUpload);
     if (!active) return active.status();
@@ -241,14 +241,15 @@ Status Deformer::SetMorphWeights(uint32_t instance, std::span<const float> weigh
             morph_weights_.begin() + ptrdiff_t(size_t{instance} * targets));
   // The instance's slot (gpu_layout.h): the active count, (target, weight) for every nonzero
   // weight in ascending target order (the order the CPU reference sums in), then every weight.
-  auto* slot = static_cast<MorphActiveTarget*>(morph_active_.mapped()) +
-               size_t{instance} * (2 * size_t{targets} + 1);
+  auto* words =
+      static_cast<uint32_t*>(morph_active_.mapped()) + size_t{instance} * MorphSlotWords(targets);
+  auto* entries = reinterpret_cast<MorphActiveTarget*>(words);
+  std::memcpy(words + MorphSlotWeightsWord(targets), weights.data(), targets * sizeof(float));
   uint32_t active = 0;
   for (uint32_t t = 0; t < targets; ++t) {
-    if (weights[t] != 0.0f) slot[1 + active++] = MorphActiveTarget{t, weights[t]};
-    slot[1 + targets + t] = MorphActiveTarget{t, weights[t]};
+    if (weights[t] != 0.0f) entries[1 + active++] = MorphActiveTarget{t, weights[t]};
   }
-  slot[0] = MorphActiveTarget{active, 0.0f};
+  entries[0] = MorphActiveTarget{active, 0.0f};
   return {};
 }
 

@@ -34,11 +34,14 @@ static_assert(offsetof(SkinPushConstants, instance_base) == 16);
 static_assert(offsetof(SkinPushConstants, morph_target_count) == 20);
 static_assert(offsetof(SkinPushConstants, morph_stride) == 24);
 
-// struct MorphActiveTarget: an entry of an instance's morph slot (binding kBindingMorphInstances).
-// Instance i's slot is 2T + 1 entries from i * (2T + 1), T = morph_target_count: entry 0's target
-// is the active count A; entries 1..A the targets with a nonzero weight, in ascending target
-// order; entry 1 + T + t holds t's weight (the kernel reads only .weight there), for every
-// target (Deformer::SetMorphWeights).
+// An instance's morph slot (binding kBindingMorphInstances, 32-bit words; T = morph_target_count):
+// instance i's slot is MorphSlotWords(T) words from i * MorphSlotWords(T). Its first T + 1
+// MorphActiveTarget entries: entry 0's target is the active count A, entries 1..A the targets with
+// a nonzero weight, in ascending target order; then T floats, target t's weight, for every target
+// (Deformer::SetMorphWeights; GLSL reads them as uint words, skinning_common.glsl).
+inline constexpr size_t MorphSlotWords(uint32_t targets) { return 3 * size_t{targets} + 2; }
+// Word offset of the every-target weights within a slot.
+inline constexpr size_t MorphSlotWeightsWord(uint32_t targets) { return 2 * size_t{targets} + 2; }
 struct MorphActiveTarget {
   uint32_t target;
   float weight;
@@ -62,7 +65,7 @@ enum SkinBinding : uint32_t {
   kBindingMorphLookup = 10,      // MorphDeltas::group_offsets, then block_index
   kBindingMorphBlocks = 11,      // MorphDeltas::blocks (uvec4 each)
   kBindingMorphDeltas = 12,      // MorphDeltas::deltas
-  kBindingMorphInstances = 13,   // per instance, 2T + 1 MorphActiveTarget
+  kBindingMorphInstances = 13,   // per instance, MorphSlotWords(T) words
   kSkinBindingCount = 14
 };
 
