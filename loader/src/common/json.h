@@ -18,9 +18,7 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "common/tape.h"
@@ -231,31 +229,22 @@ SINEW_JSON_INLINE bool Equals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && SameBytes(a.data(), b.data(), b.size());
 }
 
-// An object's fields named in `keys`, looked up in one pass over its fields, instead of one at_key
-// (a linear scan) per key: (*this)[k] is the first field named keys[k] (the one at_key would find).
-// Other fields are ignored. `keys` is a static table of distinct names, at most 32.
-template <size_t N, typename ObjectType>
+// A tape object's fields named in `keys`, looked up in one pass over its fields, instead of one
+// at_key (a linear scan) per key: (*this)[k] is the first field named keys[k] (the one at_key would
+// find). Other fields are ignored. `keys` is a static table of distinct names, at most 32.
+template <size_t N>
 class Fields {
   static_assert(N <= 32);
-  using Value = decltype((*std::declval<ObjectType>().begin()).value);
-  // A tape value is kept as its index alone: one word to store per field (a whole TapeValue,
-  // stored from the iterator and loaded back as one, stalls on store forwarding).
-  static constexpr bool kTape = std::is_same_v<Value, TapeValue>;
-  using Slot = std::conditional_t<kTape, size_t, Value>;
 
  public:
-  SINEW_JSON_INLINE Fields(ObjectType o, const std::string_view (&keys)[N]) : keys_(keys) {
-    if constexpr (kTape) origin_ = o.value();
-    for (const auto field : o) {
+  SINEW_JSON_INLINE Fields(TapeObject o, const std::string_view (&keys)[N])
+      : keys_(keys), origin_(o.value()) {
+    for (const TapeKeyValue field : o) {
 #pragma GCC unroll 32
       for (size_t k = 0; k < N; ++k) {
         if (Equals(field.key, keys[k])) {
           if (!(present_ & (1u << k))) {
-            if constexpr (kTape) {
-              values_[k] = field.value.index();
-            } else {
-              values_[k] = field.value;
-            }
+            indices_[k] = field.value.index();
             present_ |= 1u << k;
           }
           break;
@@ -264,19 +253,17 @@ class Fields {
     }
   }
 
-  BasicField<Value> operator[](size_t k) const {
+  TapeField operator[](size_t k) const {
     const bool present = (present_ & (1u << k)) != 0;
-    if constexpr (kTape) {
-      return {keys_[k], present ? origin_.at(values_[k]) : TapeValue(), present};
-    } else {
-      return {keys_[k], values_[k], present};
-    }
+    return {keys_[k], present ? origin_.at(indices_[k]) : TapeValue(), present};
   }
 
  private:
   const std::string_view* keys_;
-  Slot values_[N];
-  [[no_unique_address]] std::conditional_t<kTape, TapeValue, std::monostate> origin_;
+  TapeValue origin_;  // The object: the values' tape.
+  // A value is kept as its tape index alone: one word to store per field (a whole TapeValue,
+  // stored from the iterator and loaded back as one, stalls on store forwarding).
+  size_t indices_[N];
   uint32_t present_ = 0;  // Bit k: keys[k] was found.
 };
 
