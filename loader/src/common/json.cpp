@@ -102,24 +102,6 @@ LoadStatus detail::CountMismatch(const Path& parent, std::string_view key, size_
           Path(parent, key).ToString()};
 }
 
-namespace {
-
-// Reads a number array's entries into out(i, value); kWrongType / kInvalidValue at parent/key/i.
-template <typename ArrayType, typename Out>
-LoadStatus ReadNumbers(ArrayType array, const Path& parent, std::string_view key, Out&& out) {
-  size_t i = 0;
-  for (const auto e : array) {
-    double v = 0;
-    if (!GetDouble(e, &v)) return detail::NotANumber(parent, key, i);
-    if (!std::isfinite(v)) return detail::NotFinite(parent, key, i);
-    out(i, v);
-    ++i;
-  }
-  return {};
-}
-
-}  // namespace
-
 template <typename V>
 LoadStatus OptionalNumbers(const BasicField<V>& f, const Path& parent, size_t count,
                            std::vector<double>* out, bool* present) {
@@ -132,7 +114,7 @@ LoadStatus OptionalNumbers(const BasicField<V>& f, const Path& parent, size_t co
   if (count != 0 && size != count) return detail::CountMismatch(parent, f.key, count, size);
   out->resize(size);
   double* data = out->data();
-  return ReadNumbers(array, parent, f.key, [data](size_t i, double v) { data[i] = v; });
+  return detail::ReadNumbers(array, parent, f.key, [data](size_t i, double v) { data[i] = v; });
 }
 
 template <typename V>
@@ -323,26 +305,13 @@ Status OptionalNumbers(Object o, std::string_view key, std::string_view where, s
   if (Status s = OptionalArray(o, key, where, &array, &found); !s) return s;
   if (present) *present = found;
   if (!found) return {};
+  const Path parent(where);
   if (count != 0 && array.size() != count) {
-    return {Error::kInvalidValue,
-            "expected " + std::to_string(count) + " numbers, found " + std::to_string(array.size()),
-            Pointer(where, key)};
+    return detail::CountMismatch(parent, key, count, array.size());
   }
-  out->clear();
-  out->reserve(array.size());
-  size_t i = 0;
-  for (Element e : array) {
-    double v = 0;
-    if (e.get_double().get(v) != simdjson::SUCCESS) {
-      return {Error::kWrongType, "expected a number", Pointer(Pointer(where, key), i)};
-    }
-    if (!std::isfinite(v)) {
-      return {Error::kInvalidValue, "not finite", Pointer(Pointer(where, key), i)};
-    }
-    out->push_back(v);
-    ++i;
-  }
-  return {};
+  out->resize(array.size());
+  double* data = out->data();
+  return detail::ReadNumbers(array, parent, key, [data](size_t i, double v) { data[i] = v; });
 }
 
 Status OptionalIndices(Object o, std::string_view key, std::string_view where, size_t size,

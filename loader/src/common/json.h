@@ -412,6 +412,21 @@ LoadStatus NotANumber(const Path& parent, std::string_view key, size_t i);
 LoadStatus NotFinite(const Path& parent, std::string_view key, size_t i);
 LoadStatus CountMismatch(const Path& parent, std::string_view key, size_t count, size_t found);
 
+// Reads a number array's entries into out(i, value); kWrongType / kInvalidValue at parent/key/i.
+template <typename ArrayType, typename Out>
+SINEW_JSON_INLINE LoadStatus ReadNumbers(ArrayType array, const Path& parent, std::string_view key,
+                                         Out&& out) {
+  size_t i = 0;
+  for (const auto e : array) {
+    double v = 0;
+    if (!GetDouble(e, &v)) return NotANumber(parent, key, i);
+    if (!std::isfinite(v)) return NotFinite(parent, key, i);
+    out(i, v);
+    ++i;
+  }
+  return {};
+}
+
 // OptionalNumbers into a span, for a present field (kWrongType / kInvalidValue at parent/key/i).
 template <typename V>
 SINEW_JSON_INLINE LoadStatus PresentNumbers(const BasicField<V>& f, const Path& parent,
@@ -419,14 +434,8 @@ SINEW_JSON_INLINE LoadStatus PresentNumbers(const BasicField<V>& f, const Path& 
   ArrayOf<V> array;
   if (!GetArray(f.value, &array)) return WrongType(parent, f.key, "an array");
   if (array.size() != out.size()) return CountMismatch(parent, f.key, out.size(), array.size());
-  size_t i = 0;
-  for (const auto e : array) {
-    double v = 0;
-    if (!GetDouble(e, &v)) return NotANumber(parent, f.key, i);
-    if (!std::isfinite(v)) return NotFinite(parent, f.key, i);
-    out[i++] = v;
-  }
-  return {};
+  double* data = out.data();
+  return ReadNumbers(array, parent, f.key, [data](size_t i, double v) { data[i] = v; });
 }
 }  // namespace detail
 
