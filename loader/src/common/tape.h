@@ -134,6 +134,16 @@ struct TapeKeyValue {
   TapeValue value;
 };
 
+// The entries of an array or object: the count its tape word holds, or, at 0xFFFFFF (the most a
+// word holds), the entries counted one by one.
+template <typename Range>
+size_t CountEntries(const Range& range, size_t tape_count) {
+  if (tape_count < simdjson::internal::JSON_COUNT_MASK) return tape_count;
+  size_t n = 0;
+  for (auto it = range.begin(); it != range.end(); ++it) ++n;
+  return n;
+}
+
 // An array: its entries in order.
 class TapeArray {
  public:
@@ -157,13 +167,7 @@ class TapeArray {
   Iterator end() const { return Iterator(array_.at(array_.End())); }
   // Entries. The tape holds the count up to 0xFFFFFF (where simdjson::dom::array::size() stops);
   // a larger array is counted, so that callers may size their output by it.
-  size_t size() const {
-    const size_t count = array_.Count();
-    if (count < simdjson::internal::JSON_COUNT_MASK) return count;
-    size_t n = 0;
-    for (auto it = begin(); it != end(); ++it) ++n;
-    return n;
-  }
+  size_t size() const { return CountEntries(*this, array_.Count()); }
 
  private:
   TapeValue array_;
@@ -194,13 +198,7 @@ class TapeObject {
   Iterator end() const { return Iterator(object_.at(object_.End())); }
   TapeValue value() const { return object_; }
   // Fields (counted past 0xFFFFFF, as TapeArray::size()).
-  size_t size() const {
-    const size_t count = object_.Count();
-    if (count < simdjson::internal::JSON_COUNT_MASK) return count;
-    size_t n = 0;
-    for (auto it = begin(); it != end(); ++it) ++n;
-    return n;
-  }
+  size_t size() const { return CountEntries(*this, object_.Count()); }
 
  private:
   TapeValue object_;
