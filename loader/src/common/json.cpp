@@ -146,11 +146,9 @@ LoadStatus OptionalIndices(const BasicField<V>& f, const Path& parent, size_t si
   return {};
 }
 
-// The hot-path getters' out-of-line parts, for both value types.
-template LoadStatus OptionalNumbers(const Field&, const Path&, size_t, std::vector<double>*, bool*);
+// The hot-path getters' out-of-line parts, for the tape (no caller reads them from a simdjson
+// element; instantiate them here if one comes).
 template LoadStatus OptionalNumbers(const TapeField&, const Path&, size_t, std::vector<double>*,
-                                    bool*);
-template LoadStatus OptionalIndices(const Field&, const Path&, size_t, std::vector<uint32_t>*,
                                     bool*);
 template LoadStatus OptionalIndices(const TapeField&, const Path&, size_t, std::vector<uint32_t>*,
                                     bool*);
