@@ -10,9 +10,6 @@ endfunction()
 find_package(Vulkan QUIET)
 sinew_require(Vulkan_FOUND "the Vulkan headers and loader" libvulkan-dev)
 
-find_path(SINEW_VOLK_INCLUDE_DIR volk.h)
-sinew_require(SINEW_VOLK_INCLUDE_DIR "volk.h" libvulkan-volk-dev)
-
 find_program(SINEW_GLSLANG_VALIDATOR glslangValidator)
 sinew_require(SINEW_GLSLANG_VALIDATOR "glslangValidator" glslang-tools)
 

@@ -20,7 +20,8 @@ esac
 
 packages=(
   cmake ninja-build g++ pkg-config          # toolchain
-  libvulkan-dev libvulkan-volk-dev          # Vulkan headers + loader, volk's device table
+  libvulkan-dev                             # Vulkan headers (incl. Vulkan-Hpp) + loader
+  libvulkan-volk-dev                        # volk, for the volk-host consumer test
   glslang-tools spirv-tools                 # GLSL -> SPIR-V at build time, spirv-val
   libsimdjson-dev                           # the loader's JSON parser
   libzstd-dev                               # Zstd-encoded G4MF binary chunks

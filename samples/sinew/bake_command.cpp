@@ -134,7 +134,7 @@ int BakeCommand(std::span<const std::string_view> args) {
   const Asset& a = file->loaded.asset;
   std::unique_ptr<vk::Context> context;
   if (o.device == "gpu") {
-    auto ctx = vk::Context::Create();
+    auto ctx = vk::Context::Create(ToolContextOptions());
     if (!ctx) {
       std::fprintf(stderr, "sinew bake: --device gpu: %s\n", ctx.error().ToString().c_str());
       return 1;

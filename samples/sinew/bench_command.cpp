@@ -247,6 +247,29 @@ constexpr float kReferenceTime = 0.75f;
 // its output is the one checked against `reference`.
 // A file's instances (`procedural` false) have no procedural clip: their palettes, posed once from
 // the file's clip, are uploaded every frame as they are (no pose time: "pose us" prints "-").
+// The timestamp calls the tool records around sinew's dispatches, loaded as any host loads its
+// own: through the Context's vkGetDeviceProcAddr (sinew's function table is private).
+struct TimestampFunctions {
+  PFN_vkCreateQueryPool vkCreateQueryPool = nullptr;
+  PFN_vkDestroyQueryPool vkDestroyQueryPool = nullptr;
+  PFN_vkCmdResetQueryPool vkCmdResetQueryPool = nullptr;
+  PFN_vkCmdWriteTimestamp vkCmdWriteTimestamp = nullptr;
+  PFN_vkGetQueryPoolResults vkGetQueryPoolResults = nullptr;
+};
+
+TimestampFunctions LoadTimestampFunctions(const vk::Context& ctx) {
+  TimestampFunctions t;
+  const PFN_vkGetDeviceProcAddr gdpa = ctx.get_device_proc_addr();
+#define SINEW_TOOL_LOAD(name) t.name = reinterpret_cast<PFN_##name>(gdpa(ctx.device(), #name));
+  SINEW_TOOL_LOAD(vkCreateQueryPool)
+  SINEW_TOOL_LOAD(vkDestroyQueryPool)
+  SINEW_TOOL_LOAD(vkCmdResetQueryPool)
+  SINEW_TOOL_LOAD(vkCmdWriteTimestamp)
+  SINEW_TOOL_LOAD(vkGetQueryPoolResults)
+#undef SINEW_TOOL_LOAD
+  return t;
+}
+
 Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
               const std::vector<Float3x4>& palettes, bool procedural,
               const std::vector<float>& morph_weights, const BenchOptions& o,
@@ -265,7 +288,7 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   const size_t j = mesh.palette_size();
   std::vector<Float3x4> posed = palettes;
 
-  const VolkDeviceTable& t = ctx.device_table();
+  const TimestampFunctions t = LoadTimestampFunctions(ctx);
   VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
   query_info.queryCount = 2;
@@ -390,8 +413,7 @@ int BenchCommand(std::span<const std::string_view> args) {
   std::unique_ptr<vk::Context> ctx;
   std::string gpu_note;
   if (!o.skip_gpu) {
-    vk::ContextOptions context_options;
-    context_options.device = o.device;
+    vk::ContextOptions context_options = ToolContextOptions(o.device);
     context_options.validation = vk::Validation::kOff;  // Timing, not checking.
     auto created = vk::Context::Create(context_options);
     if (created) {

@@ -2,9 +2,17 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 
+#include "sinew/vk/context.h"
+
 namespace sinew::tool {
+
+// Context options for the tool's GPU work: `device` (a --device flag's index or name substring)
+// when not empty, else the SINEW_DEVICE environment variable, else automatic. The library reads
+// no environment variable; the tool maps this one onto ContextOptions::device.
+vk::ContextOptions ToolContextOptions(const std::string& device = {});
 
 int BakeCommand(std::span<const std::string_view> args);
 int BenchCommand(std::span<const std::string_view> args);

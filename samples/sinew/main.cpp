@@ -1,5 +1,6 @@
 // sinew — command-line tool: `sinew bake`, `bench`, `convert` and `info` (see README.md).
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 #include <vector>
 
@@ -22,6 +23,19 @@ void PrintUsage() {
 }
 
 }  // namespace
+
+namespace sinew::tool {
+
+vk::ContextOptions ToolContextOptions(const std::string& device) {
+  vk::ContextOptions options;
+  options.device = device;
+  if (options.device.empty()) {
+    if (const char* env = std::getenv("SINEW_DEVICE")) options.device = env;
+  }
+  return options;
+}
+
+}  // namespace sinew::tool
 
 int main(int argc, char** argv) {
   std::vector<std::string_view> args(argv + 1, argv + argc);

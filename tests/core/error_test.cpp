@@ -14,10 +14,11 @@ TEST(ErrorName, NamesEachValueAsSpelledInTheEnum) {
   EXPECT_STREQ(ErrorName(Error::kJointIndexOutOfRange), "kJointIndexOutOfRange");
   EXPECT_STREQ(ErrorName(Error::kVulkanCallFailed), "kVulkanCallFailed");
   EXPECT_STREQ(ErrorName(Error::kInstanceIndexOutOfRange), "kInstanceIndexOutOfRange");
+  EXPECT_STREQ(ErrorName(Error::kValidationLayerMissing), "kValidationLayerMissing");
 }
 
 TEST(ErrorName, NamesEveryValueDistinctlyAndNeverReturnsNull) {
-  const auto last = static_cast<uint32_t>(Error::kInstanceIndexOutOfRange);
+  const auto last = static_cast<uint32_t>(Error::kFeatureNotEnabled);
   for (uint32_t i = 0; i <= last; ++i) {
     const char* name = ErrorName(static_cast<Error>(i));
     ASSERT_NE(name, nullptr);

@@ -27,7 +27,8 @@ TEST_F(ContextTest, HeadlessContextOwnsADeviceWithAComputeQueue) {
   EXPECT_NE(context_->device(), VK_NULL_HANDLE);
   EXPECT_NE(context_->queue(), VK_NULL_HANDLE);
   EXPECT_GE(context_->properties().apiVersion, VK_API_VERSION_1_2);
-  EXPECT_NE(context_->device_table().vkCmdDispatch, nullptr);
+  ASSERT_NE(context_->get_device_proc_addr(), nullptr);
+  EXPECT_NE(context_->get_device_proc_addr()(context_->device(), "vkCmdDispatch"), nullptr);
   if (RunningInCi()) {
     EXPECT_TRUE(context_->validation_enabled());
   }
@@ -59,21 +60,17 @@ TEST_F(ContextTest, DeviceSelectorMatchingNothingFailsWithNoVulkanDevice) {
   EXPECT_NE(none.error().message.find("no-such-device-anywhere"), std::string::npos);
 }
 
-TEST_F(ContextTest, SinewDeviceEnvironmentVariableSelectsTheDevice) {
+TEST_F(ContextTest, TheLibraryReadsNoEnvironmentVariableToChooseTheDevice) {
   const char* previous = std::getenv("SINEW_DEVICE");
   const std::string saved = previous ? previous : "";
   setenv("SINEW_DEVICE", "no-such-device-anywhere", 1);
-  auto none = vk::Context::Create();
-  setenv("SINEW_DEVICE", context_->properties().deviceName, 1);
-  auto named = vk::Context::Create();
+  auto created = vk::Context::Create();
   if (previous) {
     setenv("SINEW_DEVICE", saved.c_str(), 1);
   } else {
     unsetenv("SINEW_DEVICE");
   }
-  EXPECT_EQ(none.code(), Error::kNoVulkanDevice);
-  ASSERT_TRUE(named.ok()) << named.error().ToString();
-  EXPECT_STREQ((*named)->properties().deviceName, context_->properties().deviceName);
+  ASSERT_TRUE(created.ok()) << created.error().ToString();
 }
 
 TEST_F(ContextTest, CreateBufferRejectsSizeZero) {
@@ -110,8 +107,11 @@ TEST_F(ContextTest, ValidationMessagesAreCollectedSoTestsCanFailOnThem) {
   info.size = 64;
   info.usage = 0;
   VkBuffer buffer = VK_NULL_HANDLE;
-  if (ctx.device_table().vkCreateBuffer(ctx.device(), &info, nullptr, &buffer) == VK_SUCCESS) {
-    ctx.device_table().vkDestroyBuffer(ctx.device(), buffer, nullptr);
+  const PFN_vkGetDeviceProcAddr gdpa = ctx.get_device_proc_addr();
+  auto create = reinterpret_cast<PFN_vkCreateBuffer>(gdpa(ctx.device(), "vkCreateBuffer"));
+  auto destroy = reinterpret_cast<PFN_vkDestroyBuffer>(gdpa(ctx.device(), "vkDestroyBuffer"));
+  if (create(ctx.device(), &info, nullptr, &buffer) == VK_SUCCESS) {
+    destroy(ctx.device(), buffer, nullptr);
   }
   EXPECT_FALSE(ctx.validation_messages().empty());
 }
@@ -134,7 +134,19 @@ struct Host {
   VkQueue queue = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   std::vector<std::string> messages;
-  VolkDeviceTable table{};
+  struct {
+    PFN_vkGetDeviceQueue vkGetDeviceQueue;
+    PFN_vkDestroyDevice vkDestroyDevice;
+    PFN_vkCreateCommandPool vkCreateCommandPool;
+    PFN_vkDestroyCommandPool vkDestroyCommandPool;
+    PFN_vkAllocateCommandBuffers vkAllocateCommandBuffers;
+    PFN_vkBeginCommandBuffer vkBeginCommandBuffer;
+    PFN_vkEndCommandBuffer vkEndCommandBuffer;
+    PFN_vkQueueSubmit vkQueueSubmit;
+    PFN_vkQueueWaitIdle vkQueueWaitIdle;
+    PFN_vkCmdCopyBuffer vkCmdCopyBuffer;
+    PFN_vkCmdPipelineBarrier vkCmdPipelineBarrier;
+  } table{};
 
   template <typename Fn>
   Fn Get(const char* name) {

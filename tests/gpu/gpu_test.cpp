@@ -18,6 +18,8 @@ void ExpectNoValidationMessages(const vk::Context& context) {
 
 void GpuTest::SetUp() {
   vk::ContextOptions options;
+  // The library reads no environment variable; the tests map SINEW_DEVICE onto the option.
+  if (const char* device = std::getenv("SINEW_DEVICE")) options.device = device;
   options.validation = RunningInCi() ? vk::Validation::kOn : vk::Validation::kAuto;
   auto created = vk::Context::Create(options);
   if (!created) {

@@ -64,6 +64,10 @@ const char* ErrorName(Error error) noexcept {
       return "kNoSuitableMemoryType";
     case Error::kNotAllowedInAdoptMode:
       return "kNotAllowedInAdoptMode";
+    case Error::kValidationLayerMissing:
+      return "kValidationLayerMissing";
+    case Error::kFeatureNotEnabled:
+      return "kFeatureNotEnabled";
     case Error::kInstanceIndexOutOfRange:
       return "kInstanceIndexOutOfRange";
   }

@@ -9,6 +9,9 @@
 #include <mutex>
 #include <string>
 
+#include "functions.h"
+#include "kernels.h"
+
 namespace sinew::vk {
 
 struct Context::MessageSink {
@@ -79,6 +82,19 @@ Fn Load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance, const char* name) {
 
 }  // namespace
 
+namespace detail {
+
+void SetName(const Context& context, VkObjectType type, uint64_t handle, const char* name) {
+  if (!context.debug_names() || !name || !handle) return;
+  VkDebugUtilsObjectNameInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+  info.objectType = type;
+  info.objectHandle = handle;
+  info.pObjectName = name;
+  Fn(context).vkSetDebugUtilsObjectNameEXT(context.device(), &info);
+}
+
+}  // namespace detail
+
 ErrorInfo VulkanError(const char* call, VkResult result) {
   return ErrorInfo{
       Error::kVulkanCallFailed, std::string(call) + " failed", {}, static_cast<int32_t>(result)};
@@ -105,9 +121,10 @@ Buffer::~Buffer() { Reset(); }
 
 void Buffer::Reset() noexcept {
   if (!context_) return;
-  const VolkDeviceTable& t = context_->device_table();
-  if (buffer_) t.vkDestroyBuffer(context_->device(), buffer_, nullptr);
-  if (memory_) t.vkFreeMemory(context_->device(), memory_, nullptr);  // Unmaps implicitly.
+  const detail::Functions& f = detail::Fn(*context_);
+  const VkAllocationCallbacks* allocator = context_->allocator();
+  if (buffer_) f.vkDestroyBuffer(context_->device(), buffer_, allocator);
+  if (memory_) f.vkFreeMemory(context_->device(), memory_, allocator);  // Unmaps implicitly.
   context_ = nullptr;
   buffer_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;
@@ -118,17 +135,37 @@ void Buffer::Reset() noexcept {
 // ---------------------------------------------------------------------------------------------
 // Context
 
+Context::Context()
+    : functions_(std::make_unique<detail::Functions>()),
+      kernels_(std::make_unique<detail::Kernels>(*this)) {}
+
 Context::~Context() {
-  if (adopted_) return;  // The host owns every handle.
+  kernels_.reset();      // sinew's own pipelines, on an adopted device too.
+  if (adopted_) return;  // The host owns every other handle.
+  const detail::Functions& f = *functions_;
   if (device_) {
-    table_.vkDeviceWaitIdle(device_);
-    if (fence_) table_.vkDestroyFence(device_, fence_, nullptr);
-    if (command_pool_) table_.vkDestroyCommandPool(device_, command_pool_, nullptr);
-    table_.vkDestroyDevice(device_, nullptr);
+    f.vkDeviceWaitIdle(device_);
+    if (fence_) f.vkDestroyFence(device_, fence_, allocator_);
+    if (command_pool_) f.vkDestroyCommandPool(device_, command_pool_, allocator_);
+    f.vkDestroyDevice(device_, allocator_);
   }
-  if (messenger_) instance_table_.vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
-  if (instance_) instance_table_.vkDestroyInstance(instance_, nullptr);
+  if (messenger_) f.vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, allocator_);
+  if (instance_) f.vkDestroyInstance(instance_, allocator_);
   if (loader_library_) dlclose(loader_library_);
+}
+
+uint32_t Context::pipelines_created() const { return kernels_->pipelines_created(); }
+
+namespace detail {
+Kernels& KernelsOf(const Context& context) { return *context.kernels_; }
+}  // namespace detail
+
+PFN_vkGetInstanceProcAddr Context::get_instance_proc_addr() const {
+  return functions_->vkGetInstanceProcAddr;
+}
+
+PFN_vkGetDeviceProcAddr Context::get_device_proc_addr() const {
+  return functions_->vkGetDeviceProcAddr;
 }
 
 std::vector<std::string> Context::validation_messages() const {
@@ -137,105 +174,129 @@ std::vector<std::string> Context::validation_messages() const {
   return sink_->messages;
 }
 
-Status Context::LoadDeviceTable(const VolkDeviceTable* host_table) {
-  if (host_table) {
-    table_ = *host_table;
-  } else {
-    const PFN_vkGetDeviceProcAddr gdpa = instance_table_.vkGetDeviceProcAddr;
-    // Only the entry points sinew calls; the rest of the table stays null.
-#define SINEW_LOAD_DEVICE(name) table_.name = reinterpret_cast<PFN_##name>(gdpa(device_, #name));
-    SINEW_LOAD_DEVICE(vkDestroyDevice)
-    SINEW_LOAD_DEVICE(vkDeviceWaitIdle)
-    SINEW_LOAD_DEVICE(vkGetDeviceQueue)
-    SINEW_LOAD_DEVICE(vkCreateBuffer)
-    SINEW_LOAD_DEVICE(vkDestroyBuffer)
-    SINEW_LOAD_DEVICE(vkGetBufferMemoryRequirements)
-    SINEW_LOAD_DEVICE(vkAllocateMemory)
-    SINEW_LOAD_DEVICE(vkFreeMemory)
-    SINEW_LOAD_DEVICE(vkBindBufferMemory)
-    SINEW_LOAD_DEVICE(vkMapMemory)
-    SINEW_LOAD_DEVICE(vkUnmapMemory)
-    SINEW_LOAD_DEVICE(vkCreateShaderModule)
-    SINEW_LOAD_DEVICE(vkDestroyShaderModule)
-    SINEW_LOAD_DEVICE(vkCreateDescriptorSetLayout)
-    SINEW_LOAD_DEVICE(vkDestroyDescriptorSetLayout)
-    SINEW_LOAD_DEVICE(vkCreatePipelineLayout)
-    SINEW_LOAD_DEVICE(vkDestroyPipelineLayout)
-    SINEW_LOAD_DEVICE(vkCreateComputePipelines)
-    SINEW_LOAD_DEVICE(vkDestroyPipeline)
-    SINEW_LOAD_DEVICE(vkCreateDescriptorPool)
-    SINEW_LOAD_DEVICE(vkDestroyDescriptorPool)
-    SINEW_LOAD_DEVICE(vkAllocateDescriptorSets)
-    SINEW_LOAD_DEVICE(vkUpdateDescriptorSets)
-    SINEW_LOAD_DEVICE(vkCreateCommandPool)
-    SINEW_LOAD_DEVICE(vkDestroyCommandPool)
-    SINEW_LOAD_DEVICE(vkAllocateCommandBuffers)
-    SINEW_LOAD_DEVICE(vkFreeCommandBuffers)
-    SINEW_LOAD_DEVICE(vkResetCommandBuffer)
-    SINEW_LOAD_DEVICE(vkBeginCommandBuffer)
-    SINEW_LOAD_DEVICE(vkEndCommandBuffer)
-    SINEW_LOAD_DEVICE(vkQueueSubmit)
-    SINEW_LOAD_DEVICE(vkCreateFence)
-    SINEW_LOAD_DEVICE(vkDestroyFence)
-    SINEW_LOAD_DEVICE(vkWaitForFences)
-    SINEW_LOAD_DEVICE(vkResetFences)
-    SINEW_LOAD_DEVICE(vkCmdBindPipeline)
-    SINEW_LOAD_DEVICE(vkCmdBindDescriptorSets)
-    SINEW_LOAD_DEVICE(vkCmdPushConstants)
-    SINEW_LOAD_DEVICE(vkCmdDispatch)
-    SINEW_LOAD_DEVICE(vkCmdPipelineBarrier)
-    SINEW_LOAD_DEVICE(vkCmdCopyBuffer)
-    SINEW_LOAD_DEVICE(vkCmdFillBuffer)
-    SINEW_LOAD_DEVICE(vkCreateQueryPool)
-    SINEW_LOAD_DEVICE(vkDestroyQueryPool)
-    SINEW_LOAD_DEVICE(vkCmdResetQueryPool)
-    SINEW_LOAD_DEVICE(vkCmdWriteTimestamp)
-    SINEW_LOAD_DEVICE(vkGetQueryPoolResults)
+Status Context::LoadDeviceFunctions(PFN_vkGetDeviceProcAddr gdpa) {
+  detail::Functions& f = *functions_;
+  f.vkGetDeviceProcAddr = gdpa;
+  std::string missing;
+#define SINEW_LOAD_DEVICE(name)                                \
+  f.name = reinterpret_cast<PFN_##name>(gdpa(device_, #name)); \
+  if (!f.name) missing += (missing.empty() ? "" : ", ") + std::string(#name);
+  SINEW_VK_DEVICE_FUNCTIONS(SINEW_LOAD_DEVICE)
 #undef SINEW_LOAD_DEVICE
+  if (!missing.empty()) {
+    return {Error::kMissingVulkanFunction, "Vulkan 1.2 device functions missing: " + missing};
   }
-  const void* required[] = {
-      reinterpret_cast<const void*>(table_.vkCreateBuffer),
-      reinterpret_cast<const void*>(table_.vkAllocateMemory),
-      reinterpret_cast<const void*>(table_.vkCreateComputePipelines),
-      reinterpret_cast<const void*>(table_.vkCmdDispatch),
-      reinterpret_cast<const void*>(table_.vkCmdPipelineBarrier),
-      reinterpret_cast<const void*>(table_.vkUpdateDescriptorSets),
-  };
-  for (const void* fn : required) {
-    if (!fn) return {Error::kMissingVulkanFunction, "a core Vulkan 1.2 device function is missing"};
+  return {};
+}
+
+Status Context::LoadInstanceFunctions(PFN_vkGetInstanceProcAddr gipa) {
+  detail::Functions& f = *functions_;
+  f.vkGetInstanceProcAddr = gipa;
+  std::string missing;
+#define SINEW_LOAD_INSTANCE(name)                    \
+  f.name = Load<PFN_##name>(gipa, instance_, #name); \
+  if (!f.name) missing += (missing.empty() ? "" : ", ") + std::string(#name);
+  SINEW_VK_INSTANCE_FUNCTIONS(SINEW_LOAD_INSTANCE)
+#undef SINEW_LOAD_INSTANCE
+#define SINEW_LOAD_OPTIONAL(name) f.name = Load<PFN_##name>(gipa, instance_, #name);
+  SINEW_VK_DEBUG_FUNCTIONS(SINEW_LOAD_OPTIONAL)  // Null without VK_EXT_debug_utils.
+#undef SINEW_LOAD_OPTIONAL
+  if (!missing.empty()) {
+    return {Error::kMissingVulkanFunction, "Vulkan instance functions missing: " + missing};
   }
   return {};
 }
 
 void Context::QueryDevice() {
-  instance_table_.vkGetPhysicalDeviceProperties(physical_device_, &properties_);
-  instance_table_.vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+  const detail::Functions& f = *functions_;
+  f.vkGetPhysicalDeviceProperties(physical_device_, &properties_);
+  f.vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
 }
 
-static Status LoadInstanceTable(PFN_vkGetInstanceProcAddr gipa, VkInstance instance,
-                                InstanceTable* t) {
-  t->vkGetInstanceProcAddr = gipa;
-#define SINEW_LOAD_INSTANCE(name) t->name = Load<PFN_##name>(gipa, instance, #name);
-  SINEW_LOAD_INSTANCE(vkDestroyInstance)
-  SINEW_LOAD_INSTANCE(vkEnumeratePhysicalDevices)
-  SINEW_LOAD_INSTANCE(vkGetPhysicalDeviceProperties)
-  SINEW_LOAD_INSTANCE(vkGetPhysicalDeviceQueueFamilyProperties)
-  SINEW_LOAD_INSTANCE(vkGetPhysicalDeviceMemoryProperties)
-  SINEW_LOAD_INSTANCE(vkCreateDevice)
-  SINEW_LOAD_INSTANCE(vkGetDeviceProcAddr)
-  SINEW_LOAD_INSTANCE(vkCreateDebugUtilsMessengerEXT)   // Null without VK_EXT_debug_utils.
-  SINEW_LOAD_INSTANCE(vkDestroyDebugUtilsMessengerEXT)  // Null without VK_EXT_debug_utils.
-#undef SINEW_LOAD_INSTANCE
-  if (!t->vkDestroyInstance || !t->vkEnumeratePhysicalDevices ||
-      !t->vkGetPhysicalDeviceProperties || !t->vkGetPhysicalDeviceQueueFamilyProperties ||
-      !t->vkGetPhysicalDeviceMemoryProperties || !t->vkCreateDevice || !t->vkGetDeviceProcAddr) {
-    return {Error::kMissingVulkanFunction, "a core Vulkan instance function is missing"};
+namespace {
+
+// The loader's global entry points, before any instance exists.
+struct GlobalFunctions {
+  PFN_vkCreateInstance create_instance = nullptr;
+  PFN_vkEnumerateInstanceLayerProperties enumerate_layers = nullptr;
+};
+
+bool HasLayer(const GlobalFunctions& g, const char* name) {
+  uint32_t count = 0;
+  g.enumerate_layers(&count, nullptr);
+  std::vector<VkLayerProperties> layers(count);
+  g.enumerate_layers(&count, layers.data());
+  for (const auto& l : layers) {
+    if (std::strcmp(l.layerName, name) == 0) return true;
   }
-  return {};
+  return false;
 }
+
+// A physical device sinew can use, and its first compute queue family.
+struct Candidate {
+  VkPhysicalDevice device = VK_NULL_HANDLE;
+  uint32_t family = 0;
+};
+
+// Vulkan >= 1.2 and a compute queue; then the selector (index or name substring), else the best
+// device type. kNoVulkanDevice lists what was seen.
+Result<Candidate> PickPhysicalDevice(const detail::Functions& f, VkInstance instance,
+                                     const std::string& selector) {
+  uint32_t device_count = 0;
+  f.vkEnumeratePhysicalDevices(instance, &device_count, nullptr);
+  std::vector<VkPhysicalDevice> devices(device_count);
+  f.vkEnumeratePhysicalDevices(instance, &device_count, devices.data());
+  if (devices.empty()) {
+    return ErrorInfo{Error::kNoVulkanDevice,
+                     "no Vulkan physical device (install mesa-vulkan-drivers for lavapipe)",
+                     {},
+                     0};
+  }
+  Candidate best;
+  int best_rank = 1 << 30;
+  std::string seen;
+  for (uint32_t i = 0; i < device_count; ++i) {
+    VkPhysicalDeviceProperties props;
+    f.vkGetPhysicalDeviceProperties(devices[i], &props);
+    seen += (seen.empty() ? "" : ", ") + std::to_string(i) + ": " + props.deviceName;
+    if (props.apiVersion < VK_API_VERSION_1_2) continue;
+    uint32_t family_count = 0;
+    f.vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &family_count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(family_count);
+    f.vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &family_count, families.data());
+    int family = -1;
+    for (uint32_t q = 0; q < family_count && family < 0; ++q) {
+      if (families[q].queueFlags & VK_QUEUE_COMPUTE_BIT) family = static_cast<int>(q);
+    }
+    if (family < 0) continue;
+    if (!selector.empty()) {
+      const bool match = IsDecimal(selector)
+                             ? std::strtoul(selector.c_str(), nullptr, 10) == i
+                             : Lower(props.deviceName).find(Lower(selector)) != std::string::npos;
+      if (!match) continue;
+    }
+    const int rank = DeviceTypeRank(props.deviceType);
+    if (rank < best_rank) {
+      best = {devices[i], static_cast<uint32_t>(family)};
+      best_rank = rank;
+    }
+  }
+  if (!best.device) {
+    return ErrorInfo{Error::kNoVulkanDevice,
+                     "no Vulkan 1.2 device with a compute queue" +
+                         (selector.empty() ? std::string() : " matching '" + selector + "'") +
+                         " among [" + seen + "]",
+                     {},
+                     0};
+  }
+  return best;
+}
+
+}  // namespace
 
 Result<std::unique_ptr<Context>> Context::Create(const ContextOptions& options) {
   std::unique_ptr<Context> ctx(new Context());
+  ctx->allocator_ = options.allocator;
   ctx->loader_library_ = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!ctx->loader_library_) ctx->loader_library_ = dlopen("libvulkan.so", RTLD_NOW | RTLD_LOCAL);
   if (!ctx->loader_library_) {
@@ -249,40 +310,41 @@ Result<std::unique_ptr<Context>> Context::Create(const ContextOptions& options) 
   if (!gipa) {
     return ErrorInfo{Error::kVulkanLoaderMissing, "libvulkan has no vkGetInstanceProcAddr", {}, 0};
   }
-  auto create_instance = Load<PFN_vkCreateInstance>(gipa, nullptr, "vkCreateInstance");
-  auto enum_layers = Load<PFN_vkEnumerateInstanceLayerProperties>(
+  GlobalFunctions g;
+  g.create_instance = Load<PFN_vkCreateInstance>(gipa, nullptr, "vkCreateInstance");
+  g.enumerate_layers = Load<PFN_vkEnumerateInstanceLayerProperties>(
       gipa, nullptr, "vkEnumerateInstanceLayerProperties");
-  auto enum_extensions = Load<PFN_vkEnumerateInstanceExtensionProperties>(
-      gipa, nullptr, "vkEnumerateInstanceExtensionProperties");
-  if (!create_instance || !enum_layers || !enum_extensions) {
+  if (!g.create_instance || !g.enumerate_layers) {
     return ErrorInfo{
         Error::kMissingVulkanFunction, "the Vulkan loader lacks global functions", {}, 0};
   }
 
-  // Validation layer and debug utils.
+  // Validation layer (with VK_EXT_debug_utils and, when asked, synchronization validation).
   constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
-  bool have_layer = false;
-  if (options.validation != Validation::kOff) {
-    uint32_t count = 0;
-    enum_layers(&count, nullptr);
-    std::vector<VkLayerProperties> layers(count);
-    enum_layers(&count, layers.data());
-    for (const auto& l : layers) have_layer |= std::strcmp(l.layerName, kValidationLayer) == 0;
-    if (!have_layer && options.validation == Validation::kOn) {
-      return ErrorInfo{Error::kVulkanCallFailed,
-                       "VK_LAYER_KHRONOS_validation is not installed (Debian package "
-                       "vulkan-validationlayers)",
-                       {},
-                       static_cast<int32_t>(VK_ERROR_LAYER_NOT_PRESENT)};
-    }
+  const bool have_layer = options.validation != Validation::kOff && HasLayer(g, kValidationLayer);
+  if (!have_layer && options.validation == Validation::kOn) {
+    return ErrorInfo{Error::kValidationLayerMissing,
+                     "VK_LAYER_KHRONOS_validation is not installed (Debian package "
+                     "vulkan-validationlayers)",
+                     {},
+                     static_cast<int32_t>(VK_ERROR_LAYER_NOT_PRESENT)};
   }
   std::vector<const char*> layers;
   std::vector<const char*> extensions;
   ctx->sink_ = std::make_unique<MessageSink>();
   VkDebugUtilsMessengerCreateInfoEXT messenger_info = MessengerInfo(ctx->sink_.get());
+  const VkValidationFeatureEnableEXT sync_feature =
+      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+  VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  features.enabledValidationFeatureCount = 1;
+  features.pEnabledValidationFeatures = &sync_feature;
   if (have_layer) {
     layers.push_back(kValidationLayer);
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);  // Provided by the layer.
+    if (options.synchronization_validation) {
+      extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);  // Provided by the layer.
+      messenger_info.pNext = &features;
+    }
   }
 
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
@@ -296,110 +358,76 @@ Result<std::unique_ptr<Context>> Context::Create(const ContextOptions& options) 
   instance_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   instance_info.ppEnabledExtensionNames = extensions.data();
   if (have_layer) instance_info.pNext = &messenger_info;  // Also reports create/destroy issues.
-  if (VkResult r = create_instance(&instance_info, nullptr, &ctx->instance_); r != VK_SUCCESS) {
+  if (VkResult r = g.create_instance(&instance_info, ctx->allocator_, &ctx->instance_);
+      r != VK_SUCCESS) {
     return r == VK_ERROR_INCOMPATIBLE_DRIVER ? ErrorInfo{Error::kNoVulkanDevice,
                                                          "no Vulkan driver (incompatible driver)",
                                                          {},
                                                          static_cast<int32_t>(r)}
                                              : VulkanError("vkCreateInstance", r);
   }
-  if (Status s = LoadInstanceTable(gipa, ctx->instance_, &ctx->instance_table_); !s) return s;
-  if (have_layer && ctx->instance_table_.vkCreateDebugUtilsMessengerEXT) {
-    if (VkResult r = ctx->instance_table_.vkCreateDebugUtilsMessengerEXT(
-            ctx->instance_, &messenger_info, nullptr, &ctx->messenger_);
+  if (Status s = ctx->LoadInstanceFunctions(gipa); !s) return s;
+  const detail::Functions& f = *ctx->functions_;
+  if (have_layer && f.vkCreateDebugUtilsMessengerEXT) {
+    messenger_info.pNext = nullptr;
+    if (VkResult r = f.vkCreateDebugUtilsMessengerEXT(ctx->instance_, &messenger_info,
+                                                      ctx->allocator_, &ctx->messenger_);
         r != VK_SUCCESS) {
       return VulkanError("vkCreateDebugUtilsMessengerEXT", r);
     }
     ctx->validation_enabled_ = true;
+    ctx->debug_names_ = f.vkSetDebugUtilsObjectNameEXT != nullptr;
   }
 
-  // Pick a physical device: Vulkan >= 1.2 and a compute queue; then the selector or the best type.
-  const InstanceTable& it = ctx->instance_table_;
-  uint32_t device_count = 0;
-  it.vkEnumeratePhysicalDevices(ctx->instance_, &device_count, nullptr);
-  std::vector<VkPhysicalDevice> devices(device_count);
-  it.vkEnumeratePhysicalDevices(ctx->instance_, &device_count, devices.data());
-  if (devices.empty()) {
-    return ErrorInfo{Error::kNoVulkanDevice,
-                     "no Vulkan physical device (install mesa-vulkan-drivers for lavapipe)",
-                     {},
-                     0};
-  }
-  std::string selector = options.device;
-  if (selector.empty()) {
-    if (const char* env = std::getenv("SINEW_DEVICE")) selector = env;
-  }
-  int best = -1;
-  int best_rank = 1 << 30;
-  uint32_t best_family = 0;
-  std::string seen;
-  for (uint32_t i = 0; i < device_count; ++i) {
-    VkPhysicalDeviceProperties props;
-    it.vkGetPhysicalDeviceProperties(devices[i], &props);
-    seen += (seen.empty() ? "" : ", ") + std::to_string(i) + ": " + props.deviceName;
-    if (props.apiVersion < VK_API_VERSION_1_2) continue;
-    uint32_t family_count = 0;
-    it.vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &family_count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(family_count);
-    it.vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &family_count, families.data());
-    int family = -1;
-    for (uint32_t f = 0; f < family_count && family < 0; ++f) {
-      if (families[f].queueFlags & VK_QUEUE_COMPUTE_BIT) family = static_cast<int>(f);
-    }
-    if (family < 0) continue;
-    if (!selector.empty()) {
-      const bool match = IsDecimal(selector)
-                             ? std::strtoul(selector.c_str(), nullptr, 10) == i
-                             : Lower(props.deviceName).find(Lower(selector)) != std::string::npos;
-      if (!match) continue;
-    }
-    const int rank = DeviceTypeRank(props.deviceType);
-    if (rank < best_rank) {
-      best = static_cast<int>(i);
-      best_rank = rank;
-      best_family = static_cast<uint32_t>(family);
-    }
-  }
-  if (best < 0) {
-    return ErrorInfo{Error::kNoVulkanDevice,
-                     "no Vulkan 1.2 device with a compute queue" +
-                         (selector.empty() ? std::string() : " matching '" + selector + "'") +
-                         " among [" + seen + "]",
-                     {},
-                     0};
-  }
-  ctx->physical_device_ = devices[static_cast<size_t>(best)];
-  ctx->queue_family_ = best_family;
+  auto picked = PickPhysicalDevice(f, ctx->instance_, options.device);
+  if (!picked) return picked.status();
+  ctx->physical_device_ = picked->device;
+  ctx->queue_family_ = picked->family;
+
+  // bufferDeviceAddress is enabled where the device has it, so outputs can carry device-address
+  // usage (vertex pulling, ray-tracing inputs).
+  VkPhysicalDeviceVulkan12Features supported12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  supported.pNext = &supported12;
+  f.vkGetPhysicalDeviceFeatures2(ctx->physical_device_, &supported);
+  VkPhysicalDeviceVulkan12Features enabled12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  enabled12.bufferDeviceAddress = supported12.bufferDeviceAddress;
+  ctx->buffer_device_address_ = supported12.bufferDeviceAddress == VK_TRUE;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-  queue_info.queueFamilyIndex = best_family;
+  queue_info.queueFamilyIndex = ctx->queue_family_;
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  device_info.pNext = &enabled12;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
-  if (VkResult r = it.vkCreateDevice(ctx->physical_device_, &device_info, nullptr, &ctx->device_);
+  if (VkResult r =
+          f.vkCreateDevice(ctx->physical_device_, &device_info, ctx->allocator_, &ctx->device_);
       r != VK_SUCCESS) {
     return VulkanError("vkCreateDevice", r);
   }
-  if (Status s = ctx->LoadDeviceTable(nullptr); !s) return s;
-  ctx->table_.vkGetDeviceQueue(ctx->device_, best_family, 0, &ctx->queue_);
+  if (Status s = ctx->LoadDeviceFunctions(f.vkGetDeviceProcAddr); !s) return s;
+  f.vkGetDeviceQueue(ctx->device_, ctx->queue_family_, 0, &ctx->queue_);
   ctx->QueryDevice();
 
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  pool_info.queueFamilyIndex = best_family;
+  pool_info.queueFamilyIndex = ctx->queue_family_;
   if (VkResult r =
-          ctx->table_.vkCreateCommandPool(ctx->device_, &pool_info, nullptr, &ctx->command_pool_);
+          f.vkCreateCommandPool(ctx->device_, &pool_info, ctx->allocator_, &ctx->command_pool_);
       r != VK_SUCCESS) {
     return VulkanError("vkCreateCommandPool", r);
   }
   VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  if (VkResult r = ctx->table_.vkCreateFence(ctx->device_, &fence_info, nullptr, &ctx->fence_);
+  if (VkResult r = f.vkCreateFence(ctx->device_, &fence_info, ctx->allocator_, &ctx->fence_);
       r != VK_SUCCESS) {
     return VulkanError("vkCreateFence", r);
   }
+  detail::SetName(*ctx, VK_OBJECT_TYPE_COMMAND_POOL, ctx->command_pool_, "sinew submit pool");
+  detail::SetName(*ctx, VK_OBJECT_TYPE_FENCE, ctx->fence_, "sinew submit fence");
   return ctx;
 }
 
@@ -422,54 +450,34 @@ Result<std::unique_ptr<Context>> Context::Adopt(const AdoptInfo& info) {
   ctx->device_ = info.device;
   ctx->queue_family_ = info.queue_family;
   ctx->queue_ = info.queue;
-  if (Status s =
-          LoadInstanceTable(info.get_instance_proc_addr, info.instance, &ctx->instance_table_);
-      !s) {
-    return s;
-  }
+  ctx->allocator_ = info.allocator;
+  ctx->pipeline_cache_ = info.pipeline_cache;
+  ctx->buffer_device_address_ = info.buffer_device_address;
+  if (Status s = ctx->LoadInstanceFunctions(info.get_instance_proc_addr); !s) return s;
+  const detail::Functions& f = *ctx->functions_;
+  ctx->debug_names_ = info.debug_utils && f.vkSetDebugUtilsObjectNameEXT != nullptr;
   uint32_t family_count = 0;
-  ctx->instance_table_.vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count,
-                                                                nullptr);
+  f.vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count, nullptr);
   std::vector<VkQueueFamilyProperties> families(family_count);
-  ctx->instance_table_.vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count,
-                                                                families.data());
+  f.vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count, families.data());
   if (info.queue_family >= family_count ||
       !(families[info.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
     return ErrorInfo{Error::kInvalidArgument,
                      "queue family " + std::to_string(info.queue_family) + " has no compute",
                      "AdoptInfo::queue_family", 0};
   }
-  if (Status s = ctx->LoadDeviceTable(info.device_table); !s) return s;
+  const PFN_vkGetDeviceProcAddr gdpa =
+      info.get_device_proc_addr ? info.get_device_proc_addr : f.vkGetDeviceProcAddr;
+  if (Status s = ctx->LoadDeviceFunctions(gdpa); !s) return s;
   ctx->QueryDevice();
   return ctx;
 }
 
-Result<Buffer> Context::CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
-                                     MemoryUsage memory) const {
-  if (size == 0) return ErrorInfo{Error::kInvalidArgument, "buffer size is 0", {}, 0};
-  // sinew binds every storage buffer whole: one past the device's range could not be bound.
-  const VkDeviceSize range = properties_.limits.maxStorageBufferRange;
-  if ((usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) && size > range) {
-    return ErrorInfo{Error::kInvalidArgument,
-                     "a storage buffer of " + std::to_string(size) +
-                         " bytes is larger than the device's maxStorageBufferRange (" +
-                         std::to_string(range) + ")",
-                     {},
-                     0};
-  }
-  Buffer out;
-  out.context_ = this;
-  out.size_ = size;
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = size;
-  info.usage = usage;
-  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  if (VkResult r = table_.vkCreateBuffer(device_, &info, nullptr, &out.buffer_); r != VK_SUCCESS) {
-    return VulkanError("vkCreateBuffer", r);
-  }
-  VkMemoryRequirements req;
-  table_.vkGetBufferMemoryRequirements(device_, out.buffer_, &req);
+namespace {
 
+// Memory types for a buffer, best first: preferred-and-required, then required only.
+std::vector<uint32_t> MemoryCandidates(const VkPhysicalDeviceMemoryProperties& properties,
+                                       uint32_t type_bits, MemoryUsage memory) {
   VkMemoryPropertyFlags required = 0, preferred = 0;
   switch (memory) {
     case MemoryUsage::kDeviceLocal:
@@ -484,40 +492,84 @@ Result<Buffer> Context::CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage
       preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
       break;
   }
-  // Candidates: preferred-and-required first, then required only; try each until one allocates.
   std::vector<uint32_t> candidates;
   for (int pass = 0; pass < 2; ++pass) {
     const VkMemoryPropertyFlags want = pass == 0 ? (required | preferred) : required;
-    for (uint32_t i = 0; i < memory_properties_.memoryTypeCount; ++i) {
-      const VkMemoryPropertyFlags flags = memory_properties_.memoryTypes[i].propertyFlags;
-      if ((req.memoryTypeBits & (1u << i)) && (flags & want) == want &&
+    for (uint32_t i = 0; i < properties.memoryTypeCount; ++i) {
+      const VkMemoryPropertyFlags flags = properties.memoryTypes[i].propertyFlags;
+      if ((type_bits & (1u << i)) && (flags & want) == want &&
           std::find(candidates.begin(), candidates.end(), i) == candidates.end()) {
         candidates.push_back(i);
       }
     }
   }
+  return candidates;
+}
+
+}  // namespace
+
+Result<Buffer> Context::CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
+                                     MemoryUsage memory, const char* name) const {
+  if (size == 0) return ErrorInfo{Error::kInvalidArgument, "buffer size is 0", {}, 0};
+  // sinew binds every storage buffer whole: one past the device's range could not be bound.
+  const VkDeviceSize range = properties_.limits.maxStorageBufferRange;
+  if ((usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) && size > range) {
+    return ErrorInfo{Error::kInvalidArgument,
+                     "a storage buffer of " + std::to_string(size) +
+                         " bytes is larger than the device's maxStorageBufferRange (" +
+                         std::to_string(range) + ")",
+                     {},
+                     0};
+  }
+  const bool device_address = (usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0;
+  if (device_address && !buffer_device_address_) {
+    return ErrorInfo{Error::kFeatureNotEnabled,
+                     "VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT needs the bufferDeviceAddress "
+                     "feature (AdoptInfo::buffer_device_address)",
+                     {},
+                     0};
+  }
+  const detail::Functions& f = *functions_;
+  Buffer out;
+  out.context_ = this;
+  out.size_ = size;
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = size;
+  info.usage = usage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  if (VkResult r = f.vkCreateBuffer(device_, &info, allocator_, &out.buffer_); r != VK_SUCCESS) {
+    return VulkanError("vkCreateBuffer", r);
+  }
+  detail::SetName(*this, VK_OBJECT_TYPE_BUFFER, out.buffer_, name);
+  VkMemoryRequirements req;
+  f.vkGetBufferMemoryRequirements(device_, out.buffer_, &req);
+  const std::vector<uint32_t> candidates =
+      MemoryCandidates(memory_properties_, req.memoryTypeBits, memory);
   if (candidates.empty()) {
     return ErrorInfo{Error::kNoSuitableMemoryType,
                      "no memory type for a buffer of " + std::to_string(size) + " bytes",
                      {},
                      0};
   }
+  VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
   VkResult last = VK_ERROR_OUT_OF_DEVICE_MEMORY;
   for (uint32_t type : candidates) {
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    alloc.pNext = device_address ? &flags : nullptr;
     alloc.allocationSize = req.size;
     alloc.memoryTypeIndex = type;
-    last = table_.vkAllocateMemory(device_, &alloc, nullptr, &out.memory_);
+    last = f.vkAllocateMemory(device_, &alloc, allocator_, &out.memory_);
     if (last == VK_SUCCESS) break;
     out.memory_ = VK_NULL_HANDLE;
   }
   if (!out.memory_) return VulkanError("vkAllocateMemory", last);
-  if (VkResult r = table_.vkBindBufferMemory(device_, out.buffer_, out.memory_, 0);
-      r != VK_SUCCESS) {
+  detail::SetName(*this, VK_OBJECT_TYPE_DEVICE_MEMORY, out.memory_, name);
+  if (VkResult r = f.vkBindBufferMemory(device_, out.buffer_, out.memory_, 0); r != VK_SUCCESS) {
     return VulkanError("vkBindBufferMemory", r);
   }
   if (memory != MemoryUsage::kDeviceLocal) {
-    if (VkResult r = table_.vkMapMemory(device_, out.memory_, 0, VK_WHOLE_SIZE, 0, &out.mapped_);
+    if (VkResult r = f.vkMapMemory(device_, out.memory_, 0, VK_WHOLE_SIZE, 0, &out.mapped_);
         r != VK_SUCCESS) {
       return VulkanError("vkMapMemory", r);
     }
@@ -530,28 +582,29 @@ Status Context::SubmitAndWait(const std::function<void(VkCommandBuffer)>& record
     return {Error::kNotAllowedInAdoptMode,
             "sinew never submits to an adopted device; record into the host's command buffer"};
   }
+  const detail::Functions& f = *functions_;
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   alloc.commandPool = command_pool_;
   alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   alloc.commandBufferCount = 1;
   VkCommandBuffer cmd = VK_NULL_HANDLE;
-  if (VkResult r = table_.vkAllocateCommandBuffers(device_, &alloc, &cmd); r != VK_SUCCESS) {
+  if (VkResult r = f.vkAllocateCommandBuffers(device_, &alloc, &cmd); r != VK_SUCCESS) {
     return VulkanError("vkAllocateCommandBuffers", r);
   }
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  table_.vkBeginCommandBuffer(cmd, &begin);
+  f.vkBeginCommandBuffer(cmd, &begin);
   record(cmd);
-  VkResult r = table_.vkEndCommandBuffer(cmd);
+  VkResult r = f.vkEndCommandBuffer(cmd);
   if (r == VK_SUCCESS) {
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cmd;
-    table_.vkResetFences(device_, 1, &fence_);
-    r = table_.vkQueueSubmit(queue_, 1, &submit, fence_);
-    if (r == VK_SUCCESS) r = table_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX);
+    f.vkResetFences(device_, 1, &fence_);
+    r = f.vkQueueSubmit(queue_, 1, &submit, fence_);
+    if (r == VK_SUCCESS) r = f.vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX);
   }
-  table_.vkFreeCommandBuffers(device_, command_pool_, 1, &cmd);
+  f.vkFreeCommandBuffers(device_, command_pool_, 1, &cmd);
   if (r != VK_SUCCESS) return VulkanError("vkQueueSubmit/vkWaitForFences", r);
   return {};
 }

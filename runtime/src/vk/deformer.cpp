@@ -5,7 +5,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "shaders.h"
+#include "functions.h"
+#include "kernels.h"
 #include "sinew/vk/gpu_layout.h"
 
 namespace sinew::vk {
@@ -19,12 +20,8 @@ constexpr VkDeviceSize kTangentBytes = 16;
 
 Deformer::~Deformer() {
   if (!context_) return;
-  const VolkDeviceTable& t = context_->device_table();
-  const VkDevice device = context_->device();
-  if (pool_) t.vkDestroyDescriptorPool(device, pool_, nullptr);
-  if (pipeline_) t.vkDestroyPipeline(device, pipeline_, nullptr);
-  if (pipeline_layout_) t.vkDestroyPipelineLayout(device, pipeline_layout_, nullptr);
-  if (set_layout_) t.vkDestroyDescriptorSetLayout(device, set_layout_, nullptr);
+  if (pool_)
+    detail::Fn(*context_).vkDestroyDescriptorPool(context_->device(), pool_, context_->allocator());
 }
 
 Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const DeviceMesh& mesh,
@@ -45,14 +42,15 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
   d->context_ = &context;
   d->mesh_ = &mesh;
   d->instance_count_ = options.instance_count;
-  const VolkDeviceTable& t = context.device_table();
+  const detail::Functions& t = detail::Fn(context);
   const VkDevice device = context.device();
   const VkDeviceSize n = options.instance_count;
   const VkDeviceSize v = mesh.vertex_count();
 
   // Buffers.
   auto palette = context.CreateBuffer(n * mesh.palette_size() * kPaletteEntryBytes,
-                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::kUpload);
+                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::kUpload,
+                                      "sinew palettes");
   if (!palette) return palette.status();
   d->palette_ = std::move(palette.value());
   for (uint32_t i = 0; i < options.instance_count; ++i) {
@@ -64,7 +62,7 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
     const VkDeviceSize active_bytes =
         n * MorphSlotWords(mesh.morph_target_count()) * sizeof(uint32_t);
     auto active = context.CreateBuffer(active_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                       MemoryUsage::kUpload);
+                                       MemoryUsage::kUpload, "sinew morph weights");
     if (!active) return active.status();
     d->morph_active_ = std::move(active.value());
     std::memset(d->morph_active_.mapped(), 0, active_bytes);  // every weight 0, none active
@@ -72,72 +70,29 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
   const VkBufferUsageFlags out_usage =
       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
       VK_BUFFER_USAGE_TRANSFER_SRC_BIT | options.extra_output_usage;
-  auto positions =
-      context.CreateBuffer(n * v * kPositionBytes, out_usage, MemoryUsage::kDeviceLocal);
+  auto positions = context.CreateBuffer(n * v * kPositionBytes, out_usage,
+                                        MemoryUsage::kDeviceLocal, "sinew out positions");
   if (!positions) return positions.status();
   d->out_positions_ = std::move(positions.value());
   if (mesh.has_normals()) {
-    auto normals = context.CreateBuffer(n * v * kNormalBytes, out_usage, MemoryUsage::kDeviceLocal);
+    auto normals = context.CreateBuffer(n * v * kNormalBytes, out_usage, MemoryUsage::kDeviceLocal,
+                                        "sinew out normals");
     if (!normals) return normals.status();
     d->out_normals_ = std::move(normals.value());
   }
   if (mesh.has_tangents()) {
-    auto tangents =
-        context.CreateBuffer(n * v * kTangentBytes, out_usage, MemoryUsage::kDeviceLocal);
+    auto tangents = context.CreateBuffer(n * v * kTangentBytes, out_usage,
+                                         MemoryUsage::kDeviceLocal, "sinew out tangents");
     if (!tangents) return tangents.status();
     d->out_tangents_ = std::move(tangents.value());
   }
-  auto dummy = context.CreateBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::kUpload);
-  if (!dummy) return dummy.status();
-  d->dummy_ = std::move(dummy.value());
 
-  // Pipeline.
-  std::array<VkDescriptorSetLayoutBinding, kSkinBindingCount> bindings{};
-  for (uint32_t b = 0; b < kSkinBindingCount; ++b) {
-    bindings[b].binding = b;
-    bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    bindings[b].descriptorCount = 1;
-    bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  }
-  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  set_info.bindingCount = kSkinBindingCount;
-  set_info.pBindings = bindings.data();
-  if (VkResult r = t.vkCreateDescriptorSetLayout(device, &set_info, nullptr, &d->set_layout_);
-      r != VK_SUCCESS) {
-    return VulkanError("vkCreateDescriptorSetLayout", r);
-  }
-  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(SkinPushConstants)};
-  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  layout_info.setLayoutCount = 1;
-  layout_info.pSetLayouts = &d->set_layout_;
-  layout_info.pushConstantRangeCount = 1;
-  layout_info.pPushConstantRanges = &push;
-  if (VkResult r = t.vkCreatePipelineLayout(device, &layout_info, nullptr, &d->pipeline_layout_);
-      r != VK_SUCCESS) {
-    return VulkanError("vkCreatePipelineLayout", r);
-  }
-  const std::span<const uint32_t> code =
-      mesh.sparse() ? shaders::SkinSparse() : shaders::SkinDense();
-  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  module_info.codeSize = code.size_bytes();
-  module_info.pCode = code.data();
-  VkShaderModule module = VK_NULL_HANDLE;
-  if (VkResult r = t.vkCreateShaderModule(device, &module_info, nullptr, &module);
-      r != VK_SUCCESS) {
-    return VulkanError("vkCreateShaderModule", r);
-  }
-  VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  pipeline_info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  pipeline_info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  pipeline_info.stage.module = module;
-  pipeline_info.stage.pName = "main";
-  pipeline_info.layout = d->pipeline_layout_;
-  const VkResult pipeline_result =
-      t.vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &d->pipeline_);
-  t.vkDestroyShaderModule(device, module, nullptr);
-  if (pipeline_result != VK_SUCCESS) {
-    return VulkanError("vkCreateComputePipelines", pipeline_result);
-  }
+  // The Context's pipeline for this mesh's influence layout (created once per Context).
+  auto kernel = detail::KernelsOf(context).Get(mesh.sparse() ? detail::KernelKind::kSkinSparse
+                                                             : detail::KernelKind::kSkinDense);
+  if (!kernel) return kernel.status();
+  d->pipeline_ = kernel->pipeline;
+  d->pipeline_layout_ = kernel->layout;
 
   // Descriptors.
   VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSkinBindingCount};
@@ -145,23 +100,28 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
   pool_info.maxSets = 1;
   pool_info.poolSizeCount = 1;
   pool_info.pPoolSizes = &pool_size;
-  if (VkResult r = t.vkCreateDescriptorPool(device, &pool_info, nullptr, &d->pool_);
+  if (VkResult r = t.vkCreateDescriptorPool(device, &pool_info, context.allocator(), &d->pool_);
       r != VK_SUCCESS) {
     return VulkanError("vkCreateDescriptorPool", r);
   }
+  detail::SetName(context, VK_OBJECT_TYPE_DESCRIPTOR_POOL, d->pool_, "sinew deformer descriptors");
   VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
   alloc.descriptorPool = d->pool_;
   alloc.descriptorSetCount = 1;
-  alloc.pSetLayouts = &d->set_layout_;
+  alloc.pSetLayouts = &kernel->set_layout;
   if (VkResult r = t.vkAllocateDescriptorSets(device, &alloc, &d->set_); r != VK_SUCCESS) {
     return VulkanError("vkAllocateDescriptorSets", r);
   }
-  const VkDescriptorBufferInfo dummy_info{d->dummy_.handle(), 0, VK_WHOLE_SIZE};
+  // A stream the mesh lacks is never read or written (the kernel's flags say so), but its
+  // descriptor must be valid: inputs stand in with the rest positions, outputs with the output
+  // positions.
   const auto in_range = [&](DeviceMesh::Range r) {
-    return r.size ? VkDescriptorBufferInfo{mesh.buffer(), r.offset, r.size} : dummy_info;
+    const DeviceMesh::Range used = r.size ? r : mesh.positions();
+    return VkDescriptorBufferInfo{mesh.buffer(), used.offset, used.size};
   };
   const auto whole = [&](const Buffer& b) {
-    return b.handle() ? VkDescriptorBufferInfo{b.handle(), 0, VK_WHOLE_SIZE} : dummy_info;
+    return VkDescriptorBufferInfo{b.handle() ? b.handle() : d->out_positions_.handle(), 0,
+                                  VK_WHOLE_SIZE};
   };
   std::array<VkDescriptorBufferInfo, kSkinBindingCount> infos{};
   infos[kBindingRestPositions] = in_range(mesh.positions());
@@ -254,7 +214,7 @@ Status Deformer::SetMorphWeights(uint32_t instance, std::span<const float> weigh
 }
 
 void Deformer::Record(VkCommandBuffer cmd) const {
-  const VolkDeviceTable& t = context_->device_table();
+  const detail::Functions& t = detail::Fn(*context_);
   t.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
   t.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 1, &set_, 0,
                             nullptr);
@@ -283,8 +243,8 @@ void Deformer::RecordOutputBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dst
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   barrier.dstAccessMask = dst_access;
-  context_->device_table().vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                                dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+  detail::Fn(*context_).vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, dst_stage,
+                                             0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
 VkDeviceSize Deformer::positions_offset(uint32_t instance) const {

@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include "functions.h"
+#include "sinew/vk/queue_ownership.h"
+
 #include "sinew/asset/morph_deltas.h"
 #include "sinew/vk/gpu_layout.h"
 
@@ -43,12 +46,15 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
 
 Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
                                                        const SkinnedMesh& mesh,
-                                                       VkCommandBuffer upload_cmd) {
+                                                       VkCommandBuffer upload_cmd,
+                                                       uint32_t upload_family) {
   if (Status s = mesh.Validate(); !s) return s;
   if (mesh.vertex_count() == 0) {
     return ErrorInfo{Error::kInvalidArgument, "the mesh has no vertices", "positions", 0};
   }
   std::unique_ptr<DeviceMesh> out(new DeviceMesh());
+  out->context_ = &context;
+  out->upload_family_ = upload_family == kContextFamily ? context.queue_family() : upload_family;
   out->vertex_count_ = static_cast<uint32_t>(mesh.vertex_count());
   out->sparse_ = mesh.sparse();
   out->influences_per_vertex_ = mesh.sparse() ? 0 : mesh.influences.influences_per_vertex;
@@ -93,11 +99,11 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
 
   auto buffer = context.CreateBuffer(
       total, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-      MemoryUsage::kDeviceLocal);
+      MemoryUsage::kDeviceLocal, "sinew mesh");
   if (!buffer) return buffer.status();
   out->buffer_ = std::move(buffer.value());
-  auto staging =
-      context.CreateBuffer(total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::kUpload);
+  auto staging = context.CreateBuffer(total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::kUpload,
+                                      "sinew mesh staging");
   if (!staging) return staging.status();
   out->staging_ = std::move(staging.value());
 
@@ -126,21 +132,35 @@ Result<std::unique_ptr<DeviceMesh>> DeviceMesh::Create(const Context& context,
   copy(out->morph_blocks_, morphs.blocks.data());
   copy(out->morph_deltas_, morphs.deltas.data());
 
-  const VolkDeviceTable& t = context.device_table();
+  const detail::Functions& t = detail::Fn(context);
   VkBufferCopy region{0, 0, total};
   t.vkCmdCopyBuffer(upload_cmd, out->staging_.handle(), out->buffer_.handle(), 1, &region);
+  const VkBuffer uploaded = out->buffer_.handle();
+  if (out->upload_family_ != context.queue_family()) {
+    // A transfer queue may not name the compute stage: release to the Context's family instead.
+    RecordRelease(context, upload_cmd,
+                  {out->upload_family_, context.queue_family(), {&uploaded, 1}},
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    return out;
+  }
   VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
   barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.buffer = out->buffer_.handle();
+  barrier.buffer = uploaded;
   barrier.offset = 0;
   barrier.size = VK_WHOLE_SIZE;
   t.vkCmdPipelineBarrier(upload_cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 1, &barrier, 0,
                          nullptr);
   return out;
+}
+
+void DeviceMesh::RecordAcquire(VkCommandBuffer cmd) const {
+  const VkBuffer uploaded = buffer_.handle();
+  vk::RecordAcquire(*context_, cmd, {upload_family_, context_->queue_family(), {&uploaded, 1}},
+                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
 }
 
 }  // namespace sinew::vk

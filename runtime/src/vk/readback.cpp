@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "functions.h"
+
 namespace sinew::vk {
 
 Result<std::vector<float>> ReadFloats(const Context& context, VkBuffer buffer, VkDeviceSize offset,
@@ -9,11 +11,11 @@ Result<std::vector<float>> ReadFloats(const Context& context, VkBuffer buffer, V
   if (size == 0 || size % sizeof(float) != 0) {
     return ErrorInfo{Error::kInvalidArgument, "size must be a positive multiple of 4", "size", 0};
   }
-  auto staging =
-      context.CreateBuffer(size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::kReadback);
+  auto staging = context.CreateBuffer(size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                      MemoryUsage::kReadback, "sinew readback");
   if (!staging) return staging.status();
   Status s = context.SubmitAndWait([&](VkCommandBuffer cmd) {
-    const VolkDeviceTable& t = context.device_table();
+    const detail::Functions& t = detail::Fn(context);
     // Order earlier shader writes (e.g. a Deformer::Record in an earlier submission) before the
     // copy.
     VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};

@@ -38,14 +38,16 @@ enum class Error : uint32_t {
   kUnsupportedExtension,  // An extension in extensionsRequired that sinew does not implement.
   kUnsupportedFeature,    // Valid input that sinew does not support (says what).
   // Vulkan.
-  kVulkanLoaderMissing,     // libvulkan.so.1 could not be opened.
-  kNoVulkanDevice,          // No physical device matches (or none exists).
-  kNoComputeQueue,          // The device has no queue family with compute.
-  kVulkanCallFailed,        // A Vulkan call returned an error; see ErrorInfo::vk_result.
-  kMissingVulkanFunction,   // A required entry point could not be loaded.
-  kNoSuitableMemoryType,    // No memory type satisfies a buffer's requirements.
-  kNotAllowedInAdoptMode,   // sinew never submits to a host's queue.
-  kInstanceIndexOutOfRange  // A deformer instance index past instance_count.
+  kVulkanLoaderMissing,      // libvulkan.so.1 could not be opened.
+  kNoVulkanDevice,           // No physical device matches (or none exists).
+  kNoComputeQueue,           // The device has no queue family with compute.
+  kVulkanCallFailed,         // A Vulkan call returned an error; see ErrorInfo::vk_result.
+  kMissingVulkanFunction,    // A required entry point could not be loaded.
+  kNoSuitableMemoryType,     // No memory type satisfies a buffer's requirements.
+  kNotAllowedInAdoptMode,    // sinew never submits to a host's queue.
+  kInstanceIndexOutOfRange,  // A deformer instance index past instance_count.
+  kValidationLayerMissing,   // Validation was required but VK_LAYER_KHRONOS_validation is absent.
+  kFeatureNotEnabled         // A Vulkan feature the call needs is not enabled on the device.
 };
 
 // The enum value's name, e.g. "kSizeMismatch". Never null.

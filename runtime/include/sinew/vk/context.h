@@ -1,18 +1,21 @@
 // The Vulkan context: sinew's handle on an instance, a physical device, a device and a queue.
 //
-// Two modes (DESIGN.md §7):
+// Two modes (docs/embedding.md):
 // * Headless (Context::Create): sinew creates its own instance and device. It prefers a discrete
-//   GPU, then integrated, virtual and CPU (lavapipe). SINEW_DEVICE=<index>|<name substring> picks
-//   one. sinew may submit work (SubmitAndWait) to its own queue.
+//   GPU, then integrated, virtual and CPU (lavapipe); ContextOptions::device picks one. sinew may
+//   submit work (SubmitAndWait) to its own queue.
 // * Adopt (Context::Adopt): the host engine's instance, physical device, device and queue are used.
 //   They must stay valid for the lifetime of the Context and everything created from it. sinew
 //   never submits in this mode: it records into command buffers the host gives it.
 //
-// Every device call goes through a per-device volk table (device_table()), never volk's globals,
-// so several Contexts and a host engine's own loader coexist.
+// Every Vulkan call goes through the Context's own function table, loaded from the
+// vkGetInstanceProcAddr the host hands over (or libvulkan, headless). This header includes
+// <vulkan/vulkan_core.h> only and defines no macro: a host that calls the loader directly, one
+// that uses volk (VK_NO_PROTOTYPES in its own build) and one that uses Vulkan-Hpp all see their
+// own Vulkan declarations unchanged.
 #pragma once
 
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <cstdint>
 #include <functional>
@@ -24,35 +27,65 @@
 
 namespace sinew::vk {
 
+class Context;
+namespace detail {
+struct Functions;  // sinew's private function table (runtime/src/vk/functions.h).
+inline const Functions& Fn(const Context& context);
+class Kernels;  // The Context's compute pipelines (runtime/src/vk/kernels.h).
+Kernels& KernelsOf(const Context& context);
+}  // namespace detail
+
 enum class Validation {
   kAuto,  // Enable VK_LAYER_KHRONOS_validation when installed (headless mode only).
   kOff,
-  kOn  // Require the layer: Create fails with kVulkanCallFailed if it is missing.
+  kOn  // Require the layer: Create fails with kValidationLayerMissing if it is missing.
 };
 
 struct ContextOptions {
   // Which physical device: "" = automatic (discrete first), a decimal index into
   // vkEnumeratePhysicalDevices' order, or a case-insensitive substring of the device name.
-  // When empty, the SINEW_DEVICE environment variable is consulted.
+  // sinew reads no environment variable: the tool maps SINEW_DEVICE or --device onto this.
   std::string device;
   Validation validation = Validation::kAuto;
+  // With the validation layer on, also enable its synchronization validation (hazards between
+  // commands: a missing or wrong barrier is reported like any other validation message).
+  bool synchronization_validation = false;
   // Application name reported to the driver.
   std::string application_name = "sinew";
+  // Host memory callbacks for every Vulkan object sinew creates (instance and device included);
+  // null = the driver's. Must outlive the Context.
+  const VkAllocationCallbacks* allocator = nullptr;
 };
 
-// What the host hands over in adopt mode. All handles are required except device_table.
+// What the host hands over in adopt mode. The handles and get_instance_proc_addr are required.
 struct AdoptInfo {
-  // The host's loader entry point (e.g. from its own volk or vulkan loader). Required.
+  // The host's loader entry point: vkGetInstanceProcAddr from the loader, volk's, or Vulkan-Hpp's
+  // dispatcher's. Required. sinew loads every function it calls through it.
   PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
+  // Optional: the host's vkGetDeviceProcAddr (e.g. one a layer of the host intercepts). Null =
+  // loaded through get_instance_proc_addr.
+  PFN_vkGetDeviceProcAddr get_device_proc_addr = nullptr;
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;
-  // A queue family with VK_QUEUE_COMPUTE_BIT, and a queue of it (used only to name the family in
-  // barriers; sinew never submits to it).
+  // The queue family sinew's commands are recorded for: it must have VK_QUEUE_COMPUTE_BIT. Every
+  // command buffer handed to Record() belongs to this family; barriers sinew records name it, and
+  // upload/ownership helpers take the other family explicitly (docs/embedding.md).
   uint32_t queue_family = 0;
+  // A queue of that family. sinew never submits to it; kept for the host's convenience.
   VkQueue queue = VK_NULL_HANDLE;
-  // Optional: the host's own per-device table. When null, sinew loads one.
-  const VolkDeviceTable* device_table = nullptr;
+  // Host memory callbacks for every Vulkan object sinew creates; null = the driver's. Must outlive
+  // the Context.
+  const VkAllocationCallbacks* allocator = nullptr;
+  // Optional: the host's pipeline cache; sinew's compute pipelines are created through it, so a
+  // host that saves its cache (vkGetPipelineCacheData) across runs also saves sinew's.
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  // Set when the host enabled VK_EXT_debug_utils on the instance: sinew then names every object it
+  // creates ("sinew ..."), as seen in debuggers and validation messages.
+  bool debug_utils = false;
+  // Set when the host enabled the bufferDeviceAddress feature on the device: required for
+  // outputs with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT (vertex pulling, ray-tracing inputs).
+  bool buffer_device_address = false;
   // The API version the device was created with (>= 1.2).
   uint32_t api_version = VK_API_VERSION_1_2;
 };
@@ -92,25 +125,11 @@ class Buffer {
   void* mapped_ = nullptr;
 };
 
-// Instance-level entry points sinew needs (volk's table covers only device-level ones).
-struct InstanceTable {
-  PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr = nullptr;
-  PFN_vkDestroyInstance vkDestroyInstance = nullptr;
-  PFN_vkEnumeratePhysicalDevices vkEnumeratePhysicalDevices = nullptr;
-  PFN_vkGetPhysicalDeviceProperties vkGetPhysicalDeviceProperties = nullptr;
-  PFN_vkGetPhysicalDeviceQueueFamilyProperties vkGetPhysicalDeviceQueueFamilyProperties = nullptr;
-  PFN_vkGetPhysicalDeviceMemoryProperties vkGetPhysicalDeviceMemoryProperties = nullptr;
-  PFN_vkCreateDevice vkCreateDevice = nullptr;
-  PFN_vkGetDeviceProcAddr vkGetDeviceProcAddr = nullptr;
-  PFN_vkCreateDebugUtilsMessengerEXT vkCreateDebugUtilsMessengerEXT = nullptr;
-  PFN_vkDestroyDebugUtilsMessengerEXT vkDestroyDebugUtilsMessengerEXT = nullptr;
-};
-
 class Context {
  public:
   // Headless: creates an instance and a device. Errors: kVulkanLoaderMissing, kNoVulkanDevice
-  // (no device at all, none matching options.device/SINEW_DEVICE, or none with Vulkan 1.2),
-  // kNoComputeQueue, kVulkanCallFailed, kMissingVulkanFunction.
+  // (no device at all, none matching options.device, or none with Vulkan 1.2),
+  // kValidationLayerMissing, kVulkanCallFailed, kMissingVulkanFunction.
   static Result<std::unique_ptr<Context>> Create(const ContextOptions& options = {});
   // Adopt the host's objects (see AdoptInfo). kInvalidArgument for a missing handle or a queue
   // family without compute; kMissingVulkanFunction if an entry point cannot be loaded.
@@ -128,21 +147,35 @@ class Context {
   VkQueue queue() const { return queue_; }
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
-  // The per-device function table every sinew call goes through.
-  const VolkDeviceTable& device_table() const { return table_; }
-  const InstanceTable& instance_table() const { return instance_table_; }
+  // The entry points sinew loads its functions through: the host's in adopt mode, the loader's
+  // in headless mode. A host (or the tool) loads its own calls on a headless device with them.
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr() const;
+  PFN_vkGetDeviceProcAddr get_device_proc_addr() const;
+  // The memory callbacks every sinew object is created with (null: the driver's).
+  const VkAllocationCallbacks* allocator() const { return allocator_; }
+  // The pipeline cache sinew's pipelines go through (VK_NULL_HANDLE: none).
+  VkPipelineCache pipeline_cache() const { return pipeline_cache_; }
+  // Whether sinew names its objects (VK_EXT_debug_utils is enabled).
+  bool debug_names() const { return debug_names_; }
+  // Whether buffers may be created with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT.
+  bool buffer_device_address() const { return buffer_device_address_; }
+  // How many compute pipelines this Context has created: each kernel variant once, on first use,
+  // whatever the number of meshes and Deformers (so a spawning character compiles nothing).
+  uint32_t pipelines_created() const;
 
   // Whether VK_LAYER_KHRONOS_validation is active on this (headless) context.
   bool validation_enabled() const { return validation_enabled_; }
   // Warnings and errors the validation layer reported so far (tests fail on any).
   std::vector<std::string> validation_messages() const;
 
-  // Creates a buffer with memory of the given kind. `usage` is a VkBufferUsageFlags mask.
-  // Errors: kInvalidArgument for size 0 or a storage buffer larger than the device's
-  // maxStorageBufferRange (sinew binds storage buffers whole), kNoSuitableMemoryType,
-  // kVulkanCallFailed.
-  Result<Buffer> CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
-                              MemoryUsage memory) const;
+  // Creates a buffer with memory of the given kind. `usage` is a VkBufferUsageFlags mask; with
+  // VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT the memory is allocated with the device-address
+  // flag. `name` (optional) labels it when debug_names(). Errors: kInvalidArgument for size 0 or
+  // a storage buffer larger than the device's maxStorageBufferRange (sinew binds storage buffers
+  // whole), kFeatureNotEnabled for device-address usage without buffer_device_address(),
+  // kNoSuitableMemoryType, kVulkanCallFailed.
+  Result<Buffer> CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory,
+                              const char* name = nullptr) const;
 
   // Headless only: records `record` into a one-time command buffer, submits it to sinew's queue and
   // waits. kNotAllowedInAdoptMode in adopt mode.
@@ -151,14 +184,21 @@ class Context {
   struct MessageSink;  // Validation messages, shared with the debug callback.
 
  private:
-  Context() = default;
-  Status LoadDeviceTable(const VolkDeviceTable* host_table);
+  friend const detail::Functions& detail::Fn(const Context&);
+  friend detail::Kernels& detail::KernelsOf(const Context&);
+  Context();
+  Status LoadInstanceFunctions(PFN_vkGetInstanceProcAddr gipa);
+  Status LoadDeviceFunctions(PFN_vkGetDeviceProcAddr gdpa);
   void QueryDevice();
 
   bool adopted_ = false;
   void* loader_library_ = nullptr;  // dlopen handle, headless mode only.
-  InstanceTable instance_table_;
-  VolkDeviceTable table_{};
+  std::unique_ptr<detail::Functions> functions_;
+  std::unique_ptr<detail::Kernels> kernels_;  // Destroyed first, in adopt mode too.
+  const VkAllocationCallbacks* allocator_ = nullptr;
+  VkPipelineCache pipeline_cache_ = VK_NULL_HANDLE;
+  bool debug_names_ = false;
+  bool buffer_device_address_ = false;
   VkInstance instance_ = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;

@@ -91,10 +91,8 @@ class Deformer {
   // instance_count x (2 morph_target_count + 1) MorphActiveTarget (gpu_layout.h), host-visible.
   Buffer morph_active_;
   Buffer out_positions_, out_normals_, out_tangents_;
-  Buffer dummy_;  // Bound where the mesh lacks a stream (descriptors must be valid).
-  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
-  VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
-  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;  // The Context's (not owned).
+  VkPipeline pipeline_ = VK_NULL_HANDLE;               // The Context's (not owned).
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
 };

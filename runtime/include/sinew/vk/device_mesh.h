@@ -16,12 +16,26 @@ class DeviceMesh {
   // kNotAllowedInAdoptMode on an adopted context: use the overload taking a command buffer.
   static Result<std::unique_ptr<DeviceMesh>> Create(const Context& context,
                                                     const SkinnedMesh& mesh);
-  // Any context: validates `mesh`, then records the upload into `upload_cmd` (a command buffer in
-  // the recording state, of a queue family with transfer or compute), followed by a barrier that
-  // makes the data visible to compute shaders. The staging memory is kept until ReleaseStaging(),
-  // which the caller calls once the command buffer has finished executing.
+  // Any context: validates `mesh`, then records the upload into `upload_cmd`, a command buffer in
+  // the recording state of queue family `upload_family` (default: the Context's).
+  // * Same family as the Context's: a barrier then makes the data visible to compute shaders.
+  // * Another family (e.g. a transfer-only queue): the copy is followed by a queue family
+  //   release to the Context's family (no compute stage is named on the transfer queue); the host
+  //   orders the two submissions with a semaphore and records RecordAcquire() on the Context's
+  //   family before the first Record() that reads this mesh.
+  // The staging memory is kept until ReleaseStaging(), which the caller calls once the command
+  // buffer has finished executing.
   static Result<std::unique_ptr<DeviceMesh>> Create(const Context& context, const SkinnedMesh& mesh,
-                                                    VkCommandBuffer upload_cmd);
+                                                    VkCommandBuffer upload_cmd,
+                                                    uint32_t upload_family = kContextFamily);
+  // Means "the Context's queue family" for upload_family.
+  static constexpr uint32_t kContextFamily = VK_QUEUE_FAMILY_IGNORED;
+
+  // The acquire half of an upload recorded on another family (see Create); records nothing when
+  // the upload was recorded on the Context's family. `cmd` belongs to the Context's family.
+  void RecordAcquire(VkCommandBuffer cmd) const;
+  // The queue family the upload was recorded on.
+  uint32_t upload_family() const { return upload_family_; }
 
   // Frees the staging buffer; only after the upload commands have completed on the GPU.
   void ReleaseStaging() { staging_ = Buffer(); }
@@ -63,6 +77,8 @@ class DeviceMesh {
  private:
   DeviceMesh() = default;
 
+  const Context* context_ = nullptr;
+  uint32_t upload_family_ = 0;
   Buffer buffer_;
   Buffer staging_;
   uint32_t vertex_count_ = 0;

@@ -1,0 +1,97 @@
+#include "kernels.h"
+
+#include "functions.h"
+#include "shaders.h"
+#include "sinew/vk/gpu_layout.h"
+
+namespace sinew::vk::detail {
+
+Kernels::~Kernels() {
+  const Functions& f = Fn(context_);
+  const VkDevice device = context_.device();
+  for (VkPipeline pipeline : pipelines_) {
+    if (pipeline) f.vkDestroyPipeline(device, pipeline, context_.allocator());
+  }
+  if (layout_) f.vkDestroyPipelineLayout(device, layout_, context_.allocator());
+  if (set_layout_) f.vkDestroyDescriptorSetLayout(device, set_layout_, context_.allocator());
+}
+
+Status Kernels::CreateLayouts() {
+  const Functions& f = Fn(context_);
+  const VkDevice device = context_.device();
+  std::array<VkDescriptorSetLayoutBinding, kSkinBindingCount> bindings{};
+  for (uint32_t b = 0; b < kSkinBindingCount; ++b) {
+    bindings[b].binding = b;
+    bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[b].descriptorCount = 1;
+    bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  }
+  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  set_info.bindingCount = kSkinBindingCount;
+  set_info.pBindings = bindings.data();
+  if (VkResult r =
+          f.vkCreateDescriptorSetLayout(device, &set_info, context_.allocator(), &set_layout_);
+      r != VK_SUCCESS) {
+    return VulkanError("vkCreateDescriptorSetLayout", r);
+  }
+  SetName(context_, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, set_layout_, "sinew skinning set layout");
+  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(SkinPushConstants)};
+  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layout_info.setLayoutCount = 1;
+  layout_info.pSetLayouts = &set_layout_;
+  layout_info.pushConstantRangeCount = 1;
+  layout_info.pPushConstantRanges = &push;
+  if (VkResult r = f.vkCreatePipelineLayout(device, &layout_info, context_.allocator(), &layout_);
+      r != VK_SUCCESS) {
+    return VulkanError("vkCreatePipelineLayout", r);
+  }
+  SetName(context_, VK_OBJECT_TYPE_PIPELINE_LAYOUT, layout_, "sinew skinning pipeline layout");
+  return {};
+}
+
+Result<Kernel> Kernels::Get(KernelKind kind) {
+  std::lock_guard lock(mutex_);
+  if (!layout_) {
+    if (Status s = CreateLayouts(); !s) return s;
+  }
+  VkPipeline& pipeline = pipelines_[static_cast<size_t>(kind)];
+  if (!pipeline) {
+    const Functions& f = Fn(context_);
+    const VkDevice device = context_.device();
+    const bool sparse = kind == KernelKind::kSkinSparse;
+    const std::span<const uint32_t> code = sparse ? shaders::SkinSparse() : shaders::SkinDense();
+    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    module_info.codeSize = code.size_bytes();
+    module_info.pCode = code.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    if (VkResult r = f.vkCreateShaderModule(device, &module_info, context_.allocator(), &module);
+        r != VK_SUCCESS) {
+      return VulkanError("vkCreateShaderModule", r);
+    }
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module;
+    info.stage.pName = "main";
+    info.layout = layout_;
+    const VkResult r = f.vkCreateComputePipelines(device, context_.pipeline_cache(), 1, &info,
+                                                  context_.allocator(), &pipeline);
+    f.vkDestroyShaderModule(device, module, context_.allocator());
+    if (r != VK_SUCCESS) {
+      pipeline = VK_NULL_HANDLE;
+      return VulkanError("vkCreateComputePipelines", r);
+    }
+    SetName(context_, VK_OBJECT_TYPE_PIPELINE, pipeline,
+            sparse ? "sinew skin_sparse" : "sinew skin_dense");
+  }
+  return Kernel{pipeline, layout_, set_layout_};
+}
+
+uint32_t Kernels::pipelines_created() const {
+  std::lock_guard lock(mutex_);
+  uint32_t n = 0;
+  for (VkPipeline p : pipelines_) n += p ? 1 : 0;
+  return n;
+}
+
+}  // namespace sinew::vk::detail

@@ -1,0 +1,135 @@
+// The sinew side of every consumer build (tests/consumer/*_host): adopt the host's device, upload
+// the procedural character in the host's command buffer, deform two instances on the GPU, read
+// them back and compare with the CPU reference. Each host brings its own Vulkan setup, in its own
+// style (the loader's prototypes, volk, Vulkan-Hpp), and its own submission.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "sinew/cpu/skin_dense_job.h"
+#include "sinew/procedural/character.h"
+#include "sinew/procedural/crowd.h"
+#include "sinew/vk/context.h"
+#include "sinew/vk/deformer.h"
+#include "sinew/vk/device_mesh.h"
+
+namespace consumer {
+
+// Exit code for "no Vulkan device here" outside CI (ctest's SKIP_RETURN_CODE).
+inline constexpr int kSkipped = 77;
+
+inline bool RunningInCi() {
+  const char* ci = std::getenv("CI");
+  return ci && (std::strcmp(ci, "true") == 0 || std::strcmp(ci, "1") == 0);
+}
+
+// The host's side of a submission: record with `record` into a command buffer of the adopted
+// queue family, submit it, wait. False on failure.
+using RunCommands = std::function<bool(const std::function<void(VkCommandBuffer)>&)>;
+// Records a copy of `bytes` from `src` to `dst` followed by a barrier to host reads.
+using RecordCopy = std::function<void(VkCommandBuffer, VkBuffer src, VkBuffer dst, VkDeviceSize)>;
+
+// Validation messages the host's messenger received (each printed); any fails the consumer.
+inline int g_validation_messages = 0;
+
+inline VKAPI_ATTR VkBool32 VKAPI_CALL
+OnValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+                    const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
+  std::fprintf(stderr, "validation: %s\n", data->pMessage);
+  ++g_validation_messages;
+  return VK_FALSE;
+}
+
+// A messenger for validation warnings and errors, reported to OnValidationMessage.
+inline VkDebugUtilsMessengerCreateInfoEXT MessengerInfo() {
+  VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+  info.pfnUserCallback = OnValidationMessage;
+  return info;
+}
+
+// The consumer's exit code: CheckSkinning's result, then 1 for any validation message.
+inline int Verdict(int check_result) {
+  if (check_result != 0) return check_result;
+  return g_validation_messages == 0 ? 0 : 1;
+}
+
+inline int Fail(const char* what) {
+  std::fprintf(stderr, "consumer: %s\n", what);
+  return 1;
+}
+
+inline int CheckSkinning(const sinew::vk::AdoptInfo& info, const RunCommands& run,
+                         const RecordCopy& copy) {
+  auto adopted = sinew::vk::Context::Adopt(info);
+  if (!adopted) return Fail(adopted.error().ToString().c_str());
+  const sinew::vk::Context& ctx = **adopted;
+
+  sinew::procedural::CharacterOptions options;
+  options.vertex_count = 500;
+  auto mesh = sinew::procedural::MakeCharacter(options);
+  if (!mesh) return Fail(mesh.error().ToString().c_str());
+  std::unique_ptr<sinew::vk::DeviceMesh> device_mesh;
+  if (!run([&](VkCommandBuffer cmd) {
+        auto created = sinew::vk::DeviceMesh::Create(ctx, *mesh, cmd);
+        if (created) device_mesh = std::move(created.value());
+      }) ||
+      !device_mesh) {
+    return Fail("upload");
+  }
+  device_mesh->ReleaseStaging();
+
+  constexpr uint32_t kInstances = 2;
+  auto deformer = sinew::vk::Deformer::Create(ctx, *device_mesh, {.instance_count = kInstances});
+  if (!deformer) return Fail(deformer.error().ToString().c_str());
+  const size_t joints = mesh->skeleton.joint_count();
+  std::vector<sinew::Float3x4> palettes(kInstances * joints);
+  for (uint32_t i = 0; i < kInstances; ++i) {
+    const std::span<sinew::Float3x4> palette(palettes.data() + i * joints, joints);
+    if (!sinew::procedural::CrowdPalette(mesh->skeleton, 0.5f + i, i, palette)) {
+      return Fail("pose");
+    }
+    if (!(*deformer)->SetPalette(i, palette)) return Fail("SetPalette");
+  }
+  const VkDeviceSize bytes = kInstances * mesh->positions.size() * sizeof(float);
+  auto readback = ctx.CreateBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                   sinew::vk::MemoryUsage::kReadback, "consumer readback");
+  if (!readback) return Fail(readback.error().ToString().c_str());
+  if (!run([&](VkCommandBuffer cmd) {
+        (*deformer)->Record(cmd);
+        (*deformer)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                         VK_ACCESS_TRANSFER_READ_BIT);
+        copy(cmd, (*deformer)->out_positions(), readback->handle(), bytes);
+      })) {
+    return Fail("deform");
+  }
+
+  const auto* got = static_cast<const float*>(readback->mapped());
+  const float tolerance = 1e-5f * sinew::BoundsDiagonal(mesh->positions);
+  std::vector<float> expected(mesh->positions.size());
+  for (uint32_t i = 0; i < kInstances; ++i) {
+    sinew::cpu::SkinDenseJob job = sinew::cpu::SkinDenseJobFor(
+        *mesh, std::span<const sinew::Float3x4>(palettes.data() + i * joints, joints));
+    job.normals = {};
+    job.tangents = {};
+    job.out_positions = expected;
+    if (!job.Run()) return Fail("CPU reference");
+    for (size_t v = 0; v < expected.size(); ++v) {
+      if (!(std::fabs(got[i * expected.size() + v] - expected[v]) <= tolerance)) {
+        return Fail("GPU and CPU disagree");
+      }
+    }
+  }
+  std::printf("consumer: %u instances of %zu vertices, GPU == CPU\n", kInstances,
+              mesh->vertex_count());
+  return 0;
+}
+
+}  // namespace consumer
