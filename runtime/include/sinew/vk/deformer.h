@@ -3,7 +3,8 @@
 // Each instance has its own skinning palette (host-visible, written by the CPU every frame) and
 // its own slice of the output buffers. Record() deforms every instance with one dispatch.
 //
-// Synchronization the caller provides (sinew records no barrier it cannot know about):
+// Synchronization the caller provides (sinew records no barrier it cannot know about; the whole
+// frame, also in synchronization2 terms, is in docs/embedding.md):
 // * before Record(): palette and morph weight writes by the host are made visible by
 //   vkQueueSubmit itself; the host must not overwrite a palette or call SetMorphWeights while a
 //   submitted Record() that reads them is still executing.
