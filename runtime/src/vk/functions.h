@@ -37,7 +37,6 @@
   X(vkCreateBuffer)                  \
   X(vkDestroyBuffer)                 \
   X(vkGetBufferMemoryRequirements)   \
-  X(vkGetBufferDeviceAddress)        \
   X(vkAllocateMemory)                \
   X(vkFreeMemory)                    \
   X(vkBindBufferMemory)              \

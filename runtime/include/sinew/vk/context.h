@@ -97,8 +97,6 @@ enum class MemoryUsage {
   kReadback      // Host-visible and coherent, persistently mapped; cached when possible.
 };
 
-class Context;
-
 // A VkBuffer with its own memory. Move-only; destroyed with its Context still alive.
 class Buffer {
  public:
