@@ -96,12 +96,9 @@ TEST_F(ContextTest, ValidationMessagesAreCollectedSoTestsCanFailOnThem) {
   // (VUID-VkBufferCreateInfo-usage-requiredbitmask): the layer must report it.
   vk::ContextOptions options;
   options.validation = vk::Validation::kOn;
-  auto checked = vk::Context::Create(options);
-  if (!checked) {
-    if (RunningInCi()) FAIL() << checked.error().ToString();
-    GTEST_SKIP() << "validation layer not installed";
-  }
-  const vk::Context& ctx = **checked;
+  const std::unique_ptr<vk::Context> checked = testing::CreateContextOrReport(options);
+  if (!checked) GTEST_SKIP() << "validation layer not installed";
+  const vk::Context& ctx = *checked;
   ASSERT_TRUE(ctx.validation_messages().empty());
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = 64;

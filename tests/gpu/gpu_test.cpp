@@ -16,6 +16,13 @@ void ExpectNoValidationMessages(const vk::Context& context) {
   }
 }
 
+std::unique_ptr<vk::Context> CreateContextOrReport(const vk::ContextOptions& options) {
+  auto created = vk::Context::Create(options);
+  if (created) return std::move(created.value());
+  if (RunningInCi()) ADD_FAILURE() << "CI=true: " << created.error().ToString();
+  return nullptr;
+}
+
 void GpuTest::SetUp() {
   vk::ContextOptions options;
   // The library reads no environment variable; the tests map SINEW_DEVICE onto the option.

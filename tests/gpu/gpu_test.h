@@ -23,6 +23,10 @@ class GpuTest : public ::testing::Test {
   std::unique_ptr<vk::Context> context_;
 };
 
+// A Context beside the fixture's, with `options`. When none can be created: null, after a test
+// failure under CI=true (the caller then returns with GTEST_SKIP(), which keeps the failure).
+std::unique_ptr<vk::Context> CreateContextOrReport(const vk::ContextOptions& options);
+
 // Fails the current test with every message the validation layer reported on `context`.
 void ExpectNoValidationMessages(const vk::Context& context);
 
