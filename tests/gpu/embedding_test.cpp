@@ -20,7 +20,6 @@ namespace sinew {
 namespace {
 
 using testing::GpuTest;
-using testing::RunningInCi;
 
 class EmbeddingTest : public GpuTest {};
 
