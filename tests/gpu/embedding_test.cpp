@@ -132,6 +132,56 @@ TEST(EmbeddingNames, ObjectsCarrySinewNamesInValidationMessages) {
   EXPECT_TRUE(named) << messages.front();
 }
 
+// Synchronization validation (on in every GPU test's fixture) reports a missing barrier: copying
+// the outputs right after Record() is a read-after-write hazard unless RecordOutputBarrier()
+// orders the copy after the compute writes. The clean half also proves that no read-only binding
+// of the kernel stands in with an output buffer (a read the validation layer would see).
+TEST(EmbeddingSynchronization, ValidationReportsACopyOfTheOutputsWithoutTheOutputBarrier) {
+  vk::ContextOptions options;
+  options.validation = vk::Validation::kOn;
+  options.synchronization_validation = true;
+  const std::unique_ptr<vk::Context> created = testing::CreateContextOrReport(options);
+  if (!created) GTEST_SKIP() << "no Vulkan device or validation layer";
+  const vk::Context& ctx = *created;
+  const SkinnedMesh mesh = testing::Character(100, 4);
+  auto device_mesh = vk::DeviceMesh::Create(ctx, mesh);
+  ASSERT_TRUE(device_mesh.ok());
+  auto deformer = vk::Deformer::Create(ctx, **device_mesh);
+  ASSERT_TRUE(deformer.ok());
+  const VkDeviceSize bytes = mesh.positions.size() * sizeof(float);
+  auto readback =
+      ctx.CreateBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUsage::kReadback);
+  ASSERT_TRUE(readback.ok());
+  auto copy = reinterpret_cast<PFN_vkCmdCopyBuffer>(
+      ctx.get_device_proc_addr()(ctx.device(), "vkCmdCopyBuffer"));
+  const VkBufferCopy region{0, 0, bytes};
+  // Two frames back to back, each ordered after the last (a compute-to-compute barrier: the
+  // kernel reads nothing of the outputs, so write access is all the second one needs), then the
+  // copy after the output barrier: clean.
+  ASSERT_TRUE(ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
+                   (*deformer)->Record(cmd);
+                   (*deformer)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                                    VK_ACCESS_SHADER_WRITE_BIT);
+                   (*deformer)->Record(cmd);
+                   (*deformer)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                                    VK_ACCESS_TRANSFER_READ_BIT);
+                   copy(cmd, (*deformer)->out_positions(), readback->handle(), 1, &region);
+                 })
+                  .ok());
+  EXPECT_TRUE(ctx.validation_messages().empty()) << ctx.validation_messages().front();
+  ASSERT_TRUE(ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
+                   (*deformer)->Record(cmd);
+                   copy(cmd, (*deformer)->out_positions(), readback->handle(), 1, &region);
+                 })
+                  .ok());
+  const std::vector<std::string> messages = ctx.validation_messages();
+  bool hazard = false;
+  for (const std::string& m : messages) {
+    hazard |= m.find("SYNC-HAZARD-READ-AFTER-WRITE") != std::string::npos;
+  }
+  EXPECT_TRUE(hazard) << (messages.empty() ? std::string("no message") : messages.front());
+}
+
 TEST_F(EmbeddingTest, OutputsWithDeviceAddressUsageAreAllocatedForIt) {
   // lavapipe and every desktop GPU have the feature; a headless Context enables it.
   ASSERT_TRUE(context_->buffer_device_address());

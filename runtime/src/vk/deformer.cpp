@@ -113,8 +113,9 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
     return VulkanError("vkAllocateDescriptorSets", r);
   }
   // A stream the mesh lacks is never read or written (the kernel's flags say so), but its
-  // descriptor must be valid: inputs stand in with the rest positions, outputs with the output
-  // positions.
+  // descriptor must be valid: inputs stand in with the rest positions (or, for the per-instance
+  // morph slots, the palettes: a read-only binding on an output buffer is a read-after-write
+  // hazard to synchronization validation), outputs with the output positions.
   const auto in_range = [&](DeviceMesh::Range r) {
     const DeviceMesh::Range used = r.size ? r : mesh.positions();
     return VkDescriptorBufferInfo{mesh.buffer(), used.offset, used.size};
@@ -137,7 +138,7 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
   infos[kBindingMorphLookup] = in_range(mesh.morph_lookup());
   infos[kBindingMorphBlocks] = in_range(mesh.morph_blocks());
   infos[kBindingMorphDeltas] = in_range(mesh.morph_deltas());
-  infos[kBindingMorphInstances] = whole(d->morph_active_);
+  infos[kBindingMorphInstances] = whole(d->morph_active_.handle() ? d->morph_active_ : d->palette_);
   std::array<VkWriteDescriptorSet, kSkinBindingCount> writes{};
   for (uint32_t b = 0; b < kSkinBindingCount; ++b) {
     writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
