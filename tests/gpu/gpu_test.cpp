@@ -28,6 +28,7 @@ void GpuTest::SetUp() {
   // The library reads no environment variable; the tests map SINEW_DEVICE onto the option.
   if (const char* device = std::getenv("SINEW_DEVICE")) options.device = device;
   options.validation = RunningInCi() ? vk::Validation::kOn : vk::Validation::kAuto;
+  options.synchronization_validation = true;  // A missing barrier fails a test like any misuse.
   auto created = vk::Context::Create(options);
   if (!created) {
     if (RunningInCi()) {
