@@ -74,13 +74,9 @@ int main() {
 #ifdef SINEW_CONSUMER_VOLK
   volkLoadInstance(instance);
 #endif
-  // An extension function: fetched by name (the loader exports no prototype for it).
-  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  std::unique_ptr<consumer::ValidationMessenger> messenger;
   if (validation) {
-    const VkDebugUtilsMessengerCreateInfoEXT messenger_info = consumer::MessengerInfo();
-    reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"))(
-        instance, &messenger_info, nullptr, &messenger);
+    messenger = std::make_unique<consumer::ValidationMessenger>(vkGetInstanceProcAddr, instance);
   }
   uint32_t count = 0;
   vkEnumeratePhysicalDevices(instance, &count, nullptr);
@@ -159,10 +155,7 @@ int main() {
       });
   vkDestroyCommandPool(device, pool, nullptr);
   vkDestroyDevice(device, nullptr);
-  if (messenger) {
-    reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(vkGetInstanceProcAddr(
-        instance, "vkDestroyDebugUtilsMessengerEXT"))(instance, messenger, nullptr);
-  }
+  messenger.reset();
   vkDestroyInstance(instance, nullptr);
   return consumer::Verdict(result);
 }

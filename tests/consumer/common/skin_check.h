@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "sinew/cpu/skin_dense_job.h"
@@ -45,15 +46,35 @@ OnValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageT
   return VK_FALSE;
 }
 
-// A messenger for validation warnings and errors, reported to OnValidationMessage.
-inline VkDebugUtilsMessengerCreateInfoEXT MessengerInfo() {
-  VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
-  info.pfnUserCallback = OnValidationMessage;
-  return info;
-}
+// A messenger for validation warnings and errors, reported to OnValidationMessage, created
+// through the host's own vkGetInstanceProcAddr (an extension: the loader exports no prototype).
+// Destroyed by the returned object.
+class ValidationMessenger {
+ public:
+  ValidationMessenger(PFN_vkGetInstanceProcAddr gipa, VkInstance instance)
+      : instance_(instance),
+        destroy_(reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            gipa(instance, "vkDestroyDebugUtilsMessengerEXT"))) {
+    VkDebugUtilsMessengerCreateInfoEXT info{
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    info.pfnUserCallback = OnValidationMessage;
+    reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        gipa(instance, "vkCreateDebugUtilsMessengerEXT"))(instance, &info, nullptr, &messenger_);
+  }
+  ValidationMessenger(const ValidationMessenger&) = delete;
+  ValidationMessenger& operator=(const ValidationMessenger&) = delete;
+  ~ValidationMessenger() {
+    if (messenger_) destroy_(instance_, messenger_, nullptr);
+  }
+
+ private:
+  VkInstance instance_;
+  PFN_vkDestroyDebugUtilsMessengerEXT destroy_;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+};
 
 // The consumer's exit code: CheckSkinning's result, then 1 for any validation message.
 inline int Verdict(int check_result) {

@@ -28,11 +28,9 @@ int Run() {
   const vk::ApplicationInfo app("hpp_host", 1, nullptr, 0, VK_API_VERSION_1_2);
   vk::UniqueInstance instance =
       vk::createInstanceUnique(vk::InstanceCreateInfo({}, &app, layers, extensions));
-  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  std::unique_ptr<consumer::ValidationMessenger> messenger;
   if (validation) {
-    const VkDebugUtilsMessengerCreateInfoEXT mci = consumer::MessengerInfo();
-    reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(instance->getProcAddr(
-        "vkCreateDebugUtilsMessengerEXT"))(*instance, &mci, nullptr, &messenger);
+    messenger = std::make_unique<consumer::ValidationMessenger>(vkGetInstanceProcAddr, *instance);
   }
   const std::vector<vk::PhysicalDevice> gpus = instance->enumeratePhysicalDevices();
   if (gpus.empty())
@@ -81,10 +79,7 @@ int Run() {
       });
   pool.reset();
   device.reset();
-  if (messenger) {
-    reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-        instance->getProcAddr("vkDestroyDebugUtilsMessengerEXT"))(*instance, messenger, nullptr);
-  }
+  messenger.reset();
   return consumer::Verdict(result);
 }
 
