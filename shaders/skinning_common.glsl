@@ -1,11 +1,17 @@
 // Bindings and structs shared by every skinning kernel. Mirrored in C++ by
 // runtime/include/sinew/vk/gpu_layout.h (static_asserts keep the two in step).
+//
+// A dispatch walks a work table: workgroup i of the dispatch takes work item
+// pc.item_base + i, which names an instance record and a group of 64 of that instance's vertices.
+// Instances of any number of meshes, each with its own sizes and streams, share the dispatch.
 
-// Flags in SkinPushConstants.flags.
+// Flags in SkinInstance.flags.
 #define SINEW_FLAG_NORMALS 1u
 #define SINEW_FLAG_TANGENTS 2u
 #define SINEW_FLAG_MORPH_NORMALS 4u   // morph deltas carry normal offsets
 #define SINEW_FLAG_MORPH_TANGENTS 8u  // morph deltas carry tangent offsets
+#define SINEW_FLAG_COPY_PREVIOUS 16u  // copy each replaced position to previous_positions first
+#define SINEW_FLAG_PREVIOUS_IS_CURRENT 32u  // write the new position to previous_positions too
 
 // Vertices per workgroup, and per morph group (MorphDeltas, kMorphGroupSize).
 #define SINEW_GROUP_SIZE 64
@@ -13,47 +19,82 @@
 #define SINEW_NO_MORPH_BLOCK 0xFFFFFFFFu
 
 layout(push_constant) uniform SkinPushConstants {
-  uint vertex_count;           // vertices per instance
-  uint influences_per_vertex;  // K = 4·n
-  uint palette_stride;         // palette entries per instance (joints dense, groups sparse)
-  uint flags;                  // SINEW_FLAG_*
-  uint instance_base;          // first instance covered by this dispatch (gl_WorkGroupID.y adds)
-  uint morph_target_count;     // morph targets of the mesh; 0: none
-  uint morph_stride;           // floats per morph delta
+  uint item_base;   // first work item of this dispatch
+  uint item_count;  // work items of this dispatch
   uint pad0;
+  uint pad1;
 } pc;
 
-// Rest attributes of one mesh, tightly packed floats (xyz, xyz, xyzw per vertex).
-layout(std430, set = 0, binding = 0) readonly buffer RestPositions { float rest_positions[]; };
-layout(std430, set = 0, binding = 1) readonly buffer RestNormals { float rest_normals[]; };
-layout(std430, set = 0, binding = 2) readonly buffer RestTangents { vec4 rest_tangents[]; };
-// Influences. Dense: K u16 joint indices per vertex, two to a uint (low half first), and K
-// weights. Sparse (CSR): one u32 group and one weight per entry, vertex v's entries in
-// [influence_offsets[v], influence_offsets[v + 1]).
-layout(std430, set = 0, binding = 3) readonly buffer InfluenceIndices { uint influence_indices[]; };
-layout(std430, set = 0, binding = 4) readonly buffer Weights { float weights[]; };
-layout(std430, set = 0, binding = 9) readonly buffer InfluenceOffsets { uint influence_offsets[]; };
-// Palette: per instance, palette_stride entries (joints for dense, groups for sparse) of three vec4
-// rows (3x4 affine, 48 bytes).
+// Word offsets into the mesh buffer (vec4/uvec4 units where noted), and into the instance's
+// palette, morph slot and outputs.
+struct SkinInstance {
+  uint vertex_count;
+  uint influences_per_vertex;  // K = 4·n (dense); 0 (sparse)
+  uint flags;                  // SINEW_FLAG_*
+  uint morph_target_count;     // 0: none
+  uint morph_stride;           // floats per morph delta
+  uint rest_positions;
+  uint rest_normals;
+  uint rest_tangents;  // vec4 units
+  uint influence_indices;
+  uint weights;
+  uint influence_offsets;
+  uint morph_lookup;
+  uint morph_blocks;  // uvec4 units
+  uint morph_deltas;
+  uint palette;  // vec4 units
+  uint morph_slot;
+  uint out_positions;
+  uint out_normals;
+  uint out_tangents;  // vec4 units
+  uint previous_positions;
+};
+
+// Every mesh's rest data, viewed three ways. Positions and normals are xyz floats per vertex,
+// tangents vec4 per vertex. Influences: dense, K u16 joint indices per vertex, two to a uint (low
+// half first), and K weights; sparse (CSR), one u32 group and one weight per entry, vertex v's
+// entries in [influence_offsets[v], influence_offsets[v + 1]). Morph targets are packed sparse per
+// group of 64 vertices (runtime/include/sinew/asset/morph_deltas.h); G = ceil(vertex_count / 64)
+// groups. morph_lookup holds G + 1 group offsets (group g's blocks are [lookup[g], lookup[g + 1])),
+// then the group-major block index (target t's block in group g is
+// lookup[G + 1 + g * morph_target_count + t], or SINEW_NO_MORPH_BLOCK). A block is (target, mask of
+// vertices 0-31, mask of 32-63, first delta); deltas morph_stride floats each.
+layout(std430, set = 0, binding = 0) readonly buffer MeshWords { uint mesh_words[]; };
+layout(std430, set = 0, binding = 1) readonly buffer MeshVec4 { vec4 mesh_vec4[]; };
+layout(std430, set = 0, binding = 2) readonly buffer MeshBlocks { uvec4 mesh_blocks[]; };
+layout(std430, set = 0, binding = 3) readonly buffer Instances { SkinInstance instances[]; };
+layout(std430, set = 0, binding = 4) readonly buffer WorkItems { uvec2 work_items[]; };
+// Palettes: entries of three vec4 rows (3x4 affine, 48 bytes); an instance's from inst.palette.
 layout(std430, set = 0, binding = 5) readonly buffer Palette { vec4 palette[]; };
-// Morph targets, packed sparse per group of 64 vertices (runtime/include/sinew/asset/
-// morph_deltas.h); G = ceil(vertex_count / 64) groups. morph_lookup holds G + 1 group offsets
-// (group g's blocks are [morph_lookup[g], morph_lookup[g + 1])), then the group-major block index
-// (target t's block in group g is morph_lookup[G + 1 + g * morph_target_count + t], or
-// SINEW_NO_MORPH_BLOCK). A block is (target, mask of vertices 0-31, mask of 32-63, first delta);
-// deltas morph_stride floats each.
-layout(std430, set = 0, binding = 10) readonly buffer MorphLookup { uint morph_lookup[]; };
-layout(std430, set = 0, binding = 11) readonly buffer MorphBlocks { uvec4 morph_blocks[]; };
-layout(std430, set = 0, binding = 12) readonly buffer MorphDeltaValues { float morph_deltas[]; };
-// Per instance, 3T + 2 words (T = morph_target_count; gpu_layout.h MorphSlotWords): T + 1
-// (target, weight bits) pairs, the first's target the count A of active targets (nonzero weight),
-// pairs 1..A those targets and weights in ascending target order; then T weights, target t's at
-// word 2T + 2 + t.
-layout(std430, set = 0, binding = 13) readonly buffer MorphInstances { uint morph_words[]; };
-// Outputs, one block of vertex_count vertices per instance.
-layout(std430, set = 0, binding = 6) writeonly buffer OutPositions { float out_positions[]; };
-layout(std430, set = 0, binding = 7) writeonly buffer OutNormals { float out_normals[]; };
-layout(std430, set = 0, binding = 8) writeonly buffer OutTangents { vec4 out_tangents[]; };
+// Per instance, 3T + 2 words from inst.morph_slot (T = morph_target_count; gpu_layout.h
+// MorphSlotWords): T + 1 (target, weight bits) pairs, the first's target the count A of active
+// targets (nonzero weight), pairs 1..A those targets and weights in ascending target order; then
+// T weights, target t's at word 2T + 2 + t.
+layout(std430, set = 0, binding = 6) readonly buffer MorphInstances { uint morph_words[]; };
+// Outputs, vertex_count vertices from the instance's offsets.
+layout(std430, set = 0, binding = 7) buffer OutPositions { float out_positions[]; };
+layout(std430, set = 0, binding = 8) writeonly buffer OutNormals { float out_normals[]; };
+layout(std430, set = 0, binding = 9) writeonly buffer OutTangents { vec4 out_tangents[]; };
+
+// This workgroup's instance record and vertex group (SkinItem).
+SkinInstance inst;
+uint group;
+
+// Loads the workgroup's work item into `inst` and `group`; false when the workgroup is past the
+// dispatch's items or the invocation past its instance's vertices.
+bool SkinItem(out uint v) {
+  uint index = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+  v = 0u;
+  if (index >= pc.item_count) return false;
+  uvec2 item = work_items[pc.item_base + index];
+  inst = instances[item.x];
+  group = item.y;
+  v = group * uint(SINEW_GROUP_SIZE) + gl_LocalInvocationID.x;
+  return v < inst.vertex_count;
+}
+
+float MeshFloat(uint at) { return uintBitsToFloat(mesh_words[at]); }
+vec3 MeshVec3(uint at) { return vec3(MeshFloat(at), MeshFloat(at + 1u), MeshFloat(at + 2u)); }
 
 // v / |v|, or v unchanged when |v| == 0 (as NormalizeOrKeep on the CPU).
 vec3 NormalizeOrKeep(vec3 v) {
@@ -70,19 +111,12 @@ struct Vertex {
 
 Vertex LoadRest(uint v) {
   Vertex x;
-  uint src3 = v * 3u;
-  x.p = vec3(rest_positions[src3], rest_positions[src3 + 1u], rest_positions[src3 + 2u]);
+  x.p = MeshVec3(inst.rest_positions + v * 3u);
   x.n = vec3(0.0);
   x.t = vec4(0.0);
-  if ((pc.flags & SINEW_FLAG_NORMALS) != 0u) {
-    x.n = vec3(rest_normals[src3], rest_normals[src3 + 1u], rest_normals[src3 + 2u]);
-  }
-  if ((pc.flags & SINEW_FLAG_TANGENTS) != 0u) x.t = rest_tangents[v];
+  if ((inst.flags & SINEW_FLAG_NORMALS) != 0u) x.n = MeshVec3(inst.rest_normals + v * 3u);
+  if ((inst.flags & SINEW_FLAG_TANGENTS) != 0u) x.t = mesh_vec4[inst.rest_tangents + v];
   return x;
-}
-
-vec3 MorphDelta(uint at) {
-  return vec3(morph_deltas[at], morph_deltas[at + 1u], morph_deltas[at + 2u]);
 }
 
 // Adds block's deltas times w to vertex x if the block moves this invocation's vertex.
@@ -93,17 +127,17 @@ void AddMorphBlock(uvec4 block, float w, inout Vertex x) {
   if ((word & bit) == 0u) return;
   uint below = lane < 32u ? uint(bitCount(block.y & (bit - 1u)))
                           : uint(bitCount(block.y)) + uint(bitCount(block.z & (bit - 1u)));
-  uint at = (block.w + below) * pc.morph_stride;
-  x.p += w * MorphDelta(at);
+  uint at = inst.morph_deltas + (block.w + below) * inst.morph_stride;
+  x.p += w * MeshVec3(at);
   at += 3u;
-  if ((pc.flags & SINEW_FLAG_MORPH_NORMALS) != 0u) {
-    x.n += w * MorphDelta(at);
+  if ((inst.flags & SINEW_FLAG_MORPH_NORMALS) != 0u) {
+    x.n += w * MeshVec3(at);
     at += 3u;
   }
-  if ((pc.flags & SINEW_FLAG_MORPH_TANGENTS) != 0u) x.t.xyz += w * MorphDelta(at);
+  if ((inst.flags & SINEW_FLAG_MORPH_TANGENTS) != 0u) x.t.xyz += w * MeshVec3(at);
 }
 
-// Adds instance's weighted morph deltas to vertex x (this invocation's vertex of its workgroup),
+// Adds the instance's weighted morph deltas to vertex x (this invocation's vertex of the group),
 // target by target in ascending order, then renormalizes normal and tangent; identical to
 // sinew::cpu::MorphTargetsJob. An instance without any nonzero weight skips the stage,
 // renormalization included. Otherwise the group visits the shorter of two lists, both ascending
@@ -111,29 +145,29 @@ void AddMorphBlock(uvec4 block, float w, inout Vertex x) {
 // the group through the block index, or the group's B blocks, each with its target's weight (0:
 // skipped). The choice and every lookup are the same for the whole workgroup; the cost per vertex
 // is min(A, B) steps, nothing for a target whose weight is 0.
-void ApplyMorphs(uint instance, inout Vertex x) {
-  if (pc.morph_target_count == 0u) return;
-  uint targets = pc.morph_target_count;
-  uint slot = instance * (3u * targets + 2u);
+void ApplyMorphs(inout Vertex x) {
+  uint targets = inst.morph_target_count;
+  if (targets == 0u) return;
+  uint slot = inst.morph_slot;
   uint active_count = morph_words[slot];
   if (active_count == 0u) return;
-  uint group = gl_WorkGroupID.x;
-  uint first = morph_lookup[group];
-  uint end = morph_lookup[group + 1u];
+  uint first = mesh_words[inst.morph_lookup + group];
+  uint end = mesh_words[inst.morph_lookup + group + 1u];
   if (active_count <= end - first) {
-    uint groups = (pc.vertex_count + uint(SINEW_GROUP_SIZE) - 1u) / uint(SINEW_GROUP_SIZE);
-    uint index_base = groups + 1u + group * targets;
+    uint groups = (inst.vertex_count + uint(SINEW_GROUP_SIZE) - 1u) / uint(SINEW_GROUP_SIZE);
+    uint index_base = inst.morph_lookup + groups + 1u + group * targets;
     for (uint k = 1u; k <= active_count; ++k) {
       uint target = morph_words[slot + 2u * k];
-      uint b = morph_lookup[index_base + target];
+      uint b = mesh_words[index_base + target];
       if (b != SINEW_NO_MORPH_BLOCK) {
-        AddMorphBlock(morph_blocks[b], uintBitsToFloat(morph_words[slot + 2u * k + 1u]), x);
+        AddMorphBlock(mesh_blocks[inst.morph_blocks + b],
+                      uintBitsToFloat(morph_words[slot + 2u * k + 1u]), x);
       }
     }
   } else {
     uint weight_base = slot + 2u * targets + 2u;
     for (uint b = first; b < end; ++b) {
-      uvec4 block = morph_blocks[b];
+      uvec4 block = mesh_blocks[inst.morph_blocks + b];
       float w = uintBitsToFloat(morph_words[weight_base + block.x]);
       if (w != 0.0) AddMorphBlock(block, w, x);
     }
@@ -142,35 +176,55 @@ void ApplyMorphs(uint instance, inout Vertex x) {
   x.t.xyz = NormalizeOrKeep(x.t.xyz);
 }
 
-// Transforms vertex x (vertex `v` of instance `instance`) by the blended matrix rows r0..r2
-// (identity when weight_sum == 0: the vertex keeps its attributes) and writes it; identical to
-// the CPU reference jobs (runtime/src/cpu/skin_vertex.h).
-void WriteSkinned(uint instance, uint v, Vertex x, vec4 r0, vec4 r1, vec4 r2, float weight_sum) {
+// Adds palette entry `entry` of the instance, times w, to the blended rows r0..r2.
+void AddJoint(uint entry, float w, inout vec4 r0, inout vec4 r1, inout vec4 r2) {
+  uint at = inst.palette + entry * 3u;
+  r0 += w * palette[at];
+  r1 += w * palette[at + 1u];
+  r2 += w * palette[at + 2u];
+}
+
+// Transforms vertex x (vertex `v` of the instance) by the blended matrix rows r0..r2 (identity
+// when weight_sum == 0: the vertex keeps its attributes) and writes it; identical to the CPU
+// reference jobs (runtime/src/cpu/skin_vertex.h). Previous positions first, as the flags ask.
+void WriteSkinned(uint v, Vertex x, vec4 r0, vec4 r1, vec4 r2, float weight_sum) {
   if (weight_sum == 0.0) {
     r0 = vec4(1, 0, 0, 0);
     r1 = vec4(0, 1, 0, 0);
     r2 = vec4(0, 0, 1, 0);
   }
-  uint dst = instance * pc.vertex_count + v;
   vec4 p = vec4(x.p, 1.0);
-  out_positions[dst * 3u + 0u] = dot(r0, p);
-  out_positions[dst * 3u + 1u] = dot(r1, p);
-  out_positions[dst * 3u + 2u] = dot(r2, p);
+  vec3 o = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
+  uint dst = inst.out_positions + v * 3u;
+  uint previous = inst.previous_positions + v * 3u;
+  if ((inst.flags & SINEW_FLAG_PREVIOUS_IS_CURRENT) != 0u) {
+    out_positions[previous] = o.x;
+    out_positions[previous + 1u] = o.y;
+    out_positions[previous + 2u] = o.z;
+  } else if ((inst.flags & SINEW_FLAG_COPY_PREVIOUS) != 0u) {
+    out_positions[previous] = out_positions[dst];
+    out_positions[previous + 1u] = out_positions[dst + 1u];
+    out_positions[previous + 2u] = out_positions[dst + 2u];
+  }
+  out_positions[dst] = o.x;
+  out_positions[dst + 1u] = o.y;
+  out_positions[dst + 2u] = o.z;
 
-  if ((pc.flags & SINEW_FLAG_NORMALS) != 0u) {
+  if ((inst.flags & SINEW_FLAG_NORMALS) != 0u) {
     // sign(det) · cofactor(M3x3) == inverse-transpose up to a positive scale.
     vec3 c0 = vec3(r1.y * r2.z - r1.z * r2.y, r1.z * r2.x - r1.x * r2.z, r1.x * r2.y - r1.y * r2.x);
     vec3 c1 = vec3(r0.z * r2.y - r0.y * r2.z, r0.x * r2.z - r0.z * r2.x, r0.y * r2.x - r0.x * r2.y);
     vec3 c2 = vec3(r0.y * r1.z - r0.z * r1.y, r0.z * r1.x - r0.x * r1.z, r0.x * r1.y - r0.y * r1.x);
     float det = dot(r0.xyz, c0);
     float s = det < 0.0 ? -1.0 : 1.0;
-    vec3 o = NormalizeOrKeep(s * vec3(dot(c0, x.n), dot(c1, x.n), dot(c2, x.n)));
-    out_normals[dst * 3u + 0u] = o.x;
-    out_normals[dst * 3u + 1u] = o.y;
-    out_normals[dst * 3u + 2u] = o.z;
+    vec3 n = NormalizeOrKeep(s * vec3(dot(c0, x.n), dot(c1, x.n), dot(c2, x.n)));
+    uint at = inst.out_normals + v * 3u;
+    out_normals[at] = n.x;
+    out_normals[at + 1u] = n.y;
+    out_normals[at + 2u] = n.z;
   }
-  if ((pc.flags & SINEW_FLAG_TANGENTS) != 0u) {
-    vec3 o = NormalizeOrKeep(vec3(dot(r0.xyz, x.t.xyz), dot(r1.xyz, x.t.xyz), dot(r2.xyz, x.t.xyz)));
-    out_tangents[dst] = vec4(o, x.t.w);
+  if ((inst.flags & SINEW_FLAG_TANGENTS) != 0u) {
+    vec3 t = NormalizeOrKeep(vec3(dot(r0.xyz, x.t.xyz), dot(r1.xyz, x.t.xyz), dot(r2.xyz, x.t.xyz)));
+    out_tangents[inst.out_tangents + v] = vec4(t, x.t.w);
   }
 }

@@ -18,7 +18,7 @@ TEST(ErrorName, NamesEachValueAsSpelledInTheEnum) {
 }
 
 TEST(ErrorName, NamesEveryValueDistinctlyAndNeverReturnsNull) {
-  const auto last = static_cast<uint32_t>(Error::kFeatureNotEnabled);
+  const auto last = static_cast<uint32_t>(Error::kInUse);
   for (uint32_t i = 0; i <= last; ++i) {
     const char* name = ErrorName(static_cast<Error>(i));
     ASSERT_NE(name, nullptr);

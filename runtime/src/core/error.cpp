@@ -68,6 +68,12 @@ const char* ErrorName(Error error) noexcept {
       return "kValidationLayerMissing";
     case Error::kFeatureNotEnabled:
       return "kFeatureNotEnabled";
+    case Error::kInvalidHandle:
+      return "kInvalidHandle";
+    case Error::kCapacityExceeded:
+      return "kCapacityExceeded";
+    case Error::kInUse:
+      return "kInUse";
     case Error::kInstanceIndexOutOfRange:
       return "kInstanceIndexOutOfRange";
   }

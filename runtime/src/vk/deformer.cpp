@@ -1,13 +1,11 @@
 #include "sinew/vk/deformer.h"
 
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <cstring>
 
-#include "functions.h"
 #include "kernels.h"
 #include "sinew/vk/gpu_layout.h"
+#include "skin_records.h"
 
 namespace sinew::vk {
 namespace {
@@ -20,8 +18,8 @@ constexpr VkDeviceSize kTangentBytes = 16;
 
 Deformer::~Deformer() {
   if (!context_) return;
-  if (pool_)
-    detail::Fn(*context_).vkDestroyDescriptorPool(context_->device(), pool_, context_->allocator());
+  detail::SkinDescriptorPool pool{pool_, {}};
+  detail::DestroySkinDescriptorPool(*context_, pool);
 }
 
 Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const DeviceMesh& mesh,
@@ -30,20 +28,18 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
     return ErrorInfo{Error::kInvalidArgument, "instance_count must be >= 1",
                      "DeformerOptions::instance_count", 0};
   }
-  const uint64_t groups_x =
-      (uint64_t{mesh.vertex_count()} + kSkinWorkgroupSize - 1) / kSkinWorkgroupSize;
-  if (groups_x > context.properties().limits.maxComputeWorkGroupCount[0]) {
+  // The records address outputs in 32-bit words (gpu_layout.h).
+  if (uint64_t{options.instance_count} * mesh.vertex_count() * 4 > UINT32_MAX) {
     return ErrorInfo{Error::kInvalidArgument,
-                     "mesh of " + std::to_string(mesh.vertex_count()) +
-                         " vertices exceeds one dispatch's workgroup count",
-                     "DeviceMesh::vertex_count", 0};
+                     std::to_string(options.instance_count) + " instances of " +
+                         std::to_string(mesh.vertex_count()) +
+                         " vertices exceed the 2^32 words the kernels address",
+                     "DeformerOptions::instance_count", 0};
   }
   std::unique_ptr<Deformer> d(new Deformer());
   d->context_ = &context;
   d->mesh_ = &mesh;
   d->instance_count_ = options.instance_count;
-  const detail::Functions& t = detail::Fn(context);
-  const VkDevice device = context.device();
   const VkDeviceSize n = options.instance_count;
   const VkDeviceSize v = mesh.vertex_count();
 
@@ -87,68 +83,59 @@ Result<std::unique_ptr<Deformer>> Deformer::Create(const Context& context, const
     d->out_tangents_ = std::move(tangents.value());
   }
 
+  // One instance record per instance, and its work items, written once.
+  auto records = context.CreateBuffer(n * sizeof(SkinInstance), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                      MemoryUsage::kUpload, "sinew instance records");
+  if (!records) return records.status();
+  d->records_ = std::move(records.value());
+  const uint32_t groups = detail::GroupCount(mesh.vertex_count());
+  d->item_count_ = options.instance_count * groups;
+  auto items = context.CreateBuffer(VkDeviceSize{d->item_count_} * sizeof(SkinWorkItem),
+                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::kUpload,
+                                    "sinew work items");
+  if (!items) return items.status();
+  d->work_items_ = std::move(items.value());
+  const SkinInstance mesh_record = detail::MeshRecord(mesh.layout(), 0);
+  auto* record = static_cast<SkinInstance*>(d->records_.mapped());
+  auto* item = static_cast<SkinWorkItem*>(d->work_items_.mapped());
+  for (uint32_t i = 0; i < options.instance_count; ++i) {
+    SkinInstance r = mesh_record;
+    r.palette = static_cast<uint32_t>(i * mesh.palette_size() * 3);
+    r.morph_slot = static_cast<uint32_t>(i * MorphSlotWords(mesh.morph_target_count()));
+    r.out_positions = i * mesh.vertex_count() * 3;
+    r.out_normals = mesh.has_normals() ? i * mesh.vertex_count() * 3 : 0;
+    r.out_tangents = mesh.has_tangents() ? i * mesh.vertex_count() : 0;
+    record[i] = r;
+    item += detail::WriteWorkItems(i, mesh.vertex_count(), item);
+  }
+
   // The Context's pipeline for this mesh's influence layout (created once per Context).
   auto kernel = detail::KernelsOf(context).Get(mesh.sparse() ? detail::KernelKind::kSkinSparse
                                                              : detail::KernelKind::kSkinDense);
   if (!kernel) return kernel.status();
   d->pipeline_ = kernel->pipeline;
   d->pipeline_layout_ = kernel->layout;
-
-  // Descriptors.
-  VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSkinBindingCount};
-  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool_info.maxSets = 1;
-  pool_info.poolSizeCount = 1;
-  pool_info.pPoolSizes = &pool_size;
-  if (VkResult r = t.vkCreateDescriptorPool(device, &pool_info, context.allocator(), &d->pool_);
-      r != VK_SUCCESS) {
-    return VulkanError("vkCreateDescriptorPool", r);
-  }
-  detail::SetName(context, VK_OBJECT_TYPE_DESCRIPTOR_POOL, d->pool_, "sinew deformer descriptors");
-  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  alloc.descriptorPool = d->pool_;
-  alloc.descriptorSetCount = 1;
-  alloc.pSetLayouts = &kernel->set_layout;
-  if (VkResult r = t.vkAllocateDescriptorSets(device, &alloc, &d->set_); r != VK_SUCCESS) {
-    return VulkanError("vkAllocateDescriptorSets", r);
-  }
-  // A stream the mesh lacks is never read or written (the kernel's flags say so), but its
-  // descriptor must be valid: inputs stand in with the rest positions (or, for the per-instance
-  // morph slots, the palettes: a read-only binding on an output buffer is a read-after-write
-  // hazard to synchronization validation), outputs with the output positions.
-  const auto in_range = [&](DeviceMesh::Range r) {
-    const DeviceMesh::Range used = r.size ? r : mesh.positions();
-    return VkDescriptorBufferInfo{mesh.buffer(), used.offset, used.size};
+  auto descriptors = detail::CreateSkinDescriptorPool(context, 1, "sinew deformer descriptors");
+  if (!descriptors) return descriptors.status();
+  d->pool_ = descriptors->pool;
+  d->set_ = descriptors->sets[0];
+  // A stream the mesh lacks is never read or written (the records' flags say so), but its
+  // descriptor must be valid: the morph slots stand in with the palettes (a read-only binding on
+  // an output buffer would be a read-after-write hazard to synchronization validation), missing
+  // outputs with the output positions.
+  const auto whole = [&](const Buffer& b, const Buffer& stand_in) {
+    return VkDescriptorBufferInfo{b.handle() ? b.handle() : stand_in.handle(), 0, VK_WHOLE_SIZE};
   };
-  const auto whole = [&](const Buffer& b) {
-    return VkDescriptorBufferInfo{b.handle() ? b.handle() : d->out_positions_.handle(), 0,
-                                  VK_WHOLE_SIZE};
-  };
-  std::array<VkDescriptorBufferInfo, kSkinBindingCount> infos{};
-  infos[kBindingRestPositions] = in_range(mesh.positions());
-  infos[kBindingRestNormals] = in_range(mesh.normals());
-  infos[kBindingRestTangents] = in_range(mesh.tangents());
-  infos[kBindingInfluenceIndices] = in_range(mesh.influence_indices());
-  infos[kBindingWeights] = in_range(mesh.weights());
-  infos[kBindingInfluenceOffsets] = in_range(mesh.influence_offsets());
-  infos[kBindingPalette] = whole(d->palette_);
-  infos[kBindingOutPositions] = whole(d->out_positions_);
-  infos[kBindingOutNormals] = whole(d->out_normals_);
-  infos[kBindingOutTangents] = whole(d->out_tangents_);
-  infos[kBindingMorphLookup] = in_range(mesh.morph_lookup());
-  infos[kBindingMorphBlocks] = in_range(mesh.morph_blocks());
-  infos[kBindingMorphDeltas] = in_range(mesh.morph_deltas());
-  infos[kBindingMorphInstances] = whole(d->morph_active_.handle() ? d->morph_active_ : d->palette_);
-  std::array<VkWriteDescriptorSet, kSkinBindingCount> writes{};
-  for (uint32_t b = 0; b < kSkinBindingCount; ++b) {
-    writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[b].dstSet = d->set_;
-    writes[b].dstBinding = b;
-    writes[b].descriptorCount = 1;
-    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[b].pBufferInfo = &infos[b];
-  }
-  t.vkUpdateDescriptorSets(device, kSkinBindingCount, writes.data(), 0, nullptr);
+  detail::SkinDescriptors bind;
+  bind.mesh = {mesh.buffer(), 0, VK_WHOLE_SIZE};
+  bind.instances = whole(d->records_, d->records_);
+  bind.work_items = whole(d->work_items_, d->work_items_);
+  bind.palette = whole(d->palette_, d->palette_);
+  bind.morph_slots = whole(d->morph_active_, d->palette_);
+  bind.out_positions = whole(d->out_positions_, d->out_positions_);
+  bind.out_normals = whole(d->out_normals_, d->out_positions_);
+  bind.out_tangents = whole(d->out_tangents_, d->out_positions_);
+  detail::WriteSkinDescriptors(context, d->set_, bind);
   return d;
 }
 
@@ -192,60 +179,22 @@ Status Deformer::SetMorphWeights(uint32_t instance, std::span<const float> weigh
             "weights"};
   }
   if (weights.empty()) return {};
-  // As cpu::MorphTargetsJob: a NaN or infinite weight would poison every vertex the target moves.
-  for (size_t t = 0; t < weights.size(); ++t) {
-    if (!std::isfinite(weights[t])) {
-      return {Error::kNonFiniteValue, "weight is not finite", "weights/" + std::to_string(t)};
-    }
-  }
+  if (Status s = detail::CheckMorphWeights(weights); !s) return s;
   std::copy(weights.begin(), weights.end(),
             morph_weights_.begin() + ptrdiff_t(size_t{instance} * targets));
-  // The instance's slot (gpu_layout.h): the active count, (target, weight) for every nonzero
-  // weight in ascending target order (the order the CPU reference sums in), then every weight.
-  auto* words =
-      static_cast<uint32_t*>(morph_active_.mapped()) + size_t{instance} * MorphSlotWords(targets);
-  auto* entries = reinterpret_cast<MorphActiveTarget*>(words);
-  std::memcpy(words + MorphSlotWeightsWord(targets), weights.data(), targets * sizeof(float));
-  uint32_t active = 0;
-  for (uint32_t t = 0; t < targets; ++t) {
-    if (weights[t] != 0.0f) entries[1 + active++] = MorphActiveTarget{t, weights[t]};
-  }
-  entries[0] = MorphActiveTarget{active, 0.0f};
+  detail::WriteMorphSlot(weights, static_cast<uint32_t*>(morph_active_.mapped()) +
+                                      size_t{instance} * MorphSlotWords(targets));
   return {};
 }
 
 void Deformer::Record(VkCommandBuffer cmd) const {
-  const detail::Functions& t = detail::Fn(*context_);
-  t.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
-  t.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 1, &set_, 0,
-                            nullptr);
-  SkinPushConstants pc{};
-  pc.vertex_count = mesh_->vertex_count();
-  pc.influences_per_vertex = mesh_->influences_per_vertex();
-  pc.palette_stride = mesh_->palette_size();
-  pc.flags = (mesh_->has_normals() ? kFlagNormals : 0u) |
-             (mesh_->has_tangents() ? kFlagTangents : 0u) |
-             (mesh_->morph_normals() ? kFlagMorphNormals : 0u) |
-             (mesh_->morph_tangents() ? kFlagMorphTangents : 0u);
-  pc.morph_target_count = mesh_->morph_target_count();
-  pc.morph_stride = mesh_->morph_stride();
-  const uint32_t groups_x = (mesh_->vertex_count() + kSkinWorkgroupSize - 1) / kSkinWorkgroupSize;
-  const uint32_t max_y = context_->properties().limits.maxComputeWorkGroupCount[1];
-  // One dispatch covers every instance, unless there are more than the device's y limit.
-  for (uint32_t base = 0; base < instance_count_; base += max_y) {
-    pc.instance_base = base;
-    t.vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
-    t.vkCmdDispatch(cmd, groups_x, std::min(max_y, instance_count_ - base), 1);
-  }
+  detail::RecordSkinDispatches(*context_, cmd, {pipeline_, pipeline_layout_, VK_NULL_HANDLE}, set_,
+                               0, item_count_);
 }
 
 void Deformer::RecordOutputBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_stage,
                                    VkAccessFlags dst_access) const {
-  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  barrier.dstAccessMask = dst_access;
-  detail::Fn(*context_).vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, dst_stage,
-                                             0, 1, &barrier, 0, nullptr, 0, nullptr);
+  detail::RecordComputeWriteBarrier(*context_, cmd, dst_stage, dst_access);
 }
 
 VkDeviceSize Deformer::positions_offset(uint32_t instance) const {

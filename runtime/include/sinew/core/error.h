@@ -47,7 +47,10 @@ enum class Error : uint32_t {
   kNotAllowedInAdoptMode,    // sinew never submits to a host's queue.
   kInstanceIndexOutOfRange,  // A deformer instance index past instance_count.
   kValidationLayerMissing,   // Validation was required but VK_LAYER_KHRONOS_validation is absent.
-  kFeatureNotEnabled         // A Vulkan feature the call needs is not enabled on the device.
+  kFeatureNotEnabled,        // A Vulkan feature the call needs is not enabled on the device.
+  kInvalidHandle,            // A SkinCache id that was removed or never given out.
+  kCapacityExceeded,         // A SkinCache pool is full (SkinCacheOptions sizes it).
+  kInUse                     // A SkinCache mesh or palette still used by an instance.
 };
 
 // The enum value's name, e.g. "kSizeMismatch". Never null.

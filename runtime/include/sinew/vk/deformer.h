@@ -1,7 +1,9 @@
 // Per-instance deformation state of one DeviceMesh, and the commands that deform it.
 //
 // Each instance has its own skinning palette (host-visible, written by the CPU every frame) and
-// its own slice of the output buffers. Record() deforms every instance with one dispatch.
+// its own slice of the output buffers. Record() deforms every instance with one dispatch. The
+// simplest way to deform one mesh; an engine with many meshes, frames in flight, instances coming
+// and going and motion vectors uses a SkinCache (skin_cache.h), which runs the same kernels.
 //
 // Synchronization the caller provides (sinew records no barrier it cannot know about; the whole
 // frame, also in synchronization2 terms, is in docs/embedding.md):
@@ -92,6 +94,9 @@ class Deformer {
   // instance_count x (2 morph_target_count + 1) MorphActiveTarget (gpu_layout.h), host-visible.
   Buffer morph_active_;
   Buffer out_positions_, out_normals_, out_tangents_;
+  // One instance record per instance and their work items (gpu_layout.h), written once.
+  Buffer records_, work_items_;
+  uint32_t item_count_ = 0;
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;  // The Context's (not owned).
   VkPipeline pipeline_ = VK_NULL_HANDLE;               // The Context's (not owned).
   VkDescriptorPool pool_ = VK_NULL_HANDLE;

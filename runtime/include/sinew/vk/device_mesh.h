@@ -6,6 +6,7 @@
 #include "sinew/asset/skinned_mesh.h"
 #include "sinew/core/error.h"
 #include "sinew/vk/context.h"
+#include "sinew/vk/mesh_layout.h"
 
 namespace sinew::vk {
 
@@ -40,39 +41,22 @@ class DeviceMesh {
   // Frees the staging buffer; only after the upload commands have completed on the GPU.
   void ReleaseStaging() { staging_ = Buffer(); }
 
-  uint32_t vertex_count() const { return vertex_count_; }
+  // Where each stream lives in buffer(), and the mesh's sizes and flags.
+  const MeshLayout& layout() const { return layout_; }
+  uint32_t vertex_count() const { return layout_.vertex_count; }
   // True for sparse (CSR) influences, false for dense (SkinnedMesh::sparse()).
-  bool sparse() const { return sparse_; }
+  bool sparse() const { return layout_.sparse; }
   // K of a dense mesh; 0 for a sparse one.
-  uint32_t influences_per_vertex() const { return influences_per_vertex_; }
+  uint32_t influences_per_vertex() const { return layout_.influences_per_vertex; }
   // Entries of one instance's palette: joints (dense) or groups (sparse).
-  uint32_t palette_size() const { return palette_size_; }
-  bool has_normals() const { return has_normals_; }
-  bool has_tangents() const { return has_tangents_; }
+  uint32_t palette_size() const { return layout_.palette_size; }
+  bool has_normals() const { return layout_.has_normals; }
+  bool has_tangents() const { return layout_.has_tangents; }
+  uint32_t morph_target_count() const { return layout_.morph_target_count; }
 
-  // One device-local buffer holds every stream; a stream absent from the mesh has size 0.
-  struct Range {
-    VkDeviceSize offset = 0;
-    VkDeviceSize size = 0;
-  };
+  // One device-local buffer holds every stream (offsets in layout()).
+  using Range = BufferRange;
   VkBuffer buffer() const { return buffer_.handle(); }
-  Range positions() const { return positions_; }
-  Range normals() const { return normals_; }
-  Range tangents() const { return tangents_; }
-  // Dense: u16 joint indices; sparse: u32 groups.
-  Range influence_indices() const { return influence_indices_; }
-  Range weights() const { return weights_; }
-  // Sparse only: the CSR offsets (vertex_count + 1 u32); size 0 for a dense mesh.
-  Range influence_offsets() const { return influence_offsets_; }
-  // Morph targets packed per group of 64 vertices (MorphDeltas); sizes 0 without targets.
-  // morph_lookup: MorphDeltas::group_offsets followed by MorphDeltas::block_index (u32 each).
-  uint32_t morph_target_count() const { return morph_target_count_; }
-  uint32_t morph_stride() const { return morph_stride_; }
-  bool morph_normals() const { return morph_normals_; }
-  bool morph_tangents() const { return morph_tangents_; }
-  Range morph_lookup() const { return morph_lookup_; }
-  Range morph_blocks() const { return morph_blocks_; }
-  Range morph_deltas() const { return morph_deltas_; }
 
  private:
   DeviceMesh() = default;
@@ -81,18 +65,7 @@ class DeviceMesh {
   uint32_t upload_family_ = 0;
   Buffer buffer_;
   Buffer staging_;
-  uint32_t vertex_count_ = 0;
-  bool sparse_ = false;
-  uint32_t influences_per_vertex_ = 0;
-  uint32_t palette_size_ = 0;
-  bool has_normals_ = false;
-  bool has_tangents_ = false;
-  Range positions_, normals_, tangents_, influence_indices_, weights_, influence_offsets_;
-  uint32_t morph_target_count_ = 0;
-  uint32_t morph_stride_ = 0;
-  bool morph_normals_ = false;
-  bool morph_tangents_ = false;
-  Range morph_lookup_, morph_blocks_, morph_deltas_;
+  MeshLayout layout_;
 };
 
 }  // namespace sinew::vk

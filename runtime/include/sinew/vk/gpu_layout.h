@@ -1,5 +1,9 @@
 // C++ mirror of the structs and bindings in shaders/skinning_common.glsl.
 // Change both together; the static_asserts catch size and offset drift.
+//
+// Every skinning dispatch walks a work table: one work item per workgroup, naming an instance
+// record (which mesh, where its data and outputs live) and a group of 64 of its vertices. Meshes
+// of any size and any number of instances share one dispatch per kernel variant (dense, sparse).
 #pragma once
 
 #include <cstddef>
@@ -11,34 +15,72 @@ inline constexpr uint32_t kFlagNormals = 1u;        // SINEW_FLAG_NORMALS
 inline constexpr uint32_t kFlagTangents = 2u;       // SINEW_FLAG_TANGENTS
 inline constexpr uint32_t kFlagMorphNormals = 4u;   // SINEW_FLAG_MORPH_NORMALS
 inline constexpr uint32_t kFlagMorphTangents = 8u;  // SINEW_FLAG_MORPH_TANGENTS
+// SINEW_FLAG_COPY_PREVIOUS: before writing a position, copy the one it replaces to
+// previous_positions.
+inline constexpr uint32_t kFlagCopyPrevious = 16u;
+// SINEW_FLAG_PREVIOUS_IS_CURRENT: also write the new position to previous_positions (an
+// instance's first frame, or one after a teleport, has no motion).
+inline constexpr uint32_t kFlagPreviousIsCurrent = 32u;
 inline constexpr uint32_t kSkinWorkgroupSize = 64;  // local_size_x of every skinning kernel
 inline constexpr uint32_t kNoMorphBlockIndex = 0xFFFFFFFFu;  // SINEW_NO_MORPH_BLOCK
 
 // layout(push_constant) uniform SkinPushConstants
 struct SkinPushConstants {
-  uint32_t vertex_count;
-  uint32_t influences_per_vertex;
-  uint32_t palette_stride;  // palette entries per instance (joints dense, groups sparse)
-  uint32_t flags;
-  uint32_t instance_base;
-  uint32_t morph_target_count;  // morph targets of the mesh; 0: none
-  uint32_t morph_stride;        // floats per morph delta
-  uint32_t pad;
+  uint32_t item_base;   // first work item of this dispatch
+  uint32_t item_count;  // work items of this dispatch (workgroups past it return at once)
+  uint32_t pad0;
+  uint32_t pad1;
 };
-static_assert(sizeof(SkinPushConstants) == 32);
-static_assert(offsetof(SkinPushConstants, vertex_count) == 0);
-static_assert(offsetof(SkinPushConstants, influences_per_vertex) == 4);
-static_assert(offsetof(SkinPushConstants, palette_stride) == 8);
-static_assert(offsetof(SkinPushConstants, flags) == 12);
-static_assert(offsetof(SkinPushConstants, instance_base) == 16);
-static_assert(offsetof(SkinPushConstants, morph_target_count) == 20);
-static_assert(offsetof(SkinPushConstants, morph_stride) == 24);
+static_assert(sizeof(SkinPushConstants) == 16);
+static_assert(offsetof(SkinPushConstants, item_base) == 0);
+static_assert(offsetof(SkinPushConstants, item_count) == 4);
+
+// One work item (binding kBindingWorkItems): instance record `instance`, vertices
+// [64 group, 64 group + 64) of it.
+struct SkinWorkItem {
+  uint32_t instance;
+  uint32_t group;
+};
+static_assert(sizeof(SkinWorkItem) == 8);
+
+// One instance record (binding kBindingInstances). Offsets count 32-bit words into the buffer of
+// their binding, except where a field says vec4 (16-byte units; those streams are 16-byte
+// aligned). A stream the mesh lacks has offset 0 and is never touched (flags say which exist).
+struct SkinInstance {
+  // The mesh (binding kBindingMeshWords and its vec4/uvec4 views).
+  uint32_t vertex_count;
+  uint32_t influences_per_vertex;  // K of a dense mesh; 0 for a sparse one
+  uint32_t flags;                  // kFlag*
+  uint32_t morph_target_count;     // 0: no morph targets
+  uint32_t morph_stride;           // floats per morph delta
+  uint32_t rest_positions;         // xyz floats per vertex
+  uint32_t rest_normals;           // xyz floats per vertex
+  uint32_t rest_tangents;          // vec4 units: xyzw per vertex
+  uint32_t influence_indices;      // dense: u16 joint pairs; sparse: u32 groups
+  uint32_t weights;                // floats
+  uint32_t influence_offsets;      // sparse only: CSR offsets (vertex_count + 1)
+  uint32_t morph_lookup;           // MorphDeltas::group_offsets, then block_index
+  uint32_t morph_blocks;           // uvec4 units: MorphDeltas::blocks
+  uint32_t morph_deltas;           // MorphDeltas::deltas
+  // The instance.
+  uint32_t palette;             // vec4 units into kBindingPalette: its first entry's first row
+  uint32_t morph_slot;          // into kBindingMorphInstances: MorphSlotWords(T) words
+  uint32_t out_positions;       // into kBindingOutPositions: xyz floats per vertex
+  uint32_t out_normals;         // into kBindingOutNormals: xyz floats per vertex
+  uint32_t out_tangents;        // vec4 units into kBindingOutTangents
+  uint32_t previous_positions;  // into kBindingOutPositions (kFlagCopyPrevious and
+                                // kFlagPreviousIsCurrent only)
+};
+static_assert(sizeof(SkinInstance) == 80);
+static_assert(offsetof(SkinInstance, rest_positions) == 20);
+static_assert(offsetof(SkinInstance, palette) == 56);
+static_assert(offsetof(SkinInstance, previous_positions) == 76);
 
 // An instance's morph slot (binding kBindingMorphInstances, 32-bit words; T = morph_target_count):
-// instance i's slot is MorphSlotWords(T) words from i * MorphSlotWords(T). Its first T + 1
-// MorphActiveTarget entries: entry 0's target is the active count A, entries 1..A the targets with
-// a nonzero weight, in ascending target order; then T floats, target t's weight, for every target
-// (Deformer::SetMorphWeights; GLSL reads them as uint words, skinning_common.glsl).
+// MorphSlotWords(T) words from SkinInstance::morph_slot. Its first T + 1 MorphActiveTarget
+// entries: entry 0's target is the active count A, entries 1..A the targets with a nonzero weight,
+// in ascending target order; then T floats, target t's weight, for every target
+// (WriteMorphSlot in runtime/src/vk/skin_records.h; GLSL reads them as uint words).
 inline constexpr size_t MorphSlotWords(uint32_t targets) { return 3 * size_t{targets} + 2; }
 // Word offset of the every-target weights within a slot.
 inline constexpr size_t MorphSlotWeightsWord(uint32_t targets) { return 2 * size_t{targets} + 2; }
@@ -50,23 +92,20 @@ static_assert(sizeof(MorphActiveTarget) == 8);
 static_assert(offsetof(MorphActiveTarget, target) == 0);
 static_assert(offsetof(MorphActiveTarget, weight) == 4);
 
-// Descriptor set 0 bindings.
+// Descriptor set 0 bindings. The three mesh bindings view one buffer (every mesh's rest data);
+// the three output bindings may view one buffer too.
 enum SkinBinding : uint32_t {
-  kBindingRestPositions = 0,
-  kBindingRestNormals = 1,
-  kBindingRestTangents = 2,
-  kBindingInfluenceIndices = 3,  // dense: u16 joint pairs; sparse: u32 groups
-  kBindingWeights = 4,
-  kBindingPalette = 5,
-  kBindingOutPositions = 6,
-  kBindingOutNormals = 7,
-  kBindingOutTangents = 8,
-  kBindingInfluenceOffsets = 9,  // sparse only: CSR offsets (vertex_count + 1)
-  kBindingMorphLookup = 10,      // MorphDeltas::group_offsets, then block_index
-  kBindingMorphBlocks = 11,      // MorphDeltas::blocks (uvec4 each)
-  kBindingMorphDeltas = 12,      // MorphDeltas::deltas
-  kBindingMorphInstances = 13,   // per instance, MorphSlotWords(T) words
-  kSkinBindingCount = 14
+  kBindingMeshWords = 0,       // uint[]: every stream, floats as bits
+  kBindingMeshVec4 = 1,        // vec4[]: rest tangents
+  kBindingMeshBlocks = 2,      // uvec4[]: morph blocks
+  kBindingInstances = 3,       // SkinInstance[]
+  kBindingWorkItems = 4,       // SkinWorkItem[]
+  kBindingPalette = 5,         // vec4[]: 3x4 matrices, three rows each
+  kBindingMorphInstances = 6,  // uint[]: morph slots
+  kBindingOutPositions = 7,    // float[] (read too: kFlagCopyPrevious)
+  kBindingOutNormals = 8,      // float[]
+  kBindingOutTangents = 9,     // vec4[]
+  kSkinBindingCount = 10
 };
 
 // Bytes per palette entry: three vec4 rows.

@@ -1,0 +1,47 @@
+// Where each stream of a skinned mesh's rest data lives in a GPU buffer, and what the kernels
+// need to know about it. A DeviceMesh has one (offsets from the start of its own buffer); a
+// SkinCache keeps one per mesh (offsets from the start of the mesh's range in the cache's pool).
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+
+namespace sinew::vk {
+
+// A byte range of a buffer; size 0 for a stream the mesh lacks.
+struct BufferRange {
+  VkDeviceSize offset = 0;
+  VkDeviceSize size = 0;
+};
+
+struct MeshLayout {
+  uint32_t vertex_count = 0;
+  // True for sparse (CSR) influences, false for dense (SkinnedMesh::sparse()).
+  bool sparse = false;
+  // K of a dense mesh; 0 for a sparse one.
+  uint32_t influences_per_vertex = 0;
+  // Entries of one instance's palette: joints (dense) or groups (sparse).
+  uint32_t palette_size = 0;
+  bool has_normals = false;
+  bool has_tangents = false;
+  uint32_t morph_target_count = 0;
+  uint32_t morph_stride = 0;  // floats per morph delta
+  bool morph_normals = false;
+  bool morph_tangents = false;
+
+  // Each stream at a 16-byte (and minStorageBufferOffsetAlignment) aligned offset.
+  BufferRange positions, normals, tangents;
+  // Dense: u16 joint indices; sparse: u32 groups.
+  BufferRange influence_indices;
+  BufferRange weights;
+  // Sparse only: the CSR offsets (vertex_count + 1 u32).
+  BufferRange influence_offsets;
+  // Morph targets packed per group of 64 vertices (MorphDeltas): group_offsets followed by
+  // block_index (u32 each), the blocks (4 u32 each), the deltas.
+  BufferRange morph_lookup, morph_blocks, morph_deltas;
+  // Bytes of the whole layout (a multiple of the alignment).
+  VkDeviceSize bytes = 0;
+};
+
+}  // namespace sinew::vk

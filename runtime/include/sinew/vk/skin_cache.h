@@ -1,0 +1,212 @@
+// The frame model for crowds, what engines call a GPU skin cache: one object owns the deformed
+// vertices of every instance of every mesh of a scene, in a few large buffers, and records a
+// frame's deformation in at most two dispatches (one per kernel variant: dense and sparse
+// influences) whatever the number of meshes and instances.
+//
+// What it holds:
+// * meshes: a SkinnedMesh's rest data (dense or sparse, with or without morph targets), uploaded
+//   once into the cache's mesh pool (AddMesh);
+// * palettes: the skinning matrices of one pose (one skinned node of a character), written by
+//   the host for every frame it moves; the primitives of one skinned mesh share one (AddPalette);
+// * instances: a mesh deformed with a palette and its own morph weights into its own range of
+//   the output buffer: positions, normals and tangents, and previous positions for motion vectors
+//   (AddInstance).
+//
+// Frames in flight. The host-written data (palettes, morph weights, instance records, the work
+// table) lives in frames_in_flight slots. Record() ends a frame: what the host does afterwards
+// (writing palettes and weights, adding and removing) belongs to the next frame and goes into the
+// next slot, while the GPU may still run the frames before. Before writing a frame, the host waits
+// until the GPU has finished the frame that used the same slot, frames_in_flight frames earlier:
+// the fence an engine waits on anyway before reusing that frame's command buffer. A palette or
+// weight not written in a frame keeps its last value. Removed meshes, palettes and instances give
+// their memory back frames_in_flight frames later, so frames still running never see it reused.
+//
+// Synchronization the caller records (the whole frame, also in synchronization2 terms, is in
+// docs/embedding.md):
+// * AddMesh's upload commands (copy, then a barrier to the compute stage) must execute before the
+//   first Record() that deforms the mesh: the same command buffer before Record(), or an earlier
+//   submission on the Context's queue.
+// * before Record(): earlier commands that read the outputs (last frame's draws) or wrote them
+//   (last frame's Record) must be done with them: RecordReuseBarrier().
+// * after Record(): RecordOutputBarrier() before drawing from or copying the outputs.
+//
+// Not thread-safe: one thread drives a SkinCache (poses may be computed by many, then written).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "sinew/asset/skinned_mesh.h"
+#include "sinew/core/error.h"
+#include "sinew/core/math.h"
+#include "sinew/vk/context.h"
+#include "sinew/vk/mesh_layout.h"
+
+namespace sinew::vk {
+
+// Where previous positions (last frame's, for motion vectors) come from.
+enum class PreviousPositions {
+  kNone,      // no previous positions; InstanceOutputs::previous_positions == positions
+  kPingPong,  // two position ranges per instance, written in turn (no extra GPU work)
+  kCopy,      // the kernel copies each position to a fixed previous range before replacing it
+};
+
+struct SkinCacheOptions {
+  // Frames the host may have in flight on the GPU while writing the next one; 1..8.
+  uint32_t frames_in_flight = 2;
+  // Live instances and palettes at once.
+  uint32_t max_instances = 1024;
+  uint32_t max_palettes = 1024;
+  // Bytes of the mesh pool (every mesh's rest data, DeviceMesh-sized: MeshLayout::bytes each).
+  VkDeviceSize mesh_bytes = VkDeviceSize{32} << 20;
+  // Bytes of the output buffer: per instance 12 bytes per vertex of positions, 12 of normals and
+  // 16 of tangents where its mesh has them, and 12 more of previous positions unless kNone.
+  VkDeviceSize output_bytes = VkDeviceSize{64} << 20;
+  // Palette entries (3x4 matrices) of all live palettes together.
+  uint32_t max_palette_entries = 65536;
+  // Morph weights of all live instances together (each instance: its mesh's target count).
+  uint32_t max_morph_weights = 16384;
+  PreviousPositions previous_positions = PreviousPositions::kPingPong;
+  // Extra usage bits for the output buffer, on top of STORAGE | VERTEX | TRANSFER_SRC (e.g.
+  // SHADER_DEVICE_ADDRESS for vertex pulling; the Context must have buffer_device_address()).
+  VkBufferUsageFlags extra_output_usage = 0;
+};
+
+// Ids of a SkinCache's meshes, palettes and instances. An id stays valid until removed; a
+// removed or foreign id is refused with kInvalidHandle, even after its slot is reused.
+template <typename Tag>
+struct SkinCacheId {
+  uint32_t index = UINT32_MAX;
+  uint32_t generation = 0;
+  friend bool operator==(SkinCacheId, SkinCacheId) = default;
+};
+using MeshId = SkinCacheId<struct MeshTag>;
+using PaletteId = SkinCacheId<struct PaletteTag>;
+using InstanceId = SkinCacheId<struct InstanceTag>;
+
+// Where an instance's outputs are in SkinCache::output_buffer(), for binding them as vertex
+// buffers: byte offsets, float xyz positions and normals (12-byte stride), float xyzw tangents
+// (16-byte stride). `positions` are the outputs of the last Record() that deformed the instance;
+// `previous_positions` what they were one frame before that. Both are the same range when the
+// instance has no previous frame to move from: before its second deformation, after Teleport(),
+// when it was left out of the last Record(), or with PreviousPositions::kNone.
+struct InstanceOutputs {
+  uint32_t vertex_count = 0;
+  VkDeviceSize positions = 0;
+  VkDeviceSize previous_positions = 0;
+  bool has_normals = false;
+  VkDeviceSize normals = 0;
+  bool has_tangents = false;
+  VkDeviceSize tangents = 0;
+};
+
+// What the last Record() did.
+struct SkinCacheFrameStats {
+  uint32_t dispatches = 0;  // vkCmdDispatch calls: at most one per kernel variant in use
+  uint32_t instances = 0;   // instances deformed
+  uint32_t work_items = 0;  // workgroups: one per 64 vertices of each instance
+  uint64_t vertices = 0;    // vertices deformed
+  uint32_t meshes = 0;      // distinct meshes among them
+};
+
+class SkinCache {
+ public:
+  // Allocates the pools. kInvalidArgument for frames_in_flight outside 1..8 or a zero size;
+  // kFeatureNotEnabled for device-address outputs without buffer_device_address(); Vulkan errors.
+  static Result<std::unique_ptr<SkinCache>> Create(const Context& context,
+                                                   const SkinCacheOptions& options = {});
+  ~SkinCache();
+  SkinCache(const SkinCache&) = delete;
+  SkinCache& operator=(const SkinCache&) = delete;
+
+  // --- Meshes ---
+  // Validates `mesh` (as DeviceMesh::Create), places it in the mesh pool and records its upload
+  // into `upload_cmd` (recording, on the Context's queue family; a copy from a staging buffer the
+  // cache frees frames_in_flight frames later, then a barrier to the compute stage).
+  // kCapacityExceeded when the pool has no room; the mesh's validation errors.
+  Result<MeshId> AddMesh(const SkinnedMesh& mesh, VkCommandBuffer upload_cmd);
+  // Headless contexts: the same, submitted and waited for. kNotAllowedInAdoptMode otherwise.
+  Result<MeshId> AddMesh(const SkinnedMesh& mesh);
+  // kInUse while an instance deforms it; kInvalidHandle.
+  Status RemoveMesh(MeshId mesh);
+  // The mesh's sizes, flags and stream offsets within its range of the pool; null for an
+  // invalid id.
+  const MeshLayout* mesh_layout(MeshId mesh) const;
+
+  // --- Palettes ---
+  // A palette of `entries` matrices (>= 1), identity until written. kCapacityExceeded.
+  Result<PaletteId> AddPalette(uint32_t entries);
+  // kInUse while an instance uses it; kInvalidHandle.
+  Status RemovePalette(PaletteId palette);
+  // The palette's matrices in the open frame, to write in place (a 3x4 per entry, e.g. from
+  // cpu::SkinningPaletteJob or cpu::NodePalette); empty for an invalid id. Calling it counts as
+  // writing the palette for the open frame.
+  std::span<Float3x4> palette(PaletteId palette);
+  // Copies `matrices` into the palette for the open frame. kInvalidHandle, kSizeMismatch.
+  Status SetPalette(PaletteId palette, std::span<const Float3x4> matrices);
+
+  // --- Instances ---
+  // An instance of `mesh` deformed with `palette`, which must hold at least the mesh's palette
+  // size (MeshLayout::palette_size). Morph weights start at 0. kInvalidHandle, kSizeMismatch (a
+  // palette too small), kCapacityExceeded (instances, outputs or morph weights).
+  Result<InstanceId> AddInstance(MeshId mesh, PaletteId palette);
+  Status RemoveInstance(InstanceId instance);
+  // One weight per morph target of the instance's mesh, already resolved over in-betweens (e.g.
+  // cpu::MorphWeightsFor), kept until set again. kInvalidHandle, kSizeMismatch, kNonFiniteValue
+  // (where "weights/<t>"; the weights unchanged).
+  Status SetMorphWeights(InstanceId instance, std::span<const float> weights);
+  // The next Record() that deforms the instance gives it no motion: previous = current.
+  Status Teleport(InstanceId instance);
+  // The instance's output ranges (see InstanceOutputs); vertex_count 0 for an invalid id.
+  InstanceOutputs outputs(InstanceId instance) const;
+  uint32_t instance_count() const { return live_instances_; }
+
+  // --- Frames ---
+  // The host-memory slot (0 .. frames_in_flight - 1) the open frame writes; the frame that used
+  // it before must have completed on the GPU before the host writes palettes or weights, adds or
+  // removes anything.
+  uint32_t frame_slot() const { return static_cast<uint32_t>(frame_ % frames_in_flight_); }
+  // Frames ended so far (Record calls that succeeded).
+  uint64_t frame() const { return frame_; }
+
+  // Records the deformation of every live instance, or of the instances in `active` only (the
+  // others keep their last outputs), into `cmd` (recording, on the Context's queue family), then
+  // ends the frame. kInvalidHandle (where "active/<i>") for an invalid or repeated id; nothing
+  // is recorded then and the frame stays open.
+  Status Record(VkCommandBuffer cmd);
+  Status Record(VkCommandBuffer cmd, std::span<const InstanceId> active);
+  // What the last Record() recorded.
+  const SkinCacheFrameStats& last_frame_stats() const { return stats_; }
+
+  // Before Record(): makes earlier accesses to the outputs (`src_stage`/`src_access`, e.g.
+  // VERTEX_INPUT / VERTEX_ATTRIBUTE_READ of last frame's draws, plus the previous Record()'s
+  // compute writes) complete before the kernels read and write them.
+  void RecordReuseBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage,
+                          VkAccessFlags src_access) const;
+  // After Record(): a barrier from the compute writes to `dst_stage`/`dst_access`, e.g.
+  // VERTEX_INPUT / VERTEX_ATTRIBUTE_READ to draw, or TRANSFER / TRANSFER_READ to copy.
+  void RecordOutputBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_stage,
+                           VkAccessFlags dst_access) const;
+
+  // The buffer every instance's outputs live in (InstanceOutputs gives the offsets).
+  VkBuffer output_buffer() const;
+  // The pool every mesh's rest data lives in.
+  VkBuffer mesh_buffer() const;
+  const SkinCacheOptions& options() const { return options_; }
+
+ private:
+  struct State;
+  explicit SkinCache(const Context& context);
+
+  const Context& context_;
+  SkinCacheOptions options_;
+  uint32_t frames_in_flight_ = 1;
+  uint64_t frame_ = 0;
+  uint32_t live_instances_ = 0;
+  SkinCacheFrameStats stats_;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace sinew::vk

@@ -1,0 +1,582 @@
+#include "sinew/vk/skin_cache.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "functions.h"
+#include "kernels.h"
+#include "mesh_upload.h"
+#include "range_allocator.h"
+#include "sinew/vk/gpu_layout.h"
+#include "skin_records.h"
+
+namespace sinew::vk {
+namespace {
+
+constexpr uint64_t kNever = UINT64_MAX;
+constexpr uint32_t kMaxFramesInFlight = 8;
+constexpr VkDeviceSize kOutputAlignment = 16;  // tangents are read as vec4
+
+VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+ErrorInfo Full(const char* what, const char* option) {
+  return ErrorInfo{Error::kCapacityExceeded, std::string(what) + " is full", option, 0};
+}
+
+// A slot of one of the cache's tables; `generation` makes a removed id invalid for good.
+struct Slot {
+  uint32_t generation = 0;
+  bool live = false;
+};
+
+// Slots of one kind, with the indices of removed ones for reuse.
+template <typename T>
+struct Table {
+  std::vector<T> slots;
+  std::vector<uint32_t> free;
+
+  template <typename Id>
+  T* Find(Id id) {
+    if (id.index >= slots.size()) return nullptr;
+    T& s = slots[id.index];
+    return s.live && s.generation == id.generation ? &s : nullptr;
+  }
+  template <typename Id>
+  Id Add(T value) {
+    uint32_t index;
+    if (!free.empty()) {
+      index = free.back();
+      free.pop_back();
+      value.generation = slots[index].generation;
+    } else {
+      index = static_cast<uint32_t>(slots.size());
+      slots.emplace_back();
+    }
+    value.live = true;
+    slots[index] = std::move(value);
+    return Id{index, slots[index].generation};
+  }
+  void Remove(uint32_t index) {
+    slots[index].live = false;
+    ++slots[index].generation;
+    free.push_back(index);
+  }
+};
+
+}  // namespace
+
+struct SkinCache::State {
+  struct Mesh : Slot {
+    MeshLayout layout;
+    VkDeviceSize base = 0;  // bytes into the mesh pool
+    SkinInstance record{};  // the mesh half of its instances' records
+    uint32_t users = 0;     // live instances
+    uint64_t stamp = 0;     // last Record() that counted it
+  };
+  struct Palette : Slot {
+    uint32_t entries = 0;
+    uint32_t offset = 0;        // entries into each frame's palette range
+    uint32_t users = 0;         // live instances
+    uint64_t written = kNever;  // the last frame whose slot holds its newest matrices
+  };
+  struct Instance : Slot {
+    uint32_t mesh = 0;
+    uint32_t palette = 0;
+    VkDeviceSize block = 0, block_bytes = 0;  // its range of the output buffer
+    VkDeviceSize positions[2] = {0, 0};       // [1]: ping-pong partner or copy target
+    VkDeviceSize normals = 0, tangents = 0;
+    uint32_t current = 0;         // which positions[] holds the newest outputs
+    bool deformed = false;        // has outputs at all
+    bool teleport = false;        // next deformation: previous = current
+    bool previous_valid = false;  // the other range holds the frame before (ping-pong)
+    uint64_t deformed_frame = kNever;
+    uint64_t stamp = 0;                // last Record() that listed it
+    uint32_t morph_offset = 0;         // words into each frame's morph range
+    std::vector<float> weights;        // as set
+    std::vector<uint32_t> morph_slot;  // the slot words for `weights`
+    uint64_t weights_version = 1;
+    uint64_t slot_version[kMaxFramesInFlight] = {};  // weights_version each frame slot holds
+  };
+  // Memory to give back once the frames that may use it have completed.
+  struct Retired {
+    uint64_t frame = 0;  // free when this frame opens
+    detail::RangeAllocator* pool = nullptr;
+    uint64_t offset = 0, size = 0;
+    Buffer staging;
+  };
+  // One frame's host-visible data: instance records, work items, palettes, morph slots.
+  struct Frame {
+    Buffer buffer;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+  };
+
+  Table<Mesh> meshes;
+  Table<Palette> palettes;
+  Table<Instance> instances;
+  detail::RangeAllocator mesh_pool, output_pool, palette_pool, morph_pool;
+  Buffer mesh_buffer, output_buffer;
+  std::vector<Frame> frames;
+  detail::SkinDescriptorPool descriptors;
+  detail::Kernel dense, sparse;
+  // Byte offsets of the ranges within each frame's buffer, and their sizes.
+  VkDeviceSize records_at = 0, items_at = 0, palettes_at = 0, morph_at = 0, frame_bytes = 0;
+  uint32_t max_work_items = 0;
+  std::vector<Retired> retired;
+  uint64_t record_stamp = 0;
+  std::vector<uint32_t> order;  // this Record's instances, dense first
+  std::vector<InstanceId> all;  // scratch for Record(cmd)
+
+  unsigned char* FrameBytes(uint32_t slot) const {
+    return static_cast<unsigned char*>(frames[slot].buffer.mapped());
+  }
+  Float3x4* PaletteAt(uint32_t slot, const Palette& p) const {
+    return reinterpret_cast<Float3x4*>(FrameBytes(slot) + palettes_at) + p.offset;
+  }
+};
+
+SkinCache::SkinCache(const Context& context) : context_(context) {}
+
+SkinCache::~SkinCache() {
+  if (state_) detail::DestroySkinDescriptorPool(context_, state_->descriptors);
+}
+
+Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
+                                                     const SkinCacheOptions& options) {
+  if (options.frames_in_flight < 1 || options.frames_in_flight > kMaxFramesInFlight) {
+    return ErrorInfo{Error::kInvalidArgument, "frames_in_flight must be 1 to 8",
+                     "SkinCacheOptions::frames_in_flight", 0};
+  }
+  if (!options.max_instances || !options.max_palettes || !options.mesh_bytes ||
+      !options.output_bytes || !options.max_palette_entries) {
+    return ErrorInfo{Error::kInvalidArgument, "every capacity must be at least 1",
+                     "SkinCacheOptions", 0};
+  }
+  std::unique_ptr<SkinCache> c(new SkinCache(context));
+  c->options_ = options;
+  c->frames_in_flight_ = options.frames_in_flight;
+  c->state_ = std::make_unique<State>();
+  State& s = *c->state_;
+
+  auto mesh = context.CreateBuffer(
+      options.mesh_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+      MemoryUsage::kDeviceLocal, "sinew skin cache meshes");
+  if (!mesh) return mesh.status();
+  s.mesh_buffer = std::move(mesh.value());
+  auto output =
+      context.CreateBuffer(options.output_bytes,
+                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
+                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | options.extra_output_usage,
+                           MemoryUsage::kDeviceLocal, "sinew skin cache outputs");
+  if (!output) return output.status();
+  s.output_buffer = std::move(output.value());
+  s.mesh_pool = detail::RangeAllocator(options.mesh_bytes);
+  s.output_pool = detail::RangeAllocator(options.output_bytes);
+  s.palette_pool = detail::RangeAllocator(options.max_palette_entries);
+  const uint64_t morph_words = 3 * uint64_t{options.max_morph_weights} + 2 * options.max_instances;
+  s.morph_pool = detail::RangeAllocator(options.max_morph_weights ? morph_words : 0);
+
+  // Work items: one per 64 vertices of each instance; every vertex has at least 12 bytes of
+  // output, so the output buffer bounds them.
+  s.max_work_items = static_cast<uint32_t>(std::min<uint64_t>(
+      options.output_bytes / (12 * kSkinWorkgroupSize) + options.max_instances, UINT32_MAX / 2));
+  const VkDeviceSize align = detail::StreamAlignment(context);
+  VkDeviceSize cursor = 0;
+  const auto place = [&](VkDeviceSize bytes) {
+    const VkDeviceSize at = cursor;
+    cursor = AlignUp(cursor + std::max<VkDeviceSize>(bytes, 16), align);
+    return at;
+  };
+  s.records_at = place(VkDeviceSize{options.max_instances} * sizeof(SkinInstance));
+  s.items_at = place(VkDeviceSize{s.max_work_items} * sizeof(SkinWorkItem));
+  s.palettes_at = place(VkDeviceSize{options.max_palette_entries} * kPaletteEntryBytes);
+  s.morph_at = place(morph_words * sizeof(uint32_t));
+  s.frame_bytes = cursor;
+
+  auto descriptors =
+      detail::CreateSkinDescriptorPool(context, options.frames_in_flight, "sinew skin cache");
+  if (!descriptors) return descriptors.status();
+  s.descriptors = std::move(descriptors.value());
+  auto dense = detail::KernelsOf(context).Get(detail::KernelKind::kSkinDense);
+  if (!dense) return dense.status();
+  auto sparse = detail::KernelsOf(context).Get(detail::KernelKind::kSkinSparse);
+  if (!sparse) return sparse.status();
+  s.dense = *dense;
+  s.sparse = *sparse;
+
+  s.frames.resize(options.frames_in_flight);
+  for (uint32_t f = 0; f < options.frames_in_flight; ++f) {
+    State::Frame& frame = s.frames[f];
+    auto buffer = context.CreateBuffer(s.frame_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                       MemoryUsage::kUpload, "sinew skin cache frame");
+    if (!buffer) return buffer.status();
+    frame.buffer = std::move(buffer.value());
+    std::memset(frame.buffer.mapped(), 0, s.frame_bytes);
+    frame.set = s.descriptors.sets[f];
+    const VkBuffer host = frame.buffer.handle();
+    detail::SkinDescriptors bind;
+    bind.mesh = {s.mesh_buffer.handle(), 0, VK_WHOLE_SIZE};
+    bind.instances = {host, s.records_at, s.items_at - s.records_at};
+    bind.work_items = {host, s.items_at, s.palettes_at - s.items_at};
+    bind.palette = {host, s.palettes_at, s.morph_at - s.palettes_at};
+    bind.morph_slots = {host, s.morph_at, s.frame_bytes - s.morph_at};
+    bind.out_positions = {s.output_buffer.handle(), 0, VK_WHOLE_SIZE};
+    bind.out_normals = bind.out_positions;
+    bind.out_tangents = bind.out_positions;
+    detail::WriteSkinDescriptors(context, frame.set, bind);
+  }
+  return c;
+}
+
+// --- Meshes ---
+
+Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh, VkCommandBuffer upload_cmd) {
+  State& s = *state_;
+  auto upload = detail::PlanMeshUpload(mesh, detail::StreamAlignment(context_));
+  if (!upload) return upload.status();
+  const MeshLayout& layout = upload->layout;
+  if (uint64_t{layout.vertex_count} * 4 > UINT32_MAX) {
+    return ErrorInfo{Error::kInvalidArgument, "a mesh of more than 2^30 vertices", "positions", 0};
+  }
+  const auto base = s.mesh_pool.Allocate(layout.bytes, detail::StreamAlignment(context_));
+  if (!base) return Full("the mesh pool", "SkinCacheOptions::mesh_bytes");
+  auto staging = context_.CreateBuffer(layout.bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                       MemoryUsage::kUpload, "sinew skin cache staging");
+  if (!staging) {
+    s.mesh_pool.Free(*base, layout.bytes);
+    return staging.status();
+  }
+  detail::WriteMeshUpload(mesh, *upload, staging->mapped());
+  detail::RecordUpload(context_, upload_cmd, context_.queue_family(), staging->handle(),
+                       s.mesh_buffer.handle(), VkBufferCopy{0, *base, layout.bytes});
+  State::Mesh m;
+  m.layout = layout;
+  m.base = *base;
+  m.record = detail::MeshRecord(layout, *base);
+  s.retired.push_back({frame_ + frames_in_flight_, nullptr, 0, 0, std::move(staging.value())});
+  return s.meshes.Add<MeshId>(std::move(m));
+}
+
+Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh) {
+  if (context_.adopted()) {
+    return ErrorInfo{Error::kNotAllowedInAdoptMode,
+                     "pass a command buffer to SkinCache::AddMesh on an adopted context",
+                     {},
+                     0};
+  }
+  Result<MeshId> added = ErrorInfo{Error::kInvalidArgument, "not recorded", {}, 0};
+  Status submitted =
+      context_.SubmitAndWait([&](VkCommandBuffer cmd) { added = AddMesh(mesh, cmd); });
+  if (!added) return added;
+  state_->retired.pop_back();  // the staging buffer: the upload has completed (or failed)
+  if (!submitted) {
+    (void)RemoveMesh(added.value());
+    return submitted;
+  }
+  return added;
+}
+
+Status SkinCache::RemoveMesh(MeshId id) {
+  State& s = *state_;
+  State::Mesh* m = s.meshes.Find(id);
+  if (!m) return {Error::kInvalidHandle, "no such mesh", "mesh"};
+  if (m->users) {
+    return {Error::kInUse, std::to_string(m->users) + " instances deform the mesh", "mesh"};
+  }
+  s.retired.push_back({frame_ + frames_in_flight_, &s.mesh_pool, m->base, m->layout.bytes, {}});
+  s.meshes.Remove(id.index);
+  return {};
+}
+
+const MeshLayout* SkinCache::mesh_layout(MeshId id) const {
+  const State::Mesh* m = state_->meshes.Find(id);
+  return m ? &m->layout : nullptr;
+}
+
+// --- Palettes ---
+
+Result<PaletteId> SkinCache::AddPalette(uint32_t entries) {
+  State& s = *state_;
+  if (entries == 0) return Status{Error::kInvalidArgument, "a palette of 0 entries", "entries"};
+  if (s.palettes.slots.size() - s.palettes.free.size() >= options_.max_palettes) {
+    return Full("the palette table", "SkinCacheOptions::max_palettes");
+  }
+  const auto offset = s.palette_pool.Allocate(entries);
+  if (!offset) return Full("the palette entries", "SkinCacheOptions::max_palette_entries");
+  State::Palette p;
+  p.entries = entries;
+  p.offset = static_cast<uint32_t>(*offset);
+  return s.palettes.Add<PaletteId>(p);
+}
+
+Status SkinCache::RemovePalette(PaletteId id) {
+  State& s = *state_;
+  State::Palette* p = s.palettes.Find(id);
+  if (!p) return {Error::kInvalidHandle, "no such palette", "palette"};
+  if (p->users) {
+    return {Error::kInUse, std::to_string(p->users) + " instances use the palette", "palette"};
+  }
+  // Host memory only: the open frame's slot is not in flight, the others are rewritten in full
+  // by their frames. Reusable at once.
+  s.palette_pool.Free(p->offset, p->entries);
+  s.palettes.Remove(id.index);
+  return {};
+}
+
+std::span<Float3x4> SkinCache::palette(PaletteId id) {
+  State& s = *state_;
+  State::Palette* p = s.palettes.Find(id);
+  if (!p) return {};
+  Float3x4* open = s.PaletteAt(frame_slot(), *p);
+  // Bring the open frame's copy up to date, so that writing only some entries keeps the others.
+  if (p->written == kNever) {
+    std::fill(open, open + p->entries, Float3x4{});
+  } else if (p->written != frame_) {
+    const auto last = static_cast<uint32_t>(p->written % frames_in_flight_);
+    std::memcpy(open, s.PaletteAt(last, *p), p->entries * sizeof(Float3x4));
+  }
+  p->written = frame_;
+  return {open, p->entries};
+}
+
+Status SkinCache::SetPalette(PaletteId id, std::span<const Float3x4> matrices) {
+  State& s = *state_;
+  State::Palette* p = s.palettes.Find(id);
+  if (!p) return {Error::kInvalidHandle, "no such palette", "palette"};
+  if (matrices.size() != p->entries) {
+    return {Error::kSizeMismatch,
+            std::to_string(matrices.size()) + " matrices for a palette of " +
+                std::to_string(p->entries),
+            "matrices"};
+  }
+  std::memcpy(s.PaletteAt(frame_slot(), *p), matrices.data(), matrices.size_bytes());
+  p->written = frame_;
+  return {};
+}
+
+// --- Instances ---
+
+Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) {
+  State& s = *state_;
+  State::Mesh* m = s.meshes.Find(mesh_id);
+  if (!m) return Status{Error::kInvalidHandle, "no such mesh", "mesh"};
+  State::Palette* p = s.palettes.Find(palette_id);
+  if (!p) return Status{Error::kInvalidHandle, "no such palette", "palette"};
+  if (p->entries < m->layout.palette_size) {
+    return Status{Error::kSizeMismatch,
+                  "the mesh needs " + std::to_string(m->layout.palette_size) +
+                      " palette entries, the palette has " + std::to_string(p->entries),
+                  "palette"};
+  }
+  if (live_instances_ >= options_.max_instances) {
+    return Full("the instance table", "SkinCacheOptions::max_instances");
+  }
+  const MeshLayout& l = m->layout;
+  const VkDeviceSize v = l.vertex_count;
+  const VkDeviceSize positions = AlignUp(12 * v, kOutputAlignment);
+  const bool previous = options_.previous_positions != PreviousPositions::kNone;
+  const VkDeviceSize normals = l.has_normals ? AlignUp(12 * v, kOutputAlignment) : 0;
+  const VkDeviceSize tangents = l.has_tangents ? 16 * v : 0;
+  State::Instance in;
+  in.block_bytes = positions * (previous ? 2 : 1) + normals + tangents;
+  const auto block = s.output_pool.Allocate(in.block_bytes, kOutputAlignment);
+  if (!block) return Full("the output buffer", "SkinCacheOptions::output_bytes");
+  in.block = *block;
+  if (l.morph_target_count) {
+    const auto words = MorphSlotWords(l.morph_target_count);
+    const auto offset = s.morph_pool.Allocate(words);
+    if (!offset) {
+      s.output_pool.Free(in.block, in.block_bytes);
+      return Full("the morph weights", "SkinCacheOptions::max_morph_weights");
+    }
+    in.morph_offset = static_cast<uint32_t>(*offset);
+    in.weights.assign(l.morph_target_count, 0.0f);
+    in.morph_slot.assign(words, 0u);  // every weight 0, none active
+  }
+  in.mesh = mesh_id.index;
+  in.palette = palette_id.index;
+  in.positions[0] = in.block;
+  in.positions[1] = previous ? in.block + positions : in.block;
+  in.normals = in.block + positions * (previous ? 2 : 1);
+  in.tangents = in.normals + normals;
+  ++m->users;
+  ++p->users;
+  ++live_instances_;
+  return s.instances.Add<InstanceId>(std::move(in));
+}
+
+Status SkinCache::RemoveInstance(InstanceId id) {
+  State& s = *state_;
+  State::Instance* in = s.instances.Find(id);
+  if (!in) return {Error::kInvalidHandle, "no such instance", "instance"};
+  // Frames in flight may still write its outputs; its morph slot is host memory, free at once.
+  s.retired.push_back({frame_ + frames_in_flight_, &s.output_pool, in->block, in->block_bytes, {}});
+  if (!in->morph_slot.empty()) s.morph_pool.Free(in->morph_offset, in->morph_slot.size());
+  --s.meshes.slots[in->mesh].users;
+  --s.palettes.slots[in->palette].users;
+  --live_instances_;
+  s.instances.Remove(id.index);
+  return {};
+}
+
+Status SkinCache::SetMorphWeights(InstanceId id, std::span<const float> weights) {
+  State::Instance* in = state_->instances.Find(id);
+  if (!in) return {Error::kInvalidHandle, "no such instance", "instance"};
+  if (weights.size() != in->weights.size()) {
+    return {Error::kSizeMismatch,
+            std::to_string(weights.size()) + " weights, the mesh has " +
+                std::to_string(in->weights.size()) + " morph targets",
+            "weights"};
+  }
+  if (weights.empty()) return {};
+  if (Status s = detail::CheckMorphWeights(weights); !s) return s;
+  std::copy(weights.begin(), weights.end(), in->weights.begin());
+  detail::WriteMorphSlot(weights, in->morph_slot.data());
+  ++in->weights_version;
+  return {};
+}
+
+Status SkinCache::Teleport(InstanceId id) {
+  State::Instance* in = state_->instances.Find(id);
+  if (!in) return {Error::kInvalidHandle, "no such instance", "instance"};
+  in->teleport = true;
+  return {};
+}
+
+InstanceOutputs SkinCache::outputs(InstanceId id) const {
+  State::Instance* in = state_->instances.Find(id);
+  if (!in) return {};
+  const MeshLayout& l = state_->meshes.slots[in->mesh].layout;
+  InstanceOutputs out;
+  out.vertex_count = l.vertex_count;
+  out.positions = in->positions[in->current];
+  out.previous_positions = out.positions;
+  const bool last_frame = in->deformed_frame != kNever && in->deformed_frame + 1 == frame_;
+  if (last_frame && in->previous_valid) out.previous_positions = in->positions[1 - in->current];
+  out.has_normals = l.has_normals;
+  out.normals = l.has_normals ? in->normals : 0;
+  out.has_tangents = l.has_tangents;
+  out.tangents = l.has_tangents ? in->tangents : 0;
+  return out;
+}
+
+// --- Frames ---
+
+Status SkinCache::Record(VkCommandBuffer cmd) {
+  State& s = *state_;
+  s.all.clear();
+  for (uint32_t i = 0; i < s.instances.slots.size(); ++i) {
+    const State::Instance& in = s.instances.slots[i];
+    if (in.live) s.all.push_back({i, in.generation});
+  }
+  return Record(cmd, s.all);
+}
+
+Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active) {
+  State& s = *state_;
+  const uint32_t slot = frame_slot();
+  const uint64_t stamp = ++s.record_stamp;
+  // Check every id first: on error nothing is recorded and the frame stays open.
+  s.order.clear();
+  uint32_t dense_count = 0;
+  for (size_t i = 0; i < active.size(); ++i) {
+    State::Instance* in = s.instances.Find(active[i]);
+    if (!in || in->stamp == stamp) {
+      return {Error::kInvalidHandle, in ? "listed twice" : "no such instance",
+              "active/" + std::to_string(i)};
+    }
+    in->stamp = stamp;
+    s.order.push_back(active[i].index);
+    if (!s.meshes.slots[in->mesh].layout.sparse) ++dense_count;
+  }
+  // Dense instances first, then sparse: one contiguous run of work items per kernel.
+  std::stable_partition(s.order.begin(), s.order.end(), [&](uint32_t i) {
+    return !s.meshes.slots[s.instances.slots[i].mesh].layout.sparse;
+  });
+
+  unsigned char* bytes = s.FrameBytes(slot);
+  auto* records = reinterpret_cast<SkinInstance*>(bytes + s.records_at);
+  auto* items = reinterpret_cast<SkinWorkItem*>(bytes + s.items_at);
+  auto* morph_words = reinterpret_cast<uint32_t*>(bytes + s.morph_at);
+  const PreviousPositions mode = options_.previous_positions;
+  SkinCacheFrameStats stats;
+  uint32_t item_count = 0, dense_items = 0;
+  for (uint32_t r = 0; r < s.order.size(); ++r) {
+    State::Instance& in = s.instances.slots[s.order[r]];
+    State::Mesh& m = s.meshes.slots[in.mesh];
+    State::Palette& p = s.palettes.slots[in.palette];
+    if (p.written != frame_) (void)palette(PaletteId{in.palette, p.generation});
+    if (!in.morph_slot.empty() && in.slot_version[slot] != in.weights_version) {
+      std::memcpy(morph_words + in.morph_offset, in.morph_slot.data(),
+                  in.morph_slot.size() * sizeof(uint32_t));
+      in.slot_version[slot] = in.weights_version;
+    }
+    // Where this deformation writes, and what previous positions it leaves.
+    const bool moves = in.deformed && !in.teleport;
+    SkinInstance rec = m.record;
+    if (mode == PreviousPositions::kPingPong) {
+      if (in.deformed) in.current = 1 - in.current;
+      in.previous_valid = moves;
+    } else if (mode == PreviousPositions::kCopy) {
+      rec.flags |= moves ? kFlagCopyPrevious : kFlagPreviousIsCurrent;
+      rec.previous_positions = static_cast<uint32_t>(in.positions[1] / 4);
+      in.previous_valid = true;  // positions[1] holds the frame before, or a copy of this one
+    }
+    rec.palette = p.offset * 3;
+    rec.morph_slot = in.morph_offset;
+    rec.out_positions = static_cast<uint32_t>(in.positions[in.current] / 4);
+    rec.out_normals = static_cast<uint32_t>(in.normals / 4);
+    rec.out_tangents = static_cast<uint32_t>(in.tangents / 16);
+    records[r] = rec;
+    item_count += detail::WriteWorkItems(r, m.layout.vertex_count, items + item_count);
+    if (r + 1 == dense_count) dense_items = item_count;
+    in.deformed = true;
+    in.teleport = false;
+    in.deformed_frame = frame_;
+    stats.vertices += m.layout.vertex_count;
+    if (m.stamp != stamp) {
+      m.stamp = stamp;
+      ++stats.meshes;
+    }
+  }
+  if (dense_count == 0) dense_items = 0;
+  stats.instances = static_cast<uint32_t>(s.order.size());
+  stats.work_items = item_count;
+  const VkDescriptorSet set = s.frames[slot].set;
+  stats.dispatches = detail::RecordSkinDispatches(context_, cmd, s.dense, set, 0, dense_items);
+  stats.dispatches += detail::RecordSkinDispatches(context_, cmd, s.sparse, set, dense_items,
+                                                   item_count - dense_items);
+  stats_ = stats;
+
+  // End the frame; give back what no frame in flight can use any more.
+  ++frame_;
+  auto done = std::remove_if(s.retired.begin(), s.retired.end(), [&](State::Retired& r) {
+    if (r.frame > frame_) return false;
+    if (r.pool) r.pool->Free(r.offset, r.size);
+    return true;
+  });
+  s.retired.erase(done, s.retired.end());
+  return {};
+}
+
+void SkinCache::RecordReuseBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage,
+                                   VkAccessFlags src_access) const {
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = src_access | VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  detail::Fn(context_).vkCmdPipelineBarrier(cmd, src_stage | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0,
+                                            nullptr, 0, nullptr);
+}
+
+void SkinCache::RecordOutputBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_stage,
+                                    VkAccessFlags dst_access) const {
+  detail::RecordComputeWriteBarrier(context_, cmd, dst_stage, dst_access);
+}
+
+VkBuffer SkinCache::output_buffer() const { return state_->output_buffer.handle(); }
+VkBuffer SkinCache::mesh_buffer() const { return state_->mesh_buffer.handle(); }
+
+}  // namespace sinew::vk
