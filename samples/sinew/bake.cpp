@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <span>
 
 #include "sinew/asset/scene_pose.h"
 #include "sinew/cpu/bind_pose_job.h"
+#include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/cpu/scene_transforms_job.h"
-#include "sinew/vk/deform_once.h"
+#include "sinew/vk/readback.h"
+#include "sinew/vk/skin_cache_asset.h"
 
 namespace sinew::tool {
 namespace {
@@ -30,12 +33,6 @@ int32_t Find(const std::vector<T>& items, const std::string& key) {
     return int32_t(index);
   }
   return -1;
-}
-
-Status Prefixed(const Status& s, const std::string& where) {
-  ErrorInfo e = s.error();
-  e.where = e.where.empty() ? where : where + "/" + e.where;
-  return Status(std::move(e));
 }
 
 // Poses the joints of every skin that has the bind pose `name` asks for ("bind": the pose its
@@ -147,34 +144,67 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
   transforms.output = world;
   if (Status s = transforms.Run(); !s) return s;
 
-  for (uint32_t n : cpu::DrawnNodes(a)) {
-    const Node& node = a.nodes[n];
-    if (node.mesh < 0) continue;
-    const Mesh& mesh = a.meshes[size_t(node.mesh)];
+  // The GPU: the asset's meshes and one character in a SkinCache, as an engine draws it.
+  std::unique_ptr<vk::SkinCache> cache;
+  vk::AssetMeshes meshes;
+  vk::AssetInstance character;
+  if (context) {
+    vk::SkinCacheOptions base;
+    base.frames_in_flight = 1;
+    base.previous_positions = vk::PreviousPositions::kNone;
+    auto created = vk::SkinCache::Create(*context, vk::SkinCacheOptionsFor(a, 1, base));
+    if (!created) return created.status();
+    cache = std::move(created.value());
+    auto added = vk::AddAssetMeshes(*cache, a);
+    if (!added) return added.status();
+    meshes = std::move(added.value());
+    auto instance = vk::AddAssetInstance(*cache, meshes);
+    if (!instance) return instance.status();
+    character = std::move(instance.value());
+    if (Status s = vk::PoseAssetInstance(*cache, a, meshes, character, world, pose.weights); !s) {
+      return s;
+    }
+    Status recorded;
+    Status submitted = context->SubmitAndWait([&](VkCommandBuffer cmd) {
+      recorded = cache->Record(cmd);
+      cache->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    });
+    if (!recorded) return recorded;
+    if (!submitted) return submitted;
+  }
+  const auto read = [&](VkDeviceSize offset, uint32_t floats, std::vector<float>* out) -> Status {
+    auto r = vk::ReadFloats(*context, cache->output_buffer(), offset, VkDeviceSize{floats} * 4);
+    if (!r) return r.status();
+    *out = std::move(r.value());
+    return {};
+  };
+
+  const std::vector<cpu::DrawnMesh> drawn = cpu::DrawnMeshes(a);
+  for (size_t d = 0; d < drawn.size(); ++d) {
+    const uint32_t n = drawn[d].node;
+    const Mesh& mesh = a.meshes[drawn[d].mesh];
     const std::string where = "nodes/" + std::to_string(n);
-    // The skin's palette; for an unskinned node its world matrix, the one joint of the GPU's rigid
-    // mesh (the CPU reference reads the world matrix itself).
-    auto palette = cpu::InstancePalette(a, n, world);
-    if (!palette) return Prefixed(palette.status(), where);
-    const std::vector<float> weights = cpu::MorphWeightsFor(mesh, pose.weights[n]);
+    // The skin's palette for the CPU reference (an unskinned node reads its world matrix).
+    std::vector<Float3x4> palette;
+    if (drawn[d].skin >= 0) {
+      auto p = cpu::NodePalette(a, n, world);
+      if (!p) return Prefixed(p.status(), where);
+      palette = std::move(p.value());
+    }
     for (uint32_t k = 0; k < mesh.primitives.size(); ++k) {
       const Primitive& prim = mesh.primitives[k];
       BakedPrimitive b;
-      b.node = n, b.primitive = k, b.mesh = node.mesh, b.mode = prim.mode;
+      b.node = n, b.primitive = k, b.mesh = int32_t(drawn[d].mesh), b.mode = prim.mode;
       b.material = prim.MaterialFor(variant);
       b.indices = &prim.indices;
       Status s;
       if (context) {
-        auto out = vk::DeformOnce(
-            *context, cpu::SkinnedMeshOf(prim, palette->size()), *palette,
-            prim.targets.empty() ? std::span<const float>() : std::span<const float>(weights));
-        if (out) {
-          b.data = std::move(out.value());
-        } else {
-          s = out.status();
-        }
+        const vk::InstanceOutputs out = cache->outputs(character.instances[d][k]);
+        s = read(out.positions, out.vertex_count * 3, &b.data.positions);
+        if (s && out.has_normals) s = read(out.normals, out.vertex_count * 3, &b.data.normals);
+        if (s && out.has_tangents) s = read(out.tangents, out.vertex_count * 4, &b.data.tangents);
       } else {
-        s = cpu::DeformPrimitive(a, n, k, world, pose.weights[n], *palette, &b.data);
+        s = cpu::DeformPrimitive(a, n, k, world, pose.weights[n], palette, &b.data);
       }
       if (!s) return Prefixed(s, where + "/primitives/" + std::to_string(k));
       result.primitives.push_back(std::move(b));

@@ -50,8 +50,9 @@ struct BakeResult {
   std::vector<BakedPrimitive> primitives;  // cpu::DrawnNodes order, each node's primitives in order
 };
 
-// Bakes `asset`. `context` null: the CPU reference (cpu::DeformPrimitive); else the GPU (the fused
-// kernel, one vk::DeformOnce per primitive). Errors: kInvalidArgument for a clip, mesh or variant
+// Bakes `asset`. `context` null: the CPU reference (cpu::DeformPrimitive); else the GPU: the
+// asset's meshes and one character in a vk::SkinCache (vk::AddAssetMeshes, PoseAssetInstance),
+// one Record(), the outputs read back. Errors: kInvalidArgument for a clip, mesh or variant
 // the asset does not have, a weight count that is not the mesh's target count, a pose spelling
 // IsBakePose rejects, or a bind type no skin has; those of the jobs (BindPoseJob for a bind pose
 // its skin cannot take) and of the GPU; `where` then names the node and primitive when known.

@@ -31,6 +31,14 @@ TEST(ErrorName, CallsAnOutOfRangeValueUnknown) {
   EXPECT_STREQ(ErrorName(static_cast<Error>(9999)), "kUnknown");
 }
 
+TEST(Prefixed, PutsThePartInFrontOfTheLocationAndKeepsSuccess) {
+  EXPECT_EQ(Prefixed(Status(Error::kSizeMismatch, "m", "weights/2"), "nodes/3").error().where,
+            "nodes/3/weights/2");
+  EXPECT_EQ(Prefixed(Status(Error::kSizeMismatch, "m"), "nodes/3").error().where, "nodes/3");
+  EXPECT_EQ(Prefixed(Status(Error::kSizeMismatch, "m"), "nodes/3").code(), Error::kSizeMismatch);
+  EXPECT_TRUE(Prefixed(Status(), "nodes/3").ok());
+}
+
 TEST(ErrorInfo, ToStringIsTheNameAloneWithoutDetails) {
   EXPECT_EQ((ErrorInfo{Error::kSizeMismatch, "", "", 0}.ToString()), "kSizeMismatch");
 }

@@ -217,6 +217,44 @@ TEST(DeformAsset, DrawsTheDefaultScenesTreesParentsFirst) {
   EXPECT_EQ(DrawnNodes(a), (std::vector<uint32_t>{1, 2, 3, 0}));
 }
 
+// RobotExpressive draws skinned meshes of several primitives under one skin, and its
+// SimpleSkin-like peers one skinned node each: DrawnMeshes lists every node with a mesh, with the
+// palette its primitives share (NodePalette's size), and a rigid node with one entry.
+TEST(DeformAsset, DrawnMeshesAreTheNodesWithAMeshAndTheirPaletteSizes) {
+  auto robot =
+      loader::LoadGltf(testing::TestAssets() / "three_RobotExpressive/RobotExpressive.glb");
+  ASSERT_TRUE(robot.ok()) << robot.error().ToString();
+  const Asset& a = robot->asset;
+  const std::vector<DrawnMesh> drawn = DrawnMeshes(a);
+  std::vector<uint32_t> with_mesh;
+  for (uint32_t n : DrawnNodes(a)) {
+    if (a.nodes[n].mesh >= 0) with_mesh.push_back(n);
+  }
+  ASSERT_EQ(drawn.size(), with_mesh.size());
+  bool several_primitives = false;
+  for (size_t i = 0; i < drawn.size(); ++i) {
+    const DrawnMesh& d = drawn[i];
+    EXPECT_EQ(d.node, with_mesh[i]);
+    EXPECT_EQ(int32_t(d.mesh), a.nodes[d.node].mesh);
+    EXPECT_EQ(d.skin, a.nodes[d.node].skin);
+    auto scene = EvaluateScene(a);
+    ASSERT_TRUE(scene.ok());
+    auto palette = InstancePalette(a, d.node, scene->world);
+    ASSERT_TRUE(palette.ok());
+    EXPECT_EQ(d.palette_size, palette->size());
+    several_primitives |= d.skin >= 0 && a.meshes[d.mesh].primitives.size() > 1;
+  }
+  EXPECT_TRUE(several_primitives) << "a skin shared by the primitives of a mesh";
+  Asset rigid;
+  rigid.nodes.resize(1);
+  rigid.nodes[0].mesh = 0;
+  rigid.meshes.push_back({"m", {}, {}, {}});
+  ASSERT_EQ(DrawnMeshes(rigid).size(), 1u);
+  EXPECT_EQ(DrawnMeshes(rigid)[0].palette_size, 1u);
+  EXPECT_EQ(DrawnMeshes(rigid)[0].skin, -1);
+  EXPECT_EQ(NodePaletteSize(rigid, 0), 0u);
+}
+
 // The G4MF blend triangle (cpu/g4mf_blend_triangle.h): the node's blendAmounts (0.5), the mesh's
 // amounts for a node without them (0.25), and weights given to DeformPrimitive (0, -1, 2), at rest
 // and with Hips turned.

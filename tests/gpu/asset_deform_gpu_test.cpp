@@ -1,7 +1,7 @@
-// The GPU path on real assets (DESIGN.md §9, issues 4 and 6): every primitive of every shared
-// skinned or morphing asset, at four times of every clip, deformed by the fused GPU kernel
-// (morph targets, then skinning or the node's transform as one rigid joint) == the CPU reference
-// within 1e-5 x extent, as `sinew bake --device gpu` does it. And RobotExpressive's face shapes,
+// The GPU path on real assets (DESIGN.md §9): every primitive of every shared skinned or morphing
+// asset, two characters at four times of every clip, deformed in a SkinCache by the fused GPU
+// kernel (morph targets, then skinning or the node's transform as one rigid joint) == the CPU
+// reference within 1e-5 x extent. And RobotExpressive's face shapes,
 // which none of its clips drives, with weights set through the API.
 #include <gtest/gtest.h>
 
@@ -16,6 +16,8 @@
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/gltf.h"
 #include "sinew/vk/deform_once.h"
+#include "sinew/vk/readback.h"
+#include "sinew/vk/skin_cache_asset.h"
 #include "test_assets.h"
 
 namespace sinew {
@@ -24,44 +26,95 @@ namespace {
 class AssetDeformGpu : public testing::GpuTest,
                        public ::testing::WithParamInterface<const char*> {};
 
-TEST_P(AssetDeformGpu, EveryPrimitiveMatchesTheCpuAtFourTimesOfEveryClip) {
+// As an engine draws the asset: its meshes in a SkinCache (vk::AddAssetMeshes), two characters
+// (vk::AddAssetInstance) posed at different times of the clip (vk::PoseAssetInstance), one
+// Record() for both, every primitive of each read back from the cache's output buffer.
+TEST_P(AssetDeformGpu, EveryPrimitiveOfTwoCharactersMatchesTheCpuAtFourTimesOfEveryClip) {
   auto loaded = loader::LoadGltf(testing::TestAssets() / GetParam());
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   const Asset& a = loaded->asset;
+  // Sized for exactly two characters: SkinCacheOptionsFor's bound must hold every asset.
+  auto cache = vk::SkinCache::Create(*context_, vk::SkinCacheOptionsFor(a, 2));
+  ASSERT_TRUE(cache.ok()) << cache.error().ToString();
+  auto meshes = vk::AddAssetMeshes(**cache, a);
+  ASSERT_TRUE(meshes.ok()) << meshes.error().ToString();
+  std::vector<vk::AssetInstance> characters;
+  for (int c = 0; c < 2; ++c) {
+    auto character = vk::AddAssetInstance(**cache, *meshes);
+    ASSERT_TRUE(character.ok()) << character.error().ToString();
+    characters.push_back(std::move(character.value()));
+  }
+  EXPECT_EQ(vk::AddAssetInstance(**cache, *meshes).code(), Error::kCapacityExceeded)
+      << "sized for two, not more";
   size_t compared = 0;
   const int32_t clips = std::max<int32_t>(1, int32_t(a.animations.size()));
   for (int32_t clip = 0; clip < clips; ++clip) {
     const cpu::ClipRange range =
         a.animations.empty() ? cpu::ClipRange{} : cpu::RangeOf(a.animations[size_t(clip)]);
     for (int step = 0; step < 4; ++step) {
-      const float time = range.start + range.duration() * float(step) / 3;
-      auto scene = cpu::EvaluateScene(a, a.animations.empty() ? -1 : clip, time);
-      ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-      for (uint32_t n : cpu::DrawnNodes(a)) {
-        if (a.nodes[n].mesh < 0) continue;
-        auto palette = cpu::InstancePalette(a, n, scene->world);
-        ASSERT_TRUE(palette.ok()) << palette.error().ToString();
-        const Mesh& mesh = a.meshes[size_t(a.nodes[n].mesh)];
-        const std::vector<float> weights = cpu::MorphWeightsFor(mesh, scene->pose.weights[n]);
-        for (uint32_t k = 0; k < mesh.primitives.size(); ++k) {
-          const Primitive& p = mesh.primitives[k];
-          SCOPED_TRACE("clip " + std::to_string(clip) + " t " + std::to_string(time) + " node " +
-                       std::to_string(n) + " primitive " + std::to_string(k));
-          cpu::DeformedPrimitive expected;
-          const std::vector<Float3x4> skin_palette =
-              a.nodes[n].skin >= 0 ? *palette : std::vector<Float3x4>();
-          ASSERT_TRUE(cpu::DeformPrimitive(a, n, k, scene->world, scene->pose.weights[n],
-                                           skin_palette, &expected)
-                          .ok());
-          auto gpu = vk::DeformOnce(
-              *context_, cpu::SkinnedMeshOf(p, palette->size()), *palette,
-              p.targets.empty() ? std::span<const float>() : std::span<const float>(weights));
-          ASSERT_TRUE(gpu.ok()) << gpu.error().ToString();
-          const float extent = std::max(BoundsDiagonal(expected.positions), 1e-3f);
-          EXPECT_LE(testing::MaxAbsDiff(gpu->positions, expected.positions), 1e-5f * extent);
-          EXPECT_LE(testing::MaxAbsDiff(gpu->normals, expected.normals), 1e-5f);
-          EXPECT_LE(testing::MaxAbsDiff(gpu->tangents, expected.tangents), 1e-5f);
-          ++compared;
+      std::vector<cpu::EvaluatedScene> scenes;
+      for (size_t c = 0; c < characters.size(); ++c) {
+        const float time = range.start + range.duration() * (float(step) + 0.5f * float(c)) / 3;
+        auto scene = cpu::EvaluateScene(a, a.animations.empty() ? -1 : clip, time);
+        ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+        ASSERT_TRUE(vk::PoseAssetInstance(**cache, a, *meshes, characters[c], scene->world,
+                                          scene->pose.weights)
+                        .ok());
+        scenes.push_back(std::move(scene.value()));
+      }
+      ASSERT_TRUE(context_
+                      ->SubmitAndWait([&](VkCommandBuffer cmd) {
+                        (*cache)->RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                                     VK_ACCESS_TRANSFER_READ_BIT);
+                        ASSERT_TRUE((*cache)->Record(cmd).ok());
+                        (*cache)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                                      VK_ACCESS_TRANSFER_READ_BIT);
+                      })
+                      .ok());
+      EXPECT_LE((*cache)->last_frame_stats().dispatches, 2u);
+      for (size_t c = 0; c < characters.size(); ++c) {
+        const cpu::EvaluatedScene& scene = scenes[c];
+        for (size_t d = 0; d < meshes->drawn.size(); ++d) {
+          const uint32_t n = meshes->drawn[d].node;
+          std::vector<Float3x4> skin_palette;
+          if (a.nodes[n].skin >= 0) {
+            auto palette = cpu::NodePalette(a, n, scene.world);
+            ASSERT_TRUE(palette.ok()) << palette.error().ToString();
+            skin_palette = std::move(palette.value());
+          }
+          const Mesh& mesh = a.meshes[meshes->drawn[d].mesh];
+          for (uint32_t k = 0; k < mesh.primitives.size(); ++k) {
+            SCOPED_TRACE("clip " + std::to_string(clip) + " step " + std::to_string(step) +
+                         " character " + std::to_string(c) + " node " + std::to_string(n) +
+                         " primitive " + std::to_string(k));
+            cpu::DeformedPrimitive expected;
+            ASSERT_TRUE(cpu::DeformPrimitive(a, n, k, scene.world, scene.pose.weights[n],
+                                             skin_palette, &expected)
+                            .ok());
+            const vk::InstanceOutputs out = (*cache)->outputs(characters[c].instances[d][k]);
+            const auto read = [&](VkDeviceSize offset, size_t floats) {
+              auto r = vk::ReadFloats(*context_, (*cache)->output_buffer(), offset, floats * 4);
+              EXPECT_TRUE(r.ok());
+              return r.ok() ? std::move(r.value()) : std::vector<float>();
+            };
+            const float extent = std::max(BoundsDiagonal(expected.positions), 1e-3f);
+            EXPECT_LE(testing::MaxAbsDiff(read(out.positions, expected.positions.size()),
+                                          expected.positions),
+                      1e-5f * extent);
+            if (out.has_normals) {
+              EXPECT_LE(
+                  testing::MaxAbsDiff(read(out.normals, expected.normals.size()), expected.normals),
+                  1e-5f);
+            }
+            if (out.has_tangents) {
+              EXPECT_LE(testing::MaxAbsDiff(read(out.tangents, expected.tangents.size()),
+                                            expected.tangents),
+                        1e-5f);
+            }
+            EXPECT_EQ(out.has_normals, !expected.normals.empty());
+            EXPECT_EQ(out.has_tangents, !expected.tangents.empty());
+            ++compared;
+          }
         }
       }
     }

@@ -80,6 +80,13 @@ const char* ErrorName(Error error) noexcept {
   return "kUnknown";
 }
 
+Status Prefixed(const Status& status, const std::string& where) {
+  if (status.ok()) return status;
+  ErrorInfo e = status.error();
+  e.where = e.where.empty() ? where : where + "/" + e.where;
+  return Status(std::move(e));
+}
+
 std::string ErrorInfo::ToString() const {
   std::string out = ErrorName(code);
   if (!where.empty()) out += " at " + where;

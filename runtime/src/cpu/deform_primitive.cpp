@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/morph_targets_job.h"
 #include "sinew/cpu/skin_dense_job.h"
 #include "sinew/cpu/skin_instance_palette_job.h"
@@ -17,15 +18,9 @@ Result<std::vector<Float3x4>> NodePalette(const Asset& asset, uint32_t node,
   if (node >= asset.nodes.size() || asset.nodes[node].skin < 0 || asset.nodes[node].mesh < 0) {
     return Status(Error::kInvalidArgument, "node " + std::to_string(node) + " is not skinned");
   }
-  const Skin& skin = asset.skins[size_t(asset.nodes[node].skin)];
-  size_t groups = 0;
-  for (const Primitive& p : asset.meshes[size_t(asset.nodes[node].mesh)].primitives) {
-    groups = std::max<size_t>(groups, p.sparse_influences.group_count);
-    for (uint16_t j : p.influences.joints) groups = std::max<size_t>(groups, j + 1u);
-  }
-  std::vector<Float3x4> palette(PaletteSizeFor(skin, groups));
+  std::vector<Float3x4> palette(NodePaletteSize(asset, node));
   SkinInstancePaletteJob job;
-  job.skin = &skin;
+  job.skin = &asset.skins[size_t(asset.nodes[node].skin)];
   job.world = world;
   job.node = node;
   job.output = palette;

@@ -1,10 +1,12 @@
 #include "sinew/cpu/evaluate_scene.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/cpu/scene_transforms_job.h"
+#include "sinew/cpu/skin_instance_palette_job.h"
 
 namespace sinew::cpu {
 
@@ -21,6 +23,33 @@ std::vector<uint32_t> DrawnNodes(const Asset& asset) {
     for (uint32_t child : asset.Children(order[k])) order.push_back(child);
   }
   return order;
+}
+
+std::vector<DrawnMesh> DrawnMeshes(const Asset& asset) {
+  std::vector<DrawnMesh> out;
+  for (uint32_t n : DrawnNodes(asset)) {
+    const Node& node = asset.nodes[n];
+    if (node.mesh < 0) continue;
+    DrawnMesh d;
+    d.node = n;
+    d.mesh = uint32_t(node.mesh);
+    d.skin = node.skin;
+    d.palette_size = node.skin >= 0 ? uint32_t(NodePaletteSize(asset, n)) : 1u;
+    out.push_back(d);
+  }
+  return out;
+}
+
+size_t NodePaletteSize(const Asset& asset, uint32_t node) {
+  if (node >= asset.nodes.size() || asset.nodes[node].skin < 0 || asset.nodes[node].mesh < 0) {
+    return 0;
+  }
+  size_t groups = 0;
+  for (const Primitive& p : asset.meshes[size_t(asset.nodes[node].mesh)].primitives) {
+    groups = std::max<size_t>(groups, p.sparse_influences.group_count);
+    for (uint16_t j : p.influences.joints) groups = std::max<size_t>(groups, j + 1u);
+  }
+  return PaletteSizeFor(asset.skins[size_t(asset.nodes[node].skin)], groups);
 }
 
 Result<std::vector<Float4x4>> SceneTransforms(const Asset& asset, const ScenePose& pose) {

@@ -86,6 +86,10 @@ class [[nodiscard]] Status {
 };
 
 // A value or the reason there is none.
+// `status` with `where` in front of its location ("where/old where"), for an error found inside
+// one part of something larger. A success stays a success.
+Status Prefixed(const Status& status, const std::string& where);
+
 template <typename T>
 class [[nodiscard]] Result {
   static_assert(!std::is_same_v<T, ErrorInfo>, "Result<ErrorInfo> is ambiguous");

@@ -1,0 +1,64 @@
+// A loaded asset in a SkinCache, the way an engine draws it: every drawn mesh instance
+// (cpu::DrawnMeshes: node, mesh, skin) uploaded once as one cache mesh per primitive, then any
+// number of characters, each with one palette per drawn mesh (shared by its primitives) and one
+// cache instance per primitive, posed every frame from the scene's matrices and weights.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "sinew/asset/asset.h"
+#include "sinew/core/error.h"
+#include "sinew/core/math.h"
+#include "sinew/cpu/evaluate_scene.h"
+#include "sinew/vk/skin_cache.h"
+
+namespace sinew::vk {
+
+// An asset's meshes in a cache.
+struct AssetMeshes {
+  std::vector<cpu::DrawnMesh> drawn;
+  // Per drawn mesh, per primitive of its mesh: the cache mesh (cpu::SkinnedMeshOf: a rigid
+  // primitive gets one joint, the node's world matrix).
+  std::vector<std::vector<MeshId>> meshes;
+};
+
+// One character: an instance of every drawn mesh.
+struct AssetInstance {
+  std::vector<PaletteId> palettes;                 // per drawn mesh
+  std::vector<std::vector<InstanceId>> instances;  // per drawn mesh, per primitive
+};
+
+// `base` with every capacity set to hold `characters` characters of `asset` (its meshes once):
+// what AddAssetMeshes and AddAssetInstance need, from an upper bound of each mesh's packed size
+// (morph targets are counted as if each moved every vertex). frames_in_flight, the previous
+// positions mode and the extra output usage are base's.
+SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
+                                     const SkinCacheOptions& base = {});
+
+// Adds every primitive of every drawn mesh of `asset` to `cache`, recording the uploads into
+// `upload_cmd` (SkinCache::AddMesh). Errors name the primitive ("nodes/<n>/primitives/<k>"); the
+// meshes added before the error are removed again.
+Result<AssetMeshes> AddAssetMeshes(SkinCache& cache, const Asset& asset,
+                                   VkCommandBuffer upload_cmd);
+// Headless contexts: the same, submitted and waited for.
+Result<AssetMeshes> AddAssetMeshes(SkinCache& cache, const Asset& asset);
+Status RemoveAssetMeshes(SkinCache& cache, const AssetMeshes& meshes);
+
+// A character of the asset: palettes and instances (SkinCache's errors; on error, what was added
+// is removed again).
+Result<AssetInstance> AddAssetInstance(SkinCache& cache, const AssetMeshes& meshes);
+Status RemoveAssetInstance(SkinCache& cache, const AssetInstance& instance);
+// Every instance of the character (for SkinCache::Record's active list).
+void AppendInstances(const AssetInstance& instance, std::vector<InstanceId>* out);
+
+// Writes a character's pose for the open frame: each drawn mesh's palette from `world`, every
+// node's scene matrix (cpu::SceneTransformsJob), through cpu::SkinInstancePaletteJob (a rigid
+// node: its world matrix), straight into the cache's memory; and, for primitives with morph
+// targets, the node's weights (`weights[node]`, ScenePose::weights) resolved over the mesh's
+// in-betweens. Errors of the palette job, prefixed "nodes/<n>".
+Status PoseAssetInstance(SkinCache& cache, const Asset& asset, const AssetMeshes& meshes,
+                         const AssetInstance& instance, std::span<const Float4x4> world,
+                         std::span<const std::vector<float>> weights);
+
+}  // namespace sinew::vk

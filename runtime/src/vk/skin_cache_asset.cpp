@@ -1,0 +1,169 @@
+#include "sinew/vk/skin_cache_asset.h"
+
+#include <algorithm>
+#include <string>
+
+#include "sinew/cpu/deform_primitive.h"
+#include "sinew/cpu/skin_instance_palette_job.h"
+
+namespace sinew::vk {
+
+namespace {
+
+// Adds every primitive of every drawn mesh through `add` (one of SkinCache::AddMesh's forms).
+template <typename AddMesh>
+Result<AssetMeshes> AddEach(SkinCache& cache, const Asset& asset, const AddMesh& add) {
+  AssetMeshes out;
+  out.drawn = cpu::DrawnMeshes(asset);
+  for (const cpu::DrawnMesh& d : out.drawn) {
+    out.meshes.emplace_back();
+    const Mesh& mesh = asset.meshes[d.mesh];
+    for (size_t k = 0; k < mesh.primitives.size(); ++k) {
+      auto id = add(cpu::SkinnedMeshOf(mesh.primitives[k], d.palette_size));
+      if (!id) {
+        (void)RemoveAssetMeshes(cache, out);
+        return Prefixed(id.status(),
+                        "nodes/" + std::to_string(d.node) + "/primitives/" + std::to_string(k));
+      }
+      out.meshes.back().push_back(*id);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
+                                     const SkinCacheOptions& base) {
+  // Each stream padded to the largest storage-buffer offset alignment Vulkan allows (256).
+  constexpr uint64_t kPad = 256;
+  uint64_t mesh_bytes = 0, output_bytes = 0, entries = 0, morph_weights = 0, instances = 0;
+  const uint64_t previous = base.previous_positions == PreviousPositions::kNone ? 0 : 1;
+  for (const cpu::DrawnMesh& d : cpu::DrawnMeshes(asset)) {
+    entries += d.palette_size;
+    for (const Primitive& p : asset.meshes[d.mesh].primitives) {
+      const uint64_t v = p.vertex_count(), groups = (v + 63) / 64, t = p.targets.size();
+      const uint64_t k =
+          p.influences.influences_per_vertex ? p.influences.influences_per_vertex : 4;
+      uint64_t bytes = 4 * (p.positions.size() + p.normals.size() + p.tangents.size());
+      bytes += p.sparse_influences.offsets.empty()
+                   ? v * k * 6
+                   : 8 * p.sparse_influences.weights.size() + 4 * (v + 1);
+      bytes += t ? 4 * (groups + 1 + t * groups) + 16 * t * groups + 36 * t * v : 0;
+      mesh_bytes += bytes + 10 * kPad;
+      output_bytes +=
+          (12 * (1 + previous) + (p.normals.empty() ? 0 : 12) + (p.tangents.empty() ? 0 : 16)) * v +
+          4 * 16;
+      morph_weights += t;
+      ++instances;
+    }
+  }
+  SkinCacheOptions o = base;
+  const uint64_t n = std::max<uint32_t>(characters, 1);
+  const auto at_least_1 = [](uint64_t x) { return std::max<uint64_t>(x, 1); };
+  o.max_instances = uint32_t(at_least_1(instances * n));
+  o.max_palettes = uint32_t(at_least_1(cpu::DrawnMeshes(asset).size() * n));
+  o.mesh_bytes = at_least_1(mesh_bytes);
+  o.output_bytes = at_least_1(output_bytes * n);
+  o.max_palette_entries = uint32_t(at_least_1(entries * n));
+  o.max_morph_weights = uint32_t(morph_weights * n);
+  return o;
+}
+
+Result<AssetMeshes> AddAssetMeshes(SkinCache& cache, const Asset& asset,
+                                   VkCommandBuffer upload_cmd) {
+  return AddEach(cache, asset, [&](const SkinnedMesh& m) { return cache.AddMesh(m, upload_cmd); });
+}
+
+Result<AssetMeshes> AddAssetMeshes(SkinCache& cache, const Asset& asset) {
+  return AddEach(cache, asset, [&](const SkinnedMesh& m) { return cache.AddMesh(m); });
+}
+
+Status RemoveAssetMeshes(SkinCache& cache, const AssetMeshes& meshes) {
+  for (const auto& primitives : meshes.meshes) {
+    for (MeshId id : primitives) {
+      if (Status s = cache.RemoveMesh(id); !s) return s;
+    }
+  }
+  return {};
+}
+
+Result<AssetInstance> AddAssetInstance(SkinCache& cache, const AssetMeshes& meshes) {
+  AssetInstance out;
+  for (size_t i = 0; i < meshes.drawn.size(); ++i) {
+    auto palette = cache.AddPalette(meshes.drawn[i].palette_size);
+    if (!palette) {
+      (void)RemoveAssetInstance(cache, out);
+      return palette.status();
+    }
+    out.palettes.push_back(*palette);
+    out.instances.emplace_back();
+    for (MeshId mesh : meshes.meshes[i]) {
+      auto instance = cache.AddInstance(mesh, *palette);
+      if (!instance) {
+        (void)RemoveAssetInstance(cache, out);
+        return instance.status();
+      }
+      out.instances.back().push_back(*instance);
+    }
+  }
+  return out;
+}
+
+Status RemoveAssetInstance(SkinCache& cache, const AssetInstance& instance) {
+  for (const auto& primitives : instance.instances) {
+    for (InstanceId id : primitives) {
+      if (Status s = cache.RemoveInstance(id); !s) return s;
+    }
+  }
+  for (PaletteId id : instance.palettes) {
+    if (Status s = cache.RemovePalette(id); !s) return s;
+  }
+  return {};
+}
+
+void AppendInstances(const AssetInstance& instance, std::vector<InstanceId>* out) {
+  for (const auto& primitives : instance.instances) {
+    out->insert(out->end(), primitives.begin(), primitives.end());
+  }
+}
+
+Status PoseAssetInstance(SkinCache& cache, const Asset& asset, const AssetMeshes& meshes,
+                         const AssetInstance& instance, std::span<const Float4x4> world,
+                         std::span<const std::vector<float>> weights) {
+  for (size_t i = 0; i < meshes.drawn.size(); ++i) {
+    const cpu::DrawnMesh& d = meshes.drawn[i];
+    const std::span<Float3x4> palette = cache.palette(instance.palettes[i]);
+    if (palette.empty()) return {Error::kInvalidHandle, "no such palette", "palettes"};
+    if (d.skin >= 0) {
+      cpu::SkinInstancePaletteJob job;
+      job.skin = &asset.skins[size_t(d.skin)];
+      job.world = world;
+      job.node = d.node;
+      job.output = palette;
+      if (Status s = job.Run(); !s) return Prefixed(s, "nodes/" + std::to_string(d.node));
+    } else {
+      if (d.node >= world.size()) {
+        return {Error::kSizeMismatch, "world has no matrix for the node",
+                "nodes/" + std::to_string(d.node)};
+      }
+      palette[0] = ToFloat3x4(world[d.node]);
+    }
+    const Mesh& mesh = asset.meshes[d.mesh];
+    bool morphs = false;
+    for (const Primitive& p : mesh.primitives) morphs |= !p.targets.empty();
+    if (!morphs) continue;
+    const std::vector<float> resolved =
+        cpu::MorphWeightsFor(mesh, d.node < weights.size() ? std::span<const float>(weights[d.node])
+                                                           : std::span<const float>());
+    for (size_t k = 0; k < mesh.primitives.size(); ++k) {
+      if (mesh.primitives[k].targets.empty()) continue;
+      if (Status s = cache.SetMorphWeights(instance.instances[i][k], resolved); !s) {
+        return Prefixed(s, "nodes/" + std::to_string(d.node) + "/primitives/" + std::to_string(k));
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace sinew::vk
