@@ -88,9 +88,12 @@ Quat Normalize(const Quat& q) {
   return {q.x / len, q.y / len, q.z / len, q.w / len};
 }
 
-Quat Slerp(const Quat& a_in, const Quat& b_in, float t) {
-  const Quat a = Normalize(a_in);
-  Quat b = Normalize(b_in);
+Quat Slerp(const Quat& a, const Quat& b, float t) {
+  return SlerpUnit(Normalize(a), Normalize(b), t);
+}
+
+Quat SlerpUnit(const Quat& a, const Quat& b_in, float t) {
+  Quat b = b_in;
   float cosine = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
   if (cosine < 0.0f) {  // the shorter arc
     b = {-b.x, -b.y, -b.z, -b.w};
@@ -207,6 +210,20 @@ bool DecomposeTrs(const Float4x4& m, Float3* t, Quat* r, Float3* s) {
 Float3x4 ToFloat3x4(const Float4x4& a) {
   Float3x4 out;
   for (int r = 0; r < 3; ++r) out.row[r] = {a.m[0][r], a.m[1][r], a.m[2][r], a.m[3][r]};
+  return out;
+}
+
+Float3x4 MultiplyTo3x4(const Float4x4& a, const Float4x4& b) {
+  Float3x4 out;
+  for (int r = 0; r < 3; ++r) {
+    float v[4];
+    for (int c = 0; c < 4; ++c) {
+      float sum = 0.0f;
+      for (int k = 0; k < 4; ++k) sum += a.m[k][r] * b.m[c][k];
+      v[c] = sum;
+    }
+    out.row[r] = {v[0], v[1], v[2], v[3]};
+  }
   return out;
 }
 

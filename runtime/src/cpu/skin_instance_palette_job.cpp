@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "skin_palette.h"
+
 namespace sinew::cpu {
 
 size_t PaletteSizeFor(const Skin& skin, size_t group_count) {
@@ -40,20 +42,29 @@ Status SkinInstancePaletteJob::Validate() const {
   return {};
 }
 
-Status SkinInstancePaletteJob::Run() const {
-  if (Status s = Validate(); !s) return s;
+namespace detail {
+
+void WriteSkinPalette(const Skin& skin, std::span<const Float4x4> world, uint32_t node,
+                      std::span<Float3x4> output) {
   const auto joint = [&](size_t j) {
-    return ToFloat3x4(Multiply(world[skin->joints[j]], skin->inverse_binds[j]));
+    return MultiplyTo3x4(world[skin.joints[j]], skin.inverse_binds[j]);
   };
-  if (skin->group_joints.empty()) {
+  if (skin.group_joints.empty()) {
     for (size_t j = 0; j < output.size(); ++j) output[j] = joint(j);
-    return {};
+    return;
   }
   const Float3x4 untransformed = ToFloat3x4(world[node]);
   for (size_t g = 0; g < output.size(); ++g) {
-    const int32_t j = g < skin->group_joints.size() ? skin->group_joints[g] : -1;
+    const int32_t j = g < skin.group_joints.size() ? skin.group_joints[g] : -1;
     output[g] = j < 0 ? untransformed : joint(size_t(j));
   }
+}
+
+}  // namespace detail
+
+Status SkinInstancePaletteJob::Run() const {
+  if (Status s = Validate(); !s) return s;
+  detail::WriteSkinPalette(*skin, world, node, output);
   return {};
 }
 

@@ -48,6 +48,8 @@ Quat Normalize(const Quat& q);
 // dot(a, b) < 0), normalized; nearly parallel inputs fall back to a normalized lerp. a and b are
 // normalized first (keys in files are rounded), so the angle is uniform in t.
 Quat Slerp(const Quat& a, const Quat& b, float t);
+// Slerp of quaternions already of unit length (Slerp normalizes its inputs, then calls this).
+Quat SlerpUnit(const Quat& a, const Quat& b, float t);
 // T * R * S, as glTF composes a node's local matrix.
 Float4x4 ComposeTrs(const Float3& t, const Quat& r, const Float3& s);
 // Hamilton product: the rotation b, then a (Multiply(a, b) rotates v as a·(b·v)).
@@ -64,6 +66,8 @@ inline Quat Conjugate(const Quat& q) { return {-q.x, -q.y, -q.z, q.w}; }
 bool DecomposeTrs(const Float4x4& m, Float3* t, Quat* r, Float3* s);
 // The top three rows of an affine 4x4 matrix (its bottom row is assumed to be 0 0 0 1).
 Float3x4 ToFloat3x4(const Float4x4& a);
+// ToFloat3x4(Multiply(a, b)), computing only the three rows it keeps (bit for bit the same).
+Float3x4 MultiplyTo3x4(const Float4x4& a, const Float4x4& b);
 
 Float3 TransformPoint(const Float4x4& a, const Float3& p);
 Float3 TransformPoint(const Float3x4& a, const Float3& p);
