@@ -15,6 +15,24 @@ Status SceneTransformsJob::Validate() const {
 
 Status SceneTransformsJob::Run() const {
   if (Status s = Validate(); !s) return s;
+  const auto evaluate = [&](size_t i) {
+    const Node& node = nodes[i];
+    const Float4x4 local = node.has_matrix
+                               ? node.matrix
+                               : ComposeTrs(pose->translations[i], pose->rotations[i],
+                                            pose->scales[i]);
+    output[i] = node.parent < 0 ? local : Multiply(output[size_t(node.parent)], local);
+  };
+  // Every parent listed before its children (most files): one pass, nothing allocated.
+  bool parents_first = true;
+  for (size_t i = 0; i < nodes.size() && parents_first; ++i) {
+    parents_first = nodes[i].parent < int32_t(i);
+  }
+  if (parents_first) {
+    for (size_t i = 0; i < nodes.size(); ++i) evaluate(i);
+    return {};
+  }
+  // Otherwise each node's chain of not yet evaluated ancestors, root first.
   std::vector<bool> done(nodes.size(), false);
   std::vector<size_t> chain;
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -23,11 +41,7 @@ Status SceneTransformsJob::Run() const {
       chain.push_back(size_t(n));
     }
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      const Node& node = nodes[*it];
-      const Float4x4 local = node.has_matrix ? node.matrix
-                                             : ComposeTrs(pose->translations[*it],
-                                                          pose->rotations[*it], pose->scales[*it]);
-      output[*it] = node.parent < 0 ? local : Multiply(output[size_t(node.parent)], local);
+      evaluate(*it);
       done[*it] = true;
     }
   }
