@@ -172,8 +172,9 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
     if (!recorded) return recorded;
     if (!submitted) return submitted;
   }
-  const auto read = [&](VkDeviceSize offset, uint32_t floats, std::vector<float>* out) -> Status {
-    auto r = vk::ReadFloats(*context, cache->output_buffer(), offset, VkDeviceSize{floats} * 4);
+  const auto read = [&](VkBuffer buffer, VkDeviceSize offset, uint32_t floats,
+                        std::vector<float>* out) -> Status {
+    auto r = vk::ReadFloats(*context, buffer, offset, VkDeviceSize{floats} * 4);
     if (!r) return r.status();
     *out = std::move(r.value());
     return {};
@@ -200,9 +201,13 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
       Status s;
       if (context) {
         const vk::InstanceOutputs out = cache->outputs(character.instances[d][k]);
-        s = read(out.positions, out.vertex_count * 3, &b.data.positions);
-        if (s && out.has_normals) s = read(out.normals, out.vertex_count * 3, &b.data.normals);
-        if (s && out.has_tangents) s = read(out.tangents, out.vertex_count * 4, &b.data.tangents);
+        s = read(out.buffer, out.positions, out.vertex_count * 3, &b.data.positions);
+        if (s && out.has_normals) {
+          s = read(out.buffer, out.normals, out.vertex_count * 3, &b.data.normals);
+        }
+        if (s && out.has_tangents) {
+          s = read(out.buffer, out.tangents, out.vertex_count * 4, &b.data.tangents);
+        }
       } else {
         s = cpu::DeformPrimitive(a, n, k, world, pose.weights[n], palette, &b.data);
       }

@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "commands.h"
 #include "json_text.h"
 #include "sinew/asset/influence_layout.h"
@@ -32,6 +33,7 @@
 #include "sinew/vk/deformer.h"
 #include "sinew/vk/device_mesh.h"
 #include "sinew/vk/readback.h"
+#include "timestamps.h"
 
 namespace sinew::tool {
 namespace {
@@ -106,6 +108,7 @@ void PrintHelp() {
   std::fputs(
       "usage: sinew bench [options] [FILE]\n"
       "       sinew bench --loader [--json] [FILES]   glTF loader vs a bare simdjson parse\n"
+      "       sinew bench --crowd N[,N...] [options]  a mixed crowd in one SkinCache (--help)\n"
       "  FILE              a glTF or G4MF file: every skinned primitive of it, for --characters\n"
       "                    instances (posed along its first clip, if any), in its own influence\n"
       "                    layout and in the other one, instead of the procedural crowd\n"
@@ -127,18 +130,6 @@ void PrintHelp() {
       "                    with an in-between, at 0, 5 and 50 active shapes)\n"
       "  --json            machine-readable output on stdout\n",
       stdout);
-}
-
-bool ParseUint(std::string_view text, uint32_t* out) {
-  if (text.empty()) return false;
-  uint64_t v = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + uint64_t(c - '0');
-    if (v > 0xFFFFFFFFull) return false;
-  }
-  *out = static_cast<uint32_t>(v);
-  return true;
 }
 
 // Returns an empty string on success, else what was wrong.
@@ -169,18 +160,11 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
     } else if (a == "--device") {
       o->device = std::string(value());
     } else if (a == "--influences") {
-      o->influences.clear();
-      std::string_view list = value();
-      while (!list.empty()) {
-        const size_t comma = list.find(',');
-        uint32_t k = 0;
-        if (!ParseUint(list.substr(0, comma), &k) || k == 0 || k % 4 != 0) {
-          return "--influences takes multiples of 4, e.g. 4,8,12";
-        }
-        o->influences.push_back(k);
-        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+      if (!ParseUintList(value(), 1, &o->influences) ||
+          std::any_of(o->influences.begin(), o->influences.end(),
+                      [](uint32_t k) { return k % 4 != 0; })) {
+        return "--influences takes multiples of 4, e.g. 4,8,12";
       }
-      if (o->influences.empty()) return "--influences needs at least one value";
     } else if (!a.starts_with("-") && o->file.empty()) {
       o->file = std::string(a);
     } else {
@@ -188,11 +172,6 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
     }
   }
   return {};
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 double MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
@@ -247,29 +226,6 @@ constexpr float kReferenceTime = 0.75f;
 // its output is the one checked against `reference`.
 // A file's instances (`procedural` false) have no procedural clip: their palettes, posed once from
 // the file's clip, are uploaded every frame as they are (no pose time: "pose us" prints "-").
-// The timestamp calls the tool records around sinew's dispatches, loaded as any host loads its
-// own: through the Context's vkGetDeviceProcAddr (sinew's function table is private).
-struct TimestampFunctions {
-  PFN_vkCreateQueryPool vkCreateQueryPool = nullptr;
-  PFN_vkDestroyQueryPool vkDestroyQueryPool = nullptr;
-  PFN_vkCmdResetQueryPool vkCmdResetQueryPool = nullptr;
-  PFN_vkCmdWriteTimestamp vkCmdWriteTimestamp = nullptr;
-  PFN_vkGetQueryPoolResults vkGetQueryPoolResults = nullptr;
-};
-
-TimestampFunctions LoadTimestampFunctions(const vk::Context& ctx) {
-  TimestampFunctions t;
-  const PFN_vkGetDeviceProcAddr gdpa = ctx.get_device_proc_addr();
-#define SINEW_TOOL_LOAD(name) t.name = reinterpret_cast<PFN_##name>(gdpa(ctx.device(), #name));
-  SINEW_TOOL_LOAD(vkCreateQueryPool)
-  SINEW_TOOL_LOAD(vkDestroyQueryPool)
-  SINEW_TOOL_LOAD(vkCmdResetQueryPool)
-  SINEW_TOOL_LOAD(vkCmdWriteTimestamp)
-  SINEW_TOOL_LOAD(vkGetQueryPoolResults)
-#undef SINEW_TOOL_LOAD
-  return t;
-}
-
 Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
               const std::vector<Float3x4>& palettes, bool procedural,
               const std::vector<float>& morph_weights, const BenchOptions& o,
@@ -288,15 +244,8 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   const size_t j = mesh.palette_size();
   std::vector<Float3x4> posed = palettes;
 
-  const TimestampFunctions t = LoadTimestampFunctions(ctx);
-  VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-  query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-  query_info.queryCount = 2;
-  VkQueryPool pool = VK_NULL_HANDLE;
-  if (VkResult r = t.vkCreateQueryPool(ctx.device(), &query_info, nullptr, &pool);
-      r != VK_SUCCESS) {
-    return vk::VulkanError("vkCreateQueryPool", r);
-  }
+  const GpuTimer timer(ctx);
+  if (!timer.status()) return timer.status();
   std::vector<double> gpu_ms, record_us, pose_us, upload_us;
   Status status;
   for (uint32_t f = 0; f < o.frames && status; ++f) {
@@ -313,27 +262,21 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
     upload_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - p1).count());
     if (!status) break;
     status = ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
-      t.vkCmdResetQueryPool(cmd, pool, 0, 2);
-      t.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 0);
+      timer.Begin(cmd);
       const auto r0 = Clock::now();
       (*deformer)->Record(cmd);
       record_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - r0).count());
-      t.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 1);
+      timer.End(cmd);
     });
     if (!status) break;
-    uint64_t stamps[2] = {};
-    if (VkResult r = t.vkGetQueryPoolResults(ctx.device(), pool, 0, 2, sizeof(stamps), stamps,
-                                             sizeof(uint64_t),
-                                             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-        r != VK_SUCCESS) {
-      status = vk::VulkanError("vkGetQueryPoolResults", r);
+    auto ms = timer.Milliseconds();
+    if (!ms) {
+      status = ms.status();
       break;
     }
-    gpu_ms.push_back(double(stamps[1] - stamps[0]) * ctx.properties().limits.timestampPeriod *
-                     1e-6);
+    gpu_ms.push_back(*ms);
     progress->Update("gpu", f + 1, o.frames);
   }
-  t.vkDestroyQueryPool(ctx.device(), pool, nullptr);
   if (!status) return status;
   row->ms_per_frame = Median(gpu_ms);
   row->record_us = Median(record_us);
@@ -399,6 +342,7 @@ int BenchCommand(std::span<const std::string_view> args) {
     }
     return LoaderBench(files, json);
   }
+  if (std::find(args.begin(), args.end(), "--crowd") != args.end()) return CrowdBench(args);
   BenchOptions o;
   bool help = false;
   if (std::string err = ParseArgs(args, &o, &help); !err.empty()) {

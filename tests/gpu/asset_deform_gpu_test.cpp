@@ -93,7 +93,7 @@ TEST_P(AssetDeformGpu, EveryPrimitiveOfTwoCharactersMatchesTheCpuAtFourTimesOfEv
                             .ok());
             const vk::InstanceOutputs out = (*cache)->outputs(characters[c].instances[d][k]);
             const auto read = [&](VkDeviceSize offset, size_t floats) {
-              auto r = vk::ReadFloats(*context_, (*cache)->output_buffer(), offset, floats * 4);
+              auto r = vk::ReadFloats(*context_, out.buffer, offset, floats * 4);
               EXPECT_TRUE(r.ok());
               return r.ok() ? std::move(r.value()) : std::vector<float>();
             };

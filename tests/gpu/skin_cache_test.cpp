@@ -48,10 +48,10 @@ std::vector<Float3x4> Pose(const SkinnedMesh& mesh, float time, uint32_t member)
   return palette;
 }
 
-// Reads `floats` floats at byte `offset` of the cache's output buffer.
-std::vector<float> Read(const vk::Context& ctx, const vk::SkinCache& cache, VkDeviceSize offset,
+// Reads `floats` floats at byte `offset` of `buffer`.
+std::vector<float> Read(const vk::Context& ctx, VkBuffer buffer, VkDeviceSize offset,
                         size_t floats) {
-  auto read = vk::ReadFloats(ctx, cache.output_buffer(), offset, floats * sizeof(float));
+  auto read = vk::ReadFloats(ctx, buffer, offset, floats * sizeof(float));
   EXPECT_TRUE(read.ok()) << read.error().ToString();
   return read.ok() ? std::move(read.value()) : std::vector<float>();
 }
@@ -81,14 +81,17 @@ void ExpectDeformed(const vk::Context& ctx, const vk::SkinCache& cache, vk::Inst
   const vk::InstanceOutputs out = cache.outputs(id);
   ASSERT_EQ(out.vertex_count, mesh.vertex_count());
   const size_t v = mesh.vertex_count();
-  EXPECT_LE(testing::MaxAbsDiff(Read(ctx, cache, out.positions, v * 3), expected.positions), 1e-4f);
+  EXPECT_LE(testing::MaxAbsDiff(Read(ctx, out.buffer, out.positions, v * 3), expected.positions),
+            1e-4f);
   ASSERT_EQ(out.has_normals, !mesh.normals.empty());
   if (out.has_normals) {
-    EXPECT_LE(testing::MaxAbsDiff(Read(ctx, cache, out.normals, v * 3), expected.normals), 1e-5f);
+    EXPECT_LE(testing::MaxAbsDiff(Read(ctx, out.buffer, out.normals, v * 3), expected.normals),
+              1e-5f);
   }
   ASSERT_EQ(out.has_tangents, !mesh.tangents.empty());
   if (out.has_tangents) {
-    EXPECT_LE(testing::MaxAbsDiff(Read(ctx, cache, out.tangents, v * 4), expected.tangents), 1e-5f);
+    EXPECT_LE(testing::MaxAbsDiff(Read(ctx, out.buffer, out.tangents, v * 4), expected.tangents),
+              1e-5f);
   }
 }
 
@@ -172,7 +175,8 @@ TEST_F(SkinCacheTest, AMixedCrowdMatchesTheCpuReferenceWhileInstancesComeGoAndSi
       const bool sat_out = m.member == 0 && frame % 2 == 1;
       for (auto& [k, id] : m.parts) {
         const vk::InstanceOutputs out = cache.outputs(id);
-        const std::vector<float> now = Read(*context_, cache, out.positions, out.vertex_count * 3);
+        const std::vector<float> now =
+            Read(*context_, out.buffer, out.positions, out.vertex_count * 3);
         if (sat_out) {
           EXPECT_EQ(now, m.last[k]) << "an instance left out keeps its last outputs";
           continue;
@@ -205,6 +209,45 @@ TEST_F(SkinCacheTest, TenMeshesAreOneDispatchPerKernelVariant) {
   EXPECT_EQ((*cache)->last_frame_stats().dispatches, 1u);
   EXPECT_EQ((*cache)->last_frame_stats().meshes, 10u);
   EXPECT_EQ((*cache)->last_frame_stats().instances, 30u);
+}
+
+// Outputs beyond one page (maxStorageBufferRange; here a small output_page_bytes) go in further
+// pages: each page used adds a dense and a sparse dispatch, and every instance still matches.
+TEST_F(SkinCacheTest, InstancesSpreadOverOutputPagesStillMatchTheCpu) {
+  vk::SkinCacheOptions options;
+  options.output_page_bytes = 16 << 10;
+  options.output_bytes = 64 << 10;
+  auto created = vk::SkinCache::Create(*context_, options);
+  ASSERT_TRUE(created.ok()) << created.error().ToString();
+  vk::SkinCache& cache = **created;
+  EXPECT_EQ(cache.output_pages(), 4u);
+  const SkinnedMesh dense = testing::Character(100, 4);  // 5.2 KB of outputs an instance
+  const SkinnedMesh sparse = Sparse(testing::Character(90, 4));
+  const vk::MeshId dense_id = cache.AddMesh(dense).value();
+  const vk::MeshId sparse_id = cache.AddMesh(sparse).value();
+  std::vector<std::pair<const SkinnedMesh*, vk::InstanceId>> instances;
+  std::vector<vk::PaletteId> palettes;
+  for (uint32_t i = 0; i < 8; ++i) {
+    palettes.push_back(cache.AddPalette(dense.skeleton.joint_count()).value());
+    const bool is_sparse = i % 2 == 1;
+    auto id = cache.AddInstance(is_sparse ? sparse_id : dense_id, palettes.back());
+    ASSERT_TRUE(id.ok()) << id.error().ToString();
+    instances.push_back({is_sparse ? &sparse : &dense, *id});
+    ASSERT_TRUE(cache.SetPalette(palettes.back(), Pose(dense, 0.3f, i)).ok());
+  }
+  std::vector<VkBuffer> buffers;
+  for (const auto& [mesh, id] : instances) buffers.push_back(cache.outputs(id).buffer);
+  std::sort(buffers.begin(), buffers.end());
+  const size_t pages = size_t(std::unique(buffers.begin(), buffers.end()) - buffers.begin());
+  EXPECT_GE(pages, 3u);
+  std::vector<vk::InstanceId> all;
+  for (const auto& [mesh, id] : instances) all.push_back(id);
+  RunFrame(*context_, cache, all);
+  EXPECT_EQ(cache.last_frame_stats().dispatches, 2 * pages);
+  for (uint32_t i = 0; i < instances.size(); ++i) {
+    ExpectDeformed(*context_, cache, instances[i].second, *instances[i].first, Pose(dense, 0.3f, i),
+                   {}, "paged");
+  }
 }
 
 // Three frames in flight on one queue: the host writes frame f+1's palettes while frame f runs
@@ -320,7 +363,7 @@ TEST_F(SkinCacheTest, ThreeFramesInFlightEachDeformWithTheirOwnPalettes) {
     for (vk::InstanceId id : instances) {
       const vk::InstanceOutputs out = cache.outputs(id);
       const VkBufferCopy region{out.positions, at, VkDeviceSize{out.vertex_count} * 12};
-      copy(cmd, cache.output_buffer(), readbacks[slot].handle(), 1, &region);
+      copy(cmd, out.buffer, readbacks[slot].handle(), 1, &region);
       at += region.size;
     }
     ASSERT_EQ(end(cmd), VK_SUCCESS);
@@ -362,9 +405,11 @@ TEST_P(SkinCachePreviousTest, PreviousPositionsAreTheLastFramesOutputs) {
     if (active) list.push_back(id);
     RunFrame(*context_, cache, list);
   };
-  const auto current = [&] { return Read(*context_, cache, cache.outputs(id).positions, floats); };
+  const auto current = [&] {
+    return Read(*context_, cache.outputs(id).buffer, cache.outputs(id).positions, floats);
+  };
   const auto previous = [&] {
-    return Read(*context_, cache, cache.outputs(id).previous_positions, floats);
+    return Read(*context_, cache.outputs(id).buffer, cache.outputs(id).previous_positions, floats);
   };
 
   frame(0.1f, true);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "functions.h"
@@ -85,7 +86,8 @@ struct SkinCache::State {
   struct Instance : Slot {
     uint32_t mesh = 0;
     uint32_t palette = 0;
-    VkDeviceSize block = 0, block_bytes = 0;  // its range of the output buffer
+    uint32_t page = 0;                        // the output page its outputs live in
+    VkDeviceSize block = 0, block_bytes = 0;  // its range of that page
     VkDeviceSize positions[2] = {0, 0};       // [1]: ping-pong partner or copy target
     VkDeviceSize normals = 0, tangents = 0;
     uint32_t current = 0;         // which positions[] holds the newest outputs
@@ -107,17 +109,24 @@ struct SkinCache::State {
     uint64_t offset = 0, size = 0;
     Buffer staging;
   };
-  // One frame's host-visible data: instance records, work items, palettes, morph slots.
+  // One frame's host-visible data: instance records, work items, palettes, morph slots; and a
+  // descriptor set per output page.
   struct Frame {
     Buffer buffer;
-    VkDescriptorSet set = VK_NULL_HANDLE;
+    std::vector<VkDescriptorSet> sets;
+  };
+  // A buffer of outputs, at most maxStorageBufferRange bytes (what one binding can see).
+  struct Page {
+    Buffer buffer;
+    detail::RangeAllocator pool;
   };
 
   Table<Mesh> meshes;
   Table<Palette> palettes;
   Table<Instance> instances;
-  detail::RangeAllocator mesh_pool, output_pool, palette_pool, morph_pool;
-  Buffer mesh_buffer, output_buffer;
+  detail::RangeAllocator mesh_pool, palette_pool, morph_pool;
+  Buffer mesh_buffer;
+  std::vector<Page> pages;
   std::vector<Frame> frames;
   detail::SkinDescriptorPool descriptors;
   detail::Kernel dense, sparse;
@@ -126,8 +135,13 @@ struct SkinCache::State {
   uint32_t max_work_items = 0;
   std::vector<Retired> retired;
   uint64_t record_stamp = 0;
-  std::vector<uint32_t> order;  // this Record's instances, dense first
+  std::vector<uint32_t> order;  // this Record's instances, by page, dense first within a page
   std::vector<InstanceId> all;  // scratch for Record(cmd)
+  // This Record's runs of work items, one per (page, kernel): key 2 page + (sparse ? 1 : 0).
+  struct ItemRun {
+    uint32_t key, first, end;
+  };
+  std::vector<ItemRun> runs;
 
   unsigned char* FrameBytes(uint32_t slot) const {
     return static_cast<unsigned char*>(frames[slot].buffer.mapped());
@@ -165,15 +179,22 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
       MemoryUsage::kDeviceLocal, "sinew skin cache meshes");
   if (!mesh) return mesh.status();
   s.mesh_buffer = std::move(mesh.value());
-  auto output =
-      context.CreateBuffer(options.output_bytes,
-                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
-                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | options.extra_output_usage,
-                           MemoryUsage::kDeviceLocal, "sinew skin cache outputs");
-  if (!output) return output.status();
-  s.output_buffer = std::move(output.value());
+  // Outputs in pages a storage binding can see whole (lavapipe: 128 MiB; desktop GPUs: 2-4 GiB).
+  VkDeviceSize page_limit = context.properties().limits.maxStorageBufferRange;
+  if (options.output_page_bytes) page_limit = std::min(page_limit, options.output_page_bytes);
+  page_limit = std::max<VkDeviceSize>(page_limit / 256 * 256, 256);
+  const VkDeviceSize page_count = (options.output_bytes + page_limit - 1) / page_limit;
+  for (VkDeviceSize p = 0; p < page_count; ++p) {
+    const VkDeviceSize bytes = std::min(page_limit, options.output_bytes - p * page_limit);
+    auto output = context.CreateBuffer(
+        bytes,
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
+            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | options.extra_output_usage,
+        MemoryUsage::kDeviceLocal, "sinew skin cache outputs");
+    if (!output) return output.status();
+    s.pages.push_back({std::move(output.value()), detail::RangeAllocator(bytes)});
+  }
   s.mesh_pool = detail::RangeAllocator(options.mesh_bytes);
-  s.output_pool = detail::RangeAllocator(options.output_bytes);
   s.palette_pool = detail::RangeAllocator(options.max_palette_entries);
   const uint64_t morph_words = 3 * uint64_t{options.max_morph_weights} + 2 * options.max_instances;
   s.morph_pool = detail::RangeAllocator(options.max_morph_weights ? morph_words : 0);
@@ -195,8 +216,8 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
   s.morph_at = place(morph_words * sizeof(uint32_t));
   s.frame_bytes = cursor;
 
-  auto descriptors =
-      detail::CreateSkinDescriptorPool(context, options.frames_in_flight, "sinew skin cache");
+  auto descriptors = detail::CreateSkinDescriptorPool(
+      context, options.frames_in_flight * uint32_t(s.pages.size()), "sinew skin cache");
   if (!descriptors) return descriptors.status();
   s.descriptors = std::move(descriptors.value());
   auto dense = detail::KernelsOf(context).Get(detail::KernelKind::kSkinDense);
@@ -214,18 +235,20 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
     if (!buffer) return buffer.status();
     frame.buffer = std::move(buffer.value());
     std::memset(frame.buffer.mapped(), 0, s.frame_bytes);
-    frame.set = s.descriptors.sets[f];
     const VkBuffer host = frame.buffer.handle();
-    detail::SkinDescriptors bind;
-    bind.mesh = {s.mesh_buffer.handle(), 0, VK_WHOLE_SIZE};
-    bind.instances = {host, s.records_at, s.items_at - s.records_at};
-    bind.work_items = {host, s.items_at, s.palettes_at - s.items_at};
-    bind.palette = {host, s.palettes_at, s.morph_at - s.palettes_at};
-    bind.morph_slots = {host, s.morph_at, s.frame_bytes - s.morph_at};
-    bind.out_positions = {s.output_buffer.handle(), 0, VK_WHOLE_SIZE};
-    bind.out_normals = bind.out_positions;
-    bind.out_tangents = bind.out_positions;
-    detail::WriteSkinDescriptors(context, frame.set, bind);
+    for (size_t p = 0; p < s.pages.size(); ++p) {
+      frame.sets.push_back(s.descriptors.sets[f * s.pages.size() + p]);
+      detail::SkinDescriptors bind;
+      bind.mesh = {s.mesh_buffer.handle(), 0, VK_WHOLE_SIZE};
+      bind.instances = {host, s.records_at, s.items_at - s.records_at};
+      bind.work_items = {host, s.items_at, s.palettes_at - s.items_at};
+      bind.palette = {host, s.palettes_at, s.morph_at - s.palettes_at};
+      bind.morph_slots = {host, s.morph_at, s.frame_bytes - s.morph_at};
+      bind.out_positions = {s.pages[p].buffer.handle(), 0, VK_WHOLE_SIZE};
+      bind.out_normals = bind.out_positions;
+      bind.out_tangents = bind.out_positions;
+      detail::WriteSkinDescriptors(context, frame.sets.back(), bind);
+    }
   }
   return c;
 }
@@ -381,14 +404,18 @@ Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) 
   const VkDeviceSize tangents = l.has_tangents ? 16 * v : 0;
   State::Instance in;
   in.block_bytes = positions * (previous ? 2 : 1) + normals + tangents;
-  const auto block = s.output_pool.Allocate(in.block_bytes, kOutputAlignment);
+  std::optional<uint64_t> block;
+  for (in.page = 0; in.page < s.pages.size() && !block; ++in.page) {
+    block = s.pages[in.page].pool.Allocate(in.block_bytes, kOutputAlignment);
+  }
   if (!block) return Full("the output buffer", "SkinCacheOptions::output_bytes");
+  --in.page;
   in.block = *block;
   if (l.morph_target_count) {
     const auto words = MorphSlotWords(l.morph_target_count);
     const auto offset = s.morph_pool.Allocate(words);
     if (!offset) {
-      s.output_pool.Free(in.block, in.block_bytes);
+      s.pages[in.page].pool.Free(in.block, in.block_bytes);
       return Full("the morph weights", "SkinCacheOptions::max_morph_weights");
     }
     in.morph_offset = static_cast<uint32_t>(*offset);
@@ -412,7 +439,8 @@ Status SkinCache::RemoveInstance(InstanceId id) {
   State::Instance* in = s.instances.Find(id);
   if (!in) return {Error::kInvalidHandle, "no such instance", "instance"};
   // Frames in flight may still write its outputs; its morph slot is host memory, free at once.
-  s.retired.push_back({frame_ + frames_in_flight_, &s.output_pool, in->block, in->block_bytes, {}});
+  s.retired.push_back(
+      {frame_ + frames_in_flight_, &s.pages[in->page].pool, in->block, in->block_bytes, {}});
   if (!in->morph_slot.empty()) s.morph_pool.Free(in->morph_offset, in->morph_slot.size());
   --s.meshes.slots[in->mesh].users;
   --s.palettes.slots[in->palette].users;
@@ -450,6 +478,7 @@ InstanceOutputs SkinCache::outputs(InstanceId id) const {
   if (!in) return {};
   const MeshLayout& l = state_->meshes.slots[in->mesh].layout;
   InstanceOutputs out;
+  out.buffer = state_->pages[in->page].buffer.handle();
   out.vertex_count = l.vertex_count;
   out.positions = in->positions[in->current];
   out.previous_positions = out.positions;
@@ -480,7 +509,6 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
   const uint64_t stamp = ++s.record_stamp;
   // Check every id first: on error nothing is recorded and the frame stays open.
   s.order.clear();
-  uint32_t dense_count = 0;
   for (size_t i = 0; i < active.size(); ++i) {
     State::Instance* in = s.instances.Find(active[i]);
     if (!in || in->stamp == stamp) {
@@ -489,12 +517,15 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     }
     in->stamp = stamp;
     s.order.push_back(active[i].index);
-    if (!s.meshes.slots[in->mesh].layout.sparse) ++dense_count;
   }
-  // Dense instances first, then sparse: one contiguous run of work items per kernel.
-  std::stable_partition(s.order.begin(), s.order.end(), [&](uint32_t i) {
-    return !s.meshes.slots[s.instances.slots[i].mesh].layout.sparse;
-  });
+  // By output page, dense before sparse within a page: one contiguous run of work items per
+  // (page, kernel), one dispatch each.
+  const auto run_of = [&](uint32_t i) {
+    const State::Instance& in = s.instances.slots[i];
+    return 2 * in.page + (s.meshes.slots[in.mesh].layout.sparse ? 1u : 0u);
+  };
+  std::stable_sort(s.order.begin(), s.order.end(),
+                   [&](uint32_t a, uint32_t b) { return run_of(a) < run_of(b); });
 
   unsigned char* bytes = s.FrameBytes(slot);
   auto* records = reinterpret_cast<SkinInstance*>(bytes + s.records_at);
@@ -502,7 +533,8 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
   auto* morph_words = reinterpret_cast<uint32_t*>(bytes + s.morph_at);
   const PreviousPositions mode = options_.previous_positions;
   SkinCacheFrameStats stats;
-  uint32_t item_count = 0, dense_items = 0;
+  uint32_t item_count = 0;
+  s.runs.clear();
   for (uint32_t r = 0; r < s.order.size(); ++r) {
     State::Instance& in = s.instances.slots[s.order[r]];
     State::Mesh& m = s.meshes.slots[in.mesh];
@@ -530,8 +562,10 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     rec.out_normals = static_cast<uint32_t>(in.normals / 4);
     rec.out_tangents = static_cast<uint32_t>(in.tangents / 16);
     records[r] = rec;
+    const uint32_t key = run_of(s.order[r]);
+    if (s.runs.empty() || s.runs.back().key != key) s.runs.push_back({key, item_count, item_count});
     item_count += detail::WriteWorkItems(r, m.layout.vertex_count, items + item_count);
-    if (r + 1 == dense_count) dense_items = item_count;
+    s.runs.back().end = item_count;
     in.deformed = true;
     in.teleport = false;
     in.deformed_frame = frame_;
@@ -541,13 +575,13 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
       ++stats.meshes;
     }
   }
-  if (dense_count == 0) dense_items = 0;
   stats.instances = static_cast<uint32_t>(s.order.size());
   stats.work_items = item_count;
-  const VkDescriptorSet set = s.frames[slot].set;
-  stats.dispatches = detail::RecordSkinDispatches(context_, cmd, s.dense, set, 0, dense_items);
-  stats.dispatches += detail::RecordSkinDispatches(context_, cmd, s.sparse, set, dense_items,
-                                                   item_count - dense_items);
+  for (const State::ItemRun& run : s.runs) {
+    stats.dispatches += detail::RecordSkinDispatches(
+        context_, cmd, run.key % 2 ? s.sparse : s.dense, s.frames[slot].sets[run.key / 2],
+        run.first, run.end - run.first);
+  }
   stats_ = stats;
 
   // End the frame; give back what no frame in flight can use any more.
@@ -576,7 +610,7 @@ void SkinCache::RecordOutputBarrier(VkCommandBuffer cmd, VkPipelineStageFlags ds
   detail::RecordComputeWriteBarrier(context_, cmd, dst_stage, dst_access);
 }
 
-VkBuffer SkinCache::output_buffer() const { return state_->output_buffer.handle(); }
+uint32_t SkinCache::output_pages() const { return uint32_t(state_->pages.size()); }
 VkBuffer SkinCache::mesh_buffer() const { return state_->mesh_buffer.handle(); }
 
 }  // namespace sinew::vk

@@ -38,6 +38,7 @@ SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
   // Each stream padded to the largest storage-buffer offset alignment Vulkan allows (256).
   constexpr uint64_t kPad = 256;
   uint64_t mesh_bytes = 0, output_bytes = 0, entries = 0, morph_weights = 0, instances = 0;
+  uint64_t largest_output = 0;
   const uint64_t previous = base.previous_positions == PreviousPositions::kNone ? 0 : 1;
   for (const cpu::DrawnMesh& d : cpu::DrawnMeshes(asset)) {
     entries += d.palette_size;
@@ -60,11 +61,15 @@ SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
   }
   SkinCacheOptions o = base;
   const uint64_t n = std::max<uint32_t>(characters, 1);
+  // Outputs go in pages of at most maxStorageBufferRange (128 MiB or more); each page may leave
+  // up to one instance's outputs unused at its end.
+  output_bytes *= n;
+  output_bytes += largest_output * (output_bytes / (uint64_t{1} << 27) + 1);
   const auto at_least_1 = [](uint64_t x) { return std::max<uint64_t>(x, 1); };
   o.max_instances = uint32_t(at_least_1(instances * n));
   o.max_palettes = uint32_t(at_least_1(cpu::DrawnMeshes(asset).size() * n));
   o.mesh_bytes = at_least_1(mesh_bytes);
-  o.output_bytes = at_least_1(output_bytes * n);
+  o.output_bytes = at_least_1(output_bytes);
   o.max_palette_entries = uint32_t(at_least_1(entries * n));
   o.max_morph_weights = uint32_t(morph_weights * n);
   return o;

@@ -1,7 +1,7 @@
 // The frame model for crowds, what engines call a GPU skin cache: one object owns the deformed
 // vertices of every instance of every mesh of a scene, in a few large buffers, and records a
 // frame's deformation in at most two dispatches (one per kernel variant: dense and sparse
-// influences) whatever the number of meshes and instances.
+// influences) per output page, whatever the number of meshes and instances (output_pages()).
 //
 // What it holds:
 // * meshes: a SkinnedMesh's rest data (dense or sparse, with or without morph targets), uploaded
@@ -61,9 +61,14 @@ struct SkinCacheOptions {
   uint32_t max_palettes = 1024;
   // Bytes of the mesh pool (every mesh's rest data, DeviceMesh-sized: MeshLayout::bytes each).
   VkDeviceSize mesh_bytes = VkDeviceSize{32} << 20;
-  // Bytes of the output buffer: per instance 12 bytes per vertex of positions, 12 of normals and
-  // 16 of tangents where its mesh has them, and 12 more of previous positions unless kNone.
+  // Bytes of output (in output_pages() buffers): per instance 12 bytes per vertex of positions, 12
+  // of normals and 16 of tangents where its mesh has them, and 12 more of previous positions unless
+  // kNone.
   VkDeviceSize output_bytes = VkDeviceSize{64} << 20;
+  // Largest output page in bytes; 0: the device's maxStorageBufferRange (pages smaller than that
+  // only make sense to bound single allocations). Each page can waste up to one instance's outputs
+  // at its end.
+  VkDeviceSize output_page_bytes = 0;
   // Palette entries (3x4 matrices) of all live palettes together.
   uint32_t max_palette_entries = 65536;
   // Morph weights of all live instances together (each instance: its mesh's target count).
@@ -86,13 +91,14 @@ using MeshId = SkinCacheId<struct MeshTag>;
 using PaletteId = SkinCacheId<struct PaletteTag>;
 using InstanceId = SkinCacheId<struct InstanceTag>;
 
-// Where an instance's outputs are in SkinCache::output_buffer(), for binding them as vertex
-// buffers: byte offsets, float xyz positions and normals (12-byte stride), float xyzw tangents
+// Where an instance's outputs are, for binding them as vertex buffers: the output page's buffer
+// and byte offsets in it, float xyz positions and normals (12-byte stride), float xyzw tangents
 // (16-byte stride). `positions` are the outputs of the last Record() that deformed the instance;
 // `previous_positions` what they were one frame before that. Both are the same range when the
 // instance has no previous frame to move from: before its second deformation, after Teleport(),
 // when it was left out of the last Record(), or with PreviousPositions::kNone.
 struct InstanceOutputs {
+  VkBuffer buffer = VK_NULL_HANDLE;
   uint32_t vertex_count = 0;
   VkDeviceSize positions = 0;
   VkDeviceSize previous_positions = 0;
@@ -190,8 +196,10 @@ class SkinCache {
   void RecordOutputBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_stage,
                            VkAccessFlags dst_access) const;
 
-  // The buffer every instance's outputs live in (InstanceOutputs gives the offsets).
-  VkBuffer output_buffer() const;
+  // Buffers the outputs live in: output_bytes split in pages of at most the device's
+  // maxStorageBufferRange (what one storage binding sees; lavapipe: 128 MiB, desktop GPUs: 2 to 4
+  // GiB). Each page adds up to two dispatches to a frame (InstanceOutputs::buffer says which).
+  uint32_t output_pages() const;
   // The pool every mesh's rest data lives in.
   VkBuffer mesh_buffer() const;
   const SkinCacheOptions& options() const { return options_; }

@@ -1,0 +1,43 @@
+// Small helpers the tool's benchmarks share: argument parsing and medians.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace sinew::tool {
+
+// A decimal uint32; false for anything else.
+inline bool ParseUint(std::string_view text, uint32_t* out) {
+  if (text.empty()) return false;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + uint64_t(c - '0');
+    if (v > 0xFFFFFFFFull) return false;
+  }
+  *out = static_cast<uint32_t>(v);
+  return true;
+}
+
+// A comma-separated list of uint32 each at least `min`; false for anything else or an empty list.
+inline bool ParseUintList(std::string_view list, uint32_t min, std::vector<uint32_t>* out) {
+  out->clear();
+  while (!list.empty()) {
+    const size_t comma = list.find(',');
+    uint32_t v = 0;
+    if (!ParseUint(list.substr(0, comma), &v) || v < min) return false;
+    out->push_back(v);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+  }
+  return !out->empty();
+}
+
+inline double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace sinew::tool

@@ -1,0 +1,657 @@
+// `sinew bench --crowd N[,N...]`: a mixed crowd in one vk::SkinCache, frame after frame as an
+// engine runs it: every character posed on the CPU (CrowdPoseJob for the files' characters along
+// their first clip, the procedural clip for the procedural ones) straight into the cache's
+// palettes, the frame recorded (at most one dispatch per kernel variant) and timed on the GPU.
+// The last frame is checked against the CPU reference.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_util.h"
+#include "commands.h"
+#include "json_text.h"
+#include "sinew/asset/sparse_influences.h"
+#include "sinew/cpu/crowd_pose_job.h"
+#include "sinew/cpu/deform_primitive.h"
+#include "sinew/cpu/evaluate_scene.h"
+#include "sinew/cpu/sample_animation_job.h"
+#include "sinew/cpu/skin_mesh.h"
+#include "sinew/cpu/sub_shape_weights_job.h"
+#include "sinew/loader/load_asset.h"
+#include "sinew/procedural/character.h"
+#include "sinew/procedural/crowd.h"
+#include "sinew/procedural/face_shapes.h"
+#include "sinew/vk/readback.h"
+#include "sinew/vk/skin_cache.h"
+#include "sinew/vk/skin_cache_asset.h"
+#include "timestamps.h"
+
+namespace sinew::tool {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Microseconds(Clock::time_point since) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - since).count();
+}
+
+struct CrowdOptions {
+  std::vector<uint32_t> sizes;  // characters per run
+  std::vector<uint32_t> threads = {1, 2};
+  uint32_t frames = 10;
+  uint32_t vertices = 2000;  // per procedural character
+  std::string assets;        // folder of skinned glTF/G4MF files ("" : none)
+  std::string device;
+  vk::PreviousPositions previous = vk::PreviousPositions::kPingPong;
+  bool json = false;
+};
+
+// Runs fn(0 .. n-1) on n threads (the caller's among them) and waits for all.
+class Workers {
+ public:
+  explicit Workers(uint32_t extra) {
+    for (uint32_t i = 0; i < extra; ++i) threads_.emplace_back([this, i] { Loop(i + 1); });
+  }
+  ~Workers() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+  void Run(uint32_t n, const std::function<void(uint32_t)>& fn) {
+    n = std::min<uint32_t>(n, uint32_t(threads_.size()) + 1);
+    {
+      std::lock_guard lock(mutex_);
+      fn_ = &fn;
+      active_ = n;
+      pending_ = n - 1;
+      ++generation_;
+    }
+    wake_.notify_all();
+    fn(0);
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return pending_ == 0; });
+  }
+
+ private:
+  void Loop(uint32_t index) {
+    uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(uint32_t)>* fn = nullptr;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        if (index >= active_) continue;
+        fn = fn_;
+      }
+      (*fn)(index);
+      std::lock_guard lock(mutex_);
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(uint32_t)>* fn_ = nullptr;
+  uint32_t active_ = 0, pending_ = 0;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
+};
+
+// One kind of character: a file's (posed along its first clip) or a procedural mesh.
+struct Kind {
+  std::string name;
+  // A file's.
+  std::unique_ptr<loader::LoadedFile> file;
+  std::unique_ptr<cpu::PosePlan> plan;
+  int32_t clip = -1;
+  float start = 0, duration = 0;
+  // A procedural one.
+  SkinnedMesh mesh;
+  std::vector<float> weights;  // resolved morph weights, constant
+  uint32_t vertices = 0;       // per character
+  uint32_t instances = 0;      // cache instances per character
+};
+
+// A kind's characters in one run's cache.
+struct Members {
+  vk::AssetMeshes asset_meshes;
+  vk::MeshId mesh;
+  std::vector<vk::AssetInstance> characters;  // a file's
+  std::vector<vk::PaletteId> palettes;        // procedural: one each
+  std::vector<vk::InstanceId> instances;      // procedural: one each
+  std::vector<uint32_t> member;               // crowd index of each character
+  std::vector<cpu::PoseScratch> scratch;      // per thread
+  std::vector<std::span<Float3x4>> spans;     // this frame's palettes, [character][drawn]
+  std::vector<float> times, weights;
+};
+
+float ClipTime(const Kind& k, uint32_t member, uint32_t frame) {
+  const float t = float(frame) / 30.0f + 0.37f * float(member);
+  return k.duration > 0 ? k.start + std::fmod(t, k.duration) : k.start;
+}
+
+std::string ParseCrowdArgs(std::span<const std::string_view> args, CrowdOptions* o, bool* help) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    const auto value = [&]() -> std::string_view {
+      return i + 1 < args.size() ? args[++i] : std::string_view();
+    };
+    if (a == "--help" || a == "-h") {
+      *help = true;
+    } else if (a == "--crowd") {
+      if (!ParseUintList(value(), 1, &o->sizes)) return "--crowd N[,N...] with N >= 1";
+    } else if (a == "--threads") {
+      if (!ParseUintList(value(), 1, &o->threads)) return "--threads N[,N...] with N >= 1";
+    } else if (a == "--frames") {
+      if (!ParseUint(value(), &o->frames) || o->frames == 0) return "--frames N >= 1";
+    } else if (a == "--vertices") {
+      if (!ParseUint(value(), &o->vertices) || o->vertices == 0) return "--vertices N >= 1";
+    } else if (a == "--assets") {
+      o->assets = std::string(value());
+    } else if (a == "--device") {
+      o->device = std::string(value());
+    } else if (a == "--previous") {
+      const std::string_view m = value();
+      if (m == "pingpong") {
+        o->previous = vk::PreviousPositions::kPingPong;
+      } else if (m == "copy") {
+        o->previous = vk::PreviousPositions::kCopy;
+      } else if (m == "none") {
+        o->previous = vk::PreviousPositions::kNone;
+      } else {
+        return "--previous pingpong|copy|none";
+      }
+    } else if (a == "--json") {
+      o->json = true;
+    } else {
+      return "unknown option '" + std::string(a) + "'";
+    }
+  }
+  return {};
+}
+
+void PrintCrowdHelp() {
+  std::fputs(
+      "usage: sinew bench --crowd N[,N...] [options]\n"
+      "  a mixed crowd of N characters in one SkinCache, frame after frame: posed on the CPU\n"
+      "  straight into the cache's palettes, recorded, timed on the GPU; the last frame checked\n"
+      "  against the CPU reference. Characters take turns among the kinds: four procedural\n"
+      "  meshes (dense K=4, K=8, sparse, K=4 with 12 face shapes at 0.5) and every skinned\n"
+      "  glTF/G4MF file with a clip under --assets.\n"
+      "  --assets DIR      folder searched for skinned files (default: SINEW_TEST_ASSETS, else\n"
+      "                    ../shared/assets when it exists)\n"
+      "  --threads LIST    posing threads to time, comma separated (default 1,2)\n"
+      "  --frames N        frames timed (default 10, after one untimed)\n"
+      "  --vertices N      vertices per procedural character (default 2000)\n"
+      "  --previous M      previous positions: pingpong (default), copy or none\n"
+      "  --device SEL      Vulkan device: index or name substring\n"
+      "  --json            machine-readable output on stdout\n",
+      stdout);
+}
+
+// The kinds: procedural meshes, then the files under `folder` with a skinned drawn mesh and a
+// clip, in path order.
+Status MakeKinds(const CrowdOptions& o, std::vector<Kind>* kinds) {
+  procedural::CharacterOptions co;
+  co.vertex_count = o.vertices;
+  const auto character = [&](uint32_t k) {
+    co.influences_per_vertex = k;
+    return procedural::MakeCharacter(co);
+  };
+  for (const char* name :
+       {"procedural K=4", "procedural K=8", "procedural sparse", "procedural shapes"}) {
+    auto mesh = character(std::string(name) == "procedural K=8" ? 8 : 4);
+    if (!mesh) return mesh.status();
+    Kind k;
+    k.name = name;
+    k.mesh = std::move(mesh.value());
+    if (k.name == "procedural sparse") {
+      auto sparse =
+          DenseToSparse(k.mesh.vertex_count(), k.mesh.influences, k.mesh.skeleton.joint_count());
+      if (!sparse) return sparse.status();
+      k.mesh.sparse_influences = std::move(sparse.value());
+      k.mesh.influences = {};
+    }
+    if (k.name == "procedural shapes") {
+      procedural::FaceShapeOptions fo;
+      fo.shapes = 12;
+      auto shapes = procedural::MakeFaceShapes(k.mesh, fo);
+      if (!shapes) return shapes.status();
+      k.mesh.morph_targets = shapes->targets;
+      std::vector<float> w(shapes->targets.size(), 0.0f);
+      for (size_t t = 0; t < fo.shapes; ++t) w[t] = 0.5f;
+      k.weights.resize(w.size());
+      cpu::SubShapeWeightsJob job;
+      job.shapes = shapes->inbetweens;
+      job.weights = w;
+      job.output = k.weights;
+      if (Status s = job.Run(); !s) return s;
+    }
+    k.vertices = uint32_t(k.mesh.vertex_count());
+    k.instances = 1;
+    kinds->push_back(std::move(k));
+  }
+  if (o.assets.empty()) return {};
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(o.assets, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string ext = it->path().extension().string();
+    if (ext == ".gltf" || ext == ".glb" || ext == ".g4tf" || ext == ".g4b") {
+      files.push_back(it->path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& path : files) {
+    auto loaded = loader::LoadAsset(path);
+    if (!loaded) continue;  // the shared folder holds broken files on purpose
+    Kind k;
+    k.file = std::make_unique<loader::LoadedFile>(std::move(loaded.value()));
+    const Asset& a = k.file->loaded.asset;
+    bool skinned = false;
+    for (const cpu::DrawnMesh& d : cpu::DrawnMeshes(a)) skinned |= d.skin >= 0;
+    if (!skinned || a.animations.empty()) continue;
+    auto plan = cpu::PosePlan::Create(a);
+    if (!plan) continue;
+    k.plan = std::make_unique<cpu::PosePlan>(std::move(plan.value()));
+    k.name = std::filesystem::relative(path, o.assets).string();
+    k.clip = 0;
+    const cpu::ClipRange range = cpu::RangeOf(a.animations[0]);
+    k.start = range.start;
+    k.duration = range.duration();
+    for (const cpu::DrawnMesh& d : k.plan->drawn()) {
+      for (const Primitive& p : a.meshes[d.mesh].primitives) {
+        k.vertices += uint32_t(p.vertex_count());
+        ++k.instances;
+      }
+    }
+    kinds->push_back(std::move(k));
+  }
+  return {};
+}
+
+struct CrowdRow {
+  uint32_t characters = 0, instances = 0, meshes = 0, dispatches = 0;
+  uint64_t vertices = 0;
+  std::vector<double> pose_us;  // per thread count
+  double upload_us = 0, record_us = 0, gpu_ms = 0;
+  double max_error = 0;  // positions: max |gpu - cpu| / extent over the checked characters
+  double mvertices_per_s() const { return double(vertices) / (gpu_ms * 1e-3) / 1e6; }
+};
+
+// One run: `n` characters, kinds taking turns.
+Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, const CrowdOptions& o,
+                Workers& workers, CrowdRow* row) {
+  // Capacities: each kind's meshes once, its characters' palettes, instances and outputs.
+  std::vector<uint32_t> count(kinds.size(), 0);
+  for (uint32_t c = 0; c < n; ++c) ++count[c % kinds.size()];
+  vk::SkinCacheOptions options;
+  options.previous_positions = o.previous;
+  options.frames_in_flight = 2;
+  options.max_instances = options.max_palettes = options.max_palette_entries = 0;
+  options.max_morph_weights = 0;
+  options.mesh_bytes = options.output_bytes = 0;
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    vk::SkinCacheOptions need;
+    if (kinds[k].file) {
+      need = vk::SkinCacheOptionsFor(kinds[k].file->loaded.asset, count[k], options);
+    } else {
+      const SkinnedMesh& m = kinds[k].mesh;
+      const uint64_t v = m.vertex_count();
+      need.max_instances = need.max_palettes = count[k];
+      need.max_palette_entries = count[k] * uint32_t(m.palette_size());
+      need.max_morph_weights = count[k] * uint32_t(m.morph_targets.size());
+      need.mesh_bytes = v * (40 + 6 * 8) + m.morph_targets.size() * v * 40 + 4096;
+      need.output_bytes = count[k] * (v * 64 + 64);
+    }
+    options.max_instances += need.max_instances;
+    options.max_palettes += need.max_palettes;
+    options.max_palette_entries += need.max_palette_entries;
+    options.max_morph_weights += need.max_morph_weights;
+    options.mesh_bytes += need.mesh_bytes;
+    options.output_bytes += need.output_bytes;
+  }
+  // Output pages (maxStorageBufferRange each, 128 MiB or more) may each leave one character's
+  // outputs unused at their end.
+  uint64_t largest = 0;
+  for (const Kind& k : kinds)
+    largest = std::max<uint64_t>(largest, uint64_t{k.vertices} * 64 + 256);
+  options.output_bytes += largest * (options.output_bytes / (uint64_t{1} << 27) + 1);
+  options.max_instances = std::max(options.max_instances, 1u);
+  options.max_palettes = std::max(options.max_palettes, 1u);
+  auto created = vk::SkinCache::Create(ctx, options);
+  if (!created) return created.status();
+  vk::SkinCache& cache = **created;
+
+  const uint32_t max_threads = *std::max_element(o.threads.begin(), o.threads.end());
+  std::vector<Members> members(kinds.size());
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    Kind& kind = kinds[k];
+    Members& m = members[k];
+    if (count[k] == 0) continue;
+    if (kind.file) {
+      auto meshes = vk::AddAssetMeshes(cache, kind.file->loaded.asset);
+      if (!meshes) return Prefixed(meshes.status(), kind.name);
+      m.asset_meshes = std::move(meshes.value());
+      for (uint32_t t = 0; t < max_threads; ++t) m.scratch.push_back(kind.plan->MakeScratch());
+    } else {
+      auto mesh = cache.AddMesh(kind.mesh);
+      if (!mesh) return Prefixed(mesh.status(), kind.name);
+      m.mesh = *mesh;
+    }
+  }
+  for (uint32_t c = 0; c < n; ++c) {
+    const size_t k = c % kinds.size();
+    Members& m = members[k];
+    m.member.push_back(c);
+    if (kinds[k].file) {
+      auto character = vk::AddAssetInstance(cache, m.asset_meshes);
+      if (!character) return character.status();
+      m.characters.push_back(std::move(character.value()));
+    } else {
+      auto palette = cache.AddPalette(uint32_t(kinds[k].mesh.palette_size()));
+      if (!palette) return palette.status();
+      auto instance = cache.AddInstance(m.mesh, *palette);
+      if (!instance) return instance.status();
+      if (!kinds[k].weights.empty()) {
+        if (Status s = cache.SetMorphWeights(*instance, kinds[k].weights); !s) return s;
+      }
+      m.palettes.push_back(*palette);
+      m.instances.push_back(*instance);
+    }
+  }
+
+  GpuTimer timer(ctx);
+  if (!timer.status()) return timer.status();
+  std::vector<std::vector<double>> pose_us(o.threads.size());
+  std::vector<double> upload_us, record_us, gpu_ms;
+  Status status;
+  for (uint32_t frame = 0; frame <= o.frames && status; ++frame) {
+    // Upload, first half: this frame's palette memory (the cache's bookkeeping per palette).
+    const auto u0 = Clock::now();
+    for (size_t k = 0; k < kinds.size(); ++k) {
+      Members& m = members[k];
+      m.spans.clear();
+      m.times.clear();
+      for (size_t i = 0; i < m.member.size(); ++i) {
+        m.times.push_back(ClipTime(kinds[k], m.member[i], frame));
+        if (kinds[k].file) {
+          for (vk::PaletteId p : m.characters[i].palettes) m.spans.push_back(cache.palette(p));
+        } else {
+          m.spans.push_back(cache.palette(m.palettes[i]));
+        }
+      }
+      m.weights.assign(kinds[k].file ? m.member.size() * kinds[k].plan->weight_count() : 0, 0.0f);
+    }
+    double upload = Microseconds(u0);
+    // Pose, once per thread count asked for (each writes the same palettes).
+    for (size_t ti = 0; ti < o.threads.size(); ++ti) {
+      const uint32_t threads = o.threads[ti];
+      std::vector<Status> results(threads);
+      const auto p0 = Clock::now();
+      workers.Run(threads, [&](uint32_t t) {
+        for (size_t k = 0; k < kinds.size(); ++k) {
+          Members& m = members[k];
+          const size_t count_k = m.member.size();
+          const size_t first = count_k * t / threads, last = count_k * (t + 1) / threads;
+          if (first == last) continue;
+          if (kinds[k].file) {
+            const size_t drawn = kinds[k].plan->drawn().size();
+            const uint32_t wc = kinds[k].plan->weight_count();
+            cpu::CrowdPoseJob job;
+            job.plan = kinds[k].plan.get();
+            job.scratch = &m.scratch[t];
+            job.animation = kinds[k].clip;
+            job.times = std::span(m.times).subspan(first, last - first);
+            job.palettes = std::span(m.spans).subspan(first * drawn, (last - first) * drawn);
+            if (wc) job.weights = std::span(m.weights).subspan(first * wc, (last - first) * wc);
+            if (Status s = job.Run(); !s) results[t] = s;
+          } else {
+            for (size_t i = first; i < last; ++i) {
+              Status s = procedural::CrowdPalette(kinds[k].mesh.skeleton, m.times[i], m.member[i],
+                                                  m.spans[i]);
+              if (!s) results[t] = s;
+            }
+          }
+        }
+      });
+      if (frame > 0) pose_us[ti].push_back(Microseconds(p0));
+      for (const Status& s : results) {
+        if (!s) status = s;
+      }
+    }
+    if (!status) break;
+    // Upload, second half: the files' resolved morph weights.
+    const auto u1 = Clock::now();
+    for (size_t k = 0; k < kinds.size() && status; ++k) {
+      if (!kinds[k].file || kinds[k].plan->weight_count() == 0) continue;
+      Members& m = members[k];
+      const Asset& a = kinds[k].file->loaded.asset;
+      const uint32_t wc = kinds[k].plan->weight_count();
+      for (size_t i = 0; i < m.characters.size() && status; ++i) {
+        for (size_t d = 0; d < kinds[k].plan->drawn().size() && status; ++d) {
+          const uint32_t offset = kinds[k].plan->weight_offset(d);
+          if (offset == UINT32_MAX) continue;
+          const Mesh& mesh = a.meshes[kinds[k].plan->drawn()[d].mesh];
+          const auto w =
+              std::span(m.weights).subspan(i * wc + offset, mesh.primitives[0].targets.size());
+          for (size_t p = 0; p < mesh.primitives.size() && status; ++p) {
+            if (mesh.primitives[p].targets.empty()) continue;
+            status = cache.SetMorphWeights(m.characters[i].instances[d][p], w);
+          }
+        }
+      }
+    }
+    upload += Microseconds(u1);
+    if (!status) break;
+    Status recorded;
+    status = ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
+      cache.RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+      timer.Begin(cmd);
+      const auto r0 = Clock::now();
+      recorded = cache.Record(cmd);
+      if (frame > 0) record_us.push_back(Microseconds(r0));
+      timer.End(cmd);
+      cache.RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    });
+    if (status) status = recorded;
+    if (!status) break;
+    auto ms = timer.Milliseconds();
+    if (!ms) return ms.status();
+    if (frame > 0) {
+      gpu_ms.push_back(*ms);
+      upload_us.push_back(upload);
+    }
+  }
+  if (!status) return status;
+  const vk::SkinCacheFrameStats& stats = cache.last_frame_stats();
+  row->characters = n;
+  row->instances = stats.instances;
+  row->meshes = stats.meshes;
+  row->dispatches = stats.dispatches;
+  row->vertices = stats.vertices;
+  for (const auto& p : pose_us) row->pose_us.push_back(Median(p));
+  row->upload_us = Median(upload_us);
+  row->record_us = Median(record_us);
+  row->gpu_ms = Median(gpu_ms);
+
+  // The last frame, checked: the first character of each kind against the CPU reference.
+  const auto read = [&](vk::InstanceId id, size_t floats) -> Result<std::vector<float>> {
+    const vk::InstanceOutputs out = cache.outputs(id);
+    return vk::ReadFloats(ctx, out.buffer, out.positions, floats * sizeof(float));
+  };
+  const auto compare = [&](const std::vector<float>& got, const std::vector<float>& want) {
+    double e = 0;
+    for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
+      e = std::max(e, std::fabs(double(got[i]) - double(want[i])));
+    }
+    const double extent = std::max<double>(BoundsDiagonal(want), 1e-3);
+    row->max_error = std::max(row->max_error, got.size() == want.size() ? e / extent : INFINITY);
+  };
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    const Members& m = members[k];
+    if (m.member.empty()) continue;
+    const float time = ClipTime(kinds[k], m.member[0], o.frames);
+    if (!kinds[k].file) {
+      const SkinnedMesh& mesh = kinds[k].mesh;
+      std::vector<Float3x4> palette(mesh.palette_size());
+      if (Status s = procedural::CrowdPalette(mesh.skeleton, time, m.member[0], palette); !s) {
+        return s;
+      }
+      std::vector<float> want(mesh.positions.size()), normals(mesh.normals.size()),
+          tangents(mesh.tangents.size());
+      if (Status s = cpu::SkinMesh(mesh, palette, kinds[k].weights, want, normals, tangents); !s) {
+        return s;
+      }
+      auto got = read(m.instances[0], want.size());
+      if (!got) return got.status();
+      compare(*got, want);
+      continue;
+    }
+    const Asset& a = kinds[k].file->loaded.asset;
+    auto scene = cpu::EvaluateScene(a, kinds[k].clip, time);
+    if (!scene) return scene.status();
+    for (size_t d = 0; d < m.asset_meshes.drawn.size(); ++d) {
+      const uint32_t node = m.asset_meshes.drawn[d].node;
+      std::vector<Float3x4> palette;
+      if (a.nodes[node].skin >= 0) {
+        auto p = cpu::NodePalette(a, node, scene->world);
+        if (!p) return p.status();
+        palette = std::move(p.value());
+      }
+      for (uint32_t p = 0; p < a.meshes[m.asset_meshes.drawn[d].mesh].primitives.size(); ++p) {
+        cpu::DeformedPrimitive want;
+        if (Status s = cpu::DeformPrimitive(a, node, p, scene->world, scene->pose.weights[node],
+                                            palette, &want);
+            !s) {
+          return s;
+        }
+        auto got = read(m.characters[0].instances[d][p], want.positions.size());
+        if (!got) return got.status();
+        compare(*got, want.positions);
+      }
+    }
+  }
+  return {};
+}
+
+const char* ToString(vk::PreviousPositions p) {
+  switch (p) {
+    case vk::PreviousPositions::kPingPong:
+      return "pingpong";
+    case vk::PreviousPositions::kCopy:
+      return "copy";
+    default:
+      return "none";
+  }
+}
+
+}  // namespace
+
+int CrowdBench(std::span<const std::string_view> args) {
+  CrowdOptions o;
+  if (const char* env = std::getenv("SINEW_TEST_ASSETS")) {
+    o.assets = env;
+  } else if (std::filesystem::is_directory("../shared/assets")) {
+    o.assets = "../shared/assets";
+  }
+  bool help = false;
+  if (std::string err = ParseCrowdArgs(args, &o, &help); !err.empty()) {
+    std::fprintf(stderr, "sinew bench: %s (see sinew bench --crowd 1 --help)\n", err.c_str());
+    return 2;
+  }
+  if (help) {
+    PrintCrowdHelp();
+    return 0;
+  }
+  vk::ContextOptions context_options = ToolContextOptions(o.device);
+  context_options.validation = vk::Validation::kOff;  // Timing, not checking.
+  auto ctx = vk::Context::Create(context_options);
+  if (!ctx) {
+    std::fprintf(stderr, "sinew bench: %s\n", ctx.error().ToString().c_str());
+    return 1;
+  }
+  std::vector<Kind> kinds;
+  if (Status s = MakeKinds(o, &kinds); !s) {
+    std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
+    return 1;
+  }
+  Workers workers(*std::max_element(o.threads.begin(), o.threads.end()) - 1);
+  std::vector<CrowdRow> rows;
+  bool within = true;
+  for (uint32_t n : o.sizes) {
+    CrowdRow row;
+    if (Status s = RunCrowd(**ctx, kinds, n, o, workers, &row); !s) {
+      std::fprintf(stderr, "sinew bench: crowd of %u: %s\n", n, s.error().ToString().c_str());
+      return 1;
+    }
+    within &= row.max_error <= 1e-5;
+    rows.push_back(row);
+  }
+  const std::string device = (*ctx)->properties().deviceName;
+  if (o.json) {
+    std::printf("{\"device\":\"%s\",\"previous_positions\":\"%s\",\"frames\":%u,\"kinds\":[",
+                JsonEscape(device).c_str(), ToString(o.previous), o.frames);
+    for (size_t k = 0; k < kinds.size(); ++k) {
+      std::printf("%s{\"name\":\"%s\",\"vertices\":%u,\"instances\":%u}", k ? "," : "",
+                  JsonEscape(kinds[k].name).c_str(), kinds[k].vertices, kinds[k].instances);
+    }
+    std::printf("],\"within_tolerance\":%s,\"results\":[", within ? "true" : "false");
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const CrowdRow& r = rows[i];
+      std::printf(
+          "%s{\"characters\":%u,\"instances\":%u,\"meshes\":%u,\"vertices\":%llu,\"pose_us\":{",
+          i ? "," : "", r.characters, r.instances, r.meshes,
+          static_cast<unsigned long long>(r.vertices));
+      for (size_t t = 0; t < o.threads.size(); ++t) {
+        std::printf("%s\"%u\":%.1f", t ? "," : "", o.threads[t], r.pose_us[t]);
+      }
+      std::printf(
+          "},\"upload_us\":%.1f,\"record_us\":%.1f,\"dispatches\":%u,\"gpu_ms\":%.3f,"
+          "\"mvertices_per_s\":%.1f,\"max_error_over_extent\":%.3g}",
+          r.upload_us, r.record_us, r.dispatches, r.gpu_ms, r.mvertices_per_s(), r.max_error);
+    }
+    std::printf("]}\n");
+    return within ? 0 : 1;
+  }
+  std::printf(
+      "sinew bench --crowd: %zu kinds of character, %u frames (median), previous "
+      "positions %s, device: %s\n",
+      kinds.size(), o.frames, ToString(o.previous), device.c_str());
+  for (const Kind& k : kinds) {
+    std::printf("  %-45s %6u vertices, %2u instances a character\n", k.name.c_str(), k.vertices,
+                k.instances);
+  }
+  std::printf("%10s %9s %6s %10s", "characters", "instances", "meshes", "vertices");
+  for (uint32_t t : o.threads) std::printf(" %8s%-2u", "pose us/", t);
+  std::printf(" %9s %9s %10s %8s %9s %12s\n", "upload us", "record us", "dispatches", "GPU ms",
+              "Mvert/s", "max err/ext");
+  for (const CrowdRow& r : rows) {
+    std::printf("%10u %9u %6u %10llu", r.characters, r.instances, r.meshes,
+                static_cast<unsigned long long>(r.vertices));
+    for (double p : r.pose_us) std::printf(" %10.1f", p);
+    std::printf(" %9.1f %9.1f %10u %8.3f %9.1f %12.2e\n", r.upload_us, r.record_us, r.dispatches,
+                r.gpu_ms, r.mvertices_per_s(), r.max_error);
+  }
+  std::printf("GPU vs CPU: %s (positions <= 1e-5 x extent, first character of each kind)\n",
+              within ? "within tolerance" : "OUT OF TOLERANCE");
+  return within ? 0 : 1;
+}
+
+}  // namespace sinew::tool

@@ -1,0 +1,52 @@
+#include "timestamps.h"
+
+namespace sinew::tool {
+
+TimestampFunctions LoadTimestampFunctions(const vk::Context& ctx) {
+  TimestampFunctions t;
+  const PFN_vkGetDeviceProcAddr gdpa = ctx.get_device_proc_addr();
+#define SINEW_TOOL_LOAD(name) t.name = reinterpret_cast<PFN_##name>(gdpa(ctx.device(), #name));
+  SINEW_TOOL_LOAD(vkCreateQueryPool)
+  SINEW_TOOL_LOAD(vkDestroyQueryPool)
+  SINEW_TOOL_LOAD(vkCmdResetQueryPool)
+  SINEW_TOOL_LOAD(vkCmdWriteTimestamp)
+  SINEW_TOOL_LOAD(vkGetQueryPoolResults)
+#undef SINEW_TOOL_LOAD
+  return t;
+}
+
+GpuTimer::GpuTimer(const vk::Context& ctx) : ctx_(ctx), t_(LoadTimestampFunctions(ctx)) {
+  VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  info.queryCount = 2;
+  if (VkResult r = t_.vkCreateQueryPool(ctx.device(), &info, nullptr, &pool_); r != VK_SUCCESS) {
+    status_ = vk::VulkanError("vkCreateQueryPool", r);
+    pool_ = VK_NULL_HANDLE;
+  }
+}
+
+GpuTimer::~GpuTimer() {
+  if (pool_) t_.vkDestroyQueryPool(ctx_.device(), pool_, nullptr);
+}
+
+void GpuTimer::Begin(VkCommandBuffer cmd) const {
+  t_.vkCmdResetQueryPool(cmd, pool_, 0, 2);
+  t_.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool_, 0);
+}
+
+void GpuTimer::End(VkCommandBuffer cmd) const {
+  t_.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool_, 1);
+}
+
+Result<double> GpuTimer::Milliseconds() const {
+  uint64_t stamps[2] = {};
+  if (VkResult r = t_.vkGetQueryPoolResults(ctx_.device(), pool_, 0, 2, sizeof(stamps), stamps,
+                                            sizeof(uint64_t),
+                                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+      r != VK_SUCCESS) {
+    return vk::VulkanError("vkGetQueryPoolResults", r);
+  }
+  return double(stamps[1] - stamps[0]) * ctx_.properties().limits.timestampPeriod * 1e-6;
+}
+
+}  // namespace sinew::tool
