@@ -172,14 +172,6 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
     if (!recorded) return recorded;
     if (!submitted) return submitted;
   }
-  const auto read = [&](VkBuffer buffer, VkDeviceSize offset, uint32_t floats,
-                        std::vector<float>* out) -> Status {
-    auto r = vk::ReadFloats(*context, buffer, offset, VkDeviceSize{floats} * 4);
-    if (!r) return r.status();
-    *out = std::move(r.value());
-    return {};
-  };
-
   const std::vector<cpu::DrawnMesh> drawn = cpu::DrawnMeshes(a);
   for (size_t d = 0; d < drawn.size(); ++d) {
     const uint32_t n = drawn[d].node;
@@ -200,13 +192,11 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
       b.indices = &prim.indices;
       Status s;
       if (context) {
-        const vk::InstanceOutputs out = cache->outputs(character.instances[d][k]);
-        s = read(out.buffer, out.positions, out.vertex_count * 3, &b.data.positions);
-        if (s && out.has_normals) {
-          s = read(out.buffer, out.normals, out.vertex_count * 3, &b.data.normals);
-        }
-        if (s && out.has_tangents) {
-          s = read(out.buffer, out.tangents, out.vertex_count * 4, &b.data.tangents);
+        auto out = vk::ReadInstanceOutputs(*context, *cache, character.instances[d][k]);
+        if (out) {
+          b.data = std::move(out.value());
+        } else {
+          s = out.status();
         }
       } else {
         s = cpu::DeformPrimitive(a, n, k, world, pose.weights[n], palette, &b.data);

@@ -30,9 +30,8 @@
 #include "sinew/procedural/crowd.h"
 #include "sinew/procedural/face_shapes.h"
 #include "sinew/vk/context.h"
-#include "sinew/vk/deformer.h"
-#include "sinew/vk/device_mesh.h"
 #include "sinew/vk/readback.h"
+#include "sinew/vk/skin_cache.h"
 #include "timestamps.h"
 
 namespace sinew::tool {
@@ -65,7 +64,7 @@ struct Row {
   // GPU only: CPU time to pose every character's palette for one frame; negative when the frames
   // pose nothing (a file's instances, posed once before the frames): printed "-" / null.
   double pose_us = 0;
-  double upload_us = 0;            // GPU only: CPU time to copy those palettes into the deformer
+  double upload_us = 0;            // GPU only: CPU time to copy those palettes into the SkinCache
   double max_error = 0;            // GPU only: max |gpu - cpu| position error / extent
   double max_direction_error = 0;  // GPU only: max |gpu - cpu| over normals and tangents
   uint32_t active_shapes = 0;      // blend-shape cases: targets with a nonzero weight
@@ -230,16 +229,28 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
               const std::vector<Float3x4>& palettes, bool procedural,
               const std::vector<float>& morph_weights, const BenchOptions& o,
               const CpuOutputs& reference, Row* row, Progress* progress) {
-  auto device_mesh = vk::DeviceMesh::Create(ctx, mesh);
-  if (!device_mesh) return device_mesh.status();
-  vk::DeformerOptions deformer_options;
-  deformer_options.instance_count = o.characters;
-  auto deformer = vk::Deformer::Create(ctx, **device_mesh, deformer_options);
-  if (!deformer) return deformer.status();
-  if (!morph_weights.empty()) {
-    for (uint32_t c = 0; c < o.characters; ++c) {
-      if (Status s = (*deformer)->SetMorphWeights(c, morph_weights); !s) return s;
+  // One SkinCache holding the characters: a palette and an instance each.
+  vk::SkinCacheOptions base;
+  base.frames_in_flight = 1;
+  base.previous_positions = vk::PreviousPositions::kNone;
+  auto options = vk::SkinCacheOptionsFor(mesh, o.characters, base);
+  if (!options) return options.status();
+  auto cache = vk::SkinCache::Create(ctx, *options);
+  if (!cache) return cache.status();
+  auto mesh_id = (*cache)->AddMesh(mesh);
+  if (!mesh_id) return mesh_id.status();
+  std::vector<vk::PaletteId> palette_ids;
+  std::vector<vk::InstanceId> instances;
+  for (uint32_t c = 0; c < o.characters; ++c) {
+    auto palette = (*cache)->AddPalette(uint32_t(mesh.palette_size()));
+    if (!palette) return palette.status();
+    auto instance = (*cache)->AddInstance(*mesh_id, *palette);
+    if (!instance) return instance.status();
+    if (!morph_weights.empty()) {
+      if (Status s = (*cache)->SetMorphWeights(*instance, morph_weights); !s) return s;
     }
+    palette_ids.push_back(*palette);
+    instances.push_back(*instance);
   }
   const size_t j = mesh.palette_size();
   std::vector<Float3x4> posed = palettes;
@@ -256,18 +267,24 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
     }
     const auto p1 = Clock::now();
     for (uint32_t c = 0; c < o.characters && status; ++c) {
-      status = (*deformer)->SetPalette(c, std::span(posed).subspan(c * j, j));
+      status = (*cache)->SetPalette(palette_ids[c], std::span(posed).subspan(c * j, j));
     }
     pose_us.push_back(std::chrono::duration<double, std::micro>(p1 - p0).count());
     upload_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - p1).count());
     if (!status) break;
+    Status recorded;
     status = ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
+      (*cache)->RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                   VK_ACCESS_TRANSFER_READ_BIT);
       timer.Begin(cmd);
       const auto r0 = Clock::now();
-      (*deformer)->Record(cmd);
+      recorded = (*cache)->Record(cmd);
       record_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - r0).count());
       timer.End(cmd);
+      (*cache)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                    VK_ACCESS_TRANSFER_READ_BIT);
     });
+    if (status) status = recorded;
     if (!status) break;
     auto ms = timer.Milliseconds();
     if (!ms) {
@@ -283,23 +300,18 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   row->pose_us = procedural ? Median(pose_us) : -1.0;
   row->upload_us = Median(upload_us);
 
-  const VkDeviceSize v = mesh.vertex_count();
-  const VkDeviceSize n = o.characters;
-  auto positions = vk::ReadFloats(ctx, (*deformer)->out_positions(), 0, n * v * 12);
-  if (!positions) return positions.status();
-  Result<std::vector<float>> normals = std::vector<float>(), tangents = std::vector<float>();
-  if (!mesh.normals.empty()) {
-    normals = vk::ReadFloats(ctx, (*deformer)->out_normals(), 0, n * v * 12);
+  CpuOutputs got;
+  for (vk::InstanceId id : instances) {
+    auto out = vk::ReadInstanceOutputs(ctx, **cache, id);
+    if (!out) return out.status();
+    got.positions.insert(got.positions.end(), out->positions.begin(), out->positions.end());
+    got.normals.insert(got.normals.end(), out->normals.begin(), out->normals.end());
+    got.tangents.insert(got.tangents.end(), out->tangents.begin(), out->tangents.end());
   }
-  if (!normals) return normals.status();
-  if (!mesh.tangents.empty()) {
-    tangents = vk::ReadFloats(ctx, (*deformer)->out_tangents(), 0, n * v * 16);
-  }
-  if (!tangents) return tangents.status();
   const double extent = BoundsDiagonal(mesh.positions);
-  row->max_error = MaxAbsDiff(*positions, reference.positions) / extent;
-  row->max_direction_error =
-      std::max(MaxAbsDiff(*normals, reference.normals), MaxAbsDiff(*tangents, reference.tangents));
+  row->max_error = MaxAbsDiff(got.positions, reference.positions) / extent;
+  row->max_direction_error = std::max(MaxAbsDiff(got.normals, reference.normals),
+                                      MaxAbsDiff(got.tangents, reference.tangents));
   return {};
 }
 

@@ -8,9 +8,8 @@
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
-#include "sinew/vk/deformer.h"
-#include "sinew/vk/device_mesh.h"
 #include "sinew/vk/readback.h"
+#include "sinew/vk/skin_cache.h"
 
 namespace sinew::testing {
 
@@ -74,44 +73,54 @@ void ExpectGpuMatchesCpu(const vk::Context& ctx, const SkinnedMesh& mesh,
   ASSERT_EQ(palettes.size(), instances * j);
   const Streams expected = SkinOnCpu(mesh, palettes, instances, morph_weights);
 
-  auto device_mesh = vk::DeviceMesh::Create(ctx, mesh);
-  ASSERT_TRUE(device_mesh.ok()) << device_mesh.error().ToString();
-  EXPECT_EQ((*device_mesh)->sparse(), mesh.sparse());
-  vk::DeformerOptions options;
-  options.instance_count = instances;
-  auto deformer = vk::Deformer::Create(ctx, **device_mesh, options);
-  ASSERT_TRUE(deformer.ok()) << deformer.error().ToString();
+  // As an engine: one SkinCache, one palette and instance per crowd member, one Record().
+  auto options = vk::SkinCacheOptionsFor(mesh, instances);
+  ASSERT_TRUE(options.ok()) << options.error().ToString();
+  auto cache = vk::SkinCache::Create(ctx, *options);
+  ASSERT_TRUE(cache.ok()) << cache.error().ToString();
+  auto mesh_id = (*cache)->AddMesh(mesh);
+  ASSERT_TRUE(mesh_id.ok()) << mesh_id.error().ToString();
+  EXPECT_EQ((*cache)->mesh_layout(*mesh_id)->sparse, mesh.sparse());
+  std::vector<vk::InstanceId> ids;
+  const size_t targets = mesh.morph_targets.size();
   for (uint32_t i = 0; i < instances; ++i) {
-    ASSERT_TRUE((*deformer)->SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
-    const size_t targets = mesh.morph_targets.size();
+    auto palette = (*cache)->AddPalette(uint32_t(j));
+    ASSERT_TRUE(palette.ok());
+    ASSERT_TRUE((*cache)->SetPalette(*palette, std::span(palettes).subspan(i * j, j)).ok());
+    auto id = (*cache)->AddInstance(*mesh_id, *palette);
+    ASSERT_TRUE(id.ok()) << id.error().ToString();
     if (!morph_weights.empty()) {
       const Status s =
-          (*deformer)->SetMorphWeights(i, std::span(morph_weights).subspan(i * targets, targets));
+          (*cache)->SetMorphWeights(*id, std::span(morph_weights).subspan(i * targets, targets));
       ASSERT_TRUE(s.ok()) << s.error().ToString();
     }
+    ids.push_back(*id);
   }
-  ASSERT_TRUE(ctx.SubmitAndWait([&](VkCommandBuffer cmd) { (*deformer)->Record(cmd); }).ok());
+  Status recorded;
+  ASSERT_TRUE(ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
+                   recorded = (*cache)->Record(cmd);
+                   (*cache)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                                 VK_ACCESS_TRANSFER_READ_BIT);
+                 })
+                  .ok());
+  ASSERT_TRUE(recorded.ok()) << recorded.error().ToString();
+  EXPECT_LE((*cache)->last_frame_stats().dispatches, (*cache)->output_pages());
 
-  const VkDeviceSize v = mesh.vertex_count();
-  auto positions = vk::ReadFloats(ctx, (*deformer)->out_positions(), 0, instances * v * 12);
-  ASSERT_TRUE(positions.ok()) << positions.error().ToString();
+  Streams got;
+  for (vk::InstanceId id : ids) {
+    auto out = vk::ReadInstanceOutputs(ctx, **cache, id);
+    ASSERT_TRUE(out.ok()) << out.error().ToString();
+    got.positions.insert(got.positions.end(), out->positions.begin(), out->positions.end());
+    got.normals.insert(got.normals.end(), out->normals.begin(), out->normals.end());
+    got.tangents.insert(got.tangents.end(), out->tangents.begin(), out->tangents.end());
+  }
   const float extent = BoundsDiagonal(mesh.positions);
   const float tolerance = 1e-5f * std::max(extent, 1e-3f);
-  EXPECT_LE(MaxAbsDiff(*positions, expected.positions), tolerance);
-  if (!mesh.normals.empty()) {
-    auto normals = vk::ReadFloats(ctx, (*deformer)->out_normals(), 0, instances * v * 12);
-    ASSERT_TRUE(normals.ok());
-    EXPECT_LE(MaxAbsDiff(*normals, expected.normals), 1e-5f);
-  } else {
-    EXPECT_EQ((*deformer)->out_normals(), VK_NULL_HANDLE);
-  }
-  if (!mesh.tangents.empty()) {
-    auto tangents = vk::ReadFloats(ctx, (*deformer)->out_tangents(), 0, instances * v * 16);
-    ASSERT_TRUE(tangents.ok());
-    EXPECT_LE(MaxAbsDiff(*tangents, expected.tangents), 1e-5f);
-  } else {
-    EXPECT_EQ((*deformer)->out_tangents(), VK_NULL_HANDLE);
-  }
+  EXPECT_LE(MaxAbsDiff(got.positions, expected.positions), tolerance);
+  EXPECT_EQ(got.normals.size(), expected.normals.size());
+  EXPECT_LE(MaxAbsDiff(got.normals, expected.normals), 1e-5f);
+  EXPECT_EQ(got.tangents.size(), expected.tangents.size());
+  EXPECT_LE(MaxAbsDiff(got.tangents, expected.tangents), 1e-5f);
 }
 
 }  // namespace sinew::testing

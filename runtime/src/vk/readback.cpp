@@ -37,4 +37,26 @@ Result<std::vector<float>> ReadFloats(const Context& context, VkBuffer buffer, V
   return out;
 }
 
+Result<cpu::DeformedPrimitive> ReadInstanceOutputs(const Context& context, const SkinCache& cache,
+                                                   InstanceId instance) {
+  const InstanceOutputs out = cache.outputs(instance);
+  if (out.vertex_count == 0) return Status{Error::kInvalidHandle, "no such instance", "instance"};
+  const VkDeviceSize v = out.vertex_count;
+  cpu::DeformedPrimitive result;
+  const auto read = [&](VkDeviceSize offset, VkDeviceSize bytes, std::vector<float>* to) {
+    auto floats = ReadFloats(context, out.buffer, offset, bytes);
+    if (!floats) return floats.status();
+    *to = std::move(floats.value());
+    return Status{};
+  };
+  if (Status s = read(out.positions, v * 12, &result.positions); !s) return s;
+  if (out.has_normals) {
+    if (Status s = read(out.normals, v * 12, &result.normals); !s) return s;
+  }
+  if (out.has_tangents) {
+    if (Status s = read(out.tangents, v * 16, &result.tangents); !s) return s;
+  }
+  return result;
+}
+
 }  // namespace sinew::vk

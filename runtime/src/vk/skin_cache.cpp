@@ -151,6 +151,27 @@ struct SkinCache::State {
   }
 };
 
+Result<SkinCacheOptions> SkinCacheOptionsFor(const SkinnedMesh& mesh, uint32_t instances,
+                                             const SkinCacheOptions& base) {
+  // 256: the largest storage-buffer offset alignment Vulkan allows.
+  auto upload = detail::PlanMeshUpload(mesh, 256);
+  if (!upload) return upload.status();
+  const MeshLayout& l = upload->layout;
+  const uint64_t n = std::max<uint32_t>(instances, 1);
+  const uint64_t previous = base.previous_positions == PreviousPositions::kNone ? 1 : 2;
+  const uint64_t v = l.vertex_count;
+  const uint64_t per_instance =
+      (12 * previous + (l.has_normals ? 12 : 0) + (l.has_tangents ? 16 : 0)) * v + 4 * 16;
+  SkinCacheOptions o = base;
+  o.max_instances = o.max_palettes = uint32_t(n);
+  o.mesh_bytes = l.bytes;
+  o.output_bytes = per_instance * n;
+  o.output_bytes += per_instance * (o.output_bytes / (uint64_t{1} << 27) + 1);
+  o.max_palette_entries = uint32_t(std::max<uint64_t>(l.palette_size * n, 1));
+  o.max_morph_weights = uint32_t(l.morph_target_count * n);
+  return o;
+}
+
 SkinCache::SkinCache(const Context& context) : context_(context) {}
 
 SkinCache::~SkinCache() {

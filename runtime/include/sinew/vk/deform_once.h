@@ -1,5 +1,6 @@
-// One deformation on the GPU, read back: for tools and tests (`sinew bake --device gpu`, the
-// GPU-vs-CPU checks). An engine keeps a DeviceMesh and a Deformer and records every frame instead.
+// One deformation on the GPU, read back: for tools and tests (the GPU-vs-CPU checks of one
+// mesh), through a SkinCache sized for the one instance. An engine keeps its
+// SkinCache and records every frame instead.
 #pragma once
 
 #include <span>
@@ -14,7 +15,8 @@ namespace sinew::vk {
 
 // Uploads `mesh`, deforms one instance on the GPU (morph targets with `morph_weights`, one per
 // target or empty for none, then skinning with `palette`, mesh.palette_size() entries), waits and
-// reads the outputs back. Errors: those of DeviceMesh, Deformer and the submission.
+// reads the outputs back. Errors: those of SkinCache (the mesh's validation among them) and the
+// submission.
 Result<cpu::DeformedPrimitive> DeformOnce(const Context& context, const SkinnedMesh& mesh,
                                           std::span<const Float3x4> palette,
                                           std::span<const float> morph_weights = {});

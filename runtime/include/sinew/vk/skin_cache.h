@@ -117,6 +117,12 @@ struct SkinCacheFrameStats {
   uint32_t meshes = 0;      // distinct meshes among them
 };
 
+// `base` with every capacity set to hold `instances` instances of `mesh` (each with a palette of
+// its own): the mesh's exact packed size, outputs with page slack. The mesh's validation errors.
+// (For an asset's characters: SkinCacheOptionsFor in skin_cache_asset.h.)
+Result<SkinCacheOptions> SkinCacheOptionsFor(const SkinnedMesh& mesh, uint32_t instances,
+                                             const SkinCacheOptions& base = {});
+
 class SkinCache {
  public:
   // Allocates the pools. kInvalidArgument for frames_in_flight outside 1..8 or a zero size;
