@@ -13,7 +13,7 @@ TEST(ErrorName, NamesEachValueAsSpelledInTheEnum) {
   EXPECT_STREQ(ErrorName(Error::kSizeMismatch), "kSizeMismatch");
   EXPECT_STREQ(ErrorName(Error::kJointIndexOutOfRange), "kJointIndexOutOfRange");
   EXPECT_STREQ(ErrorName(Error::kVulkanCallFailed), "kVulkanCallFailed");
-  EXPECT_STREQ(ErrorName(Error::kInstanceIndexOutOfRange), "kInstanceIndexOutOfRange");
+  EXPECT_STREQ(ErrorName(Error::kInvalidHandle), "kInvalidHandle");
   EXPECT_STREQ(ErrorName(Error::kValidationLayerMissing), "kValidationLayerMissing");
 }
 

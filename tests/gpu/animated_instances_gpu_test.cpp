@@ -1,9 +1,9 @@
-// The GPU path fed from evaluated poses every frame (issue 4, DESIGN.md §4.6): one DeviceMesh and
-// one Deformer per primitive of a shared animated character, created once, three instances each
-// playing a clip at its own time. Every frame the CPU samples each instance's clip
+// The GPU path fed from evaluated poses every frame (DESIGN.md §4.6): a shared animated character
+// in one SkinCache, created once, three instances each playing a clip at its own time, each with
+// one palette its mesh's primitives share. Every frame the CPU samples each instance's clip
 // (SampleAnimationJob), computes its scene matrices (SceneTransformsJob) and its skin's palette
-// (SkinInstancePaletteJob), uploads it with Deformer::SetPalette (one instance writes it in place
-// into Deformer::palette instead), and the GPU deforms all instances in one recorded dispatch.
+// (SkinInstancePaletteJob), uploads it once with SkinCache::SetPalette (one instance writes it in
+// place into SkinCache::palette instead), and the GPU deforms everything in one Record().
 // Each instance, each frame, must equal the CPU reference of its own pose (DeformPrimitive) within
 // 1e-5 x extent; a palette not uploaded again would show the previous pose.
 #include <gtest/gtest.h>
@@ -23,9 +23,8 @@
 #include "sinew/cpu/scene_transforms_job.h"
 #include "sinew/cpu/skin_instance_palette_job.h"
 #include "sinew/loader/gltf.h"
-#include "sinew/vk/deformer.h"
-#include "sinew/vk/device_mesh.h"
 #include "sinew/vk/readback.h"
+#include "sinew/vk/skin_cache.h"
 #include "test_assets.h"
 
 namespace sinew {
@@ -60,18 +59,20 @@ TEST_P(AnimatedInstancesGpu, EveryFramesUploadedPalettesDeformEveryInstanceLikeT
   const Skin& skin = a.skins[size_t(a.nodes[node].skin)];
   const Mesh& mesh = a.meshes[size_t(a.nodes[node].mesh)];
 
-  // Created once: a device mesh and a deformer of kInstances per primitive.
-  std::vector<std::unique_ptr<vk::DeviceMesh>> device_meshes;
-  std::vector<std::unique_ptr<vk::Deformer>> deformers;
+  // Created once: the primitives' meshes, a palette per instance, an instance per primitive.
+  auto cache = vk::SkinCache::Create(*context_);
+  ASSERT_TRUE(cache.ok()) << cache.error().ToString();
+  std::vector<vk::MeshId> meshes;
   for (const Primitive& p : mesh.primitives) {
-    auto device_mesh = vk::DeviceMesh::Create(*context_, cpu::SkinnedMeshOf(p, skin.joints.size()));
-    ASSERT_TRUE(device_mesh.ok()) << device_mesh.error().ToString();
-    vk::DeformerOptions options;
-    options.instance_count = kInstances;
-    auto deformer = vk::Deformer::Create(*context_, **device_mesh, options);
-    ASSERT_TRUE(deformer.ok()) << deformer.error().ToString();
-    device_meshes.push_back(std::move(device_mesh.value()));
-    deformers.push_back(std::move(deformer.value()));
+    auto id = (*cache)->AddMesh(cpu::SkinnedMeshOf(p, skin.joints.size()));
+    ASSERT_TRUE(id.ok()) << id.error().ToString();
+    meshes.push_back(*id);
+  }
+  std::vector<vk::PaletteId> palettes;
+  std::vector<std::vector<vk::InstanceId>> parts(kInstances);  // [instance][primitive]
+  for (uint32_t i = 0; i < kInstances; ++i) {
+    palettes.push_back((*cache)->AddPalette(uint32_t(skin.joints.size())).value());
+    for (vk::MeshId m : meshes) parts[i].push_back((*cache)->AddInstance(m, palettes[i]).value());
   }
   std::vector<Instance> instances(kInstances);
   for (Instance& i : instances) {
@@ -83,7 +84,7 @@ TEST_P(AnimatedInstancesGpu, EveryFramesUploadedPalettesDeformEveryInstanceLikeT
 
   for (int frame = 0; frame < kFrames; ++frame) {
     // CPU: each instance's pose at its own time (and, with several clips, its own clip), then
-    // its palette, uploaded to its slot of every primitive's deformer.
+    // its palette, uploaded once for every primitive.
     for (uint32_t i = 0; i < kInstances; ++i) {
       Instance& instance = instances[i];
       const Animation& clip = a.animations[i % a.animations.size()];
@@ -103,31 +104,35 @@ TEST_P(AnimatedInstancesGpu, EveryFramesUploadedPalettesDeformEveryInstanceLikeT
       palette.skin = &skin;
       palette.world = instance.world;
       palette.node = node;
-      // The last instance's job writes straight into the first deformer's mapped slot (no copy,
-      // Deformer::palette); every other upload goes through SetPalette.
+      // The last instance's job writes straight into the cache's memory for this frame (no
+      // copy, SkinCache::palette); the others go through SetPalette. Once for all primitives.
       const bool in_place = i + 1 == kInstances;
-      palette.output = in_place ? deformers[0]->palette(i) : std::span<Float3x4>(instance.palette);
+      palette.output =
+          in_place ? (*cache)->palette(palettes[i]) : std::span<Float3x4>(instance.palette);
       ASSERT_TRUE(palette.Run().ok());
       if (in_place) {
-        const std::span<const Float3x4> written = deformers[0]->palette(i);
+        const std::span<const Float3x4> written = (*cache)->palette(palettes[i]);
         std::copy(written.begin(), written.end(), instance.palette.begin());
-      }
-      for (size_t d = in_place ? 1 : 0; d < deformers.size(); ++d) {
-        ASSERT_TRUE(deformers[d]->SetPalette(i, instance.palette).ok());
+      } else {
+        ASSERT_TRUE((*cache)->SetPalette(palettes[i], instance.palette).ok());
       }
     }
     // GPU: every primitive, every instance, one submission.
+    Status recorded;
     ASSERT_TRUE(context_
                     ->SubmitAndWait([&](VkCommandBuffer cmd) {
-                      for (auto& deformer : deformers) deformer->Record(cmd);
+                      (*cache)->RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                                   VK_ACCESS_TRANSFER_READ_BIT);
+                      recorded = (*cache)->Record(cmd);
+                      (*cache)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                                    VK_ACCESS_TRANSFER_READ_BIT);
                     })
                     .ok());
+    ASSERT_TRUE(recorded.ok());
+    EXPECT_EQ((*cache)->last_frame_stats().dispatches, 1u);
     for (uint32_t k = 0; k < mesh.primitives.size(); ++k) {
       const Primitive& p = mesh.primitives[k];
-      const VkDeviceSize v = p.vertex_count();
-      auto positions =
-          vk::ReadFloats(*context_, deformers[k]->out_positions(), 0, kInstances * v * 12);
-      ASSERT_TRUE(positions.ok()) << positions.error().ToString();
+      std::vector<float> positions;  // every instance's, for the frame-to-frame check
       for (uint32_t i = 0; i < kInstances; ++i) {
         SCOPED_TRACE("frame " + std::to_string(frame) + " primitive " + std::to_string(k) +
                      " instance " + std::to_string(i));
@@ -136,24 +141,20 @@ TEST_P(AnimatedInstancesGpu, EveryFramesUploadedPalettesDeformEveryInstanceLikeT
                                          instances[i].pose.weights[node], instances[i].palette,
                                          &expected)
                         .ok());
-        const std::vector<float> gpu(positions->begin() + std::ptrdiff_t(i * v * 3),
-                                     positions->begin() + std::ptrdiff_t((i + 1) * v * 3));
+        auto gpu = vk::ReadInstanceOutputs(*context_, **cache, parts[i][k]);
+        ASSERT_TRUE(gpu.ok()) << gpu.error().ToString();
         const float extent = std::max(BoundsDiagonal(expected.positions), 1e-3f);
-        EXPECT_LE(testing::MaxAbsDiff(gpu, expected.positions), 1e-5f * extent);
-        if (!p.normals.empty()) {
-          auto normals = vk::ReadFloats(*context_, deformers[k]->out_normals(),
-                                        deformers[k]->normals_offset(i), v * 12);
-          ASSERT_TRUE(normals.ok());
-          EXPECT_LE(testing::MaxAbsDiff(*normals, expected.normals), 1e-5f);
-        }
+        EXPECT_LE(testing::MaxAbsDiff(gpu->positions, expected.positions), 1e-5f * extent);
+        EXPECT_LE(testing::MaxAbsDiff(gpu->normals, expected.normals), 1e-5f);
+        positions.insert(positions.end(), gpu->positions.begin(), gpu->positions.end());
       }
       // The poses move from frame to frame (by far more than the tolerance), so a palette not
       // uploaded again could not pass.
       if (frame > 0) {
-        EXPECT_GT(testing::MaxAbsDiff(*positions, previous[k]),
+        EXPECT_GT(testing::MaxAbsDiff(positions, previous[k]),
                   1e-2f * BoundsDiagonal(p.positions));
       }
-      previous[k] = std::move(positions.value());
+      previous[k] = std::move(positions);
     }
   }
 }

@@ -138,9 +138,9 @@ class RobotExpressiveFaceGpu : public testing::GpuTest {};
 // RobotExpressive's face shapes (mesh "Head": Angry, Surprised, Sad, over three primitives, of
 // which only the third has nonzero offsets): every clip and the mesh's defaults hold their weights
 // at 0, so the walk above never morphs them. Here the weights are set through the API
-// (Deformer::SetMorphWeights on the GPU, DeformPrimitive's weights on the CPU) — each shape alone,
-// a mix with a negative weight, one past 1 — at the rest pose and at the middle of the "Yes" clip,
-// which nods the Head joint the mesh's (unskinned) node hangs under.
+// (SkinCache::SetMorphWeights, through DeformOnce, on the GPU, DeformPrimitive's weights on the
+// CPU) — each shape alone, a mix with a negative weight, one past 1 — at the rest pose and at the
+// middle of the "Yes" clip, which nods the Head joint the mesh's (unskinned) node hangs under.
 TEST_F(RobotExpressiveFaceGpu, FaceShapesWithWeightsSetThroughTheApiMatchTheCpu) {
   auto loaded =
       loader::LoadGltf(testing::TestAssets() / "three_RobotExpressive/RobotExpressive.glb");

@@ -25,8 +25,7 @@
 #include "sinew/cpu/sub_shape_weights_job.h"
 #include "sinew/procedural/face_shapes.h"
 #include "sinew/vk/deform_once.h"
-#include "sinew/vk/deformer.h"
-#include "sinew/vk/device_mesh.h"
+#include "sinew/vk/skin_cache.h"
 #include "sinew/vk/readback.h"
 
 namespace sinew {
@@ -190,7 +189,7 @@ TEST_F(BlendShapeGpuTest, AG4mfBlendShapeFollowsItsAmountsAsComputedByHand) {
   }
 }
 
-// Zero weights cost nothing per vertex (DESIGN.md §4.3): the Deformer hands the kernel only each
+// Zero weights cost nothing per vertex (DESIGN.md §4.3): the SkinCache hands the kernel only each
 // instance's active targets, and an instance without any skips morphing (no renormalization).
 
 // 60 face-shape targets on a `vertices`-vertex character (dense K = 4, or sparse).
@@ -219,37 +218,60 @@ std::vector<float> Concat(std::initializer_list<std::vector<float>> parts) {
   return out;
 }
 
-// One persistent Deformer over a mesh, deformed frame after frame.
+// `instances` instances of a mesh in one persistent SkinCache, each with its own palette,
+// deformed frame after frame.
 class Deformed {
  public:
   Deformed(const vk::Context& ctx, const SkinnedMesh& mesh, uint32_t instances) : ctx_(ctx) {
-    auto device_mesh = vk::DeviceMesh::Create(ctx, mesh);
-    EXPECT_TRUE(device_mesh.ok()) << device_mesh.error().ToString();
-    mesh_ = std::move(device_mesh.value());
-    vk::DeformerOptions options;
-    options.instance_count = instances;
-    auto deformer = vk::Deformer::Create(ctx, *mesh_, options);
-    EXPECT_TRUE(deformer.ok()) << deformer.error().ToString();
-    deformer_ = std::move(deformer.value());
+    auto options = vk::SkinCacheOptionsFor(mesh, instances);
+    EXPECT_TRUE(options.ok()) << options.error().ToString();
+    auto cache = vk::SkinCache::Create(ctx, *options);
+    EXPECT_TRUE(cache.ok()) << cache.error().ToString();
+    cache_ = std::move(cache.value());
+    const vk::MeshId id = cache_->AddMesh(mesh).value();
+    for (uint32_t i = 0; i < instances; ++i) {
+      palettes_.push_back(cache_->AddPalette(uint32_t(mesh.palette_size())).value());
+      instances_.push_back(cache_->AddInstance(id, palettes_.back()).value());
+    }
   }
-  vk::Deformer& deformer() { return *deformer_; }
-  // Records, submits, waits, and reads every instance's outputs back.
+  Status SetPalette(uint32_t i, std::span<const Float3x4> m) {
+    return cache_->SetPalette(palettes_[i], m);
+  }
+  Status SetMorphWeights(uint32_t i, std::span<const float> w) {
+    return cache_->SetMorphWeights(instances_[i], w);
+  }
+  std::span<const float> morph_weights(uint32_t i) const {
+    return cache_->morph_weights(instances_[i]);
+  }
+  // Records, submits, waits, and reads every instance's outputs back, one after the other.
   testing::Streams Run() {
-    EXPECT_TRUE(ctx_.SubmitAndWait([&](VkCommandBuffer cmd) { deformer_->Record(cmd); }).ok());
-    const VkDeviceSize n = deformer_->instance_count() * VkDeviceSize{mesh_->vertex_count()};
+    Status recorded;
+    EXPECT_TRUE(ctx_.SubmitAndWait([&](VkCommandBuffer cmd) {
+                      cache_->RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                                 VK_ACCESS_TRANSFER_READ_BIT);
+                      recorded = cache_->Record(cmd);
+                      cache_->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                                  VK_ACCESS_TRANSFER_READ_BIT);
+                    })
+                    .ok());
+    EXPECT_TRUE(recorded.ok());
     testing::Streams out;
-    out.positions = vk::ReadFloats(ctx_, deformer_->out_positions(), 0, n * 12).value();
-    if (mesh_->has_normals())
-      out.normals = vk::ReadFloats(ctx_, deformer_->out_normals(), 0, n * 12).value();
-    if (mesh_->has_tangents())
-      out.tangents = vk::ReadFloats(ctx_, deformer_->out_tangents(), 0, n * 16).value();
+    for (vk::InstanceId id : instances_) {
+      auto read = vk::ReadInstanceOutputs(ctx_, *cache_, id);
+      EXPECT_TRUE(read.ok());
+      if (!read.ok()) continue;
+      out.positions.insert(out.positions.end(), read->positions.begin(), read->positions.end());
+      out.normals.insert(out.normals.end(), read->normals.begin(), read->normals.end());
+      out.tangents.insert(out.tangents.end(), read->tangents.begin(), read->tangents.end());
+    }
     return out;
   }
 
  private:
   const vk::Context& ctx_;
-  std::unique_ptr<vk::DeviceMesh> mesh_;
-  std::unique_ptr<vk::Deformer> deformer_;
+  std::unique_ptr<vk::SkinCache> cache_;
+  std::vector<vk::PaletteId> palettes_;
+  std::vector<vk::InstanceId> instances_;
 };
 
 void ExpectWithinTolerance(const SkinnedMesh& mesh, const testing::Streams& gpu,
@@ -317,9 +339,9 @@ TEST_P(ActiveShapesGpu, AnInstanceWithEveryWeightZeroBesideActiveOnesIsSkinningA
   Deformed with(*context_, mesh, 3), without(*context_, plain, 3);
   for (uint32_t i = 0; i < 3; ++i) {
     const size_t j = mesh.palette_size();
-    ASSERT_TRUE(with.deformer().SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
-    ASSERT_TRUE(without.deformer().SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
-    ASSERT_TRUE(with.deformer().SetMorphWeights(i, std::span(weights).subspan(i * t, t)).ok());
+    ASSERT_TRUE(with.SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
+    ASSERT_TRUE(without.SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
+    ASSERT_TRUE(with.SetMorphWeights(i, std::span(weights).subspan(i * t, t)).ok());
   }
   const size_t v = mesh.vertex_count();
   const testing::Streams a = Instance(with.Run(), 1, v), b = Instance(without.Run(), 1, v);
@@ -335,26 +357,26 @@ TEST_P(ActiveShapesGpu, SetMorphWeightsRefusesANonFiniteWeight) {
   const size_t t = mesh.morph_targets.size();
   Deformed gpu(*context_, mesh, 1);
   const std::vector<float> before = Only(t, {3});
-  ASSERT_TRUE(gpu.deformer().SetMorphWeights(0, before).ok());
+  ASSERT_TRUE(gpu.SetMorphWeights(0, before).ok());
   for (const float bad :
        {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
     std::vector<float> weights = Only(t, {3, 7});
     weights[7] = bad;
-    const Status s = gpu.deformer().SetMorphWeights(0, weights);
+    const Status s = gpu.SetMorphWeights(0, weights);
     EXPECT_EQ(s.code(), Error::kNonFiniteValue);
     EXPECT_EQ(s.error().where, "weights/7");
-    const std::span<const float> kept = gpu.deformer().morph_weights(0);
+    const std::span<const float> kept = gpu.morph_weights(0);
     EXPECT_EQ(std::vector<float>(kept.begin(), kept.end()), before);
   }
 }
 
-TEST_P(ActiveShapesGpu, WeightsChangedBetweenFramesOnOneDeformerMatchTheCpu) {
+TEST_P(ActiveShapesGpu, WeightsChangedBetweenFramesInOneSkinCacheMatchTheCpu) {
   const SkinnedMesh mesh = FaceMesh(3000, GetParam());
   const size_t t = mesh.morph_targets.size(), j = mesh.palette_size();
   const std::vector<Float3x4> palettes = CrowdPalettes(mesh, 2);
   Deformed gpu(*context_, mesh, 2);
   for (uint32_t i = 0; i < 2; ++i) {
-    ASSERT_TRUE(gpu.deformer().SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
+    ASSERT_TRUE(gpu.SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
   }
   const std::vector<float> zero(t, 0.0f);
   // Instance 0: active -> inactive -> active with other targets; instance 1 the other way round.
@@ -367,8 +389,8 @@ TEST_P(ActiveShapesGpu, WeightsChangedBetweenFramesOnOneDeformerMatchTheCpu) {
   for (size_t f = 0; f < frames.size(); ++f) {
     SCOPED_TRACE("frame " + std::to_string(f));
     for (uint32_t i = 0; i < 2; ++i) {
-      ASSERT_TRUE(gpu.deformer().SetMorphWeights(i, std::span(frames[f]).subspan(i * t, t)).ok());
-      const auto set = gpu.deformer().morph_weights(i);
+      ASSERT_TRUE(gpu.SetMorphWeights(i, std::span(frames[f]).subspan(i * t, t)).ok());
+      const auto set = gpu.morph_weights(i);
       EXPECT_TRUE(std::equal(set.begin(), set.end(), frames[f].begin() + ptrdiff_t(i * t)));
     }
     const testing::Streams out = gpu.Run();

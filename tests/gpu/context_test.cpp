@@ -11,8 +11,7 @@
 #include "sinew/cpu/skin_dense_job.h"
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
-#include "sinew/vk/deformer.h"
-#include "sinew/vk/device_mesh.h"
+#include "sinew/vk/skin_cache.h"
 
 namespace sinew {
 namespace {
@@ -279,7 +278,9 @@ TEST(ContextAdopt, SkinsIntoTheHostsCommandBufferAndNeverSubmits) {
     co.vertex_count = 257;
     auto mesh = procedural::MakeCharacter(co);
     ASSERT_TRUE(mesh.ok());
-    EXPECT_EQ(vk::DeviceMesh::Create(ctx, *mesh).code(), Error::kNotAllowedInAdoptMode);
+    auto cache = vk::SkinCache::Create(ctx);
+    ASSERT_TRUE(cache.ok()) << cache.error().ToString();
+    EXPECT_EQ((*cache)->AddMesh(*mesh).code(), Error::kNotAllowedInAdoptMode);
 
     // The host owns the command buffer and the submission.
     VkCommandPoolCreateInfo pi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -295,22 +296,23 @@ TEST(ContextAdopt, SkinsIntoTheHostsCommandBufferAndNeverSubmits) {
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     host.table.vkBeginCommandBuffer(cmd, &bi);
 
-    auto device_mesh = vk::DeviceMesh::Create(ctx, *mesh, cmd);
-    ASSERT_TRUE(device_mesh.ok()) << device_mesh.error().ToString();
-    auto deformer = vk::Deformer::Create(ctx, **device_mesh);
-    ASSERT_TRUE(deformer.ok()) << deformer.error().ToString();
+    auto mesh_id = (*cache)->AddMesh(*mesh, cmd);
+    ASSERT_TRUE(mesh_id.ok()) << mesh_id.error().ToString();
+    const vk::PaletteId palette_id = (*cache)->AddPalette(mesh->skeleton.joint_count()).value();
+    const vk::InstanceId instance = (*cache)->AddInstance(*mesh_id, palette_id).value();
     std::vector<Float3x4> palette(mesh->skeleton.joint_count());
     ASSERT_TRUE(procedural::CrowdPalette(mesh->skeleton, 1.25f, 0, palette).ok());
-    ASSERT_TRUE((*deformer)->SetPalette(0, palette).ok());
-    (*deformer)->Record(cmd);
-    (*deformer)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                     VK_ACCESS_TRANSFER_READ_BIT);
+    ASSERT_TRUE((*cache)->SetPalette(palette_id, palette).ok());
+    ASSERT_TRUE((*cache)->Record(cmd).ok());
+    (*cache)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                  VK_ACCESS_TRANSFER_READ_BIT);
     const VkDeviceSize bytes = mesh->positions.size() * sizeof(float);
     auto readback =
         ctx.CreateBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUsage::kReadback);
     ASSERT_TRUE(readback.ok());
-    VkBufferCopy region{0, 0, bytes};
-    host.table.vkCmdCopyBuffer(cmd, (*deformer)->out_positions(), readback->handle(), 1, &region);
+    const vk::InstanceOutputs outputs = (*cache)->outputs(instance);
+    VkBufferCopy region{outputs.positions, 0, bytes};
+    host.table.vkCmdCopyBuffer(cmd, outputs.buffer, readback->handle(), 1, &region);
     VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
@@ -322,7 +324,6 @@ TEST(ContextAdopt, SkinsIntoTheHostsCommandBufferAndNeverSubmits) {
     si.pCommandBuffers = &cmd;
     ASSERT_EQ(host.table.vkQueueSubmit(host.queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
     ASSERT_EQ(host.table.vkQueueWaitIdle(host.queue), VK_SUCCESS);
-    (*device_mesh)->ReleaseStaging();
 
     std::vector<float> expected(mesh->positions.size());
     cpu::SkinDenseJob job = cpu::SkinDenseJobFor(*mesh, palette);

@@ -23,7 +23,7 @@ SkinnedMesh Character(uint32_t vertices, uint32_t k, bool normals = true, bool t
 std::vector<Float3x4> CrowdPalettes(const SkinnedMesh& mesh, uint32_t instances);
 
 // CPU reference for every instance (morph targets, then SkinDenseJob or SkinSparseJob by layout),
-// laid out as the Deformer's outputs; `palettes` holds mesh.palette_size() entries per instance,
+// instance after instance; `palettes` holds mesh.palette_size() entries per instance,
 // `morph_weights` the mesh's morph target count per instance (empty: all 0).
 Streams SkinOnCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes,
                   uint32_t instances, const std::vector<float>& morph_weights = {});

@@ -9,9 +9,8 @@
 #include "sinew/cpu/skin_dense_job.h"
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
-#include "sinew/vk/deformer.h"
-#include "sinew/vk/device_mesh.h"
-#include "sinew/vk/readback.h"
+#include "sinew/vk/deform_once.h"
+#include "sinew/vk/skin_cache.h"
 
 namespace sinew {
 namespace {
@@ -82,24 +81,20 @@ TEST_F(DenseSkinningGpuTest, RestPaletteLeavesTheMeshInPlace) {
   const SkinnedMesh mesh = Character(500, 8);
   std::vector<Float3x4> palette(mesh.skeleton.joint_count());
   ASSERT_TRUE(procedural::RestPalette(mesh.skeleton, palette).ok());
-  auto device_mesh = vk::DeviceMesh::Create(*context_, mesh);
-  ASSERT_TRUE(device_mesh.ok());
-  auto deformer = vk::Deformer::Create(*context_, **device_mesh);
-  ASSERT_TRUE(deformer.ok());
-  ASSERT_TRUE((*deformer)->SetPalette(0, palette).ok());
-  ASSERT_TRUE(context_->SubmitAndWait([&](VkCommandBuffer c) { (*deformer)->Record(c); }).ok());
-  auto out = vk::ReadFloats(*context_, (*deformer)->out_positions(), 0, mesh.positions.size() * 4);
-  ASSERT_TRUE(out.ok());
-  EXPECT_LE(MaxAbsDiff(*out, mesh.positions), 1e-5f * BoundsDiagonal(mesh.positions));
+  auto out = vk::DeformOnce(*context_, mesh, palette);
+  ASSERT_TRUE(out.ok()) << out.error().ToString();
+  EXPECT_LE(MaxAbsDiff(out->positions, mesh.positions), 1e-5f * BoundsDiagonal(mesh.positions));
 }
 
 TEST_F(DenseSkinningGpuTest, UploadRejectsAnOutOfRangeJointBeforeTouchingTheGpu) {
   SkinnedMesh mesh = Character(10, 4);
   mesh.influences.joints[7] = static_cast<uint16_t>(mesh.skeleton.joint_count());
-  auto device_mesh = vk::DeviceMesh::Create(*context_, mesh);
-  ASSERT_FALSE(device_mesh.ok());
-  EXPECT_EQ(device_mesh.code(), Error::kJointIndexOutOfRange);
-  EXPECT_EQ(device_mesh.error().where, "influences/joints/7");
+  auto cache = vk::SkinCache::Create(*context_);
+  ASSERT_TRUE(cache.ok());
+  auto added = (*cache)->AddMesh(mesh);
+  ASSERT_FALSE(added.ok());
+  EXPECT_EQ(added.code(), Error::kJointIndexOutOfRange);
+  EXPECT_EQ(added.error().where, "influences/joints/7");
 }
 
 TEST_F(DenseSkinningGpuTest, UploadRejectsAnEmptyMesh) {
@@ -107,32 +102,24 @@ TEST_F(DenseSkinningGpuTest, UploadRejectsAnEmptyMesh) {
   mesh.positions.clear();
   mesh.influences.joints.clear();
   mesh.influences.weights.clear();
-  EXPECT_EQ(vk::DeviceMesh::Create(*context_, mesh).code(), Error::kInvalidArgument);
+  auto cache = vk::SkinCache::Create(*context_);
+  ASSERT_TRUE(cache.ok());
+  EXPECT_EQ((*cache)->AddMesh(mesh).code(), Error::kInvalidArgument);
 }
 
-TEST_F(DenseSkinningGpuTest, DeformerRejectsZeroInstances) {
-  auto device_mesh = vk::DeviceMesh::Create(*context_, Character(10, 4));
-  ASSERT_TRUE(device_mesh.ok());
-  vk::DeformerOptions options;
-  options.instance_count = 0;
-  EXPECT_EQ(vk::Deformer::Create(*context_, **device_mesh, options).code(),
-            Error::kInvalidArgument);
-}
-
-TEST_F(DenseSkinningGpuTest, SetPaletteChecksInstanceAndSize) {
+TEST_F(DenseSkinningGpuTest, SetPaletteChecksTheIdAndTheSize) {
   const SkinnedMesh mesh = Character(10, 4);
-  auto device_mesh = vk::DeviceMesh::Create(*context_, mesh);
-  ASSERT_TRUE(device_mesh.ok());
-  vk::DeformerOptions options;
-  options.instance_count = 2;
-  auto deformer = vk::Deformer::Create(*context_, **device_mesh, options);
-  ASSERT_TRUE(deformer.ok());
-  std::vector<Float3x4> palette(mesh.skeleton.joint_count());
-  EXPECT_EQ((*deformer)->SetPalette(2, palette).code(), Error::kInstanceIndexOutOfRange);
-  palette.pop_back();
-  EXPECT_EQ((*deformer)->SetPalette(1, palette).code(), Error::kSizeMismatch);
-  EXPECT_TRUE((*deformer)->palette(2).empty());
-  EXPECT_EQ((*deformer)->palette(1).size(), mesh.skeleton.joint_count());
+  auto cache = vk::SkinCache::Create(*context_);
+  ASSERT_TRUE(cache.ok());
+  const vk::PaletteId palette = (*cache)->AddPalette(mesh.skeleton.joint_count()).value();
+  std::vector<Float3x4> matrices(mesh.skeleton.joint_count());
+  EXPECT_EQ((*cache)->SetPalette(vk::PaletteId{palette.index + 1, 0}, matrices).code(),
+            Error::kInvalidHandle);
+  matrices.pop_back();
+  EXPECT_EQ((*cache)->SetPalette(palette, matrices).code(), Error::kSizeMismatch);
+  EXPECT_TRUE((*cache)->palette(vk::PaletteId{palette.index + 1, 0}).empty());
+  EXPECT_EQ((*cache)->palette(palette).size(), mesh.skeleton.joint_count());
+  EXPECT_EQ((*cache)->AddPalette(0).code(), Error::kInvalidArgument);
 }
 
 }  // namespace

@@ -8,8 +8,7 @@
 #include "gpu/gpu_test.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/group_palette_job.h"
-#include "sinew/vk/deformer.h"
-#include "sinew/vk/device_mesh.h"
+#include "sinew/vk/skin_cache.h"
 #include "sinew/vk/readback.h"
 
 namespace sinew {
@@ -111,9 +110,11 @@ TEST_F(SparseSkinningGpuTest, SparseAndDenseLayoutsDeformIdentically) {
 TEST_F(SparseSkinningGpuTest, UploadRejectsAGroupPastGroupCount) {
   SkinnedMesh mesh = SparseCharacter(10, 4);
   mesh.sparse_influences.groups[3] = mesh.sparse_influences.group_count;
-  auto device_mesh = vk::DeviceMesh::Create(*context_, mesh);
-  EXPECT_EQ(device_mesh.code(), Error::kJointIndexOutOfRange);
-  EXPECT_EQ(device_mesh.error().where, "sparse_influences/groups/3");
+  auto cache = vk::SkinCache::Create(*context_);
+  ASSERT_TRUE(cache.ok());
+  auto added = (*cache)->AddMesh(mesh);
+  EXPECT_EQ(added.code(), Error::kJointIndexOutOfRange);
+  EXPECT_EQ(added.error().where, "sparse_influences/groups/3");
 }
 
 }  // namespace

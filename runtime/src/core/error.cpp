@@ -74,8 +74,6 @@ const char* ErrorName(Error error) noexcept {
       return "kCapacityExceeded";
     case Error::kInUse:
       return "kInUse";
-    case Error::kInstanceIndexOutOfRange:
-      return "kInstanceIndexOutOfRange";
   }
   return "kUnknown";
 }

@@ -509,7 +509,8 @@ std::vector<uint32_t> MemoryCandidates(const VkPhysicalDeviceMemoryProperties& p
 }  // namespace
 
 Result<Buffer> Context::CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
-                                     MemoryUsage memory, const char* name) const {
+                                     MemoryUsage memory, const char* name,
+                                     std::span<const uint32_t> concurrent_families) const {
   if (size == 0) return ErrorInfo{Error::kInvalidArgument, "buffer size is 0", {}, 0};
   // sinew binds every storage buffer whole: one past the device's range could not be bound.
   const VkDeviceSize range = properties_.limits.maxStorageBufferRange;
@@ -537,6 +538,14 @@ Result<Buffer> Context::CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage
   info.size = size;
   info.usage = usage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  std::vector<uint32_t> families(concurrent_families.begin(), concurrent_families.end());
+  std::sort(families.begin(), families.end());
+  families.erase(std::unique(families.begin(), families.end()), families.end());
+  if (families.size() >= 2) {
+    info.sharingMode = VK_SHARING_MODE_CONCURRENT;
+    info.queueFamilyIndexCount = uint32_t(families.size());
+    info.pQueueFamilyIndices = families.data();
+  }
   if (VkResult r = f.vkCreateBuffer(device_, &info, allocator_, &out.buffer_); r != VK_SUCCESS) {
     return VulkanError("vkCreateBuffer", r);
   }

@@ -1,5 +1,5 @@
 // The compute pipelines of a Context: created once per kernel variant, on first use, through the
-// Context's pipeline cache, and shared by every Deformer of that Context (a character that spawns
+// Context's pipeline cache, and shared by every SkinCache of that Context (a character that spawns
 // compiles nothing). Destroyed with the Context.
 #pragma once
 

@@ -5,7 +5,6 @@
 
 #include "functions.h"
 #include "sinew/vk/gpu_layout.h"
-#include "sinew/vk/queue_ownership.h"
 
 namespace sinew::vk::detail {
 namespace {
@@ -104,11 +103,7 @@ void RecordUpload(const Context& context, VkCommandBuffer cmd, uint32_t family, 
                   VkBuffer dst, const VkBufferCopy& region) {
   const Functions& f = Fn(context);
   f.vkCmdCopyBuffer(cmd, staging, dst, 1, &region);
-  if (family != context.queue_family()) {
-    RecordRelease(context, cmd, {family, context.queue_family(), {&dst, 1}},
-                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    return;
-  }
+  if (family != context.queue_family()) return;
   VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;

@@ -1,5 +1,5 @@
-// Laying a SkinnedMesh's rest data out for the GPU and writing it into upload memory: one piece
-// of code for DeviceMesh (a buffer of its own) and SkinCache (a range of its mesh pool).
+// Laying a SkinnedMesh's rest data out for the GPU, writing it into upload memory and recording
+// its copy into a SkinCache's mesh pool.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -29,10 +29,10 @@ Result<MeshUpload> PlanMeshUpload(const SkinnedMesh& mesh, VkDeviceSize alignmen
 // zeroed between streams).
 void WriteMeshUpload(const SkinnedMesh& mesh, const MeshUpload& upload, void* bytes);
 
-// Records the copy of `region` from `staging` to `dst` into `cmd` (queue family `family`), then
-// makes it visible to the skinning kernels: a barrier to the compute stage on the Context's
-// family; on another family (a transfer queue may not name the compute stage) a queue family
-// release of `dst` to the Context's family, which the host acquires there (queue_ownership.h).
+// Records the copy of `region` from `staging` to `dst` into `cmd` (queue family `family`); on the
+// Context's family, then a barrier that makes it visible to the skinning kernels. On another
+// family (a transfer queue may not name the compute stage), `dst` is shared concurrently with the
+// Context's family and the host's semaphore between the two submissions makes the copy visible.
 void RecordUpload(const Context& context, VkCommandBuffer cmd, uint32_t family, VkBuffer staging,
                   VkBuffer dst, const VkBufferCopy& region);
 

@@ -16,7 +16,7 @@ Result<std::vector<float>> ReadFloats(const Context& context, VkBuffer buffer, V
   if (!staging) return staging.status();
   Status s = context.SubmitAndWait([&](VkCommandBuffer cmd) {
     const detail::Functions& t = detail::Fn(context);
-    // Order earlier shader writes (e.g. a Deformer::Record in an earlier submission) before the
+    // Order earlier shader writes (e.g. a SkinCache::Record in an earlier submission) before the
     // copy.
     VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;

@@ -195,9 +195,13 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
   c->state_ = std::make_unique<State>();
   State& s = *c->state_;
 
+  if (options.upload_family == VK_QUEUE_FAMILY_IGNORED) {
+    c->options_.upload_family = context.queue_family();
+  }
+  const uint32_t families[] = {context.queue_family(), c->options_.upload_family};
   auto mesh = context.CreateBuffer(
       options.mesh_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-      MemoryUsage::kDeviceLocal, "sinew skin cache meshes");
+      MemoryUsage::kDeviceLocal, "sinew skin cache meshes", families);
   if (!mesh) return mesh.status();
   s.mesh_buffer = std::move(mesh.value());
   // Outputs in pages a storage binding can see whole (lavapipe: 128 MiB; desktop GPUs: 2-4 GiB).
@@ -293,7 +297,7 @@ Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh, VkCommandBuffer uploa
     return staging.status();
   }
   detail::WriteMeshUpload(mesh, *upload, staging->mapped());
-  detail::RecordUpload(context_, upload_cmd, context_.queue_family(), staging->handle(),
+  detail::RecordUpload(context_, upload_cmd, options_.upload_family, staging->handle(),
                        s.mesh_buffer.handle(), VkBufferCopy{0, *base, layout.bytes});
   State::Mesh m;
   m.layout = layout;
@@ -485,6 +489,11 @@ Status SkinCache::SetMorphWeights(InstanceId id, std::span<const float> weights)
   detail::WriteMorphSlot(weights, in->morph_slot.data());
   ++in->weights_version;
   return {};
+}
+
+std::span<const float> SkinCache::morph_weights(InstanceId id) const {
+  const State::Instance* in = state_->instances.Find(id);
+  return in ? std::span<const float>(in->weights) : std::span<const float>();
 }
 
 Status SkinCache::Teleport(InstanceId id) {

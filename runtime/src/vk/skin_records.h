@@ -1,5 +1,5 @@
 // Building what the skinning kernels read (instance records, work items, morph slots, descriptor
-// sets) and recording their dispatches: the one piece of code behind Deformer and SkinCache.
+// sets) and recording their dispatches: what SkinCache records each frame.
 #pragma once
 
 #include <vulkan/vulkan_core.h>

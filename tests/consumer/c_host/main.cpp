@@ -144,8 +144,9 @@ int main() {
         vkFreeCommandBuffers(device, pool, 1, &cmd);
         return ok;
       },
-      [&](VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes) {
-        const VkBufferCopy region{0, 0, bytes};
+      [&](VkCommandBuffer cmd, VkBuffer src, VkDeviceSize offset, VkBuffer dst,
+          VkDeviceSize bytes) {
+        const VkBufferCopy region{offset, 0, bytes};
         vkCmdCopyBuffer(cmd, src, dst, 1, &region);
         VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;

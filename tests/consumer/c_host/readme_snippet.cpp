@@ -7,12 +7,11 @@
 
 #include "sinew/asset/skinned_mesh.h"
 #include "sinew/vk/context.h"
-#include "sinew/vk/deformer.h"
-#include "sinew/vk/device_mesh.h"
+#include "sinew/vk/skin_cache.h"
 
 void ReadmeSnippet(VkInstance instance, VkPhysicalDevice gpu, VkDevice device,
-                   uint32_t compute_family, VkQueue compute_queue, VkCommandBuffer upload_cmd,
-                   VkCommandBuffer cmd, const sinew::SkinnedMesh& skinned_mesh, uint32_t i,
+                   uint32_t graphics_family, VkQueue graphics_queue, VkCommandBuffer upload_cmd,
+                   VkCommandBuffer cmd, const sinew::SkinnedMesh& skinned_mesh,
                    std::span<const sinew::Float3x4> palette_of_instance_i) {
 #include "readme_snippet.inc"
 }

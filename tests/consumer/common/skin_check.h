@@ -16,8 +16,7 @@
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
 #include "sinew/vk/context.h"
-#include "sinew/vk/deformer.h"
-#include "sinew/vk/device_mesh.h"
+#include "sinew/vk/skin_cache.h"
 
 namespace consumer {
 
@@ -32,8 +31,10 @@ inline bool RunningInCi() {
 // The host's side of a submission: record with `record` into a command buffer of the adopted
 // queue family, submit it, wait. False on failure.
 using RunCommands = std::function<bool(const std::function<void(VkCommandBuffer)>&)>;
-// Records a copy of `bytes` from `src` to `dst` followed by a barrier to host reads.
-using RecordCopy = std::function<void(VkCommandBuffer, VkBuffer src, VkBuffer dst, VkDeviceSize)>;
+// Records a copy of `bytes` from `src` at `offset` to the start of `dst`, followed by a barrier to
+// host reads.
+using RecordCopy = std::function<void(VkCommandBuffer, VkBuffer src, VkDeviceSize offset,
+                                      VkBuffer dst, VkDeviceSize bytes)>;
 
 // Validation messages the host's messenger received (each printed); any fails the consumer.
 inline int g_validation_messages = 0;
@@ -97,42 +98,52 @@ inline int CheckSkinning(const sinew::vk::AdoptInfo& info, const RunCommands& ru
   options.vertex_count = 500;
   auto mesh = sinew::procedural::MakeCharacter(options);
   if (!mesh) return Fail(mesh.error().ToString().c_str());
-  std::unique_ptr<sinew::vk::DeviceMesh> device_mesh;
+  auto cache = sinew::vk::SkinCache::Create(ctx);
+  if (!cache) return Fail(cache.error().ToString().c_str());
+  sinew::vk::MeshId mesh_id;
   if (!run([&](VkCommandBuffer cmd) {
-        auto created = sinew::vk::DeviceMesh::Create(ctx, *mesh, cmd);
-        if (created) device_mesh = std::move(created.value());
+        auto added = (*cache)->AddMesh(*mesh, cmd);
+        if (added) mesh_id = *added;
       }) ||
-      !device_mesh) {
+      !(*cache)->mesh_layout(mesh_id)) {
     return Fail("upload");
   }
-  device_mesh->ReleaseStaging();
 
   constexpr uint32_t kInstances = 2;
-  auto deformer = sinew::vk::Deformer::Create(ctx, *device_mesh, {.instance_count = kInstances});
-  if (!deformer) return Fail(deformer.error().ToString().c_str());
   const size_t joints = mesh->skeleton.joint_count();
   std::vector<sinew::Float3x4> palettes(kInstances * joints);
+  std::vector<sinew::vk::InstanceId> instances;
   for (uint32_t i = 0; i < kInstances; ++i) {
     const std::span<sinew::Float3x4> palette(palettes.data() + i * joints, joints);
     if (!sinew::procedural::CrowdPalette(mesh->skeleton, 0.5f + i, i, palette)) {
       return Fail("pose");
     }
-    if (!(*deformer)->SetPalette(i, palette)) return Fail("SetPalette");
+    auto palette_id = (*cache)->AddPalette(uint32_t(joints));
+    if (!palette_id || !(*cache)->SetPalette(*palette_id, palette)) return Fail("SetPalette");
+    auto instance = (*cache)->AddInstance(mesh_id, *palette_id);
+    if (!instance) return Fail(instance.error().ToString().c_str());
+    instances.push_back(*instance);
   }
-  const VkDeviceSize bytes = kInstances * mesh->positions.size() * sizeof(float);
-  auto readback = ctx.CreateBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                   sinew::vk::MemoryUsage::kReadback, "consumer readback");
-  if (!readback) return Fail(readback.error().ToString().c_str());
+  const VkDeviceSize bytes = mesh->positions.size() * sizeof(float);
+  std::vector<sinew::vk::Buffer> per_instance;  // each instance's positions, read back
+  for (uint32_t i = 0; i < kInstances; ++i) {
+    auto b = ctx.CreateBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                              sinew::vk::MemoryUsage::kReadback, "consumer readback");
+    if (!b) return Fail(b.error().ToString().c_str());
+    per_instance.push_back(std::move(b.value()));
+  }
   if (!run([&](VkCommandBuffer cmd) {
-        (*deformer)->Record(cmd);
-        (*deformer)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                         VK_ACCESS_TRANSFER_READ_BIT);
-        copy(cmd, (*deformer)->out_positions(), readback->handle(), bytes);
-      })) {
+        if (!(*cache)->Record(cmd)) return;
+        (*cache)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                      VK_ACCESS_TRANSFER_READ_BIT);
+        for (uint32_t i = 0; i < kInstances; ++i) {
+          const sinew::vk::InstanceOutputs out = (*cache)->outputs(instances[i]);
+          copy(cmd, out.buffer, out.positions, per_instance[i].handle(), bytes);
+        }
+      }) ||
+      (*cache)->frame() != 1) {
     return Fail("deform");
   }
-
-  const auto* got = static_cast<const float*>(readback->mapped());
   const float tolerance = 1e-5f * sinew::BoundsDiagonal(mesh->positions);
   std::vector<float> expected(mesh->positions.size());
   for (uint32_t i = 0; i < kInstances; ++i) {
@@ -142,8 +153,9 @@ inline int CheckSkinning(const sinew::vk::AdoptInfo& info, const RunCommands& ru
     job.tangents = {};
     job.out_positions = expected;
     if (!job.Run()) return Fail("CPU reference");
+    const auto* got = static_cast<const float*>(per_instance[i].mapped());
     for (size_t v = 0; v < expected.size(); ++v) {
-      if (!(std::fabs(got[i * expected.size() + v] - expected[v]) <= tolerance)) {
+      if (!(std::fabs(got[v] - expected[v]) <= tolerance)) {
         return Fail("GPU and CPU disagree");
       }
     }

@@ -69,9 +69,10 @@ int Run() {
         queue.waitIdle();
         return true;
       },
-      [&](VkCommandBuffer c, VkBuffer src, VkBuffer dst, VkDeviceSize bytes) {
+      [&](VkCommandBuffer c, VkBuffer src, VkDeviceSize offset, VkBuffer dst,
+          VkDeviceSize bytes) {
         const vk::CommandBuffer cmd(c);
-        cmd.copyBuffer(src, dst, vk::BufferCopy(0, 0, bytes));
+        cmd.copyBuffer(src, dst, vk::BufferCopy(offset, 0, bytes));
         cmd.pipelineBarrier(
             vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost, {},
             vk::MemoryBarrier(vk::AccessFlagBits::eTransferWrite, vk::AccessFlagBits::eHostRead),

@@ -45,7 +45,6 @@ enum class Error : uint32_t {
   kMissingVulkanFunction,    // A required entry point could not be loaded.
   kNoSuitableMemoryType,     // No memory type satisfies a buffer's requirements.
   kNotAllowedInAdoptMode,    // sinew never submits to a host's queue.
-  kInstanceIndexOutOfRange,  // A deformer instance index past instance_count.
   kValidationLayerMissing,   // Validation was required but VK_LAYER_KHRONOS_validation is absent.
   kFeatureNotEnabled,        // A Vulkan feature the call needs is not enabled on the device.
   kInvalidHandle,            // A SkinCache id that was removed or never given out.

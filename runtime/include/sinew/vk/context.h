@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -158,7 +159,7 @@ class Context {
   // Whether buffers may be created with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT.
   bool buffer_device_address() const { return buffer_device_address_; }
   // How many compute pipelines this Context has created: each kernel variant once, on first use,
-  // whatever the number of meshes and Deformers (so a spawning character compiles nothing).
+  // whatever the number of meshes and SkinCaches (so a spawning character compiles nothing).
   uint32_t pipelines_created() const;
 
   // Whether VK_LAYER_KHRONOS_validation is active on this (headless) context.
@@ -172,8 +173,11 @@ class Context {
   // a storage buffer larger than the device's maxStorageBufferRange (sinew binds storage buffers
   // whole), kFeatureNotEnabled for device-address usage without buffer_device_address(),
   // kNoSuitableMemoryType, kVulkanCallFailed.
+  // `concurrent_families`: with two or more distinct queue families the buffer is created
+  // VK_SHARING_MODE_CONCURRENT between them (no ownership transfers); else exclusive.
   Result<Buffer> CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory,
-                              const char* name = nullptr) const;
+                              const char* name = nullptr,
+                              std::span<const uint32_t> concurrent_families = {}) const;
 
   // Headless only: records `record` into a one-time command buffer, submits it to sinew's queue and
   // waits. kNotAllowedInAdoptMode in adopt mode.

@@ -1,6 +1,6 @@
 // Where each stream of a skinned mesh's rest data lives in a GPU buffer, and what the kernels
-// need to know about it. A DeviceMesh has one (offsets from the start of its own buffer); a
-// SkinCache keeps one per mesh (offsets from the start of the mesh's range in the cache's pool).
+// need to know about it: a SkinCache keeps one per mesh (offsets from the start of the mesh's
+// range in the cache's mesh pool).
 #pragma once
 
 #include <vulkan/vulkan_core.h>

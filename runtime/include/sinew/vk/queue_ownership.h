@@ -5,7 +5,7 @@
 // a time. Moving it takes two barriers with the same families and range: a *release* recorded on
 // the family that last used it, then, after a semaphore orders the two submissions, an *acquire*
 // recorded on the family that uses it next. With both families equal there is no transfer: these
-// helpers return and record nothing, and an ordinary barrier (e.g. Deformer::RecordOutputBarrier)
+// helpers return and record nothing, and an ordinary barrier (e.g. SkinCache::RecordOutputBarrier)
 // is what the host records instead.
 #pragma once
 

@@ -59,7 +59,7 @@ struct SkinCacheOptions {
   // Live instances and palettes at once.
   uint32_t max_instances = 1024;
   uint32_t max_palettes = 1024;
-  // Bytes of the mesh pool (every mesh's rest data, DeviceMesh-sized: MeshLayout::bytes each).
+  // Bytes of the mesh pool (every mesh's rest data: MeshLayout::bytes each).
   VkDeviceSize mesh_bytes = VkDeviceSize{32} << 20;
   // Bytes of output (in output_pages() buffers): per instance 12 bytes per vertex of positions, 12
   // of normals and 16 of tangents where its mesh has them, and 12 more of previous positions unless
@@ -74,6 +74,12 @@ struct SkinCacheOptions {
   // Morph weights of all live instances together (each instance: its mesh's target count).
   uint32_t max_morph_weights = 16384;
   PreviousPositions previous_positions = PreviousPositions::kPingPong;
+  // The queue family of the command buffers AddMesh records into; VK_QUEUE_FAMILY_IGNORED: the
+  // Context's. Another family (a transfer queue, say) makes the mesh pool shared between the two
+  // (VK_SHARING_MODE_CONCURRENT: no ownership transfer), and AddMesh then records the copy alone:
+  // the semaphore that orders the upload's submission before the first Record() that reads the
+  // mesh also makes the copy visible to it.
+  uint32_t upload_family = VK_QUEUE_FAMILY_IGNORED;
   // Extra usage bits for the output buffer, on top of STORAGE | VERTEX | TRANSFER_SRC (e.g.
   // SHADER_DEVICE_ADDRESS for vertex pulling; the Context must have buffer_device_address()).
   VkBufferUsageFlags extra_output_usage = 0;
@@ -134,10 +140,12 @@ class SkinCache {
   SkinCache& operator=(const SkinCache&) = delete;
 
   // --- Meshes ---
-  // Validates `mesh` (as DeviceMesh::Create), places it in the mesh pool and records its upload
-  // into `upload_cmd` (recording, on the Context's queue family; a copy from a staging buffer the
-  // cache frees frames_in_flight frames later, then a barrier to the compute stage).
-  // kCapacityExceeded when the pool has no room; the mesh's validation errors.
+  // Validates `mesh` (SkinnedMesh::Validate, so an out-of-range joint index never reaches the
+  // GPU; kInvalidArgument for a mesh without vertices), places it in the mesh pool and records its
+  // upload into `upload_cmd` (recording, of options().upload_family): a copy from a staging buffer
+  // the cache frees frames_in_flight frames later (the upload must have completed by then), then,
+  // on the Context's family, a barrier to the compute stage. kCapacityExceeded when the pool has
+  // no room.
   Result<MeshId> AddMesh(const SkinnedMesh& mesh, VkCommandBuffer upload_cmd);
   // Headless contexts: the same, submitted and waited for. kNotAllowedInAdoptMode otherwise.
   Result<MeshId> AddMesh(const SkinnedMesh& mesh);
@@ -169,6 +177,9 @@ class SkinCache {
   // cpu::MorphWeightsFor), kept until set again. kInvalidHandle, kSizeMismatch, kNonFiniteValue
   // (where "weights/<t>"; the weights unchanged).
   Status SetMorphWeights(InstanceId instance, std::span<const float> weights);
+  // The morph weights last set for the instance (all 0 until set); empty for an invalid id or a
+  // mesh without morph targets.
+  std::span<const float> morph_weights(InstanceId instance) const;
   // The next Record() that deforms the instance gives it no motion: previous = current.
   Status Teleport(InstanceId instance);
   // The instance's output ranges (see InstanceOutputs); vertex_count 0 for an invalid id.
