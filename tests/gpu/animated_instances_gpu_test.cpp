@@ -151,8 +151,7 @@ TEST_P(AnimatedInstancesGpu, EveryFramesUploadedPalettesDeformEveryInstanceLikeT
       // The poses move from frame to frame (by far more than the tolerance), so a palette not
       // uploaded again could not pass.
       if (frame > 0) {
-        EXPECT_GT(testing::MaxAbsDiff(positions, previous[k]),
-                  1e-2f * BoundsDiagonal(p.positions));
+        EXPECT_GT(testing::MaxAbsDiff(positions, previous[k]), 1e-2f * BoundsDiagonal(p.positions));
       }
       previous[k] = std::move(positions);
     }

@@ -25,8 +25,8 @@
 #include "sinew/cpu/sub_shape_weights_job.h"
 #include "sinew/procedural/face_shapes.h"
 #include "sinew/vk/deform_once.h"
-#include "sinew/vk/skin_cache.h"
 #include "sinew/vk/readback.h"
+#include "sinew/vk/skin_cache.h"
 
 namespace sinew {
 namespace {

@@ -304,8 +304,7 @@ TEST(ContextAdopt, SkinsIntoTheHostsCommandBufferAndNeverSubmits) {
     ASSERT_TRUE(procedural::CrowdPalette(mesh->skeleton, 1.25f, 0, palette).ok());
     ASSERT_TRUE((*cache)->SetPalette(palette_id, palette).ok());
     ASSERT_TRUE((*cache)->Record(cmd).ok());
-    (*cache)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                  VK_ACCESS_TRANSFER_READ_BIT);
+    (*cache)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     const VkDeviceSize bytes = mesh->positions.size() * sizeof(float);
     auto readback =
         ctx.CreateBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUsage::kReadback);

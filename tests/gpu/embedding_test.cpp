@@ -12,9 +12,9 @@
 #include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
 #include "sinew/asset/sparse_influences.h"
+#include "sinew/vk/queue_ownership.h"
 #include "sinew/vk/readback.h"
 #include "sinew/vk/skin_cache.h"
-#include "sinew/vk/queue_ownership.h"
 
 namespace sinew {
 namespace {
@@ -143,10 +143,9 @@ TEST(EmbeddingNames, ObjectsCarrySinewNamesInValidationMessages) {
   auto fill = reinterpret_cast<PFN_vkCmdFillBuffer>(
       ctx.get_device_proc_addr()(ctx.device(), "vkCmdFillBuffer"));
   ASSERT_NE(fill, nullptr);
-  ASSERT_TRUE(ctx.SubmitAndWait(
-                     [&](VkCommandBuffer cmd) {
-                       fill(cmd, cached.cache->outputs(cached.ids[0]).buffer, 2, 4, 0);
-                     })
+  ASSERT_TRUE(ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
+                   fill(cmd, cached.cache->outputs(cached.ids[0]).buffer, 2, 4, 0);
+                 })
                   .ok());
   const std::vector<std::string> messages = ctx.validation_messages();
   ASSERT_FALSE(messages.empty());
@@ -222,11 +221,10 @@ TEST_F(EmbeddingTest, OutputsWithDeviceAddressUsageAreAllocatedForIt) {
   VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
   info.buffer = cached.cache->outputs(cached.ids[0]).buffer;
   EXPECT_NE(address_of(context_->device(), &info), 0u);
-  ASSERT_TRUE(context_
-                  ->SubmitAndWait([&](VkCommandBuffer cmd) {
-                    ASSERT_TRUE(cached.cache->Record(cmd).ok());
-                  })
-                  .ok());
+  ASSERT_TRUE(
+      context_
+          ->SubmitAndWait([&](VkCommandBuffer cmd) { ASSERT_TRUE(cached.cache->Record(cmd).ok()); })
+          .ok());
   // The fixture fails the test on any validation message (memory without the device-address flag
   // was one).
 }
@@ -268,9 +266,8 @@ TEST_F(EmbeddingTest, PipelinesAreCreatedOncePerContextAndKernelVariant) {
   }
   for (const Cached& cached : caches) {
     ASSERT_TRUE(context_
-                    ->SubmitAndWait([&](VkCommandBuffer cmd) {
-                      ASSERT_TRUE(cached.cache->Record(cmd).ok());
-                    })
+                    ->SubmitAndWait(
+                        [&](VkCommandBuffer cmd) { ASSERT_TRUE(cached.cache->Record(cmd).ok()); })
                     .ok());
   }
   EXPECT_EQ(context_->pipelines_created(), 2u) << "dense and sparse, for 8 caches of 4 meshes";

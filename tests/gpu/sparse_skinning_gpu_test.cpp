@@ -8,8 +8,8 @@
 #include "gpu/gpu_test.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/group_palette_job.h"
-#include "sinew/vk/skin_cache.h"
 #include "sinew/vk/readback.h"
+#include "sinew/vk/skin_cache.h"
 
 namespace sinew {
 namespace {

@@ -17,10 +17,9 @@ Status SceneTransformsJob::Run() const {
   if (Status s = Validate(); !s) return s;
   const auto evaluate = [&](size_t i) {
     const Node& node = nodes[i];
-    const Float4x4 local = node.has_matrix
-                               ? node.matrix
-                               : ComposeTrs(pose->translations[i], pose->rotations[i],
-                                            pose->scales[i]);
+    const Float4x4 local =
+        node.has_matrix ? node.matrix
+                        : ComposeTrs(pose->translations[i], pose->rotations[i], pose->scales[i]);
     output[i] = node.parent < 0 ? local : Multiply(output[size_t(node.parent)], local);
   };
   // Every parent listed before its children (most files): one pass, nothing allocated.

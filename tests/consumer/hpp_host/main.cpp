@@ -69,8 +69,7 @@ int Run() {
         queue.waitIdle();
         return true;
       },
-      [&](VkCommandBuffer c, VkBuffer src, VkDeviceSize offset, VkBuffer dst,
-          VkDeviceSize bytes) {
+      [&](VkCommandBuffer c, VkBuffer src, VkDeviceSize offset, VkBuffer dst, VkDeviceSize bytes) {
         const vk::CommandBuffer cmd(c);
         cmd.copyBuffer(src, dst, vk::BufferCopy(offset, 0, bytes));
         cmd.pipelineBarrier(

@@ -68,10 +68,10 @@ struct Skin {
   std::vector<int32_t> group_joints;
 };
 
-// Every stream below is one contiguous allocation in the runtime's format (what vk::SkinCache::AddMesh
-// copies into its upload memory stream by stream): tightly packed floats, u16 joint indices, CSR sparse
-// influences, u32 indices. Aligned to at least 16 bytes (operator new's alignment), so SIMD loads
-// and upload copies need no fix-up.
+// Every stream below is one contiguous allocation in the runtime's format (what
+// vk::SkinCache::AddMesh copies into its upload memory stream by stream): tightly packed floats,
+// u16 joint indices, CSR sparse influences, u32 indices. Aligned to at least 16 bytes (operator
+// new's alignment), so SIMD loads and upload copies need no fix-up.
 static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 16, "asset streams are 16-byte aligned");
 
 // One drawable part of a mesh. Vertex streams are tightly packed floats.

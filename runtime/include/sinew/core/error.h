@@ -38,18 +38,18 @@ enum class Error : uint32_t {
   kUnsupportedExtension,  // An extension in extensionsRequired that sinew does not implement.
   kUnsupportedFeature,    // Valid input that sinew does not support (says what).
   // Vulkan.
-  kVulkanLoaderMissing,      // libvulkan.so.1 could not be opened.
-  kNoVulkanDevice,           // No physical device matches (or none exists).
-  kNoComputeQueue,           // The device has no queue family with compute.
-  kVulkanCallFailed,         // A Vulkan call returned an error; see ErrorInfo::vk_result.
-  kMissingVulkanFunction,    // A required entry point could not be loaded.
-  kNoSuitableMemoryType,     // No memory type satisfies a buffer's requirements.
-  kNotAllowedInAdoptMode,    // sinew never submits to a host's queue.
-  kValidationLayerMissing,   // Validation was required but VK_LAYER_KHRONOS_validation is absent.
-  kFeatureNotEnabled,        // A Vulkan feature the call needs is not enabled on the device.
-  kInvalidHandle,            // A SkinCache id that was removed or never given out.
-  kCapacityExceeded,         // A SkinCache pool is full (SkinCacheOptions sizes it).
-  kInUse                     // A SkinCache mesh or palette still used by an instance.
+  kVulkanLoaderMissing,     // libvulkan.so.1 could not be opened.
+  kNoVulkanDevice,          // No physical device matches (or none exists).
+  kNoComputeQueue,          // The device has no queue family with compute.
+  kVulkanCallFailed,        // A Vulkan call returned an error; see ErrorInfo::vk_result.
+  kMissingVulkanFunction,   // A required entry point could not be loaded.
+  kNoSuitableMemoryType,    // No memory type satisfies a buffer's requirements.
+  kNotAllowedInAdoptMode,   // sinew never submits to a host's queue.
+  kValidationLayerMissing,  // Validation was required but VK_LAYER_KHRONOS_validation is absent.
+  kFeatureNotEnabled,       // A Vulkan feature the call needs is not enabled on the device.
+  kInvalidHandle,           // A SkinCache id that was removed or never given out.
+  kCapacityExceeded,        // A SkinCache pool is full (SkinCacheOptions sizes it).
+  kInUse                    // A SkinCache mesh or palette still used by an instance.
 };
 
 // The enum value's name, e.g. "kSizeMismatch". Never null.

@@ -46,10 +46,11 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
 // `weights` is empty or sized for another target count.
 std::vector<float> MorphWeightsFor(const Mesh& mesh, std::span<const float> weights);
 
-// A SkinnedMesh for the GPU (vk::SkinCache::AddMesh) from an asset's primitive: rest attributes, morph targets,
-// and its influences as they are (dense or sparse) with a skeleton of `palette_size` placeholder
-// joints (the palette is built from the asset instead: NodePalette). An unskinned primitive
-// becomes rigid: one joint, weight 1, so its palette is the node's world matrix (palette_size 1).
+// A SkinnedMesh for the GPU (vk::SkinCache::AddMesh) from an asset's primitive: rest attributes,
+// morph targets, and its influences as they are (dense or sparse) with a skeleton of `palette_size`
+// placeholder joints (the palette is built from the asset instead: NodePalette). An unskinned
+// primitive becomes rigid: one joint, weight 1, so its palette is the node's world matrix
+// (palette_size 1).
 SkinnedMesh SkinnedMeshOf(const Primitive& primitive, size_t palette_size);
 
 // The palette SkinnedMeshOf's mesh of a primitive of node `node` deforms with: NodePalette for a
