@@ -108,6 +108,7 @@ void PrintHelp() {
       "usage: sinew bench [options] [FILE]\n"
       "       sinew bench --loader [--json] [FILES]   glTF loader vs a bare simdjson parse\n"
       "       sinew bench --crowd N[,N...] [options]  a mixed crowd in one SkinCache (--help)\n"
+      "       sinew bench --pose FILE... [--characters N]  crowd posing vs per-character jobs\n"
       "  FILE              a glTF or G4MF file: every skinned primitive of it, for --characters\n"
       "                    instances (posed along its first clip, if any), in its own influence\n"
       "                    layout and in the other one, instead of the procedural crowd\n"
@@ -355,6 +356,7 @@ int BenchCommand(std::span<const std::string_view> args) {
     return LoaderBench(files, json);
   }
   if (std::find(args.begin(), args.end(), "--crowd") != args.end()) return CrowdBench(args);
+  if (std::find(args.begin(), args.end(), "--pose") != args.end()) return PoseBench(args);
   BenchOptions o;
   bool help = false;
   if (std::string err = ParseArgs(args, &o, &help); !err.empty()) {

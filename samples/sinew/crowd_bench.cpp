@@ -25,6 +25,8 @@
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/sample_animation_job.h"
+#include "sinew/cpu/scene_transforms_job.h"
+#include "sinew/cpu/skin_instance_palette_job.h"
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/cpu/sub_shape_weights_job.h"
 #include "sinew/loader/load_asset.h"
@@ -563,6 +565,117 @@ const char* ToString(vk::PreviousPositions p) {
 }
 
 }  // namespace
+
+int PoseBench(std::span<const std::string_view> args) {
+  std::vector<std::string> files;
+  uint32_t characters = 1000;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--pose") continue;
+    if (args[i] == "--characters" && i + 1 < args.size()) {
+      if (!ParseUint(args[++i], &characters) || characters == 0) {
+        std::fprintf(stderr, "sinew bench: --characters N >= 1\n");
+        return 2;
+      }
+    } else {
+      files.emplace_back(args[i]);
+    }
+  }
+  if (files.empty()) {
+    std::fprintf(stderr, "usage: sinew bench --pose FILE... [--characters N]\n");
+    return 2;
+  }
+  std::printf("sinew bench --pose: %u characters along the first clip, one thread, best of 15\n",
+              characters);
+  std::printf("%-40s %14s %14s %7s\n", "file", "jobs us/char", "crowd us/char", "ratio");
+  for (const std::string& path : files) {
+    auto file = loader::LoadAsset(path);
+    if (!file) {
+      std::fprintf(stderr, "sinew bench: %s: %s\n", path.c_str(), file.error().ToString().c_str());
+      return 1;
+    }
+    const Asset& a = file->loaded.asset;
+    auto plan = cpu::PosePlan::Create(a);
+    if (!plan || a.animations.empty()) {
+      std::fprintf(stderr, "sinew bench: %s: no clip to pose\n", path.c_str());
+      return 1;
+    }
+    std::vector<std::vector<Float3x4>> storage;
+    std::vector<std::span<Float3x4>> spans;
+    storage.reserve(size_t(characters) * plan->drawn().size());
+    for (uint32_t c = 0; c < characters; ++c) {
+      for (const cpu::DrawnMesh& d : plan->drawn()) {
+        storage.emplace_back(d.palette_size);
+        spans.push_back(storage.back());
+      }
+    }
+    const cpu::ClipRange range = cpu::RangeOf(a.animations[0]);
+    std::vector<float> times(characters);
+    for (uint32_t c = 0; c < characters; ++c) {
+      times[c] = range.start + range.duration() * float(c) / float(characters);
+    }
+    // The per-character jobs, as an engine ran them before PosePlan: validated on every call.
+    ScenePose pose = RestPose(a);
+    std::vector<Float4x4> world(a.nodes.size());
+    const auto jobs = [&]() -> Status {
+      for (uint32_t c = 0; c < characters; ++c) {
+        cpu::SampleAnimationJob sample;
+        sample.animation = &a.animations[0];
+        sample.time = times[c];
+        sample.pose = &pose;
+        if (Status s = sample.Run(); !s) return s;
+        cpu::SceneTransformsJob scene;
+        scene.nodes = a.nodes;
+        scene.pose = &pose;
+        scene.output = world;
+        if (Status s = scene.Run(); !s) return s;
+        for (size_t d = 0; d < plan->drawn().size(); ++d) {
+          const cpu::DrawnMesh& m = plan->drawn()[d];
+          const std::span<Float3x4> out = spans[c * plan->drawn().size() + d];
+          if (m.skin < 0) {
+            out[0] = ToFloat3x4(world[m.node]);
+            continue;
+          }
+          cpu::SkinInstancePaletteJob palette;
+          palette.skin = &a.skins[size_t(m.skin)];
+          palette.world = world;
+          palette.node = m.node;
+          palette.output = out;
+          if (Status s = palette.Run(); !s) return s;
+        }
+      }
+      return {};
+    };
+    cpu::PoseScratch scratch = plan->MakeScratch();
+    const auto crowd = [&]() -> Status {
+      cpu::CrowdPoseJob job;
+      job.plan = &*plan;
+      job.scratch = &scratch;
+      job.animation = 0;
+      job.times = times;
+      job.palettes = spans;
+      return job.Run();
+    };
+    double best_jobs = 1e30, best_crowd = 1e30;
+    for (int round = 0; round < 15; ++round) {
+      auto t0 = Clock::now();
+      if (Status s = jobs(); !s) {
+        std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
+        return 1;
+      }
+      best_jobs = std::min(best_jobs, Microseconds(t0));
+      t0 = Clock::now();
+      if (Status s = crowd(); !s) {
+        std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
+        return 1;
+      }
+      best_crowd = std::min(best_crowd, Microseconds(t0));
+    }
+    std::printf("%-40s %14.3f %14.3f %6.2fx\n",
+                std::filesystem::path(path).filename().string().c_str(), best_jobs / characters,
+                best_crowd / characters, best_jobs / best_crowd);
+  }
+  return 0;
+}
 
 int CrowdBench(std::span<const std::string_view> args) {
   CrowdOptions o;
