@@ -329,12 +329,13 @@ Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, co
     options.mesh_bytes += need.mesh_bytes;
     options.output_bytes += need.output_bytes;
   }
-  // Output pages (maxStorageBufferRange each, 128 MiB or more) may each leave one character's
-  // outputs unused at their end.
+  // Output pages may each leave one instance's outputs unused at their end (a character's
+  // vertices bound its largest instance).
   uint64_t largest = 0;
-  for (const Kind& k : kinds)
+  for (const Kind& k : kinds) {
     largest = std::max<uint64_t>(largest, uint64_t{k.vertices} * 64 + 256);
-  options.output_bytes += largest * (options.output_bytes / (uint64_t{1} << 27) + 1);
+  }
+  options.output_bytes = vk::SkinCacheOutputBytes(options.output_bytes, largest);
   options.max_instances = std::max(options.max_instances, 1u);
   options.max_palettes = std::max(options.max_palettes, 1u);
   auto created = vk::SkinCache::Create(ctx, options);

@@ -303,10 +303,12 @@ TEST(QueueOwnership, EqualFamiliesAreNoTransferAndRecordNothing) {
 
 // AddMesh into a command buffer of the Context's family (the default upload_family) records the
 // copy and a barrier to the compute stage: a Record() later in the same command buffer reads the
-// mesh (synchronization validation, on in the fixture, would report a missing barrier).
+// mesh (synchronization validation, on in the fixture, would report a missing barrier). With one
+// frame in flight, the staging buffer must outlive that Record() (the validation layer reports a
+// command buffer submitted with a destroyed buffer).
 TEST_F(EmbeddingTest, AnUploadOnTheContextsFamilyIsVisibleToARecordInTheSameCommandBuffer) {
   const SkinnedMesh mesh = testing::Character(200, 4);
-  auto cache = vk::SkinCache::Create(*context_);
+  auto cache = vk::SkinCache::Create(*context_, {.frames_in_flight = 1});
   ASSERT_TRUE(cache.ok());
   EXPECT_EQ((*cache)->options().upload_family, context_->queue_family());
   const std::vector<Float3x4> palette = testing::CrowdPalettes(mesh, 1);

@@ -250,6 +250,26 @@ TEST_F(SkinCacheTest, InstancesSpreadOverOutputPagesStillMatchTheCpu) {
   }
 }
 
+// SkinCacheOptionsFor leaves room for what pages waste at their ends: five instances, of which no
+// two fit in one page, all find a place.
+TEST_F(SkinCacheTest, OptionsForAMeshHoldTheirInstancesWhateverThePagesWaste) {
+  const SkinnedMesh mesh = testing::Character(100, 4);  // 5.2 KB of outputs an instance
+  vk::SkinCacheOptions base;
+  base.output_page_bytes = 8192;
+  auto options = vk::SkinCacheOptionsFor(mesh, 5, base);
+  ASSERT_TRUE(options.ok());
+  auto cache = vk::SkinCache::Create(*context_, *options);
+  ASSERT_TRUE(cache.ok()) << cache.error().ToString();
+  const vk::MeshId m = (*cache)->AddMesh(mesh).value();
+  for (int i = 0; i < 5; ++i) {
+    const vk::PaletteId p = (*cache)->AddPalette(mesh.skeleton.joint_count()).value();
+    auto instance = (*cache)->AddInstance(m, p);
+    ASSERT_TRUE(instance.ok()) << "instance " << i << ": " << instance.error().ToString();
+  }
+  EXPECT_EQ(vk::SkinCacheOutputBytes(1000, 500), 1000u) << "one page holds it all";
+  EXPECT_EQ(vk::SkinCacheOutputBytes(4000, 500, 768), 15u * 768) << "268 usable bytes a page";
+}
+
 // Three frames in flight on one queue: the host writes frame f+1's palettes while frame f runs
 // (no wait but for the frame that used the same slot), under synchronization validation (on in
 // the fixture: any hazard fails the test). Each frame's outputs, copied out by that frame's own

@@ -151,6 +151,17 @@ struct SkinCache::State {
   }
 };
 
+VkDeviceSize SkinCacheOutputBytes(VkDeviceSize total, VkDeviceSize largest,
+                                  VkDeviceSize output_page_bytes) {
+  VkDeviceSize page = VkDeviceSize{1} << 27;  // the smallest maxStorageBufferRange allowed
+  if (output_page_bytes) page = std::min(page, output_page_bytes);
+  page = std::max<VkDeviceSize>(page / 256 * 256, 256);
+  if (total <= page) return std::max<VkDeviceSize>(total, 1);  // one page holds every instance
+  if (largest >= page) return total;  // cannot fit: AddInstance will say so
+  const VkDeviceSize usable = page - largest;
+  return (total + usable - 1) / usable * page;
+}
+
 Result<SkinCacheOptions> SkinCacheOptionsFor(const SkinnedMesh& mesh, uint32_t instances,
                                              const SkinCacheOptions& base) {
   // 256: the largest storage-buffer offset alignment Vulkan allows.
@@ -165,8 +176,7 @@ Result<SkinCacheOptions> SkinCacheOptionsFor(const SkinnedMesh& mesh, uint32_t i
   SkinCacheOptions o = base;
   o.max_instances = o.max_palettes = uint32_t(n);
   o.mesh_bytes = l.bytes;
-  o.output_bytes = per_instance * n;
-  o.output_bytes += per_instance * (o.output_bytes / (uint64_t{1} << 27) + 1);
+  o.output_bytes = SkinCacheOutputBytes(per_instance * n, per_instance, base.output_page_bytes);
   o.max_palette_entries = uint32_t(std::max<uint64_t>(l.palette_size * n, 1));
   o.max_morph_weights = uint32_t(l.morph_target_count * n);
   return o;
@@ -303,7 +313,9 @@ Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh, VkCommandBuffer uploa
   m.layout = layout;
   m.base = *base;
   m.record = detail::MeshRecord(layout, *base);
-  s.retired.push_back({frame_ + frames_in_flight_, nullptr, 0, 0, std::move(staging.value())});
+  // The upload runs with frame frame_ (or before); the host has waited for it once it writes
+  // frame frame_ + N, which the end of Record(frame_ + N) comes after.
+  s.retired.push_back({frame_ + frames_in_flight_ + 1, nullptr, 0, 0, std::move(staging.value())});
   return s.meshes.Add<MeshId>(std::move(m));
 }
 
@@ -383,7 +395,9 @@ std::span<Float3x4> SkinCache::palette(PaletteId id) {
     std::fill(open, open + p->entries, Float3x4{});
   } else if (p->written != frame_) {
     const auto last = static_cast<uint32_t>(p->written % frames_in_flight_);
-    std::memcpy(open, s.PaletteAt(last, *p), p->entries * sizeof(Float3x4));
+    if (last != frame_slot()) {
+      std::memcpy(open, s.PaletteAt(last, *p), p->entries * sizeof(Float3x4));
+    }
   }
   p->written = frame_;
   return {open, p->entries};

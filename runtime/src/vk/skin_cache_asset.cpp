@@ -52,19 +52,18 @@ SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
                    : 8 * p.sparse_influences.weights.size() + 4 * (v + 1);
       bytes += t ? 4 * (groups + 1 + t * groups) + 16 * t * groups + 36 * t * v : 0;
       mesh_bytes += bytes + 10 * kPad;
-      output_bytes +=
+      const uint64_t instance_bytes =
           (12 * (1 + previous) + (p.normals.empty() ? 0 : 12) + (p.tangents.empty() ? 0 : 16)) * v +
           4 * 16;
+      output_bytes += instance_bytes;
+      largest_output = std::max(largest_output, instance_bytes);
       morph_weights += t;
       ++instances;
     }
   }
   SkinCacheOptions o = base;
   const uint64_t n = std::max<uint32_t>(characters, 1);
-  // Outputs go in pages of at most maxStorageBufferRange (128 MiB or more); each page may leave
-  // up to one instance's outputs unused at its end.
-  output_bytes *= n;
-  output_bytes += largest_output * (output_bytes / (uint64_t{1} << 27) + 1);
+  output_bytes = SkinCacheOutputBytes(output_bytes * n, largest_output, base.output_page_bytes);
   const auto at_least_1 = [](uint64_t x) { return std::max<uint64_t>(x, 1); };
   o.max_instances = uint32_t(at_least_1(instances * n));
   o.max_palettes = uint32_t(at_least_1(cpu::DrawnMeshes(asset).size() * n));

@@ -18,8 +18,10 @@
 // next slot, while the GPU may still run the frames before. Before writing a frame, the host waits
 // until the GPU has finished the frame that used the same slot, frames_in_flight frames earlier:
 // the fence an engine waits on anyway before reusing that frame's command buffer. A palette or
-// weight not written in a frame keeps its last value. Removed meshes, palettes and instances give
-// their memory back frames_in_flight frames later, so frames still running never see it reused.
+// weight not written in a frame keeps its last value. Removed meshes and instances give their GPU
+// memory back frames_in_flight frames later, so frames still running never see it reused (a
+// removed palette's or morph slot's host memory is reused at once: only the open frame's slot is
+// ever written).
 //
 // Synchronization the caller records (the whole frame, also in synchronization2 terms, is in
 // docs/embedding.md):
@@ -100,7 +102,7 @@ using InstanceId = SkinCacheId<struct InstanceTag>;
 // Where an instance's outputs are, for binding them as vertex buffers: the output page's buffer
 // and byte offsets in it, float xyz positions and normals (12-byte stride), float xyzw tangents
 // (16-byte stride). `positions` are the outputs of the last Record() that deformed the instance;
-// `previous_positions` what they were one frame before that. Both are the same range when the
+// `previous_positions` what they were one frame before that. Both hold the same positions when the
 // instance has no previous frame to move from: before its second deformation, after Teleport(),
 // when it was left out of the last Record(), or with PreviousPositions::kNone.
 struct InstanceOutputs {
@@ -122,6 +124,14 @@ struct SkinCacheFrameStats {
   uint64_t vertices = 0;    // vertices deformed
   uint32_t meshes = 0;      // distinct meshes among them
 };
+
+// SkinCacheOptions::output_bytes for outputs of `total` bytes in all, the largest instance's
+// `largest` bytes: outputs live in pages (output_page_bytes, at most the device's
+// maxStorageBufferRange, which Vulkan guarantees to be at least 2^27 bytes) and an instance never
+// straddles two pages, so each page may leave up to one instance unused at its end. A bound for
+// any device.
+VkDeviceSize SkinCacheOutputBytes(VkDeviceSize total, VkDeviceSize largest,
+                                  VkDeviceSize output_page_bytes = 0);
 
 // `base` with every capacity set to hold `instances` instances of `mesh` (each with a palette of
 // its own): the mesh's exact packed size, outputs with page slack. The mesh's validation errors.
