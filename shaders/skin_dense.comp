@@ -1,7 +1,7 @@
 #version 450
 // Dense (glTF-style) linear blend skinning: K = 4·n influence slots per vertex.
 // One invocation per vertex, one workgroup per work item (skinning_common.glsl). Semantics:
-// DESIGN.md §4.1, §4.4, identical to sinew::cpu::SkinDenseJob.
+// identical to sinew::cpu::SkinDenseJob (runtime/include/sinew/cpu/skin_dense_job.h).
 #extension GL_GOOGLE_include_directive : require
 
 #include "skinning_common.glsl"
@@ -26,6 +26,6 @@ void main() {
     }
   }
   Vertex x = LoadRest(v);
-  ApplyMorphs(x);  // morph targets first (DESIGN.md §4), fused in this pass
+  ApplyMorphs(x);  // morph targets first, then skinning, fused in this pass
   WriteSkinned(v, x, r0, r1, r2, weight_sum);
 }

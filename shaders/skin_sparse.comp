@@ -1,6 +1,6 @@
 #version 450
 // Sparse (G4MF-style, CSR) linear blend skinning: a variable number of (group, weight) entries per
-// vertex; the palette is indexed by group (DESIGN.md §4.2). One invocation per vertex, one
+// vertex; the palette is indexed by group (sparse_influences.h). One invocation per vertex, one
 // workgroup per work item (skinning_common.glsl). Identical to sinew::cpu::SkinSparseJob.
 #extension GL_GOOGLE_include_directive : require
 
@@ -22,6 +22,6 @@ void main() {
     weight_sum += w;
   }
   Vertex x = LoadRest(v);
-  ApplyMorphs(x);  // morph targets first (DESIGN.md §4), fused in this pass
+  ApplyMorphs(x);  // morph targets first, then skinning, fused in this pass
   WriteSkinned(v, x, r0, r1, r2, weight_sum);
 }

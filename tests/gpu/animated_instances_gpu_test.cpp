@@ -1,4 +1,4 @@
-// The GPU path fed from evaluated poses every frame (DESIGN.md §4.6): a shared animated character
+// The GPU path fed from evaluated poses every frame: a shared animated character
 // in one SkinCache, created once, three instances each playing a clip at its own time, each with
 // one palette its mesh's primitives share. Every frame the CPU samples each instance's clip
 // (SampleAnimationJob), computes its scene matrices (SceneTransformsJob) and its skin's palette

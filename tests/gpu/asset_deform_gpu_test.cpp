@@ -1,4 +1,4 @@
-// The GPU path on real assets (DESIGN.md §9): every primitive of every shared skinned or morphing
+// The GPU path on real assets: every primitive of every shared skinned or morphing
 // asset, two characters at four times of every clip, deformed in a SkinCache by the fused GPU
 // kernel (morph targets, then skinning or the node's transform as one rigid joint) == the CPU
 // reference within 1e-5 x extent. And RobotExpressive's face shapes,

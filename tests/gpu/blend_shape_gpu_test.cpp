@@ -189,8 +189,8 @@ TEST_F(BlendShapeGpuTest, AG4mfBlendShapeFollowsItsAmountsAsComputedByHand) {
   }
 }
 
-// Zero weights cost nothing per vertex (DESIGN.md §4.3): the SkinCache hands the kernel only each
-// instance's active targets, and an instance without any skips morphing (no renormalization).
+// Zero weights cost nothing per vertex (asset/morph_deltas.h): the SkinCache hands the kernel only
+// each instance's active targets, and an instance without any skips morphing (no renormalization).
 
 // 60 face-shape targets on a `vertices`-vertex character (dense K = 4, or sparse).
 SkinnedMesh FaceMesh(uint32_t vertices, bool sparse) {

@@ -1,4 +1,4 @@
-// Posing at crowd scale (DESIGN.md §4.6): what is the same for every character of an asset (its
+// Posing at crowd scale: what is the same for every character of an asset (its
 // hierarchy in parents-first order, its clips' channels, its drawn meshes and skins) is checked
 // once by PosePlan::Create; CrowdPoseJob then poses a range of characters, each at its own clip
 // time, with no allocation or string per character (but SubShapeWeightsJob's, for a mesh whose
