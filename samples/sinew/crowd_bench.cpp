@@ -386,7 +386,7 @@ Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, co
   std::vector<double> upload_us, record_us, gpu_ms;
   Status status;
   for (uint32_t frame = 0; frame <= o.frames && status; ++frame) {
-    // Upload, first half: this frame's palette memory (the cache's bookkeeping per palette).
+    // Upload, first half: this frame's palette memory, which the posing overwrites in full.
     const auto u0 = Clock::now();
     for (size_t k = 0; k < kinds.size(); ++k) {
       Members& m = members[k];
@@ -395,9 +395,11 @@ Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, co
       for (size_t i = 0; i < m.member.size(); ++i) {
         m.times.push_back(ClipTime(kinds[k], m.member[i], frame));
         if (kinds[k].file) {
-          for (vk::PaletteId p : m.characters[i].palettes) m.spans.push_back(cache.palette(p));
+          for (vk::PaletteId p : m.characters[i].palettes) {
+            m.spans.push_back(cache.OverwritePalette(p));
+          }
         } else {
-          m.spans.push_back(cache.palette(m.palettes[i]));
+          m.spans.push_back(cache.OverwritePalette(m.palettes[i]));
         }
       }
       m.weights.assign(kinds[k].file ? m.member.size() * kinds[k].plan->weight_count() : 0, 0.0f);

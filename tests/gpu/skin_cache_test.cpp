@@ -250,6 +250,34 @@ TEST_F(SkinCacheTest, InstancesSpreadOverOutputPagesStillMatchTheCpu) {
   }
 }
 
+// A palette not written in a frame keeps its value (palette() and Record() copy it forward into
+// the new frame slot); OverwritePalette() hands out the slot as it is, for callers that write every
+// entry.
+TEST_F(SkinCacheTest, APaletteNotWrittenKeepsItsValueAndOverwritePaletteSkipsTheCopy) {
+  auto cache = vk::SkinCache::Create(*context_, {.frames_in_flight = 2}).value();
+  const SkinnedMesh mesh = testing::Character(120, 4);
+  const vk::MeshId m = cache->AddMesh(mesh).value();
+  const vk::PaletteId p = cache->AddPalette(mesh.skeleton.joint_count()).value();
+  const vk::InstanceId id = cache->AddInstance(m, p).value();
+  const std::vector<Float3x4> first = Pose(mesh, 0.4f, 1), second = Pose(mesh, 1.3f, 2);
+  ASSERT_TRUE(cache->SetPalette(p, first).ok());
+  const vk::InstanceId all[] = {id};
+  RunFrame(*context_, *cache, all);  // frame 0, slot 0
+  // Frame 1 (slot 1): not written; deformed with frame 0's palette.
+  RunFrame(*context_, *cache, all);
+  ExpectDeformed(*context_, *cache, id, mesh, first, {}, "kept across a frame");
+  // Frame 2 (slot 0 again): palette() starts from the newest matrices.
+  const std::span<Float3x4> kept = cache->palette(p);
+  EXPECT_EQ(kept[3].row[1].w, first[3].row[1].w);
+  // Frame 2, another palette written in full through OverwritePalette.
+  const std::span<Float3x4> slot = cache->OverwritePalette(p);
+  ASSERT_EQ(slot.size(), second.size());
+  std::copy(second.begin(), second.end(), slot.begin());
+  RunFrame(*context_, *cache, all);
+  ExpectDeformed(*context_, *cache, id, mesh, second, {}, "overwritten");
+  EXPECT_TRUE(cache->OverwritePalette(vk::PaletteId{p.index, p.generation + 1}).empty());
+}
+
 // SkinCacheOptionsFor leaves room for what pages waste at their ends: five instances, of which no
 // two fit in one page, all find a place.
 TEST_F(SkinCacheTest, OptionsForAMeshHoldTheirInstancesWhateverThePagesWaste) {

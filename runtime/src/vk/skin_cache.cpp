@@ -403,6 +403,14 @@ std::span<Float3x4> SkinCache::palette(PaletteId id) {
   return {open, p->entries};
 }
 
+std::span<Float3x4> SkinCache::OverwritePalette(PaletteId id) {
+  State& s = *state_;
+  State::Palette* p = s.palettes.Find(id);
+  if (!p) return {};
+  p->written = frame_;
+  return {s.PaletteAt(frame_slot(), *p), p->entries};
+}
+
 Status SkinCache::SetPalette(PaletteId id, std::span<const Float3x4> matrices) {
   State& s = *state_;
   State::Palette* p = s.palettes.Find(id);

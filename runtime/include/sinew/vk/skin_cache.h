@@ -174,6 +174,10 @@ class SkinCache {
   // cpu::SkinningPaletteJob or cpu::NodePalette); empty for an invalid id. Calling it counts as
   // writing the palette for the open frame.
   std::span<Float3x4> palette(PaletteId palette);
+  // The palette's memory in the open frame for the caller to write every entry of (e.g. posing
+  // jobs writing in place): unlike palette(), last frame's matrices are not copied in first, so
+  // entries left unwritten hold whatever this frame slot held before. Empty for an invalid id.
+  std::span<Float3x4> OverwritePalette(PaletteId palette);
   // Copies `matrices` into the palette for the open frame. kInvalidHandle, kSizeMismatch.
   Status SetPalette(PaletteId palette, std::span<const Float3x4> matrices);
 
