@@ -278,6 +278,29 @@ TEST_F(SkinCacheTest, APaletteNotWrittenKeepsItsValueAndOverwritePaletteSkipsThe
   EXPECT_TRUE(cache->OverwritePalette(vk::PaletteId{p.index, p.generation + 1}).empty());
 }
 
+// A frame slot keeps its work table while the same instances are deformed in the same order; an
+// instance removed and another added in its slot (same index, another mesh) rewrites it.
+TEST_F(SkinCacheTest, TheWorkTableFollowsAnInstanceReplacedInTheSameSlot) {
+  auto cache = vk::SkinCache::Create(*context_, {.frames_in_flight = 1}).value();
+  const SkinnedMesh small = testing::Character(70, 4), large = testing::Character(300, 8);
+  const vk::MeshId small_id = cache->AddMesh(small).value();
+  const vk::MeshId large_id = cache->AddMesh(large).value();
+  const vk::PaletteId p = cache->AddPalette(small.skeleton.joint_count()).value();
+  ASSERT_TRUE(cache->SetPalette(p, Pose(small, 0.9f, 0)).ok());
+  const vk::InstanceId a = cache->AddInstance(small_id, p).value();
+  const vk::InstanceId first[] = {a};
+  RunFrame(*context_, *cache, first);
+  RunFrame(*context_, *cache, first);  // the same table again
+  ExpectDeformed(*context_, *cache, a, small, Pose(small, 0.9f, 0), {}, "small");
+  ASSERT_TRUE(cache->RemoveInstance(a).ok());
+  const vk::InstanceId b = cache->AddInstance(large_id, p).value();
+  ASSERT_EQ(b.index, a.index);
+  const vk::InstanceId second[] = {b};
+  RunFrame(*context_, *cache, second);
+  EXPECT_EQ(cache->last_frame_stats().work_items, (300u + 63) / 64);
+  ExpectDeformed(*context_, *cache, b, large, Pose(small, 0.9f, 0), {}, "large, same slot");
+}
+
 // SkinCacheOptionsFor leaves room for what pages waste at their ends: five instances, of which no
 // two fit in one page, all find a place.
 TEST_F(SkinCacheTest, OptionsForAMeshHoldTheirInstancesWhateverThePagesWaste) {

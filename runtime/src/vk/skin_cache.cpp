@@ -114,6 +114,11 @@ struct SkinCache::State {
   struct Frame {
     Buffer buffer;
     std::vector<VkDescriptorSet> sets;
+    // What the slot's work table was last written for: it stands while the same instances are
+    // deformed in the same order and none was added or removed (the work items name records by
+    // position, and each record's groups by its mesh's vertex count).
+    std::vector<uint32_t> order;
+    uint64_t topology = UINT64_MAX;
   };
   // A buffer of outputs, at most maxStorageBufferRange bytes (what one binding can see).
   struct Page {
@@ -135,8 +140,12 @@ struct SkinCache::State {
   uint32_t max_work_items = 0;
   std::vector<Retired> retired;
   uint64_t record_stamp = 0;
+  uint64_t topology = 0;        // bumped by every AddInstance and RemoveInstance
   std::vector<uint32_t> order;  // this Record's instances, by page, dense first within a page
-  std::vector<InstanceId> all;  // scratch for Record(cmd)
+  std::vector<uint32_t> keys;   // per entry of the active list: 2 page + (sparse ? 1 : 0)
+  std::vector<uint32_t> key_counts;
+  std::vector<uint32_t> order_keys;  // the key of each entry of `order`
+  std::vector<InstanceId> all;       // scratch for Record(cmd)
   // This Record's runs of work items, one per (page, kernel): key 2 page + (sparse ? 1 : 0).
   struct ItemRun {
     uint32_t key, first, end;
@@ -478,6 +487,7 @@ Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) 
   ++m->users;
   ++p->users;
   ++live_instances_;
+  ++s.topology;
   return s.instances.Add<InstanceId>(std::move(in));
 }
 
@@ -492,6 +502,7 @@ Status SkinCache::RemoveInstance(InstanceId id) {
   --s.meshes.slots[in->mesh].users;
   --s.palettes.slots[in->palette].users;
   --live_instances_;
+  ++s.topology;
   s.instances.Remove(id.index);
   return {};
 }
@@ -560,7 +571,7 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
   const uint32_t slot = frame_slot();
   const uint64_t stamp = ++s.record_stamp;
   // Check every id first: on error nothing is recorded and the frame stays open.
-  s.order.clear();
+  s.keys.clear();
   for (size_t i = 0; i < active.size(); ++i) {
     State::Instance* in = s.instances.Find(active[i]);
     if (!in || in->stamp == stamp) {
@@ -568,16 +579,20 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
               "active/" + std::to_string(i)};
     }
     in->stamp = stamp;
-    s.order.push_back(active[i].index);
+    s.keys.push_back(2 * in->page + (s.meshes.slots[in->mesh].layout.sparse ? 1u : 0u));
   }
   // By output page, dense before sparse within a page: one contiguous run of work items per
-  // (page, kernel), one dispatch each.
-  const auto run_of = [&](uint32_t i) {
-    const State::Instance& in = s.instances.slots[i];
-    return 2 * in.page + (s.meshes.slots[in.mesh].layout.sparse ? 1u : 0u);
-  };
-  std::stable_sort(s.order.begin(), s.order.end(),
-                   [&](uint32_t a, uint32_t b) { return run_of(a) < run_of(b); });
+  // (page, kernel), one dispatch each. A counting sort by that key (2 per page), stable.
+  s.key_counts.assign(2 * s.pages.size() + 1, 0);
+  for (uint32_t key : s.keys) ++s.key_counts[key + 1];
+  for (size_t k = 1; k < s.key_counts.size(); ++k) s.key_counts[k] += s.key_counts[k - 1];
+  s.order.resize(active.size());
+  s.order_keys.resize(active.size());
+  for (size_t i = 0; i < active.size(); ++i) {
+    const uint32_t at = s.key_counts[s.keys[i]]++;
+    s.order[at] = active[i].index;
+    s.order_keys[at] = s.keys[i];
+  }
 
   unsigned char* bytes = s.FrameBytes(slot);
   auto* records = reinterpret_cast<SkinInstance*>(bytes + s.records_at);
@@ -587,6 +602,8 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
   SkinCacheFrameStats stats;
   uint32_t item_count = 0;
   s.runs.clear();
+  State::Frame& frame = s.frames[slot];
+  const bool items_stand = frame.topology == s.topology && frame.order == s.order;
   for (uint32_t r = 0; r < s.order.size(); ++r) {
     State::Instance& in = s.instances.slots[s.order[r]];
     State::Mesh& m = s.meshes.slots[in.mesh];
@@ -614,9 +631,11 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     rec.out_normals = static_cast<uint32_t>(in.normals / 4);
     rec.out_tangents = static_cast<uint32_t>(in.tangents / 16);
     records[r] = rec;
-    const uint32_t key = run_of(s.order[r]);
+    const uint32_t key = s.order_keys[r];
     if (s.runs.empty() || s.runs.back().key != key) s.runs.push_back({key, item_count, item_count});
-    item_count += detail::WriteWorkItems(r, m.layout.vertex_count, items + item_count);
+    item_count += items_stand
+                      ? detail::GroupCount(m.layout.vertex_count)
+                      : detail::WriteWorkItems(r, m.layout.vertex_count, items + item_count);
     s.runs.back().end = item_count;
     in.deformed = true;
     in.teleport = false;
@@ -627,12 +646,16 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
       ++stats.meshes;
     }
   }
+  if (!items_stand) {
+    frame.order = s.order;
+    frame.topology = s.topology;
+  }
   stats.instances = static_cast<uint32_t>(s.order.size());
   stats.work_items = item_count;
   for (const State::ItemRun& run : s.runs) {
-    stats.dispatches += detail::RecordSkinDispatches(
-        context_, cmd, run.key % 2 ? s.sparse : s.dense, s.frames[slot].sets[run.key / 2],
-        run.first, run.end - run.first);
+    stats.dispatches +=
+        detail::RecordSkinDispatches(context_, cmd, run.key % 2 ? s.sparse : s.dense,
+                                     frame.sets[run.key / 2], run.first, run.end - run.first);
   }
   stats_ = stats;
 
