@@ -111,6 +111,26 @@ TEST(Result, TakesTheErrorOfAFailedStatus) {
   EXPECT_EQ(result.error().where, "file.bin");
 }
 
+// A success carries no value: a Result made from one fails, saying so, rather than holding
+// nothing.
+TEST(Result, MadeFromASuccessFailsInsteadOfHoldingNothing) {
+  const Result<int> from_status = Status();
+  EXPECT_FALSE(from_status.ok());
+  EXPECT_EQ(from_status.code(), Error::kInvalidArgument);
+  const Result<int> from_info = ErrorInfo{};
+  EXPECT_EQ(from_info.code(), Error::kInvalidArgument);
+}
+
+// sinew throws nothing: error() of a success is kNone, and value() of a failure aborts with the
+// error on stderr (a programming error, like reading past a span).
+TEST(Result, NeverThrows) {
+  const Result<int> ok = 3;
+  EXPECT_EQ(ok.error().code, Error::kNone);
+  EXPECT_TRUE(ok.status().ok());
+  const Result<int> failed = Status(Error::kSizeMismatch, "three", "/x");
+  EXPECT_DEATH((void)failed.value(), "value\\(\\) of a failed Result: kSizeMismatch at /x: three");
+}
+
 TEST(Result, GivesAccessToMembersAndMovesItsValueOut) {
   Result<std::string> result = std::string("sinew");
   ASSERT_TRUE(result.ok());

@@ -1,5 +1,8 @@
 #include "sinew/core/error.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace sinew {
 
 const char* ErrorName(Error error) noexcept {
@@ -77,6 +80,24 @@ const char* ErrorName(Error error) noexcept {
   }
   return "kUnknown";
 }
+
+namespace detail {
+
+ErrorInfo NoValueError() {
+  return {Error::kInvalidArgument, "a Result was made from a success, which has no value", {}, 0};
+}
+
+void ValueOfFailedResult(const ErrorInfo& error) noexcept {
+  std::fprintf(stderr, "sinew: value() of a failed Result: %s\n", error.ToString().c_str());
+  std::abort();
+}
+
+const ErrorInfo& NoError() noexcept {
+  static const ErrorInfo none;
+  return none;
+}
+
+}  // namespace detail
 
 Status Prefixed(const Status& status, const std::string& where) {
   if (status.ok()) return status;

@@ -84,35 +84,60 @@ class [[nodiscard]] Status {
   ErrorInfo error_;
 };
 
-// A value or the reason there is none.
 // `status` with `where` in front of its location ("where/old where"), for an error found inside
 // one part of something larger. A success stays a success.
 Status Prefixed(const Status& status, const std::string& where);
 
+namespace detail {
+// What a Result made from a success without a value holds (kInvalidArgument, saying so).
+ErrorInfo NoValueError();
+// Reports reading the value of a failed Result (a programming error, as reading past a span) on
+// stderr with the error, then aborts: sinew throws no exception.
+[[noreturn]] void ValueOfFailedResult(const ErrorInfo& error) noexcept;
+// The ErrorInfo of a success (code kNone).
+const ErrorInfo& NoError() noexcept;
+}  // namespace detail
+
+// A value or the reason there is none. Never throws: error() of a success is an ErrorInfo with
+// code kNone; value() of a failure aborts with the error on stderr (check ok() first).
 template <typename T>
 class [[nodiscard]] Result {
   static_assert(!std::is_same_v<T, ErrorInfo>, "Result<ErrorInfo> is ambiguous");
 
  public:
   Result(T value) noexcept(std::is_nothrow_move_constructible_v<T>) : data_(std::move(value)) {}
-  Result(ErrorInfo error) noexcept : data_(std::move(error)) {}
-  Result(Status status) noexcept : data_(status.error()) {}  // status must not be ok().
+  // A failure. A success (code kNone) carries no value to hold: the Result then fails with
+  // kInvalidArgument instead of holding nothing.
+  Result(ErrorInfo error) noexcept
+      : data_(error.code == Error::kNone ? detail::NoValueError() : std::move(error)) {}
+  Result(Status status) noexcept : Result(status.error()) {}
 
   bool ok() const noexcept { return data_.index() == 0; }
   explicit operator bool() const noexcept { return ok(); }
   Error code() const noexcept { return ok() ? Error::kNone : std::get<1>(data_).code; }
-  const ErrorInfo& error() const { return std::get<1>(data_); }
+  const ErrorInfo& error() const noexcept {
+    return ok() ? detail::NoError() : *std::get_if<1>(&data_);
+  }
   Status status() const { return ok() ? Status() : Status(error()); }
 
-  T& value() & { return std::get<0>(data_); }
-  const T& value() const& { return std::get<0>(data_); }
-  T&& value() && { return std::get<0>(std::move(data_)); }
+  T& value() & noexcept { return *Checked(); }
+  const T& value() const& noexcept { return *Checked(); }
+  T&& value() && noexcept { return std::move(*Checked()); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
+  T* operator->() noexcept { return &value(); }
+  const T* operator->() const noexcept { return &value(); }
 
  private:
+  T* Checked() noexcept {
+    if (!ok()) detail::ValueOfFailedResult(*std::get_if<1>(&data_));
+    return std::get_if<0>(&data_);
+  }
+  const T* Checked() const noexcept {
+    if (!ok()) detail::ValueOfFailedResult(*std::get_if<1>(&data_));
+    return std::get_if<0>(&data_);
+  }
+
   std::variant<T, ErrorInfo> data_;
 };
 
