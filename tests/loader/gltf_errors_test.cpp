@@ -78,6 +78,32 @@ TEST(GltfFixture, AReusedLoaderPacksEachLoadsKeyTimesAnew) {
   }
 }
 
+// JSON Schema's "integer", which glTF's schema uses, is any number without a fractional part:
+// integer properties written 3.0 or 5.126e3 are those integers, in index arrays too. 1.5 is not.
+TEST(GltfFixture, IntegersWrittenWithAZeroFractionAreIntegers) {
+  std::string json = ValidGltf();
+  json = Replace(json, R"("componentType": 5126, "count": 3, "type": "VEC3")",
+                 R"("componentType": 5.126e3, "count": 3.0, "type": "VEC3")");
+  json = Replace(json, R"("scene": 0,)", R"("scene": 0.0,)");
+  json = Replace(json, R"("joints": [0, 1])", R"("joints": [0, 1e0])");
+  auto loaded = LoadBytes(json);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  auto plain = LoadBytes(ValidGltf());
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(loaded->asset.meshes[0].primitives[0].positions,
+            plain->asset.meshes[0].primitives[0].positions);
+  EXPECT_EQ(loaded->asset.skins[0].joints, plain->asset.skins[0].joints);
+  EXPECT_EQ(loaded->asset.scene, 0);
+  ExpectError(
+      Replace(ValidGltf(), R"("count": 3, "type": "VEC3")", R"("count": 3.5, "type": "VEC3")"),
+      Error::kWrongType, "/accessors/0/count");
+  ExpectError(Replace(ValidGltf(), R"("joints": [0, 1])", R"("joints": [0, 1.25])"),
+              Error::kWrongType, "/skins/0/joints/1");
+  ExpectError(
+      Replace(ValidGltf(), R"("count": 3, "type": "VEC3")", R"("count": -0.0e1, "type": "VEC3")"),
+      Error::kInvalidValue, "/accessors/0/count");
+}
+
 TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }
 
 TEST(GltfErrors, RejectsARootThatIsNotAnObject) { ExpectError("[1, 2]", Error::kWrongType, ""); }

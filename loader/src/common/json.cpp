@@ -192,9 +192,7 @@ Status OptionalUint(Object o, std::string_view key, std::string_view where, uint
   Element value;
   const bool found = Find(o, key, &value);
   if (present) *present = found;
-  if (found && value.get_uint64().get(*out) != simdjson::SUCCESS) {
-    return WrongType(where, key, "a non-negative integer");
-  }
+  if (found && !GetUint(value, out)) return WrongType(where, key, "a non-negative integer");
   return {};
 }
 
@@ -324,7 +322,7 @@ Status OptionalIndices(Object o, std::string_view key, std::string_view where, s
   size_t i = 0;
   for (Element e : array) {
     uint64_t v = 0;
-    if (e.get_uint64().get(v) != simdjson::SUCCESS) {
+    if (!GetUint(e, &v)) {
       return {Error::kWrongType, "expected a non-negative integer",
               Pointer(Pointer(where, key), i)};
     }

@@ -267,8 +267,18 @@ class Fields {
   uint32_t present_ = 0;  // Bit k: keys[k] was found.
 };
 
-// element.get_uint64(), with the common case first: simdjson stores a non-negative integer below
-// 2^63 as an int64 (get_uint64 tries uint64 first). false for anything else, *out then untouched.
+// A number written with a fraction part of zero (1.0, 1e0) is an integer: JSON Schema's
+// "integer", which glTF's schema uses, is any number without a fractional part. Up to 2^53, where
+// every integer is a double. false for anything else, *out then untouched.
+inline bool IntegralDouble(double d, uint64_t* out) {
+  if (!(d >= 0.0 && d <= 9007199254740992.0) || d != std::floor(d)) return false;
+  *out = static_cast<uint64_t>(d);
+  return true;
+}
+
+// A non-negative integer (IntegralDouble's spellings too), with the common case first: simdjson
+// stores a non-negative integer below 2^63 as an int64 (get_uint64 tries uint64 first). false for
+// anything else, *out then untouched.
 SINEW_JSON_INLINE bool GetUint(Element e, uint64_t* out) {
   int64_t i = 0;
   if (e.get_int64().get(i) == simdjson::SUCCESS) {
@@ -276,9 +286,15 @@ SINEW_JSON_INLINE bool GetUint(Element e, uint64_t* out) {
     *out = static_cast<uint64_t>(i);
     return true;
   }
-  return e.get_uint64().get(*out) == simdjson::SUCCESS;
+  if (e.get_uint64().get(*out) == simdjson::SUCCESS) return true;
+  double d = 0;
+  return e.is_double() && e.get_double().get(d) == simdjson::SUCCESS && IntegralDouble(d, out);
 }
-SINEW_JSON_INLINE bool GetUint(TapeValue v, uint64_t* out) { return v.GetUint64(out); }
+SINEW_JSON_INLINE bool GetUint(TapeValue v, uint64_t* out) {
+  if (v.GetUint64(out)) return true;
+  double d = 0;
+  return v.type() == 'd' && v.GetDouble(&d) && IntegralDouble(d, out);
+}
 inline bool GetString(Element e, std::string_view* out) {
   return e.get_string().get(*out) == simdjson::SUCCESS;
 }
