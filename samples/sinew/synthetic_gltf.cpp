@@ -1,5 +1,7 @@
 #include "synthetic_gltf.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -17,6 +19,7 @@ constexpr uint32_t kKeys = 5;
 
 struct Layout {
   size_t positions, normals, joints, weights, indices, ibm, times, rotations, total;
+  float position_min[3], position_max[3];  // POSITION's min and max, which glTF requires
 };
 
 std::vector<uint8_t> MakeBuffer(uint32_t joints, Layout* l) {
@@ -33,6 +36,13 @@ std::vector<uint8_t> MakeBuffer(uint32_t joints, Layout* l) {
     f[v * 3] = float(v % 4);
     f[v * 3 + 1] = float(v / 4) * 0.1f;
     f[v * 3 + 2] = 0;
+  }
+  for (int c = 0; c < 3; ++c) {
+    l->position_min[c] = l->position_max[c] = f[size_t(c)];
+    for (uint32_t v = 0; v < kVertices; ++v) {
+      l->position_min[c] = std::min(l->position_min[c], f[v * 3 + size_t(c)]);
+      l->position_max[c] = std::max(l->position_max[c], f[v * 3 + size_t(c)]);
+    }
   }
   l->positions = put(f.data(), f.size() * 4);
   for (uint32_t v = 0; v < kVertices; ++v) f[v * 3] = 0, f[v * 3 + 1] = 0, f[v * 3 + 2] = 1;
@@ -90,21 +100,34 @@ Result<size_t> WriteSyntheticGltf(const std::filesystem::path& path,
   const uint32_t per_char = 6 + 2 * o.joints_per_character;
   j << in << key("accessors") << "[";
   bool first = true;
-  const auto accessor = [&](int view, int type, uint32_t count, const char* kind) {
+  // `bounds`: the accessor's "min" and "max" members, or empty (glTF requires them of POSITION
+  // and of animation inputs).
+  const auto accessor = [&](int view, int type, uint32_t count, const char* kind,
+                            const std::string& bounds = {}) {
     j << (first ? "" : ",") << nl << in << in << "{" << key("bufferView") << view << "," << sp
       << key("componentType") << type << "," << sp << key("count") << count << "," << sp
-      << key("type") << "\"" << kind << "\"}";
+      << key("type") << "\"" << kind << "\"" << bounds << "}";
     first = false;
   };
+  const auto number = [](float v) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.9g", double(v));
+    return std::string(text);
+  };
+  const std::string position_bounds =
+      "," + sp + key("min") + "[" + number(l.position_min[0]) + "," + number(l.position_min[1]) +
+      "," + number(l.position_min[2]) + "]," + sp + key("max") + "[" + number(l.position_max[0]) +
+      "," + number(l.position_max[1]) + "," + number(l.position_max[2]) + "]";
+  const std::string time_bounds = "," + sp + key("min") + "[0]," + sp + key("max") + "[1]";
   for (uint32_t c = 0; c < o.characters; ++c) {
-    accessor(0, 5126, kVertices, "VEC3");
+    accessor(0, 5126, kVertices, "VEC3", position_bounds);
     accessor(1, 5126, kVertices, "VEC3");
     accessor(2, 5121, kVertices, "VEC4");
     accessor(3, 5126, kVertices, "VEC4");
     accessor(4, 5123, kIndices, "SCALAR");
     accessor(5, 5126, o.joints_per_character, "MAT4");
     for (uint32_t k = 0; k < o.joints_per_character; ++k) {
-      accessor(6, 5126, kKeys, "SCALAR");
+      accessor(6, 5126, kKeys, "SCALAR", time_bounds);
       accessor(7, 5126, kKeys, "VEC4");
     }
   }
