@@ -449,6 +449,19 @@ TEST(GlbErrors, RejectsAHeaderLengthThatIsNotTheFileSize) {
   ExpectError(Glb(ValidGltf(), 2, 4), Error::kInvalidGlb, "byte 8");
 }
 
+// Bytes after the declared length (tools that pad files write them) are not the GLB's: the file
+// loads, with a warning at the first of them. A declared length past the file stays an error.
+TEST(GlbErrors, IgnoresBytesAfterTheDeclaredLengthWithAWarning) {
+  std::string glb = Glb(ValidGltf());
+  const size_t declared = glb.size();
+  glb += std::string(8, '\0');
+  auto loaded = LoadBytes(glb);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_EQ(loaded->warnings.size(), 1u);
+  EXPECT_EQ(loaded->warnings[0].where, "byte " + std::to_string(declared));
+  EXPECT_NE(loaded->warnings[0].message.find("8 bytes"), std::string::npos);
+}
+
 TEST(GlbErrors, RejectsAChunkRunningPastTheFile) {
   std::string glb = Glb(ValidGltf());
   const uint32_t huge = 0x7FFFFFF0u;

@@ -28,11 +28,15 @@ Result<GlbChunks> ParseGlb(std::span<const uint8_t> bytes) {
   const uint32_t version = ReadU32(bytes.data() + 4);
   if (version != 2) return Bad(4, "GLB version " + std::to_string(version) + ", expected 2");
   const uint32_t length = ReadU32(bytes.data() + 8);
-  if (length != bytes.size()) {
+  if (length > bytes.size() || length < 12) {
     return Bad(8, "header length " + std::to_string(length) + " but the file has " +
                       std::to_string(bytes.size()) + " bytes");
   }
   GlbChunks out;
+  // Bytes past the declared length (some tools pad files) are not part of the GLB: ignored, and
+  // the loader warns.
+  out.trailing = bytes.size() - length;
+  bytes = bytes.first(length);
   size_t offset = 12;
   size_t index = 0;
   bool have_json = false;

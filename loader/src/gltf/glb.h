@@ -16,14 +16,16 @@ struct GlbChunks {
   std::span<const uint8_t> json;
   std::span<const uint8_t> bin;  // Empty when the file has no BIN chunk.
   bool has_bin = false;
+  size_t trailing = 0;  // Bytes after the header's declared length, ignored.
 };
 
 // True when `bytes` starts with the GLB magic.
 bool IsGlb(std::span<const uint8_t> bytes);
 
-// Checks the header (magic, version 2, length == file size) and the chunks (lengths within the
-// file and multiples of 4, JSON first, at most one BIN right after it; unknown chunk types after
-// them are skipped as the spec says). kInvalidGlb with where = "byte <offset>".
+// Checks the header (magic, version 2, a length within the file: bytes after it are counted in
+// `trailing` and ignored) and the chunks (lengths within the declared length and multiples of 4,
+// JSON first, at most one BIN right after it; unknown chunk types after them are skipped as the
+// spec says). kInvalidGlb with where = "byte <offset>".
 Result<GlbChunks> ParseGlb(std::span<const uint8_t> bytes);
 
 }  // namespace sinew::loader::gltf

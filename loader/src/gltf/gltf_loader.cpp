@@ -1602,6 +1602,11 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
     json = chunks->json;
     c.glb_bin = chunks->bin;
     c.has_glb_bin = chunks->has_bin;
+    if (chunks->trailing) {
+      c.warnings->push_back({"byte " + std::to_string(bytes.size() - chunks->trailing),
+                             std::to_string(chunks->trailing) +
+                                 " bytes after the GLB's declared length are ignored"});
+    }
   }
   Element doc;
   // The caller guarantees ReadPadding() readable bytes after `bytes`, hence after `json` too.
