@@ -224,8 +224,9 @@ TEST(GltfErrors, RejectsAnAccessorCountWhoseByteSizeOverflows) {
               Error::kUnsupportedFeature, "/accessors/0/count");
 }
 
-// glTF 2.0 §3.6.2.4: only vertex attribute views may define byteStride. The fixture's accessor
-// `moved` is put on a second view, [offset, offset + length) of the buffer, with byteStride.
+// Only vertex attribute views may define byteStride (glTF 2.0, buffer views). The fixture's
+// accessor `moved` is put on a second view, [offset, offset + length) of the buffer, with
+// byteStride.
 std::string WithStridedView(const std::string& moved, uint32_t offset, uint32_t length,
                             uint32_t stride) {
   auto json = Replace(ValidGltf(), R"("byteOffset": 0, "byteLength": 136}])",
@@ -237,8 +238,20 @@ std::string WithStridedView(const std::string& moved, uint32_t offset, uint32_t 
 }
 
 TEST(GltfErrors, RejectsKeyTimesOnABufferViewWithByteStride) {
-  ExpectError(WithStridedView("96", 96, 8, 4), Error::kInvalidValue,
+  ExpectError(WithStridedView("96", 96, 12, 8), Error::kInvalidValue,
               "/animations/0/samplers/0/input");
+}
+
+// A byteStride equal to the element size (4 for float key times) reads the same as none; popular
+// exporters write it on animation and inverse-bind views: the file loads, with one warning.
+TEST(GltfErrors, WarnsAboutKeyTimesOnAViewWhoseByteStrideIsTheElementSize) {
+  auto loaded = LoadBytes(WithStridedView("96", 96, 8, 4));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_EQ(loaded->warnings.size(), 1u);
+  EXPECT_EQ(loaded->warnings[0].where, "/animations/0/samplers/0/input");
+  auto plain = LoadBytes(ValidGltf());
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(loaded->asset.animations[0].keys, plain->asset.animations[0].keys);
 }
 
 TEST(GltfErrors, AcceptsVertexAttributesOnABufferViewWithByteStride) {

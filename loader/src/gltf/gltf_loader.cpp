@@ -61,7 +61,12 @@ struct Accessor {
   // On a view, with a byteOffset or a byteStride that is not a multiple of 4 (which vertex
   // attributes must be, glTF 2.0 §3.6.2.4).
   bool unaligned = false;
-  bool strided = false;  // On a view that defines byteStride.
+  // On a view whose byteStride is not the element size (data only vertex attributes may have).
+  bool strided = false;
+  // On a view whose byteStride is the element size: packed as without it, which exporters write
+  // for inverse binds and animation data too (a warning there, once per accessor).
+  bool packed_stride = false;
+  mutable bool packed_stride_warned = false;
 };
 
 // Everything the object passes share. Kept in the GltfLoader between loads (Reset keeps the
@@ -402,7 +407,10 @@ LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
     info.type = a.type;
     info.normalized = a.normalized;
     info.unaligned = a.view && (a.byte_offset % 4 != 0 || a.view->byte_stride % 4 != 0);
-    info.strided = a.view && a.view->byte_stride != 0;
+    const bool has_stride = a.view && a.view->byte_stride != 0;
+    info.packed_stride =
+        has_stride && a.view->byte_stride == gltf::ElementSize(a.component_type, a.type);
+    info.strided = has_stride && !info.packed_stride;
     if (gltf::IsPackedFloat(a)) {
       info.packed_floats = a.view->bytes.data() + a.byte_offset;
     } else {
@@ -467,8 +475,9 @@ inline LoadStatus CheckComponents(const LoadState& c, uint32_t index, uint32_t a
 }
 
 // CheckComponents for an accessor that is not vertex data (indices, inverse binds, key times and
-// values): its view must not define byteStride either (glTF 2.0 §3.6.2.4: "buffer views with
-// other types of data MUST NOT define byteStride").
+// values): its view must not define byteStride either ("buffer views with other types of data
+// MUST NOT define byteStride"). A byteStride equal to the element size changes nothing a reader
+// computes, and popular exporters write it: a warning then, an error for any other stride.
 // (This, ChargeDecode and AppendAccessorFloats run for every animation sampler and channel; GCC
 // kept them out of line, and forcing them inline made a crowd load ~2% faster, A/B.)
 [[gnu::always_inline]] inline LoadStatus CheckNonVertexComponents(const LoadState& c,
@@ -479,7 +488,15 @@ inline LoadStatus CheckComponents(const LoadState& c, uint32_t index, uint32_t a
   if (LoadStatus s = CheckComponents(c, index, allowed, quantized_allowed, role, where); !s) {
     return s;
   }
-  if (!c.accessors[index].strided) return {};
+  const Accessor& a = c.accessors[index];
+  if (a.packed_stride && !a.packed_stride_warned) {
+    a.packed_stride_warned = true;
+    c.warnings->push_back(
+        {where.ToString(), "accessor " + std::to_string(index) +
+                               " is on a bufferView whose byteStride, which only vertex "
+                               "attributes may have, is its element size: read as packed"});
+  }
+  if (!a.strided) return {};
   return {Error::kInvalidValue,
           "accessor " + std::to_string(index) + " is on a bufferView with byteStride, which only " +
               "vertex attributes may have, not " + std::string(role),
