@@ -104,6 +104,29 @@ TEST(GltfFixture, IntegersWrittenWithAZeroFractionAreIntegers) {
       Error::kInvalidValue, "/accessors/0/count");
 }
 
+// JOINTS_n / WEIGHTS_n sets come in pairs, contiguous from 0: a set after a gap is not skipped, a
+// lone JOINTS_1 / WEIGHTS_1 does not load as unskinned, and a set numbered far past the others
+// leaves a gap too. The error names the first missing attribute.
+TEST(GltfErrors, RejectsInfluenceSetsThatAreNotContiguousPairsFromZero) {
+  const std::string attributes = R"("attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2})";
+  const auto with = [&](const std::string& sets) {
+    return Replace(ValidGltf(), attributes, R"("attributes": {"POSITION": 0, )" + sets + "}");
+  };
+  const std::string where = "/meshes/0/primitives/0/attributes/";
+  ExpectError(with(R"("JOINTS_0": 1, "WEIGHTS_0": 2, "JOINTS_2": 1, "WEIGHTS_2": 2)"),
+              Error::kMissingProperty, where + "JOINTS_1");
+  ExpectError(with(R"("JOINTS_1": 1, "WEIGHTS_1": 2)"), Error::kMissingProperty,
+              where + "JOINTS_0");
+  ExpectError(with(R"("JOINTS_0": 1, "WEIGHTS_0": 2, "JOINTS_1": 1)"), Error::kMissingProperty,
+              where + "WEIGHTS_1");
+  ExpectError(with(R"("JOINTS_0": 1, "WEIGHTS_0": 2, "WEIGHTS_99": 2)"), Error::kMissingProperty,
+              where + "JOINTS_1");
+  // Two full sets load as K = 8.
+  auto two = LoadBytes(with(R"("JOINTS_0": 1, "WEIGHTS_0": 2, "JOINTS_1": 1, "WEIGHTS_1": 2)"));
+  ASSERT_TRUE(two.ok()) << two.error().ToString();
+  EXPECT_EQ(two->asset.meshes[0].primitives[0].influences.influences_per_vertex, 8u);
+}
+
 TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }
 
 TEST(GltfErrors, RejectsARootThatIsNotAnObject) { ExpectError("[1, 2]", Error::kWrongType, ""); }

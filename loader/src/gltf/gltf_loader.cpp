@@ -843,15 +843,15 @@ int64_t SetNumber(std::string_view name, std::string_view prefix, size_t limit) 
   uint64_t n = 0;
   for (char ch : digits) {
     if (ch < '0' || ch > '9') return -1;
-    n = n * 10 + uint64_t(ch - '0');
-    if (n > limit) return -1;
+    if (n <= limit) n = n * 10 + uint64_t(ch - '0');
   }
-  return static_cast<int64_t>(n);
+  // A set numbered past the attribute count leaves a gap whatever it is: it stands at `limit`.
+  return static_cast<int64_t>(std::min<uint64_t>(n, limit));
 }
 
 // The attributes a primitive reads, found in one pass over its attributes object (the first of
 // duplicate keys, as at_key). JOINTS_n / WEIGHTS_n go to c.joint_fields / c.weight_fields, indexed
-// by n (only n <= the attribute count can matter: the sets must be contiguous from 0).
+// by n (a set numbered past the attribute count at the last index: it leaves a gap either way).
 struct Attributes {
   TapeField position{"POSITION", TapeValue(), false}, normal{"NORMAL", TapeValue(), false},
       tangent{"TANGENT", TapeValue(), false};
@@ -884,12 +884,19 @@ void GatherAttributes(LoadState& c, TapeObject attributes, Attributes* out) {
 }
 
 LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Primitive* p) {
-  // JOINTS_0/WEIGHTS_0, JOINTS_1/WEIGHTS_1, ... contiguous from 0.
+  // JOINTS_0/WEIGHTS_0, JOINTS_1/WEIGHTS_1, ... contiguous from 0, each set with both: a set past
+  // a gap is not skipped, and a lone JOINTS_1/WEIGHTS_1 does not load as unskinned.
   size_t sets = 0;
-  while (sets < c.joint_fields.size() && c.joint_fields[sets].present) ++sets;
-  if (sets < c.weight_fields.size() && c.weight_fields[sets].present) {
-    return {Error::kMissingProperty, "WEIGHTS_" + std::to_string(sets) + " without its JOINTS",
-            Path(aw, "JOINTS_" + std::to_string(sets)).ToString()};
+  for (size_t n = 0; n < c.joint_fields.size(); ++n) {
+    if (c.joint_fields[n].present || c.weight_fields[n].present) sets = n + 1;
+  }
+  for (size_t n = 0; n < sets; ++n) {
+    const bool joints = c.joint_fields[n].present;
+    if (joints && c.weight_fields[n].present) continue;
+    const std::string name = (joints ? "WEIGHTS_" : "JOINTS_") + std::to_string(n);
+    return {Error::kMissingProperty,
+            "required: JOINTS_n / WEIGHTS_n sets come in pairs, contiguous from 0",
+            Path(aw, name).ToString()};
   }
   if (sets == 0) return {};
   const uint32_t k = static_cast<uint32_t>(4 * sets);
@@ -905,10 +912,6 @@ LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Pri
     const TapeField& wf = c.weight_fields[set];
     uint32_t ja = 0, wa = 0;
     if (LoadStatus s = RequireIndex(jf, aw, c.accessors.size(), &ja); !s) return s;
-    if (!wf.present) {
-      return {Error::kMissingProperty, "required",
-              Path(aw, "WEIGHTS_" + std::to_string(set)).ToString()};
-    }
     if (LoadStatus s = RequireIndex(wf, aw, c.accessors.size(), &wa); !s) return s;
     const Path jw(aw, jf.key), ww(aw, wf.key);
     if (LoadStatus s = CheckCount(c, ja, vertex_count, jw); !s) return s;
