@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,39 @@ TEST(GltfErrors, RejectsInfluenceSetsThatAreNotContiguousPairsFromZero) {
   auto two = LoadBytes(with(R"("JOINTS_0": 1, "WEIGHTS_0": 2, "JOINTS_1": 1, "WEIGHTS_1": 2)"));
   ASSERT_TRUE(two.ok()) << two.error().ToString();
   EXPECT_EQ(two->asset.meshes[0].primitives[0].influences.influences_per_vertex, 8u);
+}
+
+// NaN or an infinity in FLOAT data that is read is an error at its accessor, naming the element:
+// positions, weights, key times and rotation keys of the fixture in turn.
+TEST(GltfErrors, RejectsNonFiniteFloatsInAccessorDataThatIsRead) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  struct Case {
+    size_t float_index;  // into the fixture's buffer, counted in 4-byte words
+    float value;
+    const char* where;
+    const char* element;
+  };
+  // Words: positions 0-8, joints 9-11 (bytes), weights 12-23, key times 24-25, rotations 26-33.
+  for (const Case& k : {Case{5, nan, "/accessors/0", "element 1, component 2"},
+                        Case{16, inf, "/accessors/2", "element 1, component 0"},
+                        Case{25, inf, "/accessors/3", "element 1, component 0"},
+                        Case{33, -inf, "/accessors/4", "element 1, component 3"}}) {
+    std::vector<uint8_t> b;
+    Append<float>(&b, {0, 0, 0, 1, 0, 0, 0, 1, 0});
+    Append<uint8_t>(&b, {0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0});
+    Append<float>(&b, {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+    Append<float>(&b, {0, 1});
+    Append<float>(&b, {0, 0, 0, 1, 0, 0, 0.7071068f, 0.7071068f});
+    std::memcpy(b.data() + k.float_index * 4, &k.value, 4);
+    const std::string json = Replace(ValidGltf(), BufferUri(),
+                                     "data:application/octet-stream;base64," + testing::Base64(b));
+    auto loaded = LoadBytes(json);
+    ASSERT_FALSE(loaded.ok()) << k.where;
+    EXPECT_EQ(loaded.code(), Error::kNonFiniteValue) << k.where;
+    EXPECT_EQ(loaded.error().where, k.where);
+    EXPECT_NE(loaded.error().message.find(k.element), std::string::npos) << loaded.error().message;
+  }
 }
 
 TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }

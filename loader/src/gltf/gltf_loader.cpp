@@ -565,6 +565,30 @@ constexpr uint64_t kDecodedMinBytes = uint64_t{32} << 20;
           Path(kAccessorsPath, index).ToString()};
 }
 
+// NaN or an infinity in FLOAT data that is read refuses the file: whatever reads it (positions,
+// normals, tangents, weights, morph deltas, inverse binds, key times and values) would spread it.
+// Normalized integers decode to finite values. One branch-free pass (vectorized) over the values
+// just decoded; the element is located only on failure.
+LoadStatus CheckFinite(const LoadState& c, uint32_t index, std::span<const float> values) {
+  const Accessor& a = c.accessors[index];
+  if (a.component_type != ComponentType::kFloat) return {};
+  uint32_t bad = 0;
+  for (const float v : values) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof(bits));
+    bad |= uint32_t((bits & 0x7F800000u) == 0x7F800000u);
+  }
+  if (!bad) return {};
+  const size_t at =
+      size_t(std::find_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); }) -
+             values.begin());
+  const uint32_t components = gltf::ComponentCount(a.type);
+  return {Error::kNonFiniteValue,
+          "element " + std::to_string(at / components) + ", component " +
+              std::to_string(at % components) + " is not finite",
+          Path(kAccessorsPath, index).ToString()};
+}
+
 // Decodes accessor `index` (validated) into *out (count * components floats). Packed FLOAT data is
 // copied in as the vector is allocated (resize() would zero it first).
 LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::vector<float>* out) {
@@ -574,10 +598,11 @@ LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::vector<float>* ou
   if (a.packed_floats) {
     out->assign(UnalignedFloats(a.packed_floats),
                 UnalignedFloats(a.packed_floats + n * sizeof(float)));
-    return {};
+    return CheckFinite(c, index, *out);
   }
   out->resize(n);
-  return gltf::DecodeFloats(c.descs[a.desc], *out);
+  if (LoadStatus s = gltf::DecodeFloats(c.descs[a.desc], *out); !s) return s;
+  return CheckFinite(c, index, *out);
 }
 
 // Decodes accessor `index` into `out`, which holds count * components floats, without charging it
@@ -586,9 +611,10 @@ LoadStatus DecodeCharged(const LoadState& c, uint32_t index, std::span<float> ou
   const Accessor& a = c.accessors[index];
   if (a.packed_floats) {
     std::memcpy(out.data(), a.packed_floats, out.size() * sizeof(float));
-    return {};
+    return CheckFinite(c, index, out);
   }
-  return gltf::DecodeFloats(c.descs[a.desc], out);
+  if (LoadStatus s = gltf::DecodeFloats(c.descs[a.desc], out); !s) return s;
+  return CheckFinite(c, index, out);
 }
 
 // The same, charged.
@@ -641,7 +667,7 @@ LoadStatus ReadAccessorFloats(const LoadState& c, uint32_t index,
   if (a.packed_floats) {  // Copied in as `keys` grows (resize() would zero them first).
     keys->insert(keys->end(), UnalignedFloats(a.packed_floats),
                  UnalignedFloats(a.packed_floats + range->count * sizeof(float)));
-    return {};
+    return CheckFinite(c, index, std::span<const float>(*keys).subspan(range->offset));
   }
   keys->resize(range->offset + range->count);
   return DecodeCharged(c, index, std::span<float>(*keys).subspan(range->offset, range->count));
