@@ -161,6 +161,17 @@ TEST(GltfErrors, RejectsNonFiniteFloatsInAccessorDataThatIsRead) {
   }
 }
 
+// A morph target's NORMAL or TANGENT needs the primitive's own (a MUST of the specification): the
+// fixture has positions only, so a target NORMAL offsets nothing.
+TEST(GltfErrors, RejectsAMorphTargetAttributeWithoutTheBaseAttribute) {
+  ExpectError(Replace(ValidGltf(), R"("WEIGHTS_0": 2})",
+                      R"("WEIGHTS_0": 2}, "targets": [{"POSITION": 0, "NORMAL": 0}])"),
+              Error::kInvalidValue, "/meshes/0/primitives/0/targets/0/NORMAL");
+  auto position_only = LoadBytes(Replace(ValidGltf(), R"("WEIGHTS_0": 2})",
+                                         R"("WEIGHTS_0": 2}, "targets": [{"POSITION": 0}])"));
+  ASSERT_TRUE(position_only.ok()) << position_only.error().ToString();
+}
+
 TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }
 
 TEST(GltfErrors, RejectsARootThatIsNotAnObject) { ExpectError("[1, 2]", Error::kWrongType, ""); }

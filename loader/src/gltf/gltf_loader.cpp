@@ -1048,6 +1048,13 @@ LoadStatus LoadTargets(const LoadState& c, TapeArray targets, const Path& where,
       int32_t accessor = -1;
       if (LoadStatus s = OptionalIndex(f[k], tw, c.accessors.size(), &accessor); !s) return s;
       if (accessor < 0) continue;
+      // "For each morph target attribute, an original attribute MUST be present in the mesh
+      // primitive": an offset to nothing.
+      if ((k == 1 && p->normals.empty()) || (k == 2 && p->tangents.empty())) {
+        return {Error::kInvalidValue,
+                "the primitive has no " + std::string(kKeys[k]) + " for this target to offset",
+                Path(tw, kKeys[k]).ToString()};
+      }
       const bool is_position = k == 0;
       if (LoadStatus s =
               LoadStream(c, uint32_t(accessor), vertex_count, kF32,
