@@ -172,6 +172,20 @@ TEST(GltfErrors, RejectsAMorphTargetAttributeWithoutTheBaseAttribute) {
   ASSERT_TRUE(position_only.ok()) << position_only.error().ToString();
 }
 
+// A node with a matrix must not be animated (its matrix would win), and one clip must not animate
+// the same node and path twice (which channel wins is undefined).
+TEST(GltfErrors, RejectsAnimatingAMatrixNodeAndTwoChannelsWithOneTarget) {
+  ExpectError(Replace(ValidGltf(), R"({"name": "tip", "translation": [0, 1, 0]})",
+                      R"({"name": "tip", "matrix": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,1,0,1]})"),
+              Error::kInvalidValue, "/animations/0/channels/0/target/node");
+  ExpectError(Replace(ValidGltf(),
+                      R"("channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}])",
+                      R"("channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}},
+                                      {"sampler": 0, "target": {"node": 0, "path": "rotation"}},
+                                      {"sampler": 0, "target": {"node": 1, "path": "rotation"}}])"),
+              Error::kInvalidValue, "/animations/0/channels/2/target");
+}
+
 TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }
 
 TEST(GltfErrors, RejectsARootThatIsNotAnObject) { ExpectError("[1, 2]", Error::kWrongType, ""); }

@@ -109,6 +109,7 @@ struct LoadState {
   std::vector<KeyTimes> key_times;
   uint32_t load = 0;                                   // Counts loads from 1; see KeyTimes.
   std::vector<TapeField> joint_fields, weight_fields;  // JOINTS_n / WEIGHTS_n of one primitive.
+  std::vector<uint64_t> channel_targets;               // CheckDistinctTargets' memory
   std::vector<int32_t> parents;                        // Per node, while the hierarchy is checked.
   std::vector<uint32_t> weighted_or_skinned;           // Nodes with weights or a skin, in order.
   std::vector<uint8_t> node_state;
@@ -1500,6 +1501,14 @@ LoadStatus LoadChannel(LoadState& c, TapeObject co, const Path& where, const Pat
     channel->node = -1;
     return {};
   }
+  // "A node with a matrix MUST NOT be the target of an animation": its matrix would win and the
+  // clip would move nothing (weights, which are not part of the matrix, may be animated).
+  if (channel->path != AnimationPath::kWeights && channel->node >= 0 &&
+      c.asset->nodes[size_t(channel->node)].has_matrix) {
+    return {Error::kInvalidValue,
+            "node " + std::to_string(channel->node) + " has a matrix and cannot be animated",
+            Path(tw, "node").ToString()};
+  }
   const Path samplers_path(where, "samplers"), sampler_path(samplers_path, channel->sampler),
       ow(sampler_path, "output");
   const bool moves =
@@ -1529,6 +1538,26 @@ LoadStatus LoadChannel(LoadState& c, TapeObject co, const Path& where, const Pat
   return {};
 }
 
+// "Within one animation, each target (a combination of node and path) MUST NOT be used more than
+// once": which of the two would win is undefined. kInvalidValue at the later channel's target.
+// `seen` holds, per node and path, (animation << 32 | channel) of the last channel that animated
+// it: one pass over the channels, nothing cleared between animations.
+LoadStatus CheckDistinctTargets(const Animation& anim, uint32_t animation,
+                                const Path& channels_path, std::vector<uint64_t>* seen) {
+  for (uint32_t c = 0; c < anim.channels.size(); ++c) {
+    const AnimationChannel& ch = anim.channels[c];
+    if (ch.node < 0) continue;
+    uint64_t& last = (*seen)[size_t(ch.node) * 4 + size_t(ch.path)];
+    if (last != UINT64_MAX && (last >> 32) == animation) {
+      return {Error::kInvalidValue,
+              "channel " + std::to_string(uint32_t(last)) + " already animates this node and path",
+              Path(Path(channels_path, c), "target").ToString()};
+    }
+    last = (uint64_t{animation} << 32) | c;
+  }
+  return {};
+}
+
 LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
   TapeArray array;
   bool present = false;
@@ -1538,6 +1567,7 @@ LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
   c.asset->animations.resize(array.size());
   if (c.key_times.size() < c.accessors.size()) c.key_times.resize(c.accessors.size());
   c.keys.clear();
+  c.channel_targets.assign(c.asset->nodes.size() * 4, UINT64_MAX);
   static constexpr std::string_view kKeys[] = {"name", "samplers", "channels"};
   enum { kName, kSamplers, kChannels };
   size_t i = 0;
@@ -1579,6 +1609,10 @@ LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
       if (LoadStatus s = AsObject(ce, cw, &co); !s) return s;
       if (LoadStatus s = LoadChannel(c, co, where, cw, &anim, &anim.channels[ci]); !s) return s;
       ++ci;
+    }
+    if (LoadStatus s = CheckDistinctTargets(anim, uint32_t(i), channels_path, &c.channel_targets);
+        !s) {
+      return s;
     }
     ++i;
   }
