@@ -186,6 +186,14 @@ TEST(GltfErrors, RejectsAnimatingAMatrixNodeAndTwoChannelsWithOneTarget) {
               Error::kInvalidValue, "/animations/0/channels/2/target");
 }
 
+// A node with a skin needs JOINTS_0 and WEIGHTS_0 on every primitive of its mesh.
+TEST(GltfErrors, RejectsASkinnedNodeWhoseMeshHasNoInfluences) {
+  ExpectError(
+      Replace(ValidGltf(), R"("attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2})",
+              R"("attributes": {"POSITION": 0})"),
+      Error::kMissingProperty, "/meshes/0/primitives/0/attributes/JOINTS_0");
+}
+
 TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }
 
 TEST(GltfErrors, RejectsARootThatIsNotAnObject) { ExpectError("[1, 2]", Error::kWrongType, ""); }

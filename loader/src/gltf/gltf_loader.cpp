@@ -1371,6 +1371,17 @@ LoadStatus CheckSkinnedNodes(const LoadState& c) {
     const size_t joint_count = a.skins[size_t(node.skin)].joints.size();
     const Mesh& mesh = a.meshes[size_t(node.mesh)];
     for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+      // "The skinned mesh's primitives MUST have JOINTS_0 and WEIGHTS_0": one without them has
+      // nothing to skin with (it would follow whichever joint a rigid fallback picked).
+      if (!mesh.primitives[p].skinned()) {
+        const Path mesh_path(kMeshesPath, size_t(node.mesh)), primitives(mesh_path, "primitives"),
+            primitive(primitives, p), attributes(primitive, "attributes");
+        return {Error::kMissingProperty,
+                "node " + std::to_string(n) +
+                    " has a skin: its mesh's primitives need JOINTS_0 "
+                    "and WEIGHTS_0",
+                Path(attributes, "JOINTS_0").ToString()};
+      }
       const std::vector<uint16_t>& joints = mesh.primitives[p].influences.joints;
       // The largest index first (a vectorized loop); the offender is searched for only if any.
       uint16_t largest = 0;
