@@ -194,6 +194,18 @@ TEST(GltfErrors, RejectsASkinnedNodeWhoseMeshHasNoInfluences) {
       Error::kMissingProperty, "/meshes/0/primitives/0/attributes/JOINTS_0");
 }
 
+// POSITION must have min and max; sinew computes nothing from them: a warning at the accessor.
+TEST(GltfErrors, WarnsAboutAPositionAccessorWithoutMinAndMax) {
+  auto loaded = LoadBytes(
+      Replace(ValidGltf(), R"("min": [0, 0, 0], "max": [1, 1, 0])", R"("max": [1, 1, 0])"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_EQ(loaded->warnings.size(), 1u);
+  EXPECT_EQ(loaded->warnings[0].where, "/accessors/0");
+  auto with_bounds = LoadBytes(ValidGltf());
+  ASSERT_TRUE(with_bounds.ok());
+  EXPECT_TRUE(with_bounds->warnings.empty());
+}
+
 TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }
 
 TEST(GltfErrors, RejectsARootThatIsNotAnObject) { ExpectError("[1, 2]", Error::kWrongType, ""); }

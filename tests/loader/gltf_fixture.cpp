@@ -49,7 +49,8 @@ std::string ValidGltf() {
          BufferUri() + R"("}],
   "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 136}],
   "accessors": [
-    {"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 3, "type": "VEC3"},
+    {"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+     "min": [0, 0, 0], "max": [1, 1, 0]},
     {"bufferView": 0, "byteOffset": 36, "componentType": 5121, "count": 3, "type": "VEC4"},
     {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 3, "type": "VEC4"},
     {"bufferView": 0, "byteOffset": 96, "componentType": 5126, "count": 2, "type": "SCALAR"},

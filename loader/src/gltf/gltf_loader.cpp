@@ -67,7 +67,10 @@ struct Accessor {
   // for inverse binds and animation data too (a warning there, once per accessor).
   bool packed_stride = false;
   mutable bool packed_stride_warned = false;
+  bool has_bounds = false;  // Has both "min" and "max" (which POSITION must have).
+  mutable bool bounds_warned = false;
 };
+static_assert(sizeof(Accessor) <= 32, "an Accessor stays within 32 bytes");
 
 // Everything the object passes share. Kept in the GltfLoader between loads (Reset keeps the
 // vectors' capacity), so a reused loader does not fault in fresh scratch memory every time.
@@ -339,9 +342,20 @@ LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
   if (!present) return {};
   // Built as they are read (not resized first): each entry is written once, while it is hot.
   c.accessors.reserve(array.size());
-  static constexpr std::string_view kKeys[] = {"componentType", "type",       "normalized", "count",
-                                               "byteOffset",    "bufferView", "sparse"};
-  enum { kComponentType, kType, kNormalized, kCount, kByteOffset, kBufferView, kSparse };
+  static constexpr std::string_view kKeys[] = {"componentType", "type",       "normalized",
+                                               "count",         "byteOffset", "bufferView",
+                                               "sparse",        "min",        "max"};
+  enum {
+    kComponentType,
+    kType,
+    kNormalized,
+    kCount,
+    kByteOffset,
+    kBufferView,
+    kSparse,
+    kMin,
+    kMax
+  };
   // Filled here, appended once validated. One for the whole loop, every field set anew for each
   // accessor (constructing one per accessor zeroes its 144 bytes first).
   AccessorDesc a;
@@ -407,6 +421,7 @@ LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
     info.component_type = a.component_type;
     info.type = a.type;
     info.normalized = a.normalized;
+    info.has_bounds = f[kMin].present && f[kMax].present;
     info.unaligned = a.view && (a.byte_offset % 4 != 0 || a.view->byte_stride % 4 != 0);
     const bool has_stride = a.view && a.view->byte_stride != 0;
     info.packed_stride =
@@ -1108,6 +1123,13 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
                                         &p->positions);
       !s) {
     return s;
+  }
+  // POSITION MUST have min and max (bounds for culling); sinew computes nothing from them: a
+  // warning, once per accessor.
+  if (const Accessor& pa = c.accessors[size_t(position)]; !pa.has_bounds && !pa.bounds_warned) {
+    pa.bounds_warned = true;
+    c.warnings->push_back({Path(kAccessorsPath, size_t(position)).ToString(),
+                           "a POSITION accessor without min and max, which glTF requires"});
   }
   const size_t vertex_count = p->vertex_count();
   if (normal >= 0) {
