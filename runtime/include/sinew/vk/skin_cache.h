@@ -8,8 +8,8 @@
 //   once into the cache's mesh pool (AddMesh);
 // * palettes: the skinning matrices of one pose (one skinned node of a character), written by
 //   the host for every frame it moves; the primitives of one skinned mesh share one (AddPalette);
-// * instances: a mesh deformed with a palette and its own morph weights into its own range of
-//   the output buffer: positions, normals and tangents, and previous positions for motion vectors
+// * instances: a mesh deformed with a palette and its own morph weights into its own range of an
+//   output page: positions, normals and tangents, and previous positions for motion vectors
 //   (AddInstance).
 //
 // Frames in flight. The host-written data (palettes, morph weights, instance records, the work
@@ -32,7 +32,8 @@
 //   (last frame's Record) must be done with them: RecordReuseBarrier().
 // * after Record(): RecordOutputBarrier() before drawing from or copying the outputs.
 //
-// Not thread-safe: one thread drives a SkinCache (poses may be computed by many, then written).
+// Not thread-safe: one thread calls a SkinCache; the palette spans it hands out (palette(),
+// OverwritePalette()) may then be written by many threads at once, each its own palettes.
 #pragma once
 
 #include <cstdint>
