@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,10 @@ Status SubShapeWeightsJob::Validate() const {
 Status SubShapeWeightsJob::Run() const {
   if (Status s = Validate(); !s) return s;
   std::copy(weights.begin(), weights.end(), output.begin());
-  std::vector<SubShape> subs;
+  // A shape's sub-shapes, sorted: on the stack for up to 16 (no allocation per call, which
+  // CrowdPoseJob makes per character), else on the heap.
+  SubShape stack[16];
+  std::vector<SubShape> heap;
   for (const InbetweenShape& shape : shapes) {
     const float w = weights[shape.primary];
     output[shape.primary] = 0;
@@ -54,12 +58,21 @@ Status SubShapeWeightsJob::Run() const {
       output[shape.primary] = w;
       continue;
     }
-    subs.clear();
-    subs.push_back({0.0f, kNull});
-    subs.push_back({1.0f, int32_t(shape.primary)});
-    for (const auto& ib : shape.inbetweens) subs.push_back({ib.weight, int32_t(ib.target)});
-    std::stable_sort(subs.begin(), subs.end(),
-                     [](const SubShape& a, const SubShape& b) { return a.weight < b.weight; });
+    const size_t count = shape.inbetweens.size() + 2;
+    if (count > std::size(stack)) heap.resize(count);
+    const std::span<SubShape> subs(count > std::size(stack) ? heap.data() : stack, count);
+    subs[0] = {0.0f, kNull};
+    subs[1] = {1.0f, int32_t(shape.primary)};
+    for (size_t i = 0; i < shape.inbetweens.size(); ++i) {
+      subs[i + 2] = {shape.inbetweens[i].weight, int32_t(shape.inbetweens[i].target)};
+    }
+    // Insertion sort by weight: stable, as few entries as a shape has sub-shapes.
+    for (size_t i = 1; i < count; ++i) {
+      const SubShape x = subs[i];
+      size_t j = i;
+      for (; j > 0 && x.weight < subs[j - 1].weight; --j) subs[j] = subs[j - 1];
+      subs[j] = x;
+    }
     const size_t k =
         size_t(std::upper_bound(subs.begin(), subs.end(), w,
                                 [](float value, const SubShape& s) { return value < s.weight; }) -

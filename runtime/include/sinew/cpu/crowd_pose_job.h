@@ -1,11 +1,11 @@
 // Posing at crowd scale: what is the same for every character of an asset (its
 // hierarchy in parents-first order, its clips' channels, its drawn meshes and skins) is checked
 // once by PosePlan::Create; CrowdPoseJob then poses a range of characters, each at its own clip
-// time, with no allocation or string per character (but SubShapeWeightsJob's, for a mesh whose
-// blend shapes have in-betweens): clip sampling (each distinct key-time track
-// searched once per character), scene matrices, and every drawn mesh's palette written where the
-// caller says (e.g. straight into SkinCache::palette() memory). Split a crowd into ranges, one job
-// per range, to spread it over an engine's job system; each thread needs its own PoseScratch.
+// time, with no allocation or string per character (but for a blend shape with more than 14
+// in-betweens, which SubShapeWeightsJob sorts on the heap): clip sampling (each distinct key-time
+// track searched once per character), scene matrices, and every drawn mesh's palette written where
+// the caller says (e.g. straight into SkinCache::palette() memory). Split a crowd into ranges, one
+// job per range, to spread it over an engine's job system; each thread needs its own PoseScratch.
 #pragma once
 
 #include <cstdint>
