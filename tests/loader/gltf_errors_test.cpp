@@ -144,15 +144,9 @@ TEST(GltfErrors, RejectsNonFiniteFloatsInAccessorDataThatIsRead) {
                         Case{16, inf, "/accessors/2", "element 1, component 0"},
                         Case{25, inf, "/accessors/3", "element 1, component 0"},
                         Case{33, -inf, "/accessors/4", "element 1, component 3"}}) {
-    std::vector<uint8_t> b;
-    Append<float>(&b, {0, 0, 0, 1, 0, 0, 0, 1, 0});
-    Append<uint8_t>(&b, {0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0});
-    Append<float>(&b, {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
-    Append<float>(&b, {0, 1});
-    Append<float>(&b, {0, 0, 0, 1, 0, 0, 0.7071068f, 0.7071068f});
+    std::vector<uint8_t> b = testing::BufferBytes();
     std::memcpy(b.data() + k.float_index * 4, &k.value, 4);
-    const std::string json = Replace(ValidGltf(), BufferUri(),
-                                     "data:application/octet-stream;base64," + testing::Base64(b));
+    const std::string json = Replace(ValidGltf(), BufferUri(), testing::DataUri(b));
     auto loaded = LoadBytes(json);
     ASSERT_FALSE(loaded.ok()) << k.where;
     EXPECT_EQ(loaded.code(), Error::kNonFiniteValue) << k.where;

@@ -21,15 +21,21 @@ std::string Base64(const std::vector<uint8_t>& bytes) {
   return out;
 }
 
-std::string BufferUri() {
+std::vector<uint8_t> BufferBytes() {
   std::vector<uint8_t> b;
   Append<float>(&b, {0, 0, 0, 1, 0, 0, 0, 1, 0});
   Append<uint8_t>(&b, {0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0});
   Append<float>(&b, {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
   Append<float>(&b, {0, 1});
   Append<float>(&b, {0, 0, 0, 1, 0, 0, 0.7071068f, 0.7071068f});
-  return "data:application/octet-stream;base64," + Base64(b);
+  return b;
 }
+
+std::string DataUri(const std::vector<uint8_t>& bytes) {
+  return "data:application/octet-stream;base64," + Base64(bytes);
+}
+
+std::string BufferUri() { return DataUri(BufferBytes()); }
 
 std::string ValidGltf() {
   return R"({

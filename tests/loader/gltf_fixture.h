@@ -27,6 +27,9 @@ void Append(std::vector<uint8_t>* out, std::initializer_list<T> values) {
 // joints 3 x VEC4 u8 [36, 48); weights 3 x VEC4 float [48, 96); key times 2 floats [96, 104);
 // rotations 2 x VEC4 [104, 136).
 std::string BufferUri();
+// The same buffer's bytes, and any bytes as a data: URI (to build a variant of the buffer).
+std::vector<uint8_t> BufferBytes();
+std::string DataUri(const std::vector<uint8_t>& bytes);
 
 // A valid skinned, animated asset: nodes root -> tip, a skinned mesh node; one clip.
 std::string ValidGltf();
