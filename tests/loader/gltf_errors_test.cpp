@@ -200,6 +200,17 @@ TEST(GltfErrors, WarnsAboutAPositionAccessorWithoutMinAndMax) {
   EXPECT_TRUE(with_bounds->warnings.empty());
 }
 
+// NORMAL must be unit length (TANGENT too, with w = ±1); sinew renormalizes what it transforms:
+// a warning at the accessor. The fixture's positions, one of them (0, 0, 0), serve as normals.
+TEST(GltfErrors, WarnsAboutNormalsThatAreNotUnitLength) {
+  auto loaded = LoadBytes(Replace(ValidGltf(), R"("attributes": {"POSITION": 0,)",
+                                  R"("attributes": {"POSITION": 0, "NORMAL": 0,)"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_EQ(loaded->warnings.size(), 1u);
+  EXPECT_EQ(loaded->warnings[0].where, "/accessors/0");
+  EXPECT_EQ(loaded->warnings[0].message, "NORMAL not unit length");
+}
+
 TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }
 
 TEST(GltfErrors, RejectsARootThatIsNotAnObject) { ExpectError("[1, 2]", Error::kWrongType, ""); }

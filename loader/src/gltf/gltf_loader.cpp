@@ -68,7 +68,9 @@ struct Accessor {
   bool packed_stride = false;
   mutable bool packed_stride_warned = false;
   bool has_bounds = false;  // Has both "min" and "max" (which POSITION must have).
-  mutable bool bounds_warned = false;
+  // A warning about this accessor's data was given (POSITION bounds, NORMAL or TANGENT units):
+  // one per accessor.
+  mutable bool data_warned = false;
 };
 static_assert(sizeof(Accessor) <= 32, "an Accessor stays within 32 bytes");
 
@@ -1085,6 +1087,28 @@ LoadStatus LoadTargets(const LoadState& c, TapeArray targets, const Path& where,
   return {};
 }
 
+// NORMAL and TANGENT xyz are unit length and TANGENT w is ±1 in the specification; sinew
+// renormalizes where it transforms them, so a file that breaks it still deforms: a warning, once
+// per accessor, naming the first element off (by more than 1 % in squared length, or w not ±1).
+// FLOAT data only: quantized normals are as unit as their precision allows.
+void WarnIfNotUnit(const LoadState& c, uint32_t index, std::span<const float> values,
+                   size_t stride) {
+  const Accessor& a = c.accessors[index];
+  if (a.component_type != ComponentType::kFloat || a.data_warned) return;
+  uint32_t off = 0;
+  for (size_t i = 0; i + stride <= values.size(); i += stride) {
+    const float x = values[i], y = values[i + 1], z = values[i + 2];
+    const float len2 = x * x + y * y + z * z;
+    off |= uint32_t(len2 < 0.99f || len2 > 1.01f);
+    if (stride == 4) off |= uint32_t(values[i + 3] != 1.0f && values[i + 3] != -1.0f);
+  }
+  if (!off) return;
+  a.data_warned = true;
+  c.warnings->push_back(
+      {Path(kAccessorsPath, index).ToString(),
+       stride == 4 ? "TANGENT xyz not unit length or w not +1 or -1" : "NORMAL not unit length"});
+}
+
 LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitive* p) {
   static constexpr std::string_view kKeys[] = {"attributes", "mode",    "material",
                                                "indices",    "targets", "extensions"};
@@ -1126,8 +1150,8 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
   }
   // POSITION MUST have min and max (bounds for culling); sinew computes nothing from them: a
   // warning, once per accessor.
-  if (const Accessor& pa = c.accessors[size_t(position)]; !pa.has_bounds && !pa.bounds_warned) {
-    pa.bounds_warned = true;
+  if (const Accessor& pa = c.accessors[size_t(position)]; !pa.has_bounds && !pa.data_warned) {
+    pa.data_warned = true;
     c.warnings->push_back({Path(kAccessorsPath, size_t(position)).ToString(),
                            "a POSITION accessor without min and max, which glTF requires"});
   }
@@ -1147,6 +1171,8 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
       return s;
     }
   }
+  if (normal >= 0) WarnIfNotUnit(c, uint32_t(normal), p->normals, 3);
+  if (tangent >= 0) WarnIfNotUnit(c, uint32_t(tangent), p->tangents, 4);
   if (LoadStatus s = LoadInfluences(c, aw, vertex_count, p); !s) return s;
 
   uint64_t mode = 4;
