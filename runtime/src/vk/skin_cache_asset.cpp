@@ -40,7 +40,8 @@ SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
   uint64_t mesh_bytes = 0, output_bytes = 0, entries = 0, morph_weights = 0, instances = 0;
   uint64_t largest_output = 0;
   const uint64_t previous = base.previous_positions == PreviousPositions::kNone ? 0 : 1;
-  for (const cpu::DrawnMesh& d : cpu::DrawnMeshes(asset)) {
+  const std::vector<cpu::DrawnMesh> drawn = cpu::DrawnMeshes(asset);
+  for (const cpu::DrawnMesh& d : drawn) {
     entries += d.palette_size;
     for (const Primitive& p : asset.meshes[d.mesh].primitives) {
       const uint64_t v = p.vertex_count(), groups = (v + 63) / 64, t = p.targets.size();
@@ -66,7 +67,7 @@ SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
   output_bytes = SkinCacheOutputBytes(output_bytes * n, largest_output, base.output_page_bytes);
   const auto at_least_1 = [](uint64_t x) { return std::max<uint64_t>(x, 1); };
   o.max_instances = uint32_t(at_least_1(instances * n));
-  o.max_palettes = uint32_t(at_least_1(cpu::DrawnMeshes(asset).size() * n));
+  o.max_palettes = uint32_t(at_least_1(drawn.size() * n));
   o.mesh_bytes = at_least_1(mesh_bytes);
   o.output_bytes = at_least_1(output_bytes);
   o.max_palette_entries = uint32_t(at_least_1(entries * n));
