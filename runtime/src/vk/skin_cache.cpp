@@ -299,7 +299,8 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
 
 // --- Meshes ---
 
-Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh, VkCommandBuffer upload_cmd) {
+Result<MeshId> SkinCache::RecordMesh(const SkinnedMesh& mesh, VkCommandBuffer upload_cmd,
+                                     Buffer* staging_out) {
   State& s = *state_;
   auto upload = detail::PlanMeshUpload(mesh, detail::StreamAlignment(context_));
   if (!upload) return upload.status();
@@ -318,14 +319,23 @@ Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh, VkCommandBuffer uploa
   detail::WriteMeshUpload(mesh, *upload, staging->mapped());
   detail::RecordUpload(context_, upload_cmd, options_.upload_family, staging->handle(),
                        s.mesh_buffer.handle(), VkBufferCopy{0, *base, layout.bytes});
+  *staging_out = std::move(staging.value());
   State::Mesh m;
   m.layout = layout;
   m.base = *base;
   m.record = detail::MeshRecord(layout, *base);
+  return s.meshes.Add<MeshId>(std::move(m));
+}
+
+Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh, VkCommandBuffer upload_cmd) {
+  Buffer staging;
+  auto added = RecordMesh(mesh, upload_cmd, &staging);
   // The upload runs with frame frame_ (or before); the host has waited for it once it writes
   // frame frame_ + N, which the end of Record(frame_ + N) comes after.
-  s.retired.push_back({frame_ + frames_in_flight_ + 1, nullptr, 0, 0, std::move(staging.value())});
-  return s.meshes.Add<MeshId>(std::move(m));
+  if (added) {
+    state_->retired.push_back({frame_ + frames_in_flight_ + 1, nullptr, 0, 0, std::move(staging)});
+  }
+  return added;
 }
 
 Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh) {
@@ -335,11 +345,11 @@ Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh) {
                      {},
                      0};
   }
+  Buffer staging;  // freed on return: the submission has completed (or failed)
   Result<MeshId> added = ErrorInfo{Error::kInvalidArgument, "not recorded", {}, 0};
   Status submitted =
-      context_.SubmitAndWait([&](VkCommandBuffer cmd) { added = AddMesh(mesh, cmd); });
+      context_.SubmitAndWait([&](VkCommandBuffer cmd) { added = RecordMesh(mesh, cmd, &staging); });
   if (!added) return added;
-  state_->retired.pop_back();  // the staging buffer: the upload has completed (or failed)
   if (!submitted) {
     (void)RemoveMesh(added.value());
     return submitted;

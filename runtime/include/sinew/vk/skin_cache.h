@@ -239,6 +239,10 @@ class SkinCache {
  private:
   struct State;
   explicit SkinCache(const Context& context);
+  // AddMesh's work: places `mesh` and records its upload; the staging buffer goes to the caller,
+  // who keeps it until the upload has run.
+  Result<MeshId> RecordMesh(const SkinnedMesh& mesh, VkCommandBuffer upload_cmd,
+                            Buffer* staging_out);
 
   const Context& context_;
   SkinCacheOptions options_;
