@@ -15,15 +15,7 @@ namespace sinew::cpu::detail {
 // `time` clamped to the clip's range, or wrapped into it when `loop` (and the range is not empty).
 float ClipTime(const ClipRange& range, float time, bool loop);
 
-// Where a time falls among a sampler's key times: before or at the first key (`clamp_first`),
-// at or past the last (`clamp_last`), else between key k and k + 1 at fraction a.
-struct KeyPoint {
-  uint32_t k = 0;
-  float a = 0;
-  float dt = 0;  // in[k + 1] - in[k]
-  bool clamp_first = false;
-  bool clamp_last = false;
-};
+// Where `t` falls among the key times `in` (KeyPoint: sample_animation_job.h).
 KeyPoint FindKey(std::span<const float> in, float t);
 
 // Components a channel's values have: 3 (translation, scale), 4 (rotation), the sampler's count

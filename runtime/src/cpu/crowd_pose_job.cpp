@@ -144,10 +144,7 @@ PoseScratch PosePlan::MakeScratch() const {
   s.pose_ = rest_;
   s.clip_ = -1;
   s.world_.resize(asset_->nodes.size());
-  s.key_a_.resize(max_tracks_);
-  s.key_dt_.resize(max_tracks_);
-  s.key_k_.resize(max_tracks_);
-  s.key_clamp_.resize(max_tracks_);
+  s.keys_.resize(max_tracks_);
   return s;
 }
 
@@ -199,30 +196,20 @@ Status CrowdPoseJob::Run() const {
       const Animation& anim = asset.animations[size_t(animation)];
       const float t = detail::ClipTime({clip.start, clip.end}, times[c], loop);
       for (size_t k = 0; k < clip.tracks.size(); ++k) {
-        const detail::KeyPoint key = detail::FindKey(clip.tracks[k], t);
-        sc.key_k_[k] = key.k;
-        sc.key_a_[k] = key.a;
-        sc.key_dt_[k] = key.dt;
-        sc.key_clamp_[k] = uint8_t((key.clamp_first ? 1 : 0) | (key.clamp_last ? 2 : 0));
+        sc.keys_[k] = detail::FindKey(clip.tracks[k], t);
       }
       for (const PosePlan::Channel& ch : clip.channels) {
-        const uint32_t k = sc.key_k_[ch.track];
+        const detail::KeyPoint& key = sc.keys_[ch.track];
         if (ch.unit_keys != UINT32_MAX) {  // LINEAR or STEP rotation from the normalized keys
           const Quat* keys = clip.unit_rotations.data() + ch.unit_keys;
           const AnimationChannel& channel = anim.channels[ch.channel];
           const bool between =
-              sc.key_clamp_[ch.track] == 0 &&
+              !key.clamp_first && !key.clamp_last &&
               anim.samplers[channel.sampler].interpolation == Interpolation::kLinear;
           pose.rotations[size_t(channel.node)] =
-              between ? SlerpUnit(keys[k], keys[k + 1], sc.key_a_[ch.track]) : keys[k];
+              between ? SlerpUnit(keys[key.k], keys[key.k + 1], key.a) : keys[key.k];
           continue;
         }
-        detail::KeyPoint key;
-        key.k = k;
-        key.a = sc.key_a_[ch.track];
-        key.dt = sc.key_dt_[ch.track];
-        key.clamp_first = (sc.key_clamp_[ch.track] & 1) != 0;
-        key.clamp_last = (sc.key_clamp_[ch.track] & 2) != 0;
         detail::WriteChannel(anim, anim.channels[ch.channel], key, &pose);
       }
     }

@@ -17,6 +17,7 @@
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
 #include "sinew/cpu/evaluate_scene.h"
+#include "sinew/cpu/sample_animation_job.h"
 
 namespace sinew::cpu {
 
@@ -35,9 +36,7 @@ class PoseScratch {
   int32_t clip_ = -2;  // the clip the pose last held (-1: rest, -2: none yet)
   ScenePose pose_;
   std::vector<Float4x4> world_;
-  std::vector<float> key_a_, key_dt_;
-  std::vector<uint32_t> key_k_;
-  std::vector<uint8_t> key_clamp_;
+  std::vector<detail::KeyPoint> keys_;  // per key-time track of the clip, this character
 };
 
 class PosePlan {

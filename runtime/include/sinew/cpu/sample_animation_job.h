@@ -5,6 +5,8 @@
 // ignored; nodes and weights no channel targets keep what the pose held.
 #pragma once
 
+#include <cstdint>
+
 #include "sinew/asset/asset.h"
 #include "sinew/asset/scene_pose.h"
 #include "sinew/core/error.h"
@@ -18,6 +20,19 @@ struct ClipRange {
   float duration() const { return end - start; }
 };
 ClipRange RangeOf(const Animation& animation);
+
+namespace detail {
+// Where a time falls among a sampler's key times: before or at the first key (`clamp_first`),
+// at or past the last (`clamp_last`), else between key k and k + 1 at fraction a. Internal to
+// the sampling code (runtime/src/cpu/clip_sampling.h); public only for CrowdPoseJob's scratch.
+struct KeyPoint {
+  uint32_t k = 0;
+  float a = 0;
+  float dt = 0;  // in[k + 1] - in[k]
+  bool clamp_first = false;
+  bool clamp_last = false;
+};
+}  // namespace detail
 
 struct SampleAnimationJob {
   // Validate() checks: animation and pose given (kInvalidArgument); every sampler's key ranges
