@@ -187,11 +187,11 @@ struct CpuOutputs {
 };
 
 // Runs the CPU reference over the crowd `frames` times; returns ms per frame and the outputs.
-double RunCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes,
+double RunCpu(const Primitive& mesh, uint32_t joints, const std::vector<Float3x4>& palettes,
               const std::vector<float>& morph_weights, uint32_t characters, uint32_t frames,
               CpuOutputs* out, Progress* progress) {
   const size_t v = mesh.vertex_count();
-  const size_t j = mesh.palette_size();
+  const size_t j = mesh.palette_size(joints);
   out->positions.resize(characters * v * 3);
   // A file's primitive may have no normals or tangents (the procedural crowd has both).
   const size_t nv = mesh.normals.empty() ? 0 : v, tv = mesh.tangents.empty() ? 0 : v;
@@ -224,26 +224,27 @@ constexpr float kReferenceTime = 0.75f;
 // PoseCharacter -> LocalToModelJob -> SkinningPaletteJob, on the CPU), uploaded to its slot with
 // SetPalette, then the dispatch. Frames are 1/30 s apart and the last one is at kReferenceTime, so
 // its output is the one checked against `reference`.
-// A file's instances (`procedural` false) have no procedural clip: their palettes, posed once from
-// the file's clip, are uploaded every frame as they are (no pose time: "pose us" prints "-").
-Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
-              const std::vector<Float3x4>& palettes, bool procedural,
+// A file's instances (`procedural` null: the crowd's skeleton otherwise) have no procedural clip:
+// their palettes, posed once from the file's clip, are uploaded every frame as they are (no pose
+// time: "pose us" prints "-").
+Status RunGpu(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
+              const std::vector<Float3x4>& palettes, const Skeleton* procedural,
               const std::vector<float>& morph_weights, const BenchOptions& o,
               const CpuOutputs& reference, Row* row, Progress* progress) {
   // One SkinCache holding the characters: a palette and an instance each.
   vk::SkinCacheOptions base;
   base.frames_in_flight = 1;
   base.previous_positions = vk::PreviousPositions::kNone;
-  auto options = vk::SkinCacheOptionsFor(mesh, o.characters, base);
+  auto options = vk::SkinCacheOptionsFor(mesh, joints, o.characters, base);
   if (!options) return options.status();
   auto cache = vk::SkinCache::Create(ctx, *options);
   if (!cache) return cache.status();
-  auto mesh_id = (*cache)->AddMesh(mesh);
+  auto mesh_id = (*cache)->AddMesh(mesh, joints);
   if (!mesh_id) return mesh_id.status();
   std::vector<vk::PaletteId> palette_ids;
   std::vector<vk::InstanceId> instances;
   for (uint32_t c = 0; c < o.characters; ++c) {
-    auto palette = (*cache)->AddPalette(uint32_t(mesh.palette_size()));
+    auto palette = (*cache)->AddPalette(uint32_t(mesh.palette_size(joints)));
     if (!palette) return palette.status();
     auto instance = (*cache)->AddInstance(*mesh_id, *palette);
     if (!instance) return instance.status();
@@ -253,7 +254,7 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
     palette_ids.push_back(*palette);
     instances.push_back(*instance);
   }
-  const size_t j = mesh.palette_size();
+  const size_t j = mesh.palette_size(joints);
   std::vector<Float3x4> posed = palettes;
 
   const GpuTimer timer(ctx);
@@ -264,7 +265,7 @@ Status RunGpu(const vk::Context& ctx, const SkinnedMesh& mesh,
     const float time = kReferenceTime - float(o.frames - 1 - f) / 30.0f;
     const auto p0 = Clock::now();
     for (uint32_t c = 0; c < o.characters && status && procedural; ++c) {
-      status = procedural::CrowdPalette(mesh.skeleton, time, c, std::span(posed).subspan(c * j, j));
+      status = procedural::CrowdPalette(*procedural, time, c, std::span(posed).subspan(c * j, j));
     }
     const auto p1 = Clock::now();
     for (uint32_t c = 0; c < o.characters && status; ++c) {
@@ -386,28 +387,34 @@ int BenchCommand(std::span<const std::string_view> args) {
   std::vector<Row> rows;
   bool within_tolerance = true;
   Progress progress;
-  // The cases: dense with each K asked for; then the layout comparison (DESIGN.md §4.2, issue 5):
-  // a uniform 4-bone mesh as sparse, and a mesh whose influence counts vary (most vertices 1-2
-  // bones, every 10th 8-16) in both layouts.
+  // The cases: dense with each K asked for; then the layout comparison (docs/semantics.md,
+  // "Sparse skinning"): a uniform 4-bone mesh as sparse, and a mesh whose influence counts vary
+  // (most vertices 1-2 bones, every 10th 8-16) in both layouts.
   struct Case {
     std::string layout;
-    SkinnedMesh mesh;
+    Primitive mesh;
     std::vector<float> morph_weights;  // per target, after in-between resolution
     uint32_t active = 0;
     size_t touched = 0;
     double morph_bytes_per_vertex = 0;  // active targets: entries, lookups, blocks, deltas read
     std::vector<Float3x4> palettes;     // per character; empty: the procedural crowd's
+    uint32_t joints = 0;                // of the skin; 0: the procedural skeleton's
   };
   std::vector<Case> cases;
-  const auto character = [&](uint32_t k) -> Result<SkinnedMesh> {
+  Skeleton skeleton;  // of the procedural crowd (every K shares it)
+  const auto character = [&](uint32_t k) -> Result<Primitive> {
     procedural::CharacterOptions co;
     co.vertex_count = o.vertices;
     co.influences_per_vertex = k;
     co.seed = o.seed;
-    return procedural::MakeCharacter(co);
+    auto made = procedural::MakeCharacter(co);
+    if (!made) return made.status();
+    skeleton = std::move(made->skeleton);
+    return std::move(made->mesh);
   };
-  const auto to_sparse = [](SkinnedMesh mesh) -> Result<SkinnedMesh> {
-    if (Status s = UseInfluenceLayout(mesh, InfluenceLayout::kSparse); !s) return s;
+  const auto to_sparse = [&](Primitive mesh) -> Result<Primitive> {
+    const size_t joints = skeleton.joint_count();
+    if (Status s = UseInfluenceLayout(mesh, InfluenceLayout::kSparse, 0, joints); !s) return s;
     return mesh;
   };
   // FILE: per skinned primitive of every drawn skinned mesh instance, a case in its own influence
@@ -446,8 +453,8 @@ int BenchCommand(std::span<const std::string_view> args) {
         const std::string name =
             (mesh.name.empty() ? "mesh " + std::to_string(node.mesh) : mesh.name) + "/" +
             std::to_string(k);
-        SkinnedMesh native = cpu::SkinnedMeshOf(prim, joints);
-        const auto label = [&](const SkinnedMesh& m) {
+        Primitive native = prim;
+        const auto label = [&](const Primitive& m) {
           return name + (m.sparse()
                              ? std::string(" sparse")
                              : " dense K=" + std::to_string(m.influences.influences_per_vertex));
@@ -458,19 +465,23 @@ int BenchCommand(std::span<const std::string_view> args) {
         const size_t used = native.sparse()
                                 ? std::min<size_t>(joints, native.sparse_influences.group_count)
                                 : joints;
-        SkinnedMesh other = cpu::SkinnedMeshOf(prim, used);
+        Primitive other = prim;
         std::vector<Float3x4> other_palettes;
         for (uint32_t ch = 0; ch < o.characters; ++ch) {
           const auto first = palettes.begin() + ptrdiff_t(ch * joints);
           other_palettes.insert(other_palettes.end(), first, first + ptrdiff_t(used));
         }
         const bool converted =
-            used > 0 && UseInfluenceLayout(other, native.sparse() ? InfluenceLayout::kDense
-                                                                  : InfluenceLayout::kSparse)
-                            .ok();
-        cases.push_back({label(native), std::move(native), morph, 0, 0, 0, palettes});
+            used > 0 &&
+            UseInfluenceLayout(other,
+                               native.sparse() ? InfluenceLayout::kDense : InfluenceLayout::kSparse,
+                               0, used)
+                .ok();
+        cases.push_back(
+            {label(native), std::move(native), morph, 0, 0, 0, palettes, uint32_t(joints)});
         if (converted) {
-          cases.push_back({label(other), std::move(other), morph, 0, 0, 0, other_palettes});
+          cases.push_back(
+              {label(other), std::move(other), morph, 0, 0, 0, other_palettes, uint32_t(used)});
         }
       }
     }
@@ -529,8 +540,9 @@ int BenchCommand(std::span<const std::string_view> args) {
         kept.offsets.push_back(uint32_t(kept.groups.size()));
       }
       s = std::move(kept);
-      SkinnedMesh dense_varied = *sparse_varied;
-      status = UseInfluenceLayout(dense_varied, InfluenceLayout::kDense);  // lossless: K = 16
+      Primitive dense_varied = *sparse_varied;
+      status = UseInfluenceLayout(dense_varied, InfluenceLayout::kDense, 0,
+                                  skeleton.joint_count());  // lossless: K = 16
       if (status) {
         cases.push_back({"sparse uniform 4", std::move(sparse_uniform.value())});
         cases.push_back({"dense K=16 varied", std::move(dense_varied)});
@@ -549,8 +561,8 @@ int BenchCommand(std::span<const std::string_view> args) {
     if (!shapes) {
       status = shapes.status();
     } else {
-      face->morph_targets = shapes->targets;
-      const MorphDeltas packed = PackMorphTargets(face->vertex_count(), face->morph_targets);
+      face->targets = shapes->targets;
+      const MorphDeltas packed = PackMorphTargets(face->vertex_count(), face->targets);
       const auto active_targets = [](const std::vector<float>& w) {
         return std::count_if(w.begin(), w.end(), [](float x) { return x != 0.0f; });
       };
@@ -594,12 +606,13 @@ int BenchCommand(std::span<const std::string_view> args) {
   }
 
   for (const Case& c : cases) {
-    const SkinnedMesh& mesh = c.mesh;
-    const size_t j = mesh.skeleton.joint_count();
+    const Primitive& mesh = c.mesh;
+    const uint32_t joints = c.joints ? c.joints : uint32_t(skeleton.joint_count());
+    const size_t j = mesh.palette_size(joints);
     std::vector<Float3x4> palettes(o.characters * j);
     if (!c.palettes.empty()) palettes = c.palettes;
     for (uint32_t ch = 0; ch < o.characters && c.palettes.empty(); ++ch) {
-      Status s = procedural::CrowdPalette(mesh.skeleton, kReferenceTime, ch,
+      Status s = procedural::CrowdPalette(skeleton, kReferenceTime, ch,
                                           std::span(palettes).subspan(ch * j, j));
       if (!s) {
         std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
@@ -622,14 +635,14 @@ int BenchCommand(std::span<const std::string_view> args) {
     cpu_row.auto_layout = ToString(ChooseInfluenceLayout(mesh));
     cpu_row.active_shapes = c.active;
     cpu_row.touched = c.touched;
-    cpu_row.ms_per_frame =
-        RunCpu(mesh, palettes, c.morph_weights, o.characters, o.frames, &reference, &progress);
+    cpu_row.ms_per_frame = RunCpu(mesh, joints, palettes, c.morph_weights, o.characters, o.frames,
+                                  &reference, &progress);
     rows.push_back(cpu_row);
     if (ctx) {
       Row gpu_row = cpu_row;
       gpu_row.path = "gpu";
-      if (Status s = RunGpu(*ctx, mesh, palettes, c.palettes.empty(), c.morph_weights, o, reference,
-                            &gpu_row, &progress);
+      if (Status s = RunGpu(*ctx, mesh, joints, palettes, c.palettes.empty() ? &skeleton : nullptr,
+                            c.morph_weights, o, reference, &gpu_row, &progress);
           !s) {
         std::fprintf(stderr, "sinew bench: GPU path status: %s\n", s.error().ToString().c_str());
         return 1;

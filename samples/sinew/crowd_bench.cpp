@@ -123,8 +123,9 @@ struct Kind {
   std::unique_ptr<cpu::PosePlan> plan;
   int32_t clip = -1;
   float start = 0, duration = 0;
-  // A procedural one.
-  SkinnedMesh mesh;
+  // A procedural one: its mesh and skeleton.
+  Primitive mesh;
+  Skeleton skeleton;
   std::vector<float> weights;  // resolved morph weights, constant
   uint32_t vertices = 0;       // per character
   uint32_t instances = 0;      // cache instances per character
@@ -218,14 +219,15 @@ Status MakeKinds(const CrowdOptions& o, std::vector<Kind>* kinds) {
   };
   for (const char* name :
        {"procedural K=4", "procedural K=8", "procedural sparse", "procedural shapes"}) {
-    auto mesh = character(std::string(name) == "procedural K=8" ? 8 : 4);
-    if (!mesh) return mesh.status();
+    auto made = character(std::string(name) == "procedural K=8" ? 8 : 4);
+    if (!made) return made.status();
     Kind k;
     k.name = name;
-    k.mesh = std::move(mesh.value());
+    k.mesh = std::move(made->mesh);
+    k.skeleton = std::move(made->skeleton);
     if (k.name == "procedural sparse") {
       auto sparse =
-          DenseToSparse(k.mesh.vertex_count(), k.mesh.influences, k.mesh.skeleton.joint_count());
+          DenseToSparse(k.mesh.vertex_count(), k.mesh.influences, k.skeleton.joint_count());
       if (!sparse) return sparse.status();
       k.mesh.sparse_influences = std::move(sparse.value());
       k.mesh.influences = {};
@@ -235,7 +237,7 @@ Status MakeKinds(const CrowdOptions& o, std::vector<Kind>* kinds) {
       fo.shapes = 12;
       auto shapes = procedural::MakeFaceShapes(k.mesh, fo);
       if (!shapes) return shapes.status();
-      k.mesh.morph_targets = shapes->targets;
+      k.mesh.targets = shapes->targets;
       std::vector<float> w(shapes->targets.size(), 0.0f);
       for (size_t t = 0; t < fo.shapes; ++t) w[t] = 0.5f;
       k.weights.resize(w.size());
@@ -314,12 +316,13 @@ Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, co
     if (kinds[k].file) {
       need = vk::SkinCacheOptionsFor(kinds[k].file->loaded.asset, count[k], options);
     } else {
-      const SkinnedMesh& m = kinds[k].mesh;
+      const Primitive& m = kinds[k].mesh;
       const uint64_t v = m.vertex_count();
       need.max_instances = need.max_palettes = count[k];
-      need.max_palette_entries = count[k] * uint32_t(m.palette_size());
-      need.max_morph_weights = count[k] * uint32_t(m.morph_targets.size());
-      need.mesh_bytes = v * (40 + 6 * 8) + m.morph_targets.size() * v * 40 + 4096;
+      need.max_palette_entries =
+          count[k] * uint32_t(m.palette_size(kinds[k].skeleton.joint_count()));
+      need.max_morph_weights = count[k] * uint32_t(m.targets.size());
+      need.mesh_bytes = v * (40 + 6 * 8) + m.targets.size() * v * 40 + 4096;
       need.output_bytes = count[k] * (v * 64 + 64);
     }
     options.max_instances += need.max_instances;
@@ -354,7 +357,7 @@ Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, co
       m.asset_meshes = std::move(meshes.value());
       for (uint32_t t = 0; t < max_threads; ++t) m.scratch.push_back(kind.plan->MakeScratch());
     } else {
-      auto mesh = cache.AddMesh(kind.mesh);
+      auto mesh = cache.AddMesh(kind.mesh, uint32_t(kind.skeleton.joint_count()));
       if (!mesh) return Prefixed(mesh.status(), kind.name);
       m.mesh = *mesh;
     }
@@ -368,7 +371,8 @@ Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, co
       if (!character) return character.status();
       m.characters.push_back(std::move(character.value()));
     } else {
-      auto palette = cache.AddPalette(uint32_t(kinds[k].mesh.palette_size()));
+      auto palette =
+          cache.AddPalette(uint32_t(kinds[k].mesh.palette_size(kinds[k].skeleton.joint_count())));
       if (!palette) return palette.status();
       auto instance = cache.AddInstance(m.mesh, *palette);
       if (!instance) return instance.status();
@@ -429,8 +433,8 @@ Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, co
             if (Status s = job.Run(); !s) results[t] = s;
           } else {
             for (size_t i = first; i < last; ++i) {
-              Status s = procedural::CrowdPalette(kinds[k].mesh.skeleton, m.times[i], m.member[i],
-                                                  m.spans[i]);
+              Status s =
+                  procedural::CrowdPalette(kinds[k].skeleton, m.times[i], m.member[i], m.spans[i]);
               if (!s) results[t] = s;
             }
           }
@@ -514,9 +518,10 @@ Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, co
     if (m.member.empty()) continue;
     const float time = ClipTime(kinds[k], m.member[0], o.frames);
     if (!kinds[k].file) {
-      const SkinnedMesh& mesh = kinds[k].mesh;
-      std::vector<Float3x4> palette(mesh.palette_size());
-      if (Status s = procedural::CrowdPalette(mesh.skeleton, time, m.member[0], palette); !s) {
+      const Primitive& mesh = kinds[k].mesh;
+      const Skeleton& skeleton = kinds[k].skeleton;
+      std::vector<Float3x4> palette(mesh.palette_size(skeleton.joint_count()));
+      if (Status s = procedural::CrowdPalette(skeleton, time, m.member[0], palette); !s) {
         return s;
       }
       std::vector<float> want(mesh.positions.size()), normals(mesh.normals.size()),

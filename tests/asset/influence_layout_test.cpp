@@ -17,11 +17,8 @@ namespace {
 
 // A mesh with `vertex_count` vertices and one joint; vertex v has `counts[v % counts.size()]`
 // nonzero entries (groups 0, 1, ...), weights 1/n each, in a sparse layout over `groups` groups.
-SkinnedMesh SparseMesh(size_t vertex_count, const std::vector<uint32_t>& counts, uint32_t groups) {
-  SkinnedMesh mesh;
-  mesh.skeleton.parents.assign(groups, Skeleton::kNoParent);
-  mesh.skeleton.rest_local.assign(groups, Float4x4{});
-  mesh.skeleton.inverse_binds.assign(groups, Float4x4{});
+Primitive SparseMesh(size_t vertex_count, const std::vector<uint32_t>& counts, uint32_t groups) {
+  Primitive mesh;
   mesh.positions.assign(vertex_count * 3, 1.0f);
   SparseInfluences& s = mesh.sparse_influences;
   s.group_count = groups;
@@ -59,7 +56,7 @@ TEST(InfluenceLayout, ChoosesSparseWhenMostVerticesHaveOneOrTwoBonesAndAFewHaveM
   std::vector<uint32_t> counts(20, 1);
   for (size_t i = 1; i < counts.size(); i += 2) counts[i] = 2;
   counts.back() = 16;
-  const SkinnedMesh mesh = SparseMesh(200, counts, 16);
+  const Primitive mesh = SparseMesh(200, counts, 16);
   EXPECT_LT(SparseInfluenceBytes(200, mesh.sparse_influences.entry_count()),
             DenseInfluenceBytes(200, 16));
   EXPECT_EQ(ChooseInfluenceLayout(mesh), InfluenceLayout::kSparse);
@@ -67,61 +64,61 @@ TEST(InfluenceLayout, ChoosesSparseWhenMostVerticesHaveOneOrTwoBonesAndAFewHaveM
 
 TEST(InfluenceLayout, ChoosesDenseForAUniformFourBoneMesh) {
   // 4 entries everywhere: dense 24 B/vertex, sparse 4 + 32 = 36 B/vertex.
-  SkinnedMesh mesh = SparseMesh(100, {4}, 4);
+  Primitive mesh = SparseMesh(100, {4}, 4);
   EXPECT_EQ(ChooseInfluenceLayout(mesh), InfluenceLayout::kDense);
-  ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kDense).ok());
+  ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kDense, 0, 4).ok());
   EXPECT_EQ(ChooseInfluenceLayout(mesh), InfluenceLayout::kDense);
 }
 
 TEST(InfluenceLayout, ChoosesForADenseMeshByItsNonzeroSlots) {
   // K = 16 slots, only the first nonzero: 96 B/vertex dense against 12 B/vertex sparse.
-  SkinnedMesh mesh = SparseMesh(50, {1}, 16);
-  ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kDense, 16).ok());
+  Primitive mesh = SparseMesh(50, {1}, 16);
+  ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kDense, 16, 16).ok());
   ASSERT_FALSE(mesh.sparse());
   EXPECT_EQ(mesh.influences.influences_per_vertex, 16u);
   EXPECT_EQ(ChooseInfluenceLayout(mesh), InfluenceLayout::kSparse);
-  ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kAuto).ok());
+  ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kAuto, 0, 16).ok());
   EXPECT_TRUE(mesh.sparse());
   EXPECT_EQ(mesh.sparse_influences.entry_count(), 50u);
 }
 
 TEST(InfluenceLayout, ForcedSparseToDenseBelowTheLongestRowKeepsTheHeaviestEntries) {
-  SkinnedMesh mesh = SparseMesh(3, {6}, 8);
+  Primitive mesh = SparseMesh(3, {6}, 8);
   // Make the row strictly descending: 6, 5, ..., 1 (total 21).
   for (size_t e = 0; e < mesh.sparse_influences.weights.size(); ++e) {
     mesh.sparse_influences.weights[e] = float(6 - e % 6);
   }
-  ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kDense, 4).ok());
+  ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kDense, 4, 8).ok());
   ASSERT_EQ(mesh.influences.influences_per_vertex, 4u);
   // Kept 6, 5, 4, 3 (sum 18), scaled to the authored total 21.
   EXPECT_EQ(mesh.influences.joints[0], 0);
   EXPECT_EQ(mesh.influences.joints[3], 3);
   EXPECT_FLOAT_EQ(mesh.influences.weights[0], 6.0f * 21 / 18);
   EXPECT_FLOAT_EQ(mesh.influences.weights[3], 3.0f * 21 / 18);
-  EXPECT_TRUE(mesh.Validate().ok()) << mesh.Validate().error().ToString();
+  EXPECT_TRUE(mesh.Validate(8).ok()) << mesh.Validate(8).error().ToString();
 }
 
 TEST(InfluenceLayout, RejectsADenseKThatIsNotAMultipleOfFour) {
-  SkinnedMesh mesh = SparseMesh(3, {2}, 4);
-  const Status status = UseInfluenceLayout(mesh, InfluenceLayout::kDense, 6);
+  Primitive mesh = SparseMesh(3, {2}, 4);
+  const Status status = UseInfluenceLayout(mesh, InfluenceLayout::kDense, 6, 4);
   EXPECT_EQ(status.code(), Error::kInvalidInfluenceCount);
   EXPECT_EQ(status.error().where, "dense_k");
   EXPECT_TRUE(mesh.sparse());
 }
 
 TEST(InfluenceLayout, RefusesSparseToDenseWhenGroupsAreNotJoints) {
-  SkinnedMesh mesh = SparseMesh(3, {2}, 4);
-  mesh.sparse_influences.group_count = 6;  // Groups 4 and 5 map to no joint of this skeleton.
-  const Status status = UseInfluenceLayout(mesh, InfluenceLayout::kDense);
+  Primitive mesh = SparseMesh(3, {2}, 4);
+  mesh.sparse_influences.group_count = 6;  // Groups 4 and 5 map to no joint of the 4.
+  const Status status = UseInfluenceLayout(mesh, InfluenceLayout::kDense, 0, 4);
   EXPECT_EQ(status.code(), Error::kUnsupportedFeature);
   EXPECT_EQ(status.error().where, "sparse_influences/group_count");
   EXPECT_TRUE(mesh.sparse());
 }
 
 // Skins `mesh` with the crowd pose of instance 3 at t = 0.4 s.
-std::vector<float> Skinned(const SkinnedMesh& mesh) {
-  std::vector<Float3x4> palette(mesh.skeleton.joint_count());
-  EXPECT_TRUE(procedural::CrowdPalette(mesh.skeleton, 0.4f, 3, palette).ok());
+std::vector<float> Skinned(const Primitive& mesh, const Skeleton& skeleton) {
+  std::vector<Float3x4> palette(skeleton.joint_count());
+  EXPECT_TRUE(procedural::CrowdPalette(skeleton, 0.4f, 3, palette).ok());
   std::vector<float> positions(mesh.positions.size()), normals(mesh.normals.size()),
       tangents(mesh.tangents.size());
   const Status status = cpu::SkinMesh(mesh, palette, positions, normals, tangents);
@@ -137,19 +134,22 @@ TEST(InfluenceLayout, BothLayoutsDeformTheCharacterAlike) {
   options.influences_per_vertex = 8;
   auto character = procedural::MakeCharacter(options);
   ASSERT_TRUE(character.ok());
-  SkinnedMesh dense = character.value();
-  const std::vector<float> expected = Skinned(dense);
+  const Skeleton& skeleton = character->skeleton;
+  const size_t joints = skeleton.joint_count();
+  const Primitive& dense = character->mesh;
+  const std::vector<float> expected = Skinned(dense, skeleton);
 
-  SkinnedMesh sparse = dense;
-  ASSERT_TRUE(UseInfluenceLayout(sparse, InfluenceLayout::kSparse).ok());
+  Primitive sparse = dense;
+  ASSERT_TRUE(UseInfluenceLayout(sparse, InfluenceLayout::kSparse, 0, joints).ok());
   ASSERT_TRUE(sparse.sparse());
-  ASSERT_TRUE(sparse.Validate().ok()) << sparse.Validate().error().ToString();
-  SkinnedMesh back = sparse;
-  ASSERT_TRUE(UseInfluenceLayout(back, InfluenceLayout::kDense).ok());
+  ASSERT_EQ(sparse.palette_size(joints), joints);
+  ASSERT_TRUE(sparse.Validate(joints).ok()) << sparse.Validate(joints).error().ToString();
+  Primitive back = sparse;
+  ASSERT_TRUE(UseInfluenceLayout(back, InfluenceLayout::kDense, 0, joints).ok());
   ASSERT_FALSE(back.sparse());
 
-  for (const SkinnedMesh* mesh : {&sparse, &back}) {
-    const std::vector<float> actual = Skinned(*mesh);
+  for (const Primitive* mesh : {&sparse, &back}) {
+    const std::vector<float> actual = Skinned(*mesh, skeleton);
     ASSERT_EQ(actual.size(), expected.size());
     for (size_t i = 0; i < actual.size(); ++i) {
       ASSERT_NEAR(actual[i], expected[i], 1e-5f) << "float " << i;

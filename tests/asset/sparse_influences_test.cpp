@@ -301,16 +301,18 @@ TEST_P(SparseRoundTrip, DenseToSparseToDenseRestoresTheCharactersInfluences) {
   options.vertex_count = 2000;
   options.influences_per_vertex = k;
   options.joints_per_limb = joints_per_limb;
-  auto mesh = procedural::MakeCharacter(options);
-  ASSERT_TRUE(mesh.ok()) << mesh.error().ToString();
+  auto character = procedural::MakeCharacter(options);
+  ASSERT_TRUE(character.ok()) << character.error().ToString();
+  const Primitive* mesh = &character->mesh;
   const size_t v_count = mesh->vertex_count();
   const DenseInfluences& original = mesh->influences;
 
-  auto sparse = DenseToSparse(v_count, original, mesh->skeleton.joint_count());
+  auto sparse = DenseToSparse(v_count, original, character->skeleton.joint_count());
   ASSERT_TRUE(sparse.ok()) << sparse.error().ToString();
   EXPECT_TRUE(ValidateSparseInfluences(v_count, *sparse).ok());
-  EXPECT_EQ(sparse->group_count, mesh->skeleton.joint_count());
-  EXPECT_EQ(sparse->entry_count(), v_count * std::min<size_t>(k, mesh->skeleton.joint_count()));
+  EXPECT_EQ(sparse->group_count, character->skeleton.joint_count());
+  EXPECT_EQ(sparse->entry_count(),
+            v_count * std::min<size_t>(k, character->skeleton.joint_count()));
 
   auto dense = SparseToDense(v_count, *sparse, k);
   ASSERT_TRUE(dense.ok()) << dense.error().ToString();
@@ -343,16 +345,16 @@ TEST(SparseToDense, TruncatingTheCharacterKeepsEachVertexsWeightSum) {
   procedural::CharacterOptions options;
   options.vertex_count = 500;
   options.influences_per_vertex = 12;
-  auto mesh = procedural::MakeCharacter(options);
-  ASSERT_TRUE(mesh.ok());
-  auto sparse = DenseToSparse(500, mesh->influences, mesh->skeleton.joint_count());
+  auto character = procedural::MakeCharacter(options);
+  ASSERT_TRUE(character.ok());
+  auto sparse = DenseToSparse(500, character->mesh.influences, character->skeleton.joint_count());
   ASSERT_TRUE(sparse.ok());
   auto dense = SparseToDense(500, *sparse, 4);
   ASSERT_TRUE(dense.ok());
   for (size_t v = 0; v < 500; ++v) {
     float sum = 0;
     for (size_t s = 0; s < 4; ++s) {
-      EXPECT_EQ(dense->joints[v * 4 + s], mesh->influences.joints[v * 12 + s]);
+      EXPECT_EQ(dense->joints[v * 4 + s], character->mesh.influences.joints[v * 12 + s]);
       sum += dense->weights[v * 4 + s];
     }
     EXPECT_NEAR(sum, 1.0f, 1e-6f) << "vertex " << v;

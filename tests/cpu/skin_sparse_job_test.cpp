@@ -275,7 +275,7 @@ TEST(SkinSparseJob, RunValidatesFirstAndLeavesOutputsUntouched) {
 struct Outputs {
   std::vector<float> positions, normals, tangents;
 
-  explicit Outputs(const SkinnedMesh& mesh)
+  explicit Outputs(const Primitive& mesh)
       : positions(mesh.positions.size()),
         normals(mesh.normals.size()),
         tangents(mesh.tangents.size()) {}
@@ -300,22 +300,23 @@ bool SameVertex(const Outputs& a, const Outputs& b, size_t v) {
   return true;
 }
 
-SkinnedMesh Character(uint32_t k) {
+procedural::Character Character(uint32_t k) {
   procedural::CharacterOptions options;
   options.vertex_count = 3000;
   options.influences_per_vertex = k;
-  auto mesh = procedural::MakeCharacter(options);
-  EXPECT_TRUE(mesh.ok()) << mesh.error().ToString();
-  return std::move(mesh.value());
+  auto character = procedural::MakeCharacter(options);
+  EXPECT_TRUE(character.ok()) << character.error().ToString();
+  return std::move(character.value());
 }
 
 // Skins `mesh` densely (its own influences) and sparsely (DenseToSparse of `dense_for_sparse`)
 // with one crowd palette; the group palette comes from GroupPaletteJob with group g -> bone g.
-void SkinBothWays(const SkinnedMesh& mesh, const DenseInfluences& dense_for_sparse,
+void SkinBothWays(const procedural::Character& character, const DenseInfluences& dense_for_sparse,
                   Outputs* dense_out, Outputs* sparse_out) {
-  const size_t joint_count = mesh.skeleton.joint_count();
+  const Primitive& mesh = character.mesh;
+  const size_t joint_count = character.skeleton.joint_count();
   std::vector<Float3x4> bones(joint_count);
-  ASSERT_TRUE(procedural::CrowdPalette(mesh.skeleton, 1.3f, 2, bones).ok());
+  ASSERT_TRUE(procedural::CrowdPalette(character.skeleton, 1.3f, 2, bones).ok());
 
   SkinDenseJob dense = SkinDenseJobFor(mesh, bones);
   dense.out_positions = dense_out->positions;
@@ -349,9 +350,10 @@ void SkinBothWays(const SkinnedMesh& mesh, const DenseInfluences& dense_for_spar
 class SparseMatchesDense : public ::testing::TestWithParam<uint32_t> {};
 
 TEST_P(SparseMatchesDense, ForTheProceduralCharacter) {
-  const SkinnedMesh mesh = Character(GetParam());
+  const procedural::Character character = Character(GetParam());
+  const Primitive& mesh = character.mesh;
   Outputs dense(mesh), sparse(mesh);
-  SkinBothWays(mesh, mesh.influences, &dense, &sparse);
+  SkinBothWays(character, mesh.influences, &dense, &sparse);
   if (HasFatalFailure()) return;
   // The contract: DESIGN.md §9 tolerances, over every vertex.
   const float extent = BoundsDiagonal(mesh.positions);
@@ -381,7 +383,8 @@ INSTANTIATE_TEST_SUITE_P(InfluenceCounts, SparseMatchesDense, ::testing::Values(
 TEST(SkinSparseJob, MatchesDenseWithinToleranceWhenTheDenseSlotsAreNotSorted) {
   // Dense slots reversed (ascending weights): DenseToSparse still sorts them descending, so the
   // two jobs add in opposite orders and may differ by rounding, within the DESIGN.md §9 tolerances.
-  SkinnedMesh mesh = Character(8);
+  procedural::Character character = Character(8);
+  Primitive& mesh = character.mesh;
   const uint32_t k = mesh.influences.influences_per_vertex;
   for (size_t v = 0; v < mesh.vertex_count(); ++v) {
     std::reverse(mesh.influences.joints.begin() + v * k,
@@ -390,7 +393,7 @@ TEST(SkinSparseJob, MatchesDenseWithinToleranceWhenTheDenseSlotsAreNotSorted) {
                  mesh.influences.weights.begin() + v * k + k);
   }
   Outputs dense(mesh), sparse(mesh);
-  SkinBothWays(mesh, mesh.influences, &dense, &sparse);
+  SkinBothWays(character, mesh.influences, &dense, &sparse);
   if (HasFatalFailure()) return;
   const float extent = BoundsDiagonal(mesh.positions);
   EXPECT_LE(MaxAbsDiff(dense.positions, sparse.positions), 1e-6f * extent);

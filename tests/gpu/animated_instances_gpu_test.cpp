@@ -64,7 +64,7 @@ TEST_P(AnimatedInstancesGpu, EveryFramesUploadedPalettesDeformEveryInstanceLikeT
   ASSERT_TRUE(cache.ok()) << cache.error().ToString();
   std::vector<vk::MeshId> meshes;
   for (const Primitive& p : mesh.primitives) {
-    auto id = (*cache)->AddMesh(cpu::SkinnedMeshOf(p, skin.joints.size()));
+    auto id = (*cache)->AddMesh(p, uint32_t(skin.joints.size()));
     ASSERT_TRUE(id.ok()) << id.error().ToString();
     meshes.push_back(*id);
   }

@@ -180,8 +180,7 @@ TEST_F(RobotExpressiveFaceGpu, FaceShapesWithWeightsSetThroughTheApiMatchTheCpu)
         cpu::DeformedPrimitive expected, rest;
         ASSERT_TRUE(cpu::DeformPrimitive(a, node, k, scene->world, w, {}, &expected).ok());
         ASSERT_TRUE(cpu::DeformPrimitive(a, node, k, scene->world, {}, {}, &rest).ok());
-        auto gpu =
-            vk::DeformOnce(*context_, cpu::SkinnedMeshOf(mesh.primitives[k], 1), *palette, weights);
+        auto gpu = vk::DeformOnce(*context_, mesh.primitives[k], *palette, weights);
         ASSERT_TRUE(gpu.ok()) << gpu.error().ToString();
         const float extent = std::max(BoundsDiagonal(expected.positions), 1e-3f);
         // The shapes move the face's features (primitive 2), so this is not a comparison of two

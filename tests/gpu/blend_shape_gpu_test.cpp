@@ -31,8 +31,10 @@
 namespace sinew {
 namespace {
 
-using testing::Character;
+using testing::CharacterMesh;
 using testing::CrowdPalettes;
+using testing::DefaultJoints;
+using testing::DefaultSkeleton;
 
 // `count` targets, each moving a random 5% of the vertices (at least one); every third target
 // also moves normals, every fourth tangents.
@@ -70,13 +72,15 @@ class BlendShapeGpu : public testing::GpuTest,
 
 TEST_P(BlendShapeGpu, FusedMorphAndSkinMatchesTheCpuReference) {
   const auto [vertices, sparse] = GetParam();
-  SkinnedMesh mesh = Character(vertices, 4);
+  Primitive mesh = CharacterMesh(vertices, 4);
   if (sparse) {
-    ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kSparse).ok());
+    ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kSparse, 0, DefaultJoints()).ok());
   }
-  mesh.morph_targets = RandomTargets(vertices, 12, vertices);
-  ASSERT_TRUE(mesh.Validate().ok()) << mesh.Validate().error().ToString();
-  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(mesh, 3), 3, Weights(12, 3));
+  mesh.targets = RandomTargets(vertices, 12, vertices);
+  ASSERT_TRUE(mesh.Validate(DefaultJoints()).ok())
+      << mesh.Validate(DefaultJoints()).error().ToString();
+  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(DefaultSkeleton(), 3), 3,
+                               Weights(12, 3));
 }
 
 INSTANTIATE_TEST_SUITE_P(SizesAndLayouts, BlendShapeGpu,
@@ -85,10 +89,10 @@ INSTANTIATE_TEST_SUITE_P(SizesAndLayouts, BlendShapeGpu,
 class BlendShapeGpuTest : public testing::GpuTest {};
 
 TEST_F(BlendShapeGpuTest, ProceduralFaceShapesWithInbetweensMatchTheCpu) {
-  SkinnedMesh mesh = Character(4000, 8);
+  Primitive mesh = CharacterMesh(4000, 8);
   auto face = procedural::MakeFaceShapes(mesh);
   ASSERT_TRUE(face.ok()) << face.error().ToString();
-  mesh.morph_targets = face->targets;
+  mesh.targets = face->targets;
   // Three instances: primaries at 0.25, 0.8 and 1.4 (through and past the in-betweens).
   std::vector<float> resolved;
   for (float w : {0.25f, 0.8f, 1.4f}) {
@@ -101,14 +105,14 @@ TEST_F(BlendShapeGpuTest, ProceduralFaceShapesWithInbetweensMatchTheCpu) {
     ASSERT_TRUE(job.Run().ok());
     resolved.insert(resolved.end(), out.begin(), out.end());
   }
-  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(mesh, 3), 3, resolved);
+  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(DefaultSkeleton(), 3), 3, resolved);
 }
 
 TEST_F(BlendShapeGpuTest, AllWeightsZeroLeavesPositionsAsSkinningAlone) {
-  SkinnedMesh mesh = Character(500, 4, /*normals=*/false, /*tangents=*/false);
-  const std::vector<Float3x4> palettes = CrowdPalettes(mesh, 1);
+  Primitive mesh = CharacterMesh(500, 4, /*normals=*/false, /*tangents=*/false);
+  const std::vector<Float3x4> palettes = CrowdPalettes(DefaultSkeleton(), 1);
   const testing::Streams plain = testing::SkinOnCpu(mesh, palettes, 1);
-  mesh.morph_targets = RandomTargets(500, 4, 7);
+  mesh.targets = RandomTargets(500, 4, 7);
   testing::ExpectGpuMatchesCpu(*context_, mesh, palettes, 1, std::vector<float>(4, 0.0f));
   const testing::Streams zero = testing::SkinOnCpu(mesh, palettes, 1, std::vector<float>(4, 0.0f));
   EXPECT_EQ(testing::MaxAbsDiff(plain.positions, zero.positions), 0.0f);
@@ -116,12 +120,12 @@ TEST_F(BlendShapeGpuTest, AllWeightsZeroLeavesPositionsAsSkinningAlone) {
 
 TEST_F(BlendShapeGpuTest, ATargetMovesOnlyItsVerticesByItsWeight) {
   // Unskinned-like: identity palette, so the output is the rest position plus w · offset.
-  SkinnedMesh mesh = Character(130, 4, false, false);
-  mesh.morph_targets.resize(1);
-  mesh.morph_targets[0].positions.assign(130 * 3, 0.0f);
-  mesh.morph_targets[0].positions[64 * 3 + 1] = 2.0f;    // first vertex of group 1
-  mesh.morph_targets[0].positions[129 * 3 + 2] = -1.0f;  // last vertex
-  const std::vector<Float3x4> identity(mesh.palette_size());
+  Primitive mesh = CharacterMesh(130, 4, false, false);
+  mesh.targets.resize(1);
+  mesh.targets[0].positions.assign(130 * 3, 0.0f);
+  mesh.targets[0].positions[64 * 3 + 1] = 2.0f;    // first vertex of group 1
+  mesh.targets[0].positions[129 * 3 + 2] = -1.0f;  // last vertex
+  const std::vector<Float3x4> identity(mesh.palette_size(DefaultJoints()));
   const testing::Streams out = testing::SkinOnCpu(mesh, identity, 1, {0.75f});
   EXPECT_FLOAT_EQ(out.positions[64 * 3 + 1], mesh.positions[64 * 3 + 1] + 1.5f);
   EXPECT_FLOAT_EQ(out.positions[129 * 3 + 2], mesh.positions[129 * 3 + 2] - 0.75f);
@@ -142,7 +146,7 @@ TEST_F(BlendShapeGpuTest, DeformsAnInbetweenAssetAsComputedByHand) {
   ASSERT_TRUE(scene.ok());
   auto palette = cpu::InstancePalette(a, 0, scene->world);
   ASSERT_TRUE(palette.ok()) << palette.error().ToString();
-  const SkinnedMesh skinned = cpu::SkinnedMeshOf(mesh.primitives[0], palette->size());
+  const Primitive& skinned = mesh.primitives[0];
   for (const testing::InbetweenCase& c : testing::kInbetweenCases) {
     const std::vector<float> weights = cpu::MorphWeightsFor(mesh, std::vector<float>{c.w, 0.0f});
     auto gpu = vk::DeformOnce(*context_, skinned, *palette, weights);
@@ -174,7 +178,7 @@ TEST_F(BlendShapeGpuTest, AG4mfBlendShapeFollowsItsAmountsAsComputedByHand) {
       const Mesh& mesh = a.meshes[0];
       const std::vector<float> weights =
           cpu::MorphWeightsFor(mesh, c.weights.empty() ? scene->pose.weights[c.node] : c.weights);
-      const SkinnedMesh skinned = cpu::SkinnedMeshOf(mesh.primitives[0], palette->size());
+      const Primitive& skinned = mesh.primitives[0];
       ASSERT_FALSE(skinned.sparse_influences.offsets.empty());  // G4MF's own sparse layout
       auto gpu = vk::DeformOnce(*context_, skinned, *palette, weights);
       ASSERT_TRUE(gpu.ok()) << gpu.error().ToString();
@@ -193,13 +197,13 @@ TEST_F(BlendShapeGpuTest, AG4mfBlendShapeFollowsItsAmountsAsComputedByHand) {
 // each instance's active targets, and an instance without any skips morphing (no renormalization).
 
 // 60 face-shape targets on a `vertices`-vertex character (dense K = 4, or sparse).
-SkinnedMesh FaceMesh(uint32_t vertices, bool sparse) {
-  SkinnedMesh mesh = Character(vertices, 4);
+Primitive FaceMesh(uint32_t vertices, bool sparse) {
+  Primitive mesh = CharacterMesh(vertices, 4);
   auto face = procedural::MakeFaceShapes(mesh);
   EXPECT_TRUE(face.ok()) << face.error().ToString();
-  mesh.morph_targets = face->targets;
+  mesh.targets = face->targets;
   if (sparse) {
-    EXPECT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kSparse).ok());
+    EXPECT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kSparse, 0, DefaultJoints()).ok());
   }
   return mesh;
 }
@@ -222,15 +226,15 @@ std::vector<float> Concat(std::initializer_list<std::vector<float>> parts) {
 // deformed frame after frame.
 class Deformed {
  public:
-  Deformed(const vk::Context& ctx, const SkinnedMesh& mesh, uint32_t instances) : ctx_(ctx) {
-    auto options = vk::SkinCacheOptionsFor(mesh, instances);
+  Deformed(const vk::Context& ctx, const Primitive& mesh, uint32_t instances) : ctx_(ctx) {
+    auto options = vk::SkinCacheOptionsFor(mesh, DefaultJoints(), instances);
     EXPECT_TRUE(options.ok()) << options.error().ToString();
     auto cache = vk::SkinCache::Create(ctx, *options);
     EXPECT_TRUE(cache.ok()) << cache.error().ToString();
     cache_ = std::move(cache.value());
-    const vk::MeshId id = cache_->AddMesh(mesh).value();
+    const vk::MeshId id = cache_->AddMesh(mesh, DefaultJoints()).value();
     for (uint32_t i = 0; i < instances; ++i) {
-      palettes_.push_back(cache_->AddPalette(uint32_t(mesh.palette_size())).value());
+      palettes_.push_back(cache_->AddPalette(uint32_t(mesh.palette_size(DefaultJoints()))).value());
       instances_.push_back(cache_->AddInstance(id, palettes_.back()).value());
     }
   }
@@ -274,7 +278,7 @@ class Deformed {
   std::vector<vk::InstanceId> instances_;
 };
 
-void ExpectWithinTolerance(const SkinnedMesh& mesh, const testing::Streams& gpu,
+void ExpectWithinTolerance(const Primitive& mesh, const testing::Streams& gpu,
                            const testing::Streams& cpu) {
   EXPECT_LE(testing::MaxAbsDiff(gpu.positions, cpu.positions),
             1e-5f * BoundsDiagonal(mesh.positions));
@@ -294,8 +298,8 @@ testing::Streams Instance(const testing::Streams& s, uint32_t i, size_t vertices
 class ActiveShapesGpu : public testing::GpuTest, public ::testing::WithParamInterface<bool> {};
 
 TEST_P(ActiveShapesGpu, AFewActiveShapesAmongManyAtZeroMatchTheCpu) {
-  const SkinnedMesh mesh = FaceMesh(3000, GetParam());
-  const size_t t = mesh.morph_targets.size();
+  const Primitive mesh = FaceMesh(3000, GetParam());
+  const size_t t = mesh.targets.size();
   ASSERT_GE(t, 50u);
   // Instance 0: four scattered targets; instance 1: one target, the last; instance 2: every
   // other target (more than most groups hold blocks: the kernel walks the group's blocks).
@@ -305,7 +309,7 @@ TEST_P(ActiveShapesGpu, AFewActiveShapesAmongManyAtZeroMatchTheCpu) {
       Concat({Only(t, {2, 9, 31, 47}), Only(t, {uint32_t(t - 1)}), every_other});
   // The kernel takes the active list when an instance's active count A <= the group's block count
   // B, else the group's blocks: both paths must be taken here for the test to cover them.
-  const MorphDeltas packed = PackMorphTargets(mesh.vertex_count(), mesh.morph_targets);
+  const MorphDeltas packed = PackMorphTargets(mesh.vertex_count(), mesh.targets);
   bool active_list = false, block_walk = false;
   for (uint32_t i = 0; i < 3; ++i) {
     const size_t a = size_t(std::count_if(weights.begin() + ptrdiff_t(i * t),
@@ -318,27 +322,27 @@ TEST_P(ActiveShapesGpu, AFewActiveShapesAmongManyAtZeroMatchTheCpu) {
   }
   ASSERT_TRUE(active_list);
   ASSERT_TRUE(block_walk);
-  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(mesh, 3), 3, weights);
+  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(DefaultSkeleton(), 3), 3, weights);
 }
 
 TEST_P(ActiveShapesGpu, AnInstanceWithEveryWeightZeroBesideActiveOnesIsSkinningAlone) {
-  SkinnedMesh mesh = FaceMesh(3000, GetParam());
+  Primitive mesh = FaceMesh(3000, GetParam());
   // Rest normals and tangents of length 3 (still valid): renormalizing them before skinning
   // would change low bits of the outputs, so skipping the stage is visible below.
   for (float& n : mesh.normals) n *= 3.0f;
   for (size_t i = 0; i < mesh.tangents.size(); ++i) mesh.tangents[i] *= i % 4 == 3 ? 1.0f : 3.0f;
-  const size_t t = mesh.morph_targets.size();
-  const std::vector<Float3x4> palettes = CrowdPalettes(mesh, 3);
+  const size_t t = mesh.targets.size();
+  const std::vector<Float3x4> palettes = CrowdPalettes(DefaultSkeleton(), 3);
   const std::vector<float> weights =
       Concat({Only(t, {0, 5, 40}), std::vector<float>(t, 0.0f), Only(t, {1, 6, 41, 59})});
   testing::ExpectGpuMatchesCpu(*context_, mesh, palettes, 3, weights);
 
   // Bit for bit what the mesh without morph targets gives: the morph stage was skipped.
-  SkinnedMesh plain = mesh;
-  plain.morph_targets.clear();
+  Primitive plain = mesh;
+  plain.targets.clear();
   Deformed with(*context_, mesh, 3), without(*context_, plain, 3);
   for (uint32_t i = 0; i < 3; ++i) {
-    const size_t j = mesh.palette_size();
+    const size_t j = mesh.palette_size(DefaultJoints());
     ASSERT_TRUE(with.SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
     ASSERT_TRUE(without.SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());
     ASSERT_TRUE(with.SetMorphWeights(i, std::span(weights).subspan(i * t, t)).ok());
@@ -353,8 +357,8 @@ TEST_P(ActiveShapesGpu, AnInstanceWithEveryWeightZeroBesideActiveOnesIsSkinningA
 // As the CPU reference (MorphTargetsJob), a NaN or infinite weight is refused, naming it, and the
 // instance keeps the weights it had.
 TEST_P(ActiveShapesGpu, SetMorphWeightsRefusesANonFiniteWeight) {
-  const SkinnedMesh mesh = FaceMesh(200, GetParam());
-  const size_t t = mesh.morph_targets.size();
+  const Primitive mesh = FaceMesh(200, GetParam());
+  const size_t t = mesh.targets.size();
   Deformed gpu(*context_, mesh, 1);
   const std::vector<float> before = Only(t, {3});
   ASSERT_TRUE(gpu.SetMorphWeights(0, before).ok());
@@ -371,9 +375,9 @@ TEST_P(ActiveShapesGpu, SetMorphWeightsRefusesANonFiniteWeight) {
 }
 
 TEST_P(ActiveShapesGpu, WeightsChangedBetweenFramesInOneSkinCacheMatchTheCpu) {
-  const SkinnedMesh mesh = FaceMesh(3000, GetParam());
-  const size_t t = mesh.morph_targets.size(), j = mesh.palette_size();
-  const std::vector<Float3x4> palettes = CrowdPalettes(mesh, 2);
+  const Primitive mesh = FaceMesh(3000, GetParam());
+  const size_t t = mesh.targets.size(), j = mesh.palette_size(DefaultJoints());
+  const std::vector<Float3x4> palettes = CrowdPalettes(DefaultSkeleton(), 2);
   Deformed gpu(*context_, mesh, 2);
   for (uint32_t i = 0; i < 2; ++i) {
     ASSERT_TRUE(gpu.SetPalette(i, std::span(palettes).subspan(i * j, j)).ok());

@@ -276,11 +276,13 @@ TEST(ContextAdopt, SkinsIntoTheHostsCommandBufferAndNeverSubmits) {
     EXPECT_EQ(ctx.SubmitAndWait([](VkCommandBuffer) {}).code(), Error::kNotAllowedInAdoptMode);
     procedural::CharacterOptions co;
     co.vertex_count = 257;
-    auto mesh = procedural::MakeCharacter(co);
-    ASSERT_TRUE(mesh.ok());
+    auto character = procedural::MakeCharacter(co);
+    ASSERT_TRUE(character.ok());
+    const Primitive* mesh = &character->mesh;
+    const uint32_t joints = uint32_t(character->skeleton.joint_count());
     auto cache = vk::SkinCache::Create(ctx);
     ASSERT_TRUE(cache.ok()) << cache.error().ToString();
-    EXPECT_EQ((*cache)->AddMesh(*mesh).code(), Error::kNotAllowedInAdoptMode);
+    EXPECT_EQ((*cache)->AddMesh(*mesh, joints).code(), Error::kNotAllowedInAdoptMode);
 
     // The host owns the command buffer and the submission.
     VkCommandPoolCreateInfo pi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -296,12 +298,12 @@ TEST(ContextAdopt, SkinsIntoTheHostsCommandBufferAndNeverSubmits) {
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     host.table.vkBeginCommandBuffer(cmd, &bi);
 
-    auto mesh_id = (*cache)->AddMesh(*mesh, cmd);
+    auto mesh_id = (*cache)->AddMesh(*mesh, joints, cmd);
     ASSERT_TRUE(mesh_id.ok()) << mesh_id.error().ToString();
-    const vk::PaletteId palette_id = (*cache)->AddPalette(mesh->skeleton.joint_count()).value();
+    const vk::PaletteId palette_id = (*cache)->AddPalette(joints).value();
     const vk::InstanceId instance = (*cache)->AddInstance(*mesh_id, palette_id).value();
-    std::vector<Float3x4> palette(mesh->skeleton.joint_count());
-    ASSERT_TRUE(procedural::CrowdPalette(mesh->skeleton, 1.25f, 0, palette).ok());
+    std::vector<Float3x4> palette(joints);
+    ASSERT_TRUE(procedural::CrowdPalette(character->skeleton, 1.25f, 0, palette).ok());
     ASSERT_TRUE((*cache)->SetPalette(palette_id, palette).ok());
     ASSERT_TRUE((*cache)->Record(cmd).ok());
     (*cache)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);

@@ -13,7 +13,7 @@
 
 namespace sinew::testing {
 
-SkinnedMesh Character(uint32_t vertices, uint32_t k, bool normals, bool tangents) {
+procedural::Character Character(uint32_t vertices, uint32_t k, bool normals, bool tangents) {
   procedural::CharacterOptions o;
   o.vertex_count = vertices;
   o.influences_per_vertex = k;
@@ -24,21 +24,32 @@ SkinnedMesh Character(uint32_t vertices, uint32_t k, bool normals, bool tangents
   return std::move(mesh.value());
 }
 
-std::vector<Float3x4> CrowdPalettes(const SkinnedMesh& mesh, uint32_t instances) {
-  const size_t j = mesh.skeleton.joint_count();
+Primitive CharacterMesh(uint32_t vertices, uint32_t k, bool normals, bool tangents) {
+  return Character(vertices, k, normals, tangents).mesh;
+}
+
+const Skeleton& DefaultSkeleton() {
+  static const Skeleton skeleton = Character(1, 4).skeleton;
+  return skeleton;
+}
+
+uint32_t DefaultJoints() { return uint32_t(DefaultSkeleton().joint_count()); }
+
+std::vector<Float3x4> CrowdPalettes(const Skeleton& skeleton, uint32_t instances) {
+  const size_t j = skeleton.joint_count();
   std::vector<Float3x4> palettes(instances * j);
   for (uint32_t i = 0; i < instances; ++i) {
-    EXPECT_TRUE(procedural::CrowdPalette(mesh.skeleton, 0.3f + float(i), i,
+    EXPECT_TRUE(procedural::CrowdPalette(skeleton, 0.3f + float(i), i,
                                          std::span(palettes).subspan(i * j, j))
                     .ok());
   }
   return palettes;
 }
 
-Streams SkinOnCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes,
-                  uint32_t instances, const std::vector<float>& morph_weights) {
-  const size_t targets = mesh.morph_targets.size();
-  const size_t v = mesh.vertex_count(), j = mesh.palette_size();
+Streams SkinOnCpu(const Primitive& mesh, const std::vector<Float3x4>& palettes, uint32_t instances,
+                  const std::vector<float>& morph_weights) {
+  const size_t targets = mesh.targets.size();
+  const size_t v = mesh.vertex_count(), j = palettes.size() / instances;
   Streams out;
   out.positions.resize(instances * v * 3);
   out.normals.resize(mesh.normals.empty() ? 0 : instances * v * 3);
@@ -66,23 +77,24 @@ float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
   return m;
 }
 
-void ExpectGpuMatchesCpu(const vk::Context& ctx, const SkinnedMesh& mesh,
+void ExpectGpuMatchesCpu(const vk::Context& ctx, const Primitive& mesh,
                          const std::vector<Float3x4>& palettes, uint32_t instances,
                          const std::vector<float>& morph_weights) {
-  const size_t j = mesh.palette_size();
+  const size_t j = palettes.size() / instances;
   ASSERT_EQ(palettes.size(), instances * j);
+  ASSERT_EQ(mesh.palette_size(j), j);
   const Streams expected = SkinOnCpu(mesh, palettes, instances, morph_weights);
 
   // As an engine: one SkinCache, one palette and instance per crowd member, one Record().
-  auto options = vk::SkinCacheOptionsFor(mesh, instances);
+  auto options = vk::SkinCacheOptionsFor(mesh, uint32_t(j), instances);
   ASSERT_TRUE(options.ok()) << options.error().ToString();
   auto cache = vk::SkinCache::Create(ctx, *options);
   ASSERT_TRUE(cache.ok()) << cache.error().ToString();
-  auto mesh_id = (*cache)->AddMesh(mesh);
+  auto mesh_id = (*cache)->AddMesh(mesh, uint32_t(j));
   ASSERT_TRUE(mesh_id.ok()) << mesh_id.error().ToString();
   EXPECT_EQ((*cache)->mesh_layout(*mesh_id)->sparse, mesh.sparse());
   std::vector<vk::InstanceId> ids;
-  const size_t targets = mesh.morph_targets.size();
+  const size_t targets = mesh.targets.size();
   for (uint32_t i = 0; i < instances; ++i) {
     auto palette = (*cache)->AddPalette(uint32_t(j));
     ASSERT_TRUE(palette.ok());

@@ -5,8 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "sinew/core/math.h"
+#include "sinew/procedural/character.h"
 #include "sinew/vk/context.h"
 
 namespace sinew::testing {
@@ -16,24 +17,31 @@ struct Streams {
 };
 
 // The procedural character (sinew::procedural::MakeCharacter).
-SkinnedMesh Character(uint32_t vertices, uint32_t k, bool normals = true, bool tangents = true);
+procedural::Character Character(uint32_t vertices, uint32_t k, bool normals = true,
+                                bool tangents = true);
+
+// The procedural character's mesh alone, and the skeleton every procedural character of the
+// default joints per limb shares (whatever its vertex count and K), with its joint count.
+Primitive CharacterMesh(uint32_t vertices, uint32_t k, bool normals = true, bool tangents = true);
+const Skeleton& DefaultSkeleton();
+uint32_t DefaultJoints();
 
 // Posed palettes of `instances` crowd members (CrowdPalette at distinct times),
 // skeleton.joint_count() entries each.
-std::vector<Float3x4> CrowdPalettes(const SkinnedMesh& mesh, uint32_t instances);
+std::vector<Float3x4> CrowdPalettes(const Skeleton& skeleton, uint32_t instances);
 
 // CPU reference for every instance (morph targets, then SkinDenseJob or SkinSparseJob by layout),
-// instance after instance; `palettes` holds mesh.palette_size() entries per instance,
-// `morph_weights` the mesh's morph target count per instance (empty: all 0).
-Streams SkinOnCpu(const SkinnedMesh& mesh, const std::vector<Float3x4>& palettes,
-                  uint32_t instances, const std::vector<float>& morph_weights = {});
+// instance after instance; `palettes` holds the same number of entries per instance (the mesh's
+// palette_size), `morph_weights` the mesh's morph target count per instance (empty: all 0).
+Streams SkinOnCpu(const Primitive& mesh, const std::vector<Float3x4>& palettes, uint32_t instances,
+                  const std::vector<float>& morph_weights = {});
 
 float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b);
 
 // Deforms `instances` copies of `mesh` with `palettes` (and per-instance `morph_weights`) on the
 // GPU and expects the CPU result:
 // positions within 1e-5 x extent, normals and tangents within 1e-5.
-void ExpectGpuMatchesCpu(const vk::Context& ctx, const SkinnedMesh& mesh,
+void ExpectGpuMatchesCpu(const vk::Context& ctx, const Primitive& mesh,
                          const std::vector<Float3x4>& palettes, uint32_t instances,
                          const std::vector<float>& morph_weights = {});
 

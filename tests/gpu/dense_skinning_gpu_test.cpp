@@ -23,13 +23,14 @@ using testing::MaxAbsDiff;
 
 // Poses `instances` crowd members, optionally distorts each palette entry (e.g. adds scale or
 // mirroring), and checks the GPU against the CPU.
-void ExpectGpuMatchesCpu(const vk::Context& ctx, const SkinnedMesh& mesh, uint32_t instances,
+void ExpectGpuMatchesCpu(const vk::Context& ctx, const procedural::Character& character,
+                         uint32_t instances,
                          Float3x4 (*distort)(const Float3x4&, size_t) = nullptr) {
-  std::vector<Float3x4> palettes = CrowdPalettes(mesh, instances);
+  std::vector<Float3x4> palettes = CrowdPalettes(character.skeleton, instances);
   if (distort) {
     for (size_t e = 0; e < palettes.size(); ++e) palettes[e] = distort(palettes[e], e);
   }
-  testing::ExpectGpuMatchesCpu(ctx, mesh, palettes, instances);
+  testing::ExpectGpuMatchesCpu(ctx, character.mesh, palettes, instances);
 }
 
 class DenseSkinningGpu : public GpuTest,
@@ -78,47 +79,55 @@ TEST_F(DenseSkinningGpuTest, HandlesManyInstancesInOneDispatch) {
 }
 
 TEST_F(DenseSkinningGpuTest, RestPaletteLeavesTheMeshInPlace) {
-  const SkinnedMesh mesh = Character(500, 8);
-  std::vector<Float3x4> palette(mesh.skeleton.joint_count());
-  ASSERT_TRUE(procedural::RestPalette(mesh.skeleton, palette).ok());
+  const procedural::Character character = Character(500, 8);
+
+  const Primitive& mesh = character.mesh;
+  std::vector<Float3x4> palette(character.skeleton.joint_count());
+  ASSERT_TRUE(procedural::RestPalette(character.skeleton, palette).ok());
   auto out = vk::DeformOnce(*context_, mesh, palette);
   ASSERT_TRUE(out.ok()) << out.error().ToString();
   EXPECT_LE(MaxAbsDiff(out->positions, mesh.positions), 1e-5f * BoundsDiagonal(mesh.positions));
 }
 
 TEST_F(DenseSkinningGpuTest, UploadRejectsAnOutOfRangeJointBeforeTouchingTheGpu) {
-  SkinnedMesh mesh = Character(10, 4);
-  mesh.influences.joints[7] = static_cast<uint16_t>(mesh.skeleton.joint_count());
+  procedural::Character character = Character(10, 4);
+
+  Primitive& mesh = character.mesh;
+  mesh.influences.joints[7] = static_cast<uint16_t>(character.skeleton.joint_count());
   auto cache = vk::SkinCache::Create(*context_);
   ASSERT_TRUE(cache.ok());
-  auto added = (*cache)->AddMesh(mesh);
+  auto added = (*cache)->AddMesh(mesh, uint32_t(character.skeleton.joint_count()));
   ASSERT_FALSE(added.ok());
   EXPECT_EQ(added.code(), Error::kJointIndexOutOfRange);
   EXPECT_EQ(added.error().where, "influences/joints/7");
 }
 
 TEST_F(DenseSkinningGpuTest, UploadRejectsAnEmptyMesh) {
-  SkinnedMesh mesh = Character(10, 4, false, false);
+  procedural::Character character = Character(10, 4, false, false);
+
+  Primitive& mesh = character.mesh;
   mesh.positions.clear();
   mesh.influences.joints.clear();
   mesh.influences.weights.clear();
   auto cache = vk::SkinCache::Create(*context_);
   ASSERT_TRUE(cache.ok());
-  EXPECT_EQ((*cache)->AddMesh(mesh).code(), Error::kInvalidArgument);
+  EXPECT_EQ((*cache)->AddMesh(mesh, uint32_t(character.skeleton.joint_count())).code(),
+            Error::kInvalidArgument);
 }
 
 TEST_F(DenseSkinningGpuTest, SetPaletteChecksTheIdAndTheSize) {
-  const SkinnedMesh mesh = Character(10, 4);
+  const procedural::Character character = Character(10, 4);
+
   auto cache = vk::SkinCache::Create(*context_);
   ASSERT_TRUE(cache.ok());
-  const vk::PaletteId palette = (*cache)->AddPalette(mesh.skeleton.joint_count()).value();
-  std::vector<Float3x4> matrices(mesh.skeleton.joint_count());
+  const vk::PaletteId palette = (*cache)->AddPalette(character.skeleton.joint_count()).value();
+  std::vector<Float3x4> matrices(character.skeleton.joint_count());
   EXPECT_EQ((*cache)->SetPalette(vk::PaletteId{palette.index + 1, 0}, matrices).code(),
             Error::kInvalidHandle);
   matrices.pop_back();
   EXPECT_EQ((*cache)->SetPalette(palette, matrices).code(), Error::kSizeMismatch);
   EXPECT_TRUE((*cache)->palette(vk::PaletteId{palette.index + 1, 0}).empty());
-  EXPECT_EQ((*cache)->palette(palette).size(), mesh.skeleton.joint_count());
+  EXPECT_EQ((*cache)->palette(palette).size(), character.skeleton.joint_count());
   EXPECT_EQ((*cache)->AddPalette(0).code(), Error::kInvalidArgument);
 }
 

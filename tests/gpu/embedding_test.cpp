@@ -28,18 +28,18 @@ struct Cached {
   std::unique_ptr<vk::SkinCache> cache;
   std::vector<vk::InstanceId> ids;
 };
-Cached CacheOf(const vk::Context& ctx, const SkinnedMesh& mesh, uint32_t instances,
-               vk::SkinCacheOptions options = {}) {
+Cached CacheOf(const vk::Context& ctx, const Primitive& mesh, const Skeleton& skeleton,
+               uint32_t instances, vk::SkinCacheOptions options = {}) {
   Cached out;
   auto cache = vk::SkinCache::Create(ctx, options);
   EXPECT_TRUE(cache.ok()) << cache.error().ToString();
   if (!cache.ok()) return out;
   out.cache = std::move(cache.value());
-  auto mesh_id = out.cache->AddMesh(mesh);
+  auto mesh_id = out.cache->AddMesh(mesh, uint32_t(skeleton.joint_count()));
   EXPECT_TRUE(mesh_id.ok()) << mesh_id.error().ToString();
   if (!mesh_id.ok()) return out;
-  const std::vector<Float3x4> palettes = testing::CrowdPalettes(mesh, instances);
-  const size_t j = mesh.palette_size();
+  const std::vector<Float3x4> palettes = testing::CrowdPalettes(skeleton, instances);
+  const size_t j = mesh.palette_size(skeleton.joint_count());
   for (uint32_t i = 0; i < instances; ++i) {
     const vk::PaletteId palette = out.cache->AddPalette(uint32_t(j)).value();
     EXPECT_TRUE(out.cache->SetPalette(palette, std::span(palettes).subspan(i * j, j)).ok());
@@ -119,8 +119,10 @@ TEST(EmbeddingAllocator, EveryObjectIsCreatedAndFreedThroughTheHostsCallbacks) {
     EXPECT_EQ(ctx.allocator(), &callbacks);
     const int64_t after_context = counter.total.load();
     EXPECT_GT(after_context, 0) << "the instance and device went through the callbacks";
-    const SkinnedMesh mesh = testing::Character(300, 4);
-    const Cached cached = CacheOf(ctx, mesh, 2);
+    const procedural::Character character = testing::Character(300, 4);
+
+    const Primitive& mesh = character.mesh;
+    const Cached cached = CacheOf(ctx, mesh, character.skeleton, 2);
     ASSERT_EQ(cached.ids.size(), 2u);
     EXPECT_GT(counter.total.load(), after_context) << "buffers, memory and pipelines too";
   }
@@ -134,8 +136,10 @@ TEST(EmbeddingNames, ObjectsCarrySinewNamesInValidationMessages) {
   if (!created) GTEST_SKIP() << "no Vulkan device or validation layer";
   const vk::Context& ctx = *created;
   ASSERT_TRUE(ctx.debug_names());
-  const SkinnedMesh mesh = testing::Character(100, 4);
-  const Cached cached = CacheOf(ctx, mesh, 1);
+  const procedural::Character character = testing::Character(100, 4);
+
+  const Primitive& mesh = character.mesh;
+  const Cached cached = CacheOf(ctx, mesh, character.skeleton, 1);
   ASSERT_EQ(cached.ids.size(), 1u);
   ASSERT_TRUE(ctx.validation_messages().empty());
   // A deliberate misuse of the output buffer (a fill at an offset that is not a multiple of 4,
@@ -167,10 +171,12 @@ TEST(EmbeddingSynchronization, ValidationReportsACopyOfTheOutputsWithoutTheOutpu
   const std::unique_ptr<vk::Context> created = testing::CreateContextOrReport(options);
   if (!created) GTEST_SKIP() << "no Vulkan device or validation layer";
   const vk::Context& ctx = *created;
-  const SkinnedMesh mesh = testing::Character(100, 4);
+  const procedural::Character character = testing::Character(100, 4);
+
+  const Primitive& mesh = character.mesh;
   vk::SkinCacheOptions cache_options;
   cache_options.previous_positions = vk::PreviousPositions::kNone;  // every frame writes one range
-  const Cached cached = CacheOf(ctx, mesh, 1, cache_options);
+  const Cached cached = CacheOf(ctx, mesh, character.skeleton, 1, cache_options);
   ASSERT_EQ(cached.ids.size(), 1u);
   vk::SkinCache& cache = *cached.cache;
   const vk::InstanceOutputs out = cache.outputs(cached.ids[0]);
@@ -211,10 +217,12 @@ TEST(EmbeddingSynchronization, ValidationReportsACopyOfTheOutputsWithoutTheOutpu
 TEST_F(EmbeddingTest, OutputsWithDeviceAddressUsageAreAllocatedForIt) {
   // lavapipe and every desktop GPU have the feature; a headless Context enables it.
   ASSERT_TRUE(context_->buffer_device_address());
-  const SkinnedMesh mesh = testing::Character(200, 4);
+  const procedural::Character character = testing::Character(200, 4);
+
+  const Primitive& mesh = character.mesh;
   vk::SkinCacheOptions options;
   options.extra_output_usage = VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-  const Cached cached = CacheOf(*context_, mesh, 2, options);
+  const Cached cached = CacheOf(*context_, mesh, character.skeleton, 2, options);
   ASSERT_EQ(cached.ids.size(), 2u);
   auto address_of = reinterpret_cast<PFN_vkGetBufferDeviceAddress>(
       context_->get_device_proc_addr()(context_->device(), "vkGetBufferDeviceAddress"));
@@ -252,17 +260,21 @@ TEST_F(EmbeddingTest, DeviceAddressUsageIsRefusedWhenTheHostDidNotEnableTheFeatu
 }
 
 TEST_F(EmbeddingTest, PipelinesAreCreatedOncePerContextAndKernelVariant) {
-  SkinnedMesh dense_a = testing::Character(150, 4);
-  SkinnedMesh dense_b = testing::Character(90, 8);
-  SkinnedMesh sparse = testing::Character(120, 4);
-  auto converted =
-      DenseToSparse(sparse.vertex_count(), sparse.influences, sparse.skeleton.joint_count());
+  procedural::Character dense_a_character = testing::Character(150, 4);
+  Primitive& dense_a = dense_a_character.mesh;
+  procedural::Character dense_b_character = testing::Character(90, 8);
+  Primitive& dense_b = dense_b_character.mesh;
+  procedural::Character sparse_character = testing::Character(120, 4);
+  Primitive& sparse = sparse_character.mesh;
+  auto converted = DenseToSparse(sparse.vertex_count(), sparse.influences,
+                                 sparse_character.skeleton.joint_count());
   ASSERT_TRUE(converted.ok());
   sparse.sparse_influences = std::move(converted.value());
   sparse.influences = {};
   std::vector<Cached> caches;
-  for (const SkinnedMesh* mesh : {&dense_a, &dense_b, &sparse, &dense_a}) {
-    for (uint32_t i = 0; i < 2; ++i) caches.push_back(CacheOf(*context_, *mesh, 2));
+  for (const Primitive* mesh : {&dense_a, &dense_b, &sparse, &dense_a}) {
+    for (uint32_t i = 0; i < 2; ++i)
+      caches.push_back(CacheOf(*context_, *mesh, dense_a_character.skeleton, 2));
   }
   for (const Cached& cached : caches) {
     ASSERT_TRUE(context_
@@ -307,15 +319,18 @@ TEST(QueueOwnership, EqualFamiliesAreNoTransferAndRecordNothing) {
 // frame in flight, the staging buffer must outlive that Record() (the validation layer reports a
 // command buffer submitted with a destroyed buffer).
 TEST_F(EmbeddingTest, AnUploadOnTheContextsFamilyIsVisibleToARecordInTheSameCommandBuffer) {
-  const SkinnedMesh mesh = testing::Character(200, 4);
+  const procedural::Character character = testing::Character(200, 4);
+
+  const Primitive& mesh = character.mesh;
   auto cache = vk::SkinCache::Create(*context_, {.frames_in_flight = 1});
   ASSERT_TRUE(cache.ok());
   EXPECT_EQ((*cache)->options().upload_family, context_->queue_family());
-  const std::vector<Float3x4> palette = testing::CrowdPalettes(mesh, 1);
+  const std::vector<Float3x4> palette = testing::CrowdPalettes(character.skeleton, 1);
   vk::InstanceId instance;
   ASSERT_TRUE(context_
                   ->SubmitAndWait([&](VkCommandBuffer cmd) {
-                    auto mesh_id = (*cache)->AddMesh(mesh, cmd);
+                    auto mesh_id =
+                        (*cache)->AddMesh(mesh, uint32_t(character.skeleton.joint_count()), cmd);
                     ASSERT_TRUE(mesh_id.ok());
                     const vk::PaletteId p = (*cache)->AddPalette(uint32_t(palette.size())).value();
                     ASSERT_TRUE((*cache)->SetPalette(p, palette).ok());

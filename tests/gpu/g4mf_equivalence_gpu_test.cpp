@@ -104,13 +104,8 @@ size_t PaletteSize(const Primitive& p) {
   return size;
 }
 
-// A mesh of the primitive's rest attributes and influences; the palette is given directly.
-SkinnedMesh MeshOf(const Primitive& p, size_t palette_size) {
-  return cpu::SkinnedMeshOf(p, palette_size);
-}
-
 struct Case {
-  SkinnedMesh dense, sparse;
+  Primitive dense, sparse;
   std::vector<Float3x4> dense_palette, group_palette;
   std::vector<uint32_t> dense_corners, sparse_corners;
   std::string name;
@@ -172,8 +167,8 @@ std::vector<Case> Cases(const Converted& c, const std::string& asset) {
                  (pose < kPoses ? " pose " + std::to_string(pose)
                                 : " clip " + std::to_string((pose - kPoses) / 3) + " time " +
                                       std::to_string((pose - kPoses) % 3) + "/2");
-        k.dense = MeshOf(gp, gskin.joints.size());
-        k.sparse = MeshOf(sp, PaletteSize(sp));
+        k.dense = gp;
+        k.sparse = sp;
         k.dense_palette = dense_palette;
         k.group_palette.resize(PaletteSize(sp));
         cpu::GroupPaletteJob job;
@@ -195,7 +190,7 @@ std::vector<Case> Cases(const Converted& c, const std::string& asset) {
   return cases;
 }
 
-testing::Streams Skin(const SkinnedMesh& mesh, const std::vector<Float3x4>& palette) {
+testing::Streams Skin(const Primitive& mesh, const std::vector<Float3x4>& palette) {
   testing::Streams out;
   out.positions.resize(mesh.positions.size());
   out.normals.resize(mesh.normals.size());

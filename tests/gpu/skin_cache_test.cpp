@@ -12,6 +12,7 @@
 #include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
 #include "sinew/asset/sparse_influences.h"
+#include "sinew/cpu/skin_mesh.h"
 #include "sinew/procedural/crowd.h"
 #include "sinew/procedural/face_shapes.h"
 #include "sinew/vk/readback.h"
@@ -23,28 +24,33 @@ using testing::GpuTest;
 
 class SkinCacheTest : public GpuTest {};
 
-SkinnedMesh Sparse(SkinnedMesh mesh) {
-  auto converted = DenseToSparse(mesh.vertex_count(), mesh.influences, mesh.skeleton.joint_count());
+// Every procedural character below has the same skeleton (the default joints per limb).
+using testing::CharacterMesh;
+using testing::DefaultJoints;
+using testing::DefaultSkeleton;
+
+Primitive Sparse(Primitive mesh) {
+  auto converted = DenseToSparse(mesh.vertex_count(), mesh.influences, DefaultJoints());
   EXPECT_TRUE(converted.ok());
   mesh.sparse_influences = std::move(converted.value());
   mesh.influences = {};
   return mesh;
 }
 
-SkinnedMesh WithFaceShapes(SkinnedMesh mesh) {
+Primitive WithFaceShapes(Primitive mesh) {
   procedural::FaceShapeOptions o;
   o.shapes = 12;
   auto shapes = procedural::MakeFaceShapes(mesh, o);
   EXPECT_TRUE(shapes.ok());
-  mesh.morph_targets = shapes->targets;
+  mesh.targets = shapes->targets;
   return mesh;
 }
 
 // The crowd member `member`'s pose at `time`: one palette for the procedural skeleton, which
 // every mesh below shares (same joints per limb).
-std::vector<Float3x4> Pose(const SkinnedMesh& mesh, float time, uint32_t member) {
-  std::vector<Float3x4> palette(mesh.skeleton.joint_count());
-  EXPECT_TRUE(procedural::CrowdPalette(mesh.skeleton, time, member, palette).ok());
+std::vector<Float3x4> Pose(const Primitive&, float time, uint32_t member) {
+  std::vector<Float3x4> palette(DefaultJoints());
+  EXPECT_TRUE(procedural::CrowdPalette(DefaultSkeleton(), time, member, palette).ok());
   return palette;
 }
 
@@ -72,11 +78,11 @@ void RunFrame(const vk::Context& ctx, vk::SkinCache& cache,
 
 // Expects instance `id` (of `mesh`) to hold the CPU reference for `palette` and `weights`.
 void ExpectDeformed(const vk::Context& ctx, const vk::SkinCache& cache, vk::InstanceId id,
-                    const SkinnedMesh& mesh, const std::vector<Float3x4>& palette,
+                    const Primitive& mesh, const std::vector<Float3x4>& palette,
                     const std::vector<float>& weights, const char* what) {
   SCOPED_TRACE(what);
   const std::vector<Float3x4> used(palette.begin(),
-                                   palette.begin() + ptrdiff_t(mesh.palette_size()));
+                                   palette.begin() + ptrdiff_t(mesh.palette_size(DefaultJoints())));
   const testing::Streams expected = testing::SkinOnCpu(mesh, used, 1, weights);
   const vk::InstanceOutputs out = cache.outputs(id);
   ASSERT_EQ(out.vertex_count, mesh.vertex_count());
@@ -103,17 +109,16 @@ TEST_F(SkinCacheTest, AMixedCrowdMatchesTheCpuReferenceWhileInstancesComeGoAndSi
   auto created = vk::SkinCache::Create(*context_, {.frames_in_flight = 2, .max_instances = 32});
   ASSERT_TRUE(created.ok()) << created.error().ToString();
   vk::SkinCache& cache = **created;
-  const std::vector<SkinnedMesh> meshes = {
-      testing::Character(300, 4), testing::Character(130, 8, true, false),
-      Sparse(testing::Character(200, 4)), WithFaceShapes(testing::Character(260, 4, true, false)),
-      testing::Character(70, 4, false, false)};
+  const std::vector<Primitive> meshes = {
+      CharacterMesh(300, 4), CharacterMesh(130, 8, true, false), Sparse(CharacterMesh(200, 4)),
+      WithFaceShapes(CharacterMesh(260, 4, true, false)), CharacterMesh(70, 4, false, false)};
   std::vector<vk::MeshId> mesh_ids;
-  for (const SkinnedMesh& m : meshes) {
-    auto id = cache.AddMesh(m);
+  for (const Primitive& m : meshes) {
+    auto id = cache.AddMesh(m, DefaultJoints());
     ASSERT_TRUE(id.ok()) << id.error().ToString();
     mesh_ids.push_back(*id);
   }
-  const uint32_t joints = meshes[0].skeleton.joint_count();
+  const uint32_t joints = DefaultJoints();
 
   struct Member {
     uint32_t member;  // crowd member: its pose
@@ -134,8 +139,8 @@ TEST_F(SkinCacheTest, AMixedCrowdMatchesTheCpuReferenceWhileInstancesComeGoAndSi
       auto instance = cache.AddInstance(mesh_ids[k], m.palette);
       ASSERT_TRUE(instance.ok()) << instance.error().ToString();
       m.parts.push_back({k, *instance});
-      if (!meshes[k].morph_targets.empty()) {
-        m.weights.assign(meshes[k].morph_targets.size(), 0.0f);
+      if (!meshes[k].targets.empty()) {
+        m.weights.assign(meshes[k].targets.size(), 0.0f);
         for (size_t t = 0; t < m.weights.size(); t += 3) m.weights[t] = 0.25f * float(t % 4 + 1);
         ASSERT_TRUE(cache.SetMorphWeights(*instance, m.weights).ok());
       }
@@ -182,7 +187,7 @@ TEST_F(SkinCacheTest, AMixedCrowdMatchesTheCpuReferenceWhileInstancesComeGoAndSi
           continue;
         }
         const std::vector<float> weights =
-            meshes[k].morph_targets.empty() ? std::vector<float>() : m.weights;
+            meshes[k].targets.empty() ? std::vector<float>() : m.weights;
         ExpectDeformed(*context_, cache, id, meshes[k], poses[m.member], weights, "deformed");
         m.last[k] = now;
       }
@@ -193,13 +198,37 @@ TEST_F(SkinCacheTest, AMixedCrowdMatchesTheCpuReferenceWhileInstancesComeGoAndSi
 
 // The dispatch count does not grow with the number of meshes: ten meshes of one kernel variant
 // are one dispatch, as one mesh is.
+// A primitive without influences (a prop, or a mesh whose node has no skin) is uploaded as it is
+// and moves rigidly with palette entry 0, its node's world matrix, on the GPU as on the CPU; its
+// palette has one entry whatever the joint count says.
+TEST_F(SkinCacheTest, ARigidPrimitiveMovesWithPaletteEntryZero) {
+  Primitive mesh = CharacterMesh(150, 4);
+  mesh.influences = {};
+  ASSERT_FALSE(mesh.skinned());
+  ASSERT_EQ(mesh.palette_size(DefaultJoints()), 1u);
+  Float3x4 world = ToFloat3x4(Translation(1, 2, 3));
+  world.row[0].x = -2.0f;  // a mirror and a scale: normals by the cofactor, not the matrix
+  world.row[1].y = 0.5f;
+  testing::ExpectGpuMatchesCpu(*context_, mesh, {world, world}, 2);
+  // The CPU reference is the matrix itself.
+  std::vector<float> positions(mesh.positions.size()), normals(mesh.normals.size()),
+      tangents(mesh.tangents.size());
+  ASSERT_TRUE(cpu::SkinMesh(mesh, std::span(&world, 1), positions, normals, tangents).ok());
+  for (size_t v = 0; v < mesh.vertex_count(); ++v) {
+    const float* p = &mesh.positions[v * 3];
+    ASSERT_NEAR(positions[v * 3 + 0], -2.0f * p[0] + 1.0f, 1e-5f);
+    ASSERT_NEAR(positions[v * 3 + 1], 0.5f * p[1] + 2.0f, 1e-5f);
+    ASSERT_NEAR(positions[v * 3 + 2], p[2] + 3.0f, 1e-5f);
+  }
+}
+
 TEST_F(SkinCacheTest, TenMeshesAreOneDispatchPerKernelVariant) {
   auto cache = vk::SkinCache::Create(*context_);
   ASSERT_TRUE(cache.ok());
-  auto palette = (*cache)->AddPalette(testing::Character(64, 4).skeleton.joint_count());
+  auto palette = (*cache)->AddPalette(DefaultJoints());
   ASSERT_TRUE(palette.ok());
   for (uint32_t m = 0; m < 10; ++m) {
-    auto mesh = (*cache)->AddMesh(testing::Character(100 + 37 * m, 4 + 4 * (m % 2)));
+    auto mesh = (*cache)->AddMesh(CharacterMesh(100 + 37 * m, 4 + 4 * (m % 2)), DefaultJoints());
     ASSERT_TRUE(mesh.ok());
     for (uint32_t i = 0; i < 3; ++i) ASSERT_TRUE((*cache)->AddInstance(*mesh, *palette).ok());
   }
@@ -221,14 +250,14 @@ TEST_F(SkinCacheTest, InstancesSpreadOverOutputPagesStillMatchTheCpu) {
   ASSERT_TRUE(created.ok()) << created.error().ToString();
   vk::SkinCache& cache = **created;
   EXPECT_EQ(cache.output_pages(), 4u);
-  const SkinnedMesh dense = testing::Character(100, 4);  // 5.2 KB of outputs an instance
-  const SkinnedMesh sparse = Sparse(testing::Character(90, 4));
-  const vk::MeshId dense_id = cache.AddMesh(dense).value();
-  const vk::MeshId sparse_id = cache.AddMesh(sparse).value();
-  std::vector<std::pair<const SkinnedMesh*, vk::InstanceId>> instances;
+  const Primitive dense = CharacterMesh(100, 4);  // 5.2 KB of outputs an instance
+  const Primitive sparse = Sparse(CharacterMesh(90, 4));
+  const vk::MeshId dense_id = cache.AddMesh(dense, DefaultJoints()).value();
+  const vk::MeshId sparse_id = cache.AddMesh(sparse, DefaultJoints()).value();
+  std::vector<std::pair<const Primitive*, vk::InstanceId>> instances;
   std::vector<vk::PaletteId> palettes;
   for (uint32_t i = 0; i < 8; ++i) {
-    palettes.push_back(cache.AddPalette(dense.skeleton.joint_count()).value());
+    palettes.push_back(cache.AddPalette(DefaultJoints()).value());
     const bool is_sparse = i % 2 == 1;
     auto id = cache.AddInstance(is_sparse ? sparse_id : dense_id, palettes.back());
     ASSERT_TRUE(id.ok()) << id.error().ToString();
@@ -255,9 +284,9 @@ TEST_F(SkinCacheTest, InstancesSpreadOverOutputPagesStillMatchTheCpu) {
 // entry.
 TEST_F(SkinCacheTest, APaletteNotWrittenKeepsItsValueAndOverwritePaletteSkipsTheCopy) {
   auto cache = vk::SkinCache::Create(*context_, {.frames_in_flight = 2}).value();
-  const SkinnedMesh mesh = testing::Character(120, 4);
-  const vk::MeshId m = cache->AddMesh(mesh).value();
-  const vk::PaletteId p = cache->AddPalette(mesh.skeleton.joint_count()).value();
+  const Primitive mesh = CharacterMesh(120, 4);
+  const vk::MeshId m = cache->AddMesh(mesh, DefaultJoints()).value();
+  const vk::PaletteId p = cache->AddPalette(DefaultJoints()).value();
   const vk::InstanceId id = cache->AddInstance(m, p).value();
   const std::vector<Float3x4> first = Pose(mesh, 0.4f, 1), second = Pose(mesh, 1.3f, 2);
   ASSERT_TRUE(cache->SetPalette(p, first).ok());
@@ -282,10 +311,10 @@ TEST_F(SkinCacheTest, APaletteNotWrittenKeepsItsValueAndOverwritePaletteSkipsThe
 // instance removed and another added in its slot (same index, another mesh) rewrites it.
 TEST_F(SkinCacheTest, TheWorkTableFollowsAnInstanceReplacedInTheSameSlot) {
   auto cache = vk::SkinCache::Create(*context_, {.frames_in_flight = 1}).value();
-  const SkinnedMesh small = testing::Character(70, 4), large = testing::Character(300, 8);
-  const vk::MeshId small_id = cache->AddMesh(small).value();
-  const vk::MeshId large_id = cache->AddMesh(large).value();
-  const vk::PaletteId p = cache->AddPalette(small.skeleton.joint_count()).value();
+  const Primitive small = CharacterMesh(70, 4), large = CharacterMesh(300, 8);
+  const vk::MeshId small_id = cache->AddMesh(small, DefaultJoints()).value();
+  const vk::MeshId large_id = cache->AddMesh(large, DefaultJoints()).value();
+  const vk::PaletteId p = cache->AddPalette(DefaultJoints()).value();
   ASSERT_TRUE(cache->SetPalette(p, Pose(small, 0.9f, 0)).ok());
   const vk::InstanceId a = cache->AddInstance(small_id, p).value();
   const vk::InstanceId first[] = {a};
@@ -304,16 +333,16 @@ TEST_F(SkinCacheTest, TheWorkTableFollowsAnInstanceReplacedInTheSameSlot) {
 // SkinCacheOptionsFor leaves room for what pages waste at their ends: five instances, of which no
 // two fit in one page, all find a place.
 TEST_F(SkinCacheTest, OptionsForAMeshHoldTheirInstancesWhateverThePagesWaste) {
-  const SkinnedMesh mesh = testing::Character(100, 4);  // 5.2 KB of outputs an instance
+  const Primitive mesh = CharacterMesh(100, 4);  // 5.2 KB of outputs an instance
   vk::SkinCacheOptions base;
   base.output_page_bytes = 8192;
-  auto options = vk::SkinCacheOptionsFor(mesh, 5, base);
+  auto options = vk::SkinCacheOptionsFor(mesh, DefaultJoints(), 5, base);
   ASSERT_TRUE(options.ok());
   auto cache = vk::SkinCache::Create(*context_, *options);
   ASSERT_TRUE(cache.ok()) << cache.error().ToString();
-  const vk::MeshId m = (*cache)->AddMesh(mesh).value();
+  const vk::MeshId m = (*cache)->AddMesh(mesh, DefaultJoints()).value();
   for (int i = 0; i < 5; ++i) {
-    const vk::PaletteId p = (*cache)->AddPalette(mesh.skeleton.joint_count()).value();
+    const vk::PaletteId p = (*cache)->AddPalette(DefaultJoints()).value();
     auto instance = (*cache)->AddInstance(m, p);
     ASSERT_TRUE(instance.ok()) << "instance " << i << ": " << instance.error().ToString();
   }
@@ -330,15 +359,15 @@ TEST_F(SkinCacheTest, ThreeFramesInFlightEachDeformWithTheirOwnPalettes) {
   auto created = vk::SkinCache::Create(*context_, {.frames_in_flight = kFrames});
   ASSERT_TRUE(created.ok());
   vk::SkinCache& cache = **created;
-  const SkinnedMesh dense = testing::Character(3000, 4);
-  const SkinnedMesh sparse = Sparse(testing::Character(2000, 4));
-  auto dense_id = cache.AddMesh(dense);
-  auto sparse_id = cache.AddMesh(sparse);
+  const Primitive dense = CharacterMesh(3000, 4);
+  const Primitive sparse = Sparse(CharacterMesh(2000, 4));
+  auto dense_id = cache.AddMesh(dense, DefaultJoints());
+  auto sparse_id = cache.AddMesh(sparse, DefaultJoints());
   ASSERT_TRUE(dense_id.ok() && sparse_id.ok());
   std::vector<vk::PaletteId> palettes;
   std::vector<vk::InstanceId> instances;  // dense, sparse of member 0, then member 1
   for (uint32_t member = 0; member < 2; ++member) {
-    auto palette = cache.AddPalette(dense.skeleton.joint_count());
+    auto palette = cache.AddPalette(DefaultJoints());
     ASSERT_TRUE(palette.ok());
     palettes.push_back(*palette);
     instances.push_back(cache.AddInstance(*dense_id, *palette).value());
@@ -391,7 +420,7 @@ TEST_F(SkinCacheTest, ThreeFramesInFlightEachDeformWithTheirOwnPalettes) {
   const auto expected = [&](uint32_t frame) {
     std::vector<float> all;
     for (size_t i = 0; i < instances.size(); ++i) {
-      const SkinnedMesh& mesh = i % 2 ? sparse : dense;
+      const Primitive& mesh = i % 2 ? sparse : dense;
       const testing::Streams s =
           testing::SkinOnCpu(mesh, Pose(dense, 0.1f * float(frame), uint32_t(i / 2)), 1);
       all.insert(all.end(), s.positions.begin(), s.positions.end());
@@ -464,9 +493,9 @@ TEST_P(SkinCachePreviousTest, PreviousPositionsAreTheLastFramesOutputs) {
   auto created = vk::SkinCache::Create(*context_, options);
   ASSERT_TRUE(created.ok());
   vk::SkinCache& cache = **created;
-  const SkinnedMesh mesh = testing::Character(150, 4);
-  auto mesh_id = cache.AddMesh(mesh);
-  auto palette = cache.AddPalette(mesh.skeleton.joint_count());
+  const Primitive mesh = CharacterMesh(150, 4);
+  auto mesh_id = cache.AddMesh(mesh, DefaultJoints());
+  auto palette = cache.AddPalette(DefaultJoints());
   ASSERT_TRUE(mesh_id.ok() && palette.ok());
   const vk::InstanceId id = cache.AddInstance(*mesh_id, *palette).value();
   const size_t floats = mesh.vertex_count() * 3;
@@ -527,9 +556,9 @@ INSTANTIATE_TEST_SUITE_P(Modes, SkinCachePreviousTest,
 
 TEST_F(SkinCacheTest, RemovedIdsAreRefusedEvenAfterTheirSlotIsReused) {
   auto cache = vk::SkinCache::Create(*context_).value();
-  const SkinnedMesh mesh = testing::Character(100, 4);
-  const vk::MeshId m = cache->AddMesh(mesh).value();
-  const vk::PaletteId p = cache->AddPalette(mesh.skeleton.joint_count()).value();
+  const Primitive mesh = CharacterMesh(100, 4);
+  const vk::MeshId m = cache->AddMesh(mesh, DefaultJoints()).value();
+  const vk::PaletteId p = cache->AddPalette(DefaultJoints()).value();
   const vk::InstanceId a = cache->AddInstance(m, p).value();
   ASSERT_TRUE(cache->RemoveInstance(a).ok());
   const vk::InstanceId b = cache->AddInstance(m, p).value();
@@ -555,9 +584,9 @@ TEST_F(SkinCacheTest, RemovedIdsAreRefusedEvenAfterTheirSlotIsReused) {
 
 TEST_F(SkinCacheTest, MeshesAndPalettesInUseAreNotRemoved) {
   auto cache = vk::SkinCache::Create(*context_).value();
-  const SkinnedMesh mesh = testing::Character(100, 4);
-  const vk::MeshId m = cache->AddMesh(mesh).value();
-  const vk::PaletteId p = cache->AddPalette(mesh.skeleton.joint_count()).value();
+  const Primitive mesh = CharacterMesh(100, 4);
+  const vk::MeshId m = cache->AddMesh(mesh, DefaultJoints()).value();
+  const vk::PaletteId p = cache->AddPalette(DefaultJoints()).value();
   const vk::PaletteId small = cache->AddPalette(2).value();
   EXPECT_EQ(cache->AddInstance(m, small).code(), Error::kSizeMismatch);
   const vk::InstanceId i = cache->AddInstance(m, p).value();
@@ -572,15 +601,15 @@ TEST_F(SkinCacheTest, MeshesAndPalettesInUseAreNotRemoved) {
 // A full pool is an error that names the option sizing it; the output range of a removed
 // instance is reused only once the frames that may still write it are over.
 TEST_F(SkinCacheTest, CapacitiesAreErrorsAndOutputsAreReusedAfterTheFramesInFlight) {
-  const SkinnedMesh mesh = testing::Character(100, 4, false, false);
+  const Primitive mesh = CharacterMesh(100, 4, false, false);
   vk::SkinCacheOptions options;
   options.frames_in_flight = 2;
   options.max_instances = 2;
   options.previous_positions = vk::PreviousPositions::kNone;
   options.output_bytes = 2 * 1200;  // two instances of 100 vertices, positions only
   auto cache = vk::SkinCache::Create(*context_, options).value();
-  const vk::MeshId m = cache->AddMesh(mesh).value();
-  const vk::PaletteId p = cache->AddPalette(mesh.skeleton.joint_count()).value();
+  const vk::MeshId m = cache->AddMesh(mesh, DefaultJoints()).value();
+  const vk::PaletteId p = cache->AddPalette(DefaultJoints()).value();
   const vk::InstanceId a = cache->AddInstance(m, p).value();
   const vk::InstanceId b = cache->AddInstance(m, p).value();
   auto third = cache->AddInstance(m, p);

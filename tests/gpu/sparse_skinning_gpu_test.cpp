@@ -20,15 +20,17 @@ using testing::GpuTest;
 using testing::MaxAbsDiff;
 
 // The procedural character with its dense influences converted to sparse (groups = joints).
-SkinnedMesh SparseCharacter(uint32_t vertices, uint32_t k) {
-  SkinnedMesh mesh = Character(vertices, k);
-  auto sparse = DenseToSparse(mesh.vertex_count(), mesh.influences, mesh.skeleton.joint_count());
+procedural::Character SparseCharacter(uint32_t vertices, uint32_t k) {
+  procedural::Character character = Character(vertices, k);
+  Primitive& mesh = character.mesh;
+  const size_t joints = character.skeleton.joint_count();
+  auto sparse = DenseToSparse(mesh.vertex_count(), mesh.influences, joints);
   EXPECT_TRUE(sparse.ok()) << sparse.error().ToString();
   mesh.sparse_influences = std::move(sparse.value());
   mesh.influences.joints.clear();
   mesh.influences.weights.clear();
-  EXPECT_TRUE(mesh.Validate().ok());
-  return mesh;
+  EXPECT_TRUE(mesh.Validate(joints).ok());
+  return character;
 }
 
 class SparseSkinningGpu : public GpuTest,
@@ -36,8 +38,10 @@ class SparseSkinningGpu : public GpuTest,
 
 TEST_P(SparseSkinningGpu, MatchesTheCpuReferenceForEveryInstance) {
   const auto [vertices, k] = GetParam();
-  const SkinnedMesh mesh = SparseCharacter(vertices, k);
-  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(mesh, 3), 3);
+  const procedural::Character character = SparseCharacter(vertices, k);
+
+  const Primitive& mesh = character.mesh;
+  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(character.skeleton, 3), 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(SizesAndInfluenceCounts, SparseSkinningGpu,
@@ -48,7 +52,9 @@ class SparseSkinningGpuTest : public GpuTest {};
 
 TEST_F(SparseSkinningGpuTest, HandlesVaryingInfluenceCountsIncludingNone) {
   // Most vertices 1-2 entries, every 10th all 12, every 7th none (keeps its rest attributes).
-  SkinnedMesh mesh = SparseCharacter(3000, 12);
+  procedural::Character character = SparseCharacter(3000, 12);
+
+  Primitive& mesh = character.mesh;
   SparseInfluences& s = mesh.sparse_influences;
   SparseInfluences varied;
   varied.group_count = s.group_count;
@@ -64,16 +70,18 @@ TEST_F(SparseSkinningGpuTest, HandlesVaryingInfluenceCountsIncludingNone) {
     varied.offsets.push_back(static_cast<uint32_t>(varied.groups.size()));
   }
   s = std::move(varied);
-  ASSERT_TRUE(mesh.Validate().ok());
-  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(mesh, 2), 2);
+  ASSERT_TRUE(mesh.Validate(character.skeleton.joint_count()).ok());
+  testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(character.skeleton, 2), 2);
 }
 
 TEST_F(SparseSkinningGpuTest, GroupsMapToBonesThroughJointsWithDuplicatesAndMinusOne) {
   // Two skeleton instances bind the same mesh with different joints arrays: the group palette is
   // built per instance (GroupPaletteJob), so the kernel never sees the mapping.
-  const SkinnedMesh mesh = SparseCharacter(500, 8);
-  const size_t groups = mesh.palette_size();
-  const std::vector<Float3x4> bones = CrowdPalettes(mesh, 1);
+  const procedural::Character character = SparseCharacter(500, 8);
+
+  const Primitive& mesh = character.mesh;
+  const size_t groups = mesh.palette_size(character.skeleton.joint_count());
+  const std::vector<Float3x4> bones = CrowdPalettes(character.skeleton, 1);
   std::vector<int32_t> joints_a(groups), joints_b(groups / 2);  // b: later groups are identity
   for (size_t g = 0; g < groups; ++g) joints_a[g] = g % 5 == 0 ? -1 : int32_t(g / 2 * 2);
   for (size_t g = 0; g < joints_b.size(); ++g) joints_b[g] = int32_t(groups - 1 - g);
@@ -89,15 +97,17 @@ TEST_F(SparseSkinningGpuTest, GroupsMapToBonesThroughJointsWithDuplicatesAndMinu
 }
 
 TEST_F(SparseSkinningGpuTest, SparseAndDenseLayoutsDeformIdentically) {
-  const SkinnedMesh dense = Character(2000, 8);
-  SkinnedMesh sparse = dense;
+  const procedural::Character dense_character = Character(2000, 8);
+
+  const Primitive& dense = dense_character.mesh;
+  Primitive sparse = dense;
   auto converted =
-      DenseToSparse(dense.vertex_count(), dense.influences, dense.skeleton.joint_count());
+      DenseToSparse(dense.vertex_count(), dense.influences, dense_character.skeleton.joint_count());
   ASSERT_TRUE(converted.ok());
   sparse.sparse_influences = std::move(converted.value());
   sparse.influences.joints.clear();
   sparse.influences.weights.clear();
-  const std::vector<Float3x4> palettes = CrowdPalettes(dense, 2);
+  const std::vector<Float3x4> palettes = CrowdPalettes(dense_character.skeleton, 2);
   const testing::Streams a = testing::SkinOnCpu(dense, palettes, 2);
   const testing::Streams b = testing::SkinOnCpu(sparse, palettes, 2);
   EXPECT_LE(MaxAbsDiff(a.positions, b.positions), 1e-5f * BoundsDiagonal(dense.positions));
@@ -108,11 +118,13 @@ TEST_F(SparseSkinningGpuTest, SparseAndDenseLayoutsDeformIdentically) {
 }
 
 TEST_F(SparseSkinningGpuTest, UploadRejectsAGroupPastGroupCount) {
-  SkinnedMesh mesh = SparseCharacter(10, 4);
+  procedural::Character character = SparseCharacter(10, 4);
+
+  Primitive& mesh = character.mesh;
   mesh.sparse_influences.groups[3] = mesh.sparse_influences.group_count;
   auto cache = vk::SkinCache::Create(*context_);
   ASSERT_TRUE(cache.ok());
-  auto added = (*cache)->AddMesh(mesh);
+  auto added = (*cache)->AddMesh(mesh, uint32_t(character.skeleton.joint_count()));
   EXPECT_EQ(added.code(), Error::kJointIndexOutOfRange);
   EXPECT_EQ(added.error().where, "sparse_influences/groups/3");
 }

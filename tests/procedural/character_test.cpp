@@ -12,7 +12,7 @@
 namespace sinew::procedural {
 namespace {
 
-SkinnedMesh Make(uint32_t vertices, uint32_t k = 4, uint32_t seed = 1) {
+Character Make(uint32_t vertices, uint32_t k = 4, uint32_t seed = 1) {
   CharacterOptions o;
   o.vertex_count = vertices;
   o.influences_per_vertex = k;
@@ -27,10 +27,12 @@ bool SameBytes(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
-bool SameBytes(const SkinnedMesh& a, const SkinnedMesh& b) {
-  return SameBytes(a.positions, b.positions) && SameBytes(a.normals, b.normals) &&
-         SameBytes(a.tangents, b.tangents) && SameBytes(a.influences.joints, b.influences.joints) &&
-         SameBytes(a.influences.weights, b.influences.weights) &&
+bool SameBytes(const Character& a, const Character& b) {
+  const Primitive &am = a.mesh, &bm = b.mesh;
+  return SameBytes(am.positions, bm.positions) && SameBytes(am.normals, bm.normals) &&
+         SameBytes(am.tangents, bm.tangents) &&
+         SameBytes(am.influences.joints, bm.influences.joints) &&
+         SameBytes(am.influences.weights, bm.influences.weights) &&
          SameBytes(a.skeleton.parents, b.skeleton.parents) &&
          SameBytes(a.skeleton.rest_local, b.skeleton.rest_local) &&
          SameBytes(a.skeleton.inverse_binds, b.skeleton.inverse_binds) &&
@@ -39,7 +41,8 @@ bool SameBytes(const SkinnedMesh& a, const SkinnedMesh& b) {
 
 TEST(MakeCharacter, ProducesExactlyTheRequestedVertexCount) {
   for (uint32_t vertices : {1u, 63u, 64u, 65u, 20000u}) {
-    const SkinnedMesh mesh = Make(vertices);
+    const Character character = Make(vertices);
+    const Primitive& mesh = character.mesh;
     EXPECT_EQ(mesh.vertex_count(), vertices);
     EXPECT_EQ(mesh.positions.size(), vertices * 3u);
     EXPECT_EQ(mesh.normals.size(), vertices * 3u);
@@ -51,9 +54,10 @@ TEST(MakeCharacter, ProducesExactlyTheRequestedVertexCount) {
 
 TEST(MakeCharacter, PassesValidation) {
   for (uint32_t k : {4u, 8u, 12u}) {
-    const SkinnedMesh mesh = Make(1000, k);
+    const Character character = Make(1000, k);
+    const Primitive& mesh = character.mesh;
     EXPECT_EQ(mesh.influences.influences_per_vertex, k);
-    const Status status = mesh.Validate();
+    const Status status = mesh.Validate(character.skeleton.joint_count());
     EXPECT_TRUE(status.ok()) << "K=" << k << ": " << status.error().ToString();
   }
 }
@@ -86,18 +90,19 @@ TEST(MakeCharacter, FillsSlotsPastTheJointCountWithJointZeroAndWeightZero) {
   o.influences_per_vertex = 12;
   auto mesh = MakeCharacter(o);
   ASSERT_TRUE(mesh.ok()) << mesh.error().ToString();
-  for (size_t v = 0; v < mesh->vertex_count(); ++v) {
+  for (size_t v = 0; v < mesh->mesh.vertex_count(); ++v) {
     for (size_t s = 7; s < 12; ++s) {
-      EXPECT_EQ(mesh->influences.joints[v * 12 + s], 0);
-      EXPECT_EQ(mesh->influences.weights[v * 12 + s], 0.0f);
+      EXPECT_EQ(mesh->mesh.influences.joints[v * 12 + s], 0);
+      EXPECT_EQ(mesh->mesh.influences.weights[v * 12 + s], 0.0f);
     }
-    EXPECT_GT(mesh->influences.weights[v * 12 + 6], 0.0f);
+    EXPECT_GT(mesh->mesh.influences.weights[v * 12 + 6], 0.0f);
   }
 }
 
 TEST(MakeCharacter, WeightsSumToOneAndDescend) {
   for (uint32_t k : {4u, 8u, 12u}) {
-    const SkinnedMesh mesh = Make(2000, k);
+    const Character character = Make(2000, k);
+    const Primitive& mesh = character.mesh;
     for (size_t v = 0; v < mesh.vertex_count(); ++v) {
       const float* w = &mesh.influences.weights[v * k];
       float sum = 0.0f;
@@ -114,11 +119,11 @@ TEST(MakeCharacter, WeightsSumToOneAndDescend) {
 }
 
 TEST(MakeCharacter, IsDeterministicForASeed) {
-  const SkinnedMesh a = Make(3000, 8, 7);
-  const SkinnedMesh b = Make(3000, 8, 7);
-  const SkinnedMesh c = Make(3000, 8, 8);
+  const Character a = Make(3000, 8, 7);
+  const Character b = Make(3000, 8, 7);
+  const Character c = Make(3000, 8, 8);
   EXPECT_TRUE(SameBytes(a, b));
-  EXPECT_FALSE(SameBytes(a.positions, c.positions));
+  EXPECT_FALSE(SameBytes(a.mesh.positions, c.mesh.positions));
   EXPECT_FALSE(SameBytes(a.skeleton.rest_local, c.skeleton.rest_local));
 }
 
@@ -155,16 +160,17 @@ TEST(MakeCharacter, OmitsNormalsAndTangentsWhenAskedTo) {
   o.with_tangents = false;
   auto mesh = MakeCharacter(o);
   ASSERT_TRUE(mesh.ok());
-  EXPECT_TRUE(mesh->normals.empty());
-  EXPECT_TRUE(mesh->tangents.empty());
-  EXPECT_EQ(mesh->positions.size(), 300u);
+  EXPECT_TRUE(mesh->mesh.normals.empty());
+  EXPECT_TRUE(mesh->mesh.tangents.empty());
+  EXPECT_EQ(mesh->mesh.positions.size(), 300u);
 }
 
 TEST(MakeCharacter, RestPoseSkinsToRestPositions) {
   for (uint32_t k : {4u, 12u}) {
-    const SkinnedMesh mesh = Make(5000, k);
-    std::vector<Float3x4> palette(mesh.skeleton.joint_count());
-    ASSERT_TRUE(RestPalette(mesh.skeleton, palette).ok());
+    const Character character = Make(5000, k);
+    const Primitive& mesh = character.mesh;
+    std::vector<Float3x4> palette(character.skeleton.joint_count());
+    ASSERT_TRUE(RestPalette(character.skeleton, palette).ok());
 
     std::vector<float> positions(mesh.positions.size()), normals(mesh.normals.size()),
         tangents(mesh.tangents.size());
@@ -186,7 +192,8 @@ TEST(MakeCharacter, RestPoseSkinsToRestPositions) {
 }
 
 TEST(MakeCharacter, NormalsAndTangentsAreUnitLength) {
-  const SkinnedMesh mesh = Make(4000);
+  const Character character = Make(4000);
+  const Primitive& mesh = character.mesh;
   for (size_t v = 0; v < mesh.vertex_count(); ++v) {
     const Float3 n{mesh.normals[v * 3], mesh.normals[v * 3 + 1], mesh.normals[v * 3 + 2]};
     const Float3 t{mesh.tangents[v * 4], mesh.tangents[v * 4 + 1], mesh.tangents[v * 4 + 2]};
@@ -199,34 +206,35 @@ TEST(MakeCharacter, NormalsAndTangentsAreUnitLength) {
 }
 
 TEST(MakeCharacter, GivesTheSingleVertexOfATinyMeshValidAttributes) {
-  const SkinnedMesh mesh = Make(1, 8);
+  const Character character = Make(1, 8);
+  const Primitive& mesh = character.mesh;
   ASSERT_EQ(mesh.vertex_count(), 1u);
   for (float x : mesh.positions) EXPECT_TRUE(std::isfinite(x));
   EXPECT_NEAR(Length({mesh.normals[0], mesh.normals[1], mesh.normals[2]}), 1.0f, 1e-5f);
   EXPECT_NEAR(Length({mesh.tangents[0], mesh.tangents[1], mesh.tangents[2]}), 1.0f, 1e-5f);
-  EXPECT_TRUE(mesh.Validate().ok());
+  EXPECT_TRUE(mesh.Validate(character.skeleton.joint_count()).ok());
 }
 
 TEST(PoseCharacter, IsRepeatableAndDiffersBetweenInstancesAndTimes) {
-  const SkinnedMesh mesh = Make(10);
-  const size_t j = mesh.skeleton.joint_count();
+  const Character character = Make(10);
+  const size_t j = character.skeleton.joint_count();
   std::vector<Float4x4> a(j), again(j), other_instance(j), later(j);
-  ASSERT_TRUE(PoseCharacter(mesh.skeleton, 0.5f, 3, a).ok());
-  ASSERT_TRUE(PoseCharacter(mesh.skeleton, 0.5f, 3, again).ok());
-  ASSERT_TRUE(PoseCharacter(mesh.skeleton, 0.5f, 4, other_instance).ok());
-  ASSERT_TRUE(PoseCharacter(mesh.skeleton, 0.9f, 3, later).ok());
+  ASSERT_TRUE(PoseCharacter(character.skeleton, 0.5f, 3, a).ok());
+  ASSERT_TRUE(PoseCharacter(character.skeleton, 0.5f, 3, again).ok());
+  ASSERT_TRUE(PoseCharacter(character.skeleton, 0.5f, 4, other_instance).ok());
+  ASSERT_TRUE(PoseCharacter(character.skeleton, 0.9f, 3, later).ok());
   EXPECT_TRUE(SameBytes(a, again));
   EXPECT_FALSE(SameBytes(a, other_instance));
   EXPECT_FALSE(SameBytes(a, later));
 }
 
 TEST(PoseCharacter, RotatesEachJointAboutItsRestTransform) {
-  const SkinnedMesh mesh = Make(10);
-  const size_t j = mesh.skeleton.joint_count();
+  const Character character = Make(10);
+  const size_t j = character.skeleton.joint_count();
   std::vector<Float4x4> locals(j);
-  ASSERT_TRUE(PoseCharacter(mesh.skeleton, 1.25f, 2, locals).ok());
+  ASSERT_TRUE(PoseCharacter(character.skeleton, 1.25f, 2, locals).ok());
   for (size_t i = 0; i < j; ++i) {
-    const Float4x4& rest = mesh.skeleton.rest_local[i];
+    const Float4x4& rest = character.skeleton.rest_local[i];
     // Same translation: the rotation is applied on the joint's side of its rest transform.
     for (int r = 0; r < 3; ++r) EXPECT_NEAR(locals[i].m[3][r], rest.m[3][r], 1e-6f);
     // Still a rotation: orthonormal columns.
@@ -238,13 +246,13 @@ TEST(PoseCharacter, RotatesEachJointAboutItsRestTransform) {
 }
 
 TEST(PoseCharacter, RejectsWrongSize) {
-  const SkinnedMesh mesh = Make(10);
-  std::vector<Float4x4> too_few(mesh.skeleton.joint_count() - 1);
-  Status status = PoseCharacter(mesh.skeleton, 0.0f, 0, too_few);
+  const Character character = Make(10);
+  std::vector<Float4x4> too_few(character.skeleton.joint_count() - 1);
+  Status status = PoseCharacter(character.skeleton, 0.0f, 0, too_few);
   EXPECT_EQ(status.code(), Error::kSizeMismatch);
   EXPECT_EQ(status.error().where, "out_locals");
-  std::vector<Float4x4> too_many(mesh.skeleton.joint_count() + 1);
-  EXPECT_EQ(PoseCharacter(mesh.skeleton, 0.0f, 0, too_many).code(), Error::kSizeMismatch);
+  std::vector<Float4x4> too_many(character.skeleton.joint_count() + 1);
+  EXPECT_EQ(PoseCharacter(character.skeleton, 0.0f, 0, too_many).code(), Error::kSizeMismatch);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 namespace sinew::procedural {
 namespace {
 
-SkinnedMesh SmallCharacter() {
+Character SmallCharacter() {
   CharacterOptions o;
   o.vertex_count = 100;
   auto mesh = MakeCharacter(o);
@@ -19,9 +19,10 @@ SkinnedMesh SmallCharacter() {
 }
 
 TEST(RestPalette, IsTheIdentityForEveryJointOfAConsistentSkeleton) {
-  const SkinnedMesh mesh = SmallCharacter();
-  std::vector<Float3x4> palette(mesh.skeleton.joint_count());
-  ASSERT_TRUE(RestPalette(mesh.skeleton, palette).ok());
+  const Character character = SmallCharacter();
+  const Primitive& mesh = character.mesh;
+  std::vector<Float3x4> palette(character.skeleton.joint_count());
+  ASSERT_TRUE(RestPalette(character.skeleton, palette).ok());
   for (const Float3x4& m : palette) {
     const float expected[3][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}};
     for (int r = 0; r < 3; ++r) {
@@ -34,12 +35,13 @@ TEST(RestPalette, IsTheIdentityForEveryJointOfAConsistentSkeleton) {
 }
 
 TEST(CrowdPalette, DiffersBetweenInstancesAndIsRepeatable) {
-  const SkinnedMesh mesh = SmallCharacter();
-  const size_t j = mesh.skeleton.joint_count();
+  const Character character = SmallCharacter();
+  const Primitive& mesh = character.mesh;
+  const size_t j = character.skeleton.joint_count();
   std::vector<Float3x4> a(j), b(j), again(j);
-  ASSERT_TRUE(CrowdPalette(mesh.skeleton, 0.5f, 0, a).ok());
-  ASSERT_TRUE(CrowdPalette(mesh.skeleton, 0.5f, 1, b).ok());
-  ASSERT_TRUE(CrowdPalette(mesh.skeleton, 0.5f, 0, again).ok());
+  ASSERT_TRUE(CrowdPalette(character.skeleton, 0.5f, 0, a).ok());
+  ASSERT_TRUE(CrowdPalette(character.skeleton, 0.5f, 1, b).ok());
+  ASSERT_TRUE(CrowdPalette(character.skeleton, 0.5f, 0, again).ok());
   float difference = 0;
   for (size_t i = 0; i < j; ++i) {
     for (int r = 0; r < 3; ++r) {
@@ -52,10 +54,11 @@ TEST(CrowdPalette, DiffersBetweenInstancesAndIsRepeatable) {
 }
 
 TEST(CrowdPalette, RejectsAnOutputOfTheWrongSize) {
-  const SkinnedMesh mesh = SmallCharacter();
-  std::vector<Float3x4> palette(mesh.skeleton.joint_count() + 1);
-  EXPECT_EQ(CrowdPalette(mesh.skeleton, 0.0f, 0, palette).code(), Error::kSizeMismatch);
-  EXPECT_EQ(RestPalette(mesh.skeleton, palette).code(), Error::kSizeMismatch);
+  const Character character = SmallCharacter();
+  const Primitive& mesh = character.mesh;
+  std::vector<Float3x4> palette(character.skeleton.joint_count() + 1);
+  EXPECT_EQ(CrowdPalette(character.skeleton, 0.0f, 0, palette).code(), Error::kSizeMismatch);
+  EXPECT_EQ(RestPalette(character.skeleton, palette).code(), Error::kSizeMismatch);
 }
 
 }  // namespace

@@ -4,22 +4,22 @@
 
 #include "sinew/procedural/character.h"
 
-// Procedural face shapes (issue 6): many sparse shapes over compact regions, some with an
+// Procedural face shapes: many sparse shapes over compact regions, some with an
 // in-between, deterministic for a seed.
 
 namespace sinew::procedural {
 namespace {
 
-SkinnedMesh Mesh(uint32_t vertices) {
+Primitive Mesh(uint32_t vertices) {
   CharacterOptions o;
   o.vertex_count = vertices;
   auto m = MakeCharacter(o);
   EXPECT_TRUE(m.ok());
-  return m.ok() ? std::move(m.value()) : SkinnedMesh{};
+  return m.ok() ? std::move(m->mesh) : Primitive{};
 }
 
 TEST(FaceShapes, MakesFiftyShapesEachMovingTwoToTenPercentOfTheVertices) {
-  const SkinnedMesh mesh = Mesh(5000);
+  const Primitive mesh = Mesh(5000);
   auto face = MakeFaceShapes(mesh);
   ASSERT_TRUE(face.ok()) << face.error().ToString();
   ASSERT_EQ(face->targets.size(), 60u);  // 50 primaries + an in-between on every fifth
@@ -41,7 +41,7 @@ TEST(FaceShapes, MakesFiftyShapesEachMovingTwoToTenPercentOfTheVertices) {
 }
 
 TEST(FaceShapes, IsDeterministicForASeed) {
-  const SkinnedMesh mesh = Mesh(800);
+  const Primitive mesh = Mesh(800);
   FaceShapeOptions o;
   o.shapes = 8;
   auto a = MakeFaceShapes(mesh, o), b = MakeFaceShapes(mesh, o);
@@ -60,7 +60,7 @@ TEST(FaceShapes, RejectsBadFractionsAndAnEmptyMesh) {
   o.min_fraction = 0.5f;
   o.max_fraction = 0.1f;
   EXPECT_EQ(MakeFaceShapes(Mesh(100), o).code(), Error::kInvalidArgument);
-  EXPECT_EQ(MakeFaceShapes(SkinnedMesh{}).code(), Error::kInvalidArgument);
+  EXPECT_EQ(MakeFaceShapes(Primitive{}).code(), Error::kInvalidArgument);
 }
 
 }  // namespace

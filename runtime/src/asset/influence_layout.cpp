@@ -69,32 +69,29 @@ Status Convert(size_t v, DenseInfluences& dense, SparseInfluences& sparse, size_
 
 }  // namespace
 
-InfluenceLayout ChooseInfluenceLayout(const SkinnedMesh& mesh) {
+InfluenceLayout ChooseInfluenceLayout(const Primitive& mesh) {
   return Choose(mesh.vertex_count(), mesh.influences, mesh.sparse_influences);
 }
 
-Status UseInfluenceLayout(SkinnedMesh& mesh, InfluenceLayout layout, uint32_t dense_k) {
+Status UseInfluenceLayout(Primitive& mesh, InfluenceLayout layout, uint32_t dense_k,
+                          size_t joints) {
+  if (!mesh.skinned()) return {};
   if (layout == InfluenceLayout::kAuto) layout = ChooseInfluenceLayout(mesh);
-  if (layout == InfluenceLayout::kDense && mesh.sparse() &&
-      mesh.sparse_influences.group_count != mesh.skeleton.joint_count()) {
+  if (joints && layout == InfluenceLayout::kDense && mesh.sparse() &&
+      mesh.sparse_influences.group_count != joints) {
     return Status(Error::kUnsupportedFeature,
                   "a dense mesh's palette is indexed by joint: converting needs one group per "
                   "joint, got " +
                       std::to_string(mesh.sparse_influences.group_count) + " groups and " +
-                      std::to_string(mesh.skeleton.joint_count()) + " joints",
+                      std::to_string(joints) + " joints",
                   "sparse_influences/group_count");
   }
+  size_t palette_size = joints;
+  if (!palette_size) {
+    for (uint16_t j : mesh.influences.joints) palette_size = std::max<size_t>(palette_size, j + 1u);
+  }
   return Convert(mesh.vertex_count(), mesh.influences, mesh.sparse_influences,
-                 mesh.skeleton.joint_count(), layout, dense_k);
-}
-
-Status UseInfluenceLayout(Primitive& primitive, InfluenceLayout layout, uint32_t dense_k) {
-  if (!primitive.skinned()) return {};
-  uint32_t palette_size = 0;
-  for (uint16_t j : primitive.influences.joints)
-    palette_size = std::max<uint32_t>(palette_size, j + 1u);
-  return Convert(primitive.vertex_count(), primitive.influences, primitive.sparse_influences,
-                 std::max<uint32_t>(palette_size, 1), layout, dense_k);
+                 std::max<size_t>(palette_size, 1), layout, dense_k);
 }
 
 }  // namespace sinew

@@ -5,11 +5,9 @@
 
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/morph_targets_job.h"
-#include "sinew/cpu/skin_dense_job.h"
 #include "sinew/cpu/skin_instance_palette_job.h"
-#include "sinew/cpu/skin_sparse_job.h"
+#include "sinew/cpu/skin_mesh.h"
 #include "sinew/cpu/sub_shape_weights_job.h"
-#include "skin_vertex.h"
 
 namespace sinew::cpu {
 
@@ -75,31 +73,6 @@ std::vector<float> MorphWeightsFor(const Mesh& mesh, std::span<const float> weig
   return resolved;
 }
 
-SkinnedMesh SkinnedMeshOf(const Primitive& primitive, size_t palette_size) {
-  SkinnedMesh mesh;
-  mesh.positions = primitive.positions;
-  mesh.normals = primitive.normals;
-  mesh.tangents = primitive.tangents;
-  mesh.morph_targets = primitive.targets;
-  if (!primitive.sparse_influences.offsets.empty()) {
-    mesh.sparse_influences = primitive.sparse_influences;
-    mesh.influences.joints.clear();
-    mesh.influences.weights.clear();
-  } else if (primitive.skinned()) {
-    mesh.influences = primitive.influences;
-  } else {  // rigid: every vertex fully on joint 0
-    mesh.influences.influences_per_vertex = 4;
-    mesh.influences.joints.assign(primitive.vertex_count() * 4, 0);
-    mesh.influences.weights.assign(primitive.vertex_count() * 4, 0.0f);
-    for (size_t v = 0; v < primitive.vertex_count(); ++v) mesh.influences.weights[v * 4] = 1.0f;
-    palette_size = 1;
-  }
-  mesh.skeleton.parents.assign(palette_size, Skeleton::kNoParent);
-  mesh.skeleton.rest_local.assign(palette_size, Float4x4{});
-  mesh.skeleton.inverse_binds.assign(palette_size, Float4x4{});
-  return mesh;
-}
-
 Result<std::vector<Float3x4>> InstancePalette(const Asset& asset, uint32_t node,
                                               std::span<const Float4x4> world) {
   if (node >= asset.nodes.size() || node >= world.size()) {
@@ -130,38 +103,13 @@ Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
   out->positions.resize(positions.size());
   out->normals.resize(normals.size());
   out->tangents.resize(tangents.size());
+  // A mesh drawn by a node without a skin moves rigidly with the node (docs/semantics.md,
+  // "Normals and tangents").
   const bool skinned = asset.nodes[node].skin >= 0 && p.skinned();
-  if (skinned && !p.sparse_influences.offsets.empty()) {
-    SkinSparseJob job;
-    job.positions = positions, job.normals = normals, job.tangents = tangents;
-    job.influences = &p.sparse_influences;
-    job.palette = palette;
-    job.out_positions = out->positions, job.out_normals = out->normals;
-    job.out_tangents = out->tangents;
-    return job.Run();
-  }
-  if (skinned) {
-    SkinDenseJob job;
-    job.influences_per_vertex = p.influences.influences_per_vertex;
-    job.positions = positions, job.normals = normals, job.tangents = tangents;
-    job.joints = p.influences.joints;
-    job.weights = p.influences.weights;
-    job.palette = palette;
-    job.out_positions = out->positions, job.out_normals = out->normals;
-    job.out_tangents = out->tangents;
-    return job.Run();
-  }
-  // Unskinned: the node's world transform, normals by its cofactor (DESIGN.md §3, §4.4).
-  detail::SkinStreams streams{positions,      normals,      tangents,
-                              out->positions, out->normals, out->tangents};
-  if (Status s = detail::ValidateSkinStreams(streams); !s) return s;
-  const Float3x4 m = ToFloat3x4(world[node]);
-  for (size_t v = 0; v < streams.vertex_count(); ++v) {
-    detail::BlendedMatrix blend;
-    blend.Add(1.0f, m);
-    detail::WriteSkinned(streams, v, blend);
-  }
-  return {};
+  const Float3x4 node_matrix = ToFloat3x4(world[node]);
+  return SkinAttributes(p, {positions, normals, tangents},
+                        skinned ? palette : std::span<const Float3x4>(&node_matrix, 1),
+                        out->positions, out->normals, out->tangents, !skinned);
 }
 
 }  // namespace sinew::cpu

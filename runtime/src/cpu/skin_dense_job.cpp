@@ -1,6 +1,6 @@
 #include "sinew/cpu/skin_dense_job.h"
 
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "skin_vertex.h"
 
 namespace sinew::cpu {
@@ -30,7 +30,7 @@ Status SkinDenseJob::Run() const {
   return {};
 }
 
-SkinDenseJob SkinDenseJobFor(const SkinnedMesh& mesh, std::span<const Float3x4> palette) {
+SkinDenseJob SkinDenseJobFor(const Primitive& mesh, std::span<const Float3x4> palette) {
   SkinDenseJob job;
   job.influences_per_vertex = mesh.influences.influences_per_vertex;
   job.positions = mesh.positions;

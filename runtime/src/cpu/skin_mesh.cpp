@@ -6,17 +6,18 @@
 #include "sinew/cpu/morph_targets_job.h"
 #include "sinew/cpu/skin_dense_job.h"
 #include "sinew/cpu/skin_sparse_job.h"
+#include "skin_vertex.h"
 
 namespace sinew::cpu {
 
-Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
-                std::span<float> out_positions, std::span<float> out_normals,
-                std::span<float> out_tangents) {
-  if (mesh.sparse()) {
+Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
+                      std::span<const Float3x4> palette, std::span<float> out_positions,
+                      std::span<float> out_normals, std::span<float> out_tangents, bool rigid) {
+  if (!rigid && mesh.sparse()) {
     SkinSparseJob job;
-    job.positions = mesh.positions;
-    job.normals = mesh.normals;
-    job.tangents = mesh.tangents;
+    job.positions = input.positions;
+    job.normals = input.normals;
+    job.tangents = input.tangents;
     job.influences = &mesh.sparse_influences;
     job.palette = palette;
     job.out_positions = out_positions;
@@ -24,31 +25,55 @@ Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
     job.out_tangents = out_tangents;
     return job.Run();
   }
-  SkinDenseJob job = SkinDenseJobFor(mesh, palette);
-  job.out_positions = out_positions;
-  job.out_normals = out_normals;
-  job.out_tangents = out_tangents;
-  return job.Run();
+  if (!rigid && mesh.skinned()) {
+    SkinDenseJob job = SkinDenseJobFor(mesh, palette);
+    job.positions = input.positions;
+    job.normals = input.normals;
+    job.tangents = input.tangents;
+    job.out_positions = out_positions;
+    job.out_normals = out_normals;
+    job.out_tangents = out_tangents;
+    return job.Run();
+  }
+  // Rigid: one matrix for every vertex (docs/semantics.md, "Normals and tangents").
+  const detail::SkinStreams streams{input.positions, input.normals, input.tangents,
+                                    out_positions,   out_normals,   out_tangents};
+  if (Status s = detail::ValidateSkinStreams(streams); !s) return s;
+  if (palette.empty()) {
+    return {Error::kEmptyPalette, "a rigid mesh moves with palette entry 0; the palette is empty",
+            "palette"};
+  }
+  detail::BlendedMatrix blend;
+  blend.Add(1.0f, palette[0]);
+  for (size_t v = 0; v < streams.vertex_count(); ++v) detail::WriteSkinned(streams, v, blend);
+  return {};
 }
 
-Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
+Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
+                std::span<float> out_positions, std::span<float> out_normals,
+                std::span<float> out_tangents) {
+  return SkinAttributes(mesh, {mesh.positions, mesh.normals, mesh.tangents}, palette, out_positions,
+                        out_normals, out_tangents);
+}
+
+Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
                 std::span<const float> morph_weights, std::span<float> out_positions,
                 std::span<float> out_normals, std::span<float> out_tangents) {
-  if (mesh.morph_targets.empty() && morph_weights.empty()) {
+  if (mesh.targets.empty() && morph_weights.empty()) {
     return SkinMesh(mesh, palette, out_positions, out_normals, out_tangents);
   }
-  if (!morph_weights.empty() && morph_weights.size() != mesh.morph_targets.size()) {
+  if (!morph_weights.empty() && morph_weights.size() != mesh.targets.size()) {
     return Status(Error::kSizeMismatch,
                   std::to_string(morph_weights.size()) + " weights for " +
-                      std::to_string(mesh.morph_targets.size()) + " morph targets",
+                      std::to_string(mesh.targets.size()) + " morph targets",
                   "morph_weights");
   }
-  const std::vector<float> zeros(morph_weights.empty() ? mesh.morph_targets.size() : 0, 0.0f);
+  const std::vector<float> zeros(morph_weights.empty() ? mesh.targets.size() : 0, 0.0f);
   MorphTargetsJob job;
   job.positions = mesh.positions;
   job.normals = mesh.normals;
   job.tangents = mesh.tangents;
-  job.targets = mesh.morph_targets;
+  job.targets = mesh.targets;
   job.weights = morph_weights.empty() ? std::span<const float>(zeros) : morph_weights;
   job.out_positions = out_positions;
   job.out_normals = out_normals;
@@ -58,18 +83,14 @@ Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
     if (Status s = job.Validate(); !s) return s;
     return SkinMesh(mesh, palette, out_positions, out_normals, out_tangents);
   }
-  SkinnedMesh morphed;
-  morphed.positions.resize(mesh.positions.size());
-  morphed.normals.resize(mesh.normals.size());
-  morphed.tangents.resize(mesh.tangents.size());
-  job.out_positions = morphed.positions;
-  job.out_normals = morphed.normals;
-  job.out_tangents = morphed.tangents;
+  std::vector<float> positions(mesh.positions.size()), normals(mesh.normals.size()),
+      tangents(mesh.tangents.size());
+  job.out_positions = positions;
+  job.out_normals = normals;
+  job.out_tangents = tangents;
   if (Status s = job.Run(); !s) return s;
-  morphed.influences = mesh.influences;
-  morphed.sparse_influences = mesh.sparse_influences;
-  morphed.skeleton = mesh.skeleton;
-  return SkinMesh(morphed, palette, out_positions, out_normals, out_tangents);
+  return SkinAttributes(mesh, {positions, normals, tangents}, palette, out_positions, out_normals,
+                        out_tangents);
 }
 
 }  // namespace sinew::cpu

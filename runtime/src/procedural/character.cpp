@@ -199,7 +199,7 @@ struct Candidate {
 
 }  // namespace
 
-Result<SkinnedMesh> MakeCharacter(const CharacterOptions& options) {
+Result<Character> MakeCharacter(const CharacterOptions& options) {
   if (options.vertex_count == 0) {
     return ErrorInfo{Error::kInvalidArgument, "vertex_count must be at least 1", "vertex_count", 0};
   }
@@ -218,11 +218,13 @@ Result<SkinnedMesh> MakeCharacter(const CharacterOptions& options) {
         "influences_per_vertex", 0};
   }
 
-  SkinnedMesh mesh;
+  Character character;
+  Primitive& mesh = character.mesh;
+  Skeleton& skeleton = character.skeleton;
   const uint32_t n = options.joints_per_limb;
   std::vector<Float3> joint_positions;
-  if (Status s = BuildSkeleton(n, options.seed, &mesh.skeleton, &joint_positions); !s) return s;
-  const size_t joint_count = mesh.skeleton.joint_count();
+  if (Status s = BuildSkeleton(n, options.seed, &skeleton, &joint_positions); !s) return s;
+  const size_t joint_count = skeleton.joint_count();
 
   const size_t v_count = options.vertex_count;
   mesh.positions.resize(v_count * 3);
@@ -261,8 +263,8 @@ Result<SkinnedMesh> MakeCharacter(const CharacterOptions& options) {
     std::fill(penalty.begin(), penalty.end(), kOffChainPenalty);
     const size_t first = FirstJointOf(l, n);
     for (size_t j = first; j < first + n; ++j) penalty[j] = 0.0f;
-    for (int32_t a = mesh.skeleton.parents[first]; a != Skeleton::kNoParent;
-         a = mesh.skeleton.parents[static_cast<size_t>(a)]) {
+    for (int32_t a = skeleton.parents[first]; a != Skeleton::kNoParent;
+         a = skeleton.parents[static_cast<size_t>(a)]) {
       penalty[static_cast<size_t>(a)] = 0.0f;
     }
     const size_t rings = (count + kVerticesPerRing - 1) / kVerticesPerRing;
@@ -324,8 +326,9 @@ Result<SkinnedMesh> MakeCharacter(const CharacterOptions& options) {
     }
   }
 
-  if (Status s = mesh.Validate(); !s) return s;
-  return mesh;
+  if (Status s = skeleton.Validate(); !s) return s;
+  if (Status s = mesh.Validate(joint_count); !s) return s;
+  return character;
 }
 
 Status PoseCharacter(const Skeleton& skeleton, float time_seconds, uint32_t instance,

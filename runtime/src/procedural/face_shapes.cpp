@@ -8,7 +8,7 @@
 
 namespace sinew::procedural {
 
-Result<FaceShapes> MakeFaceShapes(const SkinnedMesh& mesh, const FaceShapeOptions& o) {
+Result<FaceShapes> MakeFaceShapes(const Primitive& mesh, const FaceShapeOptions& o) {
   const size_t v = mesh.vertex_count();
   if (v == 0) return Status(Error::kInvalidArgument, "the mesh has no vertices", "positions");
   if (!(o.min_fraction > 0 && o.min_fraction <= o.max_fraction && o.max_fraction <= 1)) {

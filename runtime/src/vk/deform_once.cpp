@@ -5,19 +5,20 @@
 
 namespace sinew::vk {
 
-Result<cpu::DeformedPrimitive> DeformOnce(const Context& context, const SkinnedMesh& mesh,
+Result<cpu::DeformedPrimitive> DeformOnce(const Context& context, const Primitive& mesh,
                                           std::span<const Float3x4> palette,
                                           std::span<const float> morph_weights) {
   SkinCacheOptions base;
   base.frames_in_flight = 1;
   base.previous_positions = PreviousPositions::kNone;
-  auto options = SkinCacheOptionsFor(mesh, 1, base);
+  const auto joints = uint32_t(palette.size());
+  auto options = SkinCacheOptionsFor(mesh, joints, 1, base);
   if (!options) return options.status();
   auto cache = SkinCache::Create(context, *options);
   if (!cache) return cache.status();
-  auto mesh_id = (*cache)->AddMesh(mesh);
+  auto mesh_id = (*cache)->AddMesh(mesh, joints);
   if (!mesh_id) return mesh_id.status();
-  auto palette_id = (*cache)->AddPalette(uint32_t(mesh.palette_size()));
+  auto palette_id = (*cache)->AddPalette(uint32_t(mesh.palette_size(joints)));
   if (!palette_id) return palette_id.status();
   auto instance = (*cache)->AddInstance(*mesh_id, *palette_id);
   if (!instance) return instance.status();

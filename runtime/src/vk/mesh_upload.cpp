@@ -22,8 +22,8 @@ VkDeviceSize StreamAlignment(const Context& context) {
   return std::max<VkDeviceSize>(16, context.properties().limits.minStorageBufferOffsetAlignment);
 }
 
-Result<MeshUpload> PlanMeshUpload(const SkinnedMesh& mesh, VkDeviceSize alignment) {
-  if (Status s = mesh.Validate(); !s) return s;
+Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDeviceSize alignment) {
+  if (Status s = mesh.Validate(joints); !s) return s;
   if (mesh.vertex_count() == 0) {
     return ErrorInfo{Error::kInvalidArgument, "the mesh has no vertices", "positions", 0};
   }
@@ -31,8 +31,10 @@ Result<MeshUpload> PlanMeshUpload(const SkinnedMesh& mesh, VkDeviceSize alignmen
   MeshLayout& l = out.layout;
   l.vertex_count = static_cast<uint32_t>(mesh.vertex_count());
   l.sparse = mesh.sparse();
-  l.influences_per_vertex = mesh.sparse() ? 0 : mesh.influences.influences_per_vertex;
-  l.palette_size = static_cast<uint32_t>(mesh.palette_size());
+  l.rigid = !mesh.skinned();
+  l.influences_per_vertex =
+      mesh.sparse() ? 0 : (l.rigid ? 4 : mesh.influences.influences_per_vertex);
+  l.palette_size = static_cast<uint32_t>(mesh.palette_size(joints));
   l.has_normals = !mesh.normals.empty();
   l.has_tangents = !mesh.tangents.empty();
 
@@ -51,11 +53,12 @@ Result<MeshUpload> PlanMeshUpload(const SkinnedMesh& mesh, VkDeviceSize alignmen
     place(&l.weights, sparse.weights.size() * sizeof(float));
     place(&l.influence_offsets, sparse.offsets.size() * sizeof(uint32_t));
   } else {
-    place(&l.influence_indices, mesh.influences.joints.size() * sizeof(uint16_t));
-    place(&l.weights, mesh.influences.weights.size() * sizeof(float));
+    const size_t slots = size_t{l.vertex_count} * l.influences_per_vertex;
+    place(&l.influence_indices, slots * sizeof(uint16_t));
+    place(&l.weights, slots * sizeof(float));
   }
-  if (!mesh.morph_targets.empty()) {
-    out.morphs = PackMorphTargets(mesh.vertex_count(), mesh.morph_targets);
+  if (!mesh.targets.empty()) {
+    out.morphs = PackMorphTargets(mesh.vertex_count(), mesh.targets);
     const MorphDeltas& m = out.morphs;
     l.morph_target_count = m.target_count;
     l.morph_stride = m.stride();
@@ -69,7 +72,7 @@ Result<MeshUpload> PlanMeshUpload(const SkinnedMesh& mesh, VkDeviceSize alignmen
   return out;
 }
 
-void WriteMeshUpload(const SkinnedMesh& mesh, const MeshUpload& upload, void* out) {
+void WriteMeshUpload(const Primitive& mesh, const MeshUpload& upload, void* out) {
   const MeshLayout& l = upload.layout;
   auto* bytes = static_cast<unsigned char*>(out);
   std::memset(bytes, 0, l.bytes);
@@ -84,6 +87,12 @@ void WriteMeshUpload(const SkinnedMesh& mesh, const MeshUpload& upload, void* ou
     copy(l.influence_indices, sparse.groups.data());
     copy(l.weights, sparse.weights.data());
     copy(l.influence_offsets, sparse.offsets.data());
+  } else if (l.rigid) {  // joint 0 (zeroed above), weight 1 in the first slot of each vertex
+    auto* weights = bytes + l.weights.offset;
+    for (size_t v = 0; v < l.vertex_count; ++v) {
+      const float one = 1.0f;
+      std::memcpy(weights + v * 4 * sizeof(float), &one, sizeof(float));
+    }
   } else {
     copy(l.influence_indices, mesh.influences.joints.data());
     copy(l.weights, mesh.influences.weights.data());

@@ -1,11 +1,11 @@
-// Laying a SkinnedMesh's rest data out for the GPU, writing it into upload memory and recording
+// Laying a Primitive's rest data out for the GPU, writing it into upload memory and recording
 // its copy into a SkinCache's mesh pool.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
 
 #include "sinew/asset/morph_deltas.h"
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 #include "sinew/vk/context.h"
 #include "sinew/vk/mesh_layout.h"
@@ -21,13 +21,14 @@ struct MeshUpload {
 // The alignment of every stream (16 bytes, or the device's minStorageBufferOffsetAlignment).
 VkDeviceSize StreamAlignment(const Context& context);
 
-// Validates `mesh` (SkinnedMesh::Validate; kInvalidArgument for a mesh without vertices) and
-// plans its streams from offset 0 at `alignment`.
-Result<MeshUpload> PlanMeshUpload(const SkinnedMesh& mesh, VkDeviceSize alignment);
+// Validates `mesh` (Primitive::Validate(joints); kInvalidArgument for a mesh without vertices)
+// and plans its streams from offset 0 at `alignment`. A rigid mesh is planned as a dense one of
+// K = 4 on palette entry 0 (WriteMeshUpload writes those influences).
+Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDeviceSize alignment);
 
 // Writes every stream of `mesh` at its planned offset into `bytes` (upload.layout.bytes bytes,
 // zeroed between streams).
-void WriteMeshUpload(const SkinnedMesh& mesh, const MeshUpload& upload, void* bytes);
+void WriteMeshUpload(const Primitive& mesh, const MeshUpload& upload, void* bytes);
 
 // Records the copy of `region` from `staging` to `dst` into `cmd` (queue family `family`); on the
 // Context's family, then a barrier that makes it visible to the skinning kernels. On another

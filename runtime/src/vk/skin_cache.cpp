@@ -171,10 +171,10 @@ VkDeviceSize SkinCacheOutputBytes(VkDeviceSize total, VkDeviceSize largest,
   return (total + usable - 1) / usable * page;
 }
 
-Result<SkinCacheOptions> SkinCacheOptionsFor(const SkinnedMesh& mesh, uint32_t instances,
-                                             const SkinCacheOptions& base) {
+Result<SkinCacheOptions> SkinCacheOptionsFor(const Primitive& mesh, uint32_t joints,
+                                             uint32_t instances, const SkinCacheOptions& base) {
   // 256: the largest storage-buffer offset alignment Vulkan allows.
-  auto upload = detail::PlanMeshUpload(mesh, 256);
+  auto upload = detail::PlanMeshUpload(mesh, joints, 256);
   if (!upload) return upload.status();
   const MeshLayout& l = upload->layout;
   const uint64_t n = std::max<uint32_t>(instances, 1);
@@ -299,10 +299,10 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
 
 // --- Meshes ---
 
-Result<MeshId> SkinCache::RecordMesh(const SkinnedMesh& mesh, VkCommandBuffer upload_cmd,
-                                     Buffer* staging_out) {
+Result<MeshId> SkinCache::RecordMesh(const Primitive& mesh, uint32_t joints,
+                                     VkCommandBuffer upload_cmd, Buffer* staging_out) {
   State& s = *state_;
-  auto upload = detail::PlanMeshUpload(mesh, detail::StreamAlignment(context_));
+  auto upload = detail::PlanMeshUpload(mesh, joints, detail::StreamAlignment(context_));
   if (!upload) return upload.status();
   const MeshLayout& layout = upload->layout;
   if (uint64_t{layout.vertex_count} * 4 > UINT32_MAX) {
@@ -327,9 +327,10 @@ Result<MeshId> SkinCache::RecordMesh(const SkinnedMesh& mesh, VkCommandBuffer up
   return s.meshes.Add<MeshId>(std::move(m));
 }
 
-Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh, VkCommandBuffer upload_cmd) {
+Result<MeshId> SkinCache::AddMesh(const Primitive& mesh, uint32_t joints,
+                                  VkCommandBuffer upload_cmd) {
   Buffer staging;
-  auto added = RecordMesh(mesh, upload_cmd, &staging);
+  auto added = RecordMesh(mesh, joints, upload_cmd, &staging);
   // The upload runs with frame frame_ (or before); the host has waited for it once it writes
   // frame frame_ + N, which the end of Record(frame_ + N) comes after.
   if (added) {
@@ -338,7 +339,7 @@ Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh, VkCommandBuffer uploa
   return added;
 }
 
-Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh) {
+Result<MeshId> SkinCache::AddMesh(const Primitive& mesh, uint32_t joints) {
   if (context_.adopted()) {
     return ErrorInfo{Error::kNotAllowedInAdoptMode,
                      "pass a command buffer to SkinCache::AddMesh on an adopted context",
@@ -347,8 +348,8 @@ Result<MeshId> SkinCache::AddMesh(const SkinnedMesh& mesh) {
   }
   Buffer staging;  // freed on return: the submission has completed (or failed)
   Result<MeshId> added = ErrorInfo{Error::kInvalidArgument, "not recorded", {}, 0};
-  Status submitted =
-      context_.SubmitAndWait([&](VkCommandBuffer cmd) { added = RecordMesh(mesh, cmd, &staging); });
+  Status submitted = context_.SubmitAndWait(
+      [&](VkCommandBuffer cmd) { added = RecordMesh(mesh, joints, cmd, &staging); });
   if (!added) return added;
   if (!submitted) {
     (void)RemoveMesh(added.value());

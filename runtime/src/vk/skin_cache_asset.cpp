@@ -19,7 +19,7 @@ Result<AssetMeshes> AddEach(SkinCache& cache, const Asset& asset, const AddMesh&
     out.meshes.emplace_back();
     const Mesh& mesh = asset.meshes[d.mesh];
     for (size_t k = 0; k < mesh.primitives.size(); ++k) {
-      auto id = add(cpu::SkinnedMeshOf(mesh.primitives[k], d.palette_size));
+      auto id = add(mesh.primitives[k], d.palette_size);
       if (!id) {
         (void)RemoveAssetMeshes(cache, out);
         return Prefixed(id.status(),
@@ -77,11 +77,14 @@ SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
 
 Result<AssetMeshes> AddAssetMeshes(SkinCache& cache, const Asset& asset,
                                    VkCommandBuffer upload_cmd) {
-  return AddEach(cache, asset, [&](const SkinnedMesh& m) { return cache.AddMesh(m, upload_cmd); });
+  return AddEach(cache, asset, [&](const Primitive& m, uint32_t joints) {
+    return cache.AddMesh(m, joints, upload_cmd);
+  });
 }
 
 Result<AssetMeshes> AddAssetMeshes(SkinCache& cache, const Asset& asset) {
-  return AddEach(cache, asset, [&](const SkinnedMesh& m) { return cache.AddMesh(m); });
+  return AddEach(cache, asset,
+                 [&](const Primitive& m, uint32_t joints) { return cache.AddMesh(m, joints); });
 }
 
 Status RemoveAssetMeshes(SkinCache& cache, const AssetMeshes& meshes) {

@@ -5,13 +5,13 @@
 
 #include <span>
 
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "sinew/vk/context.h"
 #include "sinew/vk/skin_cache.h"
 
 void ReadmeSnippet(VkInstance instance, VkPhysicalDevice gpu, VkDevice device,
                    uint32_t graphics_family, VkQueue graphics_queue, VkCommandBuffer upload_cmd,
-                   VkCommandBuffer cmd, const sinew::SkinnedMesh& skinned_mesh,
+                   VkCommandBuffer cmd, const sinew::Primitive& primitive, uint32_t joints,
                    std::span<const sinew::Float3x4> palette_of_instance_i) {
 #include "readme_snippet.inc"
 }

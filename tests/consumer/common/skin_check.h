@@ -96,13 +96,15 @@ inline int CheckSkinning(const sinew::vk::AdoptInfo& info, const RunCommands& ru
 
   sinew::procedural::CharacterOptions options;
   options.vertex_count = 500;
-  auto mesh = sinew::procedural::MakeCharacter(options);
-  if (!mesh) return Fail(mesh.error().ToString().c_str());
+  auto character = sinew::procedural::MakeCharacter(options);
+  if (!character) return Fail(character.error().ToString().c_str());
+  const sinew::Primitive* mesh = &character->mesh;
+  const size_t joints = character->skeleton.joint_count();
   auto cache = sinew::vk::SkinCache::Create(ctx);
   if (!cache) return Fail(cache.error().ToString().c_str());
   sinew::vk::MeshId mesh_id;
   if (!run([&](VkCommandBuffer cmd) {
-        auto added = (*cache)->AddMesh(*mesh, cmd);
+        auto added = (*cache)->AddMesh(*mesh, uint32_t(joints), cmd);
         if (added) mesh_id = *added;
       }) ||
       !(*cache)->mesh_layout(mesh_id)) {
@@ -110,12 +112,11 @@ inline int CheckSkinning(const sinew::vk::AdoptInfo& info, const RunCommands& ru
   }
 
   constexpr uint32_t kInstances = 2;
-  const size_t joints = mesh->skeleton.joint_count();
   std::vector<sinew::Float3x4> palettes(kInstances * joints);
   std::vector<sinew::vk::InstanceId> instances;
   for (uint32_t i = 0; i < kInstances; ++i) {
     const std::span<sinew::Float3x4> palette(palettes.data() + i * joints, joints);
-    if (!sinew::procedural::CrowdPalette(mesh->skeleton, 0.5f + i, i, palette)) {
+    if (!sinew::procedural::CrowdPalette(character->skeleton, 0.5f + i, i, palette)) {
       return Fail("pose");
     }
     auto palette_id = (*cache)->AddPalette(uint32_t(joints));

@@ -19,10 +19,11 @@ using CreateInstance = decltype(&vkCreateInstance);  // the loader's prototype i
 int main() {
   sinew::procedural::CharacterOptions options;
   options.vertex_count = 300;
-  auto mesh = sinew::procedural::MakeCharacter(options);
-  if (!mesh) return 1;
-  std::vector<sinew::Float3x4> palette(mesh->skeleton.joint_count());
-  if (!sinew::procedural::CrowdPalette(mesh->skeleton, 0.5f, 0, palette)) return 1;
+  auto character = sinew::procedural::MakeCharacter(options);
+  if (!character) return 1;
+  const sinew::Primitive* mesh = &character->mesh;
+  std::vector<sinew::Float3x4> palette(character->skeleton.joint_count());
+  if (!sinew::procedural::CrowdPalette(character->skeleton, 0.5f, 0, palette)) return 1;
   std::vector<float> positions(mesh->positions.size()), normals(mesh->normals.size()),
       tangents(mesh->tangents.size());
   if (!sinew::cpu::SkinMesh(*mesh, palette, {}, positions, normals, tangents)) return 1;

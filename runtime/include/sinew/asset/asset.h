@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sinew/asset/morph_target.h"
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "sinew/core/math.h"
 
 namespace sinew {
@@ -66,43 +66,6 @@ struct Skin {
   // when it is -1 or g >= group_joints.size() (the vertex stays put in its mesh node's space:
   // palette entry world(mesh node) in the world-space convention above). Empty for glTF skins.
   std::vector<int32_t> group_joints;
-};
-
-// Every stream below is one contiguous allocation in the runtime's format (what
-// vk::SkinCache::AddMesh copies into its upload memory stream by stream): tightly packed floats,
-// u16 joint indices, CSR sparse influences, u32 indices. Aligned to at least 16 bytes (operator
-// new's alignment), so SIMD loads and upload copies need no fix-up.
-static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 16, "asset streams are 16-byte aligned");
-
-// One drawable part of a mesh. Vertex streams are tightly packed floats.
-struct Primitive {
-  std::vector<float> positions;  // xyz, required
-  std::vector<float> normals;    // xyz or empty
-  std::vector<float> tangents;   // xyzw or empty
-  // Influences in one of two layouts (the loaders' `influences` option picks): dense,
-  // K = 4 · n slots (glTF's JOINTS_n/WEIGHTS_n), empty joints/weights when unused; or sparse (CSR,
-  // G4MF's own), empty offsets when unused. Either way the indices are entries of the palette of
-  // the skin that instantiates the mesh: its joints, or its groups when Skin::group_joints is not
-  // empty (G4MF).
-  DenseInfluences influences;
-  SparseInfluences sparse_influences;
-  std::vector<uint32_t> indices;  // Vertex indices, or empty (non-indexed).
-  uint32_t mode = 4;              // glTF topology (4 = triangles).
-  int32_t material = -1;
-  // KHR_materials_variants: the material of each variant (index into Asset::variants), or -1
-  // where the primitive keeps `material`. Empty when the asset has no variants. O(1) lookup.
-  std::vector<int32_t> variant_materials;
-  std::vector<MorphTarget> targets;
-
-  // The material to draw with while `variant` (or -1 for none) is active.
-  int32_t MaterialFor(int32_t variant) const {
-    if (variant < 0 || size_t(variant) >= variant_materials.size()) return material;
-    const int32_t m = variant_materials[size_t(variant)];
-    return m >= 0 ? m : material;
-  }
-
-  size_t vertex_count() const { return positions.size() / 3; }
-  bool skinned() const { return !influences.joints.empty() || !sparse_influences.offsets.empty(); }
 };
 
 // In-betweens of one blend shape (the SINEW_morph_inbetweens glTF extension, DESIGN.md §4.3):

@@ -6,8 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sinew/asset/asset.h"
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 
 namespace sinew {
@@ -34,21 +33,18 @@ uint32_t LosslessDenseK(const SparseInfluences& sparse);
 
 // kDense or kSparse for `mesh` as it is: compares its current layout's bytes with those of the
 // other layout (dense at LosslessDenseK for a sparse mesh; the nonzero slots for a dense one).
-InfluenceLayout ChooseInfluenceLayout(const SkinnedMesh& mesh);
+InfluenceLayout ChooseInfluenceLayout(const Primitive& mesh);
 
-// Converts `mesh` in place to `layout` (kAuto: ChooseInfluenceLayout). Dense -> sparse keeps
-// every nonzero weight (groups = joints, group_count = joint count). Sparse -> dense uses
-// `dense_k` slots (0: LosslessDenseK; smaller keeps the heaviest entries, renormalized to the
-// vertex's total, DESIGN.md §4.2). A mesh already in `layout` is left alone. Errors: those of
+// Converts `mesh` in place to `layout` (kAuto: ChooseInfluenceLayout). The influence indices are
+// palette entries in either layout and are kept as they are. Dense -> sparse keeps every nonzero
+// weight, with group_count = `joints` (the palette the mesh is skinned with), or 1 + the largest
+// joint index when `joints` is 0. Sparse -> dense uses `dense_k` slots (0: LosslessDenseK; smaller
+// keeps the heaviest entries, renormalized to the vertex's total: docs/semantics.md, "Sparse
+// skinning"). A mesh already in `layout`, or without influences, is left alone. Errors: those of
 // DenseToSparse / SparseToDense, kInvalidInfluenceCount for a dense_k not a multiple of 4,
-// kUnsupportedFeature for sparse -> dense when group_count != the skeleton's joint count (the
-// dense palette is indexed by joint, so groups must be joints).
-Status UseInfluenceLayout(SkinnedMesh& mesh, InfluenceLayout layout, uint32_t dense_k = 0);
-
-// The same for a loaded asset's primitive, whose influence indices are entries of the palette of
-// the skin that instantiates it (joints, or groups when the skin has group_joints): they are kept
-// as they are in either layout, and dense -> sparse sets group_count to 1 + the largest joint.
-// A primitive without influences is left alone.
-Status UseInfluenceLayout(Primitive& primitive, InfluenceLayout layout, uint32_t dense_k = 0);
+// kUnsupportedFeature for sparse -> dense when `joints` is given and group_count differs from it
+// (a dense palette is indexed by joint, so groups must be joints).
+Status UseInfluenceLayout(Primitive& mesh, InfluenceLayout layout, uint32_t dense_k = 0,
+                          size_t joints = 0);
 
 }  // namespace sinew

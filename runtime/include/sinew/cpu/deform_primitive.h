@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sinew/asset/asset.h"
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
 
@@ -46,15 +46,8 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
 // `weights` is empty or sized for another target count.
 std::vector<float> MorphWeightsFor(const Mesh& mesh, std::span<const float> weights);
 
-// A SkinnedMesh for the GPU (vk::SkinCache::AddMesh) from an asset's primitive: rest attributes,
-// morph targets, and its influences as they are (dense or sparse) with a skeleton of `palette_size`
-// placeholder joints (the palette is built from the asset instead: NodePalette). An unskinned
-// primitive becomes rigid: one joint, weight 1, so its palette is the node's world matrix
-// (palette_size 1).
-SkinnedMesh SkinnedMeshOf(const Primitive& primitive, size_t palette_size);
-
-// The palette SkinnedMeshOf's mesh of a primitive of node `node` deforms with: NodePalette for a
-// skinned node, else the node's world matrix alone.
+// The palette a primitive of node `node` deforms with (cpu::SkinMesh, vk::SkinCache): NodePalette
+// for a skinned node, else the node's world matrix alone.
 Result<std::vector<Float3x4>> InstancePalette(const Asset& asset, uint32_t node,
                                               std::span<const Float4x4> world);
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <span>
 
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
 
@@ -49,6 +49,6 @@ struct SkinDenseJob {
 
 // A job over `mesh`'s rest attributes and influences with `palette`; the caller sets the outputs
 // (out_normals/out_tangents only when the mesh has normals/tangents).
-SkinDenseJob SkinDenseJobFor(const SkinnedMesh& mesh, std::span<const Float3x4> palette);
+SkinDenseJob SkinDenseJobFor(const Primitive& mesh, std::span<const Float3x4> palette);
 
 }  // namespace sinew::cpu

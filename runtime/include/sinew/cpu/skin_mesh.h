@@ -1,19 +1,36 @@
-// Skins a whole SkinnedMesh, dense or sparse, for one instance: the CPU path an engine can fall
-// back to, and the reference the GPU is compared with.
+// Skins a whole Primitive for one instance, dense, sparse or rigid: the CPU path an engine can
+// fall back to, and the reference the GPU is compared with.
 #pragma once
 
 #include <span>
 
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
 
 namespace sinew::cpu {
 
-// Runs SkinDenseJob or SkinSparseJob (by mesh.sparse()) over the mesh's streams. `palette` has
-// mesh.palette_size() entries; outputs are sized like the mesh's positions/normals/tangents (empty
-// where the mesh has none). Errors: those of the job.
-Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
+// The attributes a primitive is skinned from: its rest attributes, or those after blend shapes.
+// Sized like the primitive's streams.
+struct SkinInput {
+  std::span<const float> positions;
+  std::span<const float> normals;
+  std::span<const float> tangents;
+};
+
+// Skins `input` with `mesh`'s influences: SkinSparseJob for a sparse mesh, SkinDenseJob for a
+// dense one, and for a rigid mesh (or with `rigid` set, a skinned mesh drawn by a node without a
+// skin) every vertex by palette[0], normals by its cofactor. `palette` has
+// mesh.palette_size(joints) entries (the dense job checks joint indices against its size); outputs
+// are sized like the inputs (empty where the mesh has no normals/tangents). Errors: those of the
+// job; kEmptyPalette for a rigid mesh with an empty palette.
+Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
+                      std::span<const Float3x4> palette, std::span<float> out_positions,
+                      std::span<float> out_normals, std::span<float> out_tangents,
+                      bool rigid = false);
+
+// SkinAttributes over the mesh's rest attributes.
+Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
                 std::span<float> out_positions, std::span<float> out_normals,
                 std::span<float> out_tangents);
 
@@ -21,7 +38,7 @@ Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
 // empty = all 0), as the fused GPU kernel does: normals and tangents are renormalized when some
 // weight is nonzero; with every weight 0 the result is SkinMesh's without morph targets, bit for
 // bit. kSizeMismatch ("morph_weights") for another weight count; MorphTargetsJob's errors.
-Status SkinMesh(const SkinnedMesh& mesh, std::span<const Float3x4> palette,
+Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
                 std::span<const float> morph_weights, std::span<float> out_positions,
                 std::span<float> out_normals, std::span<float> out_tangents);
 

@@ -6,7 +6,8 @@
 #include <cstdint>
 #include <span>
 
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
+#include "sinew/asset/skeleton.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
 
@@ -28,10 +29,17 @@ struct CharacterOptions {
   bool with_tangents = true;
 };
 
-// Builds a character that passes SkinnedMesh::Validate(). Weights are normalized (sum 1) and
+// A character: its mesh (dense influences, palette indexed by joint) and its skeleton.
+struct Character {
+  Primitive mesh;
+  Skeleton skeleton;
+};
+
+// Builds a character whose skeleton and mesh pass Skeleton::Validate() and
+// Primitive::Validate(skeleton.joint_count()). Weights are normalized (sum 1) and
 // sorted descending within each vertex. kInvalidArgument for vertex_count 0 or joints_per_limb 0,
 // kInvalidInfluenceCount for K not a positive multiple of 4.
-Result<SkinnedMesh> MakeCharacter(const CharacterOptions& options);
+Result<Character> MakeCharacter(const CharacterOptions& options);
 
 // A deterministic animated pose: the local transform of every joint at `time_seconds`, for crowd
 // member `instance` (each instance moves with its own phase). At any time, a small rotation of each

@@ -1,4 +1,4 @@
-// Procedural blend shapes for a procedural character (issue 6): many sparse shapes, each moving a
+// Procedural blend shapes for a procedural character: many sparse shapes, each moving a
 // compact region of 2-10% of the vertices with a smooth falloff, some with an in-between — the
 // shape of a facial rig, for the tests and `sinew bench`.
 #pragma once
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sinew/asset/asset.h"
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 
 namespace sinew::procedural {
@@ -29,6 +29,6 @@ struct FaceShapes {
 
 // Shapes over `mesh` (its positions; normal offsets when it has normals). Deterministic for a
 // seed. kInvalidArgument for an empty mesh or fractions outside 0 < min <= max <= 1.
-Result<FaceShapes> MakeFaceShapes(const SkinnedMesh& mesh, const FaceShapeOptions& options = {});
+Result<FaceShapes> MakeFaceShapes(const Primitive& mesh, const FaceShapeOptions& options = {});
 
 }  // namespace sinew::procedural

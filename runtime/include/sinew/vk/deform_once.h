@@ -5,7 +5,7 @@
 
 #include <span>
 
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
 #include "sinew/cpu/deform_primitive.h"
@@ -14,10 +14,11 @@
 namespace sinew::vk {
 
 // Uploads `mesh`, deforms one instance on the GPU (morph targets with `morph_weights`, one per
-// target or empty for none, then skinning with `palette`, mesh.palette_size() entries), waits and
+// target or empty for none, then skinning with `palette`, mesh.palette_size(palette.size())
+// entries), waits and
 // reads the outputs back. Errors: those of SkinCache (the mesh's validation among them) and the
 // submission.
-Result<cpu::DeformedPrimitive> DeformOnce(const Context& context, const SkinnedMesh& mesh,
+Result<cpu::DeformedPrimitive> DeformOnce(const Context& context, const Primitive& mesh,
                                           std::span<const Float3x4> palette,
                                           std::span<const float> morph_weights = {});
 

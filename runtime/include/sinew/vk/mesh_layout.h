@@ -17,9 +17,11 @@ struct BufferRange {
 
 struct MeshLayout {
   uint32_t vertex_count = 0;
-  // True for sparse (CSR) influences, false for dense (SkinnedMesh::sparse()).
+  // True for sparse (CSR) influences, false for dense or rigid (Primitive::sparse()).
   bool sparse = false;
-  // K of a dense mesh; 0 for a sparse one.
+  // True for a mesh without influences (Primitive::skinned() false), moved by palette entry 0.
+  bool rigid = false;
+  // K of a dense mesh (4 for a rigid one, uploaded as one joint of weight 1); 0 for a sparse one.
   uint32_t influences_per_vertex = 0;
   // Entries of one instance's palette: joints (dense) or groups (sparse).
   uint32_t palette_size = 0;

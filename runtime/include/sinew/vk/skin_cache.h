@@ -4,7 +4,8 @@
 // influences) per output page, whatever the number of meshes and instances (output_pages()).
 //
 // What it holds:
-// * meshes: a SkinnedMesh's rest data (dense or sparse, with or without morph targets), uploaded
+// * meshes: a Primitive's rest data (dense, sparse or rigid, with or without morph targets),
+// uploaded
 //   once into the cache's mesh pool (AddMesh);
 // * palettes: the skinning matrices of one pose (one skinned node of a character), written by
 //   the host for every frame it moves; the primitives of one skinned mesh share one (AddPalette);
@@ -41,7 +42,7 @@
 #include <span>
 #include <vector>
 
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
 #include "sinew/vk/context.h"
@@ -135,10 +136,11 @@ VkDeviceSize SkinCacheOutputBytes(VkDeviceSize total, VkDeviceSize largest,
                                   VkDeviceSize output_page_bytes = 0);
 
 // `base` with every capacity set to hold `instances` instances of `mesh` (each with a palette of
-// its own): the mesh's exact packed size, outputs with page slack. The mesh's validation errors.
-// (For an asset's characters: SkinCacheOptionsFor in skin_cache_asset.h.)
-Result<SkinCacheOptions> SkinCacheOptionsFor(const SkinnedMesh& mesh, uint32_t instances,
-                                             const SkinCacheOptions& base = {});
+// its own, mesh.palette_size(joints) entries): the mesh's exact packed size, outputs with page
+// slack. The mesh's validation errors. (For an asset's characters: SkinCacheOptionsFor in
+// skin_cache_asset.h.)
+Result<SkinCacheOptions> SkinCacheOptionsFor(const Primitive& mesh, uint32_t joints,
+                                             uint32_t instances, const SkinCacheOptions& base = {});
 
 class SkinCache {
  public:
@@ -151,15 +153,18 @@ class SkinCache {
   SkinCache& operator=(const SkinCache&) = delete;
 
   // --- Meshes ---
-  // Validates `mesh` (SkinnedMesh::Validate, so an out-of-range joint index never reaches the
+  // `joints`: the joint count of the skin a dense mesh is instantiated with (the entries of its
+  // palettes); a sparse mesh's palettes have its group_count entries and a rigid (unskinned)
+  // mesh's one, its node's world matrix, whatever `joints` says.
+  // Validates `mesh` (Primitive::Validate(joints), so an out-of-range joint index never reaches the
   // GPU; kInvalidArgument for a mesh without vertices), places it in the mesh pool and records its
   // upload into `upload_cmd` (recording, of options().upload_family): a copy from a staging buffer
   // the cache frees frames_in_flight frames later (the upload must have completed by then), then,
   // on the Context's family, a barrier to the compute stage. kCapacityExceeded when the pool has
   // no room.
-  Result<MeshId> AddMesh(const SkinnedMesh& mesh, VkCommandBuffer upload_cmd);
+  Result<MeshId> AddMesh(const Primitive& mesh, uint32_t joints, VkCommandBuffer upload_cmd);
   // Headless contexts: the same, submitted and waited for. kNotAllowedInAdoptMode otherwise.
-  Result<MeshId> AddMesh(const SkinnedMesh& mesh);
+  Result<MeshId> AddMesh(const Primitive& mesh, uint32_t joints);
   // kInUse while an instance deforms it; kInvalidHandle.
   Status RemoveMesh(MeshId mesh);
   // The mesh's sizes, flags and stream offsets within its range of the pool; null for an
@@ -241,7 +246,7 @@ class SkinCache {
   explicit SkinCache(const Context& context);
   // AddMesh's work: places `mesh` and records its upload; the staging buffer goes to the caller,
   // who keeps it until the upload has run.
-  Result<MeshId> RecordMesh(const SkinnedMesh& mesh, VkCommandBuffer upload_cmd,
+  Result<MeshId> RecordMesh(const Primitive& mesh, uint32_t joints, VkCommandBuffer upload_cmd,
                             Buffer* staging_out);
 
   const Context& context_;

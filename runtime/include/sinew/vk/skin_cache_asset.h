@@ -18,8 +18,8 @@ namespace sinew::vk {
 // An asset's meshes in a cache.
 struct AssetMeshes {
   std::vector<cpu::DrawnMesh> drawn;
-  // Per drawn mesh, per primitive of its mesh: the cache mesh (cpu::SkinnedMeshOf: a rigid
-  // primitive gets one joint, the node's world matrix).
+  // Per drawn mesh, per primitive of its mesh: the cache mesh (the primitive itself, its palette
+  // of DrawnMesh::palette_size entries; a rigid primitive's one entry is the node's world matrix).
   std::vector<std::vector<MeshId>> meshes;
 };
 

@@ -1,4 +1,4 @@
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 
 #include <cmath>
 #include <string>
@@ -6,8 +6,7 @@
 
 namespace sinew {
 
-Status SkinnedMesh::Validate() const {
-  if (Status s = skeleton.Validate(); !s) return s;
+Status Primitive::Validate(size_t joints) const {
   if (positions.size() % 3 != 0) {
     return {Error::kSizeMismatch,
             "positions has " + std::to_string(positions.size()) + " floats, not whole xyz triples",
@@ -32,12 +31,12 @@ Status SkinnedMesh::Validate() const {
               "positions/" + std::to_string(i / 3)};
     }
   }
-  for (size_t t = 0; t < morph_targets.size(); ++t) {
-    const MorphTarget& m = morph_targets[t];
+  for (size_t t = 0; t < targets.size(); ++t) {
+    const MorphTarget& m = targets[t];
     for (const auto& [stream, name] :
          {std::pair{&m.positions, "positions"}, std::pair{&m.normals, "normals"},
           std::pair{&m.tangents, "tangents"}}) {
-      const std::string where = "morph_targets/" + std::to_string(t) + "/" + name;
+      const std::string where = "targets/" + std::to_string(t) + "/" + name;
       if (!stream->empty() && stream->size() != v * 3) {
         return {Error::kSizeMismatch,
                 std::to_string(stream->size()) + " floats, expected " + std::to_string(v * 3),
@@ -55,8 +54,9 @@ Status SkinnedMesh::Validate() const {
     }
     return ValidateSparseInfluences(v, sparse_influences);
   }
+  if (!skinned()) return {};  // rigid
   return ValidateDenseInfluences(v, influences.influences_per_vertex, influences.joints,
-                                 influences.weights, skeleton.joint_count());
+                                 influences.weights, joints);
 }
 
 }  // namespace sinew

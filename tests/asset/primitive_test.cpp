@@ -1,4 +1,4 @@
-#include "sinew/asset/skinned_mesh.h"
+#include "sinew/asset/primitive.h"
 
 #include <gtest/gtest.h>
 
@@ -14,13 +14,21 @@ namespace {
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
 
-// Two joints (a root and its child) and two vertices with normals, tangents and K = 4.
-SkinnedMesh ValidMesh() {
-  SkinnedMesh mesh;
-  mesh.skeleton.parents = {Skeleton::kNoParent, 0};
-  mesh.skeleton.rest_local = {Float4x4{}, Translation(0, 1, 0)};
-  mesh.skeleton.inverse_binds = {Float4x4{}, Translation(0, -1, 0)};
-  mesh.skeleton.names = {"root", "child"};
+// Two joints: a root and its child.
+Skeleton ValidSkeleton() {
+  Skeleton skeleton;
+  skeleton.parents = {Skeleton::kNoParent, 0};
+  skeleton.rest_local = {Float4x4{}, Translation(0, 1, 0)};
+  skeleton.inverse_binds = {Float4x4{}, Translation(0, -1, 0)};
+  skeleton.names = {"root", "child"};
+  return skeleton;
+}
+
+constexpr size_t kJoints = 2;
+
+// Two vertices with normals, tangents and K = 4, skinned by ValidSkeleton's two joints.
+Primitive ValidMesh() {
+  Primitive mesh;
   mesh.positions = {0, 0, 0, 0, 1, 0};
   mesh.normals = {1, 0, 0, 1, 0, 0};
   mesh.tangents = {0, 0, 1, 1, 0, 0, 1, -1};
@@ -36,163 +44,177 @@ void ExpectError(const Status& status, Error code, const std::string& where) {
 }
 
 TEST(Skeleton, AcceptsAValidSkeleton) {
-  const Status status = ValidMesh().skeleton.Validate();
+  const Status status = ValidSkeleton().Validate();
   EXPECT_TRUE(status.ok()) << status.error().ToString();
 }
 
 TEST(Skeleton, AcceptsASkeletonWithoutNames) {
-  Skeleton skeleton = ValidMesh().skeleton;
+  Skeleton skeleton = ValidSkeleton();
   skeleton.names.clear();
   EXPECT_TRUE(skeleton.Validate().ok());
 }
 
 TEST(Skeleton, RejectsRestTransformsOfTheWrongCount) {
-  Skeleton skeleton = ValidMesh().skeleton;
+  Skeleton skeleton = ValidSkeleton();
   skeleton.rest_local.pop_back();
   ExpectError(skeleton.Validate(), Error::kSizeMismatch, "skeleton/rest_local");
 }
 
 TEST(Skeleton, RejectsInverseBindsOfTheWrongCount) {
-  Skeleton skeleton = ValidMesh().skeleton;
+  Skeleton skeleton = ValidSkeleton();
   skeleton.inverse_binds.push_back(Float4x4{});
   ExpectError(skeleton.Validate(), Error::kSizeMismatch, "skeleton/inverse_binds");
 }
 
 TEST(Skeleton, RejectsNamesOfTheWrongCount) {
-  Skeleton skeleton = ValidMesh().skeleton;
+  Skeleton skeleton = ValidSkeleton();
   skeleton.names.pop_back();
   ExpectError(skeleton.Validate(), Error::kSizeMismatch, "skeleton/names");
 }
 
 TEST(Skeleton, RejectsAParentListedAfterItsChild) {
-  Skeleton skeleton = ValidMesh().skeleton;
+  Skeleton skeleton = ValidSkeleton();
   skeleton.parents = {1, Skeleton::kNoParent};
   ExpectError(skeleton.Validate(), Error::kInvalidHierarchy, "skeleton/parents/0");
 }
 
 TEST(Skeleton, RejectsAJointThatIsItsOwnParent) {
-  Skeleton skeleton = ValidMesh().skeleton;
+  Skeleton skeleton = ValidSkeleton();
   skeleton.parents = {Skeleton::kNoParent, 1};
   ExpectError(skeleton.Validate(), Error::kInvalidHierarchy, "skeleton/parents/1");
 }
 
 TEST(Skeleton, RejectsANegativeParentOtherThanNoParent) {
-  Skeleton skeleton = ValidMesh().skeleton;
+  Skeleton skeleton = ValidSkeleton();
   skeleton.parents = {Skeleton::kNoParent, -7};
   ExpectError(skeleton.Validate(), Error::kInvalidHierarchy, "skeleton/parents/1");
 }
 
 TEST(Skeleton, RejectsANonFiniteRestTransform) {
-  Skeleton skeleton = ValidMesh().skeleton;
+  Skeleton skeleton = ValidSkeleton();
   skeleton.rest_local[1].m[3][1] = kNaN;
   ExpectError(skeleton.Validate(), Error::kNonFiniteValue, "skeleton/rest_local/1");
 }
 
 TEST(Skeleton, RejectsANonFiniteInverseBind) {
-  Skeleton skeleton = ValidMesh().skeleton;
+  Skeleton skeleton = ValidSkeleton();
   skeleton.inverse_binds[0].m[0][0] = kInfinity;
   ExpectError(skeleton.Validate(), Error::kNonFiniteValue, "skeleton/inverse_binds/0");
 }
 
-TEST(SkinnedMesh, AcceptsAValidMesh) {
-  const Status status = ValidMesh().Validate();
+TEST(Primitive, AcceptsAValidMesh) {
+  const Status status = ValidMesh().Validate(kJoints);
   EXPECT_TRUE(status.ok()) << status.error().ToString();
 }
 
-TEST(SkinnedMesh, AcceptsAMeshWithoutNormalsOrTangents) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, AcceptsAMeshWithoutNormalsOrTangents) {
+  Primitive mesh = ValidMesh();
   mesh.normals.clear();
   mesh.tangents.clear();
-  EXPECT_TRUE(mesh.Validate().ok());
+  EXPECT_TRUE(mesh.Validate(kJoints).ok());
 }
 
-TEST(SkinnedMesh, AcceptsEightInfluencesPerVertex) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, AcceptsEightInfluencesPerVertex) {
+  Primitive mesh = ValidMesh();
   mesh.influences.influences_per_vertex = 8;
   mesh.influences.joints = {0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0};
   mesh.influences.weights = {0.5f, 0, 0, 0, 0, 0, 0, 0.5f, 1, 0, 0, 0, 0, 0, 0, 0};
-  EXPECT_TRUE(mesh.Validate().ok());
+  EXPECT_TRUE(mesh.Validate(kJoints).ok());
 }
 
-TEST(SkinnedMesh, ReportsSkeletonErrorsFirst) {
-  SkinnedMesh mesh = ValidMesh();
-  mesh.skeleton.parents[1] = 5;
-  mesh.positions.push_back(0);  // Also broken, but checked after the skeleton.
-  ExpectError(mesh.Validate(), Error::kInvalidHierarchy, "skeleton/parents/1");
+TEST(Primitive, AcceptsARigidMeshWhateverThePaletteSays) {
+  Primitive mesh = ValidMesh();
+  mesh.influences = {};
+  EXPECT_FALSE(mesh.skinned());
+  EXPECT_EQ(mesh.palette_size(kJoints), 1u);
+  EXPECT_TRUE(mesh.Validate(0).ok());
 }
 
-TEST(SkinnedMesh, RejectsPositionsThatAreNotWholeTriples) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, HasAPaletteOfItsGroupsWhenSparseAndOfTheSkinsJointsWhenDense) {
+  Primitive mesh = ValidMesh();
+  EXPECT_EQ(mesh.palette_size(7), 7u);
+  mesh.influences = {};
+  mesh.sparse_influences.offsets = {0, 1, 2};
+  mesh.sparse_influences.groups = {0, 4};
+  mesh.sparse_influences.weights = {1, 1};
+  mesh.sparse_influences.group_count = 5;
+  EXPECT_EQ(mesh.palette_size(7), 5u);
+  EXPECT_TRUE(mesh.Validate(7).ok());
+}
+
+TEST(Primitive, RejectsPositionsThatAreNotWholeTriples) {
+  Primitive mesh = ValidMesh();
   mesh.positions.pop_back();
-  ExpectError(mesh.Validate(), Error::kSizeMismatch, "positions");
+  ExpectError(mesh.Validate(kJoints), Error::kSizeMismatch, "positions");
 }
 
-TEST(SkinnedMesh, RejectsNormalsOfTheWrongCount) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, RejectsNormalsOfTheWrongCount) {
+  Primitive mesh = ValidMesh();
   mesh.normals.resize(3);
-  ExpectError(mesh.Validate(), Error::kSizeMismatch, "normals");
+  ExpectError(mesh.Validate(kJoints), Error::kSizeMismatch, "normals");
 }
 
-TEST(SkinnedMesh, RejectsTangentsOfTheWrongCount) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, RejectsTangentsOfTheWrongCount) {
+  Primitive mesh = ValidMesh();
   mesh.tangents.resize(6);  // xyz without w.
-  ExpectError(mesh.Validate(), Error::kSizeMismatch, "tangents");
+  ExpectError(mesh.Validate(kJoints), Error::kSizeMismatch, "tangents");
 }
 
-TEST(SkinnedMesh, RejectsANonFinitePosition) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, RejectsANonFinitePosition) {
+  Primitive mesh = ValidMesh();
   mesh.positions[4] = kInfinity;
-  ExpectError(mesh.Validate(), Error::kNonFiniteValue, "positions/1");
+  ExpectError(mesh.Validate(kJoints), Error::kNonFiniteValue, "positions/1");
 }
 
-TEST(SkinnedMesh, RejectsZeroInfluencesPerVertex) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, RejectsZeroInfluencesPerVertex) {
+  Primitive mesh = ValidMesh();
   mesh.influences.influences_per_vertex = 0;
-  ExpectError(mesh.Validate(), Error::kInvalidInfluenceCount, "influences/influences_per_vertex");
+  ExpectError(mesh.Validate(kJoints), Error::kInvalidInfluenceCount,
+              "influences/influences_per_vertex");
 }
 
-TEST(SkinnedMesh, RejectsInfluencesNotAMultipleOfFour) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, RejectsInfluencesNotAMultipleOfFour) {
+  Primitive mesh = ValidMesh();
   mesh.influences.influences_per_vertex = 2;
   mesh.influences.joints = {0, 0, 1, 0};
   mesh.influences.weights = {1, 0, 1, 0};
-  ExpectError(mesh.Validate(), Error::kInvalidInfluenceCount, "influences/influences_per_vertex");
+  ExpectError(mesh.Validate(kJoints), Error::kInvalidInfluenceCount,
+              "influences/influences_per_vertex");
 }
 
-TEST(SkinnedMesh, RejectsJointsOfTheWrongCount) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, RejectsJointsOfTheWrongCount) {
+  Primitive mesh = ValidMesh();
   mesh.influences.joints.pop_back();
-  ExpectError(mesh.Validate(), Error::kSizeMismatch, "influences/joints");
+  ExpectError(mesh.Validate(kJoints), Error::kSizeMismatch, "influences/joints");
 }
 
-TEST(SkinnedMesh, RejectsWeightsOfTheWrongCount) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, RejectsWeightsOfTheWrongCount) {
+  Primitive mesh = ValidMesh();
   mesh.influences.weights.push_back(0);
-  ExpectError(mesh.Validate(), Error::kSizeMismatch, "influences/weights");
+  ExpectError(mesh.Validate(kJoints), Error::kSizeMismatch, "influences/weights");
 }
 
-TEST(SkinnedMesh, RejectsASkeletonWithoutJoints) {
-  SkinnedMesh mesh = ValidMesh();
-  mesh.skeleton = Skeleton{};
-  ExpectError(mesh.Validate(), Error::kEmptyPalette, "palette");
+TEST(Primitive, RejectsADenseMeshWithAnEmptyPalette) {
+  Primitive mesh = ValidMesh();
+  ExpectError(mesh.Validate(0), Error::kEmptyPalette, "palette");
 }
 
-TEST(SkinnedMesh, RejectsAJointIndexPastTheSkeleton) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, RejectsAJointIndexPastTheSkeleton) {
+  Primitive mesh = ValidMesh();
   mesh.influences.joints[5] = 2;  // Vertex 1, slot 1; the skeleton has joints 0 and 1.
-  ExpectError(mesh.Validate(), Error::kJointIndexOutOfRange, "influences/joints/5");
+  ExpectError(mesh.Validate(kJoints), Error::kJointIndexOutOfRange, "influences/joints/5");
 }
 
-TEST(SkinnedMesh, RejectsANegativeWeight) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, RejectsANegativeWeight) {
+  Primitive mesh = ValidMesh();
   mesh.influences.weights[6] = -0.5f;
-  ExpectError(mesh.Validate(), Error::kNegativeWeight, "influences/weights/6");
+  ExpectError(mesh.Validate(kJoints), Error::kNegativeWeight, "influences/weights/6");
 }
 
-TEST(SkinnedMesh, RejectsANonFiniteWeight) {
-  SkinnedMesh mesh = ValidMesh();
+TEST(Primitive, RejectsANonFiniteWeight) {
+  Primitive mesh = ValidMesh();
   mesh.influences.weights[3] = kNaN;
-  ExpectError(mesh.Validate(), Error::kNonFiniteValue, "influences/weights/3");
+  ExpectError(mesh.Validate(kJoints), Error::kNonFiniteValue, "influences/weights/3");
 }
 
 TEST(ValidateDenseInfluences, ChecksInTheDocumentedOrder) {

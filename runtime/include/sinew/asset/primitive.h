@@ -1,0 +1,78 @@
+// sinew's one mesh type: a drawable part of a mesh with its rest attributes, its skin influences
+// (dense, sparse or none) and its morph targets. The loaders produce it, the procedural character
+// builds it, the CPU jobs deform it and vk::SkinCache::AddMesh uploads it, all without a copy.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sinew/asset/dense_influences.h"
+#include "sinew/asset/morph_target.h"
+#include "sinew/asset/sparse_influences.h"
+#include "sinew/core/error.h"
+
+namespace sinew {
+
+// Every stream below is one contiguous allocation in the runtime's format (what
+// vk::SkinCache::AddMesh copies into its upload memory stream by stream): tightly packed floats,
+// u16 joint indices, CSR sparse influences, u32 indices. Aligned to at least 16 bytes (operator
+// new's alignment), so SIMD loads and upload copies need no fix-up.
+static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 16, "asset streams are 16-byte aligned");
+
+struct Primitive {
+  std::vector<float> positions;  // xyz per vertex, required
+  std::vector<float> normals;    // xyz per vertex, unit length, or empty
+  std::vector<float> tangents;   // xyzw per vertex (xyz unit, w = +-1 handedness), or empty
+  // Influences in one of three layouts (the loaders' `influences` option picks between the first
+  // two; docs/semantics.md, "Dense skinning" and "Sparse skinning"):
+  // - dense: K = 4 · n slots per vertex (glTF's JOINTS_n/WEIGHTS_n), `sparse_influences` empty;
+  // - sparse (CSR, G4MF's own): `sparse_influences.offsets` not empty, `influences` without
+  //   joints or weights;
+  // - rigid (unskinned): neither; every vertex moves with palette entry 0 (its node's world
+  //   matrix).
+  // The indices are entries of the palette of the skin that instantiates the mesh: its joints, or
+  // its groups when Skin::group_joints is not empty (G4MF).
+  DenseInfluences influences;
+  SparseInfluences sparse_influences;
+  std::vector<uint32_t> indices;  // Vertex indices, or empty (non-indexed).
+  uint32_t mode = 4;              // glTF topology (4 = triangles).
+  int32_t material = -1;
+  // KHR_materials_variants: the material of each variant (index into Asset::variants), or -1
+  // where the primitive keeps `material`. Empty when the asset has no variants. O(1) lookup.
+  std::vector<int32_t> variant_materials;
+  // Morph targets (blend shapes), applied before skinning; each stream empty or one xyz offset
+  // per vertex. The GPU packs them sparse (MorphDeltas); weights are per instance.
+  std::vector<MorphTarget> targets;
+
+  // The material to draw with while `variant` (or -1 for none) is active.
+  int32_t MaterialFor(int32_t variant) const {
+    if (variant < 0 || size_t(variant) >= variant_materials.size()) return material;
+    const int32_t m = variant_materials[size_t(variant)];
+    return m >= 0 ? m : material;
+  }
+
+  size_t vertex_count() const { return positions.size() / 3; }
+  bool sparse() const { return !sparse_influences.offsets.empty(); }
+  bool skinned() const { return !influences.joints.empty() || sparse(); }
+
+  // Entries of one instance's skinning palette: the groups of a sparse primitive
+  // (sparse_influences.group_count), `joints` for a dense one (the joint count of the skin that
+  // instantiates it), 1 for a rigid one.
+  size_t palette_size(size_t joints) const {
+    return sparse() ? sparse_influences.group_count : skinned() ? joints : 1;
+  }
+
+  // Checks, for a palette of palette_size(joints) entries:
+  // - positions hold whole finite xyz triples; normals/tangents are empty or match the vertex
+  //   count (kSizeMismatch, kNonFiniteValue);
+  // - dense: ValidateDenseInfluences against `joints` (K a positive multiple of 4, every joint
+  //   index below `joints`, kEmptyPalette for joints 0, finite non-negative weights);
+  // - sparse: ValidateSparseInfluences, and no dense joints or weights (kInvalidArgument, where
+  //   "influences");
+  // - each morph target's streams are empty or one xyz per vertex (kSizeMismatch,
+  //   "targets/<t>/positions" etc.) and finite.
+  Status Validate(size_t joints) const;
+};
+
+}  // namespace sinew
