@@ -4,8 +4,8 @@
 
 #include "sinew/procedural/character.h"
 
-// Procedural face shapes (issue 6): many sparse shapes over compact regions, some with an
-// in-between, deterministic for a seed.
+// Procedural face shapes: many sparse shapes over compact regions, some with an in-between,
+// deterministic for a seed.
 
 namespace sinew::procedural {
 namespace {

@@ -37,7 +37,7 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
   }
   const Mesh& mesh = asset.meshes[size_t(asset.nodes[node].mesh)];
   const Primitive& p = mesh.primitives[primitive];
-  // Blend-shape weights -> per-target weights (in-betweens, DESIGN.md §4.3).
+  // Blend-shape weights -> per-target weights (docs/semantics.md, "In-betweens").
   const std::vector<float> resolved = MorphWeightsFor(mesh, weights);
   const bool morphing =
       !p.targets.empty() && resolved.size() == p.targets.size() &&
@@ -122,7 +122,8 @@ Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
                                                std::to_string(mesh.primitives.size()));
   }
   const Primitive& p = mesh.primitives[primitive];
-  // Morph targets first (DESIGN.md §4: rest -> blend shapes -> skinning).
+  // Morph targets first (docs/semantics.md, "Order of operations": rest -> blend shapes ->
+  // skinning).
   DeformedPrimitive morphed;
   if (Status s = MorphPrimitive(asset, node, primitive, weights, &morphed); !s) return s;
   const std::span<const float> positions = morphed.positions, normals = morphed.normals,
@@ -151,7 +152,8 @@ Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
     job.out_tangents = out->tangents;
     return job.Run();
   }
-  // Unskinned: the node's world transform, normals by its cofactor (DESIGN.md §3, §4.4).
+  // Unskinned: the node's world transform, normals by its cofactor (docs/semantics.md, "Palettes"
+  // and "Normals and tangents").
   detail::SkinStreams streams{positions,      normals,      tangents,
                               out->positions, out->normals, out->tangents};
   if (Status s = detail::ValidateSkinStreams(streams); !s) return s;

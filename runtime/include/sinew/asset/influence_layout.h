@@ -1,6 +1,6 @@
-// Choosing between the dense and the sparse influence layout of a skinned mesh (DESIGN.md §4.1,
-// §4.2): both deform identically where nothing is truncated; the cheaper one is the one whose
-// influences move fewer bytes per skinning pass.
+// Choosing between the dense and the sparse influence layout of a skinned mesh (docs/semantics.md,
+// "Converting between dense and sparse"): both deform identically where nothing is truncated; the
+// cheaper one is the one whose influences move fewer bytes per skinning pass.
 #pragma once
 
 #include <cstddef>
@@ -39,10 +39,10 @@ InfluenceLayout ChooseInfluenceLayout(const SkinnedMesh& mesh);
 // Converts `mesh` in place to `layout` (kAuto: ChooseInfluenceLayout). Dense -> sparse keeps
 // every nonzero weight (groups = joints, group_count = joint count). Sparse -> dense uses
 // `dense_k` slots (0: LosslessDenseK; smaller keeps the heaviest entries, renormalized to the
-// vertex's total, DESIGN.md §4.2). A mesh already in `layout` is left alone. Errors: those of
-// DenseToSparse / SparseToDense, kInvalidInfluenceCount for a dense_k not a multiple of 4,
-// kUnsupportedFeature for sparse -> dense when group_count != the skeleton's joint count (the
-// dense palette is indexed by joint, so groups must be joints).
+// vertex's total). A mesh already in `layout` is left alone. Errors: those of DenseToSparse /
+// SparseToDense, kInvalidInfluenceCount for a dense_k not a multiple of 4, kUnsupportedFeature for
+// sparse -> dense when group_count != the skeleton's joint count (the dense palette is indexed by
+// joint, so groups must be joints).
 Status UseInfluenceLayout(SkinnedMesh& mesh, InfluenceLayout layout, uint32_t dense_k = 0);
 
 // The same for a loaded asset's primitive, whose influence indices are entries of the palette of

@@ -22,13 +22,15 @@ struct SkinnedMesh {
   // xyzw per vertex, xyz unit length, w = ±1 handedness; optional (empty, or 4 floats per vertex).
   std::vector<float> tangents;
   // Influences in exactly one layout: dense (`influences`, palette indexed by joint) or sparse
-  // (`sparse_influences`, palette indexed by group; DESIGN.md §4.2). The mesh is sparse when
-  // sparse_influences.offsets is not empty; `influences` must then have no joints or weights.
+  // (`sparse_influences`, palette indexed by group; docs/semantics.md, "Sparse skinning"). The mesh
+  // is sparse when sparse_influences.offsets is not empty; `influences` must then have no joints or
+  // weights.
   DenseInfluences influences;
   SparseInfluences sparse_influences;
   Skeleton skeleton;
-  // Morph targets applied before skinning (DESIGN.md §4); each stream empty or one xyz offset per
-  // vertex. The GPU packs them sparse (MorphDeltas); weights are per instance.
+  // Morph targets applied before skinning (docs/semantics.md, "Order of operations"); each stream
+  // empty or one xyz offset per vertex. The GPU packs them sparse (MorphDeltas); weights are per
+  // instance.
   std::vector<MorphTarget> morph_targets;
 
   size_t vertex_count() const { return positions.size() / 3; }

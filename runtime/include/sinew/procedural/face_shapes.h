@@ -1,6 +1,6 @@
-// Procedural blend shapes for a procedural character (issue 6): many sparse shapes, each moving a
-// compact region of 2-10% of the vertices with a smooth falloff, some with an in-between — the
-// shape of a facial rig, for the tests and `sinew bench`.
+// Procedural blend shapes for a procedural character: many sparse shapes, each moving a compact
+// region of 2-10% of the vertices with a smooth falloff, some with an in-between — the shape of a
+// facial rig, for the tests and `sinew bench`.
 #pragma once
 
 #include <cstdint>
