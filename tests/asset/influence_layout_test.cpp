@@ -9,8 +9,9 @@
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
 
-// Choosing and converting between the dense and the sparse influence layouts (DESIGN.md §4.1,
-// §4.2): the byte counts, the choice, and that both layouts deform a mesh alike.
+// Choosing and converting between the dense and the sparse influence layouts (docs/semantics.md,
+// "Converting between dense and sparse"): the byte counts, the choice, and that both layouts deform
+// a mesh alike.
 
 namespace sinew {
 namespace {

@@ -12,8 +12,8 @@
 #include "asset/sparse_order.h"
 #include "sinew/procedural/character.h"
 
-// Sparse (CSR) influences (DESIGN.md §4.2): the validation rules with their exact errors, and the
-// conversions both ways. Expected numbers are written out by hand.
+// Sparse (CSR) influences (docs/semantics.md, "Sparse skinning"): the validation rules with their
+// exact errors, and the conversions both ways. Expected numbers are written out by hand.
 
 namespace sinew {
 namespace {

@@ -1,5 +1,5 @@
-// The order DenseToSparse puts a vertex's influences in (DESIGN.md §4.2), for tests that compare
-// dense and sparse layouts of the same character.
+// The order DenseToSparse puts a vertex's influences in (docs/semantics.md, "Sparse skinning"), for
+// tests that compare dense and sparse layouts of the same character.
 #pragma once
 
 #include <cstddef>

@@ -8,9 +8,9 @@
 
 #include "cpu/rig_fixture.h"
 
-// Posing a skin into a named bind pose (DESIGN.md §4.7, docs/retargeting.md §2): every joint's
-// scene matrix equals its bind matrix, whatever the joint order and the nodes above the joints;
-// locals checked by hand where they are easy to work out.
+// Posing a skin into a named bind pose (docs/semantics.md "Bind poses", docs/retargeting.md §2):
+// every joint's scene matrix equals its bind matrix, whatever the joint order and the nodes above
+// the joints; locals checked by hand where they are easy to work out.
 
 namespace sinew::cpu {
 namespace {

@@ -1,7 +1,7 @@
-// The CPU reference on whole assets (DESIGN.md §3, §4.1, §4.6): SimpleSkin's clip against values
-// worked out by hand, every shared skinned asset posed at its bind pose through the pose
-// evaluation, an unskinned node in its world space, a G4MF blend shape driven by blendAmounts (and
-// by weights set through the API) as computed by hand.
+// The CPU reference on whole assets (docs/semantics.md, "Palettes", "Dense skinning",
+// "Pose evaluation"): SimpleSkin's clip against values worked out by hand, every shared skinned
+// asset posed at its bind pose through the pose evaluation, an unskinned node in its world space, a
+// G4MF blend shape driven by blendAmounts (and by weights set through the API) as computed by hand.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // A hand-written G4MF (.g4tf) character with one blend shape and blendAmounts, and its deformation
-// computed by hand, shared by the CPU and GPU tests (DESIGN.md §4.3; notes/g4mf.md §4).
+// computed by hand, shared by the CPU and GPU tests (docs/semantics.md, "Blend shapes").
 //
 // Nodes: Root (0) -> Armature (1, skeleton, joints [2]) -> Hips (2, bone, at the origin), Body (3,
 // meshInstance of mesh 0, blendAmounts [0.5]) and Body2 (4, meshInstance of mesh 0, no

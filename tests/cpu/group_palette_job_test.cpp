@@ -7,8 +7,8 @@
 
 #include "cpu/matrix_literals.h"
 
-// The group palette of sparse skinning (DESIGN.md §4.2): group -> bone through the skeleton's
-// joints array, with duplicates, -1 and missing entries.
+// The group palette of sparse skinning (docs/semantics.md, "Palettes"): group -> bone through the
+// skeleton's joints array, with duplicates, -1 and missing entries.
 
 namespace sinew::cpu {
 namespace {

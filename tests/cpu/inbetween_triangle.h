@@ -1,5 +1,6 @@
 // An in-between asset written with SINEW_morph_inbetweens, and its deformation computed by hand,
-// shared by the CPU and GPU tests (DESIGN.md §4.3, §5; notes/usdskel.md §2).
+// shared by the CPU and GPU tests (docs/semantics.md, "In-betweens";
+// docs/SINEW_morph_inbetweens.md).
 //
 // A triangle whose vertex 0 moves by (0, 1, 0) in the primary shape (target 0) and by (1, 0, 0)
 // in an in-between at 0.5 (target 1). Sub-shapes [0 (null), 0.5 (I), 1 (P)], so vertex 0 at

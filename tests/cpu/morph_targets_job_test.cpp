@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-// Morph targets on the CPU (DESIGN.md §4.3): offsets weighted and summed, normals and tangents
-// renormalized (only when some weight is nonzero), handedness kept.
+// Morph targets on the CPU (docs/semantics.md, "Blend shapes"): offsets weighted and summed,
+// normals and tangents renormalized (only when some weight is nonzero), handedness kept.
 
 namespace sinew::cpu {
 namespace {

@@ -5,8 +5,9 @@
 #include <cmath>
 #include <vector>
 
-// Sampling glTF clips (DESIGN.md §4.6; glTF 2.0 Appendix C): LINEAR, STEP and CUBICSPLINE against
-// values worked out by hand, the shorter arc for rotations, clamping and looping.
+// Sampling glTF clips (docs/semantics.md, "Animation sampling"; glTF 2.0 Appendix C): LINEAR, STEP
+// and CUBICSPLINE against values worked out by hand, the shorter arc for rotations, clamping and
+// looping.
 
 namespace sinew::cpu {
 namespace {

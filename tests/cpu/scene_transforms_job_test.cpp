@@ -10,7 +10,8 @@
 #include "sinew/cpu/evaluate_scene.h"
 
 // Scene matrices parents first whatever the node order, joints outside the scene's node tree
-// (DESIGN.md §3, §4.6), matrix nodes, and the job's errors; every expectation worked out by hand.
+// (docs/semantics.md, "Pose evaluation"), matrix nodes, and the job's errors; every expectation
+// worked out by hand.
 
 namespace sinew::cpu {
 namespace {

@@ -8,8 +8,9 @@
 
 #include "cpu/matrix_literals.h"
 
-// Hand-computed vectors for the CPU reference of dense skinning (DESIGN.md §4.1, §4.4). Every
-// expected number below is written out, not computed by the code under test.
+// Hand-computed vectors for the CPU reference of dense skinning (docs/semantics.md,
+// "Dense skinning" and "Normals and tangents"). Every expected number below is written out, not
+// computed by the code under test.
 
 namespace sinew::cpu {
 namespace {

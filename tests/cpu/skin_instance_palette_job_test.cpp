@@ -6,9 +6,9 @@
 
 #include "cpu/matrix_literals.h"
 
-// A skin instance's palette (DESIGN.md §3, §4.1, §4.2): world(joint) · inverse bind per glTF joint,
-// per G4MF group through group_joints (untransformed groups at the skinned node's matrix), the
-// skinned node's own matrix otherwise ignored; and the job's errors.
+// A skin instance's palette (docs/semantics.md, "Palettes"): world(joint) · inverse bind per glTF
+// joint, per G4MF group through group_joints (untransformed groups at the skinned node's matrix),
+// the skinned node's own matrix otherwise ignored; and the job's errors.
 
 namespace sinew::cpu {
 namespace {

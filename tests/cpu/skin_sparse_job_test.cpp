@@ -15,8 +15,9 @@
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
 
-// The CPU reference of sparse (CSR) skinning (DESIGN.md §4.2, §4.4): hand-computed vectors, the
-// exact errors, and equivalence with dense skinning of the same character.
+// The CPU reference of sparse (CSR) skinning (docs/semantics.md, "Sparse skinning" and
+// "Normals and tangents"): hand-computed vectors, the exact errors, and equivalence with dense
+// skinning of the same character.
 
 namespace sinew::cpu {
 namespace {
@@ -355,7 +356,7 @@ TEST_P(SparseMatchesDense, ForTheProceduralCharacter) {
   Outputs dense(mesh), sparse(mesh);
   SkinBothWays(character, mesh.influences, &dense, &sparse);
   if (HasFatalFailure()) return;
-  // The contract: DESIGN.md §9 tolerances, over every vertex.
+  // The contract (docs/semantics.md, "Tolerances"), over every vertex.
   const float extent = BoundsDiagonal(mesh.positions);
   EXPECT_LE(MaxAbsDiff(dense.positions, sparse.positions), 1e-6f * extent);
   EXPECT_LE(MaxAbsDiff(dense.normals, sparse.normals), 1e-6f);
@@ -382,7 +383,8 @@ INSTANTIATE_TEST_SUITE_P(InfluenceCounts, SparseMatchesDense, ::testing::Values(
 
 TEST(SkinSparseJob, MatchesDenseWithinToleranceWhenTheDenseSlotsAreNotSorted) {
   // Dense slots reversed (ascending weights): DenseToSparse still sorts them descending, so the
-  // two jobs add in opposite orders and may differ by rounding, within the DESIGN.md §9 tolerances.
+  // two jobs add in opposite orders and may differ by rounding, within the tolerances of
+  // docs/semantics.md, "Tolerances".
   procedural::Character character = Character(8);
   Primitive& mesh = character.mesh;
   const uint32_t k = mesh.influences.influences_per_vertex;

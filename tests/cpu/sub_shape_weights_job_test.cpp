@@ -9,8 +9,9 @@
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/evaluate_scene.h"
 
-// In-between resolution (DESIGN.md §4.3): every worked case of notes/usdskel.md §2 (UsdSkel's
-// ComputeSubShapeWeights), and an in-between glTF asset deformed at weights computed by hand.
+// In-between resolution (docs/semantics.md, "In-betweens"): the worked cases there and more
+// (UsdSkel's ComputeSubShapeWeights), and an in-between glTF asset deformed at weights computed by
+// hand.
 
 namespace sinew::cpu {
 namespace {

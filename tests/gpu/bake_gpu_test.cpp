@@ -1,5 +1,5 @@
 // `sinew bake --device gpu` (BakeAsset with a context): the fused GPU kernel on the baked pose ==
-// the CPU bake within 1e-5 x extent, at a time of a clip and in a bind pose (DESIGN.md §8).
+// the CPU bake within 1e-5 x extent, at a time of a clip and in a bind pose (docs/bake.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,8 +1,9 @@
-// The fused blend-shape + skinning kernels against the CPU reference (DESIGN.md §4.3, issue 6):
-// sparse morph targets with position, normal and tangent offsets, per-instance weights (zero,
-// negative, above 1), dense and sparse skinning, partial last groups; only the active shapes
-// of each instance applied, also as weights change from frame to frame; an in-between glTF asset
-// and a G4MF blend shape with blendAmounts at weights computed by hand.
+// The fused blend-shape + skinning kernels against the CPU reference (docs/semantics.md,
+// "Blend shapes" and "In-betweens"): sparse morph targets with position, normal and tangent
+// offsets, per-instance weights (zero, negative, above 1), dense and sparse skinning, partial last
+// groups; only the active shapes of each instance applied, also as weights change from frame to
+// frame; an in-between glTF asset and a G4MF blend shape with blendAmounts at weights computed by
+// hand.
 #include <gtest/gtest.h>
 
 #include <algorithm>

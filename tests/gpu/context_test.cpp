@@ -1,4 +1,4 @@
-// vk::Context in both modes (DESIGN.md §7).
+// vk::Context in both modes (docs/embedding.md).
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // GPU-vs-CPU checking shared by the skinning kernel tests: the CPU reference of a crowd (dense or
-// sparse mesh), the GPU deformation, and the comparison (DESIGN.md §9 tolerances).
+// sparse mesh), the GPU deformation, and the comparison (docs/semantics.md, "Tolerances").
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// The dense skinning kernel against the CPU reference (DESIGN.md §4.1, §4.4, §9).
+// The dense skinning kernel against the CPU reference (docs/semantics.md, "Dense skinning",
+// "Normals and tangents", "Tolerances").
 #include <gtest/gtest.h>
 
 #include <cmath>

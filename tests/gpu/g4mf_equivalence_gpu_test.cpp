@@ -1,7 +1,8 @@
 // Every shared skinned glTF asset, converted to G4MF (WriteG4mf) and loaded back, deforms like the
-// original (DESIGN.md §4.2, issue 5): dense glTF skinning on the CPU == sparse G4MF skinning on
-// the CPU == sparse on the GPU, corner by corner, at several poses and at three times of every
-// clip of the glTF file (G4MF has no animation: the glTF clip's joint matrices drive both).
+// original (docs/semantics.md, "Sparse skinning"; docs/G4MF.md): dense glTF skinning on the CPU ==
+// sparse G4MF skinning on the CPU == sparse on the GPU, corner by corner, at several poses and at
+// three times of every clip of the glTF file (G4MF has no animation: the glTF clip's joint matrices
+// drive both).
 #include <gtest/gtest.h>
 
 #include <algorithm>

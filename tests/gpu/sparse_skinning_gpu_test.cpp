@@ -1,5 +1,5 @@
 // The sparse (CSR) skinning kernel against the CPU reference, and against the dense layout
-// (DESIGN.md §4.2, §9).
+// (docs/semantics.md, "Sparse skinning", "Tolerances").
 #include <gtest/gtest.h>
 
 #include <vector>

@@ -1,7 +1,7 @@
 // The G4MF loader on valid input: the fixture character loads with exact values (transforms,
 // expanded corners, sparse influences, skins and their rest-pose inverse binds, blend shapes),
-// the checklist's warning cases warn at the right place, and a .g4b (plain or Zstd) loads the
-// same asset as its .g4tf.
+// the warnings of docs/G4MF.md ("Rules the loader checks") at the right place, and a .g4b (plain
+// or Zstd) loads the same asset as its .g4tf.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -413,9 +413,9 @@ TEST(G4mfLoader, ReadsAnExternalBufferBesideTheFile) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Warnings (the checklist's "warn" rows, and a rotor that is not unit length)
+// Warnings (the warning rows of docs/G4MF.md, "Rules the loader checks")
 
-TEST(G4mfLoader, WarnsAboutGroupsPastTheSkeletonsJoints) {  // #7
+TEST(G4mfLoader, WarnsAboutGroupsPastTheSkeletonsJoints) {
   Character c = ValidCharacter();
   c.doc.Refill<uint16_t>(c.skin_groups, "uint16", {0, 1, 0, 4, 2});
   ExpectOneWarning(c.doc, "/nodes/4/meshInstance");
@@ -426,7 +426,7 @@ TEST(G4mfLoader, WarnsAboutGroupsPastTheSkeletonsJoints) {  // #7
   EXPECT_EQ(loaded->asset.skins[0].group_joints.size(), 4u);
 }
 
-TEST(G4mfLoader, WarnsAboutWeightsThatDoNotSumToOne) {  // #8
+TEST(G4mfLoader, WarnsAboutWeightsThatDoNotSumToOne) {
   Character c = ValidCharacter();
   c.doc.Refill<float>(c.skin_weights, "float32", {1, 0.5f, 0.5f, 0.75f, 0.5f});
   ExpectOneWarning(c.doc, "/meshes/0/skin/weights");
@@ -436,7 +436,7 @@ TEST(G4mfLoader, WarnsAboutWeightsThatDoNotSumToOne) {  // #8
   EXPECT_EQ(loaded->asset.meshes[0].primitives[0].sparse_influences.weights[4], 0.5f);
 }
 
-TEST(G4mfLoader, DrawsUnskinnedASkinnedMeshThatIsNotAChildOfASkeleton) {  // #9
+TEST(G4mfLoader, DrawsUnskinnedASkinnedMeshThatIsNotAChildOfASkeleton) {
   Character c = ValidCharacter();
   c.doc.nodes[0].Set("children", "[1, 4]");
   c.doc.nodes[1].Set("children", "[2]");
@@ -449,7 +449,7 @@ TEST(G4mfLoader, DrawsUnskinnedASkinnedMeshThatIsNotAChildOfASkeleton) {  // #9
   EXPECT_TRUE(loaded->asset.skins.empty());
 }
 
-TEST(G4mfLoader, WarnsAboutJointsThatAreNotIncreasing) {  // #11
+TEST(G4mfLoader, WarnsAboutJointsThatAreNotIncreasing) {
   Character c = ValidCharacter();
   c.doc.nodes[1].Set("skeleton", R"({"joints": [3, 2, -1, 2]})");
   ExpectOneWarning(c.doc, "/nodes/1/skeleton/joints");
@@ -459,7 +459,7 @@ TEST(G4mfLoader, WarnsAboutJointsThatAreNotIncreasing) {  // #11
   EXPECT_EQ(loaded->asset.skins[0].group_joints, (std::vector<int32_t>{0, 1, -1, 1}));
 }
 
-TEST(G4mfLoader, WarnsAboutAParentBoneListedAfterItsChild) {  // #11
+TEST(G4mfLoader, WarnsAboutAParentBoneListedAfterItsChild) {
   // Node indices increase (2, 3) but bone 2 is the child of bone 3.
   Character c = ValidCharacter();
   c.doc.nodes[1].Set("children", "[3, 4]");
@@ -468,7 +468,7 @@ TEST(G4mfLoader, WarnsAboutAParentBoneListedAfterItsChild) {  // #11
   ExpectOneWarning(c.doc, "/nodes/1/skeleton/joints");
 }
 
-TEST(G4mfLoader, WarnsAboutASingleRootBoneThatIsNotTheSkeletonsFirstChild) {  // #11
+TEST(G4mfLoader, WarnsAboutASingleRootBoneThatIsNotTheSkeletonsFirstChild) {
   Character c = ValidCharacter();
   c.doc.nodes[1].Set("children", "[4, 2]");
   ExpectOneWarning(c.doc, "/nodes/1/children");
@@ -477,7 +477,7 @@ TEST(G4mfLoader, WarnsAboutASingleRootBoneThatIsNotTheSkeletonsFirstChild) {  //
   EXPECT_NE(loaded->warnings[0].message.find("#11, skeleton.md:132"), std::string::npos);
 }
 
-TEST(G4mfLoader, AcceptsASingleRootBoneThatIsNotAJointAnywhere) {  // #11 applies to joints only
+TEST(G4mfLoader, AcceptsASingleRootBoneThatIsNotAJointAnywhere) {  // the rule is about joints only
   Character c = ValidCharacter();
   c.doc.nodes[1].Set("skeleton", R"({"joints": [3, 3, -1, 3]})");
   auto loaded = Load(c.doc);
@@ -485,7 +485,7 @@ TEST(G4mfLoader, AcceptsASingleRootBoneThatIsNotAJointAnywhere) {  // #11 applie
   EXPECT_TRUE(loaded->warnings.empty());
 }
 
-TEST(G4mfLoader, AcceptsTwoRootBonesInAnyOrder) {  // #11 is about a single root bone
+TEST(G4mfLoader, AcceptsTwoRootBonesInAnyOrder) {  // the rule is about a single root bone
   Character c = ValidCharacter();
   c.doc.nodes[1].Set("children", "[4, 3, 2]");
   c.doc.nodes[2].Erase("children");
@@ -494,7 +494,7 @@ TEST(G4mfLoader, AcceptsTwoRootBonesInAnyOrder) {  // #11 is about a single root
   EXPECT_TRUE(loaded->warnings.empty());
 }
 
-TEST(G4mfLoader, AcceptsASkeletonUnderAMeshInstanceOfAnother) {  // #12: not inside a bone chain
+TEST(G4mfLoader, AcceptsASkeletonUnderAMeshInstanceOfAnother) {  // not inside a bone chain
   Character c = ValidCharacter();
   c.doc.nodes[4].Set("children", "[5]");
   c.doc.nodes.push_back({{"name", R"("Prop")"}, {"skeleton", "{}"}, {"children", "[6]"}});

@@ -307,7 +307,8 @@ TEST(GltfErrors, RejectsAnAccessorReadingPastItsView) {
 
 // An accessor without a bufferView is all zeros (plus its sparse values), so its size is not
 // bounded by any data in the file: sinew caps what it decodes to at a multiple of the input's size
-// (DESIGN.md §6), so that a 200-byte file cannot make the loader allocate gigabytes, or overflow.
+// (docs/semantics.md, "Bad input"), so that a 200-byte file cannot make the loader allocate
+// gigabytes, or overflow.
 TEST(GltfErrors, LoadsAnAccessorWithoutABufferViewAsZeros) {
   auto loaded = LoadBytes(Replace(
       ValidGltf(), R"({"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 3)",
@@ -369,7 +370,8 @@ TEST(GltfErrors, AcceptsVertexAttributesOnABufferViewWithByteStride) {
 }
 
 // One zero accessor of about 1 MB (within the per-accessor cap) named by 100 samplers would decode
-// to 100 MB from a 6 KB file: the load's whole decoded output is capped too (DESIGN.md §6).
+// to 100 MB from a 6 KB file: the load's whole decoded output is capped too (docs/semantics.md,
+// "Bad input").
 TEST(GltfErrors, RejectsALoadWhoseDecodedDataGrowsFarPastTheFile) {
   std::string samplers;
   for (int i = 0; i < 100; ++i) samplers += R"({"input": 3, "output": 5}, )";

@@ -20,7 +20,6 @@ Character SmallCharacter() {
 
 TEST(RestPalette, IsTheIdentityForEveryJointOfAConsistentSkeleton) {
   const Character character = SmallCharacter();
-  const Primitive& mesh = character.mesh;
   std::vector<Float3x4> palette(character.skeleton.joint_count());
   ASSERT_TRUE(RestPalette(character.skeleton, palette).ok());
   for (const Float3x4& m : palette) {
@@ -36,7 +35,6 @@ TEST(RestPalette, IsTheIdentityForEveryJointOfAConsistentSkeleton) {
 
 TEST(CrowdPalette, DiffersBetweenInstancesAndIsRepeatable) {
   const Character character = SmallCharacter();
-  const Primitive& mesh = character.mesh;
   const size_t j = character.skeleton.joint_count();
   std::vector<Float3x4> a(j), b(j), again(j);
   ASSERT_TRUE(CrowdPalette(character.skeleton, 0.5f, 0, a).ok());
@@ -55,7 +53,6 @@ TEST(CrowdPalette, DiffersBetweenInstancesAndIsRepeatable) {
 
 TEST(CrowdPalette, RejectsAnOutputOfTheWrongSize) {
   const Character character = SmallCharacter();
-  const Primitive& mesh = character.mesh;
   std::vector<Float3x4> palette(character.skeleton.joint_count() + 1);
   EXPECT_EQ(CrowdPalette(character.skeleton, 0.0f, 0, palette).code(), Error::kSizeMismatch);
   EXPECT_EQ(RestPalette(character.skeleton, palette).code(), Error::kSizeMismatch);

@@ -18,7 +18,7 @@ Float4x4 Multiply(const Float4x4& a, const Float4x4& b) {
 }
 
 bool Invert(const Float4x4& a, Float4x4* out) {
-  // Cofactor expansion in double: the loader and the CPU reference may use double (DESIGN.md §3).
+  // Cofactor expansion in double, rounded once to float (docs/semantics.md, "Float and double").
   double m[16];
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 4; ++r) m[c * 4 + r] = a.m[c][r];
@@ -140,7 +140,7 @@ bool DecomposeTrs(const Float4x4& m, Float3* t, Quat* r, Float3* s) {
       std::fabs(m.m[2][3]) > 1e-6f || std::fabs(m.m[3][3] - 1.0f) > 1e-6f) {
     return false;
   }
-  // In double (DESIGN.md §3 allows it in the CPU reference): u[c] = column c of the 3x3 part.
+  // In double (docs/semantics.md, "Float and double"): u[c] = column c of the 3x3 part.
   double u[3][3], len[3];
   for (int c = 0; c < 3; ++c) {
     for (int k = 0; k < 3; ++k) u[c][k] = m.m[c][k];

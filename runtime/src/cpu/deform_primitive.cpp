@@ -35,7 +35,7 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
   }
   const Mesh& mesh = asset.meshes[size_t(asset.nodes[node].mesh)];
   const Primitive& p = mesh.primitives[primitive];
-  // Blend-shape weights -> per-target weights (in-betweens, DESIGN.md §4.3).
+  // Blend-shape weights -> per-target weights (docs/semantics.md, "In-betweens").
   const std::vector<float> resolved = MorphWeightsFor(mesh, weights);
   const bool morphing =
       !p.targets.empty() && resolved.size() == p.targets.size() &&
@@ -95,7 +95,8 @@ Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
                                                std::to_string(mesh.primitives.size()));
   }
   const Primitive& p = mesh.primitives[primitive];
-  // Morph targets first (DESIGN.md §4: rest -> blend shapes -> skinning).
+  // Morph targets first (docs/semantics.md, "Order of operations": rest -> blend shapes ->
+  // skinning).
   DeformedPrimitive morphed;
   if (Status s = MorphPrimitive(asset, node, primitive, weights, &morphed); !s) return s;
   const std::span<const float> positions = morphed.positions, normals = morphed.normals,

@@ -95,9 +95,9 @@ Status RetargetJob::Run() const {
     if (!name.empty()) source_joint.emplace(name, uint32_t(k));
   }
 
-  // The target's reference-pose locals (§2 of the doc): every joint's translation and scale (B's
-  // bone lengths) are final after this; the rotations, and the translation roots' translations,
-  // are replaced below.
+  // The target's reference-pose locals (docs/retargeting.md §2): every joint's translation and
+  // scale (B's bone lengths) are final after this; the rotations, and the translation roots'
+  // translations, are replaced below.
   BindPoseJob bind;
   bind.nodes = target_nodes;
   bind.skin = target_skin;

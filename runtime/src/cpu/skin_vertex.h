@@ -1,8 +1,8 @@
-// The part of linear blend skinning that dense and sparse influences share (DESIGN.md §4.1, §4.2,
-// §4.4): the vertex streams and their size rules, the blend of palette matrices, and the transform
-// of one vertex by the blended matrix. SkinDenseJob and SkinSparseJob differ only in where a
-// vertex's (matrix, weight) pairs come from; shaders/skinning_common.glsl's WriteSkinned is the GPU
-// twin of WriteSkinned below.
+// The part of linear blend skinning that dense and sparse influences share (docs/semantics.md,
+// "Dense skinning", "Sparse skinning", "Normals and tangents"): the vertex streams and their size
+// rules, the blend of palette matrices, and the transform of one vertex by the blended matrix.
+// SkinDenseJob and SkinSparseJob differ only in where a vertex's (matrix, weight) pairs come from;
+// shaders/skinning_common.glsl's WriteSkinned is the GPU twin of WriteSkinned below.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // sinew::Asset: what a loader produces from a file — scene graph, skins, meshes, animations — in
-// sinew's conventions (DESIGN.md §3), validated. Format-neutral: glTF and G4MF today, UsdSkel
-// later.
+// sinew's conventions (docs/semantics.md, "Conventions"), validated. Format-neutral: glTF and G4MF
+// today, UsdSkel later.
 #pragma once
 
 #include <cstddef>
@@ -45,7 +45,7 @@ struct Node {
   std::vector<float> weights;
 };
 
-// A named bind pose of a skin (KHR_character_skeleton_bindpose, DESIGN.md §4.7).
+// A named bind pose of a skin (KHR_character_skeleton_bindpose; docs/semantics.md, "Bind poses").
 enum class PoseType : uint8_t { kTPose, kAPose, kIPose, kCustom };
 
 struct BindPose {
@@ -68,8 +68,8 @@ struct Skin {
   std::vector<int32_t> group_joints;
 };
 
-// In-betweens of one blend shape (the SINEW_morph_inbetweens glTF extension, DESIGN.md §4.3):
-// morph targets that are sub-shapes of a primary target at a given weight.
+// In-betweens of one blend shape (the SINEW_morph_inbetweens glTF extension; docs/semantics.md,
+// "In-betweens"): morph targets that are sub-shapes of a primary target at a given weight.
 struct InbetweenShape {
   uint32_t primary = 0;  // Morph target index of the primary shape (weight 1).
   struct Inbetween {

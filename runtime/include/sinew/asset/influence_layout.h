@@ -1,6 +1,6 @@
-// Choosing between the dense and the sparse influence layout of a skinned mesh (DESIGN.md §4.1,
-// §4.2): both deform identically where nothing is truncated; the cheaper one is the one whose
-// influences move fewer bytes per skinning pass.
+// Choosing between the dense and the sparse influence layout of a skinned mesh (docs/semantics.md,
+// "Converting between dense and sparse"): both deform identically where nothing is truncated; the
+// cheaper one is the one whose influences move fewer bytes per skinning pass.
 #pragma once
 
 #include <cstddef>

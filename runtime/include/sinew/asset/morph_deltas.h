@@ -1,8 +1,8 @@
-// Morph targets packed for the fused GPU kernel (DESIGN.md §4.3, issue 6): sparse deltas gathered
-// per group of 64 vertices (one compute workgroup). Each group lists, target by target in
-// ascending order, a block {target, 64-bit mask of the group's vertices it moves, first delta};
-// a vertex finds its delta by counting the mask bits below its own. Per group, the kernel walks
-// the shorter of the instance's active targets (nonzero weight, ascending; each found through
+// Morph targets packed for the fused GPU kernel (docs/semantics.md, "Blend shapes"): sparse deltas
+// gathered per group of 64 vertices (one compute workgroup). Each group lists, target by target in
+// ascending order, a block {target, 64-bit mask of the group's vertices it moves, first delta}; a
+// vertex finds its delta by counting the mask bits below its own. Per group, the kernel walks the
+// shorter of the instance's active targets (nonzero weight, ascending; each found through
 // block_index) and the group's blocks (each with its weight): min(A, B) steps per vertex for A
 // active targets and B blocks in the group, so targets at weight 0 cost nothing per vertex when
 // A <= B (and an instance with none active skips the stage), at most B steps otherwise. Every

@@ -1,4 +1,5 @@
-// One morph target (blend shape): offsets dense over a mesh's vertices (DESIGN.md §4.3).
+// One morph target (blend shape): offsets dense over a mesh's vertices (docs/semantics.md,
+// "Blend shapes").
 #pragma once
 
 #include <vector>

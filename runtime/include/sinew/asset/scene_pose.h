@@ -1,6 +1,7 @@
-// The animatable state of an asset's scene (DESIGN.md §4.6): each node's local translation,
-// rotation and scale, and the morph weights of each node's mesh instance. Clips write into it
-// (cpu::SampleAnimationJob), the API may too; cpu::SceneTransformsJob turns it into matrices.
+// The animatable state of an asset's scene (docs/semantics.md, "Pose evaluation"): each node's
+// local translation, rotation and scale, and the morph weights of each node's mesh instance. Clips
+// write into it (cpu::SampleAnimationJob), the API may too; cpu::SceneTransformsJob turns it into
+// matrices.
 #pragma once
 
 #include <cstddef>

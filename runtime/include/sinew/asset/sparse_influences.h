@@ -1,5 +1,5 @@
-// Sparse (G4MF-style) skin influences in CSR form (DESIGN.md §4.2): a variable number of
-// (group, weight) entries per vertex.
+// Sparse (G4MF-style) skin influences in CSR form (docs/semantics.md, "Sparse skinning"): a
+// variable number of (group, weight) entries per vertex.
 #pragma once
 
 #include <cstdint>
@@ -33,8 +33,9 @@ struct SparseInfluences {
 // (kInvalidArgument, "sparse_influences/weights/<e>").
 Status ValidateSparseInfluences(size_t vertex_count, const SparseInfluences& influences);
 
-// Dense -> sparse (DESIGN.md §4.2): zero weights dropped, entries sorted by descending weight, ties
-// by lower group first; groups are the dense joint indices; group_count = palette_size.
+// Dense -> sparse (docs/semantics.md, "Converting between dense and sparse"): zero weights dropped,
+// entries sorted by descending weight, ties by lower group first; groups are the dense joint
+// indices; group_count = palette_size.
 // The dense stream must pass ValidateDenseInfluences for `palette_size`.
 Result<SparseInfluences> DenseToSparse(size_t vertex_count, const DenseInfluences& dense,
                                        size_t palette_size);

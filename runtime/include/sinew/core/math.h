@@ -1,5 +1,6 @@
 // Minimal float math for the CPU reference and pose evaluation.
-// Conventions (DESIGN.md §3): column vectors, column-major 4x4 storage, right-handed.
+// Conventions (docs/semantics.md, "Conventions"): column vectors, column-major 4x4 storage,
+// right-handed.
 #pragma once
 
 #include <array>
@@ -84,7 +85,7 @@ inline Float3 NormalizeOrKeep(const Float3& a) {
 }
 
 // Length of the diagonal of the axis-aligned bounds of xyz triples: the "extent" that error
-// tolerances scale with (DESIGN.md §9). 0 for fewer than one point.
+// tolerances scale with (docs/semantics.md, "Tolerances"). 0 for fewer than one point.
 float BoundsDiagonal(std::span<const float> xyz);
 
 }  // namespace sinew

@@ -1,8 +1,9 @@
 // Poses a skin's joints into one of its named bind poses (KHR_character_skeleton_bindpose,
-// DESIGN.md §4.7, docs/retargeting.md §2): writes each joint's local T/R/S into a ScenePose such
-// that the joint's scene matrix, as SceneTransformsJob computes it from that pose, equals the bind
-// pose's model-space matrix B_j. Nodes that are not joints of the skin (an armature above the root
-// joint, the skinned node) keep what the pose holds, and the joints are solved against them:
+// docs/semantics.md "Bind poses", docs/retargeting.md §2): writes each joint's local T/R/S into a
+// ScenePose such that the joint's scene matrix, as SceneTransformsJob computes it from that pose,
+// equals the bind pose's model-space matrix B_j. Nodes that are not joints of the skin (an armature
+// above the root joint, the skinned node) keep what the pose holds, and the joints are solved
+// against them:
 // local_j = W(parent_j)⁻¹ · B_j, split into T·R·S.
 #pragma once
 

@@ -1,7 +1,7 @@
-// The whole CPU reference for one primitive of one mesh instance of an asset (DESIGN.md §2, §3,
-// §4): morph targets, then skinning with the node's skin palette (dense or sparse), or, for an
-// unskinned node, its world transform. Output in scene space. What `sinew bake --device cpu`
-// writes, and what the GPU path is compared with.
+// The whole CPU reference for one primitive of one mesh instance of an asset (docs/semantics.md,
+// "Order of operations" and "Palettes"): morph targets, then skinning with the node's skin palette
+// (dense or sparse), or, for an unskinned node, its world transform. Output in scene space. What
+// `sinew bake --device cpu` writes, and what the GPU path is compared with.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
-// One call for the usual pose evaluation of an asset (DESIGN.md §4.6): the rest pose, a clip
-// sampled at a time on top of it, and every node's scene matrix. Tools and tests use it; an
-// engine runs the jobs itself to reuse its buffers.
+// One call for the usual pose evaluation of an asset (docs/semantics.md, "Pose evaluation"): the
+// rest pose, a clip sampled at a time on top of it, and every node's scene matrix. Tools and tests
+// use it; an engine runs the jobs itself to reuse its buffers.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// The per-instance group palette of sparse skinning (DESIGN.md §4.2): entry g is the skinning
-// matrix of bone joints[g]; -1, or a group past the end of joints, is the identity.
+// The per-instance group palette of sparse skinning (docs/semantics.md, "Palettes"): entry g is the
+// skinning matrix of bone joints[g]; -1, or a group past the end of joints, is the identity.
 #pragma once
 
 #include <cstdint>

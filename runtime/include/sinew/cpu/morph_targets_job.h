@@ -1,6 +1,7 @@
-// Morph targets (blend shapes) on the CPU (DESIGN.md §4.3): p' = p + Σ w·Δp; normals n + Σ w·Δn,
-// renormalized; tangents xyz + Σ w·Δt, renormalized, w (handedness) kept. Weights apply as given
-// (in-between resolution, UsdSkel's sub-shape weights, comes before this job).
+// Morph targets (blend shapes) on the CPU (docs/semantics.md, "Blend shapes"): p' = p + Σ w·Δp;
+// normals n + Σ w·Δn, renormalized; tangents xyz + Σ w·Δt, renormalized, w (handedness) kept.
+// Weights apply as given (in-between resolution, UsdSkel's sub-shape weights, comes before this
+// job).
 // The reference for the fused GPU kernel, which follows the same rules:
 // * targets are summed one by one in ascending order, a target whose weight is 0 skipped;
 // * renormalization happens only when some weight is nonzero, and then for every vertex; with

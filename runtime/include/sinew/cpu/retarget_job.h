@@ -1,9 +1,10 @@
 // Retargets a pose from skeleton A (the source) to skeleton B (the target) whose joints share
-// names (DESIGN.md §4.7; the math, its choices and its limits in docs/retargeting.md). Each skin's
-// bind pose of the same type is the common reference: a joint takes over the source joint's
-// scene-space rotation away from A's reference, applied to B's reference; B keeps its own bone
-// lengths (its reference-pose local translations and scales); the topmost matched joints move by
-// the source's displacement from its reference position, scaled by the ratio of the two heights.
+// names (docs/semantics.md, "Bind poses"; the math, its choices and its limits in
+// docs/retargeting.md). Each skin's bind pose of the same type is the common reference: a joint
+// takes over the source joint's scene-space rotation away from A's reference, applied to B's
+// reference; B keeps its own bone lengths (its reference-pose local translations and scales); the
+// topmost matched joints move by the source's displacement from its reference position, scaled by
+// the ratio of the two heights.
 #pragma once
 
 #include <cstdint>

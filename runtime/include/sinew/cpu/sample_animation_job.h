@@ -1,8 +1,8 @@
-// Samples one animation clip at a time into a ScenePose (DESIGN.md §4.6, glTF 2.0 §3.11 and
-// Appendix C): LINEAR (slerp on the shorter arc for rotations), STEP, CUBICSPLINE (Hermite with
-// tangents scaled by the key interval). Every rotation written is normalized (files round their
-// keys, and a non-unit quaternion would scale the node). Channels without a node are
-// ignored; nodes and weights no channel targets keep what the pose held.
+// Samples one animation clip at a time into a ScenePose (docs/semantics.md, "Animation sampling";
+// glTF 2.0 §3.11 and Appendix C): LINEAR (slerp on the shorter arc for rotations), STEP,
+// CUBICSPLINE (Hermite with tangents scaled by the key interval). Every rotation written is
+// normalized (files round their keys, and a non-unit quaternion would scale the node). Channels
+// without a node are ignored; nodes and weights no channel targets keep what the pose held.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
-// Scene-space matrices of every node of an asset in a pose (DESIGN.md §4.6): local = the node's
-// matrix, or T·R·S from the pose; world = world(parent) · local, parents first whatever the node
-// order in the file (joints outside the scene's node tree are evaluated the same way).
+// Scene-space matrices of every node of an asset in a pose (docs/semantics.md, "Pose evaluation"):
+// local = the node's matrix, or T·R·S from the pose; world = world(parent) · local, parents first
+// whatever the node order in the file (joints outside the scene's node tree are evaluated the same
+// way).
 #pragma once
 
 #include <span>

@@ -1,4 +1,5 @@
-// The CPU reference of dense linear blend skinning (DESIGN.md §4.1, §4.4).
+// The CPU reference of dense linear blend skinning (docs/semantics.md, "Dense skinning" and
+// "Normals and tangents").
 // The GPU kernel shaders/skin_dense.comp implements exactly these semantics.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The skinning palette of one skinned node of an asset (DESIGN.md §3, §4.1, §4.2): entry i =
+// The skinning palette of one skinned node of an asset (docs/semantics.md, "Palettes"): entry i =
 // world(joints[i]) · inverse_binds[i] for a glTF skin; for a G4MF skin (group_joints), entry g =
 // that of joint group_joints[g], or world(skinned node) for a group that is -1 or past the map
 // (untransformed: the vertex stays in its mesh node's space). Output in scene space; the skinned

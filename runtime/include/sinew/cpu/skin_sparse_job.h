@@ -1,5 +1,6 @@
-// The CPU reference of sparse (CSR) linear blend skinning (DESIGN.md §4.2, §4.4). The GPU kernel
-// shaders/skin_sparse.comp implements exactly these semantics, as SkinDenseJob's for dense.
+// The CPU reference of sparse (CSR) linear blend skinning (docs/semantics.md, "Sparse skinning" and
+// "Normals and tangents"). The GPU kernel shaders/skin_sparse.comp implements exactly these
+// semantics, as SkinDenseJob's for dense.
 #pragma once
 
 #include <cstdint>

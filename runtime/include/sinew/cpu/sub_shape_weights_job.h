@@ -1,5 +1,5 @@
-// Blend-shape weights -> the weights each morph target is applied with (DESIGN.md §4.3), exactly
-// UsdSkel's UsdSkelBlendShapeQuery::ComputeSubShapeWeights (notes/usdskel.md §2): a shape with
+// Blend-shape weights -> the weights each morph target is applied with (docs/semantics.md,
+// "In-betweens"), exactly UsdSkel's UsdSkelBlendShapeQuery::ComputeSubShapeWeights: a shape with
 // in-betweens brackets its weight w between the sorted sub-shapes {null at 0, primary at 1,
 // in-betweens at theirs} (the top two or bottom two at the ends: unbounded extrapolation),
 // a = (w - w_lo) / (w_hi - w_lo), the lower sub-shape gets 1 - a, the upper a, the null shape
