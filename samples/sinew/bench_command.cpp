@@ -16,7 +16,7 @@
 
 #include "bench_util.h"
 #include "commands.h"
-#include "json_text.h"
+#include "json_writer.h"
 #include "sinew/asset/influence_layout.h"
 #include "sinew/asset/morph_deltas.h"
 #include "sinew/asset/sparse_influences.h"
@@ -652,36 +652,54 @@ struct BenchReport {
 
 // `sinew bench --json`: the options, then a row per path and case.
 void PrintJson(const BenchOptions& o, const BenchReport& report) {
-  std::printf(
-      "{\"device\":\"%s\",\"file\":%s,\"characters\":%u,\"vertices_per_character\":%s,"
-      "\"frames\":%u,\"within_tolerance\":%s,\"results\":[",
-      JsonEscape(report.device).c_str(),
-      o.file.empty() ? "null" : ("\"" + JsonEscape(o.file) + "\"").c_str(), o.characters,
-      o.file.empty() ? std::to_string(o.vertices).c_str() : "null", o.frames,
-      report.within_tolerance ? "true" : "false");
-  for (size_t i = 0; i < report.rows.size(); ++i) {
-    const Row& r = report.rows[i];
-    std::printf(
-        "%s{\"path\":\"%s\",\"layout\":\"%s\",\"influences\":%.3f,\"vertices\":%llu,"
-        "\"bytes_per_vertex\":%u,\"ms_per_frame\":%.4f,\"mvertices_per_s\":%.2f,"
-        "\"gb_per_s\":%.3f,\"auto_layout\":\"%s\",\"active_shapes\":%u,"
-        "\"touched_per_character\":%zu",
-        i ? "," : "", r.path.c_str(), r.layout.c_str(), r.influences,
-        static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
-        r.mvertices_per_s(), r.gb_per_s(), r.auto_layout, r.active_shapes, r.touched);
-    if (r.path == "gpu") {
-      std::printf(",\"record_us\":%.2f,\"pose_us\":", r.record_us);
-      if (r.pose_us >= 0) {
-        std::printf("%.1f", r.pose_us);
-      } else {
-        std::printf("null");
-      }
-      std::printf(",\"upload_us\":%.1f,\"max_error_over_extent\":%.3g,\"max_direction_error\":%.3g",
-                  r.upload_us, r.max_error, r.max_direction_error);
-    }
-    std::printf("}");
+  JsonWriter json(stdout);
+  json.BeginObject();
+  json.Key("device").String(report.device);
+  json.Key("file");
+  if (o.file.empty()) {
+    json.Null();
+  } else {
+    json.String(o.file);
   }
-  std::printf("]}\n");
+  json.Key("characters").Int(o.characters);
+  json.Key("vertices_per_character");
+  if (o.file.empty()) {
+    json.Int(o.vertices);
+  } else {
+    json.Null();
+  }
+  json.Key("frames").Int(o.frames);
+  json.Key("within_tolerance").Bool(report.within_tolerance);
+  json.Key("results").BeginArray();
+  for (const Row& r : report.rows) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("path").String(r.path);
+    json.Key("layout").String(r.layout);
+    json.Key("influences").Number(r.influences, JsonWriter::Fixed(3));
+    json.Key("vertices").Int(int64_t(r.vertices));
+    json.Key("bytes_per_vertex").Int(r.bytes_per_vertex);
+    json.Key("ms_per_frame").Number(r.ms_per_frame, JsonWriter::Fixed(4));
+    json.Key("mvertices_per_s").Number(r.mvertices_per_s(), JsonWriter::Fixed(2));
+    json.Key("gb_per_s").Number(r.gb_per_s(), JsonWriter::Fixed(3));
+    json.Key("auto_layout").String(r.auto_layout);
+    json.Key("active_shapes").Int(r.active_shapes);
+    json.Key("touched_per_character").Int(int64_t(r.touched));
+    if (r.path == "gpu") {
+      json.Key("record_us").Number(r.record_us, JsonWriter::Fixed(2));
+      json.Key("pose_us");
+      if (r.pose_us >= 0) {
+        json.Number(r.pose_us, JsonWriter::Fixed(1));
+      } else {
+        json.Null();
+      }
+      json.Key("upload_us").Number(r.upload_us, JsonWriter::Fixed(1));
+      json.Key("max_error_over_extent").Number(r.max_error, JsonWriter::Significant(3));
+      json.Key("max_direction_error").Number(r.max_direction_error, JsonWriter::Significant(3));
+    }
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
 }
 
 // The human-readable table, with the GPU-vs-CPU verdict and the blend-shape summary.

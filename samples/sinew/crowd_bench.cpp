@@ -19,7 +19,7 @@
 
 #include "bench_util.h"
 #include "commands.h"
-#include "json_text.h"
+#include "json_writer.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/crowd_pose_job.h"
 #include "sinew/cpu/deform_primitive.h"
@@ -670,28 +670,43 @@ const char* ToString(vk::PreviousPositions p) {
 void PrintCrowdJson(const CrowdOptions& o, const std::string& device,
                     const std::vector<Kind>& kinds, bool within,
                     const std::vector<CrowdRow>& rows) {
-  std::printf("{\"device\":\"%s\",\"previous_positions\":\"%s\",\"frames\":%u,\"kinds\":[",
-              JsonEscape(device).c_str(), ToString(o.previous), o.frames);
-  for (size_t k = 0; k < kinds.size(); ++k) {
-    std::printf("%s{\"name\":\"%s\",\"vertices\":%u,\"instances\":%u}", k ? "," : "",
-                JsonEscape(kinds[k].name).c_str(), kinds[k].vertices, kinds[k].instances);
+  JsonWriter json(stdout);
+  json.BeginObject();
+  json.Key("device").String(device);
+  json.Key("previous_positions").String(ToString(o.previous));
+  json.Key("frames").Int(o.frames);
+  json.Key("kinds").BeginArray();
+  for (const Kind& k : kinds) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("name").String(k.name);
+    json.Key("vertices").Int(k.vertices);
+    json.Key("instances").Int(k.instances);
+    json.EndObject();
   }
-  std::printf("],\"within_tolerance\":%s,\"results\":[", within ? "true" : "false");
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const CrowdRow& r = rows[i];
-    std::printf(
-        "%s{\"characters\":%u,\"instances\":%u,\"meshes\":%u,\"vertices\":%llu,\"pose_us\":{",
-        i ? "," : "", r.characters, r.instances, r.meshes,
-        static_cast<unsigned long long>(r.vertices));
+  json.EndArray();
+  json.Key("within_tolerance").Bool(within);
+  json.Key("results").BeginArray();
+  for (const CrowdRow& r : rows) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("characters").Int(r.characters);
+    json.Key("instances").Int(r.instances);
+    json.Key("meshes").Int(r.meshes);
+    json.Key("vertices").Int(int64_t(r.vertices));
+    json.Key("pose_us").BeginObject();
     for (size_t t = 0; t < o.threads.size(); ++t) {
-      std::printf("%s\"%u\":%.1f", t ? "," : "", o.threads[t], r.pose_us[t]);
+      json.Key(std::to_string(o.threads[t])).Number(r.pose_us[t], JsonWriter::Fixed(1));
     }
-    std::printf(
-        "},\"upload_us\":%.1f,\"record_us\":%.1f,\"dispatches\":%u,\"gpu_ms\":%.3f,"
-        "\"mvertices_per_s\":%.1f,\"max_error_over_extent\":%.3g}",
-        r.upload_us, r.record_us, r.dispatches, r.gpu_ms, r.mvertices_per_s(), r.max_error);
+    json.EndObject();
+    json.Key("upload_us").Number(r.upload_us, JsonWriter::Fixed(1));
+    json.Key("record_us").Number(r.record_us, JsonWriter::Fixed(1));
+    json.Key("dispatches").Int(r.dispatches);
+    json.Key("gpu_ms").Number(r.gpu_ms, JsonWriter::Fixed(3));
+    json.Key("mvertices_per_s").Number(r.mvertices_per_s(), JsonWriter::Fixed(1));
+    json.Key("max_error_over_extent").Number(r.max_error, JsonWriter::Significant(3));
+    json.EndObject();
   }
-  std::printf("]}\n");
+  json.EndArray();
+  json.EndObject();
 }
 
 // `sinew bench --crowd`'s table.
