@@ -739,13 +739,16 @@ void PrintCrowdTable(const CrowdOptions& o, const std::string& device,
 struct PoseOptions {
   std::vector<std::string> files;
   uint32_t characters = 1000;
+  bool json = false;
 };
 
 // Returns an empty string on success, else what was wrong.
 std::string ParsePoseArgs(std::span<const std::string_view> args, PoseOptions* o) {
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--pose") continue;
-    if (args[i] == "--characters" && i + 1 < args.size()) {
+    if (args[i] == "--json") {
+      o->json = true;
+    } else if (args[i] == "--characters" && i + 1 < args.size()) {
       if (!ParseUint(args[++i], &o->characters) || o->characters == 0) {
         return "--characters N >= 1";
       }
@@ -761,6 +764,7 @@ constexpr int kPoseRounds = 15;
 
 // One file's posing cost: the best round of each way, in microseconds per character.
 struct PoseRow {
+  std::string file;  // the file name, without its folder
   double jobs_us = 0, crowd_us = 0;
 };
 
@@ -848,6 +852,25 @@ Result<PoseRow> TimePosing(const Asset& a, const cpu::PosePlan& plan, uint32_t c
   return row;
 }
 
+// `sinew bench --pose --json`.
+void PrintPoseJson(const PoseOptions& o, const std::vector<PoseRow>& rows) {
+  JsonWriter json(stdout);
+  json.BeginObject();
+  json.Key("characters").Int(o.characters);
+  json.Key("rounds").Int(kPoseRounds);
+  json.Key("results").BeginArray();
+  for (const PoseRow& r : rows) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("file").String(r.file);
+    json.Key("jobs_us_per_character").Number(r.jobs_us, JsonWriter::Fixed(3));
+    json.Key("crowd_us_per_character").Number(r.crowd_us, JsonWriter::Fixed(3));
+    json.Key("ratio").Number(r.jobs_us / r.crowd_us, JsonWriter::Fixed(2));
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+}
+
 }  // namespace
 
 int PoseBench(std::span<const std::string_view> args) {
@@ -857,12 +880,15 @@ int PoseBench(std::span<const std::string_view> args) {
     return 2;
   }
   if (o.files.empty()) {
-    std::fprintf(stderr, "usage: sinew bench --pose FILE... [--characters N]\n");
+    std::fprintf(stderr, "usage: sinew bench --pose FILE... [--characters N] [--json]\n");
     return 2;
   }
-  std::printf("sinew bench --pose: %u characters along the first clip, one thread, best of %d\n",
-              o.characters, kPoseRounds);
-  std::printf("%-40s %14s %14s %7s\n", "file", "jobs us/char", "crowd us/char", "ratio");
+  if (!o.json) {
+    std::printf("sinew bench --pose: %u characters along the first clip, one thread, best of %d\n",
+                o.characters, kPoseRounds);
+    std::printf("%-40s %14s %14s %7s\n", "file", "jobs us/char", "crowd us/char", "ratio");
+  }
+  std::vector<PoseRow> rows;
   for (const std::string& path : o.files) {
     auto file = loader::LoadAsset(path);
     if (!file) {
@@ -880,10 +906,14 @@ int PoseBench(std::span<const std::string_view> args) {
       std::fprintf(stderr, "sinew bench: %s\n", row.error().ToString().c_str());
       return 1;
     }
-    std::printf("%-40s %14.3f %14.3f %6.2fx\n",
-                std::filesystem::path(path).filename().string().c_str(), row->jobs_us,
-                row->crowd_us, row->jobs_us / row->crowd_us);
+    row->file = std::filesystem::path(path).filename().string();
+    if (!o.json) {
+      std::printf("%-40s %14.3f %14.3f %6.2fx\n", row->file.c_str(), row->jobs_us, row->crowd_us,
+                  row->jobs_us / row->crowd_us);
+    }
+    rows.push_back(std::move(row.value()));
   }
+  if (o.json) PrintPoseJson(o, rows);
   return 0;
 }
 
