@@ -75,6 +75,109 @@ Status ApplyBindPose(const Asset& a, std::span<const Node> nodes, const std::str
   return {};
 }
 
+// The clip `o.anim` (an index or a name) sampled at `o.time` into `pose`; its index, or -1 when
+// none is asked for.
+Result<int32_t> SampleClip(const Asset& a, const BakeOptions& o, ScenePose* pose) {
+  if (o.anim.empty()) return -1;
+  const int32_t animation = Find(a.animations, o.anim);
+  if (animation < 0) {
+    return Status(Error::kInvalidArgument, "no animation '" + o.anim + "' (the file has " +
+                                               std::to_string(a.animations.size()) + ")");
+  }
+  cpu::SampleAnimationJob job;
+  job.animation = &a.animations[size_t(animation)];
+  job.time = o.time;
+  job.loop = o.loop;
+  job.pose = pose;
+  if (Status s = job.Run(); !s) return Prefixed(s, "animations/" + std::to_string(animation));
+  return animation;
+}
+
+// Explicit morph weights, on every instance of the mesh.
+Status ApplyWeights(const Asset& a, const BakeOptions& o, ScenePose* pose) {
+  for (const auto& [key, w] : o.weights) {
+    const int32_t mesh = Find(a.meshes, key);
+    if (mesh < 0) return Status(Error::kInvalidArgument, "--weights: no mesh '" + key + "'");
+    for (size_t n = 0; n < a.nodes.size(); ++n) {
+      if (a.nodes[n].mesh != mesh) continue;
+      if (w.size() != pose->weights[n].size()) {
+        return Status(Error::kInvalidArgument, "--weights: mesh '" + key + "' has " +
+                                                   std::to_string(pose->weights[n].size()) +
+                                                   " targets, got " + std::to_string(w.size()) +
+                                                   " weights");
+      }
+      pose->weights[n] = w;
+    }
+  }
+  return {};
+}
+
+// The index of the material variant `o.variant`, or -1 when none is asked for.
+Result<int32_t> FindVariant(const Asset& a, const BakeOptions& o) {
+  if (o.variant.empty()) return -1;
+  const auto it = std::find(a.variants.begin(), a.variants.end(), o.variant);
+  if (it == a.variants.end()) {
+    return Status(Error::kInvalidArgument, "no material variant '" + o.variant + "'");
+  }
+  return int32_t(it - a.variants.begin());
+}
+
+// Every node's world matrix in `pose`, after the bind pose `o.pose` asks for. A bind pose moves
+// joints the file gives as matrices too: those become T/R/S nodes first.
+Result<std::vector<Float4x4>> WorldMatrices(const Asset& a, const BakeOptions& o, ScenePose* pose) {
+  std::vector<Node> nodes = a.nodes;
+  if (o.pose != "rest") {
+    cpu::MatrixNodesToTrs(nodes, pose);
+    if (Status s = ApplyBindPose(a, nodes, o.pose, pose); !s) return s;
+  }
+  std::vector<Float4x4> world(nodes.size());
+  cpu::SceneTransformsJob transforms;
+  transforms.nodes = nodes;
+  transforms.pose = pose;
+  transforms.output = world;
+  if (Status s = transforms.Run(); !s) return s;
+  return world;
+}
+
+// The GPU bake: the asset's meshes and one character in a SkinCache, as an engine draws it.
+struct GpuBake {
+  std::unique_ptr<vk::SkinCache> cache;
+  vk::AssetMeshes meshes;
+  vk::AssetInstance character;
+};
+
+// Poses the character at `world` and `weights` and deforms it (the outputs ready to read).
+Result<GpuBake> DeformOnGpu(const vk::Context& context, const Asset& a,
+                            std::span<const Float4x4> world,
+                            const std::vector<std::vector<float>>& weights) {
+  vk::SkinCacheOptions base;
+  base.frames_in_flight = 1;
+  base.previous_positions = vk::PreviousPositions::kNone;
+  auto created = vk::SkinCache::Create(context, vk::SkinCacheOptionsFor(a, 1, base));
+  if (!created) return created.status();
+  GpuBake gpu;
+  gpu.cache = std::move(created.value());
+  auto added = vk::AddAssetMeshes(*gpu.cache, a);
+  if (!added) return added.status();
+  gpu.meshes = std::move(added.value());
+  auto instance = vk::AddAssetInstance(*gpu.cache, gpu.meshes);
+  if (!instance) return instance.status();
+  gpu.character = std::move(instance.value());
+  if (Status s = vk::PoseAssetInstance(*gpu.cache, a, gpu.meshes, gpu.character, world, weights);
+      !s) {
+    return s;
+  }
+  Status recorded;
+  Status submitted = context.SubmitAndWait([&](VkCommandBuffer cmd) {
+    recorded = gpu.cache->Record(cmd);
+    gpu.cache->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                   VK_ACCESS_TRANSFER_READ_BIT);
+  });
+  if (!recorded) return recorded;
+  if (!submitted) return submitted;
+  return gpu;
+}
+
 }  // namespace
 
 bool IsBakePose(std::string_view pose) {
@@ -92,86 +195,21 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
   }
   BakeResult result;
   ScenePose pose = RestPose(a);
-  // The clip.
-  if (!o.anim.empty()) {
-    result.animation = Find(a.animations, o.anim);
-    if (result.animation < 0) {
-      return Status(Error::kInvalidArgument, "no animation '" + o.anim + "' (the file has " +
-                                                 std::to_string(a.animations.size()) + ")");
-    }
-    cpu::SampleAnimationJob job;
-    job.animation = &a.animations[size_t(result.animation)];
-    job.time = o.time;
-    job.loop = o.loop;
-    job.pose = &pose;
-    if (Status s = job.Run(); !s) {
-      return Prefixed(s, "animations/" + std::to_string(result.animation));
-    }
-  }
-  // Explicit morph weights, on every instance of the mesh.
-  for (const auto& [key, w] : o.weights) {
-    const int32_t mesh = Find(a.meshes, key);
-    if (mesh < 0) return Status(Error::kInvalidArgument, "--weights: no mesh '" + key + "'");
-    for (size_t n = 0; n < a.nodes.size(); ++n) {
-      if (a.nodes[n].mesh != mesh) continue;
-      if (w.size() != pose.weights[n].size()) {
-        return Status(Error::kInvalidArgument, "--weights: mesh '" + key + "' has " +
-                                                   std::to_string(pose.weights[n].size()) +
-                                                   " targets, got " + std::to_string(w.size()) +
-                                                   " weights");
-      }
-      pose.weights[n] = w;
-    }
-  }
-  int32_t variant = -1;
-  if (!o.variant.empty()) {
-    const auto it = std::find(a.variants.begin(), a.variants.end(), o.variant);
-    if (it == a.variants.end()) {
-      return Status(Error::kInvalidArgument, "no material variant '" + o.variant + "'");
-    }
-    variant = int32_t(it - a.variants.begin());
-  }
-  // A bind pose moves joints the file gives as matrices too: those become T/R/S nodes first.
-  std::vector<Node> nodes = a.nodes;
-  if (o.pose != "rest") {
-    cpu::MatrixNodesToTrs(nodes, &pose);
-    if (Status s = ApplyBindPose(a, nodes, o.pose, &pose); !s) return s;
-  }
-  std::vector<Float4x4> world(nodes.size());
-  cpu::SceneTransformsJob transforms;
-  transforms.nodes = nodes;
-  transforms.pose = &pose;
-  transforms.output = world;
-  if (Status s = transforms.Run(); !s) return s;
-
-  // The GPU: the asset's meshes and one character in a SkinCache, as an engine draws it.
-  std::unique_ptr<vk::SkinCache> cache;
-  vk::AssetMeshes meshes;
-  vk::AssetInstance character;
+  auto animation = SampleClip(a, o, &pose);
+  if (!animation) return animation.status();
+  result.animation = *animation;
+  if (Status s = ApplyWeights(a, o, &pose); !s) return s;
+  auto variant = FindVariant(a, o);
+  if (!variant) return variant.status();
+  auto world = WorldMatrices(a, o, &pose);
+  if (!world) return world.status();
+  GpuBake gpu;
   if (context) {
-    vk::SkinCacheOptions base;
-    base.frames_in_flight = 1;
-    base.previous_positions = vk::PreviousPositions::kNone;
-    auto created = vk::SkinCache::Create(*context, vk::SkinCacheOptionsFor(a, 1, base));
-    if (!created) return created.status();
-    cache = std::move(created.value());
-    auto added = vk::AddAssetMeshes(*cache, a);
-    if (!added) return added.status();
-    meshes = std::move(added.value());
-    auto instance = vk::AddAssetInstance(*cache, meshes);
-    if (!instance) return instance.status();
-    character = std::move(instance.value());
-    if (Status s = vk::PoseAssetInstance(*cache, a, meshes, character, world, pose.weights); !s) {
-      return s;
-    }
-    Status recorded;
-    Status submitted = context->SubmitAndWait([&](VkCommandBuffer cmd) {
-      recorded = cache->Record(cmd);
-      cache->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    });
-    if (!recorded) return recorded;
-    if (!submitted) return submitted;
+    auto deformed = DeformOnGpu(*context, a, *world, pose.weights);
+    if (!deformed) return deformed.status();
+    gpu = std::move(deformed.value());
   }
+  // Each drawn primitive: read back from the GPU, or deformed by the CPU reference.
   const std::vector<cpu::DrawnMesh> drawn = cpu::DrawnMeshes(a);
   for (size_t d = 0; d < drawn.size(); ++d) {
     const uint32_t n = drawn[d].node;
@@ -180,7 +218,7 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
     // The skin's palette for the CPU reference (an unskinned node reads its world matrix).
     std::vector<Float3x4> palette;
     if (drawn[d].skin >= 0) {
-      auto p = cpu::NodePalette(a, n, world);
+      auto p = cpu::NodePalette(a, n, *world);
       if (!p) return Prefixed(p.status(), where);
       palette = std::move(p.value());
     }
@@ -188,18 +226,18 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
       const Primitive& prim = mesh.primitives[k];
       BakedPrimitive b;
       b.node = n, b.primitive = k, b.mesh = int32_t(drawn[d].mesh), b.mode = prim.mode;
-      b.material = prim.MaterialFor(variant);
+      b.material = prim.MaterialFor(*variant);
       b.indices = &prim.indices;
       Status s;
       if (context) {
-        auto out = vk::ReadInstanceOutputs(*context, *cache, character.instances[d][k]);
+        auto out = vk::ReadInstanceOutputs(*context, *gpu.cache, gpu.character.instances[d][k]);
         if (out) {
           b.data = std::move(out.value());
         } else {
           s = out.status();
         }
       } else {
-        s = cpu::DeformPrimitive(a, n, k, world, pose.weights[n], palette, &b.data);
+        s = cpu::DeformPrimitive(a, n, k, *world, pose.weights[n], palette, &b.data);
       }
       if (!s) return Prefixed(s, where + "/primitives/" + std::to_string(k));
       result.primitives.push_back(std::move(b));

@@ -1,4 +1,4 @@
-// What `sinew bake` computes (DESIGN.md §8, docs/bake.md), apart from its arguments and files, so
+// What `sinew bake` computes (docs/bake.md), apart from its arguments and files, so
 // that tests run exactly the command's path: the pose (rest, a clip at a time, explicit morph
 // weights, a bind pose), the scene matrices, then every primitive of every drawn mesh instance
 // deformed in scene space on the CPU reference or the GPU.

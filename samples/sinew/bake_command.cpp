@@ -1,6 +1,6 @@
 // `sinew bake FILE ... --out PREFIX`: the deformed vertices of every mesh instance of the scene at
 // a time of a clip (or a rest / bind pose), in scene space, as PREFIX.json (manifest, docs/bake.md)
-// + PREFIX.bin (little-endian float32), or as .ply / .obj for people (DESIGN.md §8).
+// + PREFIX.bin (little-endian float32), or as .ply / .obj for people.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

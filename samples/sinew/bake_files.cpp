@@ -5,7 +5,7 @@
 #include <fstream>
 #include <vector>
 
-#include "json_text.h"
+#include "json_writer.h"
 
 namespace sinew::tool {
 namespace {
@@ -25,50 +25,56 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
                   const BakeResult& baked) {
   const BakeOptions& o = info.options;
   std::ofstream bin(prefix + ".bin", std::ios::binary);
-  std::string json = "{\n  \"format\": \"sinew-bake\",\n  \"version\": 1,\n";
-  json += "  \"source\": \"" + JsonEscape(info.source) + "\",\n";
-  json += "  \"bin\": \"" + JsonEscape(std::filesystem::path(prefix + ".bin").filename().string()) +
-          "\",\n";
-  json += "  \"space\": \"scene\",\n  \"device\": \"" + JsonEscape(info.device) + "\",\n";
-  std::string animation = "null";
+  std::string text;
+  JsonWriter json(&text);
+  json.BeginObject();
+  json.Key("format").String("sinew-bake");
+  json.Key("version").Int(1);
+  json.Key("source").String(info.source);
+  json.Key("bin").String(std::filesystem::path(prefix + ".bin").filename().string());
+  json.Key("space").String("scene");
+  json.Key("device").String(info.device);
+  json.Key("animation");
   if (baked.animation >= 0) {
-    animation = "{\"index\": " + std::to_string(baked.animation) + ", \"name\": \"" +
-                JsonEscape(a.animations[size_t(baked.animation)].name) + "\"}";
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("index").Int(baked.animation);
+    json.Key("name").String(a.animations[size_t(baked.animation)].name);
+    json.EndObject();
+  } else {
+    json.Null();
   }
-  json += "  \"animation\": " + animation + ",\n";
-  char time[64];
-  std::snprintf(time, sizeof(time), "%.9g", double(o.time));
-  json += "  \"time\": " + std::string(time) + ",\n  \"pose\": \"" + JsonEscape(o.pose) + "\",\n";
-  json += "  \"primitives\": [";
+  json.Key("time").Number(o.time);
+  json.Key("pose").String(o.pose);
+  json.Key("primitives").BeginArray();
   uint64_t offset = 0;
+  // Appends `v` to the binary and its offset to the manifest as NAMEByteOffset (none if empty).
   const auto stream = [&](const std::vector<float>& v, const char* name) {
-    if (v.empty()) return std::string();
-    const std::string entry =
-        ", \"" + std::string(name) + "ByteOffset\": " + std::to_string(offset);
+    if (v.empty()) return;
+    json.Key(std::string(name) + "ByteOffset").Int(int64_t(offset));
     bin.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * 4));
     offset += v.size() * 4;
-    return entry;
   };
-  for (size_t i = 0; i < baked.primitives.size(); ++i) {
-    const BakedPrimitive& b = baked.primitives[i];
-    json += i ? ",\n    " : "\n    ";
-    json += "{\"node\": " + std::to_string(b.node) + ", \"nodeName\": \"" +
-            JsonEscape(a.nodes[b.node].name) + "\", \"mesh\": " + std::to_string(b.mesh) +
-            ", \"primitive\": " + std::to_string(b.primitive) +
-            ", \"vertexCount\": " + std::to_string(b.data.positions.size() / 3) +
-            ", \"material\": " + std::to_string(b.material);
-    json += stream(b.data.positions, "positions");
-    json += stream(b.data.normals, "normals");
-    json += stream(b.data.tangents, "tangents");
-    json += "}";
+  for (const BakedPrimitive& b : baked.primitives) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("node").Int(b.node);
+    json.Key("nodeName").String(a.nodes[b.node].name);
+    json.Key("mesh").Int(b.mesh);
+    json.Key("primitive").Int(b.primitive);
+    json.Key("vertexCount").Int(int64_t(b.data.positions.size() / 3));
+    json.Key("material").Int(b.material);
+    stream(b.data.positions, "positions");
+    stream(b.data.normals, "normals");
+    stream(b.data.tangents, "tangents");
+    json.EndObject();
   }
-  json += baked.primitives.empty() ? "],\n" : "\n  ],\n";
-  json += "  \"byteLength\": " + std::to_string(offset) + "\n}\n";
+  json.EndArray();
+  json.Key("byteLength").Int(int64_t(offset));
+  json.EndObject();
   std::ofstream manifest(prefix + ".json");
-  manifest << json;
+  manifest << text;
   bin.close();
   manifest.close();
-  return bool(bin) && bool(manifest);
+  return json.Done() && bool(bin) && bool(manifest);
 }
 
 bool WriteBakeMesh(const std::string& prefix, const std::string& format, const std::string& source,

@@ -16,7 +16,7 @@
 
 #include "bench_util.h"
 #include "commands.h"
-#include "json_text.h"
+#include "json_writer.h"
 #include "sinew/asset/influence_layout.h"
 #include "sinew/asset/morph_deltas.h"
 #include "sinew/asset/sparse_influences.h"
@@ -108,7 +108,8 @@ void PrintHelp() {
       "usage: sinew bench [options] [FILE]\n"
       "       sinew bench --loader [--json] [FILES]   glTF loader vs a bare simdjson parse\n"
       "       sinew bench --crowd N[,N...] [options]  a mixed crowd in one SkinCache (--help)\n"
-      "       sinew bench --pose FILE... [--characters N]  crowd posing vs per-character jobs\n"
+      "       sinew bench --pose FILE... [--characters N] [--json]\n"
+      "                                               crowd posing vs per-character jobs\n"
       "  FILE              a glTF or G4MF file: every skinned primitive of it, for --characters\n"
       "                    instances (posed along its first clip, if any), in its own influence\n"
       "                    layout and in the other one, instead of the procedural crowd\n"
@@ -219,92 +220,88 @@ double RunCpu(const Primitive& mesh, uint32_t joints, const std::vector<Float3x4
 // The time of the crowd's pose that the CPU reference deforms; the GPU's last frame poses it too.
 constexpr float kReferenceTime = 0.75f;
 
-// Runs the GPU path; fills `row` (time, record cost, error against `reference`). Every frame is
-// run as an engine runs it: each character's palette at that frame's time (the procedural clip:
-// PoseCharacter -> LocalToModelJob -> SkinningPaletteJob, on the CPU), uploaded to its slot with
-// SetPalette, then the dispatch. Frames are 1/30 s apart and the last one is at kReferenceTime, so
-// its output is the one checked against `reference`.
-// A file's instances (`procedural` null: the crowd's skeleton otherwise) have no procedural clip:
-// their palettes, posed once from the file's clip, are uploaded every frame as they are (no pose
-// time: "pose us" prints "-").
-Status RunGpu(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
-              const std::vector<Float3x4>& palettes, const Skeleton* procedural,
-              const std::vector<float>& morph_weights, const BenchOptions& o,
-              const CpuOutputs& reference, Row* row, Progress* progress) {
-  // One SkinCache holding the characters: a palette and an instance each.
+// One SkinCache holding the GPU path's characters: a palette and an instance each.
+struct GpuCrowd {
+  std::unique_ptr<vk::SkinCache> cache;
+  std::vector<vk::PaletteId> palettes;
+  std::vector<vk::InstanceId> instances;
+};
+
+Result<GpuCrowd> CreateGpuCrowd(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
+                                const std::vector<float>& morph_weights, uint32_t characters) {
   vk::SkinCacheOptions base;
   base.frames_in_flight = 1;
   base.previous_positions = vk::PreviousPositions::kNone;
-  auto options = vk::SkinCacheOptionsFor(mesh, joints, o.characters, base);
+  auto options = vk::SkinCacheOptionsFor(mesh, joints, characters, base);
   if (!options) return options.status();
   auto cache = vk::SkinCache::Create(ctx, *options);
   if (!cache) return cache.status();
-  auto mesh_id = (*cache)->AddMesh(mesh, joints);
+  GpuCrowd crowd;
+  crowd.cache = std::move(cache.value());
+  auto mesh_id = crowd.cache->AddMesh(mesh, joints);
   if (!mesh_id) return mesh_id.status();
-  std::vector<vk::PaletteId> palette_ids;
-  std::vector<vk::InstanceId> instances;
-  for (uint32_t c = 0; c < o.characters; ++c) {
-    auto palette = (*cache)->AddPalette(uint32_t(mesh.palette_size(joints)));
+  for (uint32_t c = 0; c < characters; ++c) {
+    auto palette = crowd.cache->AddPalette(uint32_t(mesh.palette_size(joints)));
     if (!palette) return palette.status();
-    auto instance = (*cache)->AddInstance(*mesh_id, *palette);
+    auto instance = crowd.cache->AddInstance(*mesh_id, *palette);
     if (!instance) return instance.status();
     if (!morph_weights.empty()) {
-      if (Status s = (*cache)->SetMorphWeights(*instance, morph_weights); !s) return s;
+      if (Status s = crowd.cache->SetMorphWeights(*instance, morph_weights); !s) return s;
     }
-    palette_ids.push_back(*palette);
-    instances.push_back(*instance);
+    crowd.palettes.push_back(*palette);
+    crowd.instances.push_back(*instance);
   }
-  const size_t j = mesh.palette_size(joints);
-  std::vector<Float3x4> posed = palettes;
+  return crowd;
+}
 
+// Runs the GPU path's frames; fills `row`'s times. Every frame is run as an engine runs it: each
+// character's palette at that frame's time (the procedural clip: PoseCharacter -> LocalToModelJob
+// -> SkinningPaletteJob, on the CPU), uploaded to its slot with SetPalette, then the dispatch.
+// Frames are 1/30 s apart and the last one is at kReferenceTime, so its output is the one checked
+// against the CPU reference.
+// `procedural`: the skeleton of the procedural crowd. A file's instances (`procedural` null) have
+// no procedural clip: their palettes, posed once from the file's clip, are uploaded every frame as
+// they are (no pose time: "pose us" prints "-").
+Status RunGpuFrames(const vk::Context& ctx, const GpuCrowd& crowd, const Primitive& mesh,
+                    uint32_t joints, std::vector<Float3x4> posed, const Skeleton* procedural,
+                    const BenchOptions& o, Row* row, Progress* progress) {
+  const size_t j = mesh.palette_size(joints);
   const GpuTimer timer(ctx);
   if (!timer.status()) return timer.status();
   std::vector<double> gpu_ms, record_us, pose_us, upload_us;
-  Status status;
-  for (uint32_t f = 0; f < o.frames && status; ++f) {
+  for (uint32_t f = 0; f < o.frames; ++f) {
     const float time = kReferenceTime - float(o.frames - 1 - f) / 30.0f;
+    Status status;
     const auto p0 = Clock::now();
     for (uint32_t c = 0; c < o.characters && status && procedural; ++c) {
       status = procedural::CrowdPalette(*procedural, time, c, std::span(posed).subspan(c * j, j));
     }
     const auto p1 = Clock::now();
     for (uint32_t c = 0; c < o.characters && status; ++c) {
-      status = (*cache)->SetPalette(palette_ids[c], std::span(posed).subspan(c * j, j));
+      status = crowd.cache->SetPalette(crowd.palettes[c], std::span(posed).subspan(c * j, j));
     }
     pose_us.push_back(std::chrono::duration<double, std::micro>(p1 - p0).count());
     upload_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - p1).count());
-    if (!status) break;
-    Status recorded;
-    status = ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
-      (*cache)->RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                   VK_ACCESS_TRANSFER_READ_BIT);
-      timer.Begin(cmd);
-      const auto r0 = Clock::now();
-      recorded = (*cache)->Record(cmd);
-      record_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - r0).count());
-      timer.End(cmd);
-      (*cache)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                    VK_ACCESS_TRANSFER_READ_BIT);
-    });
-    if (status) status = recorded;
-    if (!status) break;
-    auto ms = timer.Milliseconds();
-    if (!ms) {
-      status = ms.status();
-      break;
-    }
-    gpu_ms.push_back(*ms);
+    if (!status) return status;
+    auto frame = RunTimedFrame(ctx, *crowd.cache, timer);
+    if (!frame) return frame.status();
+    record_us.push_back(frame->record_us);
+    gpu_ms.push_back(frame->gpu_ms);
     progress->Update("gpu", f + 1, o.frames);
   }
-  if (!status) return status;
   row->ms_per_frame = Median(gpu_ms);
   row->record_us = Median(record_us);
   row->pose_us = procedural ? Median(pose_us) : -1.0;
   row->upload_us = Median(upload_us);
+  return {};
+}
 
+// Reads every character's outputs back and fills `row`'s errors against `reference`.
+Status CompareWithReference(const vk::Context& ctx, const GpuCrowd& crowd, const Primitive& mesh,
+                            const CpuOutputs& reference, Row* row) {
   CpuOutputs got;
-  for (vk::InstanceId id : instances) {
-    auto out = vk::ReadInstanceOutputs(ctx, **cache, id);
+  for (vk::InstanceId id : crowd.instances) {
+    auto out = vk::ReadInstanceOutputs(ctx, *crowd.cache, id);
     if (!out) return out.status();
     got.positions.insert(got.positions.end(), out->positions.begin(), out->positions.end());
     got.normals.insert(got.normals.end(), out->normals.begin(), out->normals.end());
@@ -315,6 +312,343 @@ Status RunGpu(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
   row->max_direction_error = std::max(MaxAbsDiff(got.normals, reference.normals),
                                       MaxAbsDiff(got.tangents, reference.tangents));
   return {};
+}
+
+// Runs the GPU path; fills `row` (time, record cost, error against `reference`).
+Status RunGpu(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
+              const std::vector<Float3x4>& palettes, const Skeleton* procedural,
+              const std::vector<float>& morph_weights, const BenchOptions& o,
+              const CpuOutputs& reference, Row* row, Progress* progress) {
+  auto crowd = CreateGpuCrowd(ctx, mesh, joints, morph_weights, o.characters);
+  if (!crowd) return crowd.status();
+  if (Status s = RunGpuFrames(ctx, *crowd, mesh, joints, palettes, procedural, o, row, progress);
+      !s) {
+    return s;
+  }
+  return CompareWithReference(ctx, *crowd, mesh, reference, row);
+}
+
+// One mesh the benchmark deforms, on the CPU and (when there is one) the GPU: a row each.
+struct Case {
+  std::string layout;
+  Primitive mesh;
+  std::vector<float> morph_weights;  // per target, after in-between resolution
+  uint32_t active = 0;
+  size_t touched = 0;
+  double morph_bytes_per_vertex = 0;  // active targets: entries, lookups, blocks, deltas read
+  std::vector<Float3x4> palettes;     // per character; empty: the procedural crowd's
+  uint32_t joints = 0;  // of the skin: a palette has mesh.palette_size(joints) entries
+  Skeleton skeleton;    // the procedural crowd's, posed every frame; empty for a file's
+};
+
+Result<procedural::Character> ProceduralCharacter(const BenchOptions& o, uint32_t influences) {
+  procedural::CharacterOptions co;
+  co.vertex_count = o.vertices;
+  co.influences_per_vertex = influences;
+  co.seed = o.seed;
+  return procedural::MakeCharacter(co);
+}
+
+// A case of the procedural crowd: `mesh` skinned by `skeleton`.
+Case CrowdCase(std::string layout, Primitive mesh, const Skeleton& skeleton) {
+  Case c;
+  c.layout = std::move(layout);
+  c.mesh = std::move(mesh);
+  c.joints = uint32_t(skeleton.joint_count());
+  c.skeleton = skeleton;
+  return c;
+}
+
+// A file's instances posed: the first clip sampled at evenly spaced times (the rest pose when the
+// file has no clip).
+Result<std::vector<cpu::EvaluatedScene>> PoseFileInstances(const Asset& a, uint32_t characters) {
+  std::vector<cpu::EvaluatedScene> scenes;
+  for (uint32_t ch = 0; ch < characters; ++ch) {
+    const int32_t clip = a.animations.empty() ? -1 : 0;
+    float time = 0;
+    if (clip >= 0) {
+      const cpu::ClipRange range = cpu::RangeOf(a.animations[0]);
+      time = range.start + range.duration() * float(ch) / float(characters);
+    }
+    auto scene = cpu::EvaluateScene(a, clip, time);
+    if (!scene) return scene.status();
+    scenes.push_back(std::move(scene.value()));
+  }
+  return scenes;
+}
+
+// A skinned primitive's cases: in its own influence layout and in the other one (lossless, where
+// it converts). `palettes`: `joints` per character.
+void AddPrimitiveCases(const Primitive& prim, const std::string& name,
+                       const std::vector<Float3x4>& palettes, size_t joints,
+                       const std::vector<float>& morph, uint32_t characters,
+                       std::vector<Case>* cases) {
+  Primitive native = prim;
+  const auto label = [&](const Primitive& m) {
+    return name + (m.sparse() ? std::string(" sparse")
+                              : " dense K=" + std::to_string(m.influences.influences_per_vertex));
+  };
+  // Sparse -> dense needs groups == joints: the palette cut to the groups the primitive uses (a
+  // group-indexed palette, so its first group_count entries).
+  const size_t used =
+      native.sparse() ? std::min<size_t>(joints, native.sparse_influences.group_count) : joints;
+  Primitive other = prim;
+  std::vector<Float3x4> other_palettes;
+  for (uint32_t ch = 0; ch < characters; ++ch) {
+    const auto first = palettes.begin() + ptrdiff_t(ch * joints);
+    other_palettes.insert(other_palettes.end(), first, first + ptrdiff_t(used));
+  }
+  const bool converted =
+      used > 0 &&
+      UseInfluenceLayout(
+          other, native.sparse() ? InfluenceLayout::kDense : InfluenceLayout::kSparse, 0, used)
+          .ok();
+  cases->push_back({label(native), std::move(native), morph, 0, 0, 0, palettes, uint32_t(joints)});
+  if (converted) {
+    cases->push_back(
+        {label(other), std::move(other), morph, 0, 0, 0, other_palettes, uint32_t(used)});
+  }
+}
+
+// FILE: per skinned primitive of every drawn skinned mesh instance, its cases (AddPrimitiveCases),
+// with one palette per instance (PoseFileInstances). Morph targets apply, on every instance, at
+// the first instance's weights (the clip's weights at its start, or the rest weights); their
+// bytes are not counted in B/vert.
+Status AddFileCases(const Asset& a, const BenchOptions& o, std::vector<Case>* cases) {
+  auto scenes = PoseFileInstances(a, o.characters);
+  if (!scenes) return scenes.status();
+  for (uint32_t n : cpu::DrawnNodes(a)) {
+    const Node& node = a.nodes[n];
+    if (node.mesh < 0 || node.skin < 0) continue;
+    const Mesh& mesh = a.meshes[size_t(node.mesh)];
+    std::vector<Float3x4> palettes;
+    for (const cpu::EvaluatedScene& scene : *scenes) {
+      auto palette = cpu::NodePalette(a, n, scene.world);
+      if (!palette) return palette.status();
+      palettes.insert(palettes.end(), palette->begin(), palette->end());
+    }
+    const size_t joints = palettes.size() / o.characters;
+    const std::vector<float> weights = cpu::MorphWeightsFor(mesh, (*scenes)[0].pose.weights[n]);
+    for (size_t k = 0; k < mesh.primitives.size(); ++k) {
+      const Primitive& prim = mesh.primitives[k];
+      if (prim.influences.joints.empty() && prim.sparse_influences.offsets.empty()) continue;
+      const std::string name =
+          (mesh.name.empty() ? "mesh " + std::to_string(node.mesh) : mesh.name) + "/" +
+          std::to_string(k);
+      AddPrimitiveCases(prim, name, palettes, joints,
+                        prim.targets.empty() ? std::vector<float>() : weights, o.characters, cases);
+    }
+  }
+  return {};
+}
+
+// FILE loaded and its cases added; `note` says what was loaded and how long it took. False (after
+// a message) when the file does not load or has no skinned mesh instance.
+bool LoadFileCases(const BenchOptions& o, std::vector<Case>* cases, std::string* note) {
+  const auto t0 = Clock::now();
+  auto file = loader::LoadAsset(o.file);
+  const double load_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  if (!file) {
+    std::fprintf(stderr, "sinew bench: %s: %s\n", o.file.c_str(), file.error().ToString().c_str());
+    return false;
+  }
+  if (Status s = AddFileCases(file->loaded.asset, o, cases); !s) {
+    std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
+    return false;
+  }
+  if (cases->empty()) {
+    std::fprintf(stderr, "sinew bench: %s has no skinned mesh instance\n", o.file.c_str());
+    return false;
+  }
+  char text[512];
+  std::snprintf(text, sizeof(text), "%s: loaded in %.2f ms, %zu skinned primitive cases",
+                o.file.c_str(), load_ms, cases->size());
+  *note = text;
+  return true;
+}
+
+// Dense with each K asked for.
+Status AddDenseCases(const BenchOptions& o, std::vector<Case>* cases) {
+  for (uint32_t k : o.influences) {
+    auto character = ProceduralCharacter(o, k);
+    if (!character) return character.status();
+    cases->push_back(
+        CrowdCase("dense K=" + std::to_string(k), std::move(character->mesh), character->skeleton));
+  }
+  return {};
+}
+
+// Keeps each vertex's heaviest entries: 8-16 of them on every 10th vertex, else 1 or 2.
+SparseInfluences VariedInfluences(const SparseInfluences& s) {
+  SparseInfluences kept;
+  kept.group_count = s.group_count;
+  kept.offsets.push_back(0);
+  for (size_t v = 0; v + 1 < s.offsets.size(); ++v) {
+    const uint32_t available = s.offsets[v + 1] - s.offsets[v];
+    const uint32_t want = v % 10 == 0 ? 8 + uint32_t(v / 10 % 9) : 1 + uint32_t(v % 2);
+    for (uint32_t e = 0; e < std::min(available, want); ++e) {
+      kept.groups.push_back(s.groups[s.offsets[v] + e]);
+      kept.weights.push_back(s.weights[s.offsets[v] + e]);
+    }
+    kept.offsets.push_back(uint32_t(kept.groups.size()));
+  }
+  return kept;
+}
+
+// The layout comparison: a uniform 4-bone mesh as sparse, and a mesh whose influence counts vary
+// (most vertices 1-2 bones, every 10th 8-16) in both layouts.
+Status AddLayoutCases(const BenchOptions& o, std::vector<Case>* cases) {
+  auto uniform = ProceduralCharacter(o, 4);
+  if (!uniform) return uniform.status();
+  const Skeleton& skeleton = uniform->skeleton;
+  const size_t joints = skeleton.joint_count();
+  Primitive& sparse_uniform = uniform->mesh;
+  if (Status s = UseInfluenceLayout(sparse_uniform, InfluenceLayout::kSparse, 0, joints); !s) {
+    return s;
+  }
+  auto varied = ProceduralCharacter(o, 16);
+  if (!varied) return varied.status();
+  Primitive& sparse_varied = varied->mesh;
+  if (Status s = UseInfluenceLayout(sparse_varied, InfluenceLayout::kSparse, 0, joints); !s) {
+    return s;
+  }
+  sparse_varied.sparse_influences = VariedInfluences(sparse_varied.sparse_influences);
+  Primitive dense_varied = sparse_varied;
+  // Lossless: K = 16.
+  if (Status s = UseInfluenceLayout(dense_varied, InfluenceLayout::kDense, 0, joints); !s) {
+    return s;
+  }
+  cases->push_back(CrowdCase("sparse uniform 4", std::move(sparse_uniform), skeleton));
+  cases->push_back(CrowdCase("dense K=16 varied", std::move(dense_varied), skeleton));
+  cases->push_back(CrowdCase("sparse varied", std::move(sparse_varied), skeleton));
+  return {};
+}
+
+// Bytes the kernel reads for morphing, per vertex, at the resolved weights `resolved`; per
+// group: the instance's active count (8); if not 0, the group's two offsets (8), the shorter of
+// the active list (per target: entry 8, block index 4) and the group's blocks (per block: header
+// 16, weight entry 8), then the header (16, once) and deltas of each active target's block.
+double MorphBytesPerVertex(const MorphDeltas& packed, const std::vector<float>& resolved,
+                           size_t vertices) {
+  const size_t a =
+      size_t(std::count_if(resolved.begin(), resolved.end(), [](float x) { return x != 0.0f; }));
+  double bytes = 0;
+  for (size_t g = 0; g + 1 < packed.group_offsets.size(); ++g) {
+    bytes += 8;
+    if (a == 0) continue;
+    const size_t blocks = packed.group_offsets[g + 1] - packed.group_offsets[g];
+    bytes += 8 + (a <= blocks ? 12.0 * double(a) : 24.0 * double(blocks));
+    for (size_t b = packed.group_offsets[g]; b < packed.group_offsets[g + 1]; ++b) {
+      if (resolved[packed.blocks[b * 4]] == 0) continue;
+      bytes += (a <= blocks ? 16 : 0) + double(std::popcount(packed.blocks[b * 4 + 1]) +
+                                               std::popcount(packed.blocks[b * 4 + 2])) *
+                                            packed.stride() * 4;
+    }
+  }
+  return bytes / double(vertices);
+}
+
+// Blend shapes fused with skinning: K = 4 with 50 face shapes (10 with an in-between), at 0, 5
+// and 50 active shapes (weights 0.8: through the in-betweens where there are some).
+Status AddShapeCases(const BenchOptions& o, std::vector<Case>* cases) {
+  auto character = ProceduralCharacter(o, 4);
+  if (!character) return character.status();
+  Primitive* face = &character->mesh;
+  procedural::FaceShapeOptions fo;
+  fo.seed = o.seed;
+  auto shapes = procedural::MakeFaceShapes(*face, fo);
+  if (!shapes) return shapes.status();
+  face->targets = shapes->targets;
+  const MorphDeltas packed = PackMorphTargets(face->vertex_count(), face->targets);
+  for (uint32_t active : {0u, 5u, 50u}) {
+    std::vector<float> weights(shapes->targets.size(), 0.0f), resolved(weights.size());
+    for (uint32_t t = 0; t < active; ++t) weights[t] = 0.8f;
+    cpu::SubShapeWeightsJob job;
+    job.shapes = shapes->inbetweens;
+    job.weights = weights;
+    job.output = resolved;
+    if (Status s = job.Run(); !s) return s;
+    size_t touched = 0;
+    for (size_t t = 0; t < resolved.size(); ++t)
+      touched += resolved[t] != 0 ? shapes->touched[t] : 0;
+    Case c = CrowdCase("K=4 shapes " + std::to_string(active) + "/50", *face, character->skeleton);
+    c.morph_weights = resolved;
+    c.active = active;
+    c.touched = touched;
+    c.morph_bytes_per_vertex = MorphBytesPerVertex(packed, resolved, face->vertex_count());
+    cases->push_back(std::move(c));
+  }
+  return {};
+}
+
+// The cases: FILE's (LoadFileCases), or the procedural ones: dense with each K asked for, then
+// the layout comparison and the blend shapes unless skipped. False after a message.
+bool MakeCases(const BenchOptions& o, std::vector<Case>* cases, std::string* file_note) {
+  if (!o.file.empty()) return LoadFileCases(o, cases, file_note);
+  Status status = AddDenseCases(o, cases);
+  if (status && o.layouts) status = AddLayoutCases(o, cases);
+  if (status && o.shapes) status = AddShapeCases(o, cases);
+  if (!status) std::fprintf(stderr, "sinew bench: %s\n", status.error().ToString().c_str());
+  return status.ok();
+}
+
+// Bytes moved per vertex: rest position, normal, tangent in and out (80), plus the influences as
+// the kernels read them (influence_layout.h) and the morph bytes. Palette reads are shared by a
+// character's vertices (cached) and not counted.
+uint32_t BytesPerVertex(const Case& c) {
+  const Primitive& mesh = c.mesh;
+  const size_t v = mesh.vertex_count();
+  const size_t influence_bytes =
+      mesh.sparse() ? SparseInfluenceBytes(v, mesh.sparse_influences.entry_count())
+                    : DenseInfluenceBytes(v, mesh.influences.influences_per_vertex);
+  return 80 + uint32_t(std::lround(double(influence_bytes) / double(v) + c.morph_bytes_per_vertex));
+}
+
+// Runs a case on the CPU and, with `ctx`, the GPU; appends a row each. False after a message.
+bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, Progress* progress,
+             std::vector<Row>* rows) {
+  const Primitive& mesh = c.mesh;
+  const size_t j = mesh.palette_size(c.joints);
+  std::vector<Float3x4> palettes(o.characters * j);
+  if (!c.palettes.empty()) palettes = c.palettes;
+  for (uint32_t ch = 0; ch < o.characters && c.palettes.empty(); ++ch) {
+    Status s = procedural::CrowdPalette(c.skeleton, kReferenceTime, ch,
+                                        std::span(palettes).subspan(ch * j, j));
+    if (!s) {
+      std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
+      return false;
+    }
+  }
+  const size_t v = mesh.vertex_count();
+  const double entries = mesh.sparse() ? double(mesh.sparse_influences.entry_count()) / double(v)
+                                       : double(mesh.influences.influences_per_vertex);
+  CpuOutputs reference;
+  Row cpu_row{"cpu", c.layout, entries, uint64_t(o.characters) * v, BytesPerVertex(c)};
+  cpu_row.auto_layout = ToString(ChooseInfluenceLayout(mesh));
+  cpu_row.active_shapes = c.active;
+  cpu_row.touched = c.touched;
+  cpu_row.ms_per_frame = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,
+                                &reference, progress);
+  rows->push_back(cpu_row);
+  if (!ctx) return true;
+  Row gpu_row = cpu_row;
+  gpu_row.path = "gpu";
+  if (Status s = RunGpu(*ctx, mesh, c.joints, palettes, c.palettes.empty() ? &c.skeleton : nullptr,
+                        c.morph_weights, o, reference, &gpu_row, progress);
+      !s) {
+    std::fprintf(stderr, "sinew bench: GPU path status: %s\n", s.error().ToString().c_str());
+    return false;
+  }
+  rows->push_back(gpu_row);
+  return true;
+}
+
+// GPU rows within tolerance of the CPU reference: positions <= 1e-5 x extent, normals and
+// tangents <= 1e-5.
+bool WithinTolerance(const std::vector<Row>& rows) {
+  return std::all_of(rows.begin(), rows.end(), [](const Row& r) {
+    return r.path != "gpu" || (r.max_error <= 1e-5 && r.max_direction_error <= 1e-5);
+  });
 }
 
 // The blend-shape summary: fused kernel with no active shape against skinning alone, and the cost
@@ -341,21 +675,136 @@ void PrintShapeCosts(const std::vector<Row>& rows, uint32_t characters) {
   }
 }
 
+// What the run measured, for the table or the JSON.
+struct BenchReport {
+  std::string device;     // the GPU's name, "none" without one
+  std::string gpu_note;   // why the GPU path did not run ("" when it did, or was not asked for)
+  std::string file_note;  // FILE: what was loaded, and how long it took
+  bool gpu = false;       // the GPU path ran
+  bool within_tolerance = true;
+  std::vector<Row> rows;
+};
+
+// `sinew bench --json`: the options, then a row per path and case.
+void PrintJson(const BenchOptions& o, const BenchReport& report) {
+  JsonWriter json(stdout);
+  json.BeginObject();
+  json.Key("device").String(report.device);
+  json.Key("file");
+  if (o.file.empty()) {
+    json.Null();
+  } else {
+    json.String(o.file);
+  }
+  json.Key("characters").Int(o.characters);
+  json.Key("vertices_per_character");
+  if (o.file.empty()) {
+    json.Int(o.vertices);
+  } else {
+    json.Null();
+  }
+  json.Key("frames").Int(o.frames);
+  json.Key("within_tolerance").Bool(report.within_tolerance);
+  json.Key("results").BeginArray();
+  for (const Row& r : report.rows) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("path").String(r.path);
+    json.Key("layout").String(r.layout);
+    json.Key("influences").Number(r.influences, JsonWriter::Fixed(3));
+    json.Key("vertices").Int(int64_t(r.vertices));
+    json.Key("bytes_per_vertex").Int(r.bytes_per_vertex);
+    json.Key("ms_per_frame").Number(r.ms_per_frame, JsonWriter::Fixed(4));
+    json.Key("mvertices_per_s").Number(r.mvertices_per_s(), JsonWriter::Fixed(2));
+    json.Key("gb_per_s").Number(r.gb_per_s(), JsonWriter::Fixed(3));
+    json.Key("auto_layout").String(r.auto_layout);
+    json.Key("active_shapes").Int(r.active_shapes);
+    json.Key("touched_per_character").Int(int64_t(r.touched));
+    if (r.path == "gpu") {
+      json.Key("record_us").Number(r.record_us, JsonWriter::Fixed(2));
+      json.Key("pose_us");
+      if (r.pose_us >= 0) {
+        json.Number(r.pose_us, JsonWriter::Fixed(1));
+      } else {
+        json.Null();
+      }
+      json.Key("upload_us").Number(r.upload_us, JsonWriter::Fixed(1));
+      json.Key("max_error_over_extent").Number(r.max_error, JsonWriter::Significant(3));
+      json.Key("max_direction_error").Number(r.max_direction_error, JsonWriter::Significant(3));
+    }
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+}
+
+// The human-readable table, with the GPU-vs-CPU verdict and the blend-shape summary.
+void PrintTable(const BenchOptions& o, const BenchReport& report) {
+  if (report.file_note.empty()) {
+    std::printf("sinew bench: %u characters x %u vertices, %u frames (median), device: %s\n",
+                o.characters, o.vertices, o.frames, report.device.c_str());
+  } else {
+    std::printf("sinew bench: %s; %u instances, %u frames (median), device: %s\n",
+                report.file_note.c_str(), o.characters, o.frames, report.device.c_str());
+  }
+  if (!report.gpu_note.empty()) std::printf("GPU path skipped: %s\n", report.gpu_note.c_str());
+  std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %10s %9s %9s %12s\n", "path", "influences",
+              "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s", "record us",
+              "pose us", "upload us", "max err/ext");
+  for (const Row& r : report.rows) {
+    std::printf("%-5s %-18s %6.2f %6s %10llu %7u %10.3f %9.1f %7.2f", r.path.c_str(),
+                r.layout.c_str(), r.influences, r.auto_layout,
+                static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
+                r.mvertices_per_s(), r.gb_per_s());
+    if (r.path == "gpu") {
+      std::printf(" %10.1f", r.record_us);
+      if (r.pose_us >= 0) {
+        std::printf(" %9.1f", r.pose_us);
+      } else {
+        std::printf(" %9s", "-");
+      }
+      std::printf(" %9.1f %12.2e\n", r.upload_us, r.max_error);
+    } else {
+      std::printf(" %10s %9s %9s %12s\n", "-", "-", "-", "reference");
+    }
+  }
+  std::printf(
+      "GPU vs CPU: %s (positions <= 1e-5 x extent, normals/tangents <= 1e-5)\n",
+      report.gpu ? (report.within_tolerance ? "within tolerance" : "OUT OF TOLERANCE") : "not run");
+  PrintShapeCosts(report.rows, o.characters);
+}
+
+// The GPU path's Context, or null (with `note` saying why) when it is skipped or none is found.
+std::unique_ptr<vk::Context> CreateBenchContext(const BenchOptions& o, std::string* note) {
+  if (o.skip_gpu) return nullptr;
+  vk::ContextOptions context_options = ToolContextOptions(o.device);
+  context_options.validation = vk::Validation::kOff;  // Timing, not checking.
+  auto created = vk::Context::Create(context_options);
+  if (!created) {
+    *note = created.error().ToString();
+    std::fprintf(stderr, "sinew bench: no GPU path: %s\n", note->c_str());
+    return nullptr;
+  }
+  return std::move(created.value());
+}
+
+// `sinew bench --loader [--json] [FILES]`.
+int LoaderBenchCommand(std::span<const std::string_view> args) {
+  std::vector<std::string_view> files;
+  bool json = false;
+  for (std::string_view a : args) {
+    if (a == "--json") {
+      json = true;
+    } else {
+      files.push_back(a);
+    }
+  }
+  return LoaderBench(files, json);
+}
+
 }  // namespace
 
 int BenchCommand(std::span<const std::string_view> args) {
-  if (!args.empty() && args[0] == "--loader") {
-    std::vector<std::string_view> files;
-    bool json = false;
-    for (size_t i = 1; i < args.size(); ++i) {
-      if (args[i] == "--json") {
-        json = true;
-      } else {
-        files.push_back(args[i]);
-      }
-    }
-    return LoaderBench(files, json);
-  }
+  if (!args.empty() && args[0] == "--loader") return LoaderBenchCommand(args.subspan(1));
   if (std::find(args.begin(), args.end(), "--crowd") != args.end()) return CrowdBench(args);
   if (std::find(args.begin(), args.end(), "--pose") != args.end()) return PoseBench(args);
   BenchOptions o;
@@ -368,357 +817,24 @@ int BenchCommand(std::span<const std::string_view> args) {
     PrintHelp();
     return 0;
   }
-
-  std::unique_ptr<vk::Context> ctx;
-  std::string gpu_note;
-  if (!o.skip_gpu) {
-    vk::ContextOptions context_options = ToolContextOptions(o.device);
-    context_options.validation = vk::Validation::kOff;  // Timing, not checking.
-    auto created = vk::Context::Create(context_options);
-    if (created) {
-      ctx = std::move(created.value());
-    } else {
-      gpu_note = created.error().ToString();
-      std::fprintf(stderr, "sinew bench: no GPU path: %s\n", gpu_note.c_str());
-    }
-  }
-  const std::string device_name = ctx ? ctx->properties().deviceName : "none";
-
-  std::vector<Row> rows;
-  bool within_tolerance = true;
+  BenchReport report;
+  const std::unique_ptr<vk::Context> ctx = CreateBenchContext(o, &report.gpu_note);
+  report.gpu = ctx != nullptr;
+  report.device = ctx ? ctx->properties().deviceName : "none";
   Progress progress;
-  // The cases: dense with each K asked for; then the layout comparison (docs/semantics.md,
-  // "Sparse skinning"): a uniform 4-bone mesh as sparse, and a mesh whose influence counts vary
-  // (most vertices 1-2 bones, every 10th 8-16) in both layouts.
-  struct Case {
-    std::string layout;
-    Primitive mesh;
-    std::vector<float> morph_weights;  // per target, after in-between resolution
-    uint32_t active = 0;
-    size_t touched = 0;
-    double morph_bytes_per_vertex = 0;  // active targets: entries, lookups, blocks, deltas read
-    std::vector<Float3x4> palettes;     // per character; empty: the procedural crowd's
-    uint32_t joints = 0;                // of the skin; 0: the procedural skeleton's
-  };
   std::vector<Case> cases;
-  Skeleton skeleton;  // of the procedural crowd (every K shares it)
-  const auto character = [&](uint32_t k) -> Result<Primitive> {
-    procedural::CharacterOptions co;
-    co.vertex_count = o.vertices;
-    co.influences_per_vertex = k;
-    co.seed = o.seed;
-    auto made = procedural::MakeCharacter(co);
-    if (!made) return made.status();
-    skeleton = std::move(made->skeleton);
-    return std::move(made->mesh);
-  };
-  const auto to_sparse = [&](Primitive mesh) -> Result<Primitive> {
-    const size_t joints = skeleton.joint_count();
-    if (Status s = UseInfluenceLayout(mesh, InfluenceLayout::kSparse, 0, joints); !s) return s;
-    return mesh;
-  };
-  // FILE: per skinned primitive of every drawn skinned mesh instance, a case in its own influence
-  // layout and one in the other (lossless, where it converts), with one palette per instance: the
-  // first clip sampled at evenly spaced times (the rest pose when the file has no clip). Morph
-  // targets apply, on every instance, at the first instance's weights (the clip's weights at its
-  // start, or the rest weights); their bytes are not counted in B/vert.
-  const auto file_cases = [&](const Asset& a) -> Status {
-    std::vector<cpu::EvaluatedScene> scenes;
-    for (uint32_t ch = 0; ch < o.characters; ++ch) {
-      const int32_t clip = a.animations.empty() ? -1 : 0;
-      float time = 0;
-      if (clip >= 0) {
-        const cpu::ClipRange range = cpu::RangeOf(a.animations[0]);
-        time = range.start + range.duration() * float(ch) / float(o.characters);
-      }
-      auto scene = cpu::EvaluateScene(a, clip, time);
-      if (!scene) return scene.status();
-      scenes.push_back(std::move(scene.value()));
-    }
-    for (uint32_t n : cpu::DrawnNodes(a)) {
-      const Node& node = a.nodes[n];
-      if (node.mesh < 0 || node.skin < 0) continue;
-      const Mesh& mesh = a.meshes[size_t(node.mesh)];
-      std::vector<Float3x4> palettes;
-      for (const cpu::EvaluatedScene& scene : scenes) {
-        auto palette = cpu::NodePalette(a, n, scene.world);
-        if (!palette) return palette.status();
-        palettes.insert(palettes.end(), palette->begin(), palette->end());
-      }
-      const size_t joints = palettes.size() / o.characters;
-      const std::vector<float> weights = cpu::MorphWeightsFor(mesh, scenes[0].pose.weights[n]);
-      for (size_t k = 0; k < mesh.primitives.size(); ++k) {
-        const Primitive& prim = mesh.primitives[k];
-        if (prim.influences.joints.empty() && prim.sparse_influences.offsets.empty()) continue;
-        const std::string name =
-            (mesh.name.empty() ? "mesh " + std::to_string(node.mesh) : mesh.name) + "/" +
-            std::to_string(k);
-        Primitive native = prim;
-        const auto label = [&](const Primitive& m) {
-          return name + (m.sparse()
-                             ? std::string(" sparse")
-                             : " dense K=" + std::to_string(m.influences.influences_per_vertex));
-        };
-        const std::vector<float> morph = prim.targets.empty() ? std::vector<float>() : weights;
-        // Sparse -> dense needs groups == joints: the palette cut to the groups the primitive
-        // uses (a group-indexed palette, so its first group_count entries).
-        const size_t used = native.sparse()
-                                ? std::min<size_t>(joints, native.sparse_influences.group_count)
-                                : joints;
-        Primitive other = prim;
-        std::vector<Float3x4> other_palettes;
-        for (uint32_t ch = 0; ch < o.characters; ++ch) {
-          const auto first = palettes.begin() + ptrdiff_t(ch * joints);
-          other_palettes.insert(other_palettes.end(), first, first + ptrdiff_t(used));
-        }
-        const bool converted =
-            used > 0 &&
-            UseInfluenceLayout(other,
-                               native.sparse() ? InfluenceLayout::kDense : InfluenceLayout::kSparse,
-                               0, used)
-                .ok();
-        cases.push_back(
-            {label(native), std::move(native), morph, 0, 0, 0, palettes, uint32_t(joints)});
-        if (converted) {
-          cases.push_back(
-              {label(other), std::move(other), morph, 0, 0, 0, other_palettes, uint32_t(used)});
-        }
-      }
-    }
-    return {};
-  };
-  Status status;
-  std::string file_note;  // FILE: what was loaded, and how long it took
-  if (!o.file.empty()) {
-    const auto t0 = Clock::now();
-    auto file = loader::LoadAsset(o.file);
-    const double load_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    if (!file) {
-      std::fprintf(stderr, "sinew bench: %s: %s\n", o.file.c_str(),
-                   file.error().ToString().c_str());
-      return 1;
-    }
-    status = file_cases(file->loaded.asset);
-    if (status && cases.empty()) {
-      std::fprintf(stderr, "sinew bench: %s has no skinned mesh instance\n", o.file.c_str());
-      return 1;
-    }
-    char note[512];
-    std::snprintf(note, sizeof(note), "%s: loaded in %.2f ms, %zu skinned primitive cases",
-                  o.file.c_str(), load_ms, cases.size());
-    file_note = note;
-  }
-  for (uint32_t k : o.influences) {
-    if (!o.file.empty()) break;
-    auto mesh = character(k);
-    if (!mesh) {
-      status = mesh.status();
-      break;
-    }
-    cases.push_back({"dense K=" + std::to_string(k), std::move(mesh.value())});
-  }
-  if (status && o.layouts && o.file.empty()) {
-    auto uniform = character(4);
-    auto sparse_uniform = uniform ? to_sparse(std::move(uniform.value())) : uniform;
-    auto varied = character(16);
-    auto sparse_varied = varied ? to_sparse(std::move(varied.value())) : varied;
-    if (!sparse_uniform || !sparse_varied) {
-      status = !sparse_uniform ? sparse_uniform.status() : sparse_varied.status();
-    } else {
-      // Keep each vertex's heaviest entries: 8-16 of them on every 10th vertex, else 1 or 2.
-      SparseInfluences& s = sparse_varied->sparse_influences;
-      SparseInfluences kept;
-      kept.group_count = s.group_count;
-      kept.offsets.push_back(0);
-      for (size_t v = 0; v + 1 < s.offsets.size(); ++v) {
-        const uint32_t available = s.offsets[v + 1] - s.offsets[v];
-        const uint32_t want = v % 10 == 0 ? 8 + uint32_t(v / 10 % 9) : 1 + uint32_t(v % 2);
-        for (uint32_t e = 0; e < std::min(available, want); ++e) {
-          kept.groups.push_back(s.groups[s.offsets[v] + e]);
-          kept.weights.push_back(s.weights[s.offsets[v] + e]);
-        }
-        kept.offsets.push_back(uint32_t(kept.groups.size()));
-      }
-      s = std::move(kept);
-      Primitive dense_varied = *sparse_varied;
-      status = UseInfluenceLayout(dense_varied, InfluenceLayout::kDense, 0,
-                                  skeleton.joint_count());  // lossless: K = 16
-      if (status) {
-        cases.push_back({"sparse uniform 4", std::move(sparse_uniform.value())});
-        cases.push_back({"dense K=16 varied", std::move(dense_varied)});
-        cases.push_back({"sparse varied", std::move(sparse_varied.value())});
-      }
-    }
-  }
-  if (status && o.shapes && o.file.empty()) {
-    // Blend shapes fused with skinning: K = 4 with 50 face shapes (10 with an in-between), at 0,
-    // 5 and 50 active shapes (weights 0.8: through the in-betweens where there are some).
-    auto face = character(4);
-    procedural::FaceShapeOptions fo;
-    fo.seed = o.seed;
-    auto shapes = face ? procedural::MakeFaceShapes(*face, fo)
-                       : Result<procedural::FaceShapes>(face.status());
-    if (!shapes) {
-      status = shapes.status();
-    } else {
-      face->targets = shapes->targets;
-      const MorphDeltas packed = PackMorphTargets(face->vertex_count(), face->targets);
-      const auto active_targets = [](const std::vector<float>& w) {
-        return std::count_if(w.begin(), w.end(), [](float x) { return x != 0.0f; });
-      };
-      for (uint32_t active : {0u, 5u, 50u}) {
-        std::vector<float> weights(shapes->targets.size(), 0.0f), resolved(weights.size());
-        for (uint32_t t = 0; t < active; ++t) weights[t] = 0.8f;
-        cpu::SubShapeWeightsJob job;
-        job.shapes = shapes->inbetweens;
-        job.weights = weights;
-        job.output = resolved;
-        if (status = job.Run(); !status) break;
-        size_t touched = 0;
-        for (size_t t = 0; t < resolved.size(); ++t)
-          touched += resolved[t] != 0 ? shapes->touched[t] : 0;
-        // Bytes the kernel reads for morphing, per group: the instance's active count (8); if
-        // not 0, the group's two offsets (8), the shorter of the active list (per target: entry
-        // 8, block index 4) and the group's blocks (per block: header 16, weight entry 8), then
-        // the header (16, once) and deltas of each active target's block.
-        const size_t a = size_t(active_targets(resolved));
-        double bytes = 0;
-        for (size_t g = 0; g + 1 < packed.group_offsets.size(); ++g) {
-          bytes += 8;
-          if (a == 0) continue;
-          const size_t blocks = packed.group_offsets[g + 1] - packed.group_offsets[g];
-          bytes += 8 + (a <= blocks ? 12.0 * double(a) : 24.0 * double(blocks));
-          for (size_t b = packed.group_offsets[g]; b < packed.group_offsets[g + 1]; ++b) {
-            if (resolved[packed.blocks[b * 4]] == 0) continue;
-            bytes += (a <= blocks ? 16 : 0) + double(std::popcount(packed.blocks[b * 4 + 1]) +
-                                                     std::popcount(packed.blocks[b * 4 + 2])) *
-                                                  packed.stride() * 4;
-          }
-        }
-        cases.push_back({"K=4 shapes " + std::to_string(active) + "/50", *face, resolved, active,
-                         touched, bytes / double(face->vertex_count())});
-      }
-    }
-  }
-  if (!status) {
-    std::fprintf(stderr, "sinew bench: %s\n", status.error().ToString().c_str());
-    return 1;
-  }
-
+  if (!MakeCases(o, &cases, &report.file_note)) return 1;
   for (const Case& c : cases) {
-    const Primitive& mesh = c.mesh;
-    const uint32_t joints = c.joints ? c.joints : uint32_t(skeleton.joint_count());
-    const size_t j = mesh.palette_size(joints);
-    std::vector<Float3x4> palettes(o.characters * j);
-    if (!c.palettes.empty()) palettes = c.palettes;
-    for (uint32_t ch = 0; ch < o.characters && c.palettes.empty(); ++ch) {
-      Status s = procedural::CrowdPalette(skeleton, kReferenceTime, ch,
-                                          std::span(palettes).subspan(ch * j, j));
-      if (!s) {
-        std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
-        return 1;
-      }
-    }
-    // Bytes moved per vertex: rest position, normal, tangent in and out (80), plus the
-    // influences as the kernels read them (influence_layout.h). Palette reads are shared by a
-    // character's vertices (cached) and not counted.
-    const size_t v = mesh.vertex_count();
-    const double entries = mesh.sparse() ? double(mesh.sparse_influences.entry_count()) / double(v)
-                                         : double(mesh.influences.influences_per_vertex);
-    const size_t influence_bytes =
-        mesh.sparse() ? SparseInfluenceBytes(v, mesh.sparse_influences.entry_count())
-                      : DenseInfluenceBytes(v, mesh.influences.influences_per_vertex);
-    const uint32_t bytes =
-        80 + uint32_t(std::lround(double(influence_bytes) / double(v) + c.morph_bytes_per_vertex));
-    CpuOutputs reference;
-    Row cpu_row{"cpu", c.layout, entries, uint64_t(o.characters) * v, bytes};
-    cpu_row.auto_layout = ToString(ChooseInfluenceLayout(mesh));
-    cpu_row.active_shapes = c.active;
-    cpu_row.touched = c.touched;
-    cpu_row.ms_per_frame = RunCpu(mesh, joints, palettes, c.morph_weights, o.characters, o.frames,
-                                  &reference, &progress);
-    rows.push_back(cpu_row);
-    if (ctx) {
-      Row gpu_row = cpu_row;
-      gpu_row.path = "gpu";
-      if (Status s = RunGpu(*ctx, mesh, joints, palettes, c.palettes.empty() ? &skeleton : nullptr,
-                            c.morph_weights, o, reference, &gpu_row, &progress);
-          !s) {
-        std::fprintf(stderr, "sinew bench: GPU path status: %s\n", s.error().ToString().c_str());
-        return 1;
-      }
-      within_tolerance &= gpu_row.max_error <= 1e-5 && gpu_row.max_direction_error <= 1e-5;
-      rows.push_back(gpu_row);
-    }
+    if (!RunCase(c, o, ctx.get(), &progress, &report.rows)) return 1;
   }
-
   progress.Finish();
+  report.within_tolerance = WithinTolerance(report.rows);
   if (o.json) {
-    std::printf(
-        "{\"device\":\"%s\",\"file\":%s,\"characters\":%u,\"vertices_per_character\":%s,"
-        "\"frames\":%u,\"within_tolerance\":%s,\"results\":[",
-        JsonEscape(device_name).c_str(),
-        o.file.empty() ? "null" : ("\"" + JsonEscape(o.file) + "\"").c_str(), o.characters,
-        o.file.empty() ? std::to_string(o.vertices).c_str() : "null", o.frames,
-        within_tolerance ? "true" : "false");
-    for (size_t i = 0; i < rows.size(); ++i) {
-      const Row& r = rows[i];
-      std::printf(
-          "%s{\"path\":\"%s\",\"layout\":\"%s\",\"influences\":%.3f,\"vertices\":%llu,"
-          "\"bytes_per_vertex\":%u,\"ms_per_frame\":%.4f,\"mvertices_per_s\":%.2f,"
-          "\"gb_per_s\":%.3f,\"auto_layout\":\"%s\",\"active_shapes\":%u,"
-          "\"touched_per_character\":%zu",
-          i ? "," : "", r.path.c_str(), r.layout.c_str(), r.influences,
-          static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
-          r.mvertices_per_s(), r.gb_per_s(), r.auto_layout, r.active_shapes, r.touched);
-      if (r.path == "gpu") {
-        std::printf(",\"record_us\":%.2f,\"pose_us\":", r.record_us);
-        if (r.pose_us >= 0) {
-          std::printf("%.1f", r.pose_us);
-        } else {
-          std::printf("null");
-        }
-        std::printf(
-            ",\"upload_us\":%.1f,\"max_error_over_extent\":%.3g,\"max_direction_error\":%.3g",
-            r.upload_us, r.max_error, r.max_direction_error);
-      }
-      std::printf("}");
-    }
-    std::printf("]}\n");
+    PrintJson(o, report);
   } else {
-    if (file_note.empty()) {
-      std::printf("sinew bench: %u characters x %u vertices, %u frames (median), device: %s\n",
-                  o.characters, o.vertices, o.frames, device_name.c_str());
-    } else {
-      std::printf("sinew bench: %s; %u instances, %u frames (median), device: %s\n",
-                  file_note.c_str(), o.characters, o.frames, device_name.c_str());
-    }
-    if (!gpu_note.empty()) std::printf("GPU path skipped: %s\n", gpu_note.c_str());
-    std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %10s %9s %9s %12s\n", "path",
-                "influences", "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s",
-                "record us", "pose us", "upload us", "max err/ext");
-    for (const Row& r : rows) {
-      std::printf("%-5s %-18s %6.2f %6s %10llu %7u %10.3f %9.1f %7.2f", r.path.c_str(),
-                  r.layout.c_str(), r.influences, r.auto_layout,
-                  static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
-                  r.mvertices_per_s(), r.gb_per_s());
-      if (r.path == "gpu") {
-        std::printf(" %10.1f", r.record_us);
-        if (r.pose_us >= 0) {
-          std::printf(" %9.1f", r.pose_us);
-        } else {
-          std::printf(" %9s", "-");
-        }
-        std::printf(" %9.1f %12.2e\n", r.upload_us, r.max_error);
-      } else {
-        std::printf(" %10s %9s %9s %12s\n", "-", "-", "-", "reference");
-      }
-    }
-    std::printf("GPU vs CPU: %s (positions <= 1e-5 x extent, normals/tangents <= 1e-5)\n",
-                ctx ? (within_tolerance ? "within tolerance" : "OUT OF TOLERANCE") : "not run");
-    PrintShapeCosts(rows, o.characters);
+    PrintTable(o, report);
   }
-  return within_tolerance ? 0 : 1;
+  return report.within_tolerance ? 0 : 1;
 }
 
 }  // namespace sinew::tool

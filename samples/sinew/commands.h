@@ -20,7 +20,8 @@ int ConvertCommand(std::span<const std::string_view> args);
 int InfoCommand(std::span<const std::string_view> args);
 // `sinew bench --crowd N[,N...] [options]`: a mixed crowd in one SkinCache (crowd_bench.cpp).
 int CrowdBench(std::span<const std::string_view> args);
-// `sinew bench --pose FILE... [--characters N]`: CrowdPoseJob against the per-character jobs.
+// `sinew bench --pose FILE... [--characters N] [--json]`: CrowdPoseJob against the per-character
+// jobs.
 int PoseBench(std::span<const std::string_view> args);
 // `sinew bench --loader [FILES]` (FILES empty: the shared assets and a synthetic crowd).
 int LoaderBench(std::span<const std::string_view> files, bool json);

@@ -1,67 +1,65 @@
-// `sinew convert IN OUT`: writes a loaded asset's mesh instances (skinned characters and unskinned
-// meshes) as 3D G4MF (.g4tf, or .g4b with --zstd optional), the way sinew makes G4MF test data
-// from glTF (loader/g4mf_writer.h); warns about what it leaves out (uninstantiated meshes,
-// animations).
+// `sinew convert IN OUT [--zstd] [--json]`: writes a loaded asset's mesh instances (skinned
+// characters and unskinned meshes) as 3D G4MF (.g4tf, or .g4b with --zstd optional), the way sinew
+// makes G4MF test data from glTF (loader/g4mf_writer.h); warns on stderr about what it leaves out
+// (uninstantiated meshes, animations). With --json, what was written and left out goes to stdout
+// as one object.
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include <string_view>
 
 #include "commands.h"
+#include "json_writer.h"
 #include "sinew/loader/g4mf_writer.h"
 #include "sinew/loader/load_asset.h"
 
 namespace sinew::tool {
+namespace {
 
-int ConvertCommand(std::span<const std::string_view> args) {
+struct ConvertOptions {
   std::string in, out;
-  loader::G4mfWriteOptions options;
+  loader::G4mfWriteOptions write;
+  bool json = false;
+};
+
+// Returns 0 on success, else the exit code (2: usage, after a message).
+int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) {
   for (std::string_view a : args) {
     if (a == "--zstd") {
-      options.zstd = true;
+      o->write.zstd = true;
+    } else if (a == "--json") {
+      o->json = true;
     } else if (a == "--help" || a == "-h") {
-      in.clear();
+      o->in.clear();
       break;
-    } else if (in.empty()) {
-      in = a;
-    } else if (out.empty()) {
-      out = a;
+    } else if (o->in.empty()) {
+      o->in = a;
+    } else if (o->out.empty()) {
+      o->out = a;
     } else {
-      in.clear();
+      o->in.clear();
       break;
     }
   }
-  if (in.empty() || out.empty()) {
+  if (o->in.empty() || o->out.empty()) {
     std::fputs(
-        "usage: sinew convert IN OUT.g4tf|OUT.g4b [--zstd]\n"
+        "usage: sinew convert IN OUT.g4tf|OUT.g4b [--zstd] [--json]\n"
         "  writes IN's mesh instances as a 3D G4MF file (skinned ones with their bones in\n"
         "  the bind pose and sparse influences, unskinned ones under their joint; blend\n"
-        "  shapes); --zstd encodes a .g4b's data chunk\n",
+        "  shapes); --zstd encodes a .g4b's data chunk; --json reports on stdout as JSON\n",
         stderr);
     return 2;
   }
-  options.binary = out.size() >= 4 && out.compare(out.size() - 4, 4, ".g4b") == 0;
-  if (options.zstd && !options.binary) {
+  o->write.binary = o->out.size() >= 4 && o->out.compare(o->out.size() - 4, 4, ".g4b") == 0;
+  if (o->write.zstd && !o->write.binary) {
     std::fputs("sinew convert: --zstd needs a .g4b output\n", stderr);
     return 2;
   }
-  auto loaded = loader::LoadAsset(in);
-  if (!loaded) {
-    std::fprintf(stderr, "sinew convert: %s: %s\n", in.c_str(), loaded.error().ToString().c_str());
-    return 1;
-  }
-  loader::G4mfWriteReport report;
-  auto bytes = loader::WriteG4mf(loaded->loaded.asset, options, &report);
-  if (!bytes) {
-    std::fprintf(stderr, "sinew convert: %s\n", bytes.error().ToString().c_str());
-    return 1;
-  }
-  std::ofstream file(out, std::ios::binary);
-  file.write(reinterpret_cast<const char*>(bytes->data()), std::streamsize(bytes->size()));
-  if (!file) {
-    std::fprintf(stderr, "sinew convert: cannot write %s\n", out.c_str());
-    return 1;
-  }
+  return 0;
+}
+
+// What G4MF could not hold, as warnings on stderr.
+void WarnLeftOut(const loader::G4mfWriteReport& report) {
   for (const std::string& mesh : report.meshes_left_out) {
     std::fprintf(stderr, "sinew convert: warning: mesh '%s' left out (no node instantiates it)\n",
                  mesh.c_str());
@@ -74,7 +72,56 @@ int ConvertCommand(std::span<const std::string_view> args) {
     std::fprintf(stderr, "sinew convert: warning: %zu animation(s) left out (G4MF has none): %s\n",
                  report.animations_left_out.size(), names.c_str());
   }
-  std::printf("%s -> %s (%zu bytes)\n", in.c_str(), out.c_str(), bytes->size());
+}
+
+// `sinew convert --json`: the files, the bytes written and what was left out.
+void PrintConvertJson(const ConvertOptions& o, size_t bytes,
+                      const loader::G4mfWriteReport& report) {
+  JsonWriter json(stdout);
+  json.BeginObject();
+  json.Key("input").String(o.in);
+  json.Key("output").String(o.out);
+  json.Key("binary").Bool(o.write.binary);
+  json.Key("zstd").Bool(o.write.zstd);
+  json.Key("bytes").Int(int64_t(bytes));
+  json.Key("meshes_left_out").BeginArray(JsonWriter::kInline);
+  for (const std::string& mesh : report.meshes_left_out) json.String(mesh);
+  json.EndArray();
+  json.Key("animations_left_out").BeginArray(JsonWriter::kInline);
+  for (const std::string& animation : report.animations_left_out) json.String(animation);
+  json.EndArray();
+  json.EndObject();
+}
+
+}  // namespace
+
+int ConvertCommand(std::span<const std::string_view> args) {
+  ConvertOptions o;
+  if (int rc = ParseConvertArgs(args, &o); rc != 0) return rc;
+  auto loaded = loader::LoadAsset(o.in);
+  if (!loaded) {
+    std::fprintf(stderr, "sinew convert: %s: %s\n", o.in.c_str(),
+                 loaded.error().ToString().c_str());
+    return 1;
+  }
+  loader::G4mfWriteReport report;
+  auto bytes = loader::WriteG4mf(loaded->loaded.asset, o.write, &report);
+  if (!bytes) {
+    std::fprintf(stderr, "sinew convert: %s\n", bytes.error().ToString().c_str());
+    return 1;
+  }
+  std::ofstream file(o.out, std::ios::binary);
+  file.write(reinterpret_cast<const char*>(bytes->data()), std::streamsize(bytes->size()));
+  if (!file) {
+    std::fprintf(stderr, "sinew convert: cannot write %s\n", o.out.c_str());
+    return 1;
+  }
+  WarnLeftOut(report);
+  if (o.json) {
+    PrintConvertJson(o, bytes->size(), report);
+  } else {
+    std::printf("%s -> %s (%zu bytes)\n", o.in.c_str(), o.out.c_str(), bytes->size());
+  }
   return 0;
 }
 

@@ -19,7 +19,7 @@
 
 #include "bench_util.h"
 #include "commands.h"
-#include "json_text.h"
+#include "json_writer.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/crowd_pose_job.h"
 #include "sinew/cpu/deform_primitive.h"
@@ -208,9 +208,8 @@ void PrintCrowdHelp() {
       stdout);
 }
 
-// The kinds: procedural meshes, then the files under `folder` with a skinned drawn mesh and a
-// clip, in path order.
-Status MakeKinds(const CrowdOptions& o, std::vector<Kind>* kinds) {
+// The procedural kinds: dense K=4, K=8, sparse, and K=4 with 12 face shapes at 0.5.
+Status AddProceduralKinds(const CrowdOptions& o, std::vector<Kind>* kinds) {
   procedural::CharacterOptions co;
   co.vertex_count = o.vertices;
   const auto character = [&](uint32_t k) {
@@ -251,10 +250,14 @@ Status MakeKinds(const CrowdOptions& o, std::vector<Kind>* kinds) {
     k.instances = 1;
     kinds->push_back(std::move(k));
   }
-  if (o.assets.empty()) return {};
+  return {};
+}
+
+// The glTF and G4MF files under `folder`, in path order.
+std::vector<std::filesystem::path> AssetFiles(const std::string& folder) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
-  for (auto it = std::filesystem::recursive_directory_iterator(o.assets, ec);
+  for (auto it = std::filesystem::recursive_directory_iterator(folder, ec);
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
     const std::string ext = it->path().extension().string();
     if (ext == ".gltf" || ext == ".glb" || ext == ".g4tf" || ext == ".g4b") {
@@ -262,30 +265,45 @@ Status MakeKinds(const CrowdOptions& o, std::vector<Kind>* kinds) {
     }
   }
   std::sort(files.begin(), files.end());
-  for (const auto& path : files) {
-    auto loaded = loader::LoadAsset(path);
-    if (!loaded) continue;  // the shared folder holds broken files on purpose
-    Kind k;
-    k.file = std::make_unique<loader::LoadedFile>(std::move(loaded.value()));
-    const Asset& a = k.file->loaded.asset;
-    bool skinned = false;
-    for (const cpu::DrawnMesh& d : cpu::DrawnMeshes(a)) skinned |= d.skin >= 0;
-    if (!skinned || a.animations.empty()) continue;
-    auto plan = cpu::PosePlan::Create(a);
-    if (!plan) continue;
-    k.plan = std::make_unique<cpu::PosePlan>(std::move(plan.value()));
-    k.name = std::filesystem::relative(path, o.assets).string();
-    k.clip = 0;
-    const cpu::ClipRange range = cpu::RangeOf(a.animations[0]);
-    k.start = range.start;
-    k.duration = range.duration();
-    for (const cpu::DrawnMesh& d : k.plan->drawn()) {
-      for (const Primitive& p : a.meshes[d.mesh].primitives) {
-        k.vertices += uint32_t(p.vertex_count());
-        ++k.instances;
-      }
+  return files;
+}
+
+// The kind of `path`, named relative to `folder`: posed along its first clip. Null when the file
+// does not load (the shared folder holds broken files on purpose), draws no skinned mesh or has
+// no clip.
+std::unique_ptr<Kind> FileKind(const std::filesystem::path& path, const std::string& folder) {
+  auto loaded = loader::LoadAsset(path);
+  if (!loaded) return nullptr;
+  auto k = std::make_unique<Kind>();
+  k->file = std::make_unique<loader::LoadedFile>(std::move(loaded.value()));
+  const Asset& a = k->file->loaded.asset;
+  bool skinned = false;
+  for (const cpu::DrawnMesh& d : cpu::DrawnMeshes(a)) skinned |= d.skin >= 0;
+  if (!skinned || a.animations.empty()) return nullptr;
+  auto plan = cpu::PosePlan::Create(a);
+  if (!plan) return nullptr;
+  k->plan = std::make_unique<cpu::PosePlan>(std::move(plan.value()));
+  k->name = std::filesystem::relative(path, folder).string();
+  k->clip = 0;
+  const cpu::ClipRange range = cpu::RangeOf(a.animations[0]);
+  k->start = range.start;
+  k->duration = range.duration();
+  for (const cpu::DrawnMesh& d : k->plan->drawn()) {
+    for (const Primitive& p : a.meshes[d.mesh].primitives) {
+      k->vertices += uint32_t(p.vertex_count());
+      ++k->instances;
     }
-    kinds->push_back(std::move(k));
+  }
+  return k;
+}
+
+// The kinds: procedural meshes, then the files under --assets with a skinned drawn mesh and a
+// clip, in path order.
+Status MakeKinds(const CrowdOptions& o, std::vector<Kind>* kinds) {
+  if (Status s = AddProceduralKinds(o, kinds); !s) return s;
+  if (o.assets.empty()) return {};
+  for (const auto& path : AssetFiles(o.assets)) {
+    if (std::unique_ptr<Kind> k = FileKind(path, o.assets)) kinds->push_back(std::move(*k));
   }
   return {};
 }
@@ -299,12 +317,10 @@ struct CrowdRow {
   double mvertices_per_s() const { return double(vertices) / (gpu_ms * 1e-3) / 1e6; }
 };
 
-// One run: `n` characters, kinds taking turns.
-Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, const CrowdOptions& o,
-                Workers& workers, CrowdRow* row) {
-  // Capacities: each kind's meshes once, its characters' palettes, instances and outputs.
-  std::vector<uint32_t> count(kinds.size(), 0);
-  for (uint32_t c = 0; c < n; ++c) ++count[c % kinds.size()];
+// The cache's capacities: each kind's meshes once, and `count[k]` characters of kind k with their
+// palettes, instances and outputs.
+vk::SkinCacheOptions CrowdCacheOptions(const std::vector<Kind>& kinds,
+                                       const std::vector<uint32_t>& count, const CrowdOptions& o) {
   vk::SkinCacheOptions options;
   options.previous_positions = o.previous;
   options.frames_in_flight = 2;
@@ -341,30 +357,44 @@ Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, co
   options.output_bytes = vk::SkinCacheOutputBytes(options.output_bytes, largest);
   options.max_instances = std::max(options.max_instances, 1u);
   options.max_palettes = std::max(options.max_palettes, 1u);
-  auto created = vk::SkinCache::Create(ctx, options);
-  if (!created) return created.status();
-  vk::SkinCache& cache = **created;
+  return options;
+}
 
-  const uint32_t max_threads = *std::max_element(o.threads.begin(), o.threads.end());
-  std::vector<Members> members(kinds.size());
+// One run's cache and its characters, kind by kind (`members[k]` for `kinds[k]`).
+struct CrowdRun {
+  std::unique_ptr<vk::SkinCache> cache;
+  std::vector<Members> members;
+};
+
+// Each kind with characters in the run: its meshes in the cache once, and (a file's) a posing
+// scratch per thread.
+Status AddKindMeshes(std::vector<Kind>& kinds, const std::vector<uint32_t>& count,
+                     uint32_t max_threads, CrowdRun* run) {
   for (size_t k = 0; k < kinds.size(); ++k) {
     Kind& kind = kinds[k];
-    Members& m = members[k];
+    Members& m = run->members[k];
     if (count[k] == 0) continue;
     if (kind.file) {
-      auto meshes = vk::AddAssetMeshes(cache, kind.file->loaded.asset);
+      auto meshes = vk::AddAssetMeshes(*run->cache, kind.file->loaded.asset);
       if (!meshes) return Prefixed(meshes.status(), kind.name);
       m.asset_meshes = std::move(meshes.value());
       for (uint32_t t = 0; t < max_threads; ++t) m.scratch.push_back(kind.plan->MakeScratch());
     } else {
-      auto mesh = cache.AddMesh(kind.mesh, uint32_t(kind.skeleton.joint_count()));
+      auto mesh = run->cache->AddMesh(kind.mesh, uint32_t(kind.skeleton.joint_count()));
       if (!mesh) return Prefixed(mesh.status(), kind.name);
       m.mesh = *mesh;
     }
   }
+  return {};
+}
+
+// `n` characters, kinds taking turns: a file's instances (AddAssetInstance), or a procedural
+// character's palette and instance (with its constant morph weights).
+Status AddCharacters(const std::vector<Kind>& kinds, uint32_t n, CrowdRun* run) {
+  vk::SkinCache& cache = *run->cache;
   for (uint32_t c = 0; c < n; ++c) {
     const size_t k = c % kinds.size();
-    Members& m = members[k];
+    Members& m = run->members[k];
     m.member.push_back(c);
     if (kinds[k].file) {
       auto character = vk::AddAssetInstance(cache, m.asset_meshes);
@@ -383,114 +413,148 @@ Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, co
       m.instances.push_back(*instance);
     }
   }
+  return {};
+}
 
+// The run's cache, sized for `n` characters, holding them.
+Result<CrowdRun> CreateCrowdRun(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n,
+                                const CrowdOptions& o) {
+  std::vector<uint32_t> count(kinds.size(), 0);
+  for (uint32_t c = 0; c < n; ++c) ++count[c % kinds.size()];
+  auto created = vk::SkinCache::Create(ctx, CrowdCacheOptions(kinds, count, o));
+  if (!created) return created.status();
+  CrowdRun run;
+  run.cache = std::move(created.value());
+  run.members.resize(kinds.size());
+  const uint32_t max_threads = *std::max_element(o.threads.begin(), o.threads.end());
+  if (Status s = AddKindMeshes(kinds, count, max_threads, &run); !s) return s;
+  if (Status s = AddCharacters(kinds, n, &run); !s) return s;
+  return run;
+}
+
+// Upload, first half: this frame's clip times and palette memory (OverwritePalette), which the
+// posing overwrites in full.
+void MapFramePalettes(const std::vector<Kind>& kinds, uint32_t frame, CrowdRun* run) {
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    Members& m = run->members[k];
+    m.spans.clear();
+    m.times.clear();
+    for (size_t i = 0; i < m.member.size(); ++i) {
+      m.times.push_back(ClipTime(kinds[k], m.member[i], frame));
+      if (kinds[k].file) {
+        for (vk::PaletteId p : m.characters[i].palettes) {
+          m.spans.push_back(run->cache->OverwritePalette(p));
+        }
+      } else {
+        m.spans.push_back(run->cache->OverwritePalette(m.palettes[i]));
+      }
+    }
+    m.weights.assign(kinds[k].file ? m.member.size() * kinds[k].plan->weight_count() : 0, 0.0f);
+  }
+}
+
+// Thread `t` of `threads` poses its share of each kind's characters: a file's through
+// CrowdPoseJob (palettes and morph weights), a procedural one's with CrowdPalette.
+Status PoseShare(const std::vector<Kind>& kinds, uint32_t t, uint32_t threads, CrowdRun* run) {
+  Status result;
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    Members& m = run->members[k];
+    const size_t count_k = m.member.size();
+    const size_t first = count_k * t / threads, last = count_k * (t + 1) / threads;
+    if (first == last) continue;
+    if (kinds[k].file) {
+      const size_t drawn = kinds[k].plan->drawn().size();
+      const uint32_t wc = kinds[k].plan->weight_count();
+      cpu::CrowdPoseJob job;
+      job.plan = kinds[k].plan.get();
+      job.scratch = &m.scratch[t];
+      job.animation = kinds[k].clip;
+      job.times = std::span(m.times).subspan(first, last - first);
+      job.palettes = std::span(m.spans).subspan(first * drawn, (last - first) * drawn);
+      if (wc) job.weights = std::span(m.weights).subspan(first * wc, (last - first) * wc);
+      if (Status s = job.Run(); !s) result = s;
+    } else {
+      for (size_t i = first; i < last; ++i) {
+        Status s = procedural::CrowdPalette(kinds[k].skeleton, m.times[i], m.member[i], m.spans[i]);
+        if (!s) result = s;
+      }
+    }
+  }
+  return result;
+}
+
+// Poses every character on `threads` threads; the microseconds it took.
+Result<double> PoseCrowd(const std::vector<Kind>& kinds, uint32_t threads, Workers& workers,
+                         CrowdRun* run) {
+  std::vector<Status> results(threads);
+  const auto p0 = Clock::now();
+  workers.Run(threads, [&](uint32_t t) { results[t] = PoseShare(kinds, t, threads, run); });
+  const double us = Microseconds(p0);
+  Status status;
+  for (const Status& s : results) {
+    if (!s) status = s;
+  }
+  if (!status) return status;
+  return us;
+}
+
+// Upload, second half: the files' resolved morph weights, to every primitive with targets.
+Status UploadMorphWeights(const std::vector<Kind>& kinds, CrowdRun* run) {
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    if (!kinds[k].file || kinds[k].plan->weight_count() == 0) continue;
+    Members& m = run->members[k];
+    const Asset& a = kinds[k].file->loaded.asset;
+    const uint32_t wc = kinds[k].plan->weight_count();
+    for (size_t i = 0; i < m.characters.size(); ++i) {
+      for (size_t d = 0; d < kinds[k].plan->drawn().size(); ++d) {
+        const uint32_t offset = kinds[k].plan->weight_offset(d);
+        if (offset == UINT32_MAX) continue;
+        const Mesh& mesh = a.meshes[kinds[k].plan->drawn()[d].mesh];
+        const auto w =
+            std::span(m.weights).subspan(i * wc + offset, mesh.primitives[0].targets.size());
+        for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+          if (mesh.primitives[p].targets.empty()) continue;
+          if (Status s = run->cache->SetMorphWeights(m.characters[i].instances[d][p], w); !s) {
+            return s;
+          }
+        }
+      }
+    }
+  }
+  return {};
+}
+
+// Frames 0 .. --frames: each mapped, posed (once per thread count asked for, each writing the same
+// palettes), its morph weights uploaded, recorded and timed. Frame 0 is not timed. Fills `row`'s
+// times and the last frame's statistics.
+Status RunCrowdFrames(const vk::Context& ctx, const std::vector<Kind>& kinds, const CrowdOptions& o,
+                      Workers& workers, CrowdRun* run, CrowdRow* row) {
   GpuTimer timer(ctx);
   if (!timer.status()) return timer.status();
   std::vector<std::vector<double>> pose_us(o.threads.size());
   std::vector<double> upload_us, record_us, gpu_ms;
-  Status status;
-  for (uint32_t frame = 0; frame <= o.frames && status; ++frame) {
-    // Upload, first half: this frame's palette memory, which the posing overwrites in full.
+  for (uint32_t frame = 0; frame <= o.frames; ++frame) {
     const auto u0 = Clock::now();
-    for (size_t k = 0; k < kinds.size(); ++k) {
-      Members& m = members[k];
-      m.spans.clear();
-      m.times.clear();
-      for (size_t i = 0; i < m.member.size(); ++i) {
-        m.times.push_back(ClipTime(kinds[k], m.member[i], frame));
-        if (kinds[k].file) {
-          for (vk::PaletteId p : m.characters[i].palettes) {
-            m.spans.push_back(cache.OverwritePalette(p));
-          }
-        } else {
-          m.spans.push_back(cache.OverwritePalette(m.palettes[i]));
-        }
-      }
-      m.weights.assign(kinds[k].file ? m.member.size() * kinds[k].plan->weight_count() : 0, 0.0f);
-    }
+    MapFramePalettes(kinds, frame, run);
     double upload = Microseconds(u0);
-    // Pose, once per thread count asked for (each writes the same palettes).
     for (size_t ti = 0; ti < o.threads.size(); ++ti) {
-      const uint32_t threads = o.threads[ti];
-      std::vector<Status> results(threads);
-      const auto p0 = Clock::now();
-      workers.Run(threads, [&](uint32_t t) {
-        for (size_t k = 0; k < kinds.size(); ++k) {
-          Members& m = members[k];
-          const size_t count_k = m.member.size();
-          const size_t first = count_k * t / threads, last = count_k * (t + 1) / threads;
-          if (first == last) continue;
-          if (kinds[k].file) {
-            const size_t drawn = kinds[k].plan->drawn().size();
-            const uint32_t wc = kinds[k].plan->weight_count();
-            cpu::CrowdPoseJob job;
-            job.plan = kinds[k].plan.get();
-            job.scratch = &m.scratch[t];
-            job.animation = kinds[k].clip;
-            job.times = std::span(m.times).subspan(first, last - first);
-            job.palettes = std::span(m.spans).subspan(first * drawn, (last - first) * drawn);
-            if (wc) job.weights = std::span(m.weights).subspan(first * wc, (last - first) * wc);
-            if (Status s = job.Run(); !s) results[t] = s;
-          } else {
-            for (size_t i = first; i < last; ++i) {
-              Status s =
-                  procedural::CrowdPalette(kinds[k].skeleton, m.times[i], m.member[i], m.spans[i]);
-              if (!s) results[t] = s;
-            }
-          }
-        }
-      });
-      if (frame > 0) pose_us[ti].push_back(Microseconds(p0));
-      for (const Status& s : results) {
-        if (!s) status = s;
-      }
+      auto us = PoseCrowd(kinds, o.threads[ti], workers, run);
+      if (!us) return us.status();
+      if (frame > 0) pose_us[ti].push_back(*us);
     }
-    if (!status) break;
-    // Upload, second half: the files' resolved morph weights.
     const auto u1 = Clock::now();
-    for (size_t k = 0; k < kinds.size() && status; ++k) {
-      if (!kinds[k].file || kinds[k].plan->weight_count() == 0) continue;
-      Members& m = members[k];
-      const Asset& a = kinds[k].file->loaded.asset;
-      const uint32_t wc = kinds[k].plan->weight_count();
-      for (size_t i = 0; i < m.characters.size() && status; ++i) {
-        for (size_t d = 0; d < kinds[k].plan->drawn().size() && status; ++d) {
-          const uint32_t offset = kinds[k].plan->weight_offset(d);
-          if (offset == UINT32_MAX) continue;
-          const Mesh& mesh = a.meshes[kinds[k].plan->drawn()[d].mesh];
-          const auto w =
-              std::span(m.weights).subspan(i * wc + offset, mesh.primitives[0].targets.size());
-          for (size_t p = 0; p < mesh.primitives.size() && status; ++p) {
-            if (mesh.primitives[p].targets.empty()) continue;
-            status = cache.SetMorphWeights(m.characters[i].instances[d][p], w);
-          }
-        }
-      }
-    }
+    const Status uploaded = UploadMorphWeights(kinds, run);
     upload += Microseconds(u1);
-    if (!status) break;
-    Status recorded;
-    status = ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
-      cache.RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-      timer.Begin(cmd);
-      const auto r0 = Clock::now();
-      recorded = cache.Record(cmd);
-      if (frame > 0) record_us.push_back(Microseconds(r0));
-      timer.End(cmd);
-      cache.RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    });
-    if (status) status = recorded;
-    if (!status) break;
-    auto ms = timer.Milliseconds();
-    if (!ms) return ms.status();
+    if (!uploaded) return uploaded;
+    auto timed = RunTimedFrame(ctx, *run->cache, timer);
+    if (!timed) return timed.status();
     if (frame > 0) {
-      gpu_ms.push_back(*ms);
+      record_us.push_back(timed->record_us);
+      gpu_ms.push_back(timed->gpu_ms);
       upload_us.push_back(upload);
     }
   }
-  if (!status) return status;
-  const vk::SkinCacheFrameStats& stats = cache.last_frame_stats();
-  row->characters = n;
+  const vk::SkinCacheFrameStats& stats = run->cache->last_frame_stats();
   row->instances = stats.instances;
   row->meshes = stats.meshes;
   row->dispatches = stats.dispatches;
@@ -499,66 +563,99 @@ Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, co
   row->upload_us = Median(upload_us);
   row->record_us = Median(record_us);
   row->gpu_ms = Median(gpu_ms);
+  return {};
+}
 
-  // The last frame, checked: the first character of each kind against the CPU reference.
-  const auto read = [&](vk::InstanceId id, size_t floats) -> Result<std::vector<float>> {
-    const vk::InstanceOutputs out = cache.outputs(id);
-    return vk::ReadFloats(ctx, out.buffer, out.positions, floats * sizeof(float));
-  };
-  const auto compare = [&](const std::vector<float>& got, const std::vector<float>& want) {
-    double e = 0;
-    for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
-      e = std::max(e, std::fabs(double(got[i]) - double(want[i])));
+// Positions read back from an instance's outputs: `floats` of them.
+Result<std::vector<float>> ReadPositions(const vk::Context& ctx, const vk::SkinCache& cache,
+                                         vk::InstanceId id, size_t floats) {
+  const vk::InstanceOutputs out = cache.outputs(id);
+  return vk::ReadFloats(ctx, out.buffer, out.positions, floats * sizeof(float));
+}
+
+// max |got - want| / the extent of `want` (at least 1e-3); infinite when the sizes differ.
+double PositionError(const std::vector<float>& got, const std::vector<float>& want) {
+  double e = 0;
+  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
+    e = std::max(e, std::fabs(double(got[i]) - double(want[i])));
+  }
+  const double extent = std::max<double>(BoundsDiagonal(want), 1e-3);
+  return got.size() == want.size() ? e / extent : INFINITY;
+}
+
+// A procedural character's last frame against cpu::SkinMesh at its time: the position error.
+Result<double> CheckProceduralCharacter(const vk::Context& ctx, const vk::SkinCache& cache,
+                                        const Kind& kind, uint32_t member, float time,
+                                        vk::InstanceId instance) {
+  const Primitive& mesh = kind.mesh;
+  std::vector<Float3x4> palette(mesh.palette_size(kind.skeleton.joint_count()));
+  if (Status s = procedural::CrowdPalette(kind.skeleton, time, member, palette); !s) return s;
+  std::vector<float> want(mesh.positions.size()), normals(mesh.normals.size()),
+      tangents(mesh.tangents.size());
+  if (Status s = cpu::SkinMesh(mesh, palette, kind.weights, want, normals, tangents); !s) {
+    return s;
+  }
+  auto got = ReadPositions(ctx, cache, instance, want.size());
+  if (!got) return got.status();
+  return PositionError(*got, want);
+}
+
+// A file's character's last frame against the CPU reference (EvaluateScene, DeformPrimitive)
+// at its time: the largest position error over its primitives.
+Result<double> CheckFileCharacter(const vk::Context& ctx, const vk::SkinCache& cache,
+                                  const Kind& kind, const Members& m, float time) {
+  const Asset& a = kind.file->loaded.asset;
+  auto scene = cpu::EvaluateScene(a, kind.clip, time);
+  if (!scene) return scene.status();
+  double error = 0;
+  for (size_t d = 0; d < m.asset_meshes.drawn.size(); ++d) {
+    const uint32_t node = m.asset_meshes.drawn[d].node;
+    std::vector<Float3x4> palette;
+    if (a.nodes[node].skin >= 0) {
+      auto p = cpu::NodePalette(a, node, scene->world);
+      if (!p) return p.status();
+      palette = std::move(p.value());
     }
-    const double extent = std::max<double>(BoundsDiagonal(want), 1e-3);
-    row->max_error = std::max(row->max_error, got.size() == want.size() ? e / extent : INFINITY);
-  };
-  for (size_t k = 0; k < kinds.size(); ++k) {
-    const Members& m = members[k];
-    if (m.member.empty()) continue;
-    const float time = ClipTime(kinds[k], m.member[0], o.frames);
-    if (!kinds[k].file) {
-      const Primitive& mesh = kinds[k].mesh;
-      const Skeleton& skeleton = kinds[k].skeleton;
-      std::vector<Float3x4> palette(mesh.palette_size(skeleton.joint_count()));
-      if (Status s = procedural::CrowdPalette(skeleton, time, m.member[0], palette); !s) {
+    for (uint32_t p = 0; p < a.meshes[m.asset_meshes.drawn[d].mesh].primitives.size(); ++p) {
+      cpu::DeformedPrimitive want;
+      if (Status s = cpu::DeformPrimitive(a, node, p, scene->world, scene->pose.weights[node],
+                                          palette, &want);
+          !s) {
         return s;
       }
-      std::vector<float> want(mesh.positions.size()), normals(mesh.normals.size()),
-          tangents(mesh.tangents.size());
-      if (Status s = cpu::SkinMesh(mesh, palette, kinds[k].weights, want, normals, tangents); !s) {
-        return s;
-      }
-      auto got = read(m.instances[0], want.size());
+      auto got = ReadPositions(ctx, cache, m.characters[0].instances[d][p], want.positions.size());
       if (!got) return got.status();
-      compare(*got, want);
-      continue;
-    }
-    const Asset& a = kinds[k].file->loaded.asset;
-    auto scene = cpu::EvaluateScene(a, kinds[k].clip, time);
-    if (!scene) return scene.status();
-    for (size_t d = 0; d < m.asset_meshes.drawn.size(); ++d) {
-      const uint32_t node = m.asset_meshes.drawn[d].node;
-      std::vector<Float3x4> palette;
-      if (a.nodes[node].skin >= 0) {
-        auto p = cpu::NodePalette(a, node, scene->world);
-        if (!p) return p.status();
-        palette = std::move(p.value());
-      }
-      for (uint32_t p = 0; p < a.meshes[m.asset_meshes.drawn[d].mesh].primitives.size(); ++p) {
-        cpu::DeformedPrimitive want;
-        if (Status s = cpu::DeformPrimitive(a, node, p, scene->world, scene->pose.weights[node],
-                                            palette, &want);
-            !s) {
-          return s;
-        }
-        auto got = read(m.characters[0].instances[d][p], want.positions.size());
-        if (!got) return got.status();
-        compare(*got, want.positions);
-      }
+      error = std::max(error, PositionError(*got, want.positions));
     }
   }
+  return error;
+}
+
+// The last frame, checked: the first character of each kind against the CPU reference; the
+// largest position error goes to `row`.
+Status CheckLastFrame(const vk::Context& ctx, const std::vector<Kind>& kinds, const CrowdOptions& o,
+                      const CrowdRun& run, CrowdRow* row) {
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    const Members& m = run.members[k];
+    if (m.member.empty()) continue;
+    const float time = ClipTime(kinds[k], m.member[0], o.frames);
+    auto error = kinds[k].file ? CheckFileCharacter(ctx, *run.cache, kinds[k], m, time)
+                               : CheckProceduralCharacter(ctx, *run.cache, kinds[k], m.member[0],
+                                                          time, m.instances[0]);
+    if (!error) return error.status();
+    row->max_error = std::max(row->max_error, *error);
+  }
   return {};
+}
+
+// One run: `n` characters, kinds taking turns.
+Status RunCrowd(const vk::Context& ctx, std::vector<Kind>& kinds, uint32_t n, const CrowdOptions& o,
+                Workers& workers, CrowdRow* row) {
+  auto run = CreateCrowdRun(ctx, kinds, n, o);
+  if (!run) return run.status();
+  row->characters = n;
+  if (Status s = RunCrowdFrames(ctx, kinds, o, workers, &*run, row); !s) return s;
+  return CheckLastFrame(ctx, kinds, o, *run, row);
 }
 
 const char* ToString(vk::PreviousPositions p) {
@@ -572,30 +669,230 @@ const char* ToString(vk::PreviousPositions p) {
   }
 }
 
+// `sinew bench --crowd --json`.
+void PrintCrowdJson(const CrowdOptions& o, const std::string& device,
+                    const std::vector<Kind>& kinds, bool within,
+                    const std::vector<CrowdRow>& rows) {
+  JsonWriter json(stdout);
+  json.BeginObject();
+  json.Key("device").String(device);
+  json.Key("previous_positions").String(ToString(o.previous));
+  json.Key("frames").Int(o.frames);
+  json.Key("kinds").BeginArray();
+  for (const Kind& k : kinds) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("name").String(k.name);
+    json.Key("vertices").Int(k.vertices);
+    json.Key("instances").Int(k.instances);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.Key("within_tolerance").Bool(within);
+  json.Key("results").BeginArray();
+  for (const CrowdRow& r : rows) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("characters").Int(r.characters);
+    json.Key("instances").Int(r.instances);
+    json.Key("meshes").Int(r.meshes);
+    json.Key("vertices").Int(int64_t(r.vertices));
+    json.Key("pose_us").BeginObject();
+    for (size_t t = 0; t < o.threads.size(); ++t) {
+      json.Key(std::to_string(o.threads[t])).Number(r.pose_us[t], JsonWriter::Fixed(1));
+    }
+    json.EndObject();
+    json.Key("upload_us").Number(r.upload_us, JsonWriter::Fixed(1));
+    json.Key("record_us").Number(r.record_us, JsonWriter::Fixed(1));
+    json.Key("dispatches").Int(r.dispatches);
+    json.Key("gpu_ms").Number(r.gpu_ms, JsonWriter::Fixed(3));
+    json.Key("mvertices_per_s").Number(r.mvertices_per_s(), JsonWriter::Fixed(1));
+    json.Key("max_error_over_extent").Number(r.max_error, JsonWriter::Significant(3));
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+}
+
+// `sinew bench --crowd`'s table.
+void PrintCrowdTable(const CrowdOptions& o, const std::string& device,
+                     const std::vector<Kind>& kinds, bool within,
+                     const std::vector<CrowdRow>& rows) {
+  std::printf(
+      "sinew bench --crowd: %zu kinds of character, %u frames (median), previous "
+      "positions %s, device: %s\n",
+      kinds.size(), o.frames, ToString(o.previous), device.c_str());
+  for (const Kind& k : kinds) {
+    std::printf("  %-45s %6u vertices, %2u instances a character\n", k.name.c_str(), k.vertices,
+                k.instances);
+  }
+  std::printf("%10s %9s %6s %10s", "characters", "instances", "meshes", "vertices");
+  for (uint32_t t : o.threads) std::printf(" %8s%-2u", "pose us/", t);
+  std::printf(" %9s %9s %10s %8s %9s %12s\n", "upload us", "record us", "dispatches", "GPU ms",
+              "Mvert/s", "max err/ext");
+  for (const CrowdRow& r : rows) {
+    std::printf("%10u %9u %6u %10llu", r.characters, r.instances, r.meshes,
+                static_cast<unsigned long long>(r.vertices));
+    for (double p : r.pose_us) std::printf(" %10.1f", p);
+    std::printf(" %9.1f %9.1f %10u %8.3f %9.1f %12.2e\n", r.upload_us, r.record_us, r.dispatches,
+                r.gpu_ms, r.mvertices_per_s(), r.max_error);
+  }
+  std::printf("GPU vs CPU: %s (positions <= 1e-5 x extent, first character of each kind)\n",
+              within ? "within tolerance" : "OUT OF TOLERANCE");
+}
+
+struct PoseOptions {
+  std::vector<std::string> files;
+  uint32_t characters = 1000;
+  bool json = false;
+};
+
+// Returns an empty string on success, else what was wrong.
+std::string ParsePoseArgs(std::span<const std::string_view> args, PoseOptions* o) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--pose") continue;
+    if (args[i] == "--json") {
+      o->json = true;
+    } else if (args[i] == "--characters" && i + 1 < args.size()) {
+      if (!ParseUint(args[++i], &o->characters) || o->characters == 0) {
+        return "--characters N >= 1";
+      }
+    } else {
+      o->files.emplace_back(args[i]);
+    }
+  }
+  return {};
+}
+
+// Rounds of each way of posing in `sinew bench --pose`; the best of them counts.
+constexpr int kPoseRounds = 15;
+
+// One file's posing cost: the best round of each way, in microseconds per character.
+struct PoseRow {
+  std::string file;  // the file name, without its folder
+  double jobs_us = 0, crowd_us = 0;
+};
+
+// Palettes for `characters` characters of `plan`: one span per character and drawn mesh.
+struct PaletteStorage {
+  std::vector<std::vector<Float3x4>> storage;
+  std::vector<std::span<Float3x4>> spans;
+};
+
+PaletteStorage MakePaletteStorage(const cpu::PosePlan& plan, uint32_t characters) {
+  PaletteStorage p;
+  p.storage.reserve(size_t(characters) * plan.drawn().size());
+  for (uint32_t c = 0; c < characters; ++c) {
+    for (const cpu::DrawnMesh& d : plan.drawn()) {
+      p.storage.emplace_back(d.palette_size);
+      p.spans.push_back(p.storage.back());
+    }
+  }
+  return p;
+}
+
+// The per-character jobs, as an engine ran them before PosePlan: validated on every call.
+Status PosePerCharacter(const Asset& a, const cpu::PosePlan& plan, std::span<const float> times,
+                        std::span<const std::span<Float3x4>> palettes, ScenePose* pose,
+                        std::vector<Float4x4>* world) {
+  for (size_t c = 0; c < times.size(); ++c) {
+    cpu::SampleAnimationJob sample;
+    sample.animation = &a.animations[0];
+    sample.time = times[c];
+    sample.pose = pose;
+    if (Status s = sample.Run(); !s) return s;
+    cpu::SceneTransformsJob scene;
+    scene.nodes = a.nodes;
+    scene.pose = pose;
+    scene.output = *world;
+    if (Status s = scene.Run(); !s) return s;
+    for (size_t d = 0; d < plan.drawn().size(); ++d) {
+      const cpu::DrawnMesh& m = plan.drawn()[d];
+      const std::span<Float3x4> out = palettes[c * plan.drawn().size() + d];
+      if (m.skin < 0) {
+        out[0] = ToFloat3x4((*world)[m.node]);
+        continue;
+      }
+      cpu::SkinInstancePaletteJob palette;
+      palette.skin = &a.skins[size_t(m.skin)];
+      palette.world = *world;
+      palette.node = m.node;
+      palette.output = out;
+      if (Status s = palette.Run(); !s) return s;
+    }
+  }
+  return {};
+}
+
+// `characters` characters of `a` posed along its first clip at evenly spaced times, by the
+// per-character jobs and by CrowdPoseJob, in alternation, kPoseRounds rounds. `a` has a clip.
+Result<PoseRow> TimePosing(const Asset& a, const cpu::PosePlan& plan, uint32_t characters) {
+  PaletteStorage palettes = MakePaletteStorage(plan, characters);
+  const cpu::ClipRange range = cpu::RangeOf(a.animations[0]);
+  std::vector<float> times(characters);
+  for (uint32_t c = 0; c < characters; ++c) {
+    times[c] = range.start + range.duration() * float(c) / float(characters);
+  }
+  ScenePose pose = RestPose(a);
+  std::vector<Float4x4> world(a.nodes.size());
+  cpu::PoseScratch scratch = plan.MakeScratch();
+  double best_jobs = 1e30, best_crowd = 1e30;
+  for (int round = 0; round < kPoseRounds; ++round) {
+    auto t0 = Clock::now();
+    if (Status s = PosePerCharacter(a, plan, times, palettes.spans, &pose, &world); !s) return s;
+    best_jobs = std::min(best_jobs, Microseconds(t0));
+    t0 = Clock::now();
+    cpu::CrowdPoseJob job;
+    job.plan = &plan;
+    job.scratch = &scratch;
+    job.animation = 0;
+    job.times = times;
+    job.palettes = palettes.spans;
+    if (Status s = job.Run(); !s) return s;
+    best_crowd = std::min(best_crowd, Microseconds(t0));
+  }
+  PoseRow row;
+  row.jobs_us = best_jobs / characters;
+  row.crowd_us = best_crowd / characters;
+  return row;
+}
+
+// `sinew bench --pose --json`.
+void PrintPoseJson(const PoseOptions& o, const std::vector<PoseRow>& rows) {
+  JsonWriter json(stdout);
+  json.BeginObject();
+  json.Key("characters").Int(o.characters);
+  json.Key("rounds").Int(kPoseRounds);
+  json.Key("results").BeginArray();
+  for (const PoseRow& r : rows) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("file").String(r.file);
+    json.Key("jobs_us_per_character").Number(r.jobs_us, JsonWriter::Fixed(3));
+    json.Key("crowd_us_per_character").Number(r.crowd_us, JsonWriter::Fixed(3));
+    json.Key("ratio").Number(r.jobs_us / r.crowd_us, JsonWriter::Fixed(2));
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+}
+
 }  // namespace
 
 int PoseBench(std::span<const std::string_view> args) {
-  std::vector<std::string> files;
-  uint32_t characters = 1000;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--pose") continue;
-    if (args[i] == "--characters" && i + 1 < args.size()) {
-      if (!ParseUint(args[++i], &characters) || characters == 0) {
-        std::fprintf(stderr, "sinew bench: --characters N >= 1\n");
-        return 2;
-      }
-    } else {
-      files.emplace_back(args[i]);
-    }
-  }
-  if (files.empty()) {
-    std::fprintf(stderr, "usage: sinew bench --pose FILE... [--characters N]\n");
+  PoseOptions o;
+  if (std::string err = ParsePoseArgs(args, &o); !err.empty()) {
+    std::fprintf(stderr, "sinew bench: %s\n", err.c_str());
     return 2;
   }
-  std::printf("sinew bench --pose: %u characters along the first clip, one thread, best of 15\n",
-              characters);
-  std::printf("%-40s %14s %14s %7s\n", "file", "jobs us/char", "crowd us/char", "ratio");
-  for (const std::string& path : files) {
+  if (o.files.empty()) {
+    std::fprintf(stderr, "usage: sinew bench --pose FILE... [--characters N] [--json]\n");
+    return 2;
+  }
+  if (!o.json) {
+    std::printf("sinew bench --pose: %u characters along the first clip, one thread, best of %d\n",
+                o.characters, kPoseRounds);
+    std::printf("%-40s %14s %14s %7s\n", "file", "jobs us/char", "crowd us/char", "ratio");
+  }
+  std::vector<PoseRow> rows;
+  for (const std::string& path : o.files) {
     auto file = loader::LoadAsset(path);
     if (!file) {
       std::fprintf(stderr, "sinew bench: %s: %s\n", path.c_str(), file.error().ToString().c_str());
@@ -607,81 +904,19 @@ int PoseBench(std::span<const std::string_view> args) {
       std::fprintf(stderr, "sinew bench: %s: no clip to pose\n", path.c_str());
       return 1;
     }
-    std::vector<std::vector<Float3x4>> storage;
-    std::vector<std::span<Float3x4>> spans;
-    storage.reserve(size_t(characters) * plan->drawn().size());
-    for (uint32_t c = 0; c < characters; ++c) {
-      for (const cpu::DrawnMesh& d : plan->drawn()) {
-        storage.emplace_back(d.palette_size);
-        spans.push_back(storage.back());
-      }
+    auto row = TimePosing(a, *plan, o.characters);
+    if (!row) {
+      std::fprintf(stderr, "sinew bench: %s\n", row.error().ToString().c_str());
+      return 1;
     }
-    const cpu::ClipRange range = cpu::RangeOf(a.animations[0]);
-    std::vector<float> times(characters);
-    for (uint32_t c = 0; c < characters; ++c) {
-      times[c] = range.start + range.duration() * float(c) / float(characters);
+    row->file = std::filesystem::path(path).filename().string();
+    if (!o.json) {
+      std::printf("%-40s %14.3f %14.3f %6.2fx\n", row->file.c_str(), row->jobs_us, row->crowd_us,
+                  row->jobs_us / row->crowd_us);
     }
-    // The per-character jobs, as an engine ran them before PosePlan: validated on every call.
-    ScenePose pose = RestPose(a);
-    std::vector<Float4x4> world(a.nodes.size());
-    const auto jobs = [&]() -> Status {
-      for (uint32_t c = 0; c < characters; ++c) {
-        cpu::SampleAnimationJob sample;
-        sample.animation = &a.animations[0];
-        sample.time = times[c];
-        sample.pose = &pose;
-        if (Status s = sample.Run(); !s) return s;
-        cpu::SceneTransformsJob scene;
-        scene.nodes = a.nodes;
-        scene.pose = &pose;
-        scene.output = world;
-        if (Status s = scene.Run(); !s) return s;
-        for (size_t d = 0; d < plan->drawn().size(); ++d) {
-          const cpu::DrawnMesh& m = plan->drawn()[d];
-          const std::span<Float3x4> out = spans[c * plan->drawn().size() + d];
-          if (m.skin < 0) {
-            out[0] = ToFloat3x4(world[m.node]);
-            continue;
-          }
-          cpu::SkinInstancePaletteJob palette;
-          palette.skin = &a.skins[size_t(m.skin)];
-          palette.world = world;
-          palette.node = m.node;
-          palette.output = out;
-          if (Status s = palette.Run(); !s) return s;
-        }
-      }
-      return {};
-    };
-    cpu::PoseScratch scratch = plan->MakeScratch();
-    const auto crowd = [&]() -> Status {
-      cpu::CrowdPoseJob job;
-      job.plan = &*plan;
-      job.scratch = &scratch;
-      job.animation = 0;
-      job.times = times;
-      job.palettes = spans;
-      return job.Run();
-    };
-    double best_jobs = 1e30, best_crowd = 1e30;
-    for (int round = 0; round < 15; ++round) {
-      auto t0 = Clock::now();
-      if (Status s = jobs(); !s) {
-        std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
-        return 1;
-      }
-      best_jobs = std::min(best_jobs, Microseconds(t0));
-      t0 = Clock::now();
-      if (Status s = crowd(); !s) {
-        std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
-        return 1;
-      }
-      best_crowd = std::min(best_crowd, Microseconds(t0));
-    }
-    std::printf("%-40s %14.3f %14.3f %6.2fx\n",
-                std::filesystem::path(path).filename().string().c_str(), best_jobs / characters,
-                best_crowd / characters, best_jobs / best_crowd);
+    rows.push_back(std::move(row.value()));
   }
+  if (o.json) PrintPoseJson(o, rows);
   return 0;
 }
 
@@ -727,51 +962,10 @@ int CrowdBench(std::span<const std::string_view> args) {
   }
   const std::string device = (*ctx)->properties().deviceName;
   if (o.json) {
-    std::printf("{\"device\":\"%s\",\"previous_positions\":\"%s\",\"frames\":%u,\"kinds\":[",
-                JsonEscape(device).c_str(), ToString(o.previous), o.frames);
-    for (size_t k = 0; k < kinds.size(); ++k) {
-      std::printf("%s{\"name\":\"%s\",\"vertices\":%u,\"instances\":%u}", k ? "," : "",
-                  JsonEscape(kinds[k].name).c_str(), kinds[k].vertices, kinds[k].instances);
-    }
-    std::printf("],\"within_tolerance\":%s,\"results\":[", within ? "true" : "false");
-    for (size_t i = 0; i < rows.size(); ++i) {
-      const CrowdRow& r = rows[i];
-      std::printf(
-          "%s{\"characters\":%u,\"instances\":%u,\"meshes\":%u,\"vertices\":%llu,\"pose_us\":{",
-          i ? "," : "", r.characters, r.instances, r.meshes,
-          static_cast<unsigned long long>(r.vertices));
-      for (size_t t = 0; t < o.threads.size(); ++t) {
-        std::printf("%s\"%u\":%.1f", t ? "," : "", o.threads[t], r.pose_us[t]);
-      }
-      std::printf(
-          "},\"upload_us\":%.1f,\"record_us\":%.1f,\"dispatches\":%u,\"gpu_ms\":%.3f,"
-          "\"mvertices_per_s\":%.1f,\"max_error_over_extent\":%.3g}",
-          r.upload_us, r.record_us, r.dispatches, r.gpu_ms, r.mvertices_per_s(), r.max_error);
-    }
-    std::printf("]}\n");
-    return within ? 0 : 1;
+    PrintCrowdJson(o, device, kinds, within, rows);
+  } else {
+    PrintCrowdTable(o, device, kinds, within, rows);
   }
-  std::printf(
-      "sinew bench --crowd: %zu kinds of character, %u frames (median), previous "
-      "positions %s, device: %s\n",
-      kinds.size(), o.frames, ToString(o.previous), device.c_str());
-  for (const Kind& k : kinds) {
-    std::printf("  %-45s %6u vertices, %2u instances a character\n", k.name.c_str(), k.vertices,
-                k.instances);
-  }
-  std::printf("%10s %9s %6s %10s", "characters", "instances", "meshes", "vertices");
-  for (uint32_t t : o.threads) std::printf(" %8s%-2u", "pose us/", t);
-  std::printf(" %9s %9s %10s %8s %9s %12s\n", "upload us", "record us", "dispatches", "GPU ms",
-              "Mvert/s", "max err/ext");
-  for (const CrowdRow& r : rows) {
-    std::printf("%10u %9u %6u %10llu", r.characters, r.instances, r.meshes,
-                static_cast<unsigned long long>(r.vertices));
-    for (double p : r.pose_us) std::printf(" %10.1f", p);
-    std::printf(" %9.1f %9.1f %10u %8.3f %9.1f %12.2e\n", r.upload_us, r.record_us, r.dispatches,
-                r.gpu_ms, r.mvertices_per_s(), r.max_error);
-  }
-  std::printf("GPU vs CPU: %s (positions <= 1e-5 x extent, first character of each kind)\n",
-              within ? "within tolerance" : "OUT OF TOLERANCE");
   return within ? 0 : 1;
 }
 

@@ -1,12 +1,15 @@
-// `sinew info FILE`: validates an asset and describes it; exit code 0 when valid, 1 when not.
+// `sinew info FILE [--json]`: validates an asset and describes it; exit code 0 when valid, 1 when
+// not. The description is text, or with --json one object (the same facts).
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "commands.h"
+#include "json_writer.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
 
@@ -39,18 +42,35 @@ const char* InterpolationName(Interpolation interpolation) {
   return "?";
 }
 
-// " 'NAME'" for a named morph target, else nothing.
-std::string TargetName(const Mesh& mesh, uint32_t target) {
-  if (target >= mesh.target_names.size() || mesh.target_names[target].empty()) return "";
-  return " '" + mesh.target_names[target] + "'";
+const char* PoseName(PoseType type) {
+  static const char* const kPoseNames[] = {"TPose", "APose", "IPose", "Custom"};
+  return kPoseNames[static_cast<size_t>(type)];
 }
 
-// One line per blend shape: every morph target that is not an in-between of another, with its name
-// and its in-betweens (target, name, weight), e.g.
-//   shape on target 0 'Smile': in-betweens target 1 'Smile_half' at 0.5, target 2 at 1.5
-//   shape on target 3 'Angry'
-void DescribeShapes(const Mesh& mesh) {
-  const size_t targets = mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size();
+// A morph target's name; empty when it has none.
+std::string TargetName(const Mesh& mesh, uint32_t target) {
+  return target < mesh.target_names.size() ? mesh.target_names[target] : std::string();
+}
+
+// " 'NAME'" for a named morph target, else nothing.
+std::string QuotedTargetName(const Mesh& mesh, uint32_t target) {
+  const std::string name = TargetName(mesh, target);
+  return name.empty() ? "" : " '" + name + "'";
+}
+
+size_t MorphTargetCount(const Mesh& mesh) {
+  return mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size();
+}
+
+// A blend shape: a morph target that is not an in-between of another, and its in-betweens (null
+// when the mesh declares none for it).
+struct Shape {
+  uint32_t target = 0;
+  const InbetweenShape* inbetweens = nullptr;
+};
+
+std::vector<Shape> ShapesOf(const Mesh& mesh) {
+  const size_t targets = MorphTargetCount(mesh);
   std::vector<const InbetweenShape*> shape_of(targets, nullptr);
   std::vector<bool> inbetween(targets, false);
   for (const InbetweenShape& shape : mesh.inbetween_shapes) {
@@ -59,36 +79,87 @@ void DescribeShapes(const Mesh& mesh) {
       if (ib.target < targets) inbetween[ib.target] = true;
     }
   }
+  std::vector<Shape> shapes;
   for (uint32_t t = 0; t < targets; ++t) {
-    if (inbetween[t]) continue;  // listed under its primary
-    std::printf("  shape on target %u%s", t, TargetName(mesh, t).c_str());
-    const InbetweenShape* shape = shape_of[t];
-    if (shape != nullptr) {
+    if (!inbetween[t]) shapes.push_back({t, shape_of[t]});  // an in-between: under its primary
+  }
+  return shapes;
+}
+
+// A skinned primitive's vertices by influence count: sparse, by entries; dense, by nonzero
+// weights. Empty for an unskinned primitive.
+std::map<uint32_t, size_t> InfluenceHistogram(const Primitive& prim) {
+  std::map<uint32_t, size_t> used;
+  if (!prim.sparse_influences.offsets.empty()) {
+    const SparseInfluences& si = prim.sparse_influences;
+    for (size_t v = 0; v + 1 < si.offsets.size(); ++v) ++used[si.offsets[v + 1] - si.offsets[v]];
+  } else if (prim.skinned()) {
+    const uint32_t k = prim.influences.influences_per_vertex;
+    for (size_t v = 0; v < prim.vertex_count(); ++v) {
+      uint32_t n = 0;
+      for (uint32_t s = 0; s < k; ++s) n += prim.influences.weights[v * k + s] != 0.0f;
+      ++used[n];
+    }
+  }
+  return used;
+}
+
+// A clip's channels by target path (node channels only) and its samplers by interpolation.
+struct ClipCounts {
+  std::map<std::string, size_t> paths, interpolations;
+};
+
+ClipCounts CountClip(const Animation& anim) {
+  ClipCounts counts;
+  for (const AnimationChannel& c : anim.channels) {
+    if (c.node >= 0) ++counts.paths[PathName(c.path)];
+  }
+  for (const AnimationSampler& s : anim.samplers) {
+    ++counts.interpolations[InterpolationName(s.interpolation)];
+  }
+  return counts;
+}
+
+struct Totals {
+  size_t primitives = 0, vertices = 0;
+};
+
+Totals CountPrimitives(const Asset& a) {
+  Totals t;
+  for (const Mesh& m : a.meshes) {
+    for (const Primitive& p : m.primitives) {
+      ++t.primitives;
+      t.vertices += p.vertex_count();
+    }
+  }
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+// One line per blend shape, with its name and its in-betweens (target, name, weight), e.g.
+//   shape on target 0 'Smile': in-betweens target 1 'Smile_half' at 0.5, target 2 at 1.5
+//   shape on target 3 'Angry'
+void PrintShapes(const Mesh& mesh) {
+  for (const Shape& shape : ShapesOf(mesh)) {
+    std::printf("  shape on target %u%s", shape.target,
+                QuotedTargetName(mesh, shape.target).c_str());
+    if (shape.inbetweens != nullptr) {
       std::printf(": in-betweens");
       const char* separator = " ";
-      for (const auto& ib : shape->inbetweens) {
+      for (const auto& ib : shape.inbetweens->inbetweens) {
         std::printf("%starget %u%s at %g", separator, ib.target,
-                    TargetName(mesh, ib.target).c_str(), ib.weight);
+                    QuotedTargetName(mesh, ib.target).c_str(), ib.weight);
         separator = ", ";
       }
-      if (shape->inbetweens.empty()) std::printf(" none");
+      if (shape.inbetweens->inbetweens.empty()) std::printf(" none");
     }
     std::printf("\n");
   }
 }
 
-void Describe(const Asset& a) {
-  size_t primitives = 0, vertices = 0, targets = 0;
-  for (const Mesh& m : a.meshes) {
-    for (const Primitive& p : m.primitives) {
-      ++primitives;
-      vertices += p.vertex_count();
-      targets += p.targets.size();
-    }
-  }
-  std::printf("nodes %zu, scenes %zu (default %d), meshes %zu, primitives %zu, vertices %zu\n",
-              a.nodes.size(), a.scenes.size(), a.scene, a.meshes.size(), primitives, vertices);
-  static const char* const kPoseNames[] = {"TPose", "APose", "IPose", "Custom"};
+void PrintSkins(const Asset& a) {
   for (size_t s = 0; s < a.skins.size(); ++s) {
     const Skin& skin = a.skins[s];
     std::printf("skin %zu '%s': %zu joints", s, skin.name.c_str(), skin.joints.size());
@@ -98,103 +169,303 @@ void Describe(const Asset& a) {
     }
     if (!skin.bind_poses.empty()) {
       std::printf(", bind poses:");
-      for (const BindPose& pose : skin.bind_poses) {
-        std::printf(" %s", kPoseNames[static_cast<size_t>(pose.type)]);
-      }
+      for (const BindPose& pose : skin.bind_poses) std::printf(" %s", PoseName(pose.type));
     }
     std::printf("\n");
   }
+}
+
+void PrintPrimitive(size_t p, const Primitive& prim) {
+  std::printf("  primitive %zu: %zu vertices, %zu indices%s%s", p, prim.vertex_count(),
+              prim.indices.size(), prim.normals.empty() ? "" : ", normals",
+              prim.tangents.empty() ? "" : ", tangents");
+  if (!prim.sparse_influences.offsets.empty()) {
+    std::printf(", skinned sparse, %u groups (vertices by entries:",
+                prim.sparse_influences.group_count);
+  } else if (prim.skinned()) {
+    std::printf(", skinned K=%u (vertices by nonzero influences:",
+                prim.influences.influences_per_vertex);
+  }
+  if (prim.skinned()) {
+    for (const auto& [n, count] : InfluenceHistogram(prim)) std::printf(" %u:%zu", n, count);
+    std::printf(")");
+  }
+  std::printf("\n");
+}
+
+void PrintMeshes(const Asset& a) {
+  for (size_t m = 0; m < a.meshes.size(); ++m) {
+    const Mesh& mesh = a.meshes[m];
+    std::printf("mesh %zu '%s':", m, mesh.name.c_str());
+    if (MorphTargetCount(mesh) > 0) std::printf(" %zu morph targets", MorphTargetCount(mesh));
+    std::printf("\n");
+    PrintShapes(mesh);
+    for (size_t p = 0; p < mesh.primitives.size(); ++p) PrintPrimitive(p, mesh.primitives[p]);
+  }
+}
+
+void PrintClips(const Asset& a) {
+  for (size_t i = 0; i < a.animations.size(); ++i) {
+    const Animation& anim = a.animations[i];
+    const ClipCounts counts = CountClip(anim);
+    const cpu::ClipRange range = cpu::RangeOf(anim);
+    std::printf("clip %zu '%s': %.3f..%.3f s, %zu channels (", i, anim.name.c_str(), range.start,
+                range.end, anim.channels.size());
+    bool comma = false;
+    for (const auto& [path, n] : counts.paths) {
+      std::printf("%s%s %zu", comma ? ", " : "", path.c_str(), n);
+      comma = true;
+    }
+    std::printf(";");
+    for (const auto& [name, n] : counts.interpolations) std::printf(" %s %zu", name.c_str(), n);
+    std::printf(")\n");
+  }
+}
+
+void PrintDescription(const std::string& path, const loader::LoadedFile& file) {
+  const Asset& a = file.loaded.asset;
+  std::printf("%s: valid %s\n", path.c_str(), loader::ToString(file.format));
+  const Totals totals = CountPrimitives(a);
+  std::printf("nodes %zu, scenes %zu (default %d), meshes %zu, primitives %zu, vertices %zu\n",
+              a.nodes.size(), a.scenes.size(), a.scene, a.meshes.size(), totals.primitives,
+              totals.vertices);
+  PrintSkins(a);
   if (!a.variants.empty()) {
     std::printf("material variants:");
     for (size_t v = 0; v < a.variants.size(); ++v)
       std::printf(" %zu '%s'", v, a.variants[v].c_str());
     std::printf("\n");
   }
-  for (size_t m = 0; m < a.meshes.size(); ++m) {
-    const Mesh& mesh = a.meshes[m];
-    std::printf("mesh %zu '%s':", m, mesh.name.c_str());
-    if (!mesh.primitives.empty() && !mesh.primitives[0].targets.empty()) {
-      std::printf(" %zu morph targets", mesh.primitives[0].targets.size());
-    }
-    std::printf("\n");
-    DescribeShapes(mesh);
-    for (size_t p = 0; p < mesh.primitives.size(); ++p) {
-      const Primitive& prim = mesh.primitives[p];
-      std::printf("  primitive %zu: %zu vertices, %zu indices%s%s", p, prim.vertex_count(),
-                  prim.indices.size(), prim.normals.empty() ? "" : ", normals",
-                  prim.tangents.empty() ? "" : ", tangents");
-      if (!prim.sparse_influences.offsets.empty()) {
-        // Sparse: entries per vertex, as a histogram.
-        const SparseInfluences& si = prim.sparse_influences;
-        std::map<uint32_t, size_t> used;
-        for (size_t v = 0; v + 1 < si.offsets.size(); ++v)
-          ++used[si.offsets[v + 1] - si.offsets[v]];
-        std::printf(", skinned sparse, %u groups (vertices by entries:", si.group_count);
-        for (const auto& [n, count] : used) std::printf(" %u:%zu", n, count);
-        std::printf(")");
-      } else if (prim.skinned()) {
-        // Influences actually used per vertex (nonzero weights), as a histogram.
-        const uint32_t k = prim.influences.influences_per_vertex;
-        std::map<uint32_t, size_t> used;
-        for (size_t v = 0; v < prim.vertex_count(); ++v) {
-          uint32_t n = 0;
-          for (uint32_t s = 0; s < k; ++s) n += prim.influences.weights[v * k + s] != 0.0f;
-          ++used[n];
-        }
-        std::printf(", skinned K=%u (vertices by nonzero influences:", k);
-        for (const auto& [n, count] : used) std::printf(" %u:%zu", n, count);
-        std::printf(")");
-      }
-      std::printf("\n");
-    }
-  }
-  for (size_t i = 0; i < a.animations.size(); ++i) {
-    const Animation& anim = a.animations[i];
-    std::map<std::string, size_t> paths;
-    for (const AnimationChannel& c : anim.channels) {
-      if (c.node >= 0) ++paths[PathName(c.path)];
-    }
-    std::map<std::string, size_t> interpolations;
-    for (const AnimationSampler& s : anim.samplers) {
-      ++interpolations[InterpolationName(s.interpolation)];
-    }
-    const cpu::ClipRange range = cpu::RangeOf(anim);
-    std::printf("clip %zu '%s': %.3f..%.3f s, %zu channels (", i, anim.name.c_str(), range.start,
-                range.end, anim.channels.size());
-    bool comma = false;
-    for (const auto& [path, n] : paths) {
-      std::printf("%s%s %zu", comma ? ", " : "", path.c_str(), n);
-      comma = true;
-    }
-    std::printf(";");
-    for (const auto& [name, n] : interpolations) std::printf(" %s %zu", name.c_str(), n);
-    std::printf(")\n");
-  }
+  PrintMeshes(a);
+  PrintClips(a);
   if (!a.extensions_used.empty()) {
     std::printf("extensions used:");
     for (const std::string& e : a.extensions_used) std::printf(" %s", e.c_str());
     std::printf("\n");
   }
+  for (const loader::Warning& w : file.loaded.warnings) {
+    std::printf("warning at %s: %s\n", w.where.c_str(), w.message.c_str());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+// A map of counts as an object: {"1": 5, "2": 7}.
+template <typename K>
+void WriteCounts(JsonWriter& json, const std::map<K, size_t>& counts) {
+  json.BeginObject(JsonWriter::kInline);
+  for (const auto& [key, n] : counts) {
+    if constexpr (std::is_same_v<K, std::string>) {
+      json.Key(key).Int(int64_t(n));
+    } else {
+      json.Key(std::to_string(key)).Int(int64_t(n));
+    }
+  }
+  json.EndObject();
+}
+
+// A morph target's name, or null.
+void WriteTargetName(JsonWriter& json, const Mesh& mesh, uint32_t target) {
+  const std::string name = TargetName(mesh, target);
+  json.Key("name");
+  if (name.empty()) {
+    json.Null();
+  } else {
+    json.String(name);
+  }
+}
+
+void WriteSkins(JsonWriter& json, const Asset& a) {
+  json.Key("skins").BeginArray();
+  for (const Skin& skin : a.skins) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("name").String(skin.name);
+    json.Key("joints").Int(int64_t(skin.joints.size()));
+    if (!skin.group_joints.empty()) {
+      json.Key("groups").Int(int64_t(skin.group_joints.size()));
+      json.Key("untransformed_groups")
+          .Int(std::count(skin.group_joints.begin(), skin.group_joints.end(), -1));
+    }
+    json.Key("bind_poses").BeginArray();
+    for (const BindPose& pose : skin.bind_poses) json.String(PoseName(pose.type));
+    json.EndArray();
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+void WriteShapes(JsonWriter& json, const Mesh& mesh) {
+  json.Key("shapes").BeginArray();
+  for (const Shape& shape : ShapesOf(mesh)) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("target").Int(shape.target);
+    WriteTargetName(json, mesh, shape.target);
+    json.Key("inbetweens").BeginArray();
+    if (shape.inbetweens != nullptr) {
+      for (const auto& ib : shape.inbetweens->inbetweens) {
+        json.BeginObject();
+        json.Key("target").Int(ib.target);
+        WriteTargetName(json, mesh, ib.target);
+        json.Key("weight").Number(ib.weight);
+        json.EndObject();
+      }
+    }
+    json.EndArray();
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+// "skin": null, or the layout ("dense" with its K, or "sparse" with its group count) and the
+// vertices by influence count (InfluenceHistogram).
+void WritePrimitiveSkin(JsonWriter& json, const Primitive& prim) {
+  json.Key("skin");
+  if (!prim.skinned()) {
+    json.Null();
+    return;
+  }
+  json.BeginObject(JsonWriter::kInline);
+  if (!prim.sparse_influences.offsets.empty()) {
+    json.Key("layout").String("sparse");
+    json.Key("groups").Int(prim.sparse_influences.group_count);
+    json.Key("vertices_by_entries");
+  } else {
+    json.Key("layout").String("dense");
+    json.Key("influences_per_vertex").Int(prim.influences.influences_per_vertex);
+    json.Key("vertices_by_nonzero_influences");
+  }
+  WriteCounts(json, InfluenceHistogram(prim));
+  json.EndObject();
+}
+
+void WriteMeshes(JsonWriter& json, const Asset& a) {
+  json.Key("meshes").BeginArray();
+  for (const Mesh& mesh : a.meshes) {
+    json.BeginObject();
+    json.Key("name").String(mesh.name);
+    json.Key("morph_targets").Int(int64_t(MorphTargetCount(mesh)));
+    WriteShapes(json, mesh);
+    json.Key("primitives").BeginArray();
+    for (const Primitive& prim : mesh.primitives) {
+      json.BeginObject(JsonWriter::kInline);
+      json.Key("vertices").Int(int64_t(prim.vertex_count()));
+      json.Key("indices").Int(int64_t(prim.indices.size()));
+      json.Key("normals").Bool(!prim.normals.empty());
+      json.Key("tangents").Bool(!prim.tangents.empty());
+      WritePrimitiveSkin(json, prim);
+      json.EndObject();
+    }
+    json.EndArray();
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+void WriteClips(JsonWriter& json, const Asset& a) {
+  json.Key("animations").BeginArray();
+  for (const Animation& anim : a.animations) {
+    const ClipCounts counts = CountClip(anim);
+    const cpu::ClipRange range = cpu::RangeOf(anim);
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("name").String(anim.name);
+    json.Key("start").Number(range.start);
+    json.Key("end").Number(range.end);
+    json.Key("channels").Int(int64_t(anim.channels.size()));
+    json.Key("channels_by_path");
+    WriteCounts(json, counts.paths);
+    json.Key("samplers_by_interpolation");
+    WriteCounts(json, counts.interpolations);
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+void WriteStrings(JsonWriter& json, const char* key, const std::vector<std::string>& strings) {
+  json.Key(key).BeginArray(JsonWriter::kInline);
+  for (const std::string& s : strings) json.String(s);
+  json.EndArray();
+}
+
+void WriteDescription(const std::string& path, const loader::LoadedFile& file) {
+  const Asset& a = file.loaded.asset;
+  JsonWriter json(stdout);
+  json.BeginObject();
+  json.Key("file").String(path);
+  json.Key("valid").Bool(true);
+  json.Key("format").String(loader::ToString(file.format));
+  const Totals totals = CountPrimitives(a);
+  json.Key("nodes").Int(int64_t(a.nodes.size()));
+  json.Key("scenes").Int(int64_t(a.scenes.size()));
+  json.Key("default_scene").Int(a.scene);
+  json.Key("primitives").Int(int64_t(totals.primitives));
+  json.Key("vertices").Int(int64_t(totals.vertices));
+  WriteSkins(json, a);
+  WriteStrings(json, "material_variants", a.variants);
+  WriteMeshes(json, a);
+  WriteClips(json, a);
+  WriteStrings(json, "extensions_used", a.extensions_used);
+  json.Key("warnings").BeginArray();
+  for (const loader::Warning& w : file.loaded.warnings) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("where").String(w.where).Key("message").String(w.message);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+}
+
+// An invalid file: {"file", "valid": false, "error": {"code", "where", "message"}}.
+void WriteInvalid(const std::string& path, const ErrorInfo& error) {
+  JsonWriter json(stdout);
+  json.BeginObject();
+  json.Key("file").String(path);
+  json.Key("valid").Bool(false);
+  json.Key("error").BeginObject(JsonWriter::kInline);
+  json.Key("code").String(ErrorName(error.code));
+  json.Key("where").String(error.where);
+  json.Key("message").String(error.message);
+  json.EndObject();
+  json.EndObject();
 }
 
 }  // namespace
 
 int InfoCommand(std::span<const std::string_view> args) {
-  if (args.size() != 1 || args[0] == "--help" || args[0] == "-h") {
-    std::fputs("usage: sinew info FILE   (.gltf, .glb, .g4tf or .g4b)\n",
-               args.size() == 1 ? stdout : stderr);
-    return args.size() == 1 ? 0 : 2;
+  std::string path;
+  bool json = false, help = false, usage = false;
+  for (std::string_view a : args) {
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--help" || a == "-h") {
+      help = true;
+    } else if (path.empty()) {
+      path = a;
+    } else {
+      usage = true;
+    }
   }
-  const std::string path(args[0]);
+  if (help || usage || path.empty()) {
+    // `sinew info --help` asks for the usage (on stdout); anything else malformed gets it on
+    // stderr.
+    const bool asked = help && args.size() == 1;
+    std::fputs("usage: sinew info FILE [--json]   (.gltf, .glb, .g4tf or .g4b)\n",
+               asked ? stdout : stderr);
+    return asked ? 0 : 2;
+  }
   auto file = loader::LoadAsset(path);
   if (!file) {
-    std::printf("%s: invalid\nerror: %s\n", path.c_str(), file.error().ToString().c_str());
+    if (json) {
+      WriteInvalid(path, file.error());
+    } else {
+      std::printf("%s: invalid\nerror: %s\n", path.c_str(), file.error().ToString().c_str());
+    }
     return 1;
   }
-  std::printf("%s: valid %s\n", path.c_str(), loader::ToString(file->format));
-  Describe(file->loaded.asset);
-  for (const loader::Warning& w : file->loaded.warnings) {
-    std::printf("warning at %s: %s\n", w.where.c_str(), w.message.c_str());
+  if (json) {
+    WriteDescription(path, *file);
+  } else {
+    PrintDescription(path, *file);
   }
   return 0;
 }

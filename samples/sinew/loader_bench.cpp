@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "json_writer.h"
 #include "sinew/loader/file.h"
 #include "sinew/loader/g4mf.h"
 #include "sinew/loader/g4mf_writer.h"
@@ -27,6 +28,8 @@ struct LoaderRow {
   size_t json_bytes = 0, values = 0;
   double first_ms = 0, warm_ms = 0, dom_ms = 0;
   double ratio = 0;  // Median over paired rounds of load / DOM (not warm_ms / dom_ms).
+  double ns_per_value() const { return warm_ms * 1e6 / double(values); }
+  double mb_per_s() const { return double(json_bytes) / (warm_ms * 1e-3) / 1e6; }
 };
 
 double Median(std::vector<double> values) {
@@ -117,6 +120,94 @@ std::vector<std::filesystem::path> DefaultFiles(const std::filesystem::path& scr
   return files;
 }
 
+// `sinew bench --loader --json`: a row per file; the DOM comparison where there is one.
+void PrintLoaderJson(const std::vector<LoaderRow>& rows) {
+  JsonWriter json(stdout);
+  json.BeginObject();
+  json.Key("loader").BeginArray();
+  for (const LoaderRow& r : rows) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("file").String(r.file);
+    json.Key("first_ms").Number(r.first_ms, JsonWriter::Fixed(4));
+    json.Key("warm_ms").Number(r.warm_ms, JsonWriter::Fixed(4));
+    if (r.dom_ms > 0) {
+      json.Key("json_bytes").Int(int64_t(r.json_bytes));
+      json.Key("json_values").Int(int64_t(r.values));
+      json.Key("dom_parse_ms").Number(r.dom_ms, JsonWriter::Fixed(4));
+      json.Key("ratio").Number(r.ratio, JsonWriter::Fixed(3));
+      json.Key("ns_per_value").Number(r.ns_per_value(), JsonWriter::Fixed(2));
+      json.Key("mb_per_s").Number(r.mb_per_s(), JsonWriter::Fixed(1));
+    }
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+}
+
+// Times the loader on `path` (first load, then warm loads paired with the DOM baseline). False
+// when the file does not load (after a message) or a timed load fails.
+bool MeasureFile(const std::filesystem::path& path, loader::GltfLoader& gltf_loader,
+                 loader::GltfLoader& baseline, LoaderRow* row) {
+  row->file = path.filename().string();
+  // First load: the first time this process loads this file (file read included).
+  const auto t0 = Clock::now();
+  auto first = loader::LoadAsset(path);
+  row->first_ms = Ms(Clock::now() - t0);
+  if (!first) {
+    std::fprintf(stderr, "sinew bench: %s: %s\n", path.string().c_str(),
+                 first.error().ToString().c_str());
+    return false;
+  }
+  auto bytes = loader::ReadFile(path);
+  if (!bytes) return false;
+  const std::span<const uint8_t> data(bytes->data(), bytes->size);
+  const bool g4mf = first->format == loader::AssetFormat::kG4mf;
+  // The DOM baseline parses JSON (a .glb's JSON chunk); a .g4b's JSON sits in a chunk the
+  // baseline does not open, so binary G4MF rows have no ratio.
+  const bool g4b = g4mf && data.size() >= 4 &&
+                   std::string_view(reinterpret_cast<const char*>(data.data()), 4) == "G4MF";
+  const auto base = path.parent_path();
+  bool ok = true;
+  if (!g4b) {
+    auto stats = baseline.ParseJsonOnly(data, true);
+    if (!stats) return false;
+    row->json_bytes = stats->json_bytes;
+    row->values = stats->values;
+  }
+  const PairedTimes t = TimePaired(
+      [&] {
+        ok &= g4mf ? loader::LoadG4mfFromMemory(data, base).ok()
+                   : gltf_loader.LoadFromMemory(data, base).ok();
+      },
+      [&] { ok &= baseline.ParseJsonOnly(data, false).ok(); }, !g4b);
+  row->warm_ms = t.load_ms;
+  row->dom_ms = t.dom_ms;
+  row->ratio = t.ratio;
+  return ok;
+}
+
+// `sinew bench --loader`'s table, with what its columns mean.
+void PrintLoaderTable(const std::vector<LoaderRow>& rows) {
+  std::printf("%-34s %9s %8s %9s %9s %9s %6s %8s %8s\n", "file", "JSON KB", "values", "first ms",
+              "warm ms", "DOM ms", "ratio", "ns/val", "MB/s");
+  for (const LoaderRow& r : rows) {
+    if (r.dom_ms <= 0) {
+      std::printf("%-34s %9s %8s %9.3f %9.3f %9s %6s %8s %8s\n", r.file.c_str(), "-", "-",
+                  r.first_ms, r.warm_ms, "-", "-", "-", "-");
+      continue;
+    }
+    std::printf("%-34s %9.1f %8zu %9.3f %9.3f %9.3f %6.2f %8.1f %8.1f\n", r.file.c_str(),
+                double(r.json_bytes) / 1024.0, r.values, r.first_ms, r.warm_ms, r.dom_ms, r.ratio,
+                r.ns_per_value(), r.mb_per_s());
+  }
+  std::printf(
+      "first = first load of the file in this process (fresh loader, file read included);\n"
+      "warm = median load from memory (glTF: a reused GltfLoader; G4MF: LoadG4mfFromMemory),\n"
+      "parse + validate + pack, external buffers read; DOM = bare simdjson DOM parse of the\n"
+      "same JSON with a reused parser (none for .g4b: its JSON is in a chunk), timed in\n"
+      "rounds paired with the loads; ratio = median over the rounds of load / DOM\n");
+}
+
 }  // namespace
 
 int LoaderBench(std::span<const std::string_view> file_args, bool json) {
@@ -129,81 +220,14 @@ int LoaderBench(std::span<const std::string_view> file_args, bool json) {
   loader::GltfLoader gltf_loader, baseline;
   for (const auto& path : files) {
     LoaderRow row;
-    row.file = path.filename().string();
-    // First load: the first time this process loads this file (file read included).
-    const auto t0 = Clock::now();
-    auto first = loader::LoadAsset(path);
-    row.first_ms = Ms(Clock::now() - t0);
-    if (!first) {
-      std::fprintf(stderr, "sinew bench: %s: %s\n", path.string().c_str(),
-                   first.error().ToString().c_str());
-      return 1;
-    }
-    auto bytes = loader::ReadFile(path);
-    if (!bytes) return 1;
-    const std::span<const uint8_t> data(bytes->data(), bytes->size);
-    const bool g4mf = first->format == loader::AssetFormat::kG4mf;
-    // The DOM baseline parses JSON (a .glb's JSON chunk); a .g4b's JSON sits in a chunk the
-    // baseline does not open, so binary G4MF rows have no ratio.
-    const bool g4b = g4mf && data.size() >= 4 &&
-                     std::string_view(reinterpret_cast<const char*>(data.data()), 4) == "G4MF";
-    const auto base = path.parent_path();
-    bool ok = true;
-    if (!g4b) {
-      auto stats = baseline.ParseJsonOnly(data, true);
-      if (!stats) return 1;
-      row.json_bytes = stats->json_bytes;
-      row.values = stats->values;
-    }
-    const PairedTimes t = TimePaired(
-        [&] {
-          ok &= g4mf ? loader::LoadG4mfFromMemory(data, base).ok()
-                     : gltf_loader.LoadFromMemory(data, base).ok();
-        },
-        [&] { ok &= baseline.ParseJsonOnly(data, false).ok(); }, !g4b);
-    if (!ok) return 1;
-    row.warm_ms = t.load_ms;
-    row.dom_ms = t.dom_ms;
-    row.ratio = t.ratio;
+    if (!MeasureFile(path, gltf_loader, baseline, &row)) return 1;
     rows.push_back(row);
   }
   if (json) {
-    std::printf("{\"loader\":[");
-    for (size_t i = 0; i < rows.size(); ++i) {
-      const LoaderRow& r = rows[i];
-      std::printf("%s{\"file\":\"%s\",\"first_ms\":%.4f,\"warm_ms\":%.4f", i ? "," : "",
-                  r.file.c_str(), r.first_ms, r.warm_ms);
-      if (r.dom_ms > 0) {
-        std::printf(
-            ",\"json_bytes\":%zu,\"json_values\":%zu,\"dom_parse_ms\":%.4f,\"ratio\":%.3f,"
-            "\"ns_per_value\":%.2f,\"mb_per_s\":%.1f",
-            r.json_bytes, r.values, r.dom_ms, r.ratio, r.warm_ms * 1e6 / double(r.values),
-            double(r.json_bytes) / (r.warm_ms * 1e-3) / 1e6);
-      }
-      std::printf("}");
-    }
-    std::printf("]}\n");
-    return 0;
+    PrintLoaderJson(rows);
+  } else {
+    PrintLoaderTable(rows);
   }
-  std::printf("%-34s %9s %8s %9s %9s %9s %6s %8s %8s\n", "file", "JSON KB", "values", "first ms",
-              "warm ms", "DOM ms", "ratio", "ns/val", "MB/s");
-  for (const LoaderRow& r : rows) {
-    if (r.dom_ms <= 0) {
-      std::printf("%-34s %9s %8s %9.3f %9.3f %9s %6s %8s %8s\n", r.file.c_str(), "-", "-",
-                  r.first_ms, r.warm_ms, "-", "-", "-", "-");
-      continue;
-    }
-    std::printf("%-34s %9.1f %8zu %9.3f %9.3f %9.3f %6.2f %8.1f %8.1f\n", r.file.c_str(),
-                double(r.json_bytes) / 1024.0, r.values, r.first_ms, r.warm_ms, r.dom_ms, r.ratio,
-                r.warm_ms * 1e6 / double(r.values),
-                double(r.json_bytes) / (r.warm_ms * 1e-3) / 1e6);
-  }
-  std::printf(
-      "first = first load of the file in this process (fresh loader, file read included);\n"
-      "warm = median load from memory (glTF: a reused GltfLoader; G4MF: LoadG4mfFromMemory),\n"
-      "parse + validate + pack, external buffers read; DOM = bare simdjson DOM parse of the\n"
-      "same JSON with a reused parser (none for .g4b: its JSON is in a chunk), timed in\n"
-      "rounds paired with the loads; ratio = median over the rounds of load / DOM\n");
   return 0;
 }
 

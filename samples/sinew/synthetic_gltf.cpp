@@ -4,8 +4,9 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <vector>
+
+#include "json_writer.h"
 
 namespace sinew::tool {
 namespace {
@@ -74,126 +75,194 @@ std::vector<uint8_t> MakeBuffer(uint32_t joints, Layout* l) {
   return b;
 }
 
-}  // namespace
+// Per character: 6 mesh/skin accessors, then 2 per channel (input, output), one channel a joint.
+uint32_t AccessorsPerCharacter(const SyntheticGltfOptions& o) {
+  return 6 + 2 * o.joints_per_character;
+}
 
-Result<size_t> WriteSyntheticGltf(const std::filesystem::path& path,
-                                  const SyntheticGltfOptions& o) {
-  Layout l{};
-  const std::vector<uint8_t> buffer = MakeBuffer(o.joints_per_character, &l);
-  const std::string nl = o.pretty ? "\n" : "", in = o.pretty ? "  " : "", sp = o.pretty ? " " : "";
-  std::ostringstream j;
-  const auto key = [&](const char* k) { return std::string("\"") + k + "\":" + sp; };
-  j << "{" << nl << in << key("asset") << "{" << key("version") << "\"2.0\"," << sp
-    << key("generator") << "\"sinew synthetic\"}," << nl;
-  // Views: one per stream.
+// Per character: a mesh node, then a joint chain.
+uint32_t NodesPerCharacter(const SyntheticGltfOptions& o) { return 1 + o.joints_per_character; }
+
+// "min" and "max" of an accessor (glTF requires them of POSITION and of animation inputs).
+void WriteBounds(JsonWriter& json, const float* min, const float* max, int components) {
+  json.Key("min").BeginArray();
+  for (int c = 0; c < components; ++c) json.Number(min[c], JsonWriter::Significant(9));
+  json.EndArray();
+  json.Key("max").BeginArray();
+  for (int c = 0; c < components; ++c) json.Number(max[c], JsonWriter::Significant(9));
+  json.EndArray();
+}
+
+// One view per stream of the shared buffer.
+void WriteBufferViews(JsonWriter& json, const Layout& l) {
   const size_t offsets[] = {l.positions, l.normals, l.joints,    l.weights, l.indices,
                             l.ibm,       l.times,   l.rotations, l.total};
-  j << in << key("buffers") << "[{" << key("byteLength") << buffer.size() << "," << sp << key("uri")
-    << "\"" << path.stem().string() << ".bin\"}]," << nl;
-  j << in << key("bufferViews") << "[";
+  json.Key("bufferViews").BeginArray();
   for (int v = 0; v < 8; ++v) {
-    j << (v ? "," : "") << nl << in << in << "{" << key("buffer") << "0," << sp << key("byteOffset")
-      << offsets[v] << "," << sp << key("byteLength") << offsets[v + 1] - offsets[v] << "}";
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("buffer").Int(0);
+    json.Key("byteOffset").Int(int64_t(offsets[v]));
+    json.Key("byteLength").Int(int64_t(offsets[v + 1] - offsets[v]));
+    json.EndObject();
   }
-  j << nl << in << "]," << nl;
-  // Accessors: per character 6 mesh/skin accessors + 2 per channel (input, output).
-  const uint32_t per_char = 6 + 2 * o.joints_per_character;
-  j << in << key("accessors") << "[";
-  bool first = true;
-  // `bounds`: the accessor's "min" and "max" members, or empty (glTF requires them of POSITION
-  // and of animation inputs).
+  json.EndArray();
+}
+
+// Every character's accessors into the shared views.
+void WriteAccessors(JsonWriter& json, const Layout& l, const SyntheticGltfOptions& o) {
+  const float time_min = 0, time_max = 1;
   const auto accessor = [&](int view, int type, uint32_t count, const char* kind,
-                            const std::string& bounds = {}) {
-    j << (first ? "" : ",") << nl << in << in << "{" << key("bufferView") << view << "," << sp
-      << key("componentType") << type << "," << sp << key("count") << count << "," << sp
-      << key("type") << "\"" << kind << "\"" << bounds << "}";
-    first = false;
+                            const float* min = nullptr, const float* max = nullptr,
+                            int components = 0) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("bufferView").Int(view);
+    json.Key("componentType").Int(type);
+    json.Key("count").Int(count);
+    json.Key("type").String(kind);
+    if (min) WriteBounds(json, min, max, components);
+    json.EndObject();
   };
-  const auto number = [](float v) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.9g", double(v));
-    return std::string(text);
-  };
-  const std::string position_bounds =
-      "," + sp + key("min") + "[" + number(l.position_min[0]) + "," + number(l.position_min[1]) +
-      "," + number(l.position_min[2]) + "]," + sp + key("max") + "[" + number(l.position_max[0]) +
-      "," + number(l.position_max[1]) + "," + number(l.position_max[2]) + "]";
-  const std::string time_bounds = "," + sp + key("min") + "[0]," + sp + key("max") + "[1]";
+  json.Key("accessors").BeginArray();
   for (uint32_t c = 0; c < o.characters; ++c) {
-    accessor(0, 5126, kVertices, "VEC3", position_bounds);
+    accessor(0, 5126, kVertices, "VEC3", l.position_min, l.position_max, 3);
     accessor(1, 5126, kVertices, "VEC3");
     accessor(2, 5121, kVertices, "VEC4");
     accessor(3, 5126, kVertices, "VEC4");
     accessor(4, 5123, kIndices, "SCALAR");
     accessor(5, 5126, o.joints_per_character, "MAT4");
     for (uint32_t k = 0; k < o.joints_per_character; ++k) {
-      accessor(6, 5126, kKeys, "SCALAR", time_bounds);
+      accessor(6, 5126, kKeys, "SCALAR", &time_min, &time_max, 1);
       accessor(7, 5126, kKeys, "VEC4");
     }
   }
-  j << nl << in << "]," << nl;
-  // Nodes: per character a mesh node, then a joint chain.
-  const uint32_t per_char_nodes = 1 + o.joints_per_character;
-  j << in << key("nodes") << "[";
-  for (uint32_t c = 0; c < o.characters; ++c) {
-    const uint32_t base = c * per_char_nodes;
-    j << (c ? "," : "") << nl << in << in << "{" << key("name") << "\"character_" << c << "\","
-      << sp << key("mesh") << c << "," << sp << key("skin") << c << "}";
-    for (uint32_t k = 0; k < o.joints_per_character; ++k) {
-      j << "," << nl << in << in << "{" << key("name") << "\"c" << c << "_joint_" << k << "\","
-        << sp << key("translation") << "[0," << sp << (k ? "0.1" : "0") << "," << sp << "0]," << sp
-        << key("rotation") << "[0," << sp << "0," << sp << "0," << sp << "1]";
-      if (k + 1 < o.joints_per_character) {
-        j << "," << sp << key("children") << "[" << base + 2 + k << "]";
-      }
-      j << "}";
-    }
-  }
-  j << nl << in << "]," << nl;
-  j << in << key("scene") << "0," << nl << in << key("scenes") << "[{" << key("nodes") << "[";
-  for (uint32_t c = 0; c < o.characters; ++c) {
-    j << (c ? "," : "") << c * per_char_nodes << "," << c * per_char_nodes + 1;
-  }
-  j << "]}]," << nl;
-  j << in << key("meshes") << "[";
-  for (uint32_t c = 0; c < o.characters; ++c) {
-    const uint32_t a = c * per_char;
-    j << (c ? "," : "") << nl << in << in << "{" << key("primitives") << "[{" << key("attributes")
-      << "{" << key("POSITION") << a << "," << sp << key("NORMAL") << a + 1 << "," << sp
-      << key("JOINTS_0") << a + 2 << "," << sp << key("WEIGHTS_0") << a + 3 << "}," << sp
-      << key("indices") << a + 4 << "}]}";
-  }
-  j << nl << in << "]," << nl;
-  j << in << key("skins") << "[";
-  for (uint32_t c = 0; c < o.characters; ++c) {
-    j << (c ? "," : "") << nl << in << in << "{" << key("inverseBindMatrices") << c * per_char + 5
-      << "," << sp << key("joints") << "[";
-    for (uint32_t k = 0; k < o.joints_per_character; ++k) {
-      j << (k ? "," : "") << c * per_char_nodes + 1 + k;
-    }
-    j << "]}";
-  }
-  j << nl << in << "]," << nl;
-  j << in << key("animations") << "[";
-  for (uint32_t c = 0; c < o.characters; ++c) {
-    const uint32_t a = c * per_char + 6;
-    j << (c ? "," : "") << nl << in << in << "{" << key("name") << "\"clip_" << c << "\"," << sp
-      << key("samplers") << "[";
-    for (uint32_t k = 0; k < o.joints_per_character; ++k) {
-      j << (k ? "," : "") << "{" << key("input") << a + 2 * k << "," << sp << key("output")
-        << a + 2 * k + 1 << "}";
-    }
-    j << "]," << sp << key("channels") << "[";
-    for (uint32_t k = 0; k < o.joints_per_character; ++k) {
-      j << (k ? "," : "") << "{" << key("sampler") << k << "," << sp << key("target") << "{"
-        << key("node") << c * per_char_nodes + 1 + k << "," << sp << key("path")
-        << "\"rotation\"}}";
-    }
-    j << "]}";
-  }
-  j << nl << in << "]" << nl << "}" << nl;
+  json.EndArray();
+}
 
-  const std::string json = j.str();
+// Per character a mesh node, then a chain of joints 0.1 apart.
+void WriteNodes(JsonWriter& json, const SyntheticGltfOptions& o) {
+  json.Key("nodes").BeginArray();
+  for (uint32_t c = 0; c < o.characters; ++c) {
+    const uint32_t base = c * NodesPerCharacter(o);
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("name").String("character_" + std::to_string(c));
+    json.Key("mesh").Int(c);
+    json.Key("skin").Int(c);
+    json.EndObject();
+    for (uint32_t k = 0; k < o.joints_per_character; ++k) {
+      json.BeginObject(JsonWriter::kInline);
+      char name[48];
+      std::snprintf(name, sizeof(name), "c%u_joint_%u", c, k);
+      json.Key("name").String(name);
+      json.Key("translation").BeginArray().Int(0);
+      if (k) {
+        json.Number(0.1);
+      } else {
+        json.Int(0);
+      }
+      json.Int(0).EndArray();
+      json.Key("rotation").BeginArray().Int(0).Int(0).Int(0).Int(1).EndArray();
+      if (k + 1 < o.joints_per_character) {
+        json.Key("children").BeginArray().Int(base + 2 + k).EndArray();
+      }
+      json.EndObject();
+    }
+  }
+  json.EndArray();
+}
+
+// The default scene: every character's mesh node and joint root.
+void WriteScenes(JsonWriter& json, const SyntheticGltfOptions& o) {
+  json.Key("scene").Int(0);
+  json.Key("scenes").BeginArray(JsonWriter::kInline).BeginObject();
+  json.Key("nodes").BeginArray();
+  for (uint32_t c = 0; c < o.characters; ++c) {
+    json.Int(c * NodesPerCharacter(o)).Int(c * NodesPerCharacter(o) + 1);
+  }
+  json.EndArray().EndObject().EndArray();
+}
+
+void WriteMeshes(JsonWriter& json, const SyntheticGltfOptions& o) {
+  json.Key("meshes").BeginArray();
+  for (uint32_t c = 0; c < o.characters; ++c) {
+    const uint32_t a = c * AccessorsPerCharacter(o);
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("primitives").BeginArray().BeginObject();
+    json.Key("attributes").BeginObject();
+    json.Key("POSITION").Int(a);
+    json.Key("NORMAL").Int(a + 1);
+    json.Key("JOINTS_0").Int(a + 2);
+    json.Key("WEIGHTS_0").Int(a + 3);
+    json.EndObject();
+    json.Key("indices").Int(a + 4);
+    json.EndObject().EndArray();
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+void WriteSkins(JsonWriter& json, const SyntheticGltfOptions& o) {
+  json.Key("skins").BeginArray();
+  for (uint32_t c = 0; c < o.characters; ++c) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("inverseBindMatrices").Int(c * AccessorsPerCharacter(o) + 5);
+    json.Key("joints").BeginArray();
+    for (uint32_t k = 0; k < o.joints_per_character; ++k) {
+      json.Int(c * NodesPerCharacter(o) + 1 + k);
+    }
+    json.EndArray();
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+// Per character a clip turning each joint (a rotation channel each).
+void WriteAnimations(JsonWriter& json, const SyntheticGltfOptions& o) {
+  json.Key("animations").BeginArray();
+  for (uint32_t c = 0; c < o.characters; ++c) {
+    const uint32_t a = c * AccessorsPerCharacter(o) + 6;
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("name").String("clip_" + std::to_string(c));
+    json.Key("samplers").BeginArray();
+    for (uint32_t k = 0; k < o.joints_per_character; ++k) {
+      json.BeginObject().Key("input").Int(a + 2 * k).Key("output").Int(a + 2 * k + 1).EndObject();
+    }
+    json.EndArray();
+    json.Key("channels").BeginArray();
+    for (uint32_t k = 0; k < o.joints_per_character; ++k) {
+      json.BeginObject().Key("sampler").Int(k).Key("target").BeginObject();
+      json.Key("node").Int(c * NodesPerCharacter(o) + 1 + k).Key("path").String("rotation");
+      json.EndObject().EndObject();
+    }
+    json.EndArray();
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+}  // namespace
+
+Result<size_t> WriteSyntheticGltf(const std::filesystem::path& path,
+                                  const SyntheticGltfOptions& o) {
+  Layout l{};
+  const std::vector<uint8_t> buffer = MakeBuffer(o.joints_per_character, &l);
+  std::string json;
+  JsonWriter j(&json, o.pretty ? 2 : 0);
+  j.BeginObject();
+  j.Key("asset").BeginObject(JsonWriter::kInline);
+  j.Key("version").String("2.0").Key("generator").String("sinew synthetic");
+  j.EndObject();
+  j.Key("buffers").BeginArray(JsonWriter::kInline).BeginObject();
+  j.Key("byteLength").Int(int64_t(buffer.size())).Key("uri").String(path.stem().string() + ".bin");
+  j.EndObject().EndArray();
+  WriteBufferViews(j, l);
+  WriteAccessors(j, l, o);
+  WriteNodes(j, o);
+  WriteScenes(j, o);
+  WriteMeshes(j, o);
+  WriteSkins(j, o);
+  WriteAnimations(j, o);
+  j.EndObject();
+
   std::ofstream out(path, std::ios::binary);
   out.write(json.data(), std::streamsize(json.size()));
   std::filesystem::path bin = path;

@@ -1,5 +1,7 @@
 #include "timestamps.h"
 
+#include <chrono>
+
 namespace sinew::tool {
 
 TimestampFunctions LoadTimestampFunctions(const vk::Context& ctx) {
@@ -47,6 +49,28 @@ Result<double> GpuTimer::Milliseconds() const {
     return vk::VulkanError("vkGetQueryPoolResults", r);
   }
   return double(stamps[1] - stamps[0]) * ctx_.properties().limits.timestampPeriod * 1e-6;
+}
+
+Result<TimedFrame> RunTimedFrame(const vk::Context& ctx, vk::SkinCache& cache,
+                                 const GpuTimer& timer) {
+  TimedFrame frame;
+  Status recorded;
+  const Status submitted = ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
+    cache.RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    timer.Begin(cmd);
+    const auto r0 = std::chrono::steady_clock::now();
+    recorded = cache.Record(cmd);
+    frame.record_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - r0).count();
+    timer.End(cmd);
+    cache.RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  });
+  if (!submitted) return submitted;
+  if (!recorded) return recorded;
+  auto ms = timer.Milliseconds();
+  if (!ms) return ms.status();
+  frame.gpu_ms = *ms;
+  return frame;
 }
 
 }  // namespace sinew::tool

@@ -1,12 +1,13 @@
 // The timestamp calls the tool records around sinew's dispatches, loaded as any host loads its
-// own: through the Context's vkGetDeviceProcAddr (sinew's function table is private), and a
-// two-query pool to time one stretch of a command buffer.
+// own: through the Context's vkGetDeviceProcAddr (sinew's function table is private), a
+// two-query pool to time one stretch of a command buffer, and one timed SkinCache frame.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
 
 #include "sinew/core/error.h"
 #include "sinew/vk/context.h"
+#include "sinew/vk/skin_cache.h"
 
 namespace sinew::tool {
 
@@ -41,5 +42,16 @@ class GpuTimer {
   VkQueryPool pool_ = VK_NULL_HANDLE;
   Status status_;
 };
+
+// What one frame cost: the GPU's time for the cache's dispatches and the CPU's to record them.
+struct TimedFrame {
+  double gpu_ms = 0;
+  double record_us = 0;
+};
+
+// One frame of `cache` as the benchmarks run it: recorded between the cache's reuse and output
+// barriers (a transfer reads the outputs afterwards), timed by `timer`, submitted and waited for.
+Result<TimedFrame> RunTimedFrame(const vk::Context& ctx, vk::SkinCache& cache,
+                                 const GpuTimer& timer);
 
 }  // namespace sinew::tool

@@ -1,6 +1,7 @@
-// `sinew bake`'s values (DESIGN.md §8, docs/bake.md), through BakeAsset and the writers the command
-// runs: bind poses on a hand-made skeleton and a shared asset, explicit morph weights, material
-// variants in the manifest, the binary and OBJ read back, and the CPU reference on a shared clip.
+// `sinew bake`'s values (docs/bake.md), through BakeAsset and the writers the command runs: bind
+// poses on a hand-made skeleton and a shared asset, explicit morph weights, material variants in
+// the manifest, the manifest's layout, the binary and OBJ read back, and the CPU reference on a
+// shared clip.
 #include "bake.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/gltf.h"
 #include "test_assets.h"
+#include "tool/tool_run.h"
 
 namespace sinew::tool {
 namespace {
@@ -36,28 +39,17 @@ void ExpectPositions(const std::vector<float>& actual, const std::vector<float>&
   }
 }
 
-// A scratch directory per test, removed at the end.
-class ScratchDir {
- public:
-  ScratchDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = std::filesystem::temp_directory_path() /
-            ("sinew_bake_" + std::string(info->test_suite_name()) + "_" + info->name());
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
+using testing::JsonDocument;
+using testing::JsonValue;
+using testing::ReadText;
+using testing::ScratchDir;
+
+// The manifest's primitive whose node is named `node_name`.
+JsonValue PrimitiveOfNode(const JsonValue& manifest, const std::string& node_name) {
+  for (const JsonValue& p : manifest["primitives"].Elements()) {
+    if (p["nodeName"].String() == node_name) return p;
   }
-  ~ScratchDir() { std::filesystem::remove_all(path_); }
-  std::string Prefix(const char* name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  throw std::runtime_error("no primitive of node '" + node_name + "'");
 }
 
 // Joints Root (node 0) -> Arm (node 1) -> Hat (node 2, not a joint, with an unskinned triangle at
@@ -249,17 +241,18 @@ TEST(Bake, AVariantChangesTheManifestsMaterial) {
     EXPECT_EQ(baked->primitives[1].material, hat);
     const std::string prefix = dir.Prefix("variant");
     ASSERT_TRUE(WriteBakeBin(prefix, {"arm.gltf", "cpu", o}, a, *baked));
-    const std::string manifest = ReadText(prefix + ".json");
-    EXPECT_NE(manifest.find("\"node\": 3, \"nodeName\": \"Body\", \"mesh\": 0, \"primitive\": 0, "
-                            "\"vertexCount\": 3, \"material\": " +
-                            std::to_string(body) + ","),
-              std::string::npos)
-        << manifest;
-    EXPECT_NE(manifest.find("\"nodeName\": \"Hat\", \"mesh\": 1, \"primitive\": 0, "
-                            "\"vertexCount\": 3, \"material\": " +
-                            std::to_string(hat) + ","),
-              std::string::npos)
-        << manifest;
+    const JsonDocument manifest(ReadText(prefix + ".json"));
+    const JsonValue body_primitive = PrimitiveOfNode(manifest.root(), "Body");
+    EXPECT_EQ(body_primitive["node"].Int(), 3);
+    EXPECT_EQ(body_primitive["mesh"].Int(), 0);
+    EXPECT_EQ(body_primitive["primitive"].Int(), 0);
+    EXPECT_EQ(body_primitive["vertexCount"].Int(), 3);
+    EXPECT_EQ(body_primitive["material"].Int(), body);
+    const JsonValue hat_primitive = PrimitiveOfNode(manifest.root(), "Hat");
+    EXPECT_EQ(hat_primitive["mesh"].Int(), 1);
+    EXPECT_EQ(hat_primitive["primitive"].Int(), 0);
+    EXPECT_EQ(hat_primitive["vertexCount"].Int(), 3);
+    EXPECT_EQ(hat_primitive["material"].Int(), hat);
   }
   BakeOptions o;
   o.variant = "green";
@@ -275,11 +268,14 @@ TEST(Bake, TheBinaryHoldsThePositionsAtTheManifestsOffsets) {
   ScratchDir dir;
   const std::string prefix = dir.Prefix("bin");
   ASSERT_TRUE(WriteBakeBin(prefix, {"arm.gltf", "cpu", o}, a, *baked));
-  const std::string manifest = ReadText(prefix + ".json");
-  EXPECT_NE(manifest.find("\"pose\": \"bind:TPose\""), std::string::npos) << manifest;
-  EXPECT_NE(manifest.find("\"positionsByteOffset\": 0}"), std::string::npos) << manifest;
-  EXPECT_NE(manifest.find("\"positionsByteOffset\": 36}"), std::string::npos) << manifest;
-  EXPECT_NE(manifest.find("\"byteLength\": 72\n"), std::string::npos) << manifest;
+  const JsonDocument manifest(ReadText(prefix + ".json"));
+  const JsonValue m = manifest.root();
+  EXPECT_EQ(m["pose"].String(), "bind:TPose");
+  ASSERT_EQ(m["primitives"].size(), 2u);
+  EXPECT_EQ(m["primitives"][0]["positionsByteOffset"].Int(), 0);
+  EXPECT_EQ(m["primitives"][1]["positionsByteOffset"].Int(), 36);
+  EXPECT_FALSE(m["primitives"][0].Has("normalsByteOffset"));  // the hand-made mesh has none
+  EXPECT_EQ(m["byteLength"].Int(), 72);
   std::ifstream bin(prefix + ".bin", std::ios::binary);
   std::vector<float> values(18);
   bin.read(reinterpret_cast<char*>(values.data()), 72);
@@ -288,6 +284,40 @@ TEST(Bake, TheBinaryHoldsThePositionsAtTheManifestsOffsets) {
   std::vector<float> expected = baked->primitives[0].data.positions;
   for (float v : baked->primitives[1].data.positions) expected.push_back(v);
   EXPECT_EQ(values, expected);
+}
+
+// The manifest as docs/bake.md shows it: one member a line, the animation and each primitive on a
+// line of their own.
+TEST(Bake, TheManifestIsLaidOutAsTheDocsShowIt) {
+  const Asset a = ArmWithAHat();
+  BakeOptions o;
+  o.time = 0.7f;
+  auto baked = BakeAsset(a, o);
+  ASSERT_TRUE(baked.ok()) << baked.error().ToString();
+  ScratchDir dir;
+  const std::string prefix = dir.Prefix("layout");
+  ASSERT_TRUE(WriteBakeBin(prefix, {"arm \"1\".gltf", "cpu", o}, a, *baked));
+  EXPECT_EQ(
+      ReadText(prefix + ".json"),
+      "{\n"
+      "  \"format\": \"sinew-bake\",\n"
+      "  \"version\": 1,\n"
+      "  \"source\": \"arm \\\"1\\\".gltf\",\n"
+      "  \"bin\": \"layout.bin\",\n"
+      "  \"space\": \"scene\",\n"
+      "  \"device\": \"cpu\",\n"
+      "  \"animation\": null,\n"
+      "  \"time\": 0.7,\n"
+      "  \"pose\": \"rest\",\n"
+      "  \"primitives\": [\n"
+      "    {\"node\": 3, \"nodeName\": \"Body\", \"mesh\": 0, \"primitive\": 0, \"vertexCount\": "
+      "3, "
+      "\"material\": -1, \"positionsByteOffset\": 0},\n"
+      "    {\"node\": 2, \"nodeName\": \"Hat\", \"mesh\": 1, \"primitive\": 0, \"vertexCount\": 3, "
+      "\"material\": -1, \"positionsByteOffset\": 36}\n"
+      "  ],\n"
+      "  \"byteLength\": 72\n"
+      "}\n");
 }
 
 TEST(Bake, ObjParsesBackToTheBakedPositionsAndTriangles) {

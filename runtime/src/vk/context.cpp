@@ -217,6 +217,7 @@ namespace {
 
 // The loader's global entry points, before any instance exists.
 struct GlobalFunctions {
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
   PFN_vkCreateInstance create_instance = nullptr;
   PFN_vkEnumerateInstanceLayerProperties enumerate_layers = nullptr;
 };
@@ -292,53 +293,69 @@ Result<Candidate> PickPhysicalDevice(const detail::Functions& f, VkInstance inst
   return best;
 }
 
-}  // namespace
-
-Result<std::unique_ptr<Context>> Context::Create(const ContextOptions& options) {
-  std::unique_ptr<Context> ctx(new Context());
-  ctx->allocator_ = options.allocator;
-  ctx->loader_library_ = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!ctx->loader_library_) ctx->loader_library_ = dlopen("libvulkan.so", RTLD_NOW | RTLD_LOCAL);
-  if (!ctx->loader_library_) {
+// The Vulkan loader library (libvulkan.so.1, else libvulkan.so), opened for this Context.
+Result<void*> OpenVulkanLoader() {
+  void* library = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library) library = dlopen("libvulkan.so", RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
     return ErrorInfo{Error::kVulkanLoaderMissing,
                      "cannot open libvulkan.so.1 (Debian package libvulkan1)",
                      {},
                      0};
   }
-  auto gipa = reinterpret_cast<PFN_vkGetInstanceProcAddr>(
-      dlsym(ctx->loader_library_, "vkGetInstanceProcAddr"));
-  if (!gipa) {
+  return library;
+}
+
+// vkGetInstanceProcAddr of the loader `library`, and the global functions through it.
+Result<GlobalFunctions> LoadGlobalFunctions(void* library) {
+  GlobalFunctions g;
+  g.get_instance_proc_addr =
+      reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(library, "vkGetInstanceProcAddr"));
+  if (!g.get_instance_proc_addr) {
     return ErrorInfo{Error::kVulkanLoaderMissing, "libvulkan has no vkGetInstanceProcAddr", {}, 0};
   }
-  GlobalFunctions g;
-  g.create_instance = Load<PFN_vkCreateInstance>(gipa, nullptr, "vkCreateInstance");
+  g.create_instance =
+      Load<PFN_vkCreateInstance>(g.get_instance_proc_addr, nullptr, "vkCreateInstance");
   g.enumerate_layers = Load<PFN_vkEnumerateInstanceLayerProperties>(
-      gipa, nullptr, "vkEnumerateInstanceLayerProperties");
+      g.get_instance_proc_addr, nullptr, "vkEnumerateInstanceLayerProperties");
   if (!g.create_instance || !g.enumerate_layers) {
     return ErrorInfo{
         Error::kMissingVulkanFunction, "the Vulkan loader lacks global functions", {}, 0};
   }
+  return g;
+}
 
-  // Validation layer (with VK_EXT_debug_utils and, when asked, synchronization validation).
-  constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
-  const bool have_layer = options.validation != Validation::kOff && HasLayer(g, kValidationLayer);
-  if (!have_layer && options.validation == Validation::kOn) {
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+// Whether the instance gets the validation layer: when asked for (kOn or kAuto) and installed;
+// kValidationLayerMissing when kOn asks for it and it is not installed.
+Result<bool> UseValidationLayer(const GlobalFunctions& g, Validation validation) {
+  const bool have_layer = validation != Validation::kOff && HasLayer(g, kValidationLayer);
+  if (!have_layer && validation == Validation::kOn) {
     return ErrorInfo{Error::kValidationLayerMissing,
                      "VK_LAYER_KHRONOS_validation is not installed (Debian package "
                      "vulkan-validationlayers)",
                      {},
                      static_cast<int32_t>(VK_ERROR_LAYER_NOT_PRESENT)};
   }
+  return have_layer;
+}
+
+// A Vulkan 1.2 instance; with `validation_layer`, the layer with VK_EXT_debug_utils reporting to
+// `sink` while the instance is created and destroyed, and (options.synchronization_validation)
+// synchronization validation.
+Result<VkInstance> CreateInstance(const GlobalFunctions& g, const ContextOptions& options,
+                                  bool validation_layer, Context::MessageSink* sink,
+                                  const VkAllocationCallbacks* allocator) {
   std::vector<const char*> layers;
   std::vector<const char*> extensions;
-  ctx->sink_ = std::make_unique<MessageSink>();
-  VkDebugUtilsMessengerCreateInfoEXT messenger_info = MessengerInfo(ctx->sink_.get());
+  VkDebugUtilsMessengerCreateInfoEXT messenger_info = MessengerInfo(sink);
   const VkValidationFeatureEnableEXT sync_feature =
       VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
   VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
   features.enabledValidationFeatureCount = 1;
   features.pEnabledValidationFeatures = &sync_feature;
-  if (have_layer) {
+  if (validation_layer) {
     layers.push_back(kValidationLayer);
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);  // Provided by the layer.
     if (options.synchronization_validation) {
@@ -346,7 +363,6 @@ Result<std::unique_ptr<Context>> Context::Create(const ContextOptions& options) 
       messenger_info.pNext = &features;
     }
   }
-
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = options.application_name.c_str();
   app.pEngineName = "sinew";
@@ -357,24 +373,116 @@ Result<std::unique_ptr<Context>> Context::Create(const ContextOptions& options) 
   instance_info.ppEnabledLayerNames = layers.data();
   instance_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   instance_info.ppEnabledExtensionNames = extensions.data();
-  if (have_layer) instance_info.pNext = &messenger_info;  // Also reports create/destroy issues.
-  if (VkResult r = g.create_instance(&instance_info, ctx->allocator_, &ctx->instance_);
-      r != VK_SUCCESS) {
+  if (validation_layer) instance_info.pNext = &messenger_info;  // Also reports create/destroy.
+  VkInstance instance = VK_NULL_HANDLE;
+  if (VkResult r = g.create_instance(&instance_info, allocator, &instance); r != VK_SUCCESS) {
     return r == VK_ERROR_INCOMPATIBLE_DRIVER ? ErrorInfo{Error::kNoVulkanDevice,
                                                          "no Vulkan driver (incompatible driver)",
                                                          {},
                                                          static_cast<int32_t>(r)}
                                              : VulkanError("vkCreateInstance", r);
   }
-  if (Status s = ctx->LoadInstanceFunctions(gipa); !s) return s;
+  return instance;
+}
+
+// The debug messenger that passes validation messages to `sink` for the instance's lifetime.
+Result<VkDebugUtilsMessengerEXT> CreateMessenger(const detail::Functions& f, VkInstance instance,
+                                                 Context::MessageSink* sink,
+                                                 const VkAllocationCallbacks* allocator) {
+  const VkDebugUtilsMessengerCreateInfoEXT messenger_info = MessengerInfo(sink);
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  if (VkResult r =
+          f.vkCreateDebugUtilsMessengerEXT(instance, &messenger_info, allocator, &messenger);
+      r != VK_SUCCESS) {
+    return VulkanError("vkCreateDebugUtilsMessengerEXT", r);
+  }
+  return messenger;
+}
+
+// Whether `device` has bufferDeviceAddress, which sinew enables where it exists so outputs can
+// carry device-address usage (vertex pulling, ray-tracing inputs).
+bool HasBufferDeviceAddress(const detail::Functions& f, VkPhysicalDevice device) {
+  VkPhysicalDeviceVulkan12Features supported12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  supported.pNext = &supported12;
+  f.vkGetPhysicalDeviceFeatures2(device, &supported);
+  return supported12.bufferDeviceAddress == VK_TRUE;
+}
+
+// The logical device: one queue of `family`, and bufferDeviceAddress when asked for.
+Result<VkDevice> CreateDevice(const detail::Functions& f, VkPhysicalDevice physical_device,
+                              uint32_t family, bool buffer_device_address,
+                              const VkAllocationCallbacks* allocator) {
+  VkPhysicalDeviceVulkan12Features enabled12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  enabled12.bufferDeviceAddress = buffer_device_address ? VK_TRUE : VK_FALSE;
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = family;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  device_info.pNext = &enabled12;
+  device_info.queueCreateInfoCount = 1;
+  device_info.pQueueCreateInfos = &queue_info;
+  VkDevice device = VK_NULL_HANDLE;
+  if (VkResult r = f.vkCreateDevice(physical_device, &device_info, allocator, &device);
+      r != VK_SUCCESS) {
+    return VulkanError("vkCreateDevice", r);
+  }
+  return device;
+}
+
+// What SubmitAndWait records and waits with: a command pool on `family` (its buffers reset one
+// by one) and a fence.
+struct SubmitObjects {
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+};
+
+// Creates them; on failure whatever was created is in `*out` (the Context destroys it).
+Status CreateSubmitObjects(const detail::Functions& f, VkDevice device, uint32_t family,
+                           const VkAllocationCallbacks* allocator, SubmitObjects* out) {
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool_info.queueFamilyIndex = family;
+  if (VkResult r = f.vkCreateCommandPool(device, &pool_info, allocator, &out->pool);
+      r != VK_SUCCESS) {
+    return VulkanError("vkCreateCommandPool", r);
+  }
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  if (VkResult r = f.vkCreateFence(device, &fence_info, allocator, &out->fence); r != VK_SUCCESS) {
+    return VulkanError("vkCreateFence", r);
+  }
+  return {};
+}
+
+}  // namespace
+
+// Every step keeps what it created in `ctx` before the next one runs, so a failure part way
+// returns an error and ~Context destroys what exists.
+Result<std::unique_ptr<Context>> Context::Create(const ContextOptions& options) {
+  std::unique_ptr<Context> ctx(new Context());
+  ctx->allocator_ = options.allocator;
+  auto library = OpenVulkanLoader();
+  if (!library) return library.status();
+  ctx->loader_library_ = *library;
+  auto globals = LoadGlobalFunctions(ctx->loader_library_);
+  if (!globals) return globals.status();
+  auto validation_layer = UseValidationLayer(*globals, options.validation);
+  if (!validation_layer) return validation_layer.status();
+
+  ctx->sink_ = std::make_unique<MessageSink>();
+  auto instance =
+      CreateInstance(*globals, options, *validation_layer, ctx->sink_.get(), ctx->allocator_);
+  if (!instance) return instance.status();
+  ctx->instance_ = *instance;
+  if (Status s = ctx->LoadInstanceFunctions(globals->get_instance_proc_addr); !s) return s;
   const detail::Functions& f = *ctx->functions_;
-  if (have_layer && f.vkCreateDebugUtilsMessengerEXT) {
-    messenger_info.pNext = nullptr;
-    if (VkResult r = f.vkCreateDebugUtilsMessengerEXT(ctx->instance_, &messenger_info,
-                                                      ctx->allocator_, &ctx->messenger_);
-        r != VK_SUCCESS) {
-      return VulkanError("vkCreateDebugUtilsMessengerEXT", r);
-    }
+  if (*validation_layer && f.vkCreateDebugUtilsMessengerEXT) {
+    auto messenger = CreateMessenger(f, ctx->instance_, ctx->sink_.get(), ctx->allocator_);
+    if (!messenger) return messenger.status();
+    ctx->messenger_ = *messenger;
     ctx->validation_enabled_ = true;
     ctx->debug_names_ = f.vkSetDebugUtilsObjectNameEXT != nullptr;
   }
@@ -383,49 +491,21 @@ Result<std::unique_ptr<Context>> Context::Create(const ContextOptions& options) 
   if (!picked) return picked.status();
   ctx->physical_device_ = picked->device;
   ctx->queue_family_ = picked->family;
-
-  // bufferDeviceAddress is enabled where the device has it, so outputs can carry device-address
-  // usage (vertex pulling, ray-tracing inputs).
-  VkPhysicalDeviceVulkan12Features supported12{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  supported.pNext = &supported12;
-  f.vkGetPhysicalDeviceFeatures2(ctx->physical_device_, &supported);
-  VkPhysicalDeviceVulkan12Features enabled12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  enabled12.bufferDeviceAddress = supported12.bufferDeviceAddress;
-  ctx->buffer_device_address_ = supported12.bufferDeviceAddress == VK_TRUE;
-
-  const float priority = 1.0f;
-  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-  queue_info.queueFamilyIndex = ctx->queue_family_;
-  queue_info.queueCount = 1;
-  queue_info.pQueuePriorities = &priority;
-  VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  device_info.pNext = &enabled12;
-  device_info.queueCreateInfoCount = 1;
-  device_info.pQueueCreateInfos = &queue_info;
-  if (VkResult r =
-          f.vkCreateDevice(ctx->physical_device_, &device_info, ctx->allocator_, &ctx->device_);
-      r != VK_SUCCESS) {
-    return VulkanError("vkCreateDevice", r);
-  }
+  ctx->buffer_device_address_ = HasBufferDeviceAddress(f, ctx->physical_device_);
+  auto device = CreateDevice(f, ctx->physical_device_, ctx->queue_family_,
+                             ctx->buffer_device_address_, ctx->allocator_);
+  if (!device) return device.status();
+  ctx->device_ = *device;
   if (Status s = ctx->LoadDeviceFunctions(f.vkGetDeviceProcAddr); !s) return s;
   f.vkGetDeviceQueue(ctx->device_, ctx->queue_family_, 0, &ctx->queue_);
   ctx->QueryDevice();
 
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  pool_info.queueFamilyIndex = ctx->queue_family_;
-  if (VkResult r =
-          f.vkCreateCommandPool(ctx->device_, &pool_info, ctx->allocator_, &ctx->command_pool_);
-      r != VK_SUCCESS) {
-    return VulkanError("vkCreateCommandPool", r);
-  }
-  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  if (VkResult r = f.vkCreateFence(ctx->device_, &fence_info, ctx->allocator_, &ctx->fence_);
-      r != VK_SUCCESS) {
-    return VulkanError("vkCreateFence", r);
-  }
+  SubmitObjects submit;
+  const Status created =
+      CreateSubmitObjects(f, ctx->device_, ctx->queue_family_, ctx->allocator_, &submit);
+  ctx->command_pool_ = submit.pool;
+  ctx->fence_ = submit.fence;
+  if (!created) return created;
   detail::SetName(*ctx, VK_OBJECT_TYPE_COMMAND_POOL, ctx->command_pool_, "sinew submit pool");
   detail::SetName(*ctx, VK_OBJECT_TYPE_FENCE, ctx->fence_, "sinew submit fence");
   return ctx;

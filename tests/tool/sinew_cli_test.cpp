@@ -1,0 +1,364 @@
+// The `sinew` tool end to end: each test runs the built binary with --json (or reads the files it
+// writes) and checks the values. Suites ending in OnGpu need a Vulkan device (lavapipe in CI): they
+// carry the gpu label, are skipped without a device, and fail without one when CI=true.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gpu/gpu_test.h"
+#include "test_assets.h"
+#include "tool/tool_run.h"
+
+namespace sinew::testing {
+namespace {
+
+// Positions within 1e-5 of the scene's extent, normals and tangents within 1e-5: the tolerance
+// `sinew bench` checks the GPU against the CPU reference with.
+constexpr double kTolerance = 1e-5;
+
+std::string Asset(const char* relative) { return (TestAssets() / relative).string(); }
+
+// The fuzz corpus's glTF seeds (tests/fuzz/corpus/gltf).
+std::string CorpusGltf(const char* name) {
+  return (std::filesystem::path(SINEW_TESTS_DIR) / "fuzz/corpus/gltf" / name).string();
+}
+
+// Runs `sinew args...` in `dir`, expects exit code 0 and returns its stdout parsed as JSON.
+JsonDocument RunJson(const std::vector<std::string>& args, const ScratchDir& dir) {
+  const ToolRun run = RunSinew(args, dir.path());
+  EXPECT_EQ(run.exit_code, 0) << "stderr: " << run.err;
+  return JsonDocument(run.out);
+}
+
+// The layouts of a bench report's rows, as "path layout", in order.
+std::vector<std::string> RowNames(const JsonValue& results) {
+  std::vector<std::string> names;
+  for (const JsonValue& r : results.Elements()) {
+    names.push_back(r["path"].String() + " " + r["layout"].String());
+  }
+  return names;
+}
+
+// Every GPU row of a `sinew bench --json` report matches the CPU reference within kTolerance, and
+// the report says so; there is a GPU row for every CPU row.
+void ExpectGpuRowsWithinTolerance(const JsonValue& report) {
+  EXPECT_NE(report["device"].String(), "none");
+  EXPECT_TRUE(report["within_tolerance"].Bool());
+  size_t cpu = 0, gpu = 0;
+  for (const JsonValue& r : report["results"].Elements()) {
+    if (r["path"].String() == "cpu") {
+      ++cpu;
+      EXPECT_GT(r["ms_per_frame"].Number(), 0.0) << r.path();
+      continue;
+    }
+    ++gpu;
+    EXPECT_LE(r["max_error_over_extent"].Number(), kTolerance) << r.path();
+    EXPECT_LE(r["max_direction_error"].Number(), kTolerance) << r.path();
+    EXPECT_GT(r["ms_per_frame"].Number(), 0.0) << r.path();
+  }
+  EXPECT_GT(cpu, 0u);
+  EXPECT_EQ(gpu, cpu);
+}
+
+// A bake manifest (docs/bake.md) and its binary: the device and pose asked for, the vertices of
+// the one primitive, and a binary of byteLength bytes.
+void ExpectBake(const ScratchDir& dir, const char* prefix, const char* device, const char* pose,
+                int64_t vertices, int64_t byte_length) {
+  const JsonDocument manifest(ReadText(dir.path() / (std::string(prefix) + ".json")));
+  const JsonValue m = manifest.root();
+  EXPECT_EQ(m["format"].String(), "sinew-bake");
+  EXPECT_EQ(m["device"].String(), device);
+  EXPECT_EQ(m["pose"].String(), pose);
+  ASSERT_EQ(m["primitives"].size(), 1u);
+  EXPECT_EQ(m["primitives"][0]["vertexCount"].Int(), vertices);
+  EXPECT_EQ(m["primitives"][0]["positionsByteOffset"].Int(), 0);
+  EXPECT_EQ(m["byteLength"].Int(), byte_length);
+  EXPECT_EQ(std::filesystem::file_size(dir.path() / (std::string(prefix) + ".bin")),
+            uintmax_t(byte_length));
+}
+
+// The mesh named `name` of a `sinew info --json` report.
+JsonValue MeshNamed(const JsonValue& info, const std::string& name) {
+  for (const JsonValue& mesh : info["meshes"].Elements()) {
+    if (mesh["name"].String() == name) return mesh;
+  }
+  throw std::runtime_error("no mesh named '" + name + "' in " + info["file"].String());
+}
+
+// A shape of `sinew info --json`: its target, name and in-betweens as "target name weight".
+struct ExpectedShape {
+  int64_t target;
+  std::string name;
+  std::vector<std::string> inbetweens;
+};
+
+void ExpectShapes(const JsonValue& mesh, const std::vector<ExpectedShape>& expected) {
+  ASSERT_EQ(mesh["shapes"].size(), expected.size()) << mesh.path();
+  for (size_t s = 0; s < expected.size(); ++s) {
+    const JsonValue shape = mesh["shapes"][s];
+    EXPECT_EQ(shape["target"].Int(), expected[s].target) << shape.path();
+    EXPECT_EQ(shape["name"].String(), expected[s].name) << shape.path();
+    std::vector<std::string> inbetweens;
+    for (const JsonValue& ib : shape["inbetweens"].Elements()) {
+      inbetweens.push_back(std::to_string(ib["target"].Int()) + " " + ib["name"].String() + " " +
+                           std::to_string(ib["weight"].Number()));
+    }
+    EXPECT_EQ(inbetweens, expected[s].inbetweens) << shape.path();
+  }
+}
+
+// A test that needs a Vulkan device for the tool's GPU path.
+class OnGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    vk::ContextOptions options;
+    if (const char* device = std::getenv("SINEW_DEVICE")) options.device = device;
+    if (!CreateContextOrReport(options)) GTEST_SKIP() << "no Vulkan device";
+  }
+};
+class SinewBenchOnGpu : public OnGpu {};
+class SinewBakeOnGpu : public OnGpu {};
+
+TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
+  ScratchDir dir;
+  const JsonDocument doc = RunJson({"bench", "--characters", "3", "--vertices", "1000",
+                                    "--influences", "4,8,12", "--frames", "2", "--json"},
+                                   dir);
+  const JsonValue report = doc.root();
+  EXPECT_TRUE(report["file"].IsNull());
+  EXPECT_EQ(report["characters"].Int(), 3);
+  EXPECT_EQ(report["vertices_per_character"].Int(), 1000);
+  const std::vector<std::string> rows = RowNames(report["results"]);
+  for (const char* k : {"dense K=4", "dense K=8", "dense K=12"}) {
+    EXPECT_NE(std::find(rows.begin(), rows.end(), std::string("gpu ") + k), rows.end()) << k;
+  }
+  EXPECT_EQ(report["results"][0]["vertices"].Int(), 3 * 1000);
+  ExpectGpuRowsWithinTolerance(report);
+}
+
+// Every skinned primitive of the file, for a few instances, in its own influence layout and the
+// other one. A file's instances are posed once, before the frames: the GPU rows time no pose.
+TEST_F(SinewBenchOnGpu, DeformsTheSkinnedPrimitivesOfAGltfFile) {
+  ScratchDir dir;
+  const JsonDocument doc = RunJson(
+      {"bench", Asset("CesiumMan/CesiumMan.glb"), "--characters", "3", "--frames", "2", "--json"},
+      dir);
+  const JsonValue report = doc.root();
+  EXPECT_EQ(std::filesystem::path(report["file"].String()).filename(), "CesiumMan.glb");
+  EXPECT_EQ(report["characters"].Int(), 3);
+  EXPECT_TRUE(report["vertices_per_character"].IsNull());
+  EXPECT_EQ(RowNames(report["results"]),
+            (std::vector<std::string>{"cpu Cesium_Man/0 dense K=4", "gpu Cesium_Man/0 dense K=4",
+                                      "cpu Cesium_Man/0 sparse", "gpu Cesium_Man/0 sparse"}));
+  for (const JsonValue& r : report["results"].Elements()) {
+    if (r["path"].String() == "gpu") {
+      EXPECT_TRUE(r["pose_us"].IsNull()) << r.path();
+    }
+  }
+  ExpectGpuRowsWithinTolerance(report);
+}
+
+TEST_F(SinewBenchOnGpu, DeformsTheSkinnedPrimitivesOfAG4mfFile) {
+  ScratchDir dir;
+  RunJson({"convert", Asset("Fox/Fox.glb"), "Fox_bench.g4b", "--zstd", "--json"}, dir);
+  const JsonDocument doc =
+      RunJson({"bench", "Fox_bench.g4b", "--characters", "3", "--frames", "2", "--json"}, dir);
+  const JsonValue report = doc.root();
+  EXPECT_EQ(report["file"].String(), "Fox_bench.g4b");
+  EXPECT_EQ(RowNames(report["results"]),
+            (std::vector<std::string>{"cpu fox1/0 sparse", "gpu fox1/0 sparse",
+                                      "cpu fox1/0 dense K=4", "gpu fox1/0 dense K=4"}));
+  ExpectGpuRowsWithinTolerance(report);
+}
+
+// Procedural characters and every shared skinned file in one SkinCache: 30 characters of 10
+// kinds are two dispatches a frame (dense and sparse), and the last frame matches the CPU.
+TEST_F(SinewBenchOnGpu, DeformsAMixedCrowdInTwoDispatchesAFrame) {
+  ScratchDir dir;
+  const JsonDocument doc = RunJson(
+      {"bench", "--crowd", "1,30", "--frames", "2", "--assets", TestAssets().string(), "--json"},
+      dir);
+  const JsonValue report = doc.root();
+  EXPECT_NE(report["device"].String(), "none");
+  bool robot = false;
+  for (const JsonValue& kind : report["kinds"].Elements()) {
+    if (kind["name"].String() != "three_RobotExpressive/RobotExpressive.glb") continue;
+    robot = true;
+    EXPECT_EQ(kind["vertices"].Int(), 7214);
+    EXPECT_EQ(kind["instances"].Int(), 19);
+  }
+  EXPECT_TRUE(robot) << "RobotExpressive is not among the kinds";
+  ASSERT_EQ(report["results"].size(), 2u);
+  const JsonValue thirty = report["results"][1];
+  EXPECT_EQ(thirty["characters"].Int(), 30);
+  EXPECT_EQ(thirty["dispatches"].Int(), 2);
+  EXPECT_GT(thirty["gpu_ms"].Number(), 0.0);
+  EXPECT_EQ(thirty["pose_us"].size(), 2u);  // threads 1 and 2
+  for (const JsonValue& r : report["results"].Elements()) {
+    EXPECT_LE(r["max_error_over_extent"].Number(), kTolerance) << r.path();
+  }
+  EXPECT_TRUE(report["within_tolerance"].Bool());
+}
+
+// CrowdPoseJob against the per-character jobs on one file.
+TEST(SinewBench, PoseComparesCrowdPosingWithThePerCharacterJobs) {
+  ScratchDir dir;
+  const JsonDocument doc =
+      RunJson({"bench", "--pose", Asset("Fox/Fox.glb"), "--characters", "10", "--json"}, dir);
+  const JsonValue report = doc.root();
+  EXPECT_EQ(report["characters"].Int(), 10);
+  ASSERT_EQ(report["results"].size(), 1u);
+  const JsonValue fox = report["results"][0];
+  EXPECT_EQ(fox["file"].String(), "Fox.glb");
+  const double jobs = fox["jobs_us_per_character"].Number();
+  const double crowd = fox["crowd_us_per_character"].Number();
+  EXPECT_GT(jobs, 0.0);
+  EXPECT_GT(crowd, 0.0);
+  EXPECT_NEAR(fox["ratio"].Number(), jobs / crowd, 0.01 + 0.01 * jobs / crowd);
+}
+
+// The loader against a bare simdjson parse of the same JSON, on one file.
+TEST(SinewBench, LoaderComparesTheLoaderWithADomParse) {
+  ScratchDir dir;
+  const JsonDocument doc =
+      RunJson({"bench", "--loader", "--json", Asset("SimpleSkin/SimpleSkin.gltf")}, dir);
+  const JsonValue rows = doc.root()["loader"];
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["file"].String(), "SimpleSkin.gltf");
+  EXPECT_GT(rows[0]["json_values"].Int(), 0);
+  EXPECT_GT(rows[0]["warm_ms"].Number(), 0.0);
+  EXPECT_GT(rows[0]["ratio"].Number(), 0.0);
+}
+
+// At a time of a clip on the GPU: the manifest and the binary (the values are checked against the
+// CPU by the gpu suite's AssetDeformGpu), and a PLY of the same mesh.
+TEST_F(SinewBakeOnGpu, WritesAManifestABinaryAndAPly) {
+  ScratchDir dir;
+  const std::string skin = Asset("SimpleSkin/SimpleSkin.gltf");
+  ASSERT_EQ(RunSinew({"bake", skin, "--anim", "0", "--time", "1.25", "--device", "gpu", "--out",
+                      "baked_simple_skin"},
+                     dir.path())
+                .exit_code,
+            0);
+  ExpectBake(dir, "baked_simple_skin", "gpu", "rest", 10, 120);
+  const JsonDocument manifest(ReadText(dir.path() / "baked_simple_skin.json"));
+  EXPECT_EQ(manifest.root()["animation"]["index"].Int(), 0);
+  EXPECT_EQ(manifest.root()["time"].Number(), 1.25);
+
+  ASSERT_EQ(RunSinew({"bake", skin, "--anim", "0", "--time", "1.25", "--format", "ply", "--out",
+                      "baked_simple_skin"},
+                     dir.path())
+                .exit_code,
+            0);
+  const std::string ply = ReadText(dir.path() / "baked_simple_skin.ply");
+  size_t triangles = 0;
+  for (size_t at = 0; (at = ply.find("\n3 ", at)) != std::string::npos; ++at) ++triangles;
+  EXPECT_EQ(triangles, 8u) << ply;
+  EXPECT_NE(ply.find("element vertex 10\n"), std::string::npos) << ply;
+}
+
+// `sinew bake` reads G4MF: CesiumMan converted to .g4tf, baked on the CPU at its rest pose. The
+// values are checked against the glTF original's bake by the gpu suite's G4mfBake.
+TEST(SinewBake, BakesACesiumManConvertedToG4tf) {
+  ScratchDir dir;
+  RunJson({"convert", Asset("CesiumMan/CesiumMan.glb"), "CesiumMan_bake.g4tf", "--json"}, dir);
+  ASSERT_EQ(RunSinew({"bake", "CesiumMan_bake.g4tf", "--out", "baked"}, dir.path()).exit_code, 0);
+  ExpectBake(dir, "baked", "cpu", "rest", 3273, 78552);
+}
+
+// And converted to a Zstd .g4b, baked on the GPU in bind pose.
+TEST_F(SinewBakeOnGpu, BakesACesiumManConvertedToAZstdG4b) {
+  ScratchDir dir;
+  RunJson({"convert", Asset("CesiumMan/CesiumMan.glb"), "CesiumMan_bake.g4b", "--zstd", "--json"},
+          dir);
+  ASSERT_EQ(RunSinew({"bake", "CesiumMan_bake.g4b", "--device", "gpu", "--pose", "bind", "--out",
+                      "baked"},
+                     dir.path())
+                .exit_code,
+            0);
+  ExpectBake(dir, "baked", "gpu", "bind", 3273, 78552);
+}
+
+// glTF -> G4MF (.g4b, Zstd), then `sinew info` validates the result: CesiumMan's skin as sparse
+// influences on its 19 joints' groups.
+TEST(SinewConvert, WritesAG4mfFileThatInfoValidates) {
+  ScratchDir dir;
+  const JsonDocument converted = RunJson(
+      {"convert", Asset("CesiumMan/CesiumMan.glb"), "CesiumMan.g4b", "--zstd", "--json"}, dir);
+  EXPECT_TRUE(converted.root()["binary"].Bool());
+  EXPECT_TRUE(converted.root()["zstd"].Bool());
+  EXPECT_EQ(int64_t(std::filesystem::file_size(dir.path() / "CesiumMan.g4b")),
+            converted.root()["bytes"].Int());
+  const JsonDocument doc = RunJson({"info", "CesiumMan.g4b", "--json"}, dir);
+  const JsonValue info = doc.root();
+  EXPECT_TRUE(info["valid"].Bool());
+  EXPECT_EQ(info["format"].String(), "G4MF (3D)");
+  const JsonValue skin = MeshNamed(info, "Cesium_Man")["primitives"][0]["skin"];
+  EXPECT_EQ(skin["layout"].String(), "sparse");
+  EXPECT_EQ(skin["groups"].Int(), 19);
+}
+
+// Every mesh instance of RobotExpressive is written (12 unskinned parts, the Head's face shapes),
+// and what G4MF cannot hold (the animations) is named in a warning.
+TEST(SinewConvert, WritesUnskinnedMeshesAndWarnsAboutAnimations) {
+  ScratchDir dir;
+  const ToolRun run = RunSinew({"convert", Asset("three_RobotExpressive/RobotExpressive.glb"),
+                                "RobotExpressive.g4tf", "--json"},
+                               dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("warning: 14 animation(s) left out (G4MF has none): 'Dance'"),
+            std::string::npos)
+      << run.err;
+  const JsonDocument converted(run.out);
+  const JsonValue left_out = converted.root()["animations_left_out"];
+  ASSERT_EQ(left_out.size(), 14u);
+  EXPECT_EQ(left_out[0].String(), "Dance");
+  const JsonDocument doc = RunJson({"info", "RobotExpressive.g4tf", "--json"}, dir);
+  const JsonValue info = doc.root();
+  EXPECT_TRUE(info["valid"].Bool());
+  EXPECT_EQ(info["format"].String(), "G4MF (3D)");
+  EXPECT_EQ(info["meshes"].size(), 14u);
+  EXPECT_EQ(MeshNamed(info, "Head_3")["morph_targets"].Int(), 3);
+}
+
+// Each blend shape with its name and its in-betweens (target, name, weight): a glTF seed with
+// SINEW_morph_inbetweens and extras.targetNames, and RobotExpressive's face shapes (named by
+// extras.targetNames, no in-betweens).
+TEST(SinewInfo, ListsBlendShapesWithNamesAndInbetweens) {
+  ScratchDir dir;
+  const JsonDocument seed =
+      RunJson({"info", CorpusGltf("morph_inbetweens_named.gltf"), "--json"}, dir);
+  const JsonValue face = seed.root()["meshes"][0];
+  EXPECT_EQ(face["name"].String(), "Face");
+  EXPECT_EQ(face["morph_targets"].Int(), 4);
+  ExpectShapes(
+      face,
+      {{0, "Smile", {"1 Smile_half " + std::to_string(0.5), "2 Smile_over " + std::to_string(1.5)}},
+       {3, "Blink", {}}});
+  EXPECT_EQ(face["primitives"].size(), 1u);
+
+  const JsonDocument robot =
+      RunJson({"info", Asset("three_RobotExpressive/RobotExpressive.glb"), "--json"}, dir);
+  const JsonValue head = robot.root()["meshes"][2];
+  EXPECT_EQ(head["name"].String(), "Head");
+  EXPECT_EQ(head["morph_targets"].Int(), 3);
+  ExpectShapes(head, {{0, "Angry", {}}, {1, "Surprised", {}}, {2, "Sad", {}}});
+  EXPECT_GE(head["primitives"].size(), 1u);
+}
+
+// An invalid file: exit code 1 and the error's code and place.
+TEST(SinewInfo, ReportsAnInvalidFileWithItsError) {
+  ScratchDir dir;
+  const ToolRun run = RunSinew({"info", "missing.gltf", "--json"}, dir.path());
+  EXPECT_EQ(run.exit_code, 1);
+  const JsonDocument doc(run.out);
+  EXPECT_FALSE(doc.root()["valid"].Bool());
+  EXPECT_EQ(doc.root()["error"]["code"].String(), "kFileNotFound");
+  EXPECT_EQ(doc.root()["error"]["where"].String(), "missing.gltf");
+}
+
+}  // namespace
+}  // namespace sinew::testing
