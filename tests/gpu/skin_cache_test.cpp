@@ -222,6 +222,18 @@ TEST_F(SkinCacheTest, ARigidPrimitiveMovesWithPaletteEntryZero) {
   }
 }
 
+// The kernels blend linearly only so far: a primitive asking for dual quaternions is refused
+// instead of being deformed differently from the CPU reference.
+TEST_F(SkinCacheTest, RefusesADualQuaternionPrimitiveWhichOnlyTheCpuReferenceSkinsSoFar) {
+  Primitive mesh = CharacterMesh(64, 4);
+  mesh.skinning = SkinningMethod::kDualQuaternion;
+  auto cache = vk::SkinCache::Create(*context_);
+  ASSERT_TRUE(cache.ok());
+  const auto added = (*cache)->AddMesh(mesh, DefaultJoints());
+  EXPECT_EQ(added.code(), Error::kUnsupportedFeature);
+  EXPECT_EQ(added.error().where, "skinning");
+}
+
 TEST_F(SkinCacheTest, TenMeshesAreOneDispatchPerKernelVariant) {
   auto cache = vk::SkinCache::Create(*context_);
   ASSERT_TRUE(cache.ok());

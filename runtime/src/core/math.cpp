@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "rotation_quaternion.h"
+
 namespace sinew {
 
 Float4x4 Multiply(const Float4x4& a, const Float4x4& b) {
@@ -165,44 +167,14 @@ bool DecomposeTrs(const Float4x4& m, Float3* t, Quat* r, Float3* s) {
     len[0] = -len[0];
     for (int k = 0; k < 3; ++k) u[0][k] = -u[0][k];
   }
-  // Rotation matrix to quaternion (Shepperd: divide by the largest of 4w², 4x², 4y², 4z²).
-  // R(row, col) = u[col][row].
-  const auto at = [&](int row, int col) { return u[col][row]; };
-  const double trace = at(0, 0) + at(1, 1) + at(2, 2);
-  double q[4];  // x, y, z, w
-  if (trace > 0.0) {
-    const double f = 2.0 * std::sqrt(1.0 + trace);  // 4w
-    q[3] = 0.25 * f;
-    q[0] = (at(2, 1) - at(1, 2)) / f;
-    q[1] = (at(0, 2) - at(2, 0)) / f;
-    q[2] = (at(1, 0) - at(0, 1)) / f;
-  } else if (at(0, 0) >= at(1, 1) && at(0, 0) >= at(2, 2)) {
-    const double f = 2.0 * std::sqrt(std::max(0.0, 1.0 + at(0, 0) - at(1, 1) - at(2, 2)));  // 4x
-    q[0] = 0.25 * f;
-    q[1] = (at(0, 1) + at(1, 0)) / f;
-    q[2] = (at(0, 2) + at(2, 0)) / f;
-    q[3] = (at(2, 1) - at(1, 2)) / f;
-  } else if (at(1, 1) >= at(2, 2)) {
-    const double f = 2.0 * std::sqrt(std::max(0.0, 1.0 + at(1, 1) - at(0, 0) - at(2, 2)));  // 4y
-    q[0] = (at(0, 1) + at(1, 0)) / f;
-    q[1] = 0.25 * f;
-    q[2] = (at(1, 2) + at(2, 1)) / f;
-    q[3] = (at(0, 2) - at(2, 0)) / f;
-  } else {
-    const double f = 2.0 * std::sqrt(std::max(0.0, 1.0 + at(2, 2) - at(0, 0) - at(1, 1)));  // 4z
-    q[0] = (at(0, 2) + at(2, 0)) / f;
-    q[1] = (at(1, 2) + at(2, 1)) / f;
-    q[2] = 0.25 * f;
-    q[3] = (at(1, 0) - at(0, 1)) / f;
-  }
-  // The columns may be off orthonormal by the tolerance: normalizing gives the nearby rotation.
-  const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  const double sign = q[3] < 0.0 ? -1.0 : 1.0;  // canonical: w >= 0
+  // R(row, col) = u[col][row]; the columns may be off orthonormal by the tolerance: the quaternion
+  // is of the nearby rotation.
+  double rotation[3][3], q[4];
+  for (int row = 0; row < 3; ++row)
+    for (int col = 0; col < 3; ++col) rotation[row][col] = u[col][row];
+  detail::RotationToQuaternion(rotation, q);
   if (t) *t = {m.m[3][0], m.m[3][1], m.m[3][2]};
-  if (r) {
-    *r = {float(sign * q[0] / norm), float(sign * q[1] / norm), float(sign * q[2] / norm),
-          float(sign * q[3] / norm)};
-  }
+  if (r) *r = {float(q[0]), float(q[1]), float(q[2]), float(q[3])};
   if (s) *s = {float(len[0]), float(len[1]), float(len[2])};
   return true;
 }

@@ -1,5 +1,6 @@
 #include "sinew/cpu/skin_dense_job.h"
 
+#include "dual_quaternion_vertex.h"
 #include "sinew/asset/primitive.h"
 #include "skin_vertex.h"
 
@@ -9,6 +10,7 @@ Status SkinDenseJob::Validate() const {
   const detail::SkinStreams streams{positions,     normals,     tangents,
                                     out_positions, out_normals, out_tangents};
   if (Status s = detail::ValidateSkinStreams(streams); !s) return s;
+  if (Status s = detail::ValidateDualQuaternions(dual_quaternions, palette.size()); !s) return s;
   return ValidateDenseInfluences(streams.vertex_count(), influences_per_vertex, joints, weights,
                                  palette.size());
 }
@@ -19,6 +21,20 @@ Status SkinDenseJob::Run() const {
                                     out_positions, out_normals, out_tangents};
   const size_t vertex_count = streams.vertex_count();
   const uint32_t k_count = influences_per_vertex;
+  if (!dual_quaternions.empty()) {
+    const bool has_scale = HasScale(dual_quaternions);
+    for (size_t v = 0; v < vertex_count; ++v) {
+      detail::BlendedDualQuaternion blend;
+      for (uint32_t k = 0; k < k_count; ++k) {
+        blend.Pivot(weights[v * k_count + k], dual_quaternions[joints[v * k_count + k]]);
+      }
+      for (uint32_t k = 0; k < k_count; ++k) {
+        blend.Add(weights[v * k_count + k], dual_quaternions[joints[v * k_count + k]]);
+      }
+      detail::WriteDualQuaternionSkinned(streams, v, blend, has_scale);
+    }
+    return {};
+  }
   for (size_t v = 0; v < vertex_count; ++v) {
     // Blend the matrices first, then transform once (as the GPU kernel does).
     detail::BlendedMatrix blend;

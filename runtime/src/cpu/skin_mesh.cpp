@@ -13,8 +13,17 @@ namespace sinew::cpu {
 Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
                       std::span<const Float3x4> palette, std::span<float> out_positions,
                       std::span<float> out_normals, std::span<float> out_tangents, bool rigid) {
+  std::vector<DualQuaternion> dual_quaternions;
+  if (!rigid && mesh.skinning == SkinningMethod::kDualQuaternion) {
+    dual_quaternions.resize(palette.size());
+    DualQuaternionPaletteJob convert;
+    convert.palette = palette;
+    convert.output = dual_quaternions;
+    if (Status s = convert.Run(); !s) return s;
+  }
   if (!rigid && mesh.sparse()) {
     SkinSparseJob job;
+    job.dual_quaternions = dual_quaternions;
     job.positions = input.positions;
     job.normals = input.normals;
     job.tangents = input.tangents;
@@ -27,6 +36,7 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
   }
   if (!rigid && mesh.skinned()) {
     SkinDenseJob job = SkinDenseJobFor(mesh, palette);
+    job.dual_quaternions = dual_quaternions;
     job.positions = input.positions;
     job.normals = input.normals;
     job.tangents = input.tangents;

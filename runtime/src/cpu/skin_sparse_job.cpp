@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "dual_quaternion_vertex.h"
 #include "skin_vertex.h"
 
 namespace sinew::cpu {
@@ -20,7 +21,7 @@ Status SkinSparseJob::Validate() const {
                 std::to_string(influences->group_count) + " groups",
             "palette"};
   }
-  return {};
+  return detail::ValidateDualQuaternions(dual_quaternions, palette.size());
 }
 
 Status SkinSparseJob::Run() const {
@@ -29,6 +30,20 @@ Status SkinSparseJob::Run() const {
                                     out_positions, out_normals, out_tangents};
   const size_t vertex_count = streams.vertex_count();
   const SparseInfluences& in = *influences;
+  if (!dual_quaternions.empty()) {
+    const bool has_scale = HasScale(dual_quaternions);
+    for (size_t v = 0; v < vertex_count; ++v) {
+      detail::BlendedDualQuaternion blend;
+      for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
+        blend.Pivot(in.weights[e], dual_quaternions[in.groups[e]]);
+      }
+      for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
+        blend.Add(in.weights[e], dual_quaternions[in.groups[e]]);
+      }
+      detail::WriteDualQuaternionSkinned(streams, v, blend, has_scale);
+    }
+    return {};
+  }
   for (size_t v = 0; v < vertex_count; ++v) {
     // Entries in stored order (weights descending): for a stream made by DenseToSparse from
     // descending dense slots, the same additions in the same order as SkinDenseJob.

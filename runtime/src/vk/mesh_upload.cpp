@@ -24,6 +24,12 @@ VkDeviceSize StreamAlignment(const Context& context) {
 
 Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDeviceSize alignment) {
   if (Status s = mesh.Validate(joints); !s) return s;
+  if (mesh.skinned() && mesh.skinning != SkinningMethod::kLinear) {
+    return ErrorInfo{Error::kUnsupportedFeature,
+                     "dual-quaternion skinning runs on the CPU reference (cpu::SkinMesh) only so "
+                     "far; the GPU kernels blend linearly",
+                     "skinning", 0};
+  }
   if (mesh.vertex_count() == 0) {
     return ErrorInfo{Error::kInvalidArgument, "the mesh has no vertices", "positions", 0};
   }

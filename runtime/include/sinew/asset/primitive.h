@@ -20,6 +20,13 @@ namespace sinew {
 // new's alignment), so SIMD loads and upload copies need no fix-up.
 static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 16, "asset streams are 16-byte aligned");
 
+// How a skinned primitive blends its influences (docs/semantics.md, "Dense skinning" and
+// "Dual-quaternion skinning").
+enum class SkinningMethod : uint8_t {
+  kLinear,          // linear blend skinning: the weighted sum of the palette matrices
+  kDualQuaternion,  // dual quaternions for the rigid part, scale and shear blended linearly first
+};
+
 struct Primitive {
   std::vector<float> positions;  // xyz per vertex, required
   std::vector<float> normals;    // xyz per vertex, unit length, or empty
@@ -44,6 +51,9 @@ struct Primitive {
   // Morph targets (blend shapes), applied before skinning; each stream empty or one xyz offset
   // per vertex. The GPU packs them sparse (MorphDeltas); weights are per instance.
   std::vector<MorphTarget> targets;
+  // Linear unless chosen (the loaders' `skinning` option; UsdSkel's skel:skinningMethod). The GPU
+  // kernels run linear blending only so far: SkinCache::AddMesh refuses kDualQuaternion.
+  SkinningMethod skinning = SkinningMethod::kLinear;
 
   // The material to draw with while `variant` (or -1 for none) is active.
   int32_t MaterialFor(int32_t variant) const {

@@ -9,6 +9,7 @@
 #include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
+#include "sinew/cpu/dual_quaternion_palette_job.h"
 
 namespace sinew::cpu {
 
@@ -41,6 +42,9 @@ struct SkinDenseJob {
   std::span<const float> weights;
   // Skinning matrices (SkinningPaletteJob's output). Required, non-empty.
   std::span<const Float3x4> palette;
+  // Dual-quaternion skinning instead of linear blending (docs/semantics.md, "Dual-quaternion
+  // skinning"): `palette` converted by DualQuaternionPaletteJob, entry for entry. Empty: linear.
+  std::span<const DualQuaternion> dual_quaternions;
 
   // Outputs sized like their inputs; out_normals/out_tangents empty when the inputs are.
   std::span<float> out_positions;

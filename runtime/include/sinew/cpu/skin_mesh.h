@@ -19,11 +19,12 @@ struct SkinInput {
 };
 
 // Skins `input` with `mesh`'s influences: SkinSparseJob for a sparse mesh, SkinDenseJob for a
-// dense one, and for a rigid mesh (or with `rigid` set, a skinned mesh drawn by a node without a
-// skin) every vertex by palette[0], normals by its cofactor. `palette` has
-// mesh.palette_size(joints) entries (the dense job checks joint indices against its size); outputs
-// are sized like the inputs (empty where the mesh has no normals/tangents). Errors: those of the
-// job; kEmptyPalette for a rigid mesh with an empty palette.
+// dense one (with mesh.skinning's method: dual quaternions converted from `palette` by
+// DualQuaternionPaletteJob on each call), and for a rigid mesh (or with `rigid` set, a skinned mesh
+// drawn by a node without a skin) every vertex by palette[0], normals by its cofactor. `palette`
+// has mesh.palette_size(joints) entries (the dense job checks joint indices against its size);
+// outputs are sized like the inputs (empty where the mesh has no normals/tangents). Errors: those
+// of the job; kEmptyPalette for a rigid mesh with an empty palette.
 Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
                       std::span<const Float3x4> palette, std::span<float> out_positions,
                       std::span<float> out_normals, std::span<float> out_tangents,

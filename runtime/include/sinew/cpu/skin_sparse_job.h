@@ -9,6 +9,7 @@
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
+#include "sinew/cpu/dual_quaternion_palette_job.h"
 
 namespace sinew::cpu {
 
@@ -18,7 +19,8 @@ namespace sinew::cpu {
 struct SkinSparseJob {
   // Validate() checks: positions whole triples, outputs sized like inputs, normals/tangents sized
   // to the vertex count when present (kSizeMismatch); the influences (ValidateSparseInfluences);
-  // palette has at least influences.group_count entries (kSizeMismatch, where "palette").
+  // palette has at least influences.group_count entries (kSizeMismatch, where "palette");
+  // dual_quaternions empty or one per palette entry (kSizeMismatch, "dual_quaternions").
   Status Validate() const;
   Status Run() const;
 
@@ -27,6 +29,8 @@ struct SkinSparseJob {
   std::span<const float> tangents;               // xyzw per vertex, optional
   const SparseInfluences* influences = nullptr;  // required
   std::span<const Float3x4> palette;             // group palette (GroupPaletteJob), required
+  // As SkinDenseJob::dual_quaternions: `palette` converted, or empty for linear blending.
+  std::span<const DualQuaternion> dual_quaternions;
   std::span<float> out_positions;
   std::span<float> out_normals;
   std::span<float> out_tangents;
