@@ -20,7 +20,7 @@ namespace {
 
 // The command line: the computation's options (bake.h) and where and how to write.
 struct CommandOptions {
-  std::string file, out, device = "cpu", format = "bin";
+  std::string file, out, device = "cpu", format = "bin", skinning = "linear";
   BakeOptions bake;
 };
 
@@ -29,12 +29,14 @@ void Usage() {
       "usage: sinew bake FILE --out PREFIX [--anim NAME|INDEX] [--time T] [--loop]\n"
       "                  [--weights MESH=w0,w1,...] [--pose rest|bind|bind:TYPE]\n"
       "                  [--variant NAME] [--device cpu|gpu] [--format bin|ply|obj]\n"
+      "                  [--skinning linear|dqs]\n"
       "  writes every mesh instance of the scene deformed, in scene space:\n"
       "  bin: PREFIX.json (manifest) + PREFIX.bin (float32); ply/obj: PREFIX.ply / PREFIX.obj\n"
       "  --pose bind poses every skin's joints where its inverse bind matrices put them (the\n"
       "  mesh as bound); bind:TPose|APose|IPose|Custom in the skins' "
       "KHR_character_skeleton_bindpose\n"
-      "  pose of that type; other nodes, children of joints included, follow their parents\n",
+      "  pose of that type; other nodes, children of joints included, follow their parents\n"
+      "  --skinning dqs blends skinned meshes with dual quaternions (CPU reference only so far)\n",
       stderr);
 }
 
@@ -75,6 +77,8 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
       o->device = value();
     } else if (a == "--format") {
       o->format = value();
+    } else if (a == "--skinning") {
+      o->skinning = value();
     } else if (a == "--weights") {
       const std::string spec = value();
       const size_t eq = spec.find('=');
@@ -111,6 +115,10 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     std::fputs("sinew bake: --pose rest|bind|bind:TPose|APose|IPose|Custom\n", stderr);
     return 2;
   }
+  if (o->skinning != "linear" && o->skinning != "dqs") {
+    std::fputs("sinew bake: --skinning linear|dqs\n", stderr);
+    return 2;
+  }
   if (o->format != "bin" && o->format != "ply" && o->format != "obj") {
     std::fputs("sinew bake: --format bin|ply|obj\n", stderr);
     return 2;
@@ -131,7 +139,12 @@ int BakeCommand(std::span<const std::string_view> args) {
     std::fprintf(stderr, "sinew bake: %s: %s\n", o.file.c_str(), file.error().ToString().c_str());
     return 1;
   }
-  const Asset& a = file->loaded.asset;
+  Asset& a = file->loaded.asset;
+  if (o.skinning == "dqs") {  // every skinned primitive (an engine chooses per primitive)
+    for (Mesh& mesh : a.meshes) {
+      for (Primitive& p : mesh.primitives) p.skinning = SkinningMethod::kDualQuaternion;
+    }
+  }
   std::unique_ptr<vk::Context> context;
   if (o.device == "gpu") {
     auto ctx = vk::Context::Create(ToolContextOptions());
@@ -146,8 +159,12 @@ int BakeCommand(std::span<const std::string_view> args) {
     std::fprintf(stderr, "sinew bake: %s\n", baked.error().ToString().c_str());
     return 1;
   }
-  const bool ok = o.format == "bin" ? WriteBakeBin(o.out, {o.file, o.device, o.bake}, a, *baked)
-                                    : WriteBakeMesh(o.out, o.format, o.file, *baked);
+  const bool ok = o.format == "bin"
+                      ? WriteBakeBin(o.out,
+                                     {o.file, o.device, o.bake,
+                                      o.skinning == "dqs" ? "dualQuaternion" : "linear"},
+                                     a, *baked)
+                      : WriteBakeMesh(o.out, o.format, o.file, *baked);
   if (!ok) {
     std::fprintf(stderr, "sinew bake: cannot write %s.*\n", o.out.c_str());
     return 1;

@@ -45,6 +45,7 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
   }
   json.Key("time").Number(o.time);
   json.Key("pose").String(o.pose);
+  json.Key("skinning").String(info.skinning);
   json.Key("primitives").BeginArray();
   uint64_t offset = 0;
   // Appends `v` to the binary and its offset to the manifest as NAMEByteOffset (none if empty).

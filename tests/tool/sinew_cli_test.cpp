@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -267,6 +268,41 @@ TEST(SinewBake, BakesACesiumManConvertedToG4tf) {
   RunJson({"convert", Asset("CesiumMan/CesiumMan.glb"), "CesiumMan_bake.g4tf", "--json"}, dir);
   ASSERT_EQ(RunSinew({"bake", "CesiumMan_bake.g4tf", "--out", "baked"}, dir.path()).exit_code, 0);
   ExpectBake(dir, "baked", "cpu", "rest", 3273, 78552);
+}
+
+// `--skinning dqs`: CesiumMan walking, blended with dual quaternions on the CPU reference. The
+// manifest says so; the mesh moves like the linear bake's (a few percent of its extent at most)
+// but not exactly as it (the joints' rotations are blended, not their matrices).
+TEST(SinewBake, BlendsWithDualQuaternionsWhenAsked) {
+  ScratchDir dir;
+  for (const char* skinning : {"linear", "dqs"}) {
+    ASSERT_EQ(RunSinew({"bake", Asset("CesiumMan/CesiumMan.glb"), "--anim", "0", "--time", "0.5",
+                        "--skinning", skinning, "--out", skinning},
+                       dir.path())
+                  .exit_code,
+              0);
+  }
+  const JsonDocument manifest(ReadText(dir.path() / "dqs.json"));
+  EXPECT_EQ(manifest.root()["skinning"].String(), "dualQuaternion");
+  const std::string linear = ReadText(dir.path() / "linear.bin"),
+                    dqs = ReadText(dir.path() / "dqs.bin");
+  ASSERT_EQ(linear.size(), dqs.size());
+  const size_t vertices = 3273;
+  const auto* a = reinterpret_cast<const float*>(linear.data());
+  const auto* b = reinterpret_cast<const float*>(dqs.data());
+  float lo = 1e30f, hi = -1e30f, largest = 0;
+  for (size_t i = 0; i < vertices * 3; ++i) {
+    lo = std::min(lo, a[i]);
+    hi = std::max(hi, a[i]);
+    largest = std::max(largest, std::fabs(a[i] - b[i]));
+  }
+  EXPECT_GT(largest, 1e-4f * (hi - lo));
+  EXPECT_LT(largest, 0.05f * (hi - lo));
+  EXPECT_EQ(
+      RunSinew({"bake", Asset("CesiumMan/CesiumMan.glb"), "--skinning", "quaternion", "--out", "x"},
+               dir.path())
+          .exit_code,
+      2);
 }
 
 // And converted to a Zstd .g4b, baked on the GPU in bind pose.
