@@ -309,6 +309,7 @@ TEST(Bake, TheManifestIsLaidOutAsTheDocsShowIt) {
       "  \"animation\": null,\n"
       "  \"time\": 0.7,\n"
       "  \"pose\": \"rest\",\n"
+      "  \"skinning\": \"linear\",\n"
       "  \"primitives\": [\n"
       "    {\"node\": 3, \"nodeName\": \"Body\", \"mesh\": 0, \"primitive\": 0, \"vertexCount\": "
       "3, "
