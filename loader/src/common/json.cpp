@@ -38,8 +38,6 @@ std::string Pointer(std::string_view parent, size_t index) {
   return out;
 }
 
-void LoadStatus::Free() noexcept { delete error_; }
-
 void Path::AppendTo(std::string* out) const {
   if (parent_) parent_->AppendTo(out);
   switch (kind_) {
@@ -107,7 +105,7 @@ LoadStatus OptionalNumbers(const BasicField<V>& f, const Path& parent, size_t co
                            std::vector<double>* out, bool* present) {
   ArrayOf<V> array;
   bool found = false;
-  if (LoadStatus s = OptionalArray(f, parent, &array, &found); !s) return s;
+  SINEW_TRY(OptionalArray(f, parent, &array, &found));
   if (present) *present = found;
   if (!found) return {};
   const size_t size = array.size();
@@ -122,7 +120,7 @@ LoadStatus OptionalIndices(const BasicField<V>& f, const Path& parent, size_t si
                            std::vector<uint32_t>* out, bool* present) {
   ArrayOf<V> array;
   bool found = false;
-  if (LoadStatus s = OptionalArray(f, parent, &array, &found); !s) return s;
+  SINEW_TRY(OptionalArray(f, parent, &array, &found));
   if (present) *present = found;
   if (!found) return {};
   out->resize(array.size());
@@ -182,7 +180,7 @@ Status OptionalArray(Object o, std::string_view key, std::string_view where, Arr
 
 Status RequireArray(Object o, std::string_view key, std::string_view where, Array* out) {
   bool present = false;
-  if (Status s = OptionalArray(o, key, where, out, &present); !s) return s;
+  SINEW_TRY(OptionalArray(o, key, where, out, &present));
   if (!present) return {Error::kMissingProperty, "required", Pointer(where, key)};
   return {};
 }
@@ -198,7 +196,7 @@ Status OptionalUint(Object o, std::string_view key, std::string_view where, uint
 
 Status RequireUint(Object o, std::string_view key, std::string_view where, uint64_t* out) {
   bool present = false;
-  if (Status s = OptionalUint(o, key, where, out, &present); !s) return s;
+  SINEW_TRY(OptionalUint(o, key, where, out, &present));
   if (!present) return {Error::kMissingProperty, "required", Pointer(where, key)};
   return {};
 }
@@ -207,7 +205,7 @@ Status OptionalIndex(Object o, std::string_view key, std::string_view where, siz
                      int32_t* out) {
   uint64_t value = 0;
   bool present = false;
-  if (Status s = OptionalUint(o, key, where, &value, &present); !s) return s;
+  SINEW_TRY(OptionalUint(o, key, where, &value, &present));
   if (!present) return {};
   if (value >= size) {
     return {Error::kInvalidReference,
@@ -221,7 +219,7 @@ Status OptionalIndex(Object o, std::string_view key, std::string_view where, siz
 Status RequireIndex(Object o, std::string_view key, std::string_view where, size_t size,
                     uint32_t* out) {
   int32_t value = -1;
-  if (Status s = OptionalIndex(o, key, where, size, &value); !s) return s;
+  SINEW_TRY(OptionalIndex(o, key, where, size, &value));
   if (value < 0) return {Error::kMissingProperty, "required", Pointer(where, key)};
   *out = static_cast<uint32_t>(value);
   return {};
@@ -249,7 +247,7 @@ Status OptionalString(Object o, std::string_view key, std::string_view where, st
 Status RequireString(Object o, std::string_view key, std::string_view where,
                      std::string_view* out) {
   bool present = false;
-  if (Status s = OptionalString(o, key, where, out, &present); !s) return s;
+  SINEW_TRY(OptionalString(o, key, where, out, &present));
   if (!present) return {Error::kMissingProperty, "required", Pointer(where, key)};
   return {};
 }
@@ -258,7 +256,7 @@ Status OptionalStrings(Object o, std::string_view key, std::string_view where,
                        std::vector<std::string_view>* out, bool* present) {
   Array array;
   bool found = false;
-  if (Status s = OptionalArray(o, key, where, &array, &found); !s) return s;
+  SINEW_TRY(OptionalArray(o, key, where, &array, &found));
   if (present) *present = found;
   out->clear();
   if (!found) return {};
@@ -298,7 +296,7 @@ Status OptionalNumbers(Object o, std::string_view key, std::string_view where, s
                        std::vector<double>* out, bool* present) {
   Array array;
   bool found = false;
-  if (Status s = OptionalArray(o, key, where, &array, &found); !s) return s;
+  SINEW_TRY(OptionalArray(o, key, where, &array, &found));
   if (present) *present = found;
   if (!found) return {};
   const Path parent(where);
@@ -314,7 +312,7 @@ Status OptionalIndices(Object o, std::string_view key, std::string_view where, s
                        std::vector<uint32_t>* out, bool* present) {
   Array array;
   bool found = false;
-  if (Status s = OptionalArray(o, key, where, &array, &found); !s) return s;
+  SINEW_TRY(OptionalArray(o, key, where, &array, &found));
   if (present) *present = found;
   if (!found) return {};
   out->clear();

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/load_status.h"
 #include "common/tape.h"
 #include "sinew/core/error.h"
 
@@ -72,40 +73,6 @@ Status OptionalIndices(Object o, std::string_view key, std::string_view where, s
 
 // ---------------------------------------------------------------------------------------------
 // The hot-path layer.
-
-// The loaders' own status for their hot paths: one pointer, null on success, so that returning
-// and testing a success costs what a bool does (a Status holds two strings, constructed, tested and
-// destroyed on every call). The ErrorInfo is built only on failure. Converts to and from Status.
-class [[nodiscard]] LoadStatus {
- public:
-  LoadStatus() noexcept = default;
-  LoadStatus(Error code, std::string message, std::string where)
-      : error_(new ErrorInfo{code, std::move(message), std::move(where), 0}) {}
-  // Implicit, as Status's own conversions are: `return {code, message, where}`, `return status;`.
-  LoadStatus(ErrorInfo error) : error_(new ErrorInfo(std::move(error))) {}
-  LoadStatus(const Status& status)
-      : error_(status.ok() ? nullptr : new ErrorInfo(status.error())) {}
-  LoadStatus(LoadStatus&& other) noexcept : error_(std::exchange(other.error_, nullptr)) {}
-  LoadStatus& operator=(LoadStatus&& other) noexcept {
-    std::swap(error_, other.error_);
-    return *this;
-  }
-  // Inline, so that destroying a success is one test (the delete is out of line).
-  ~LoadStatus() {
-    if (error_) Free();
-  }
-
-  bool ok() const noexcept { return !error_; }
-  explicit operator bool() const noexcept { return ok(); }
-  // The error (only when !ok()).
-  const ErrorInfo& error() const noexcept { return *error_; }
-  operator Status() const { return error_ ? Status(*error_) : Status(); }
-
- private:
-  void Free() noexcept;
-
-  ErrorInfo* error_ = nullptr;  // Owned; null on success.
-};
 
 // A JSON pointer that is formatted only when an error or a warning needs it: a link to its parent
 // (on the caller's stack) plus a key or an index. A loader passes these down instead of building a
@@ -387,7 +354,7 @@ SINEW_JSON_INLINE LoadStatus RequireIndex(const BasicField<V>& f, const Path& pa
                                           uint32_t* out) {
   if (!f.present) return detail::Missing(parent, f.key);
   int32_t value = -1;
-  if (LoadStatus s = OptionalIndex(f, parent, size, &value); !s) return s;
+  SINEW_TRY(OptionalIndex(f, parent, size, &value));
   // An index that does not fit int32_t reads as missing, as the Object overload does.
   if (value < 0) return detail::Missing(parent, f.key);
   *out = static_cast<uint32_t>(value);

@@ -92,7 +92,7 @@ Status Elements(Object o, std::string_view key, std::string_view where, std::vec
                 bool* present) {
   Array array;
   bool found = false;
-  if (Status s = OptionalArray(o, key, where, &array, &found); !s) return s;
+  SINEW_TRY(OptionalArray(o, key, where, &array, &found));
   if (present) *present = found;
   out->clear();
   if (found) out->assign(array.begin(), array.end());
@@ -105,7 +105,7 @@ Status Elements(Object o, std::string_view key, std::string_view where, std::vec
 Status CheckAsset(LoadState& c, Object root) {
   Object asset;
   bool present = false;
-  if (Status s = OptionalObject(root, "asset", "", &asset, &present); !s) return s;
+  SINEW_TRY(OptionalObject(root, "asset", "", &asset, &present));
   if (!present) return {Error::kMissingProperty, "a G4MF file needs \"asset\"", "/asset"};
   Element dimension;
   if (asset.at_key("dimension").get(dimension) != simdjson::SUCCESS) {
@@ -123,13 +123,13 @@ Status CheckAsset(LoadState& c, Object root) {
             "/asset/dimension"};
   }
   std::vector<std::string_view> names;
-  if (Status s = OptionalStrings(asset, "extensionsRequired", "/asset", &names); !s) return s;
+  SINEW_TRY(OptionalStrings(asset, "extensionsRequired", "/asset", &names));
   if (!names.empty()) {  // sinew implements no G4MF extension yet
     return {Error::kUnsupportedExtension,
             "required extension \"" + std::string(names[0]) + "\" is not supported by sinew",
             "/asset/extensionsRequired/0"};
   }
-  if (Status s = OptionalStrings(asset, "extensionsUsed", "/asset", &names); !s) return s;
+  SINEW_TRY(OptionalStrings(asset, "extensionsUsed", "/asset", &names));
   c.asset->extensions_used.assign(names.begin(), names.end());
   return {};
 }
@@ -145,7 +145,7 @@ Status CheckNames(Object root) {
   for (std::string_view key : kArrays) {
     std::vector<Element> array;
     bool present = false;
-    if (Status s = Elements(root, key, "", &array, &present); !s) return s;
+    SINEW_TRY(Elements(root, key, "", &array, &present));
     size_t i = 0;
     for (Element e : array) {
       const std::string where = Pointer(Pointer("", key), i++);
@@ -153,7 +153,7 @@ Status CheckNames(Object root) {
       if (e.get_object().get(o) != simdjson::SUCCESS) continue;  // reported by its own pass
       std::string_view name;
       bool named = false;
-      if (Status s = OptionalString(o, "name", where, &name, &named); !s) return s;
+      SINEW_TRY(OptionalString(o, "name", where, &name, &named));
       if (!named) continue;
       const size_t bad = name.find_first_of(kForbidden);
       if (bad != std::string_view::npos) {
@@ -196,21 +196,21 @@ Status DecodeZstd(LoadState& c, std::span<const uint8_t> stored, size_t byte_len
 Status LoadBuffers(LoadState& c, Object root) {
   std::vector<Element> array;
   bool present = false;
-  if (Status s = Elements(root, "buffers", "", &array, &present); !s) return s;
+  SINEW_TRY(Elements(root, "buffers", "", &array, &present));
   c.buffers.resize(array.size());
   c.owned_buffers.resize(array.size());
   size_t i = 0;
   for (Element e : array) {
     const std::string where = Pointer("/buffers", i);
     Object o;
-    if (Status s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     uint64_t byte_length = 0, chunk = 0;
     bool has_chunk = false, has_uri = false, has_encoding = false;
     std::string_view uri, encoding;
-    if (Status s = RequireUint(o, "byteLength", where, &byte_length); !s) return s;
-    if (Status s = OptionalUint(o, "chunk", where, &chunk, &has_chunk); !s) return s;
-    if (Status s = OptionalString(o, "uri", where, &uri, &has_uri); !s) return s;
-    if (Status s = OptionalString(o, "encoding", where, &encoding, &has_encoding); !s) return s;
+    SINEW_TRY(RequireUint(o, "byteLength", where, &byte_length));
+    SINEW_TRY(OptionalUint(o, "chunk", where, &chunk, &has_chunk));
+    SINEW_TRY(OptionalString(o, "uri", where, &uri, &has_uri));
+    SINEW_TRY(OptionalString(o, "encoding", where, &encoding, &has_encoding));
     if (has_chunk == has_uri) {
       return {has_chunk ? Error::kInvalidValue : Error::kMissingProperty,
               "a buffer has exactly one of \"uri\" and \"chunk\"", where};
@@ -257,18 +257,12 @@ Status LoadBuffers(LoadState& c, Object root) {
         return {Error::kInvalidValue, "the buffer and its chunk both say Zstd (encoded twice?)",
                 Pointer(where, "encoding")};
       }
-      if (Status s = DecodeZstd(c, data.data, size_t(byte_length), Pointer(where, "chunk"), &owned);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(DecodeZstd(c, data.data, size_t(byte_length), Pointer(where, "chunk"), &owned));
     } else {
-      if (Status s = ReadBufferUri(c.base_dir, uri, Pointer(where, "uri"), &owned); !s) return s;
+      SINEW_TRY(ReadBufferUri(c.base_dir, uri, Pointer(where, "uri"), &owned));
       if (zstd) {
         std::vector<uint8_t> stored = std::move(owned);
-        if (Status s = DecodeZstd(c, stored, size_t(byte_length), Pointer(where, "uri"), &owned);
-            !s) {
-          return s;
-        }
+        SINEW_TRY(DecodeZstd(c, stored, size_t(byte_length), Pointer(where, "uri"), &owned));
       } else if (owned.size() < byte_length) {
         return {Error::kOutOfBounds,
                 "byteLength " + std::to_string(byte_length) + " but the data has " +
@@ -287,16 +281,16 @@ Status LoadBuffers(LoadState& c, Object root) {
 Status LoadViews(LoadState& c, Object root) {
   std::vector<Element> array;
   bool present = false;
-  if (Status s = Elements(root, "bufferViews", "", &array, &present); !s) return s;
+  SINEW_TRY(Elements(root, "bufferViews", "", &array, &present));
   c.views.resize(array.size());
   size_t i = 0;
   for (Element e : array) {
     const std::string where = Pointer("/bufferViews", i);
     Object o;
-    if (Status s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     int32_t buffer = -1;
     uint64_t offset = 0, length = 0;
-    if (Status s = OptionalIndex(o, "buffer", where, c.buffers.size(), &buffer); !s) return s;
+    SINEW_TRY(OptionalIndex(o, "buffer", where, c.buffers.size(), &buffer));
     if (buffer < 0) {  // "buffer" defaults to 0
       if (c.buffers.empty()) {
         return {Error::kInvalidReference, "buffer 0 (the default) does not exist",
@@ -304,8 +298,8 @@ Status LoadViews(LoadState& c, Object root) {
       }
       buffer = 0;
     }
-    if (Status s = OptionalUint(o, "byteOffset", where, &offset); !s) return s;
-    if (Status s = RequireUint(o, "byteLength", where, &length); !s) return s;
+    SINEW_TRY(OptionalUint(o, "byteOffset", where, &offset));
+    SINEW_TRY(RequireUint(o, "byteLength", where, &length));
     const uint64_t size = c.buffers[size_t(buffer)].size();
     if (offset > size || length > size - offset) {
       return {Error::kOutOfBounds,
@@ -324,19 +318,19 @@ Status LoadViews(LoadState& c, Object root) {
 Status LoadAccessors(LoadState& c, Object root) {
   std::vector<Element> array;
   bool present = false;
-  if (Status s = Elements(root, "accessors", "", &array, &present); !s) return s;
+  SINEW_TRY(Elements(root, "accessors", "", &array, &present));
   c.accessors.resize(array.size());
   size_t i = 0;
   for (Element e : array) {
     const std::string where = AccessorPointer(i);
     Object o;
-    if (Status s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     uint32_t view = 0;
     std::string_view type_name;
     uint64_t vector_size = 1;
-    if (Status s = RequireIndex(o, "bufferView", where, c.views.size(), &view); !s) return s;
-    if (Status s = RequireString(o, "componentType", where, &type_name); !s) return s;
-    if (Status s = OptionalUint(o, "vectorSize", where, &vector_size); !s) return s;
+    SINEW_TRY(RequireIndex(o, "bufferView", where, c.views.size(), &view));
+    SINEW_TRY(RequireString(o, "componentType", where, &type_name));
+    SINEW_TRY(OptionalUint(o, "vectorSize", where, &vector_size));
     auto type = g4mf::ParseComponentType(type_name);
     if (!type) {
       ErrorInfo err = type.error();
@@ -379,7 +373,7 @@ enum class Want { kFloat, kUnsigned, kAny };
 
 Status RequireAccessor(const LoadState& c, Object o, std::string_view key, const std::string& where,
                        uint32_t vector_size, Want want, uint32_t* index) {
-  if (Status s = RequireIndex(o, key, where, c.accessors.size(), index); !s) return s;
+  SINEW_TRY(RequireIndex(o, key, where, c.accessors.size(), index));
   const Accessor& a = c.accessors[*index];
   const std::string at = Pointer(where, key);
   if (a.vector_size != vector_size) {
@@ -438,10 +432,10 @@ Result<std::vector<uint32_t>> IndicesBelow(const LoadState& c, uint32_t index, s
 Status LoadTransform(LoadState& c, Object o, const std::string& where, Node* node) {
   std::vector<double> position, basis, rotor, scale;
   bool has_position = false, has_basis = false, has_rotor = false, has_scale = false;
-  if (Status s = OptionalNumbers(o, "position", where, 3, &position, &has_position); !s) return s;
-  if (Status s = OptionalNumbers(o, "basis", where, 9, &basis, &has_basis); !s) return s;
-  if (Status s = OptionalNumbers(o, "rotor", where, 4, &rotor, &has_rotor); !s) return s;
-  if (Status s = OptionalNumbers(o, "scale", where, 0, &scale, &has_scale); !s) return s;
+  SINEW_TRY(OptionalNumbers(o, "position", where, 3, &position, &has_position));
+  SINEW_TRY(OptionalNumbers(o, "basis", where, 9, &basis, &has_basis));
+  SINEW_TRY(OptionalNumbers(o, "rotor", where, 4, &rotor, &has_rotor));
+  SINEW_TRY(OptionalNumbers(o, "scale", where, 0, &scale, &has_scale));
   if (has_basis && (has_rotor || has_scale)) {
     return {Error::kInvalidValue, "\"basis\" excludes \"rotor\" and \"scale\"",
             Pointer(where, "basis")};
@@ -500,9 +494,9 @@ Status LoadBone(LoadState& c, Object bone, const std::string& where) {
   double length = 0, mass = 0;
   bool has_length = false, has_mass = false;
   int32_t shape = -1;
-  if (Status s = OptionalNumber(bone, "length", where, &length, &has_length); !s) return s;
-  if (Status s = OptionalNumber(bone, "mass", where, &mass, &has_mass); !s) return s;
-  if (Status s = OptionalIndex(bone, "shape", where, c.shape_count, &shape); !s) return s;
+  SINEW_TRY(OptionalNumber(bone, "length", where, &length, &has_length));
+  SINEW_TRY(OptionalNumber(bone, "mass", where, &mass, &has_mass));
+  SINEW_TRY(OptionalIndex(bone, "shape", where, c.shape_count, &shape));
   // #13 (skeleton.md:98, 106, 118); a mass of exactly 0 is allowed (the schema's exclusive
   // minimum contradicts the text, which sinew follows).
   if (has_length && length < 0) {
@@ -521,7 +515,7 @@ Status LoadBone(LoadState& c, Object bone, const std::string& where) {
 Status LoadNodes(LoadState& c, Object root) {
   std::vector<Element> array;
   bool present = false;
-  if (Status s = Elements(root, "nodes", "", &array, &present); !s) return s;
+  SINEW_TRY(Elements(root, "nodes", "", &array, &present));
   const size_t count = array.size();
   std::vector<Node>& nodes = c.asset->nodes;
   nodes.resize(count);
@@ -530,18 +524,18 @@ Status LoadNodes(LoadState& c, Object root) {
   for (Element e : array) {
     const std::string where = Pointer("/nodes", i);
     Object o;
-    if (Status s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     Node& node = nodes[i];
     NodeInfo& info = c.nodes[i];
     std::string_view name;
-    if (Status s = OptionalString(o, "name", where, &name); !s) return s;
+    SINEW_TRY(OptionalString(o, "name", where, &name));
     node.name = std::string(name);
     if (i == 0 && HasTransform(o)) {
       return {Error::kInvalidValue, "the root node 0 must not have a transform", where};
     }
-    if (Status s = LoadTransform(c, o, where, &node); !s) return s;
+    SINEW_TRY(LoadTransform(c, o, where, &node));
     std::vector<uint32_t> children;
-    if (Status s = OptionalIndices(o, "children", where, count, &children); !s) return s;
+    SINEW_TRY(OptionalIndices(o, "children", where, count, &children));
     c.asset->SetChildren(i, children);
     // #14: one component at most.
     std::string_view component;
@@ -559,14 +553,14 @@ Status LoadNodes(LoadState& c, Object root) {
     Object part;
     if (component == "bone") {
       info.bone = true;
-      if (Status s = OptionalObject(o, "bone", where, &part, &present); !s) return s;
-      if (Status s = LoadBone(c, part, Pointer(where, "bone")); !s) return s;
+      SINEW_TRY(OptionalObject(o, "bone", where, &part, &present));
+      SINEW_TRY(LoadBone(c, part, Pointer(where, "bone")));
     } else if (component == "skeleton") {
       info.skeleton = true;
-      if (Status s = OptionalObject(o, "skeleton", where, &part, &present); !s) return s;
+      SINEW_TRY(OptionalObject(o, "skeleton", where, &part, &present));
       const std::string sw = Pointer(where, "skeleton");
       std::vector<Element> joints;
-      if (Status s = Elements(part, "joints", sw, &joints, &present); !s) return s;
+      SINEW_TRY(Elements(part, "joints", sw, &joints, &present));
       size_t j = 0;
       for (Element joint : joints) {
         int64_t v = 0;
@@ -583,21 +577,17 @@ Status LoadNodes(LoadState& c, Object root) {
         info.joints.push_back(int32_t(v));
       }
     } else if (component == "meshInstance") {
-      if (Status s = OptionalObject(o, "meshInstance", where, &part, &present); !s) return s;
+      SINEW_TRY(OptionalObject(o, "meshInstance", where, &part, &present));
       const std::string mw = Pointer(where, "meshInstance");
       uint32_t mesh = 0;
-      if (Status s = RequireIndex(part, "mesh", mw, c.meshes.size(), &mesh); !s) return s;
+      SINEW_TRY(RequireIndex(part, "mesh", mw, c.meshes.size(), &mesh));
       info.mesh = int32_t(mesh);
       node.mesh = int32_t(mesh);
       std::vector<double> amounts;
-      if (Status s =
-              OptionalNumbers(part, "blendAmounts", mw, 0, &amounts, &info.has_blend_amounts);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(OptionalNumbers(part, "blendAmounts", mw, 0, &amounts, &info.has_blend_amounts));
       info.blend_amounts.assign(amounts.begin(), amounts.end());
       std::vector<Element> materials;
-      if (Status s = Elements(part, "materials", mw, &materials, &present); !s) return s;
+      SINEW_TRY(Elements(part, "materials", mw, &materials, &present));
       size_t k = 0;
       for (Element m : materials) {
         int64_t v = 0;
@@ -734,7 +724,7 @@ Status LoadBinding(const LoadState& c, Object surface, std::string_view key,
                    const std::string& where, uint32_t vector_size, size_t corner_count,
                    Binding* out) {
   Object o;
-  if (Status s = OptionalObject(surface, key, where, &o, &out->present); !s) return s;
+  SINEW_TRY(OptionalObject(surface, key, where, &o, &out->present));
   if (!out->present) return {};
   const std::string bw = Pointer(where, key);
   Element unused;
@@ -750,12 +740,8 @@ Status LoadBinding(const LoadState& c, Object surface, std::string_view key,
     }
   }
   uint32_t values = 0, simplexes = 0;
-  if (Status s = RequireAccessor(c, o, "values", bw, vector_size, Want::kFloat, &values); !s) {
-    return s;
-  }
-  if (Status s = RequireAccessor(c, o, "simplexes", bw, 3, Want::kUnsigned, &simplexes); !s) {
-    return s;
-  }
+  SINEW_TRY(RequireAccessor(c, o, "values", bw, vector_size, Want::kFloat, &values));
+  SINEW_TRY(RequireAccessor(c, o, "simplexes", bw, 3, Want::kUnsigned, &simplexes));
   auto floats = FiniteFloats(c.accessors[values], Pointer(bw, "values"));
   if (!floats) return floats.status();
   out->values = std::move(floats.value());
@@ -785,15 +771,9 @@ constexpr uint32_t kMaxGroups = 1u << 16;
 Status LoadSkin(LoadState& c, Object skin, const std::string& where, size_t vertex_count,
                 SparseInfluences* out, std::vector<std::string>* group_names) {
   uint32_t vertices = 0, groups = 0, weights = 0;
-  if (Status s = RequireAccessor(c, skin, "vertices", where, 1, Want::kUnsigned, &vertices); !s) {
-    return s;
-  }
-  if (Status s = RequireAccessor(c, skin, "groups", where, 1, Want::kUnsigned, &groups); !s) {
-    return s;
-  }
-  if (Status s = RequireAccessor(c, skin, "weights", where, 1, Want::kFloat, &weights); !s) {
-    return s;
-  }
+  SINEW_TRY(RequireAccessor(c, skin, "vertices", where, 1, Want::kUnsigned, &vertices));
+  SINEW_TRY(RequireAccessor(c, skin, "groups", where, 1, Want::kUnsigned, &groups));
+  SINEW_TRY(RequireAccessor(c, skin, "weights", where, 1, Want::kFloat, &weights));
   const size_t n = c.accessors[vertices].count;
   if (c.accessors[groups].count != n || c.accessors[weights].count != n) {
     return {Error::kSizeMismatch,
@@ -810,7 +790,7 @@ Status LoadSkin(LoadState& c, Object skin, const std::string& where, size_t vert
   // Names (#6).
   std::vector<Element> names;
   bool present = false;
-  if (Status s = Elements(skin, "groupNames", where, &names, &present); !s) return s;
+  SINEW_TRY(Elements(skin, "groupNames", where, &names, &present));
   std::unordered_map<std::string_view, size_t> seen;
   size_t k = 0;
   for (Element e : names) {
@@ -908,14 +888,12 @@ Status LoadSparseOffsets(const LoadState& c, Object parent, std::string_view key
                          const std::string& where, size_t target_count, uint32_t vector_size,
                          SparseOffsets* out) {
   Object o;
-  if (Status s = OptionalObject(parent, key, where, &o, &out->present); !s) return s;
+  SINEW_TRY(OptionalObject(parent, key, where, &o, &out->present));
   if (!out->present) return {};
   const std::string w = Pointer(where, key);
   uint32_t indices = 0, offsets = 0;
-  if (Status s = RequireAccessor(c, o, "indices", w, 1, Want::kUnsigned, &indices); !s) return s;
-  if (Status s = RequireAccessor(c, o, "offsets", w, vector_size, Want::kAny, &offsets); !s) {
-    return s;
-  }
+  SINEW_TRY(RequireAccessor(c, o, "indices", w, 1, Want::kUnsigned, &indices));
+  SINEW_TRY(RequireAccessor(c, o, "offsets", w, vector_size, Want::kAny, &offsets));
   if (c.accessors[offsets].count != c.accessors[indices].count) {
     return {Error::kSizeMismatch,
             std::to_string(c.accessors[indices].count) + " indices but " +
@@ -942,27 +920,25 @@ Status LoadBlend(LoadState& c, Object blend, const std::string& where, size_t ve
                  std::vector<BlendShape>* shapes) {
   std::vector<Element> array;
   bool present = false;
-  if (Status s = Elements(blend, "shapes", where, &array, &present); !s) return s;
+  SINEW_TRY(Elements(blend, "shapes", where, &array, &present));
   shapes->resize(array.size());
   size_t k = 0;
   for (Element e : array) {
     const std::string sw = Pointer(Pointer(where, "shapes"), k);
     Object o;
-    if (Status s = AsObject(e, sw, &o); !s) return s;
+    SINEW_TRY(AsObject(e, sw, &o));
     BlendShape& shape = (*shapes)[k];
     // The shape's name (optional; a string, as every G4MF name): Mesh::target_names, "" for an
     // unnamed shape, and empty when no shape is named.
     std::string_view name;
     bool named = false;
-    if (Status s = OptionalString(o, "name", sw, &name, &named); !s) return s;
+    SINEW_TRY(OptionalString(o, "name", sw, &name, &named));
     if (named) mesh->target_names.resize(array.size());
     if (!mesh->target_names.empty()) mesh->target_names[k] = std::string(name);
-    if (Status s = LoadSparseOffsets(c, o, "position", sw, vertex_count, 3, &shape.position); !s) {
-      return s;
-    }
+    SINEW_TRY(LoadSparseOffsets(c, o, "position", sw, vertex_count, 3, &shape.position));
     shape.surface_normals.resize(surfaces.size());
     std::vector<Element> list;
-    if (Status s = Elements(o, "surfaces", sw, &list, &present); !s) return s;
+    SINEW_TRY(Elements(o, "surfaces", sw, &list, &present));
     if (present && list.size() == 0) {
       return {Error::kInvalidValue, "an empty \"surfaces\" array must be omitted",
               Pointer(sw, "surfaces")};
@@ -978,9 +954,9 @@ Status LoadBlend(LoadState& c, Object blend, const std::string& where, size_t ve
     for (Element se : list) {
       const std::string bw = Pointer(Pointer(sw, "surfaces"), j++);
       Object so;
-      if (Status s = AsObject(se, bw, &so); !s) return s;
+      SINEW_TRY(AsObject(se, bw, &so));
       uint32_t surface = 0;
-      if (Status s = RequireIndex(so, "surface", bw, surfaces.size(), &surface); !s) return s;
+      SINEW_TRY(RequireIndex(so, "surface", bw, surfaces.size(), &surface));
       if (used[surface]) {
         return {Error::kInvalidValue,
                 "surface " + std::to_string(surface) + " is listed twice in this shape",
@@ -1003,16 +979,9 @@ Status LoadBlend(LoadState& c, Object blend, const std::string& where, size_t ve
                 Pointer(bw, "textureMap")};
       }
       SparseOffsets uv;
-      if (Status s = LoadSparseOffsets(c, so, "normal", bw, target.normals.value_count, 3,
-                                       &shape.surface_normals[surface]);
-          !s) {
-        return s;
-      }
-      if (Status s =
-              LoadSparseOffsets(c, so, "textureMap", bw, target.texture_map.value_count, 2, &uv);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(LoadSparseOffsets(c, so, "normal", bw, target.normals.value_count, 3,
+                                  &shape.surface_normals[surface]));
+      SINEW_TRY(LoadSparseOffsets(c, so, "textureMap", bw, target.texture_map.value_count, 2, &uv));
       if (!shape.surface_normals[surface].present && !uv.present) {
         return {Error::kInvalidValue, "an empty blend surface must be omitted", bw};
       }
@@ -1021,7 +990,7 @@ Status LoadBlend(LoadState& c, Object blend, const std::string& where, size_t ve
   }
   std::vector<double> amounts;
   bool has_amounts = false;
-  if (Status s = OptionalNumbers(blend, "amounts", where, 0, &amounts, &has_amounts); !s) return s;
+  SINEW_TRY(OptionalNumbers(blend, "amounts", where, 0, &amounts, &has_amounts));
   if (has_amounts && amounts.size() != shapes->size()) {
     return {Error::kSizeMismatch,
             std::to_string(amounts.size()) + " amounts for " + std::to_string(shapes->size()) +
@@ -1066,7 +1035,7 @@ Status BuildPrimitive(LoadState& c, const std::vector<float>& positions, const S
     floats +=
         (shape.position.present ? 3 * n : 0) + (SurfaceNormals(shape, surface_index) ? 3 * n : 0);
   }
-  if (Status s = c.Spend(floats * sizeof(float) + corners * 4, where); !s) return s;
+  SINEW_TRY(c.Spend(floats * sizeof(float) + corners * 4, where));
   p->positions.resize(n * 3);
   for (size_t i = 0; i < n; ++i) {
     std::memcpy(&p->positions[i * 3], &positions[size_t(source_vertex[i]) * 3], 12);
@@ -1121,39 +1090,35 @@ Status BuildPrimitive(LoadState& c, const std::vector<float>& positions, const S
 Status LoadMeshes(LoadState& c, Object root) {
   std::vector<Element> array;
   bool present = false;
-  if (Status s = Elements(root, "meshes", "", &array, &present); !s) return s;
+  SINEW_TRY(Elements(root, "meshes", "", &array, &present));
   c.asset->meshes.resize(array.size());
   c.meshes.resize(array.size());
   size_t i = 0;
   for (Element e : array) {
     const std::string where = Pointer("/meshes", i);
     Object o;
-    if (Status s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     Mesh& mesh = c.asset->meshes[i];
     std::string_view name;
-    if (Status s = OptionalString(o, "name", where, &name); !s) return s;
+    SINEW_TRY(OptionalString(o, "name", where, &name));
     mesh.name = std::string(name);
     uint32_t vertices = 0;
-    if (Status s = RequireAccessor(c, o, "vertices", where, 3, Want::kAny, &vertices); !s) {
-      return s;
-    }
+    SINEW_TRY(RequireAccessor(c, o, "vertices", where, 3, Want::kAny, &vertices));
     auto positions = FiniteFloats(c.accessors[vertices], Pointer(where, "vertices"));
     if (!positions) return positions.status();
     const size_t vertex_count = c.accessors[vertices].count;
 
     std::vector<Element> list;
-    if (Status s = Elements(o, "surfaces", where, &list, &present); !s) return s;
+    SINEW_TRY(Elements(o, "surfaces", where, &list, &present));
     std::vector<Surface> surfaces(list.size());
     size_t j = 0;
     for (Element se : list) {
       const std::string sw = Pointer(Pointer(where, "surfaces"), j);
       Object so;
-      if (Status s = AsObject(se, sw, &so); !s) return s;
+      SINEW_TRY(AsObject(se, sw, &so));
       Surface& surface = surfaces[j++];
       uint32_t simplexes = 0;
-      if (Status s = RequireIndex(so, "simplexes", sw, c.accessors.size(), &simplexes); !s) {
-        return s;
-      }
+      SINEW_TRY(RequireIndex(so, "simplexes", sw, c.accessors.size(), &simplexes));
       if (c.accessors[simplexes].vector_size != 3) {
         return {Error::kUnsupportedFeature,
                 "simplexes of " + std::to_string(c.accessors[simplexes].vector_size) +
@@ -1163,42 +1128,27 @@ Status LoadMeshes(LoadState& c, Object root) {
       auto corners = IndicesBelow(c, simplexes, vertex_count, Pointer(sw, "simplexes"), "vertices");
       if (!corners) return corners.status();
       surface.corners = std::move(corners.value());
-      if (Status s = OptionalIndex(so, "material", sw, c.material_count, &surface.material); !s) {
-        return s;
-      }
-      if (Status s = LoadBinding(c, so, "normals", sw, 3, surface.corners.size(), &surface.normals);
-          !s) {
-        return s;
-      }
-      if (Status s =
-              LoadBinding(c, so, "textureMap", sw, 2, surface.corners.size(), &surface.texture_map);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(OptionalIndex(so, "material", sw, c.material_count, &surface.material));
+      SINEW_TRY(LoadBinding(c, so, "normals", sw, 3, surface.corners.size(), &surface.normals));
+      SINEW_TRY(
+          LoadBinding(c, so, "textureMap", sw, 2, surface.corners.size(), &surface.texture_map));
     }
 
     Object skin;
     SparseInfluences influences;
     std::vector<std::string> group_names;
     bool skinned = false;
-    if (Status s = OptionalObject(o, "skin", where, &skin, &skinned); !s) return s;
+    SINEW_TRY(OptionalObject(o, "skin", where, &skin, &skinned));
     if (skinned) {
-      if (Status s =
-              LoadSkin(c, skin, Pointer(where, "skin"), vertex_count, &influences, &group_names);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(LoadSkin(c, skin, Pointer(where, "skin"), vertex_count, &influences, &group_names));
     }
     Object blend;
     bool has_blend = false;
     std::vector<BlendShape> shapes;
-    if (Status s = OptionalObject(o, "blend", where, &blend, &has_blend); !s) return s;
+    SINEW_TRY(OptionalObject(o, "blend", where, &blend, &has_blend));
     if (has_blend) {
-      if (Status s =
-              LoadBlend(c, blend, Pointer(where, "blend"), vertex_count, surfaces, &mesh, &shapes);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(
+          LoadBlend(c, blend, Pointer(where, "blend"), vertex_count, surfaces, &mesh, &shapes));
     }
     c.meshes[i] = {skinned, influences.group_count, shapes.size(), std::move(group_names)};
 
@@ -1206,22 +1156,16 @@ Status LoadMeshes(LoadState& c, Object root) {
       Surface points;
       points.corners.resize(vertex_count);
       for (size_t v = 0; v < vertex_count; ++v) points.corners[v] = uint32_t(v);
-      if (Status s = BuildPrimitive(c, *positions, points, 0, skinned ? &influences : nullptr,
-                                    shapes, where, &mesh.primitives.emplace_back());
-          !s) {
-        return s;
-      }
+      SINEW_TRY(BuildPrimitive(c, *positions, points, 0, skinned ? &influences : nullptr, shapes,
+                               where, &mesh.primitives.emplace_back()));
       mesh.primitives.back().indices.clear();
       mesh.primitives.back().mode = 0;
     }
     mesh.primitives.reserve(surfaces.size());
     for (size_t s = 0; s < surfaces.size(); ++s) {
-      if (Status st = BuildPrimitive(c, *positions, surfaces[s], s, skinned ? &influences : nullptr,
-                                     shapes, Pointer(Pointer(where, "surfaces"), s),
-                                     &mesh.primitives.emplace_back());
-          !st) {
-        return st;
-      }
+      SINEW_TRY(BuildPrimitive(c, *positions, surfaces[s], s, skinned ? &influences : nullptr,
+                               shapes, Pointer(Pointer(where, "surfaces"), s),
+                               &mesh.primitives.emplace_back()));
     }
     ++i;
   }
@@ -1334,7 +1278,7 @@ Result<LoadedAsset> LoadDocument(std::span<const uint8_t> json, size_t padding,
     return Status(Error::kJsonSyntax, simdjson::error_message(error), "");
   }
   Object root;
-  if (Status s = AsObject(doc, "", &root); !s) return s;
+  SINEW_TRY(AsObject(doc, "", &root));
   LoadedAsset out;
   LoadState c;
   c.options = &options;
@@ -1345,19 +1289,17 @@ Result<LoadedAsset> LoadDocument(std::span<const uint8_t> json, size_t padding,
   c.asset = &out.asset;
   c.material_count = ArraySize(root, "materials");
   c.shape_count = ArraySize(root, "shapes");
-  if (Status s = CheckAsset(c, root); !s) return s;
-  if (Status s = CheckNames(root); !s) return s;
-  if (Status s = LoadBuffers(c, root); !s) return s;
+  SINEW_TRY(CheckAsset(c, root));
+  SINEW_TRY(CheckNames(root));
+  SINEW_TRY(LoadBuffers(c, root));
   c.output_budget = 64 * c.input_bytes + (size_t(64) << 20);
-  if (Status s = LoadViews(c, root); !s) return s;
-  if (Status s = LoadAccessors(c, root); !s) return s;
+  SINEW_TRY(LoadViews(c, root));
+  SINEW_TRY(LoadAccessors(c, root));
   c.meshes.resize(ArraySize(root, "meshes"));  // for meshInstance.mesh range checks
-  if (Status s = LoadNodes(c, root); !s) return s;
-  if (Status s = LoadMeshes(c, root); !s) return s;
-  if (Status s = BuildSkins(c); !s) return s;
-  if (Status s = UseLayout(out.asset, options.influences, options.dense_k, "surfaces"); !s) {
-    return s;
-  }
+  SINEW_TRY(LoadNodes(c, root));
+  SINEW_TRY(LoadMeshes(c, root));
+  SINEW_TRY(BuildSkins(c));
+  SINEW_TRY(UseLayout(out.asset, options.influences, options.dense_k, "surfaces"));
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "common/base64.h"
+#include "common/load_status.h"
 #include "g4mf/g4b.h"
 #include "sinew/cpu/evaluate_scene.h"
 
@@ -298,11 +299,8 @@ Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOption
     if (inserted) {
       const Mesh& mesh = asset.meshes[size_t(index)];
       std::string json;
-      if (Status s = WriteMesh(mesh, names.Unique(mesh.name, "Mesh" + std::to_string(index)), &blob,
-                               &json);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(
+          WriteMesh(mesh, names.Unique(mesh.name, "Mesh" + std::to_string(index)), &blob, &json));
       meshes += (meshes.empty() ? "" : ",") + json;
     }
     return it->second;
@@ -354,20 +352,19 @@ Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOption
       joints += (g ? "," : "") +
                 (joint < 0 ? std::string("-1") : std::to_string(first_bone + size_t(joint)));
     }
-    auto mesh = write_mesh(node.mesh);
-    if (!mesh) return mesh.status();
+    SINEW_TRY_ASSIGN(const size_t mesh, write_mesh(node.mesh));
     nodes[skeleton].body =
         "\"name\":" + JsonString(names.Unique(skin.name, "Skeleton" + std::to_string(n))) +
         ",\"skeleton\":{\"joints\":[" + joints + "]}";
     nodes[skeleton].children.push_back(uint32_t(nodes.size()));
-    nodes.push_back({InstanceJson(node, mesh.value(), &names), {}});
+    nodes.push_back({InstanceJson(node, mesh, &names), {}});
   }
   // Unskinned mesh instances, after every skeleton: under the bone of their nearest ancestor that
   // is a written joint (following it as in the original), else under the root, at their rest
   // transform relative to that bone (or the scene).
-  auto rest = cpu::EvaluateScene(asset);  // scene-space rest matrices, any node order
-  if (!rest) return rest.status();
-  const std::vector<Float4x4>& world = rest->world;
+  // Scene-space rest matrices, any node order.
+  SINEW_TRY_ASSIGN(const auto rest, cpu::EvaluateScene(asset));
+  const std::vector<Float4x4>& world = rest.world;
   for (size_t n = 0; n < asset.nodes.size(); ++n) {
     const Node& node = asset.nodes[n];
     if (node.mesh < 0 || node.skin >= 0) continue;
@@ -382,10 +379,9 @@ Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOption
       local = Multiply(inverse, world[n]);
       break;
     }
-    auto mesh = write_mesh(node.mesh);
-    if (!mesh) return mesh.status();
+    SINEW_TRY_ASSIGN(const size_t mesh, write_mesh(node.mesh));
     nodes[parent].children.push_back(uint32_t(nodes.size()));
-    nodes.push_back({TransformJson(local) + "," + InstanceJson(node, mesh.value(), &names), {}});
+    nodes.push_back({TransformJson(local) + "," + InstanceJson(node, mesh, &names), {}});
   }
   if (written_meshes.empty()) {
     return Status(Error::kInvalidArgument, "the asset has no mesh instance to write", "");

@@ -6,6 +6,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/load_status.h"
+
 namespace sinew::loader::gltf {
 
 // glTF buffers are little-endian and every read below is a plain memcpy into a host integer/float.
@@ -413,8 +415,8 @@ Status ValidateAccessor(const AccessorDesc& accessor) {
 }
 
 Status ReadFloats(const AccessorDesc& accessor, std::span<float> out) {
-  if (Status status = ValidateAccessor(accessor); !status.ok()) return status;
-  if (Status status = CheckOutSize(accessor, out.size()); !status.ok()) return status;
+  SINEW_TRY(ValidateAccessor(accessor));
+  SINEW_TRY(CheckOutSize(accessor, out.size()));
   return DecodeFloats(accessor, out);
 }
 
@@ -440,7 +442,7 @@ Status DecodeFloats(const AccessorDesc& accessor, std::span<float> out) {
 }
 
 Status ReadUints(const AccessorDesc& accessor, std::span<uint32_t> out) {
-  if (Status status = ValidateAccessor(accessor); !status.ok()) return status;
+  SINEW_TRY(ValidateAccessor(accessor));
   if (accessor.component_type != ComponentType::kUnsignedByte &&
       accessor.component_type != ComponentType::kUnsignedShort &&
       accessor.component_type != ComponentType::kUnsignedInt) {
@@ -452,7 +454,7 @@ Status ReadUints(const AccessorDesc& accessor, std::span<uint32_t> out) {
     return Fail(Error::kInvalidValue, accessor, "/normalized",
                 "expected integer data, not normalized " + Describe(accessor));
   }
-  if (Status status = CheckOutSize(accessor, out.size()); !status.ok()) return status;
+  SINEW_TRY(CheckOutSize(accessor, out.size()));
   return DecodeUints(accessor, out);
 }
 

@@ -12,9 +12,7 @@ Status FindExtension(const Field& extensions, std::string_view name, const Path&
   Object extensions_object;
   bool has_extensions = false;
   *present = false;
-  if (Status s = OptionalObject(extensions, where, &extensions_object, &has_extensions); !s) {
-    return s;
-  }
+  SINEW_TRY(OptionalObject(extensions, where, &extensions_object, &has_extensions));
   if (!has_extensions) return {};
   const Path extensions_path(where, "extensions");
   if (Status s = OptionalObject(FindField(extensions_object, name), extensions_path, out, present);
@@ -46,21 +44,18 @@ Status LoadVariantNames(Object root, Asset* asset) {
   Object ext;
   bool present = false;
   std::string where;
-  if (Status s = FindExtension(FindField(root, "extensions"), kVariantsExtension, Path(), &ext,
-                               &present, &where);
-      !s) {
-    return s;
-  }
+  SINEW_TRY(FindExtension(FindField(root, "extensions"), kVariantsExtension, Path(), &ext, &present,
+                          &where));
   if (!present) return {};
   Array variants;
-  if (Status s = RequireArray(ext, "variants", where, &variants); !s) return s;
+  SINEW_TRY(RequireArray(ext, "variants", where, &variants));
   size_t i = 0;
   for (Element e : variants) {
     const std::string vw = Pointer(Pointer(where, "variants"), i);
     Object v;
-    if (Status s = AsObject(e, vw, &v); !s) return s;
+    SINEW_TRY(AsObject(e, vw, &v));
     std::string_view name;
-    if (Status s = RequireString(v, "name", vw, &name); !s) return s;
+    SINEW_TRY(RequireString(v, "name", vw, &name));
     asset->variants.emplace_back(name);
     ++i;
   }
@@ -73,28 +68,21 @@ Status LoadVariantMappings(const Field& extensions, const Path& where_path, size
   Object ext;
   bool present = false;
   std::string ew;
-  if (Status s = FindExtension(extensions, kVariantsExtension, where_path, &ext, &present, &ew);
-      !s) {
-    return s;
-  }
+  SINEW_TRY(FindExtension(extensions, kVariantsExtension, where_path, &ext, &present, &ew));
   if (!present) return {};
   const std::string where = where_path.ToString();
   Array mappings;
-  if (Status s = RequireArray(ext, "mappings", ew, &mappings); !s) return s;
+  SINEW_TRY(RequireArray(ext, "mappings", ew, &mappings));
   size_t m = 0;
   for (Element e : mappings) {
     const std::string mw = Pointer(Pointer(ew, "mappings"), m);
     Object mapping;
-    if (Status s = AsObject(e, mw, &mapping); !s) return s;
+    SINEW_TRY(AsObject(e, mw, &mapping));
     uint32_t material = 0;
-    if (Status s = RequireIndex(mapping, "material", mw, material_count, &material); !s) return s;
+    SINEW_TRY(RequireIndex(mapping, "material", mw, material_count, &material));
     std::vector<uint32_t> variants;
     bool has_variants = false;
-    if (Status s =
-            OptionalIndices(mapping, "variants", mw, variant_count, &variants, &has_variants);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(OptionalIndices(mapping, "variants", mw, variant_count, &variants, &has_variants));
     if (!has_variants) return {Error::kMissingProperty, "required", Pointer(mw, "variants")};
     for (size_t k = 0; k < variants.size(); ++k) {
       int32_t& slot = p->variant_materials[variants[k]];
@@ -114,21 +102,19 @@ Status LoadBindPoses(const Field& extensions, const Path& where, Skin* skin) {
   Object ext;
   bool present = false;
   std::string ew;
-  if (Status s = FindExtension(extensions, kBindPoseExtension, where, &ext, &present, &ew); !s) {
-    return s;
-  }
+  SINEW_TRY(FindExtension(extensions, kBindPoseExtension, where, &ext, &present, &ew));
   if (!present) return {};
   Array poses;
-  if (Status s = RequireArray(ext, "poses", ew, &poses); !s) return s;
+  SINEW_TRY(RequireArray(ext, "poses", ew, &poses));
   std::vector<double> numbers;
   size_t p = 0;
   for (Element e : poses) {
     const std::string pw = Pointer(Pointer(ew, "poses"), p);
     Object pose_object;
-    if (Status s = AsObject(e, pw, &pose_object); !s) return s;
+    SINEW_TRY(AsObject(e, pw, &pose_object));
     BindPose pose;
     std::string_view type;
-    if (Status s = RequireString(pose_object, "poseType", pw, &type); !s) return s;
+    SINEW_TRY(RequireString(pose_object, "poseType", pw, &type));
     if (!ParsePoseType(type, &pose.type)) {
       return {Error::kInvalidValue,
               "poseType '" + std::string(type) + "' is not TPose, APose, IPose or Custom",
@@ -141,7 +127,7 @@ Status LoadBindPoses(const Field& extensions, const Path& where, Skin* skin) {
       }
     }
     Array bind_poses;
-    if (Status s = RequireArray(pose_object, "bindPoses", pw, &bind_poses); !s) return s;
+    SINEW_TRY(RequireArray(pose_object, "bindPoses", pw, &bind_poses));
     if (bind_poses.size() != skin->joints.size()) {
       return {Error::kInvalidValue,
               std::to_string(bind_poses.size()) + " bind poses for " +
@@ -153,9 +139,9 @@ Status LoadBindPoses(const Field& extensions, const Path& where, Skin* skin) {
     for (Element be : bind_poses) {
       const std::string bw = Pointer(Pointer(pw, "bindPoses"), j);
       Object bind;
-      if (Status s = AsObject(be, bw, &bind); !s) return s;
+      SINEW_TRY(AsObject(be, bw, &bind));
       bool has_matrix = false;
-      if (Status s = OptionalNumbers(bind, "matrix", bw, 16, &numbers, &has_matrix); !s) return s;
+      SINEW_TRY(OptionalNumbers(bind, "matrix", bw, 16, &numbers, &has_matrix));
       if (!has_matrix) return {Error::kMissingProperty, "required", Pointer(bw, "matrix")};
       // Column-major: entries 3, 7, 11 and 15 are the bottom row.
       if (std::fabs(numbers[3]) > 1e-6 || std::fabs(numbers[7]) > 1e-6 ||
@@ -178,23 +164,19 @@ Status LoadInbetweens(const Field& extensions, const Path& where, size_t target_
   Object ext;
   bool present = false;
   std::string ew;
-  if (Status s = FindExtension(extensions, kInbetweensExtension, where, &ext, &present, &ew); !s) {
-    return s;
-  }
+  SINEW_TRY(FindExtension(extensions, kInbetweensExtension, where, &ext, &present, &ew));
   if (!present) return {};
   Array shapes;
-  if (Status s = RequireArray(ext, "shapes", ew, &shapes); !s) return s;
+  SINEW_TRY(RequireArray(ext, "shapes", ew, &shapes));
   // role: 0 unused, 1 primary, 2 in-between.
   std::vector<uint8_t> role(target_count, 0);
   size_t si = 0;
   for (Element e : shapes) {
     const std::string sw = Pointer(Pointer(ew, "shapes"), si);
     Object shape_object;
-    if (Status s = AsObject(e, sw, &shape_object); !s) return s;
+    SINEW_TRY(AsObject(e, sw, &shape_object));
     InbetweenShape shape;
-    if (Status s = RequireIndex(shape_object, "target", sw, target_count, &shape.primary); !s) {
-      return s;
-    }
+    SINEW_TRY(RequireIndex(shape_object, "target", sw, target_count, &shape.primary));
     if (role[shape.primary] != 0) {
       return {Error::kInvalidValue,
               "target " + std::to_string(shape.primary) + " is already a primary or an in-between",
@@ -202,14 +184,14 @@ Status LoadInbetweens(const Field& extensions, const Path& where, size_t target_
     }
     role[shape.primary] = 1;
     Array inbetweens;
-    if (Status s = RequireArray(shape_object, "inbetweens", sw, &inbetweens); !s) return s;
+    SINEW_TRY(RequireArray(shape_object, "inbetweens", sw, &inbetweens));
     size_t ii = 0;
     for (Element ie : inbetweens) {
       const std::string iw = Pointer(Pointer(sw, "inbetweens"), ii++);
       Object ib;
-      if (Status s = AsObject(ie, iw, &ib); !s) return s;
+      SINEW_TRY(AsObject(ie, iw, &ib));
       uint32_t target = 0;
-      if (Status s = RequireIndex(ib, "target", iw, target_count, &target); !s) return s;
+      SINEW_TRY(RequireIndex(ib, "target", iw, target_count, &target));
       Element weight_value;
       double weight = 0;
       if (ib.at_key("weight").get(weight_value) != simdjson::SUCCESS) {

@@ -171,8 +171,7 @@ constexpr Path kAnimationsPath("/animations");
 LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
   TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "buffers"), Path(), &array, &present); !s)
-    return s;
+  SINEW_TRY(OptionalArray(FindField(root, "buffers"), Path(), &array, &present));
   if (!present) return {};
   c.buffers.resize(array.size());
   c.owned_buffers.resize(array.size());
@@ -182,13 +181,13 @@ LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
   for (TapeValue e : array) {
     const Path where(kBuffersPath, i);
     TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     const Fields f(o, kKeys);
     uint64_t byte_length = 0;
-    if (LoadStatus s = RequireUint(f[kByteLength], where, &byte_length); !s) return s;
+    SINEW_TRY(RequireUint(f[kByteLength], where, &byte_length));
     std::string_view uri;
     bool has_uri = false;
-    if (LoadStatus s = OptionalString(f[kUri], where, &uri, &has_uri); !s) return s;
+    SINEW_TRY(OptionalString(f[kUri], where, &uri, &has_uri));
     std::span<const uint8_t> bytes;
     if (!has_uri) {
       if (i != 0 || !c.has_glb_bin) {
@@ -199,10 +198,7 @@ LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
       bytes = c.glb_bin;
     } else {
       std::vector<uint8_t>& owned = c.owned_buffers[i];
-      if (LoadStatus s = ReadBufferUri(c.base_dir, uri, Path(where, "uri").ToString(), &owned);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri").ToString(), &owned));
       bytes = owned;
       c.input_bytes += owned.size();
     }
@@ -221,8 +217,7 @@ LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
 LoadStatus LoadViews(LoadState& c, TapeObject root) {
   TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "bufferViews"), Path(), &array, &present); !s)
-    return s;
+  SINEW_TRY(OptionalArray(FindField(root, "bufferViews"), Path(), &array, &present));
   if (!present) return {};
   c.views.resize(array.size());
   static constexpr std::string_view kKeys[] = {"buffer", "byteOffset", "byteLength", "byteStride"};
@@ -231,15 +226,15 @@ LoadStatus LoadViews(LoadState& c, TapeObject root) {
   for (TapeValue e : array) {
     const Path where(kViewsPath, i);
     TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     const Fields f(o, kKeys);
     uint32_t buffer = 0;
     uint64_t offset = 0, length = 0, stride = 0;
     bool has_stride = false;
-    if (LoadStatus s = RequireIndex(f[kBuffer], where, c.buffers.size(), &buffer); !s) return s;
-    if (LoadStatus s = OptionalUint(f[kByteOffset], where, &offset); !s) return s;
-    if (LoadStatus s = RequireUint(f[kByteLength], where, &length); !s) return s;
-    if (LoadStatus s = OptionalUint(f[kByteStride], where, &stride, &has_stride); !s) return s;
+    SINEW_TRY(RequireIndex(f[kBuffer], where, c.buffers.size(), &buffer));
+    SINEW_TRY(OptionalUint(f[kByteOffset], where, &offset));
+    SINEW_TRY(RequireUint(f[kByteLength], where, &length));
+    SINEW_TRY(OptionalUint(f[kByteStride], where, &stride, &has_stride));
     if (length == 0) {
       return {Error::kInvalidValue, "byteLength must be >= 1",
               Path(where, "byteLength").ToString()};
@@ -273,7 +268,7 @@ LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw,
   const Fields f(sparse, kKeys);
   gltf::SparseDesc d;
   uint64_t count = 0;
-  if (LoadStatus s = RequireUint(f[kCount], sw, &count); !s) return s;
+  SINEW_TRY(RequireUint(f[kCount], sw, &count));
   d.count = static_cast<uint32_t>(std::min<uint64_t>(count, UINT32_MAX));
   if (count != d.count) {
     return {Error::kInvalidValue, "count too large", Path(sw, "count").ToString()};
@@ -283,14 +278,14 @@ LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw,
   for (const int part : {kIndices, kValues}) {
     TapeObject po;
     bool has_part = false;
-    if (LoadStatus s = OptionalObject(f[part], sw, &po, &has_part); !s) return s;
+    SINEW_TRY(OptionalObject(f[part], sw, &po, &has_part));
     if (!has_part) return {Error::kMissingProperty, "required", Path(sw, f[part].key).ToString()};
     const Path pw(sw, f[part].key);
     const Fields pf(po, kPartKeys);
     uint32_t pv = 0;
     uint64_t po_offset = 0;
-    if (LoadStatus s = RequireIndex(pf[kBufferView], pw, c.views.size(), &pv); !s) return s;
-    if (LoadStatus s = OptionalUint(pf[kByteOffset], pw, &po_offset); !s) return s;
+    SINEW_TRY(RequireIndex(pf[kBufferView], pw, c.views.size(), &pv));
+    SINEW_TRY(OptionalUint(pf[kByteOffset], pw, &po_offset));
     if (c.views[pv].byte_stride != 0) {
       return {Error::kInvalidValue, "a sparse bufferView must not have byteStride",
               Path(pw, "bufferView").ToString()};
@@ -298,7 +293,7 @@ LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw,
     const gltf::ViewBytes vb{c.views[pv].bytes, 0};
     if (part == kIndices) {
       uint64_t ic = 0;
-      if (LoadStatus s = RequireUint(pf[kComponentType], pw, &ic); !s) return s;
+      SINEW_TRY(RequireUint(pf[kComponentType], pw, &ic));
       if (!gltf::ParseComponentType(ic, &d.index_type)) {
         return {Error::kInvalidValue, "unknown componentType",
                 Path(pw, "componentType").ToString()};
@@ -339,8 +334,7 @@ LoadStatus CheckZeroAccessorSize(const LoadState& c, const AccessorDesc& a, cons
 LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
   TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "accessors"), Path(), &array, &present); !s)
-    return s;
+  SINEW_TRY(OptionalArray(FindField(root, "accessors"), Path(), &array, &present));
   if (!present) return {};
   // Built as they are read (not resized first): each entry is written once, while it is hot.
   c.accessors.reserve(array.size());
@@ -370,28 +364,28 @@ LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
     a.sparse.reset();
     const Path where(kAccessorsPath, i);
     TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     const Fields f(o, kKeys);
     uint64_t component = 0;
-    if (LoadStatus s = RequireUint(f[kComponentType], where, &component); !s) return s;
+    SINEW_TRY(RequireUint(f[kComponentType], where, &component));
     if (!gltf::ParseComponentType(component, &a.component_type)) {
       return {Error::kInvalidValue, "unknown componentType " + std::to_string(component),
               Path(where, "componentType").ToString()};
     }
     std::string_view type;
-    if (LoadStatus s = RequireString(f[kType], where, &type); !s) return s;
+    SINEW_TRY(RequireString(f[kType], where, &type));
     if (!gltf::ParseAccessorType(type, &a.type)) {
       return {Error::kInvalidValue, "unknown type '" + std::string(type) + "'",
               Path(where, "type").ToString()};
     }
-    if (LoadStatus s = OptionalBool(f[kNormalized], where, &a.normalized); !s) return s;
-    if (LoadStatus s = RequireUint(f[kCount], where, &a.count); !s) return s;
+    SINEW_TRY(OptionalBool(f[kNormalized], where, &a.normalized));
+    SINEW_TRY(RequireUint(f[kCount], where, &a.count));
     if (a.count == 0) {
       return {Error::kInvalidValue, "count must be >= 1", Path(where, "count").ToString()};
     }
-    if (LoadStatus s = OptionalUint(f[kByteOffset], where, &a.byte_offset); !s) return s;
+    SINEW_TRY(OptionalUint(f[kByteOffset], where, &a.byte_offset));
     int32_t view = -1;
-    if (LoadStatus s = OptionalIndex(f[kBufferView], where, c.views.size(), &view); !s) return s;
+    SINEW_TRY(OptionalIndex(f[kBufferView], where, c.views.size(), &view));
     if (view >= 0) {
       const BufferView& v = c.views[size_t(view)];
       a.view = gltf::ViewBytes{v.bytes, v.byte_stride};
@@ -408,15 +402,15 @@ LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
     }
     TapeObject sparse;
     bool has_sparse = false;
-    if (LoadStatus s = OptionalObject(f[kSparse], where, &sparse, &has_sparse); !s) return s;
+    SINEW_TRY(OptionalObject(f[kSparse], where, &sparse, &has_sparse));
     if (has_sparse) {
       gltf::SparseDesc d;
-      if (LoadStatus s = LoadSparse(c, sparse, Path(where, "sparse"), &d); !s) return s;
+      SINEW_TRY(LoadSparse(c, sparse, Path(where, "sparse"), &d));
       a.sparse = d;
     }
-    if (LoadStatus s = gltf::ValidateAccessor(a); !s) return s;
+    SINEW_TRY(gltf::ValidateAccessor(a));
     if (!a.view) {
-      if (LoadStatus s = CheckZeroAccessorSize(c, a, where); !s) return s;
+      SINEW_TRY(CheckZeroAccessorSize(c, a, where));
     }
     Accessor& info = c.accessors.emplace_back();
     info.count = a.count;
@@ -503,9 +497,7 @@ inline LoadStatus CheckComponents(const LoadState& c, uint32_t index, uint32_t a
                                                                   uint32_t quantized_allowed,
                                                                   std::string_view role,
                                                                   const Path& where) {
-  if (LoadStatus s = CheckComponents(c, index, allowed, quantized_allowed, role, where); !s) {
-    return s;
-  }
+  SINEW_TRY(CheckComponents(c, index, allowed, quantized_allowed, role, where));
   const Accessor& a = c.accessors[index];
   if (a.packed_stride && !a.packed_stride_warned) {
     a.packed_stride_warned = true;
@@ -610,7 +602,7 @@ LoadStatus CheckFinite(const LoadState& c, uint32_t index, std::span<const float
 // Decodes accessor `index` (validated) into *out (count * components floats). Packed FLOAT data is
 // copied in as the vector is allocated (resize() would zero it first).
 LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::vector<float>* out) {
-  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
+  SINEW_TRY(ChargeDecode(c, index));
   const Accessor& a = c.accessors[index];
   const size_t n = static_cast<size_t>(a.count) * gltf::ComponentCount(a.type);
   if (a.packed_floats) {
@@ -619,7 +611,7 @@ LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::vector<float>* ou
     return CheckFinite(c, index, *out);
   }
   out->resize(n);
-  if (LoadStatus s = gltf::DecodeFloats(c.descs[a.desc], *out); !s) return s;
+  SINEW_TRY(gltf::DecodeFloats(c.descs[a.desc], *out));
   return CheckFinite(c, index, *out);
 }
 
@@ -631,26 +623,26 @@ LoadStatus DecodeCharged(const LoadState& c, uint32_t index, std::span<float> ou
     std::memcpy(out.data(), a.packed_floats, out.size() * sizeof(float));
     return CheckFinite(c, index, out);
   }
-  if (LoadStatus s = gltf::DecodeFloats(c.descs[a.desc], out); !s) return s;
+  SINEW_TRY(gltf::DecodeFloats(c.descs[a.desc], out));
   return CheckFinite(c, index, out);
 }
 
 // The same, charged.
 LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::span<float> out) {
-  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
+  SINEW_TRY(ChargeDecode(c, index));
   return DecodeCharged(c, index, out);
 }
 
 // Accessor `index` (validated; UNSIGNED_BYTE/SHORT/INT, not normalized) into `out`, which holds
 // count * components values.
 LoadStatus DecodeUintsInto(const LoadState& c, uint32_t index, std::span<uint32_t> out) {
-  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
+  SINEW_TRY(ChargeDecode(c, index));
   return gltf::DecodeUints(c.descs[c.accessors[index].desc], out);
 }
 
 // The same into *out, charged before it is sized.
 LoadStatus DecodeUintsInto(const LoadState& c, uint32_t index, std::vector<uint32_t>* out) {
-  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
+  SINEW_TRY(ChargeDecode(c, index));
   const Accessor& a = c.accessors[index];
   out->resize(static_cast<size_t>(a.count) * gltf::ComponentCount(a.type));
   return gltf::DecodeUints(c.descs[a.desc], *out);
@@ -679,7 +671,7 @@ LoadStatus ReadAccessorFloats(const LoadState& c, uint32_t index,
     return {Error::kInvalidValue, "accessor " + std::to_string(index) + " has the wrong type",
             where.ToString()};
   }
-  if (LoadStatus s = ChargeDecode(c, index); !s) return s;  // before `keys` grows
+  SINEW_TRY(ChargeDecode(c, index));  // before `keys` grows
   range->offset = keys->size();
   range->count = static_cast<size_t>(a.count) * gltf::ComponentCount(a.type);
   if (a.packed_floats) {  // Copied in as `keys` grows (resize() would zero them first).
@@ -697,8 +689,7 @@ LoadStatus ReadAccessorFloats(const LoadState& c, uint32_t index,
 LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t skin_count) {
   TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "nodes"), Path(), &array, &present); !s)
-    return s;
+  SINEW_TRY(OptionalArray(FindField(root, "nodes"), Path(), &array, &present));
   if (!present) return {};
   std::vector<Node>& nodes = c.asset->nodes;
   std::vector<uint32_t>& children = c.asset->node_children;
@@ -714,30 +705,27 @@ LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t sk
     const Path where(kNodesPath, i);
     Node& n = nodes.emplace_back();
     TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     const Fields f(o, kKeys);
     std::string_view name;
-    if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
+    SINEW_TRY(OptionalString(f[kName], where, &name));
     n.name = name;
     bool has_children = false;
-    if (LoadStatus s = OptionalIndices(f[kChildren], where, node_count, &c.uints, &has_children);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(OptionalIndices(f[kChildren], where, node_count, &c.uints, &has_children));
     if (has_children) {
       n.children = {static_cast<uint32_t>(children.size()), static_cast<uint32_t>(c.uints.size())};
       children.insert(children.end(), c.uints.begin(), c.uints.end());
     }
-    if (LoadStatus s = OptionalIndex(f[kMesh], where, mesh_count, &n.mesh); !s) return s;
-    if (LoadStatus s = OptionalIndex(f[kSkin], where, skin_count, &n.skin); !s) return s;
+    SINEW_TRY(OptionalIndex(f[kMesh], where, mesh_count, &n.mesh));
+    SINEW_TRY(OptionalIndex(f[kSkin], where, skin_count, &n.skin));
     if (n.skin >= 0 && n.mesh < 0) {
       return {Error::kInvalidValue, "a node with a skin must have a mesh",
               Path(where, "skin").ToString()};
     }
     bool has_t = false, has_r = false, has_s = false;
-    if (LoadStatus s = OptionalNumbers(f[kTranslation], where, {numbers, 3}, &has_t); !s) return s;
+    SINEW_TRY(OptionalNumbers(f[kTranslation], where, {numbers, 3}, &has_t));
     if (has_t) n.translation = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
-    if (LoadStatus s = OptionalNumbers(f[kRotation], where, {numbers, 4}, &has_r); !s) return s;
+    SINEW_TRY(OptionalNumbers(f[kRotation], where, {numbers, 4}, &has_r));
     if (has_r) {
       const double squared = numbers[0] * numbers[0] + numbers[1] * numbers[1] +
                              numbers[2] * numbers[2] + numbers[3] * numbers[3];
@@ -758,10 +746,9 @@ LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t sk
                       float(numbers[3] / len)};
       }
     }
-    if (LoadStatus s = OptionalNumbers(f[kScale], where, {numbers, 3}, &has_s); !s) return s;
+    SINEW_TRY(OptionalNumbers(f[kScale], where, {numbers, 3}, &has_s));
     if (has_s) n.scale = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
-    if (LoadStatus s = OptionalNumbers(f[kMatrix], where, {numbers, 16}, &n.has_matrix); !s)
-      return s;
+    SINEW_TRY(OptionalNumbers(f[kMatrix], where, {numbers, 16}, &n.has_matrix));
     if (n.has_matrix) {
       if (has_t || has_r || has_s) {
         return {Error::kInvalidValue, "a node has both matrix and translation/rotation/scale",
@@ -771,8 +758,7 @@ LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t sk
         for (int row = 0; row < 4; ++row) n.matrix.m[col][row] = float(numbers[col * 4 + row]);
     }
     bool has_weights = false;
-    if (LoadStatus s = OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights); !s)
-      return s;
+    SINEW_TRY(OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights));
     if (has_weights) n.weights.assign(c.numbers.begin(), c.numbers.end());
     if (!n.weights.empty() || n.skin >= 0) c.weighted_or_skinned.push_back(uint32_t(i));
     ++i;
@@ -821,8 +807,7 @@ LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t sk
 LoadStatus LoadScenes(LoadState& c, TapeObject root) {
   TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "scenes"), Path(), &array, &present); !s)
-    return s;
+  SINEW_TRY(OptionalArray(FindField(root, "scenes"), Path(), &array, &present));
   if (present) {
     c.asset->scenes.resize(array.size());
     static constexpr std::string_view kKeys[] = {"name", "nodes"};
@@ -832,15 +817,12 @@ LoadStatus LoadScenes(LoadState& c, TapeObject root) {
       const Path where(kScenesPath, i);
       Scene& scene = c.asset->scenes[i];
       TapeObject o;
-      if (LoadStatus s = AsObject(e, where, &o); !s) return s;
+      SINEW_TRY(AsObject(e, where, &o));
       const Fields f(o, kKeys);
       std::string_view name;
-      if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
+      SINEW_TRY(OptionalString(f[kName], where, &name));
       scene.name = name;
-      if (LoadStatus s = OptionalIndices(f[kNodes], where, c.asset->nodes.size(), &scene.nodes);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(OptionalIndices(f[kNodes], where, c.asset->nodes.size(), &scene.nodes));
       for (size_t k = 0; k < scene.nodes.size(); ++k) {
         if (c.asset->nodes[scene.nodes[k]].parent >= 0) {
           const Path nodes(where, "nodes");
@@ -868,7 +850,7 @@ inline LoadStatus CheckVertexAlignment(const LoadState& c, uint32_t accessor, co
 // Checks an attribute accessor's count against the primitive's vertex count, and its alignment.
 LoadStatus CheckCount(const LoadState& c, uint32_t accessor, size_t vertex_count,
                       const Path& where) {
-  if (LoadStatus s = CheckVertexAlignment(c, accessor, where); !s) return s;
+  SINEW_TRY(CheckVertexAlignment(c, accessor, where));
   if (c.accessors[accessor].count != vertex_count) {
     return {Error::kInvalidValue,
             "count " + std::to_string(c.accessors[accessor].count) + " differs from POSITION's " +
@@ -955,13 +937,13 @@ LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Pri
     const TapeField& jf = c.joint_fields[set];
     const TapeField& wf = c.weight_fields[set];
     uint32_t ja = 0, wa = 0;
-    if (LoadStatus s = RequireIndex(jf, aw, c.accessors.size(), &ja); !s) return s;
-    if (LoadStatus s = RequireIndex(wf, aw, c.accessors.size(), &wa); !s) return s;
+    SINEW_TRY(RequireIndex(jf, aw, c.accessors.size(), &ja));
+    SINEW_TRY(RequireIndex(wf, aw, c.accessors.size(), &wa));
     const Path jw(aw, jf.key), ww(aw, wf.key);
-    if (LoadStatus s = CheckCount(c, ja, vertex_count, jw); !s) return s;
-    if (LoadStatus s = CheckCount(c, wa, vertex_count, ww); !s) return s;
-    if (LoadStatus s = CheckComponents(c, ja, kU8 | kU16, 0, jf.key, jw); !s) return s;
-    if (LoadStatus s = CheckComponents(c, wa, kF32 | kU8N | kU16N, 0, wf.key, ww); !s) return s;
+    SINEW_TRY(CheckCount(c, ja, vertex_count, jw));
+    SINEW_TRY(CheckCount(c, wa, vertex_count, ww));
+    SINEW_TRY(CheckComponents(c, ja, kU8 | kU16, 0, jf.key, jw));
+    SINEW_TRY(CheckComponents(c, wa, kF32 | kU8N | kU16N, 0, wf.key, ww));
     if (c.accessors[ja].type != AccessorType::kVec4 ||
         c.accessors[wa].type != AccessorType::kVec4) {
       return {Error::kInvalidValue, "JOINTS_n and WEIGHTS_n must be VEC4",
@@ -972,7 +954,7 @@ LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Pri
       err.where = jw.ToString() + " (" + err.where + ")";
       return err;
     }
-    if (LoadStatus s = DecodeInto(c, wa, std::span<float>(weights)); !s) return s;
+    SINEW_TRY(DecodeInto(c, wa, std::span<float>(weights)));
     // One branch-free scan for the two rules (the common case: nothing to report), then plain
     // copies; the exact first offender is searched for only when there is one.
     const size_t n = vertex_count * 4;
@@ -1042,10 +1024,8 @@ LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Pri
 LoadStatus LoadStream(const LoadState& c, uint32_t accessor, size_t vertex_count, uint32_t allowed,
                       uint32_t quantized_allowed, std::string_view role, AccessorType type,
                       const Path& where, std::vector<float>* out) {
-  if (LoadStatus s = CheckCount(c, accessor, vertex_count, where); !s) return s;
-  if (LoadStatus s = CheckComponents(c, accessor, allowed, quantized_allowed, role, where); !s) {
-    return s;
-  }
+  SINEW_TRY(CheckCount(c, accessor, vertex_count, where));
+  SINEW_TRY(CheckComponents(c, accessor, allowed, quantized_allowed, role, where));
   return ReadAccessorFloats(c, accessor, {type}, where, out);
 }
 
@@ -1058,13 +1038,13 @@ LoadStatus LoadTargets(const LoadState& c, TapeArray targets, const Path& where,
   for (TapeValue te : targets) {
     const Path tw(targets_path, t);
     TapeObject to;
-    if (LoadStatus s = AsObject(te, tw, &to); !s) return s;
+    SINEW_TRY(AsObject(te, tw, &to));
     const Fields f(to, kKeys);
     MorphTarget& target = p->targets[t];
     std::vector<float>* const streams[] = {&target.positions, &target.normals, &target.tangents};
     for (size_t k = 0; k < std::size(kKeys); ++k) {
       int32_t accessor = -1;
-      if (LoadStatus s = OptionalIndex(f[k], tw, c.accessors.size(), &accessor); !s) return s;
+      SINEW_TRY(OptionalIndex(f[k], tw, c.accessors.size(), &accessor));
       if (accessor < 0) continue;
       // "For each morph target attribute, an original attribute MUST be present in the mesh
       // primitive": an offset to nothing.
@@ -1074,13 +1054,9 @@ LoadStatus LoadTargets(const LoadState& c, TapeArray targets, const Path& where,
                 Path(tw, kKeys[k]).ToString()};
       }
       const bool is_position = k == 0;
-      if (LoadStatus s =
-              LoadStream(c, uint32_t(accessor), vertex_count, kF32,
-                         is_position ? (kI8 | kI8N | kI16 | kI16N) : kSignedNormalized,
-                         "a morph target", AccessorType::kVec3, Path(tw, kKeys[k]), streams[k]);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(LoadStream(c, uint32_t(accessor), vertex_count, kF32,
+                           is_position ? (kI8 | kI8N | kI16 | kI16N) : kSignedNormalized,
+                           "a morph target", AccessorType::kVec3, Path(tw, kKeys[k]), streams[k]));
     }
     ++t;
   }
@@ -1116,9 +1092,7 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
   const Fields f(o, kKeys);
   TapeObject attributes;
   bool has_attributes = false;
-  if (LoadStatus s = OptionalObject(f[kAttributes], where, &attributes, &has_attributes); !s) {
-    return s;
-  }
+  SINEW_TRY(OptionalObject(f[kAttributes], where, &attributes, &has_attributes));
   if (!has_attributes) {
     return {Error::kMissingProperty, "required", Path(where, "attributes").ToString()};
   }
@@ -1126,28 +1100,19 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
   Attributes attribute;
   GatherAttributes(c, attributes, &attribute);
   int32_t position = -1, normal = -1, tangent = -1;
-  if (LoadStatus s = OptionalIndex(attribute.position, aw, c.accessors.size(), &position); !s) {
-    return s;
-  }
-  if (LoadStatus s = OptionalIndex(attribute.normal, aw, c.accessors.size(), &normal); !s) return s;
-  if (LoadStatus s = OptionalIndex(attribute.tangent, aw, c.accessors.size(), &tangent); !s)
-    return s;
+  SINEW_TRY(OptionalIndex(attribute.position, aw, c.accessors.size(), &position));
+  SINEW_TRY(OptionalIndex(attribute.normal, aw, c.accessors.size(), &normal));
+  SINEW_TRY(OptionalIndex(attribute.tangent, aw, c.accessors.size(), &tangent));
   if (position < 0) {
     c.warnings->push_back({aw.ToString(), "no POSITION: the primitive has no vertices to deform"});
     return {};
   }
   const Path position_path(aw, "POSITION");
-  if (LoadStatus s = CheckVertexAlignment(c, uint32_t(position), position_path); !s) return s;
-  if (LoadStatus s = CheckComponents(c, uint32_t(position), kF32, kAnyQuantizedPosition, "POSITION",
-                                     position_path);
-      !s) {
-    return s;
-  }
-  if (LoadStatus s = ReadAccessorFloats(c, uint32_t(position), {AccessorType::kVec3}, position_path,
-                                        &p->positions);
-      !s) {
-    return s;
-  }
+  SINEW_TRY(CheckVertexAlignment(c, uint32_t(position), position_path));
+  SINEW_TRY(CheckComponents(c, uint32_t(position), kF32, kAnyQuantizedPosition, "POSITION",
+                            position_path));
+  SINEW_TRY(ReadAccessorFloats(c, uint32_t(position), {AccessorType::kVec3}, position_path,
+                               &p->positions));
   // POSITION MUST have min and max (bounds for culling); sinew computes nothing from them: a
   // warning, once per accessor.
   if (const Accessor& pa = c.accessors[size_t(position)]; !pa.has_bounds && !pa.data_warned) {
@@ -1157,50 +1122,35 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
   }
   const size_t vertex_count = p->vertex_count();
   if (normal >= 0) {
-    if (LoadStatus s = LoadStream(c, uint32_t(normal), vertex_count, kF32, kSignedNormalized,
-                                  "NORMAL", AccessorType::kVec3, Path(aw, "NORMAL"), &p->normals);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(LoadStream(c, uint32_t(normal), vertex_count, kF32, kSignedNormalized, "NORMAL",
+                         AccessorType::kVec3, Path(aw, "NORMAL"), &p->normals));
   }
   if (tangent >= 0) {
-    if (LoadStatus s =
-            LoadStream(c, uint32_t(tangent), vertex_count, kF32, kSignedNormalized, "TANGENT",
-                       AccessorType::kVec4, Path(aw, "TANGENT"), &p->tangents);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(LoadStream(c, uint32_t(tangent), vertex_count, kF32, kSignedNormalized, "TANGENT",
+                         AccessorType::kVec4, Path(aw, "TANGENT"), &p->tangents));
   }
   if (normal >= 0) WarnIfNotUnit(c, uint32_t(normal), p->normals, 3);
   if (tangent >= 0) WarnIfNotUnit(c, uint32_t(tangent), p->tangents, 4);
-  if (LoadStatus s = LoadInfluences(c, aw, vertex_count, p); !s) return s;
+  SINEW_TRY(LoadInfluences(c, aw, vertex_count, p));
 
   uint64_t mode = 4;
-  if (LoadStatus s = OptionalUint(f[kMode], where, &mode); !s) return s;
+  SINEW_TRY(OptionalUint(f[kMode], where, &mode));
   if (mode > 6)
     return {Error::kInvalidValue, "mode must be 0 to 6", Path(where, "mode").ToString()};
   p->mode = static_cast<uint32_t>(mode);
-  if (LoadStatus s = OptionalIndex(f[kMaterial], where, c.material_count, &p->material); !s)
-    return s;
-  if (LoadStatus s = gltf::LoadVariantMappings(c.Dom(f[kExtensions], where), where,
-                                               c.asset->variants.size(), c.material_count, p);
-      !s) {
-    return s;
-  }
+  SINEW_TRY(OptionalIndex(f[kMaterial], where, c.material_count, &p->material));
+  SINEW_TRY(gltf::LoadVariantMappings(c.Dom(f[kExtensions], where), where, c.asset->variants.size(),
+                                      c.material_count, p));
   int32_t indices = -1;
-  if (LoadStatus s = OptionalIndex(f[kIndices], where, c.accessors.size(), &indices); !s) return s;
+  SINEW_TRY(OptionalIndex(f[kIndices], where, c.accessors.size(), &indices));
   if (indices >= 0) {
     const Accessor& a = c.accessors[size_t(indices)];
     const Path iw(where, "indices");
     if (a.type != AccessorType::kScalar) {
       return {Error::kInvalidValue, "indices must be SCALAR", iw.ToString()};
     }
-    if (LoadStatus s =
-            CheckNonVertexComponents(c, uint32_t(indices), kU8 | kU16 | kU32, 0, "indices", iw);
-        !s) {
-      return s;
-    }
-    if (LoadStatus s = DecodeUintsInto(c, uint32_t(indices), &p->indices); !s) return s;
+    SINEW_TRY(CheckNonVertexComponents(c, uint32_t(indices), kU8 | kU16 | kU32, 0, "indices", iw));
+    SINEW_TRY(DecodeUintsInto(c, uint32_t(indices), &p->indices));
     for (size_t i = 0; i < p->indices.size(); ++i) {
       if (p->indices[i] >= vertex_count) {
         return {Error::kInvalidValue,
@@ -1213,7 +1163,7 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
 
   TapeArray targets;
   bool has_targets = false;
-  if (LoadStatus s = OptionalArray(f[kTargets], where, &targets, &has_targets); !s) return s;
+  SINEW_TRY(OptionalArray(f[kTargets], where, &targets, &has_targets));
   if (has_targets) return LoadTargets(c, targets, where, vertex_count, p);
   return {};
 }
@@ -1260,8 +1210,7 @@ void LoadTargetNames(LoadState& c, const TapeField& extras, const Path& where, s
 LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
   TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "meshes"), Path(), &array, &present); !s)
-    return s;
+  SINEW_TRY(OptionalArray(FindField(root, "meshes"), Path(), &array, &present));
   if (!present) return {};
   c.asset->meshes.resize(array.size());
   static constexpr std::string_view kKeys[] = {"name", "primitives", "weights", "extensions",
@@ -1272,13 +1221,13 @@ LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
     const Path where(kMeshesPath, i);
     Mesh& mesh = c.asset->meshes[i];
     TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     const Fields f(o, kKeys);
     std::string_view name;
-    if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
+    SINEW_TRY(OptionalString(f[kName], where, &name));
     mesh.name = name;
     TapeArray primitives;
-    if (LoadStatus s = RequireArray(f[kPrimitives], where, &primitives); !s) return s;
+    SINEW_TRY(RequireArray(f[kPrimitives], where, &primitives));
     const Path primitives_path(where, "primitives");
     if (primitives.size() == 0) {
       return {Error::kInvalidValue, "a mesh needs at least one primitive",
@@ -1289,8 +1238,8 @@ LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
     for (TapeValue pe : primitives) {
       const Path pw(primitives_path, p);
       TapeObject po;
-      if (LoadStatus s = AsObject(pe, pw, &po); !s) return s;
-      if (LoadStatus s = LoadPrimitive(c, po, pw, &mesh.primitives[p]); !s) return s;
+      SINEW_TRY(AsObject(pe, pw, &po));
+      SINEW_TRY(LoadPrimitive(c, po, pw, &mesh.primitives[p]));
       if (mesh.primitives[p].targets.size() != mesh.primitives[0].targets.size()) {
         return {Error::kInvalidValue, "every primitive of a mesh must have the same target count",
                 Path(pw, "targets").ToString()};
@@ -1298,8 +1247,7 @@ LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
       ++p;
     }
     bool has_weights = false;
-    if (LoadStatus s = OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights); !s)
-      return s;
+    SINEW_TRY(OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights));
     if (has_weights) {
       if (c.numbers.size() != mesh.primitives[0].targets.size()) {
         return {Error::kInvalidValue,
@@ -1309,11 +1257,8 @@ LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
       }
       mesh.weights.assign(c.numbers.begin(), c.numbers.end());
     }
-    if (LoadStatus s = gltf::LoadInbetweens(c.Dom(f[kExtensions], where), where,
-                                            mesh.primitives[0].targets.size(), &mesh, c.warnings);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(gltf::LoadInbetweens(c.Dom(f[kExtensions], where), where,
+                                   mesh.primitives[0].targets.size(), &mesh, c.warnings));
     LoadTargetNames(c, f[kExtras], where, mesh.primitives[0].targets.size(), &mesh);
     ++i;
   }
@@ -1326,8 +1271,7 @@ LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
 LoadStatus LoadSkins(LoadState& c, TapeObject root) {
   TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "skins"), Path(), &array, &present); !s)
-    return s;
+  SINEW_TRY(OptionalArray(FindField(root, "skins"), Path(), &array, &present));
   if (!present) return {};
   c.asset->skins.resize(array.size());
   static constexpr std::string_view kKeys[] = {"name", "joints", "skeleton", "inverseBindMatrices",
@@ -1339,42 +1283,25 @@ LoadStatus LoadSkins(LoadState& c, TapeObject root) {
     const Path where(kSkinsPath, i);
     Skin& skin = c.asset->skins[i];
     TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     const Fields f(o, kKeys);
     std::string_view name;
-    if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
+    SINEW_TRY(OptionalString(f[kName], where, &name));
     skin.name = name;
     bool has_joints = false;
-    if (LoadStatus s =
-            OptionalIndices(f[kJoints], where, c.asset->nodes.size(), &skin.joints, &has_joints);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(OptionalIndices(f[kJoints], where, c.asset->nodes.size(), &skin.joints, &has_joints));
     if (!has_joints) return {Error::kMissingProperty, "required", Path(where, "joints").ToString()};
     if (skin.joints.empty()) {
       return {Error::kInvalidValue, "a skin needs at least one joint",
               Path(where, "joints").ToString()};
     }
-    if (LoadStatus s = OptionalIndex(f[kSkeleton], where, c.asset->nodes.size(), &skin.skeleton);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(OptionalIndex(f[kSkeleton], where, c.asset->nodes.size(), &skin.skeleton));
     int32_t ibm = -1;
-    if (LoadStatus s = OptionalIndex(f[kInverseBindMatrices], where, c.accessors.size(), &ibm);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(OptionalIndex(f[kInverseBindMatrices], where, c.accessors.size(), &ibm));
     if (ibm >= 0) {
       const Path iw(where, "inverseBindMatrices");
-      if (LoadStatus s =
-              CheckNonVertexComponents(c, uint32_t(ibm), kF32, 0, "inverseBindMatrices", iw);
-          !s) {
-        return s;
-      }
-      if (LoadStatus s = ReadAccessorFloats(c, uint32_t(ibm), {AccessorType::kMat4}, iw, &matrices);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(CheckNonVertexComponents(c, uint32_t(ibm), kF32, 0, "inverseBindMatrices", iw));
+      SINEW_TRY(ReadAccessorFloats(c, uint32_t(ibm), {AccessorType::kMat4}, iw, &matrices));
       if (matrices.size() / 16 < skin.joints.size()) {
         return {Error::kInvalidValue,
                 std::to_string(matrices.size() / 16) + " inverse bind matrices for " +
@@ -1390,8 +1317,7 @@ LoadStatus LoadSkins(LoadState& c, TapeObject root) {
     } else {
       skin.inverse_binds.assign(skin.joints.size(), Float4x4::Identity());
     }
-    if (LoadStatus s = gltf::LoadBindPoses(c.Dom(f[kExtensions], where), where, &skin); !s)
-      return s;
+    SINEW_TRY(gltf::LoadBindPoses(c.Dom(f[kExtensions], where), where, &skin));
     ++i;
   }
   return {};
@@ -1461,11 +1387,10 @@ LoadStatus LoadSampler(LoadState& c, TapeObject so, const Path& sw, uint32_t ani
   enum { kInput, kOutput, kInterpolation };
   const Fields f(so, kKeys);
   uint32_t input = 0;
-  if (LoadStatus s = RequireIndex(f[kInput], sw, c.accessors.size(), &input); !s) return s;
-  if (LoadStatus s = RequireIndex(f[kOutput], sw, c.accessors.size(), output_accessor); !s)
-    return s;
+  SINEW_TRY(RequireIndex(f[kInput], sw, c.accessors.size(), &input));
+  SINEW_TRY(RequireIndex(f[kOutput], sw, c.accessors.size(), output_accessor));
   std::string_view interpolation = "LINEAR";
-  if (LoadStatus s = OptionalString(f[kInterpolation], sw, &interpolation); !s) return s;
+  SINEW_TRY(OptionalString(f[kInterpolation], sw, &interpolation));
   if (Equals(interpolation, "LINEAR")) {
     sampler->interpolation = Interpolation::kLinear;
   } else if (Equals(interpolation, "STEP")) {
@@ -1477,19 +1402,14 @@ LoadStatus LoadSampler(LoadState& c, TapeObject so, const Path& sw, uint32_t ani
             Path(sw, "interpolation").ToString()};
   }
   const Path iw(sw, "input");
-  if (LoadStatus s = CheckNonVertexComponents(c, input, kF32, 0, "animation input", iw); !s)
-    return s;
+  SINEW_TRY(CheckNonVertexComponents(c, input, kF32, 0, "animation input", iw));
   // Samplers that share key times in the file share their range of the clip's keys.
   LoadState::KeyTimes& shared = c.key_times[input];
   const uint64_t stamp = uint64_t{c.load} << 32 | (uint64_t{animation} + 1);
   if (shared.stamp == stamp) {
     sampler->input = {shared.offset, static_cast<size_t>(c.accessors[input].count)};
   } else {
-    if (LoadStatus s =
-            AppendAccessorFloats(c, input, AccessorType::kScalar, iw, &c.keys, &sampler->input);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(AppendAccessorFloats(c, input, AccessorType::kScalar, iw, &c.keys, &sampler->input));
     const float* times = c.keys.data() + sampler->input.offset;
     for (size_t k = 1; k < sampler->input.count; ++k) {
       if (!(times[k] > times[k - 1])) {
@@ -1513,22 +1433,18 @@ LoadStatus LoadChannel(LoadState& c, TapeObject co, const Path& where, const Pat
   static constexpr std::string_view kKeys[] = {"sampler", "target"};
   enum { kSampler, kTarget };
   const Fields f(co, kKeys);
-  if (LoadStatus s = RequireIndex(f[kSampler], cw, anim->samplers.size(), &channel->sampler); !s) {
-    return s;
-  }
+  SINEW_TRY(RequireIndex(f[kSampler], cw, anim->samplers.size(), &channel->sampler));
   TapeObject target;
   bool has_target = false;
-  if (LoadStatus s = OptionalObject(f[kTarget], cw, &target, &has_target); !s) return s;
+  SINEW_TRY(OptionalObject(f[kTarget], cw, &target, &has_target));
   if (!has_target) return {Error::kMissingProperty, "required", Path(cw, "target").ToString()};
   const Path tw(cw, "target");
   static constexpr std::string_view kTargetKeys[] = {"node", "path"};
   enum { kNode, kPath };
   const Fields tf(target, kTargetKeys);
-  if (LoadStatus s = OptionalIndex(tf[kNode], tw, c.asset->nodes.size(), &channel->node); !s) {
-    return s;
-  }
+  SINEW_TRY(OptionalIndex(tf[kNode], tw, c.asset->nodes.size(), &channel->node));
   std::string_view path;
-  if (LoadStatus s = RequireString(tf[kPath], tw, &path); !s) return s;
+  SINEW_TRY(RequireString(tf[kPath], tw, &path));
   AnimationSampler& sampler = anim->samplers[channel->sampler];
   const uint32_t output_accessor = c.output_accessors[channel->sampler];
   const Accessor& out = c.accessors[output_accessor];
@@ -1572,12 +1488,9 @@ LoadStatus LoadChannel(LoadState& c, TapeObject co, const Path& where, const Pat
       ow(sampler_path, "output");
   const bool moves =
       channel->path == AnimationPath::kTranslation || channel->path == AnimationPath::kScale;
-  if (LoadStatus s =
-          CheckNonVertexComponents(c, output_accessor, moves ? kF32 : (kF32 | kNormalizedRotation),
-                                   moves ? kAnyQuantizedPosition : 0, "this animation path", ow);
-      !s) {
-    return s;
-  }
+  SINEW_TRY(CheckNonVertexComponents(c, output_accessor,
+                                     moves ? kF32 : (kF32 | kNormalizedRotation),
+                                     moves ? kAnyQuantizedPosition : 0, "this animation path", ow));
   if (out.type != expected) {
     return {Error::kInvalidValue,
             "output accessor has the wrong type for '" + std::string(path) + "'", ow.ToString()};
@@ -1620,8 +1533,7 @@ LoadStatus CheckDistinctTargets(const Animation& anim, uint32_t animation,
 LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
   TapeArray array;
   bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "animations"), Path(), &array, &present); !s)
-    return s;
+  SINEW_TRY(OptionalArray(FindField(root, "animations"), Path(), &array, &present));
   if (!present) return {};
   c.asset->animations.resize(array.size());
   if (c.key_times.size() < c.accessors.size()) c.key_times.resize(c.accessors.size());
@@ -1634,14 +1546,14 @@ LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
     const Path where(kAnimationsPath, i);
     Animation& anim = c.asset->animations[i];
     TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
+    SINEW_TRY(AsObject(e, where, &o));
     const Fields f(o, kKeys);
     std::string_view name;
-    if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
+    SINEW_TRY(OptionalString(f[kName], where, &name));
     anim.name = name;
     TapeArray samplers, channels;
-    if (LoadStatus s = RequireArray(f[kSamplers], where, &samplers); !s) return s;
-    if (LoadStatus s = RequireArray(f[kChannels], where, &channels); !s) return s;
+    SINEW_TRY(RequireArray(f[kSamplers], where, &samplers));
+    SINEW_TRY(RequireArray(f[kChannels], where, &channels));
     anim.samplers.resize(samplers.size());
     c.output_accessors.resize(samplers.size());
     const Path samplers_path(where, "samplers");
@@ -1649,12 +1561,9 @@ LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
     for (TapeValue se : samplers) {
       const Path sw(samplers_path, si);
       TapeObject so;
-      if (LoadStatus s = AsObject(se, sw, &so); !s) return s;
-      if (LoadStatus s = LoadSampler(c, so, sw, static_cast<uint32_t>(i), &anim.samplers[si],
-                                     &c.output_accessors[si]);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(AsObject(se, sw, &so));
+      SINEW_TRY(LoadSampler(c, so, sw, static_cast<uint32_t>(i), &anim.samplers[si],
+                            &c.output_accessors[si]));
       ++si;
     }
     anim.keys.assign(c.keys.begin(), c.keys.end());  // one allocation per clip
@@ -1665,14 +1574,11 @@ LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
     for (TapeValue ce : channels) {
       const Path cw(channels_path, ci);
       TapeObject co;
-      if (LoadStatus s = AsObject(ce, cw, &co); !s) return s;
-      if (LoadStatus s = LoadChannel(c, co, where, cw, &anim, &anim.channels[ci]); !s) return s;
+      SINEW_TRY(AsObject(ce, cw, &co));
+      SINEW_TRY(LoadChannel(c, co, where, cw, &anim, &anim.channels[ci]));
       ++ci;
     }
-    if (LoadStatus s = CheckDistinctTargets(anim, uint32_t(i), channels_path, &c.channel_targets);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(CheckDistinctTargets(anim, uint32_t(i), channels_path, &c.channel_targets));
     ++i;
   }
   return {};
@@ -1683,25 +1589,24 @@ LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
 LoadStatus CheckAssetAndExtensions(LoadState& c, Object root) {
   Object asset;
   bool has_asset = false;
-  if (LoadStatus s = OptionalObject(root, "asset", "", &asset, &has_asset); !s) return s;
+  SINEW_TRY(OptionalObject(root, "asset", "", &asset, &has_asset));
   if (!has_asset) return {Error::kMissingProperty, "required", "/asset"};
   std::string_view version;
-  if (LoadStatus s = RequireString(asset, "version", "/asset", &version); !s) return s;
+  SINEW_TRY(RequireString(asset, "version", "/asset", &version));
   if (version.size() < 2 || version.substr(0, 2) != "2.") {
     return {Error::kUnsupportedFeature,
             "glTF version " + std::string(version) + " (sinew reads 2.x)", "/asset/version"};
   }
   std::string_view min_version;
   bool has_min = false;
-  if (LoadStatus s = OptionalString(asset, "minVersion", "/asset", &min_version, &has_min); !s)
-    return s;
+  SINEW_TRY(OptionalString(asset, "minVersion", "/asset", &min_version, &has_min));
   if (has_min && min_version != "2.0") {
     return {Error::kUnsupportedFeature, "minVersion " + std::string(min_version),
             "/asset/minVersion"};
   }
   for (const char* key : {"extensionsUsed", "extensionsRequired"}) {
     std::vector<std::string_view> names;
-    if (LoadStatus s = OptionalStrings(root, key, "", &names); !s) return s;
+    SINEW_TRY(OptionalStrings(root, key, "", &names));
     for (size_t i = 0; i < names.size(); ++i) {
       const std::string_view name = names[i];
       if (std::string_view(key) == "extensionsUsed") {
@@ -1717,7 +1622,7 @@ LoadStatus CheckAssetAndExtensions(LoadState& c, Object root) {
   }
   Array materials;
   bool has_materials = false;
-  if (LoadStatus s = OptionalArray(root, "materials", "", &materials, &has_materials); !s) return s;
+  SINEW_TRY(OptionalArray(root, "materials", "", &materials, &has_materials));
   c.material_count = has_materials ? materials.size() : 0;
   return {};
 }
@@ -1743,15 +1648,14 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   c.input_bytes = bytes.size();
   std::span<const uint8_t> json = bytes;
   if (gltf::IsGlb(bytes)) {
-    auto chunks = gltf::ParseGlb(bytes);
-    if (!chunks) return chunks.status();
-    json = chunks->json;
-    c.glb_bin = chunks->bin;
-    c.has_glb_bin = chunks->has_bin;
-    if (chunks->trailing) {
-      c.warnings->push_back({"byte " + std::to_string(bytes.size() - chunks->trailing),
-                             std::to_string(chunks->trailing) +
-                                 " bytes after the GLB's declared length are ignored"});
+    SINEW_TRY_ASSIGN(const auto chunks, gltf::ParseGlb(bytes));
+    json = chunks.json;
+    c.glb_bin = chunks.bin;
+    c.has_glb_bin = chunks.has_bin;
+    if (chunks.trailing) {
+      c.warnings->push_back(
+          {"byte " + std::to_string(bytes.size() - chunks.trailing),
+           std::to_string(chunks.trailing) + " bytes after the GLB's declared length are ignored"});
     }
   }
   Element doc;
@@ -1760,26 +1664,23 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
     return ErrorInfo{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
   }
   Object root;
-  if (Status s = AsObject(doc, "", &root); !s) return s;
-  if (Status s = CheckAssetAndExtensions(c, root); !s) return s;
-  if (Status s = gltf::LoadVariantNames(root, c.asset); !s) return s;
+  SINEW_TRY(AsObject(doc, "", &root));
+  SINEW_TRY(CheckAssetAndExtensions(c, root));
+  SINEW_TRY(gltf::LoadVariantNames(root, c.asset));
   // The object passes read the tape directly (common/tape.h); extension objects, rare, through
   // simdjson's DOM (LoadState::Dom).
   const TapeObject tape_root(TapeValue::Root(parser_->dom));
   c.dom_root = doc;
-  if (Status s = LoadBuffers(c, tape_root); !s) return s;
-  if (Status s = LoadViews(c, tape_root); !s) return s;
-  if (Status s = LoadAccessors(c, tape_root); !s) return s;
-  if (Status s = LoadNodes(c, tape_root, ArraySize(root, "meshes"), ArraySize(root, "skins")); !s)
-    return s;
-  if (Status s = LoadScenes(c, tape_root); !s) return s;
-  if (Status s = LoadMeshes(c, tape_root); !s) return s;
-  if (Status s = LoadSkins(c, tape_root); !s) return s;
-  if (Status s = CheckSkinnedNodes(c); !s) return s;
-  if (Status s = LoadAnimations(c, tape_root); !s) return s;
-  if (Status s = UseLayout(out.asset, options.influences, options.dense_k, "primitives"); !s) {
-    return s;
-  }
+  SINEW_TRY(LoadBuffers(c, tape_root));
+  SINEW_TRY(LoadViews(c, tape_root));
+  SINEW_TRY(LoadAccessors(c, tape_root));
+  SINEW_TRY(LoadNodes(c, tape_root, ArraySize(root, "meshes"), ArraySize(root, "skins")));
+  SINEW_TRY(LoadScenes(c, tape_root));
+  SINEW_TRY(LoadMeshes(c, tape_root));
+  SINEW_TRY(LoadSkins(c, tape_root));
+  SINEW_TRY(CheckSkinnedNodes(c));
+  SINEW_TRY(LoadAnimations(c, tape_root));
+  SINEW_TRY(UseLayout(out.asset, options.influences, options.dense_k, "primitives"));
   return out;
 }
 
@@ -1801,9 +1702,8 @@ Result<GltfLoader::JsonParseStats> GltfLoader::ParseJsonOnly(std::span<const uin
                                                              bool count_values) {
   std::span<const uint8_t> json = bytes;
   if (gltf::IsGlb(bytes)) {
-    auto chunks = gltf::ParseGlb(bytes);
-    if (!chunks) return chunks.status();
-    json = chunks->json;
+    SINEW_TRY_ASSIGN(const auto chunks, gltf::ParseGlb(bytes));
+    json = chunks.json;
   }
   Element doc;
   if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
@@ -1817,9 +1717,8 @@ Result<GltfLoader::JsonParseStats> GltfLoader::ParseJsonOnly(std::span<const uin
 
 Result<LoadedAsset> GltfLoader::Load(const std::filesystem::path& path,
                                      const GltfOptions& options) {
-  auto file = ReadFile(path);
-  if (!file) return file.status();
-  return LoadFromMemory({file->data(), file->size}, path.parent_path(), options);
+  SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
+  return LoadFromMemory({file.data(), file.size}, path.parent_path(), options);
 }
 
 Result<LoadedAsset> LoadGltf(const std::filesystem::path& path, const GltfOptions& options) {
