@@ -144,6 +144,46 @@ LoadStatus OptionalIndices(const BasicField<V>& f, const Path& parent, size_t si
   return {};
 }
 
+LoadStatus OptionalNumber(const TapeField& f, const Path& parent, double* out, bool* present) {
+  if (present) *present = f.present;
+  if (!f.present) return {};
+  double v = 0;
+  if (!f.value.GetDouble(&v)) {
+    return {Error::kWrongType, "expected a number", Path(parent, f.key).ToString()};
+  }
+  if (!std::isfinite(v))
+    return {Error::kInvalidValue, "not finite", Path(parent, f.key).ToString()};
+  *out = v;
+  return {};
+}
+
+LoadStatus OptionalStrings(const TapeField& f, const Path& parent,
+                           std::vector<std::string_view>* out, bool* present) {
+  TapeArray array;
+  bool found = false;
+  SINEW_TRY(OptionalArray(f, parent, &array, &found));
+  if (present) *present = found;
+  out->clear();
+  if (!found) return {};
+  size_t i = 0;
+  for (const TapeValue e : array) {
+    std::string_view v;
+    if (!e.GetString(&v)) {
+      const Path at(parent, f.key);
+      return {Error::kWrongType, "expected a string", Path(at, i).ToString()};
+    }
+    out->push_back(v);
+    ++i;
+  }
+  return {};
+}
+
+size_t ArraySize(TapeObject o, std::string_view key) {
+  const TapeField f = FindField(o, key);
+  TapeArray array;
+  return f.present && GetArray(f.value, &array) ? array.size() : 0;
+}
+
 // The hot-path getters' out-of-line parts, for the tape (no caller reads them from a simdjson
 // element; instantiate them here if one comes).
 template LoadStatus OptionalNumbers(const TapeField&, const Path&, size_t, std::vector<double>*,

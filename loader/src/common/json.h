@@ -103,11 +103,15 @@ class Path {
 
 // The helpers below cost a few instructions on success, and the loaders call them in loops over
 // thousands of objects, inside functions large enough that GCC's inliner would give up on them.
+// SINEW_ALWAYS_INLINE also goes on a hot pass's lambda for ObjectArray::ForEach, between its
+// parameters and its return type: GCC inlines the call once per pass otherwise only while the
+// lambda is small (the accessors pass's lambda out of line made a crowd load ~5% slower, A/B).
 #if defined(__GNUC__)
-#define SINEW_JSON_INLINE inline __attribute__((always_inline))
+#define SINEW_ALWAYS_INLINE __attribute__((always_inline))
 #else
-#define SINEW_JSON_INLINE inline
+#define SINEW_ALWAYS_INLINE
 #endif
+#define SINEW_JSON_INLINE inline SINEW_ALWAYS_INLINE
 
 // The value types the hot-path layer reads, and their object and array types: simdjson's DOM
 // elements (the glTF extension readers), or values read straight off the tape (common/tape.h, the
@@ -435,6 +439,80 @@ SINEW_JSON_INLINE LoadStatus OptionalNumbers(const BasicField<V>& f, const Path&
 template <typename V>
 LoadStatus OptionalIndices(const BasicField<V>& f, const Path& parent, size_t size,
                            std::vector<uint32_t>* out, bool* present = nullptr);
+
+// A finite number.
+LoadStatus OptionalNumber(const TapeField& f, const Path& parent, double* out,
+                          bool* present = nullptr);
+// An array of strings (views into the parsed document); *out is cleared first, also when absent.
+LoadStatus OptionalStrings(const TapeField& f, const Path& parent,
+                           std::vector<std::string_view>* out, bool* present = nullptr);
+// The length of the array o[key]; 0 when absent or not an array (its own pass reports that).
+size_t ArraySize(TapeObject o, std::string_view key);
+
+// The document root's pointer (""), for arrays read from the root object.
+inline constexpr Path kDocumentRoot;
+
+// An array of objects as every loader pass walks one: a top-level array ("/nodes") or one inside
+// an object (a mesh's "primitives"). An entry that is not an object is kWrongType ("expected an
+// object") at its pointer, the same in every pass. Refers to its parent's Path: it must not
+// outlive it.
+class ObjectArray {
+ public:
+  ObjectArray() = default;
+
+  // Entries; 0 for an absent array.
+  size_t size() const { return present_ ? array_.size() : 0; }
+
+  // Calls read(object, where, i) for each entry i in order (where = parent/key/i; read returns a
+  // LoadStatus); returns the first failure, of an entry that is not an object or of read.
+  template <typename Read>
+  SINEW_JSON_INLINE LoadStatus ForEach(Read&& read) const {
+    if (!present_) return {};
+    const Path path(*parent_, key_);
+    size_t i = 0;
+    for (const TapeValue e : array_) {
+      const Path where(path, i);
+      TapeObject o;
+      SINEW_TRY(AsObject(e, where, &o));
+      SINEW_TRY(read(o, where, i));
+      ++i;
+    }
+    return {};
+  }
+
+ private:
+  friend LoadStatus OptionalObjects(const TapeField& f, const Path& parent, ObjectArray* out,
+                                    bool* present);
+
+  TapeArray array_;
+  const Path* parent_ = nullptr;
+  std::string_view key_;
+  bool present_ = false;
+};
+
+// f (a field of the object at parent) as an array of objects: kWrongType at parent/key when it is
+// not an array; absent, an empty ObjectArray.
+SINEW_JSON_INLINE LoadStatus OptionalObjects(const TapeField& f, const Path& parent,
+                                             ObjectArray* out, bool* present = nullptr) {
+  if (present) *present = f.present;
+  out->parent_ = &parent;
+  out->key_ = f.key;
+  out->present_ = f.present;
+  if (f.present && !GetArray(f.value, &out->array_)) {
+    return detail::WrongType(parent, f.key, "an array");
+  }
+  return {};
+}
+// The same, kMissingProperty at parent/key when absent.
+SINEW_JSON_INLINE LoadStatus RequireObjects(const TapeField& f, const Path& parent,
+                                            ObjectArray* out) {
+  if (!f.present) return detail::Missing(parent, f.key);
+  return OptionalObjects(f, parent, out);
+}
+// root[key], a top-level array of objects ("/key").
+SINEW_JSON_INLINE LoadStatus RootObjects(TapeObject root, std::string_view key, ObjectArray* out) {
+  return OptionalObjects(FindField(root, key), kDocumentRoot, out);
+}
 
 #undef SINEW_JSON_INLINE
 

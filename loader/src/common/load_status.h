@@ -54,12 +54,15 @@ class [[nodiscard]] LoadStatus {
 // SINEW_TRY(expr) evaluates `expr` (a LoadStatus or a Status) once; when it failed, returns it from
 // the enclosing function, which returns a LoadStatus, a Status or a Result<T>. A success costs the
 // test of ok() alone: the status is a local, moved out only on the failure path (for a LoadStatus,
-// one pointer).
-#define SINEW_TRY(...)                                                                  \
-  do {                                                                                  \
-    if (auto sinew_try_status_ = (__VA_ARGS__); !sinew_try_status_.ok()) [[unlikely]] { \
-      return sinew_try_status_;                                                         \
-    }                                                                                   \
+// one pointer). (Each expansion declares a name of its own, __COUNTER__, so that SINEW_TRY inside a
+// lambda inside SINEW_TRY shadows nothing.)
+#define SINEW_TRY(...) \
+  SINEW_TRY_IMPL_(SINEW_TRY_CONCAT_(sinew_try_status_, __COUNTER__), __VA_ARGS__)
+#define SINEW_TRY_IMPL_(status, ...)                              \
+  do {                                                            \
+    if (auto status = (__VA_ARGS__); !status.ok()) [[unlikely]] { \
+      return status;                                              \
+    }                                                             \
   } while (false)
 
 // SINEW_TRY_ASSIGN(lhs, expr) evaluates `expr` (a Result<T>) once; when it failed, returns its
@@ -67,7 +70,7 @@ class [[nodiscard]] LoadStatus {
 // a variable, or a declaration (`SINEW_TRY_ASSIGN(auto file, ReadFile(path));`). A statement of its
 // own: not the body of an unbraced if or loop.
 #define SINEW_TRY_ASSIGN(lhs, ...) \
-  SINEW_TRY_ASSIGN_IMPL_(SINEW_TRY_CONCAT_(sinew_try_result_, __LINE__), lhs, __VA_ARGS__)
+  SINEW_TRY_ASSIGN_IMPL_(SINEW_TRY_CONCAT_(sinew_try_result_, __COUNTER__), lhs, __VA_ARGS__)
 #define SINEW_TRY_ASSIGN_IMPL_(result, lhs, ...) \
   auto result = (__VA_ARGS__);                   \
   if (!result.ok()) [[unlikely]]                 \

@@ -155,33 +155,22 @@ struct LoadState {
   }
 };
 
-// The pointers of the top-level arrays.
-constexpr Path kBuffersPath("/buffers");
-constexpr Path kViewsPath("/bufferViews");
+// The pointers of the top-level arrays that later checks point into.
 constexpr Path kAccessorsPath("/accessors");
 constexpr Path kNodesPath("/nodes");
-constexpr Path kScenesPath("/scenes");
 constexpr Path kMeshesPath("/meshes");
-constexpr Path kSkinsPath("/skins");
-constexpr Path kAnimationsPath("/animations");
 
 // ---------------------------------------------------------------------------------------------
 // Buffers, views, accessors
 
 LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  SINEW_TRY(OptionalArray(FindField(root, "buffers"), Path(), &array, &present));
-  if (!present) return {};
-  c.buffers.resize(array.size());
-  c.owned_buffers.resize(array.size());
+  ObjectArray buffers;
+  SINEW_TRY(RootObjects(root, "buffers", &buffers));
+  c.buffers.resize(buffers.size());
+  c.owned_buffers.resize(buffers.size());
   static constexpr std::string_view kKeys[] = {"byteLength", "uri"};
   enum { kByteLength, kUri };
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kBuffersPath, i);
-    TapeObject o;
-    SINEW_TRY(AsObject(e, where, &o));
+  return buffers.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
     const Fields f(o, kKeys);
     uint64_t byte_length = 0;
     SINEW_TRY(RequireUint(f[kByteLength], where, &byte_length));
@@ -209,24 +198,17 @@ LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
               Path(where, "byteLength").ToString()};
     }
     c.buffers[i] = bytes.first(static_cast<size_t>(byte_length));
-    ++i;
-  }
-  return {};
+    return {};
+  });
 }
 
 LoadStatus LoadViews(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  SINEW_TRY(OptionalArray(FindField(root, "bufferViews"), Path(), &array, &present));
-  if (!present) return {};
-  c.views.resize(array.size());
+  ObjectArray views;
+  SINEW_TRY(RootObjects(root, "bufferViews", &views));
+  c.views.resize(views.size());
   static constexpr std::string_view kKeys[] = {"buffer", "byteOffset", "byteLength", "byteStride"};
   enum { kBuffer, kByteOffset, kByteLength, kByteStride };
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kViewsPath, i);
-    TapeObject o;
-    SINEW_TRY(AsObject(e, where, &o));
+  return views.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
     const Fields f(o, kKeys);
     uint32_t buffer = 0;
     uint64_t offset = 0, length = 0, stride = 0;
@@ -255,9 +237,8 @@ LoadStatus LoadViews(LoadState& c, TapeObject root) {
         c.buffers[buffer].subspan(static_cast<size_t>(offset), static_cast<size_t>(length));
     c.views[i].byte_stride = static_cast<uint32_t>(stride);
     c.views[i].byte_offset = offset;
-    ++i;
-  }
-  return {};
+    return {};
+  });
 }
 
 // accessor.sparse (rare: a path of its own, out of the accessors loop).
@@ -331,13 +312,11 @@ LoadStatus CheckZeroAccessorSize(const LoadState& c, const AccessorDesc& a, cons
           Path(where, "count").ToString()};
 }
 
-LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  SINEW_TRY(OptionalArray(FindField(root, "accessors"), Path(), &array, &present));
-  if (!present) return {};
-  // Built as they are read (not resized first): each entry is written once, while it is hot.
-  c.accessors.reserve(array.size());
+// One accessor object, read into *a (every field set anew) and validated (ValidateAccessor);
+// *has_bounds: it has both "min" and "max". Inline: it runs for every accessor of a file.
+[[gnu::always_inline]] inline LoadStatus ReadAccessor(const LoadState& c, TapeObject o,
+                                                      const Path& where, AccessorDesc* a,
+                                                      bool* has_bounds) {
   static constexpr std::string_view kKeys[] = {"componentType", "type",       "normalized",
                                                "count",         "byteOffset", "bufferView",
                                                "sparse",        "min",        "max"};
@@ -352,86 +331,99 @@ LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
     kMin,
     kMax
   };
+  a->normalized = false;
+  a->byte_offset = 0;
+  a->view.reset();
+  a->sparse.reset();
+  const Fields f(o, kKeys);
+  uint64_t component = 0;
+  SINEW_TRY(RequireUint(f[kComponentType], where, &component));
+  if (!gltf::ParseComponentType(component, &a->component_type)) {
+    return {Error::kInvalidValue, "unknown componentType " + std::to_string(component),
+            Path(where, "componentType").ToString()};
+  }
+  std::string_view type;
+  SINEW_TRY(RequireString(f[kType], where, &type));
+  if (!gltf::ParseAccessorType(type, &a->type)) {
+    return {Error::kInvalidValue, "unknown type '" + std::string(type) + "'",
+            Path(where, "type").ToString()};
+  }
+  SINEW_TRY(OptionalBool(f[kNormalized], where, &a->normalized));
+  SINEW_TRY(RequireUint(f[kCount], where, &a->count));
+  if (a->count == 0) {
+    return {Error::kInvalidValue, "count must be >= 1", Path(where, "count").ToString()};
+  }
+  SINEW_TRY(OptionalUint(f[kByteOffset], where, &a->byte_offset));
+  int32_t view = -1;
+  SINEW_TRY(OptionalIndex(f[kBufferView], where, c.views.size(), &view));
+  if (view >= 0) {
+    const BufferView& v = c.views[size_t(view)];
+    a->view = gltf::ViewBytes{v.bytes, v.byte_stride};
+    // glTF 2.0 §3.6.2.4: the offset into the buffer is a multiple of the component size too.
+    // The size is 1, 2 or 4: a mask, not a division (this runs for every accessor).
+    if (((v.byte_offset + a->byte_offset) & (gltf::ComponentSize(a->component_type) - 1)) != 0) {
+      return {Error::kInvalidValue,
+              "bufferView.byteOffset + byteOffset is not a multiple of the component size",
+              Path(where, "byteOffset").ToString()};
+    }
+  } else if (a->byte_offset != 0) {
+    return {Error::kInvalidValue, "byteOffset without bufferView",
+            Path(where, "byteOffset").ToString()};
+  }
+  TapeObject sparse;
+  bool has_sparse = false;
+  SINEW_TRY(OptionalObject(f[kSparse], where, &sparse, &has_sparse));
+  if (has_sparse) {
+    gltf::SparseDesc d;
+    SINEW_TRY(LoadSparse(c, sparse, Path(where, "sparse"), &d));
+    a->sparse = d;
+  }
+  SINEW_TRY(gltf::ValidateAccessor(*a));
+  if (!a->view) SINEW_TRY(CheckZeroAccessorSize(c, *a, where));
+  *has_bounds = f[kMin].present && f[kMax].present;
+  return {};
+}
+
+// Appends the Accessor the later passes look up for a validated accessor (and its AccessorDesc,
+// unless its data is packed floats).
+[[gnu::always_inline]] inline void AppendAccessor(LoadState& c, const AccessorDesc& a,
+                                                  bool has_bounds) {
+  Accessor& info = c.accessors.emplace_back();
+  info.count = a.count;
+  info.component_type = a.component_type;
+  info.type = a.type;
+  info.normalized = a.normalized;
+  info.has_bounds = has_bounds;
+  info.unaligned = a.view && (a.byte_offset % 4 != 0 || a.view->byte_stride % 4 != 0);
+  const bool has_stride = a.view && a.view->byte_stride != 0;
+  info.packed_stride =
+      has_stride && a.view->byte_stride == gltf::ElementSize(a.component_type, a.type);
+  info.strided = has_stride && !info.packed_stride;
+  if (gltf::IsPackedFloat(a)) {
+    info.packed_floats = a.view->bytes.data() + a.byte_offset;
+  } else {
+    info.desc = static_cast<uint32_t>(c.descs.size());
+    c.descs.push_back(a);
+  }
+}
+
+LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
+  ObjectArray accessors;
+  SINEW_TRY(RootObjects(root, "accessors", &accessors));
+  // Built as they are read (not resized first): each entry is written once, while it is hot.
+  c.accessors.reserve(accessors.size());
   // Filled here, appended once validated. One for the whole loop, every field set anew for each
   // accessor (constructing one per accessor zeroes its 144 bytes first).
   AccessorDesc a;
-  size_t i = 0;
-  for (TapeValue e : array) {
+  const auto read = [&](TapeObject o, const Path& where, size_t i)
+                        SINEW_ALWAYS_INLINE -> LoadStatus {
     a.index = static_cast<uint32_t>(i);
-    a.normalized = false;
-    a.byte_offset = 0;
-    a.view.reset();
-    a.sparse.reset();
-    const Path where(kAccessorsPath, i);
-    TapeObject o;
-    SINEW_TRY(AsObject(e, where, &o));
-    const Fields f(o, kKeys);
-    uint64_t component = 0;
-    SINEW_TRY(RequireUint(f[kComponentType], where, &component));
-    if (!gltf::ParseComponentType(component, &a.component_type)) {
-      return {Error::kInvalidValue, "unknown componentType " + std::to_string(component),
-              Path(where, "componentType").ToString()};
-    }
-    std::string_view type;
-    SINEW_TRY(RequireString(f[kType], where, &type));
-    if (!gltf::ParseAccessorType(type, &a.type)) {
-      return {Error::kInvalidValue, "unknown type '" + std::string(type) + "'",
-              Path(where, "type").ToString()};
-    }
-    SINEW_TRY(OptionalBool(f[kNormalized], where, &a.normalized));
-    SINEW_TRY(RequireUint(f[kCount], where, &a.count));
-    if (a.count == 0) {
-      return {Error::kInvalidValue, "count must be >= 1", Path(where, "count").ToString()};
-    }
-    SINEW_TRY(OptionalUint(f[kByteOffset], where, &a.byte_offset));
-    int32_t view = -1;
-    SINEW_TRY(OptionalIndex(f[kBufferView], where, c.views.size(), &view));
-    if (view >= 0) {
-      const BufferView& v = c.views[size_t(view)];
-      a.view = gltf::ViewBytes{v.bytes, v.byte_stride};
-      // glTF 2.0 §3.6.2.4: the offset into the buffer is a multiple of the component size too.
-      // The size is 1, 2 or 4: a mask, not a division (this runs for every accessor).
-      if (((v.byte_offset + a.byte_offset) & (gltf::ComponentSize(a.component_type) - 1)) != 0) {
-        return {Error::kInvalidValue,
-                "bufferView.byteOffset + byteOffset is not a multiple of the component size",
-                Path(where, "byteOffset").ToString()};
-      }
-    } else if (a.byte_offset != 0) {
-      return {Error::kInvalidValue, "byteOffset without bufferView",
-              Path(where, "byteOffset").ToString()};
-    }
-    TapeObject sparse;
-    bool has_sparse = false;
-    SINEW_TRY(OptionalObject(f[kSparse], where, &sparse, &has_sparse));
-    if (has_sparse) {
-      gltf::SparseDesc d;
-      SINEW_TRY(LoadSparse(c, sparse, Path(where, "sparse"), &d));
-      a.sparse = d;
-    }
-    SINEW_TRY(gltf::ValidateAccessor(a));
-    if (!a.view) {
-      SINEW_TRY(CheckZeroAccessorSize(c, a, where));
-    }
-    Accessor& info = c.accessors.emplace_back();
-    info.count = a.count;
-    info.component_type = a.component_type;
-    info.type = a.type;
-    info.normalized = a.normalized;
-    info.has_bounds = f[kMin].present && f[kMax].present;
-    info.unaligned = a.view && (a.byte_offset % 4 != 0 || a.view->byte_stride % 4 != 0);
-    const bool has_stride = a.view && a.view->byte_stride != 0;
-    info.packed_stride =
-        has_stride && a.view->byte_stride == gltf::ElementSize(a.component_type, a.type);
-    info.strided = has_stride && !info.packed_stride;
-    if (gltf::IsPackedFloat(a)) {
-      info.packed_floats = a.view->bytes.data() + a.byte_offset;
-    } else {
-      info.desc = static_cast<uint32_t>(c.descs.size());
-      c.descs.push_back(a);
-    }
-    ++i;
-  }
-  return {};
+    bool has_bounds = false;
+    SINEW_TRY(ReadAccessor(c, o, where, &a, &has_bounds));
+    AppendAccessor(c, a, has_bounds);
+    return {};
+  };
+  return accessors.ForEach(read);
 }
 
 // Component types an accessor may have in a given role (glTF 2.0 §3.7.2.1 and §3.11, widened by
@@ -686,85 +678,80 @@ LoadStatus ReadAccessorFloats(const LoadState& c, uint32_t index,
 // ---------------------------------------------------------------------------------------------
 // Nodes and scenes
 
-LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t skin_count) {
-  TapeArray array;
-  bool present = false;
-  SINEW_TRY(OptionalArray(FindField(root, "nodes"), Path(), &array, &present));
-  if (!present) return {};
-  std::vector<Node>& nodes = c.asset->nodes;
-  std::vector<uint32_t>& children = c.asset->node_children;
-  const size_t node_count = array.size();
-  nodes.reserve(node_count);
-  children.reserve(node_count);  // Each node is at most one node's child (checked below).
+// A node's rotation (the quaternion in numbers[0..3]), normalized: kInvalidValue at
+// where/rotation for one of (nearly) zero length, a warning for one off unit length by > 1e-3.
+LoadStatus ReadRotation(LoadState& c, const double* numbers, const Path& where, Quat* out) {
+  const double squared = numbers[0] * numbers[0] + numbers[1] * numbers[1] +
+                         numbers[2] * numbers[2] + numbers[3] * numbers[3];
+  // Exact shortcuts for the common unit quaternion (sqrt(1) and x / 1 are exact).
+  const double len = squared == 1.0 ? 1.0 : std::sqrt(squared);
+  if (len < 1e-6) {
+    return {Error::kInvalidValue, "rotation is not a unit quaternion",
+            Path(where, "rotation").ToString()};
+  }
+  if (std::fabs(len - 1.0) > 1e-3) {
+    c.warnings->push_back({Path(where, "rotation").ToString(), "rotation quaternion normalized"});
+  }
+  if (len == 1.0) {
+    *out = {float(numbers[0]), float(numbers[1]), float(numbers[2]), float(numbers[3])};
+  } else {
+    *out = {float(numbers[0] / len), float(numbers[1] / len), float(numbers[2] / len),
+            float(numbers[3] / len)};
+  }
+  return {};
+}
+
+// One node object (node i of node_count) into *n; its children are appended to the asset's.
+LoadStatus ReadNode(LoadState& c, TapeObject o, const Path& where, size_t i, size_t node_count,
+                    size_t mesh_count, size_t skin_count, Node* n) {
   static constexpr std::string_view kKeys[] = {
       "name", "children", "mesh", "skin", "translation", "rotation", "scale", "matrix", "weights"};
   enum { kName, kChildren, kMesh, kSkin, kTranslation, kRotation, kScale, kMatrix, kWeights };
-  double numbers[16];
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kNodesPath, i);
-    Node& n = nodes.emplace_back();
-    TapeObject o;
-    SINEW_TRY(AsObject(e, where, &o));
-    const Fields f(o, kKeys);
-    std::string_view name;
-    SINEW_TRY(OptionalString(f[kName], where, &name));
-    n.name = name;
-    bool has_children = false;
-    SINEW_TRY(OptionalIndices(f[kChildren], where, node_count, &c.uints, &has_children));
-    if (has_children) {
-      n.children = {static_cast<uint32_t>(children.size()), static_cast<uint32_t>(c.uints.size())};
-      children.insert(children.end(), c.uints.begin(), c.uints.end());
-    }
-    SINEW_TRY(OptionalIndex(f[kMesh], where, mesh_count, &n.mesh));
-    SINEW_TRY(OptionalIndex(f[kSkin], where, skin_count, &n.skin));
-    if (n.skin >= 0 && n.mesh < 0) {
-      return {Error::kInvalidValue, "a node with a skin must have a mesh",
-              Path(where, "skin").ToString()};
-    }
-    bool has_t = false, has_r = false, has_s = false;
-    SINEW_TRY(OptionalNumbers(f[kTranslation], where, {numbers, 3}, &has_t));
-    if (has_t) n.translation = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
-    SINEW_TRY(OptionalNumbers(f[kRotation], where, {numbers, 4}, &has_r));
-    if (has_r) {
-      const double squared = numbers[0] * numbers[0] + numbers[1] * numbers[1] +
-                             numbers[2] * numbers[2] + numbers[3] * numbers[3];
-      // Exact shortcuts for the common unit quaternion (sqrt(1) and x / 1 are exact).
-      const double len = squared == 1.0 ? 1.0 : std::sqrt(squared);
-      if (len < 1e-6) {
-        return {Error::kInvalidValue, "rotation is not a unit quaternion",
-                Path(where, "rotation").ToString()};
-      }
-      if (std::fabs(len - 1.0) > 1e-3) {
-        c.warnings->push_back(
-            {Path(where, "rotation").ToString(), "rotation quaternion normalized"});
-      }
-      if (len == 1.0) {
-        n.rotation = {float(numbers[0]), float(numbers[1]), float(numbers[2]), float(numbers[3])};
-      } else {
-        n.rotation = {float(numbers[0] / len), float(numbers[1] / len), float(numbers[2] / len),
-                      float(numbers[3] / len)};
-      }
-    }
-    SINEW_TRY(OptionalNumbers(f[kScale], where, {numbers, 3}, &has_s));
-    if (has_s) n.scale = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
-    SINEW_TRY(OptionalNumbers(f[kMatrix], where, {numbers, 16}, &n.has_matrix));
-    if (n.has_matrix) {
-      if (has_t || has_r || has_s) {
-        return {Error::kInvalidValue, "a node has both matrix and translation/rotation/scale",
-                Path(where, "matrix").ToString()};
-      }
-      for (int col = 0; col < 4; ++col)
-        for (int row = 0; row < 4; ++row) n.matrix.m[col][row] = float(numbers[col * 4 + row]);
-    }
-    bool has_weights = false;
-    SINEW_TRY(OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights));
-    if (has_weights) n.weights.assign(c.numbers.begin(), c.numbers.end());
-    if (!n.weights.empty() || n.skin >= 0) c.weighted_or_skinned.push_back(uint32_t(i));
-    ++i;
+  const Fields f(o, kKeys);
+  std::string_view name;
+  SINEW_TRY(OptionalString(f[kName], where, &name));
+  n->name = name;
+  bool has_children = false;
+  SINEW_TRY(OptionalIndices(f[kChildren], where, node_count, &c.uints, &has_children));
+  if (has_children) {
+    std::vector<uint32_t>& children = c.asset->node_children;
+    n->children = {static_cast<uint32_t>(children.size()), static_cast<uint32_t>(c.uints.size())};
+    children.insert(children.end(), c.uints.begin(), c.uints.end());
   }
-  // Parents: each node at most one, none its own ancestor. (In a compact array: nodes[] is large,
-  // and these passes jump around in it.)
+  SINEW_TRY(OptionalIndex(f[kMesh], where, mesh_count, &n->mesh));
+  SINEW_TRY(OptionalIndex(f[kSkin], where, skin_count, &n->skin));
+  if (n->skin >= 0 && n->mesh < 0) {
+    return {Error::kInvalidValue, "a node with a skin must have a mesh",
+            Path(where, "skin").ToString()};
+  }
+  double numbers[16];
+  bool has_t = false, has_r = false, has_s = false;
+  SINEW_TRY(OptionalNumbers(f[kTranslation], where, {numbers, 3}, &has_t));
+  if (has_t) n->translation = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
+  SINEW_TRY(OptionalNumbers(f[kRotation], where, {numbers, 4}, &has_r));
+  if (has_r) SINEW_TRY(ReadRotation(c, numbers, where, &n->rotation));
+  SINEW_TRY(OptionalNumbers(f[kScale], where, {numbers, 3}, &has_s));
+  if (has_s) n->scale = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
+  SINEW_TRY(OptionalNumbers(f[kMatrix], where, {numbers, 16}, &n->has_matrix));
+  if (n->has_matrix) {
+    if (has_t || has_r || has_s) {
+      return {Error::kInvalidValue, "a node has both matrix and translation/rotation/scale",
+              Path(where, "matrix").ToString()};
+    }
+    for (int col = 0; col < 4; ++col)
+      for (int row = 0; row < 4; ++row) n->matrix.m[col][row] = float(numbers[col * 4 + row]);
+  }
+  bool has_weights = false;
+  SINEW_TRY(OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights));
+  if (has_weights) n->weights.assign(c.numbers.begin(), c.numbers.end());
+  if (!n->weights.empty() || n->skin >= 0) c.weighted_or_skinned.push_back(uint32_t(i));
+  return {};
+}
+
+// Parents: each node at most one, none its own child. (In a compact array: nodes[] is large, and
+// these passes jump around in it.)
+LoadStatus LinkParents(LoadState& c) {
+  std::vector<Node>& nodes = c.asset->nodes;
   std::vector<int32_t>& parents = c.parents;
   parents.assign(nodes.size(), -1);
   for (size_t p = 0; p < nodes.size(); ++p) {
@@ -782,11 +769,16 @@ LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t sk
     }
   }
   for (size_t n = 0; n < nodes.size(); ++n) nodes[n].parent = parents[n];
-  // Cycles: walk up from each node; state 1 = on the current walk, 2 = known to reach a root.
+  return {};
+}
+
+// Cycles: walk up from each node; state 1 = on the current walk, 2 = known to reach a root.
+LoadStatus CheckAcyclic(LoadState& c) {
+  const std::vector<int32_t>& parents = c.parents;
   std::vector<uint8_t>& state = c.node_state;
-  state.assign(nodes.size(), 0);
+  state.assign(parents.size(), 0);
   std::vector<size_t>& walk = c.walk;
-  for (size_t start = 0; start < nodes.size(); ++start) {
+  for (size_t start = 0; start < parents.size(); ++start) {
     walk.clear();
     int64_t at = static_cast<int64_t>(start);
     while (at >= 0 && state[size_t(at)] == 0) {
@@ -804,35 +796,43 @@ LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t sk
   return {};
 }
 
+LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t skin_count) {
+  ObjectArray array;
+  SINEW_TRY(RootObjects(root, "nodes", &array));
+  if (array.size() == 0) return {};
+  std::vector<Node>& nodes = c.asset->nodes;
+  const size_t node_count = array.size();
+  nodes.reserve(node_count);
+  c.asset->node_children.reserve(node_count);  // Each node is at most one node's child (checked).
+  SINEW_TRY(array.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
+    return ReadNode(c, o, where, i, node_count, mesh_count, skin_count, &nodes.emplace_back());
+  }));
+  SINEW_TRY(LinkParents(c));
+  return CheckAcyclic(c);
+}
+
 LoadStatus LoadScenes(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  SINEW_TRY(OptionalArray(FindField(root, "scenes"), Path(), &array, &present));
-  if (present) {
-    c.asset->scenes.resize(array.size());
-    static constexpr std::string_view kKeys[] = {"name", "nodes"};
-    enum { kName, kNodes };
-    size_t i = 0;
-    for (TapeValue e : array) {
-      const Path where(kScenesPath, i);
-      Scene& scene = c.asset->scenes[i];
-      TapeObject o;
-      SINEW_TRY(AsObject(e, where, &o));
-      const Fields f(o, kKeys);
-      std::string_view name;
-      SINEW_TRY(OptionalString(f[kName], where, &name));
-      scene.name = name;
-      SINEW_TRY(OptionalIndices(f[kNodes], where, c.asset->nodes.size(), &scene.nodes));
-      for (size_t k = 0; k < scene.nodes.size(); ++k) {
-        if (c.asset->nodes[scene.nodes[k]].parent >= 0) {
-          const Path nodes(where, "nodes");
-          return {Error::kInvalidValue, "a scene's nodes must be root nodes",
-                  Path(nodes, k).ToString()};
-        }
+  ObjectArray scenes;
+  SINEW_TRY(RootObjects(root, "scenes", &scenes));
+  c.asset->scenes.resize(scenes.size());
+  static constexpr std::string_view kKeys[] = {"name", "nodes"};
+  enum { kName, kNodes };
+  SINEW_TRY(scenes.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
+    Scene& scene = c.asset->scenes[i];
+    const Fields f(o, kKeys);
+    std::string_view name;
+    SINEW_TRY(OptionalString(f[kName], where, &name));
+    scene.name = name;
+    SINEW_TRY(OptionalIndices(f[kNodes], where, c.asset->nodes.size(), &scene.nodes));
+    for (size_t k = 0; k < scene.nodes.size(); ++k) {
+      if (c.asset->nodes[scene.nodes[k]].parent >= 0) {
+        const Path nodes(where, "nodes");
+        return {Error::kInvalidValue, "a scene's nodes must be root nodes",
+                Path(nodes, k).ToString()};
       }
-      ++i;
     }
-  }
+    return {};
+  }));
   return OptionalIndex(FindField(root, "scene"), Path(), c.asset->scenes.size(), &c.asset->scene);
 }
 
@@ -1029,16 +1029,11 @@ LoadStatus LoadStream(const LoadState& c, uint32_t accessor, size_t vertex_count
   return ReadAccessorFloats(c, accessor, {type}, where, out);
 }
 
-LoadStatus LoadTargets(const LoadState& c, TapeArray targets, const Path& where,
-                       size_t vertex_count, Primitive* p) {
+LoadStatus LoadTargets(const LoadState& c, const ObjectArray& targets, size_t vertex_count,
+                       Primitive* p) {
   p->targets.resize(targets.size());
   static constexpr std::string_view kKeys[] = {"POSITION", "NORMAL", "TANGENT"};
-  const Path targets_path(where, "targets");
-  size_t t = 0;
-  for (TapeValue te : targets) {
-    const Path tw(targets_path, t);
-    TapeObject to;
-    SINEW_TRY(AsObject(te, tw, &to));
+  return targets.ForEach([&](TapeObject to, const Path& tw, size_t t) -> LoadStatus {
     const Fields f(to, kKeys);
     MorphTarget& target = p->targets[t];
     std::vector<float>* const streams[] = {&target.positions, &target.normals, &target.tangents};
@@ -1058,9 +1053,8 @@ LoadStatus LoadTargets(const LoadState& c, TapeArray targets, const Path& where,
                            is_position ? (kI8 | kI8N | kI16 | kI16N) : kSignedNormalized,
                            "a morph target", AccessorType::kVec3, Path(tw, kKeys[k]), streams[k]));
     }
-    ++t;
-  }
-  return {};
+    return {};
+  });
 }
 
 // NORMAL and TANGENT xyz are unit length and TANGENT w is ±1 in the specification; sinew
@@ -1161,11 +1155,9 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
     }
   }
 
-  TapeArray targets;
-  bool has_targets = false;
-  SINEW_TRY(OptionalArray(f[kTargets], where, &targets, &has_targets));
-  if (has_targets) return LoadTargets(c, targets, where, vertex_count, p);
-  return {};
+  ObjectArray targets;
+  SINEW_TRY(OptionalObjects(f[kTargets], where, &targets));
+  return LoadTargets(c, targets, vertex_count, p);
 }
 
 // Morph target names. glTF names no targets; the de-facto convention (Blender's exporter, three.js,
@@ -1207,120 +1199,116 @@ void LoadTargetNames(LoadState& c, const TapeField& extras, const Path& where, s
   }
 }
 
-LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  SINEW_TRY(OptionalArray(FindField(root, "meshes"), Path(), &array, &present));
-  if (!present) return {};
-  c.asset->meshes.resize(array.size());
+// One mesh object into *mesh: its primitives (at least one, each with the first one's target
+// count), default weights and extensions.
+LoadStatus ReadMesh(LoadState& c, TapeObject o, const Path& where, Mesh* mesh) {
   static constexpr std::string_view kKeys[] = {"name", "primitives", "weights", "extensions",
                                                "extras"};
   enum { kName, kPrimitives, kWeights, kExtensions, kExtras };
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kMeshesPath, i);
-    Mesh& mesh = c.asset->meshes[i];
-    TapeObject o;
-    SINEW_TRY(AsObject(e, where, &o));
-    const Fields f(o, kKeys);
-    std::string_view name;
-    SINEW_TRY(OptionalString(f[kName], where, &name));
-    mesh.name = name;
-    TapeArray primitives;
-    SINEW_TRY(RequireArray(f[kPrimitives], where, &primitives));
-    const Path primitives_path(where, "primitives");
-    if (primitives.size() == 0) {
-      return {Error::kInvalidValue, "a mesh needs at least one primitive",
-              primitives_path.ToString()};
-    }
-    mesh.primitives.resize(primitives.size());
-    size_t p = 0;
-    for (TapeValue pe : primitives) {
-      const Path pw(primitives_path, p);
-      TapeObject po;
-      SINEW_TRY(AsObject(pe, pw, &po));
-      SINEW_TRY(LoadPrimitive(c, po, pw, &mesh.primitives[p]));
-      if (mesh.primitives[p].targets.size() != mesh.primitives[0].targets.size()) {
-        return {Error::kInvalidValue, "every primitive of a mesh must have the same target count",
-                Path(pw, "targets").ToString()};
-      }
-      ++p;
-    }
-    bool has_weights = false;
-    SINEW_TRY(OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights));
-    if (has_weights) {
-      if (c.numbers.size() != mesh.primitives[0].targets.size()) {
-        return {Error::kInvalidValue,
-                std::to_string(c.numbers.size()) + " weights for " +
-                    std::to_string(mesh.primitives[0].targets.size()) + " morph targets",
-                Path(where, "weights").ToString()};
-      }
-      mesh.weights.assign(c.numbers.begin(), c.numbers.end());
-    }
-    SINEW_TRY(gltf::LoadInbetweens(c.Dom(f[kExtensions], where), where,
-                                   mesh.primitives[0].targets.size(), &mesh, c.warnings));
-    LoadTargetNames(c, f[kExtras], where, mesh.primitives[0].targets.size(), &mesh);
-    ++i;
+  const Fields f(o, kKeys);
+  std::string_view name;
+  SINEW_TRY(OptionalString(f[kName], where, &name));
+  mesh->name = name;
+  ObjectArray primitives;
+  SINEW_TRY(RequireObjects(f[kPrimitives], where, &primitives));
+  if (primitives.size() == 0) {
+    return {Error::kInvalidValue, "a mesh needs at least one primitive",
+            Path(where, "primitives").ToString()};
   }
+  mesh->primitives.resize(primitives.size());
+  SINEW_TRY(primitives.ForEach([&](TapeObject po, const Path& pw, size_t p) -> LoadStatus {
+    SINEW_TRY(LoadPrimitive(c, po, pw, &mesh->primitives[p]));
+    if (mesh->primitives[p].targets.size() != mesh->primitives[0].targets.size()) {
+      return {Error::kInvalidValue, "every primitive of a mesh must have the same target count",
+              Path(pw, "targets").ToString()};
+    }
+    return {};
+  }));
+  const size_t targets = mesh->primitives[0].targets.size();
+  bool has_weights = false;
+  SINEW_TRY(OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights));
+  if (has_weights) {
+    if (c.numbers.size() != targets) {
+      return {Error::kInvalidValue,
+              std::to_string(c.numbers.size()) + " weights for " + std::to_string(targets) +
+                  " morph targets",
+              Path(where, "weights").ToString()};
+    }
+    mesh->weights.assign(c.numbers.begin(), c.numbers.end());
+  }
+  SINEW_TRY(gltf::LoadInbetweens(c.Dom(f[kExtensions], where), where, targets, mesh, c.warnings));
+  LoadTargetNames(c, f[kExtras], where, targets, mesh);
   return {};
+}
+
+LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
+  ObjectArray meshes;
+  SINEW_TRY(RootObjects(root, "meshes", &meshes));
+  c.asset->meshes.resize(meshes.size());
+  return meshes.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
+    return ReadMesh(c, o, where, &c.asset->meshes[i]);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Skins
 
-LoadStatus LoadSkins(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  SINEW_TRY(OptionalArray(FindField(root, "skins"), Path(), &array, &present));
-  if (!present) return {};
-  c.asset->skins.resize(array.size());
+// A skin's inverse bind matrices from accessor `ibm` (MAT4 FLOAT, at least one per joint), or the
+// identity for each joint when it has none (ibm < 0).
+LoadStatus ReadInverseBinds(LoadState& c, int32_t ibm, const Path& where, Skin* skin) {
+  if (ibm < 0) {
+    skin->inverse_binds.assign(skin->joints.size(), Float4x4::Identity());
+    return {};
+  }
+  std::vector<float>& matrices = c.floats;
+  const Path iw(where, "inverseBindMatrices");
+  SINEW_TRY(CheckNonVertexComponents(c, uint32_t(ibm), kF32, 0, "inverseBindMatrices", iw));
+  SINEW_TRY(ReadAccessorFloats(c, uint32_t(ibm), {AccessorType::kMat4}, iw, &matrices));
+  if (matrices.size() / 16 < skin->joints.size()) {
+    return {Error::kInvalidValue,
+            std::to_string(matrices.size() / 16) + " inverse bind matrices for " +
+                std::to_string(skin->joints.size()) + " joints",
+            iw.ToString()};
+  }
+  skin->inverse_binds.resize(skin->joints.size());
+  for (size_t j = 0; j < skin->joints.size(); ++j) {
+    for (int col = 0; col < 4; ++col)
+      for (int row = 0; row < 4; ++row)
+        skin->inverse_binds[j].m[col][row] = matrices[j * 16 + size_t(col) * 4 + size_t(row)];
+  }
+  return {};
+}
+
+// One skin object into *skin.
+LoadStatus ReadSkin(LoadState& c, TapeObject o, const Path& where, Skin* skin) {
   static constexpr std::string_view kKeys[] = {"name", "joints", "skeleton", "inverseBindMatrices",
                                                "extensions"};
   enum { kName, kJoints, kSkeleton, kInverseBindMatrices, kExtensions };
-  std::vector<float>& matrices = c.floats;
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kSkinsPath, i);
-    Skin& skin = c.asset->skins[i];
-    TapeObject o;
-    SINEW_TRY(AsObject(e, where, &o));
-    const Fields f(o, kKeys);
-    std::string_view name;
-    SINEW_TRY(OptionalString(f[kName], where, &name));
-    skin.name = name;
-    bool has_joints = false;
-    SINEW_TRY(OptionalIndices(f[kJoints], where, c.asset->nodes.size(), &skin.joints, &has_joints));
-    if (!has_joints) return {Error::kMissingProperty, "required", Path(where, "joints").ToString()};
-    if (skin.joints.empty()) {
-      return {Error::kInvalidValue, "a skin needs at least one joint",
-              Path(where, "joints").ToString()};
-    }
-    SINEW_TRY(OptionalIndex(f[kSkeleton], where, c.asset->nodes.size(), &skin.skeleton));
-    int32_t ibm = -1;
-    SINEW_TRY(OptionalIndex(f[kInverseBindMatrices], where, c.accessors.size(), &ibm));
-    if (ibm >= 0) {
-      const Path iw(where, "inverseBindMatrices");
-      SINEW_TRY(CheckNonVertexComponents(c, uint32_t(ibm), kF32, 0, "inverseBindMatrices", iw));
-      SINEW_TRY(ReadAccessorFloats(c, uint32_t(ibm), {AccessorType::kMat4}, iw, &matrices));
-      if (matrices.size() / 16 < skin.joints.size()) {
-        return {Error::kInvalidValue,
-                std::to_string(matrices.size() / 16) + " inverse bind matrices for " +
-                    std::to_string(skin.joints.size()) + " joints",
-                iw.ToString()};
-      }
-      skin.inverse_binds.resize(skin.joints.size());
-      for (size_t j = 0; j < skin.joints.size(); ++j) {
-        for (int col = 0; col < 4; ++col)
-          for (int row = 0; row < 4; ++row)
-            skin.inverse_binds[j].m[col][row] = matrices[j * 16 + size_t(col) * 4 + size_t(row)];
-      }
-    } else {
-      skin.inverse_binds.assign(skin.joints.size(), Float4x4::Identity());
-    }
-    SINEW_TRY(gltf::LoadBindPoses(c.Dom(f[kExtensions], where), where, &skin));
-    ++i;
+  const Fields f(o, kKeys);
+  std::string_view name;
+  SINEW_TRY(OptionalString(f[kName], where, &name));
+  skin->name = name;
+  bool has_joints = false;
+  SINEW_TRY(OptionalIndices(f[kJoints], where, c.asset->nodes.size(), &skin->joints, &has_joints));
+  if (!has_joints) return {Error::kMissingProperty, "required", Path(where, "joints").ToString()};
+  if (skin->joints.empty()) {
+    return {Error::kInvalidValue, "a skin needs at least one joint",
+            Path(where, "joints").ToString()};
   }
-  return {};
+  SINEW_TRY(OptionalIndex(f[kSkeleton], where, c.asset->nodes.size(), &skin->skeleton));
+  int32_t ibm = -1;
+  SINEW_TRY(OptionalIndex(f[kInverseBindMatrices], where, c.accessors.size(), &ibm));
+  SINEW_TRY(ReadInverseBinds(c, ibm, where, skin));
+  return gltf::LoadBindPoses(c.Dom(f[kExtensions], where), where, skin);
+}
+
+LoadStatus LoadSkins(LoadState& c, TapeObject root) {
+  ObjectArray skins;
+  SINEW_TRY(RootObjects(root, "skins", &skins));
+  c.asset->skins.resize(skins.size());
+  return skins.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
+    return ReadSkin(c, o, where, &c.asset->skins[i]);
+  });
 }
 
 // Node-level rules that need the meshes: node.weights has one weight per morph target; skinned
@@ -1530,99 +1518,92 @@ LoadStatus CheckDistinctTargets(const Animation& anim, uint32_t animation,
   return {};
 }
 
+// One animation object (animation i) into *anim: its samplers' keys, then its channels.
+LoadStatus ReadAnimation(LoadState& c, TapeObject o, const Path& where, size_t i, Animation* anim) {
+  static constexpr std::string_view kKeys[] = {"name", "samplers", "channels"};
+  enum { kName, kSamplers, kChannels };
+  const Fields f(o, kKeys);
+  std::string_view name;
+  SINEW_TRY(OptionalString(f[kName], where, &name));
+  anim->name = name;
+  ObjectArray samplers, channels;
+  SINEW_TRY(RequireObjects(f[kSamplers], where, &samplers));
+  SINEW_TRY(RequireObjects(f[kChannels], where, &channels));
+  anim->samplers.resize(samplers.size());
+  c.output_accessors.resize(samplers.size());
+  SINEW_TRY(samplers.ForEach([&](TapeObject so, const Path& sw, size_t si) -> LoadStatus {
+    return LoadSampler(c, so, sw, static_cast<uint32_t>(i), &anim->samplers[si],
+                       &c.output_accessors[si]);
+  }));
+  anim->keys.assign(c.keys.begin(), c.keys.end());  // one allocation per clip
+  c.keys.clear();
+  anim->channels.resize(channels.size());
+  SINEW_TRY(channels.ForEach([&](TapeObject co, const Path& cw, size_t ci) -> LoadStatus {
+    return LoadChannel(c, co, where, cw, anim, &anim->channels[ci]);
+  }));
+  return CheckDistinctTargets(*anim, uint32_t(i), Path(where, "channels"), &c.channel_targets);
+}
+
 LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  SINEW_TRY(OptionalArray(FindField(root, "animations"), Path(), &array, &present));
-  if (!present) return {};
-  c.asset->animations.resize(array.size());
+  ObjectArray animations;
+  SINEW_TRY(RootObjects(root, "animations", &animations));
+  if (animations.size() == 0) return {};
+  c.asset->animations.resize(animations.size());
   if (c.key_times.size() < c.accessors.size()) c.key_times.resize(c.accessors.size());
   c.keys.clear();
   c.channel_targets.assign(c.asset->nodes.size() * 4, UINT64_MAX);
-  static constexpr std::string_view kKeys[] = {"name", "samplers", "channels"};
-  enum { kName, kSamplers, kChannels };
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kAnimationsPath, i);
-    Animation& anim = c.asset->animations[i];
-    TapeObject o;
-    SINEW_TRY(AsObject(e, where, &o));
-    const Fields f(o, kKeys);
-    std::string_view name;
-    SINEW_TRY(OptionalString(f[kName], where, &name));
-    anim.name = name;
-    TapeArray samplers, channels;
-    SINEW_TRY(RequireArray(f[kSamplers], where, &samplers));
-    SINEW_TRY(RequireArray(f[kChannels], where, &channels));
-    anim.samplers.resize(samplers.size());
-    c.output_accessors.resize(samplers.size());
-    const Path samplers_path(where, "samplers");
-    size_t si = 0;
-    for (TapeValue se : samplers) {
-      const Path sw(samplers_path, si);
-      TapeObject so;
-      SINEW_TRY(AsObject(se, sw, &so));
-      SINEW_TRY(LoadSampler(c, so, sw, static_cast<uint32_t>(i), &anim.samplers[si],
-                            &c.output_accessors[si]));
-      ++si;
-    }
-    anim.keys.assign(c.keys.begin(), c.keys.end());  // one allocation per clip
-    c.keys.clear();
-    anim.channels.resize(channels.size());
-    const Path channels_path(where, "channels");
-    size_t ci = 0;
-    for (TapeValue ce : channels) {
-      const Path cw(channels_path, ci);
-      TapeObject co;
-      SINEW_TRY(AsObject(ce, cw, &co));
-      SINEW_TRY(LoadChannel(c, co, where, cw, &anim, &anim.channels[ci]));
-      ++ci;
-    }
-    SINEW_TRY(CheckDistinctTargets(anim, uint32_t(i), channels_path, &c.channel_targets));
-    ++i;
-  }
-  return {};
+  return animations.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
+    return ReadAnimation(c, o, where, i, &c.asset->animations[i]);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 
-LoadStatus CheckAssetAndExtensions(LoadState& c, Object root) {
-  Object asset;
+LoadStatus CheckAssetAndExtensions(LoadState& c, TapeObject root) {
+  static constexpr std::string_view kKeys[] = {"asset", "extensionsUsed", "extensionsRequired",
+                                               "materials"};
+  enum { kAsset, kExtensionsUsed, kExtensionsRequired, kMaterials };
+  const Fields f(root, kKeys);
+  TapeObject asset;
   bool has_asset = false;
-  SINEW_TRY(OptionalObject(root, "asset", "", &asset, &has_asset));
+  SINEW_TRY(OptionalObject(f[kAsset], kDocumentRoot, &asset, &has_asset));
   if (!has_asset) return {Error::kMissingProperty, "required", "/asset"};
+  static constexpr std::string_view kAssetKeys[] = {"version", "minVersion"};
+  enum { kVersion, kMinVersion };
+  const Fields af(asset, kAssetKeys);
+  const Path asset_path(kDocumentRoot, "asset");
   std::string_view version;
-  SINEW_TRY(RequireString(asset, "version", "/asset", &version));
+  SINEW_TRY(RequireString(af[kVersion], asset_path, &version));
   if (version.size() < 2 || version.substr(0, 2) != "2.") {
     return {Error::kUnsupportedFeature,
             "glTF version " + std::string(version) + " (sinew reads 2.x)", "/asset/version"};
   }
   std::string_view min_version;
   bool has_min = false;
-  SINEW_TRY(OptionalString(asset, "minVersion", "/asset", &min_version, &has_min));
+  SINEW_TRY(OptionalString(af[kMinVersion], asset_path, &min_version, &has_min));
   if (has_min && min_version != "2.0") {
     return {Error::kUnsupportedFeature, "minVersion " + std::string(min_version),
             "/asset/minVersion"};
   }
-  for (const char* key : {"extensionsUsed", "extensionsRequired"}) {
-    std::vector<std::string_view> names;
-    SINEW_TRY(OptionalStrings(root, key, "", &names));
-    for (size_t i = 0; i < names.size(); ++i) {
-      const std::string_view name = names[i];
-      if (std::string_view(key) == "extensionsUsed") {
-        c.asset->extensions_used.emplace_back(name);
-        c.quantized |= name == "KHR_mesh_quantization";
-      } else if (std::find(std::begin(kSupportedExtensions), std::end(kSupportedExtensions),
-                           name) == std::end(kSupportedExtensions)) {
-        return {Error::kUnsupportedExtension,
-                "required extension " + std::string(name) + " is not supported by sinew",
-                Pointer(Pointer("", key), i)};
-      }
+  std::vector<std::string_view> names;
+  SINEW_TRY(OptionalStrings(f[kExtensionsUsed], kDocumentRoot, &names));
+  for (const std::string_view name : names) {
+    c.asset->extensions_used.emplace_back(name);
+    c.quantized |= name == "KHR_mesh_quantization";
+  }
+  SINEW_TRY(OptionalStrings(f[kExtensionsRequired], kDocumentRoot, &names));
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (std::find(std::begin(kSupportedExtensions), std::end(kSupportedExtensions), names[i]) ==
+        std::end(kSupportedExtensions)) {
+      const Path required(kDocumentRoot, "extensionsRequired");
+      return {Error::kUnsupportedExtension,
+              "required extension " + std::string(names[i]) + " is not supported by sinew",
+              Path(required, i).ToString()};
     }
   }
-  Array materials;
+  TapeArray materials;
   bool has_materials = false;
-  SINEW_TRY(OptionalArray(root, "materials", "", &materials, &has_materials));
+  SINEW_TRY(OptionalArray(f[kMaterials], kDocumentRoot, &materials, &has_materials));
   c.material_count = has_materials ? materials.size() : 0;
   return {};
 }
@@ -1663,23 +1644,23 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
     return ErrorInfo{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
   }
-  Object root;
-  SINEW_TRY(AsObject(doc, "", &root));
+  TapeObject root;
+  SINEW_TRY(AsObject(TapeValue::Root(parser_->dom), kDocumentRoot, &root));
   SINEW_TRY(CheckAssetAndExtensions(c, root));
-  SINEW_TRY(gltf::LoadVariantNames(root, c.asset));
-  // The object passes read the tape directly (common/tape.h); extension objects, rare, through
-  // simdjson's DOM (LoadState::Dom).
-  const TapeObject tape_root(TapeValue::Root(parser_->dom));
+  Object dom_root;
+  SINEW_TRY(AsObject(doc, "", &dom_root));
+  SINEW_TRY(gltf::LoadVariantNames(dom_root, c.asset));
+  // Extension objects, rare, are read through simdjson's DOM (LoadState::Dom).
   c.dom_root = doc;
-  SINEW_TRY(LoadBuffers(c, tape_root));
-  SINEW_TRY(LoadViews(c, tape_root));
-  SINEW_TRY(LoadAccessors(c, tape_root));
-  SINEW_TRY(LoadNodes(c, tape_root, ArraySize(root, "meshes"), ArraySize(root, "skins")));
-  SINEW_TRY(LoadScenes(c, tape_root));
-  SINEW_TRY(LoadMeshes(c, tape_root));
-  SINEW_TRY(LoadSkins(c, tape_root));
+  SINEW_TRY(LoadBuffers(c, root));
+  SINEW_TRY(LoadViews(c, root));
+  SINEW_TRY(LoadAccessors(c, root));
+  SINEW_TRY(LoadNodes(c, root, ArraySize(root, "meshes"), ArraySize(root, "skins")));
+  SINEW_TRY(LoadScenes(c, root));
+  SINEW_TRY(LoadMeshes(c, root));
+  SINEW_TRY(LoadSkins(c, root));
   SINEW_TRY(CheckSkinnedNodes(c));
-  SINEW_TRY(LoadAnimations(c, tape_root));
+  SINEW_TRY(LoadAnimations(c, root));
   SINEW_TRY(UseLayout(out.asset, options.influences, options.dense_k, "primitives"));
   return out;
 }
