@@ -97,7 +97,6 @@ struct LoadState {
   mutable uint64_t decoded_bytes = 0;
   std::vector<Warning>* warnings = nullptr;
   Asset* asset = nullptr;
-  Element dom_root;  // The document, for Dom().
   // Scratch, reused from object to object and from load to load.
   std::vector<double> numbers;
   std::vector<float> floats;
@@ -119,17 +118,6 @@ struct LoadState {
   std::vector<uint32_t> weighted_or_skinned;           // Nodes with weights or a skin, in order.
   std::vector<uint8_t> node_state;
   std::vector<size_t> walk;
-
-  // A field found on the tape, as simdjson's DOM element (looked up by its JSON pointer): for
-  // the extension readers, which use the DOM API. Costs a lookup only for a present field.
-  Field Dom(const TapeField& f, const Path& parent) const {
-    Field out{f.key, Element(), false};
-    if (f.present) {
-      out.present =
-          dom_root.at_pointer(Path(parent, f.key).ToString()).get(out.value) == simdjson::SUCCESS;
-    }
-    return out;
-  }
 
   void Reset(const GltfOptions& o, const std::filesystem::path& dir, LoadedAsset* out) {
     if (++load == 0) {  // Wrapped: forget every stamp.
@@ -1133,7 +1121,7 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
     return {Error::kInvalidValue, "mode must be 0 to 6", Path(where, "mode").ToString()};
   p->mode = static_cast<uint32_t>(mode);
   SINEW_TRY(OptionalIndex(f[kMaterial], where, c.material_count, &p->material));
-  SINEW_TRY(gltf::LoadVariantMappings(c.Dom(f[kExtensions], where), where, c.asset->variants.size(),
+  SINEW_TRY(gltf::LoadVariantMappings(f[kExtensions], where, c.asset->variants.size(),
                                       c.material_count, p));
   int32_t indices = -1;
   SINEW_TRY(OptionalIndex(f[kIndices], where, c.accessors.size(), &indices));
@@ -1236,7 +1224,7 @@ LoadStatus ReadMesh(LoadState& c, TapeObject o, const Path& where, Mesh* mesh) {
     }
     mesh->weights.assign(c.numbers.begin(), c.numbers.end());
   }
-  SINEW_TRY(gltf::LoadInbetweens(c.Dom(f[kExtensions], where), where, targets, mesh, c.warnings));
+  SINEW_TRY(gltf::LoadInbetweens(f[kExtensions], where, targets, mesh, c.warnings));
   LoadTargetNames(c, f[kExtras], where, targets, mesh);
   return {};
 }
@@ -1299,7 +1287,7 @@ LoadStatus ReadSkin(LoadState& c, TapeObject o, const Path& where, Skin* skin) {
   int32_t ibm = -1;
   SINEW_TRY(OptionalIndex(f[kInverseBindMatrices], where, c.accessors.size(), &ibm));
   SINEW_TRY(ReadInverseBinds(c, ibm, where, skin));
-  return gltf::LoadBindPoses(c.Dom(f[kExtensions], where), where, skin);
+  return gltf::LoadBindPoses(f[kExtensions], where, skin);
 }
 
 LoadStatus LoadSkins(LoadState& c, TapeObject root) {
@@ -1639,19 +1627,14 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
            std::to_string(chunks.trailing) + " bytes after the GLB's declared length are ignored"});
     }
   }
-  Element doc;
   // The caller guarantees ReadPadding() readable bytes after `bytes`, hence after `json` too.
-  if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
+  if (const auto error = parser_->dom.parse(json.data(), json.size(), false).error(); error) {
     return ErrorInfo{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
   }
   TapeObject root;
   SINEW_TRY(AsObject(TapeValue::Root(parser_->dom), kDocumentRoot, &root));
   SINEW_TRY(CheckAssetAndExtensions(c, root));
-  Object dom_root;
-  SINEW_TRY(AsObject(doc, "", &dom_root));
-  SINEW_TRY(gltf::LoadVariantNames(dom_root, c.asset));
-  // Extension objects, rare, are read through simdjson's DOM (LoadState::Dom).
-  c.dom_root = doc;
+  SINEW_TRY(gltf::LoadVariantNames(root, c.asset));
   SINEW_TRY(LoadBuffers(c, root));
   SINEW_TRY(LoadViews(c, root));
   SINEW_TRY(LoadAccessors(c, root));
@@ -1667,12 +1650,12 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
 
 namespace {
 
-size_t CountValues(Element e) {
+size_t CountValues(TapeValue v) {
   size_t n = 1;
-  if (Array a; e.get_array().get(a) == simdjson::SUCCESS) {
-    for (Element child : a) n += CountValues(child);
-  } else if (Object o; e.get_object().get(o) == simdjson::SUCCESS) {
-    for (auto field : o) n += CountValues(field.value);
+  if (TapeArray a; GetArray(v, &a)) {
+    for (const TapeValue child : a) n += CountValues(child);
+  } else if (TapeObject o; GetObject(v, &o)) {
+    for (const TapeKeyValue field : o) n += CountValues(field.value);
   }
   return n;
 }
@@ -1686,13 +1669,14 @@ Result<GltfLoader::JsonParseStats> GltfLoader::ParseJsonOnly(std::span<const uin
     SINEW_TRY_ASSIGN(const auto chunks, gltf::ParseGlb(bytes));
     json = chunks.json;
   }
-  Element doc;
+  // The baseline: simdjson's DOM parse, the document's root element taken as a user would.
+  simdjson::dom::element doc;
   if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
     return ErrorInfo{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
   }
   JsonParseStats stats;
   stats.json_bytes = json.size();
-  if (count_values) stats.values = CountValues(doc);
+  if (count_values) stats.values = CountValues(TapeValue::Root(parser_->dom));
   return stats;
 }
 
