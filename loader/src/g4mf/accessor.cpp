@@ -98,23 +98,23 @@ std::vector<float> ReadFloats(const Accessor& a) {
   return out;
 }
 
-Result<std::vector<uint32_t>> ReadUints(const Accessor& a, const std::string& where) {
+LoadStatus ReadUints(const Accessor& a, const Path& where, std::vector<uint32_t>* out) {
   if (a.is_float()) {
-    return Status(Error::kInvalidValue, "indices must be integers, not " + std::string(a.type_name),
-                  where);
+    return {Error::kInvalidValue, "indices must be integers, not " + std::string(a.type_name),
+            where.ToString()};
   }
   const size_t n = a.count * a.vector_size;
-  std::vector<uint32_t> out(n);
+  out->resize(n);
   for (size_t i = 0; i < n; ++i) {
     const uint8_t* p = a.bytes.data() + i * a.type.bytes;
     int64_t value;
     if (a.type.kind == ComponentKind::kUnsigned && a.type.bytes == 8) {
       const uint64_t u = Load<uint64_t>(p);
       if (u > 0xFFFFFFFFu) {
-        return Status(Error::kInvalidValue,
-                      "value " + std::to_string(u) + " at element " + std::to_string(i) +
-                          " does not fit in 32 bits",
-                      where);
+        return {Error::kInvalidValue,
+                "value " + std::to_string(u) + " at element " + std::to_string(i) +
+                    " does not fit in 32 bits",
+                where.ToString()};
       }
       value = int64_t(u);
     } else if (a.type.kind == ComponentKind::kSigned && a.type.bytes == 8) {
@@ -123,14 +123,14 @@ Result<std::vector<uint32_t>> ReadUints(const Accessor& a, const std::string& wh
       value = int64_t(Component(a, i));
     }
     if (value < 0 || value > int64_t(0xFFFFFFFFu)) {
-      return Status(Error::kInvalidValue,
-                    "value " + std::to_string(value) + " at element " + std::to_string(i) +
-                        " is not a 32-bit unsigned index",
-                    where);
+      return {Error::kInvalidValue,
+              "value " + std::to_string(value) + " at element " + std::to_string(i) +
+                  " is not a 32-bit unsigned index",
+              where.ToString()};
     }
-    out[i] = uint32_t(value);
+    (*out)[i] = uint32_t(value);
   }
-  return out;
+  return {};
 }
 
 }  // namespace sinew::loader::g4mf

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/json.h"
 #include "sinew/core/error.h"
 
 namespace sinew::loader::g4mf {
@@ -40,8 +41,8 @@ struct Accessor {
 // callers that need finite numbers check.
 std::vector<float> ReadFloats(const Accessor& a);
 
-// Every component as u32. Errors (where = `where`): kInvalidValue for a value that does not fit
-// in 32 bits or a negative one (signed types); floats are kInvalidValue.
-Result<std::vector<uint32_t>> ReadUints(const Accessor& a, const std::string& where);
+// Every component as u32, into *out. Errors (at `where`): kInvalidValue for a value that does not
+// fit in 32 bits or a negative one (signed types); floats are kInvalidValue.
+LoadStatus ReadUints(const Accessor& a, const Path& where, std::vector<uint32_t>* out);
 
 }  // namespace sinew::loader::g4mf
