@@ -408,7 +408,7 @@ LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
 // The accessor field f (of the object at `where`) refers to, checked for vector size and kind.
 enum class Want { kFloat, kUnsigned, kAny };
 
-LoadStatus RequireAccessor(const LoadState& c, const TapeField& f, const Path& where,
+LoadStatus RequireAccessor(const LoadState& c, const Field& f, const Path& where,
                            uint32_t vector_size, Want want, uint32_t* index) {
   SINEW_TRY(RequireIndex(f, where, c.accessors.size(), index));
   const Accessor& a = c.accessors[*index];
@@ -804,7 +804,7 @@ struct Binding {
 
 // The binding in field f of the surface at sw: `values` of vector_size floats, bound per corner
 // by `simplexes` (the only binding sinew reads).
-LoadStatus LoadBinding(const LoadState& c, const TapeField& f, const Path& sw, uint32_t vector_size,
+LoadStatus LoadBinding(const LoadState& c, const Field& f, const Path& sw, uint32_t vector_size,
                        size_t corner_count, Binding* out) {
   TapeObject o;
   SINEW_TRY(OptionalObject(f, sw, &o, &out->present));
@@ -901,7 +901,7 @@ LoadStatus ReadSkinTriplets(const LoadState& c, TapeObject skin, const Path& whe
 }
 
 // skin.groupNames: unique, non-empty strings (docs/G4MF.md, Validation rules: group names).
-LoadStatus ReadGroupNames(const TapeField& f, const Path& where,
+LoadStatus ReadGroupNames(const Field& f, const Path& where,
                           std::vector<std::string>* group_names) {
   TapeArray names;
   bool present = false;
@@ -1020,7 +1020,7 @@ struct SparseOffsets {
 
 // The sparse offsets in field f of the object at `where`: `indices` (< target_count) and as many
 // `offsets` of vector_size components.
-LoadStatus LoadSparseOffsets(const LoadState& c, const TapeField& f, const Path& where,
+LoadStatus LoadSparseOffsets(const LoadState& c, const Field& f, const Path& where,
                              size_t target_count, uint32_t vector_size, SparseOffsets* out) {
   TapeObject o;
   SINEW_TRY(OptionalObject(f, where, &o, &out->present));

@@ -7,7 +7,7 @@ namespace {
 
 // Finds extensions/<name> of the object at `where`, given its "extensions" field; *present false
 // when absent. The extension object's pointer is where/extensions/<name>.
-LoadStatus FindExtension(const TapeField& extensions, std::string_view name, const Path& where,
+LoadStatus FindExtension(const Field& extensions, std::string_view name, const Path& where,
                          TapeObject* out, bool* present) {
   TapeObject extensions_object;
   bool has_extensions = false;
@@ -143,7 +143,7 @@ LoadStatus LoadVariantNames(TapeObject root, Asset* asset) {
   });
 }
 
-LoadStatus LoadVariantMappings(const TapeField& extensions, const Path& where, size_t variant_count,
+LoadStatus LoadVariantMappings(const Field& extensions, const Path& where, size_t variant_count,
                                size_t material_count, Primitive* p) {
   p->variant_materials.assign(variant_count, -1);
   TapeObject ext;
@@ -180,7 +180,7 @@ LoadStatus LoadVariantMappings(const TapeField& extensions, const Path& where, s
   });
 }
 
-LoadStatus LoadBindPoses(const TapeField& extensions, const Path& where, Skin* skin) {
+LoadStatus LoadBindPoses(const Field& extensions, const Path& where, Skin* skin) {
   TapeObject ext;
   bool present = false;
   SINEW_TRY(FindExtension(extensions, kBindPoseExtension, where, &ext, &present));
@@ -193,7 +193,7 @@ LoadStatus LoadBindPoses(const TapeField& extensions, const Path& where, Skin* s
   });
 }
 
-LoadStatus LoadInbetweens(const TapeField& extensions, const Path& where, size_t target_count,
+LoadStatus LoadInbetweens(const Field& extensions, const Path& where, size_t target_count,
                           Mesh* mesh, std::vector<Warning>* warnings) {
   TapeObject ext;
   bool present = false;

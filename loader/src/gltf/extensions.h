@@ -23,16 +23,16 @@ LoadStatus LoadVariantNames(TapeObject root, Asset* asset);
 
 // A primitive's KHR_materials_variants mappings -> p->variant_materials (one entry per variant,
 // -1 where unmapped). Each variant at most once per primitive; indices checked.
-LoadStatus LoadVariantMappings(const TapeField& extensions, const Path& where, size_t variant_count,
+LoadStatus LoadVariantMappings(const Field& extensions, const Path& where, size_t variant_count,
                                size_t material_count, Primitive* p);
 
 // A skin's KHR_character_skeleton_bindpose poses: unique poseType, one affine matrix per joint.
-LoadStatus LoadBindPoses(const TapeField& extensions, const Path& where, Skin* skin);
+LoadStatus LoadBindPoses(const Field& extensions, const Path& where, Skin* skin);
 
 // A mesh's SINEW_morph_inbetweens shapes (DESIGN.md §4.3): indices checked; in-betweens at weights
 // within 1e-6 of 0 or 1, or within 1e-6 of an earlier one of the same shape, dropped with a
 // warning.
-LoadStatus LoadInbetweens(const TapeField& extensions, const Path& where, size_t target_count,
+LoadStatus LoadInbetweens(const Field& extensions, const Path& where, size_t target_count,
                           Mesh* mesh, std::vector<Warning>* warnings);
 
 }  // namespace sinew::loader::gltf

@@ -111,11 +111,11 @@ struct LoadState {
     size_t offset = 0;
   };
   std::vector<KeyTimes> key_times;
-  uint32_t load = 0;                                   // Counts loads from 1; see KeyTimes.
-  std::vector<TapeField> joint_fields, weight_fields;  // JOINTS_n / WEIGHTS_n of one primitive.
-  std::vector<uint64_t> channel_targets;               // CheckDistinctTargets' memory
-  std::vector<int32_t> parents;                        // Per node, while the hierarchy is checked.
-  std::vector<uint32_t> weighted_or_skinned;           // Nodes with weights or a skin, in order.
+  uint32_t load = 0;                               // Counts loads from 1; see KeyTimes.
+  std::vector<Field> joint_fields, weight_fields;  // JOINTS_n / WEIGHTS_n of one primitive.
+  std::vector<uint64_t> channel_targets;           // CheckDistinctTargets' memory
+  std::vector<int32_t> parents;                    // Per node, while the hierarchy is checked.
+  std::vector<uint32_t> weighted_or_skinned;       // Nodes with weights or a skin, in order.
   std::vector<uint8_t> node_state;
   std::vector<size_t> walk;
 
@@ -867,17 +867,17 @@ int64_t SetNumber(std::string_view name, std::string_view prefix, size_t limit) 
 // duplicate keys, as at_key). JOINTS_n / WEIGHTS_n go to c.joint_fields / c.weight_fields, indexed
 // by n (a set numbered past the attribute count at the last index: it leaves a gap either way).
 struct Attributes {
-  TapeField position{"POSITION", TapeValue(), false}, normal{"NORMAL", TapeValue(), false},
+  Field position{"POSITION", TapeValue(), false}, normal{"NORMAL", TapeValue(), false},
       tangent{"TANGENT", TapeValue(), false};
 };
 
 void GatherAttributes(LoadState& c, TapeObject attributes, Attributes* out) {
   const size_t limit = attributes.size();
-  c.joint_fields.assign(limit + 1, TapeField());
-  c.weight_fields.assign(limit + 1, TapeField());
+  c.joint_fields.assign(limit + 1, Field());
+  c.weight_fields.assign(limit + 1, Field());
   for (auto field : attributes) {
     const std::string_view key = field.key;
-    TapeField* target = nullptr;
+    Field* target = nullptr;
     if (Equals(key, "POSITION")) {
       target = &out->position;
     } else if (Equals(key, "NORMAL")) {
@@ -922,8 +922,8 @@ LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Pri
   joints.resize(vertex_count * 4);
   weights.resize(vertex_count * 4);
   for (size_t set = 0; set < sets; ++set) {
-    const TapeField& jf = c.joint_fields[set];
-    const TapeField& wf = c.weight_fields[set];
+    const Field& jf = c.joint_fields[set];
+    const Field& wf = c.weight_fields[set];
     uint32_t ja = 0, wa = 0;
     SINEW_TRY(RequireIndex(jf, aw, c.accessors.size(), &ja));
     SINEW_TRY(RequireIndex(wf, aw, c.accessors.size(), &wa));
@@ -1154,11 +1154,11 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
 // object, or has no targetNames, is not read; a targetNames that is not an array of exactly one
 // string per target is ignored with a warning (at /meshes/i/extras/targetNames), and the mesh
 // keeps no names. Read only when the mesh has extras (one key lookup; meshes are few).
-void LoadTargetNames(LoadState& c, const TapeField& extras, const Path& where, size_t targets,
+void LoadTargetNames(LoadState& c, const Field& extras, const Path& where, size_t targets,
                      Mesh* mesh) {
   TapeObject o;
   if (!extras.present || !GetObject(extras.value, &o)) return;
-  const TapeField names = FindField(o, "targetNames");
+  const Field names = FindField(o, "targetNames");
   if (!names.present) return;
   const Path extras_path(where, "extras"), names_path(extras_path, "targetNames");
   TapeArray array;
@@ -1176,7 +1176,7 @@ void LoadTargetNames(LoadState& c, const TapeField& extras, const Path& where, s
   size_t k = 0;
   for (TapeValue e : array) {
     std::string_view name;
-    if (!GetString(e, &name)) {
+    if (!e.GetString(&name)) {
       c.warnings->push_back(
           {Path(names_path, k).ToString(), "a target name is not a string: targetNames ignored"});
       mesh->target_names.clear();
