@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/buffer_uri.h"
+#include "common/components.h"
 #include "common/influence_layout_option.h"
 #include "common/json.h"
 #include "g4mf/accessor.h"
@@ -437,13 +438,10 @@ LoadStatus RequireAccessor(const LoadState& c, const Field& f, const Path& where
 // Every component of `a` as a float, finite (kNonFiniteValue at `where` naming the component).
 LoadStatus FiniteFloats(const Accessor& a, const Path& where, std::vector<float>* out) {
   *out = g4mf::ReadFloats(a);
-  for (size_t i = 0; i < out->size(); ++i) {
-    if (!std::isfinite((*out)[i])) {
-      return {Error::kNonFiniteValue, "component " + std::to_string(i) + " is not finite",
-              where.ToString()};
-    }
-  }
-  return {};
+  const size_t i = FindNonFinite(*out);
+  if (i == out->size()) return {};
+  return {Error::kNonFiniteValue, "component " + std::to_string(i) + " is not finite",
+          where.ToString()};
 }
 
 // Indices from accessor `index`, each < `size` (kInvalidReference naming the element).

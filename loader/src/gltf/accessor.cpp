@@ -1,7 +1,6 @@
 #include "gltf/accessor.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -10,14 +9,9 @@
 
 namespace sinew::loader::gltf {
 
-// glTF buffers are little-endian and every read below is a plain memcpy into a host integer/float.
-static_assert(std::endian::native == std::endian::little,
-              "the glTF accessor reader assumes a little-endian host");
-
 namespace {
 
 using detail::ColumnCount;
-using detail::ColumnStride;
 using detail::IsMatrix;
 using detail::RowCount;
 
@@ -82,77 +76,7 @@ Status CheckOutSize(const AccessorDesc& accessor, size_t out_size) {
   return {};
 }
 
-// ---- Decoding ----------------------------------------------------------------------------------
-
-template <typename T>
-inline T Load(const uint8_t* p) noexcept {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-
-// Component conversions, chosen at compile time.
-struct Cast {
-  template <typename Dst, typename Src>
-  static Dst Apply(Src value) noexcept {
-    return static_cast<Dst>(value);
-  }
-};
-
-struct Normalize {
-  // The spec's formulas: unsigned c / (2^n - 1), signed max(c / (2^(n-1) - 1), -1). A true
-  // division (not a multiply by the reciprocal) keeps 255 -> 1.0 and friends exact.
-  template <typename Dst, typename Src>
-  static Dst Apply(Src value) noexcept {
-    static_assert(std::is_integral_v<Src> && sizeof(Src) <= 2 && std::is_same_v<Dst, float>);
-    constexpr float kMax = static_cast<float>(std::numeric_limits<Src>::max());
-    if constexpr (std::is_signed_v<Src>) {
-      return std::max(static_cast<float>(value) / kMax, -1.0f);
-    } else {
-      return static_cast<float>(value) / kMax;
-    }
-  }
-};
-
-// Layout of one element, everything known at compile time.
-template <typename Src, uint32_t kRows, uint32_t kCols>
-struct Layout {
-  static constexpr size_t kComponents = size_t{kRows} * kCols;
-  static constexpr size_t kColumnStride = ColumnStride(sizeof(Src), kRows, /*matrix=*/kCols > 1);
-  static constexpr size_t kElementSize = kColumnStride * kCols;
-  static constexpr bool kUnpadded = kColumnStride == kRows * sizeof(Src);
-};
-
-template <typename Src, uint32_t kRows, uint32_t kCols, class Conv, typename Dst>
-inline void DecodeElement(const uint8_t* src, Dst* out) noexcept {
-  using L = Layout<Src, kRows, kCols>;
-  if constexpr (std::is_same_v<Src, Dst> && std::is_same_v<Conv, Cast> && L::kUnpadded) {
-    std::memcpy(out, src, L::kComponents * sizeof(Src));
-  } else {
-    for (size_t c = 0; c < kCols; ++c) {
-      for (size_t r = 0; r < kRows; ++r) {
-        out[c * kRows + r] =
-            Conv::template Apply<Dst>(Load<Src>(src + c * L::kColumnStride + r * sizeof(Src)));
-      }
-    }
-  }
-}
-
-// kFixedStride != 0: the stride is that constant (lets the compiler vectorize packed data).
-template <typename Src, uint32_t kRows, uint32_t kCols, class Conv, size_t kFixedStride,
-          typename Dst>
-void DecodeDense(const uint8_t* src, size_t stride, size_t count, Dst* out) noexcept {
-  using L = Layout<Src, kRows, kCols>;
-  if constexpr (std::is_same_v<Src, Dst> && std::is_same_v<Conv, Cast> && L::kUnpadded &&
-                kFixedStride == L::kElementSize) {
-    std::memcpy(out, src, count * L::kElementSize);
-  } else {
-    const size_t step = kFixedStride != 0 ? kFixedStride : stride;
-    for (size_t i = 0; i < count; ++i) {
-      DecodeElement<Src, kRows, kCols, Conv>(src + i * step, out + i * L::kComponents);
-    }
-  }
-}
+// ---- Decoding (the component decoder itself: common/components.h) --------------------------
 
 // Where sparse substitution stopped, when the indices break the rules.
 struct SparseFailure {
@@ -169,7 +93,7 @@ SparseFailure ApplySparse(const SparseDesc& sparse, uint64_t count, Dst* out) no
   const uint8_t* values = sparse.values.bytes.data() + sparse.values_byte_offset;
   uint64_t previous = 0;
   for (uint32_t j = 0; j < sparse.count; ++j) {
-    const uint64_t index = Load<Index>(indices + size_t{j} * sizeof(Index));
+    const uint64_t index = LoadComponent<Index>(indices + size_t{j} * sizeof(Index));
     if ((j > 0 && index <= previous) || index >= count) return {true, j, index, previous};
     DecodeElement<Src, kRows, kCols, Conv>(values + size_t{j} * L::kElementSize,
                                            out + index * L::kComponents);
@@ -228,22 +152,17 @@ void VisitShape(AccessorType type, F& f) {
   }
 }
 
+// The C++ types glTF's componentTypes decode from (glTF 2.0 Specification, Accessors).
+template <typename T>
+constexpr bool kGltfComponent =
+    std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> || std::is_same_v<T, int16_t> ||
+    std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t> || std::is_same_v<T, float>;
+
 template <class F>
 void VisitLayout(ComponentType component, AccessorType type, F& f) {
-  switch (component) {
-    case ComponentType::kByte:
-      return VisitShape<int8_t>(type, f);
-    case ComponentType::kUnsignedByte:
-      return VisitShape<uint8_t>(type, f);
-    case ComponentType::kShort:
-      return VisitShape<int16_t>(type, f);
-    case ComponentType::kUnsignedShort:
-      return VisitShape<uint16_t>(type, f);
-    case ComponentType::kUnsignedInt:
-      return VisitShape<uint32_t>(type, f);
-    case ComponentType::kFloat:
-      return VisitShape<float>(type, f);
-  }
+  VisitNumericType(NumericTypeOf(component), [&]<typename Src>() {
+    if constexpr (kGltfComponent<Src>) VisitShape<Src>(type, f);
+  });
 }
 
 Status SparseStatus(const AccessorDesc& accessor, const SparseFailure& failure) {

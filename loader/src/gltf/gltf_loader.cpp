@@ -21,6 +21,7 @@
 
 #include "accessor.h"
 #include "common/buffer_uri.h"
+#include "common/components.h"
 #include "common/influence_layout_option.h"
 #include "common/json.h"
 #include "extensions.h"
@@ -557,21 +558,13 @@ constexpr uint64_t kDecodedMinBytes = uint64_t{32} << 20;
 
 // NaN or an infinity in FLOAT data that is read refuses the file: whatever reads it (positions,
 // normals, tangents, weights, morph deltas, inverse binds, key times and values) would spread it.
-// Normalized integers decode to finite values. One branch-free pass (vectorized) over the values
-// just decoded; the element is located only on failure.
+// Normalized integers decode to finite values. One branch-free pass (FindNonFinite) over the
+// values just decoded.
 LoadStatus CheckFinite(const LoadState& c, uint32_t index, std::span<const float> values) {
   const Accessor& a = c.accessors[index];
   if (a.component_type != ComponentType::kFloat) return {};
-  uint32_t bad = 0;
-  for (const float v : values) {
-    uint32_t bits;
-    std::memcpy(&bits, &v, sizeof(bits));
-    bad |= uint32_t((bits & 0x7F800000u) == 0x7F800000u);
-  }
-  if (!bad) return {};
-  const size_t at =
-      size_t(std::find_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); }) -
-             values.begin());
+  const size_t at = FindNonFinite(values);
+  if (at == values.size()) return {};
   const uint32_t components = gltf::ComponentCount(a.type);
   return {Error::kNonFiniteValue,
           "element " + std::to_string(at / components) + ", component " +
