@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/buffer_uri.h"
+#include "common/buffers.h"
 #include "common/components.h"
 #include "common/influence_layout_option.h"
 #include "common/json.h"
@@ -76,11 +76,7 @@ struct LoadState {
   size_t input_bytes = 0;
   std::vector<std::vector<uint8_t>> owned_buffers;
   std::vector<std::span<const uint8_t>> buffers;
-  struct View {
-    std::span<const uint8_t> bytes;
-    uint64_t byte_offset = 0;
-  };
-  std::vector<View> views;
+  std::vector<BufferView> views;
   std::vector<Accessor> accessors;
   size_t material_count = 0;
   size_t shape_count = 0;
@@ -256,15 +252,12 @@ LoadStatus ReadChunkBuffer(LoadState& c, uint64_t chunk, uint64_t byte_length, b
 LoadStatus ReadUriBuffer(LoadState& c, std::string_view uri, uint64_t byte_length, bool zstd,
                          const Path& where, size_t i) {
   std::vector<uint8_t>& owned = c.owned_buffers[i];
-  SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri").ToString(), &owned));
+  SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), &owned));
   if (zstd) {
     std::vector<uint8_t> stored = std::move(owned);
     SINEW_TRY(DecodeZstd(c, stored, size_t(byte_length), Path(where, "uri"), &owned));
-  } else if (owned.size() < byte_length) {
-    return {Error::kOutOfBounds,
-            "byteLength " + std::to_string(byte_length) + " but the data has " +
-                std::to_string(owned.size()) + " bytes",
-            Path(where, "byteLength").ToString()};
+  } else {
+    SINEW_TRY(CheckByteLength(byte_length, owned.size(), where));
   }
   owned.resize(size_t(byte_length));
   return {};
@@ -339,17 +332,8 @@ LoadStatus LoadViews(LoadState& c, TapeObject root) {
     }
     SINEW_TRY(OptionalUint(f[kByteOffset], where, &offset));
     SINEW_TRY(RequireUint(f[kByteLength], where, &length));
-    const uint64_t size = c.buffers[size_t(buffer)].size();
-    if (offset > size || length > size - offset) {
-      return {Error::kOutOfBounds,
-              "bytes [" + std::to_string(offset) + ", " + std::to_string(offset + length) +
-                  ") reach past buffer " + std::to_string(buffer) + " (" + std::to_string(size) +
-                  " bytes)",
-              Path(where, "byteLength").ToString()};
-    }
-    c.views[i].bytes = c.buffers[size_t(buffer)].subspan(size_t(offset), size_t(length));
-    c.views[i].byte_offset = offset;
-    return {};
+    return ResolveView(c.buffers[size_t(buffer)], size_t(buffer), offset, length, where,
+                       &c.views[i]);
   });
 }
 
@@ -374,7 +358,7 @@ LoadStatus ReadAccessor(const LoadState& c, TapeObject o, const Path& where, Acc
             Path(where, "vectorSize").ToString()};
   }
   // Whole elements, component-aligned offset (docs/G4MF.md, Validation rules: accessor layout).
-  const LoadState::View& v = c.views[view];
+  const BufferView& v = c.views[view];
   const size_t element = type->bytes * size_t(vector_size);
   if (v.bytes.size() % element != 0) {
     return {Error::kInvalidValue,

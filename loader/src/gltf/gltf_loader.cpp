@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "accessor.h"
-#include "common/buffer_uri.h"
+#include "common/buffers.h"
 #include "common/components.h"
 #include "common/influence_layout_option.h"
 #include "common/json.h"
@@ -41,12 +41,6 @@ constexpr std::string_view kSupportedExtensions[] = {
     "KHR_mesh_quantization",  // Quantized attributes decode through the accessor layer.
     "KHR_character",          // Recognised: marks the asset as a character, no data to read.
     gltf::kVariantsExtension, gltf::kBindPoseExtension, gltf::kInbetweensExtension,
-};
-
-struct BufferView {
-  std::span<const uint8_t> bytes;
-  uint32_t byte_stride = 0;
-  uint64_t byte_offset = 0;  // In its buffer, for the alignment rules.
 };
 
 // A validated accessor as the passes after LoadAccessors look it up, in 32 bytes: a load writes and
@@ -176,16 +170,11 @@ LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
       bytes = c.glb_bin;
     } else {
       std::vector<uint8_t>& owned = c.owned_buffers[i];
-      SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri").ToString(), &owned));
+      SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), &owned));
       bytes = owned;
       c.input_bytes += owned.size();
     }
-    if (bytes.size() < byte_length) {
-      return {Error::kOutOfBounds,
-              "byteLength " + std::to_string(byte_length) + " but the data has " +
-                  std::to_string(bytes.size()) + " bytes",
-              Path(where, "byteLength").ToString()};
-    }
+    SINEW_TRY(CheckByteLength(byte_length, bytes.size(), where));
     c.buffers[i] = bytes.first(static_cast<size_t>(byte_length));
     return {};
   });
@@ -210,22 +199,13 @@ LoadStatus LoadViews(LoadState& c, TapeObject root) {
       return {Error::kInvalidValue, "byteLength must be >= 1",
               Path(where, "byteLength").ToString()};
     }
-    const uint64_t size = c.buffers[buffer].size();
-    if (offset > size || length > size - offset) {
-      return {Error::kOutOfBounds,
-              "bytes [" + std::to_string(offset) + ", " + std::to_string(offset + length) +
-                  ") past the buffer's " + std::to_string(size),
-              Path(where, "byteLength").ToString()};
-    }
+    SINEW_TRY(ResolveView(c.buffers[buffer], buffer, offset, length, where, &c.views[i]));
     if (has_stride && (stride < 4 || stride > 252 || stride % 4 != 0)) {
       return {Error::kInvalidValue,
               "byteStride " + std::to_string(stride) + " must be a multiple of 4 in [4, 252]",
               Path(where, "byteStride").ToString()};
     }
-    c.views[i].bytes =
-        c.buffers[buffer].subspan(static_cast<size_t>(offset), static_cast<size_t>(length));
     c.views[i].byte_stride = static_cast<uint32_t>(stride);
-    c.views[i].byte_offset = offset;
     return {};
   });
 }
