@@ -1399,7 +1399,8 @@ LoadStatus BuildSkins(LoadState& c) {
     SINEW_TRY(CheckGroupNames(mesh, info.mesh, parent, &names_of[parent]));
     Skin skin;
     SINEW_TRY(BuildInstanceSkin(c, n, parent, world, &skin));
-    if (mesh.group_count > skin.group_joints.size()) {  // docs/G4MF.md: groups past the joints
+    // docs/G4MF.md, Validation rules: groups past the joints.
+    if (mesh.group_count > skin.group_joints.size()) {
       c.Warn(where, "groups " + std::to_string(skin.group_joints.size()) + ".." +
                         std::to_string(mesh.group_count - 1) +
                         " have no joint in this skeleton: they do nothing (untransformed)");

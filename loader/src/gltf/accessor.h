@@ -1,6 +1,7 @@
-// glTF 2.0 accessors: the structural rules of accessor / bufferView / sparse (Specification.adoc
-// §3.6 "Buffers, Buffer Views and Accessors") and decoding of their elements to float or uint32.
-// Knows nothing about JSON: the JSON layer resolves indices into spans and fills an AccessorDesc.
+// glTF 2.0 accessors: the structural rules of accessor / bufferView / sparse (glTF 2.0
+// Specification, Buffers, Buffer Views, and Accessors) and decoding of their elements to float or
+// uint32. Knows nothing about JSON: the JSON layer resolves indices into spans and fills an
+// AccessorDesc.
 //
 // The component decoding itself is shared with G4MF (common/components.h); host requirement:
 // little-endian, as there.

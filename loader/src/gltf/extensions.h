@@ -29,9 +29,9 @@ LoadStatus LoadVariantMappings(const Field& extensions, const Path& where, size_
 // A skin's KHR_character_skeleton_bindpose poses: unique poseType, one affine matrix per joint.
 LoadStatus LoadBindPoses(const Field& extensions, const Path& where, Skin* skin);
 
-// A mesh's SINEW_morph_inbetweens shapes (DESIGN.md §4.3): indices checked; in-betweens at weights
-// within 1e-6 of 0 or 1, or within 1e-6 of an earlier one of the same shape, dropped with a
-// warning.
+// A mesh's SINEW_morph_inbetweens shapes (docs/SINEW_morph_inbetweens.md): indices checked;
+// in-betweens at weights within 1e-6 of 0 or 1, or within 1e-6 of an earlier one of the same shape,
+// dropped with a warning.
 LoadStatus LoadInbetweens(const Field& extensions, const Path& where, size_t target_count,
                           Mesh* mesh, std::vector<Warning>* warnings);
 

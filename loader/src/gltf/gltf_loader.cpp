@@ -2,15 +2,14 @@
 // accessors, then the objects that use them. Every index is range-checked here, every byte range
 // before it is read, so nothing downstream (least of all the GPU) sees an invalid reference.
 //
-// Speed matters (DESIGN.md §10: parse + validate + pack within 2.5x of a bare DOM parse; `sinew
-// bench --loader`): each object's fields are gathered in one pass (Fields) instead of one at_key
-// scan per property; a success returns a null LoadStatus, and JSON pointers are Path chains on the
-// stack, formatted only for an error or a warning; each accessor is validated once, then decoded
-// without validating again (packed floats copied straight into the output); scratch vectors live
-// in the reusable LoadState; the largest passes (accessors, nodes, animations) read the parsed
-// document's tape directly (common/tape.h), the others through simdjson's DOM API. The checks run
-// in the same order as they always have, so every error (code, message, pointer) is the one a
-// property-by-property lookup would report.
+// Speed matters (parse + validate + pack within 2.5x of a bare DOM parse: README.md, Status;
+// `sinew bench --loader`, BENCHMARKS.md): every pass reads the parsed document's tape directly
+// (common/tape.h, common/json.h), each object's fields gathered in one pass (Fields) instead of
+// one key lookup per property; a success returns a null LoadStatus, and JSON pointers are Path
+// chains on the stack, formatted only for an error or a warning; each accessor is validated once,
+// then decoded without validating again (packed floats copied straight into the output); scratch
+// vectors live in the reusable LoadState. The checks run in the same order as they always have,
+// so every error (code, pointer) is the one a property-by-property lookup would report.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -54,7 +53,7 @@ struct Accessor {
   AccessorType type = AccessorType::kScalar;
   bool normalized = false;
   // On a view, with a byteOffset or a byteStride that is not a multiple of 4 (which vertex
-  // attributes must be, glTF 2.0 §3.6.2.4).
+  // attributes must be, glTF 2.0 Specification, Data Alignment).
   bool unaligned = false;
   // On a view whose byteStride is not the element size (data only vertex attributes may have).
   bool strided = false;
@@ -261,10 +260,10 @@ LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw,
 
 // An accessor without a bufferView is zeros (plus its sparse values): no bytes of the file bound
 // its count, so without a cap a 200-byte file could make the loader allocate gigabytes (or overflow
-// a size). DESIGN.md §6 bounds what a load allocates by a small multiple of the input; such an
-// accessor in a real file mirrors a vertex stream that has bytes in the file (a sparse morph
-// target: count * 12 bytes next to positions of at least count * 4 bytes), so this cap never
-// rejects one.
+// a size). What a load allocates is bounded by a small multiple of its input (docs/gltf.md,
+// Limits); such an accessor in a real file mirrors a vertex stream that has bytes in the file (a
+// sparse morph target: count * 12 bytes next to positions of at least count * 4 bytes), so this cap
+// never rejects one.
 constexpr uint64_t kZeroAccessorBytesPerInputByte = 16;
 constexpr uint64_t kZeroAccessorMinBytes = uint64_t{1} << 20;
 
@@ -328,7 +327,8 @@ LoadStatus CheckZeroAccessorSize(const LoadState& c, const AccessorDesc& a, cons
   if (view >= 0) {
     const BufferView& v = c.views[size_t(view)];
     a->view = gltf::ViewBytes{v.bytes, v.byte_stride};
-    // glTF 2.0 §3.6.2.4: the offset into the buffer is a multiple of the component size too.
+    // The offset into the buffer is a multiple of the component size too (glTF 2.0
+    // Specification, Data Alignment).
     // The size is 1, 2 or 4: a mask, not a division (this runs for every accessor).
     if (((v.byte_offset + a->byte_offset) & (gltf::ComponentSize(a->component_type) - 1)) != 0) {
       return {Error::kInvalidValue,
@@ -395,8 +395,8 @@ LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
   return accessors.ForEach(read);
 }
 
-// Component types an accessor may have in a given role (glTF 2.0 §3.7.2.1 and §3.11, widened by
-// KHR_mesh_quantization): one bit per (componentType, normalized) pair.
+// Component types an accessor may have in a given role (glTF 2.0 Specification, Meshes and
+// Animations, widened by KHR_mesh_quantization): one bit per (componentType, normalized) pair.
 enum Components : uint32_t {
   kF32 = 1u << 0,
   kI8 = 1u << 1,
@@ -508,9 +508,9 @@ class UnalignedFloats {
   const uint8_t* at_;
 };
 
-// What a whole load may decode, across every use of every accessor: DESIGN.md §6 bounds a load's
-// allocations by a small multiple of its input, and a file can name one accessor from any number
-// of places. Real files decode about 1-4x their bytes (quantized data widens to 32 bits).
+// What a whole load may decode, across every use of every accessor (docs/gltf.md, Limits): a file
+// can name one accessor from any number of places. Real files decode about 1-4x their bytes
+// (quantized data widens to 32 bits).
 constexpr uint64_t kDecodedBytesPerInputByte = 32;
 constexpr uint64_t kDecodedMinBytes = uint64_t{32} << 20;
 
@@ -800,7 +800,8 @@ LoadStatus LoadScenes(LoadState& c, TapeObject root) {
 // ---------------------------------------------------------------------------------------------
 // Meshes
 
-// glTF 2.0 §3.6.2.4: vertex attribute elements start on 4-byte boundaries in their view.
+// Vertex attribute elements start on 4-byte boundaries in their view (glTF 2.0 Specification,
+// Data Alignment).
 inline LoadStatus CheckVertexAlignment(const LoadState& c, uint32_t accessor, const Path& where) {
   if (c.accessors[accessor].unaligned) {
     return {Error::kInvalidValue, "vertex attribute data must be 4-byte aligned", where.ToString()};
