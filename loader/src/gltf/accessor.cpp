@@ -218,6 +218,104 @@ const char* AccessorTypeName(AccessorType type) noexcept {
   return "?";
 }
 
+// The accessor's elements within its bufferView (byteStride, byteOffset, extent), or no
+// byteOffset without one.
+LoadStatus ValidateViewRange(const AccessorDesc& accessor, uint32_t component_size,
+                             uint32_t element_size, uint32_t extent) {
+  if (!accessor.view) {
+    if (accessor.byte_offset != 0) {
+      return Fail(Error::kInvalidValue, accessor, "/byteOffset",
+                  "byteOffset " + Str(accessor.byte_offset) + " without a bufferView");
+    }
+    return {};
+  }
+  const ViewBytes& view = *accessor.view;
+  if (view.byte_stride != 0) {
+    if (view.byte_stride < kMinByteStride || view.byte_stride > kMaxByteStride) {
+      return Fail(Error::kInvalidValue, accessor, "/bufferView",
+                  "the bufferView's byteStride " + Str(view.byte_stride) + " is outside 4..252");
+    }
+    if (view.byte_stride % 4 != 0) {
+      return Fail(
+          Error::kInvalidValue, accessor, "/bufferView",
+          "the bufferView's byteStride " + Str(view.byte_stride) + " is not a multiple of 4");
+    }
+    if (view.byte_stride < element_size) {
+      return Fail(Error::kInvalidValue, accessor, "/bufferView",
+                  "the bufferView's byteStride " + Str(view.byte_stride) +
+                      " is smaller than one element (" + Str(element_size) + " bytes of " +
+                      Describe(accessor) + ")");
+    }
+  }
+  if ((accessor.byte_offset & (component_size - 1)) != 0) {  // component_size: 1, 2 or 4
+    return Fail(Error::kInvalidValue, accessor, "/byteOffset",
+                "byteOffset " + Str(accessor.byte_offset) +
+                    " is not a multiple of the component size " + Str(component_size));
+  }
+  const uint32_t stride = view.byte_stride != 0 ? view.byte_stride : element_size;
+  if (!Fits(view.bytes.size(), accessor.byte_offset, accessor.count, stride, extent)) {
+    return Fail(Error::kOutOfBounds, accessor, "",
+                Str(accessor.count) + " elements (" + Describe(accessor) + ", stride " +
+                    Str(stride) + ") from byteOffset " + Str(accessor.byte_offset) +
+                    " reach past the end of the bufferView (" + Str(view.bytes.size()) + " bytes)");
+  }
+  return {};
+}
+
+// accessor.sparse: its count, index type and both views' ranges.
+LoadStatus ValidateSparse(const AccessorDesc& accessor, uint32_t component_size,
+                          uint32_t element_size, uint32_t extent) {
+  const SparseDesc& sparse = *accessor.sparse;
+  if (sparse.count == 0) {
+    return Fail(Error::kInvalidValue, accessor, "/sparse/count", "sparse.count must be at least 1");
+  }
+  if (sparse.count > accessor.count) {
+    return Fail(Error::kInvalidValue, accessor, "/sparse/count",
+                "sparse.count " + Str(sparse.count) + " exceeds the accessor's count " +
+                    Str(accessor.count));
+  }
+  const uint32_t index_size = SparseIndexSize(sparse.index_type);
+  if (index_size == 0) {
+    return Fail(Error::kInvalidValue, accessor, "/sparse/indices/componentType",
+                std::string("sparse indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or "
+                            "UNSIGNED_INT, not ") +
+                    ComponentTypeName(sparse.index_type));
+  }
+  if (sparse.indices.byte_stride != 0) {
+    return Fail(Error::kInvalidValue, accessor, "/sparse/indices/bufferView",
+                "the sparse indices' bufferView must not define byteStride");
+  }
+  if (sparse.indices_byte_offset % index_size != 0) {
+    return Fail(Error::kInvalidValue, accessor, "/sparse/indices/byteOffset",
+                "byteOffset " + Str(sparse.indices_byte_offset) +
+                    " is not a multiple of the index size " + Str(index_size));
+  }
+  if (!Fits(sparse.indices.bytes.size(), sparse.indices_byte_offset, sparse.count, index_size,
+            index_size)) {
+    return Fail(Error::kOutOfBounds, accessor, "/sparse/indices",
+                Str(sparse.count) + " indices of " + Str(index_size) + " bytes from byteOffset " +
+                    Str(sparse.indices_byte_offset) + " reach past the end of the bufferView (" +
+                    Str(sparse.indices.bytes.size()) + " bytes)");
+  }
+  if (sparse.values.byte_stride != 0) {
+    return Fail(Error::kInvalidValue, accessor, "/sparse/values/bufferView",
+                "the sparse values' bufferView must not define byteStride");
+  }
+  if (sparse.values_byte_offset % component_size != 0) {
+    return Fail(Error::kInvalidValue, accessor, "/sparse/values/byteOffset",
+                "byteOffset " + Str(sparse.values_byte_offset) +
+                    " is not a multiple of the component size " + Str(component_size));
+  }
+  if (!Fits(sparse.values.bytes.size(), sparse.values_byte_offset, sparse.count, element_size,
+            extent)) {
+    return Fail(Error::kOutOfBounds, accessor, "/sparse/values",
+                Str(sparse.count) + " values (" + Describe(accessor) + ") from byteOffset " +
+                    Str(sparse.values_byte_offset) + " reach past the end of the bufferView (" +
+                    Str(sparse.values.bytes.size()) + " bytes)");
+  }
+  return {};
+}
+
 Status ValidateAccessor(const AccessorDesc& accessor) {
   const uint32_t component_size = ComponentSize(accessor.component_type);
   if (component_size == 0) {
@@ -240,96 +338,8 @@ Status ValidateAccessor(const AccessorDesc& accessor) {
   const uint32_t element_size = ElementSize(accessor.component_type, accessor.type);
   const uint32_t extent = ElementExtent(accessor.component_type, accessor.type);
 
-  if (!accessor.view) {
-    if (accessor.byte_offset != 0) {
-      return Fail(Error::kInvalidValue, accessor, "/byteOffset",
-                  "byteOffset " + Str(accessor.byte_offset) + " without a bufferView");
-    }
-  } else {
-    const ViewBytes& view = *accessor.view;
-    if (view.byte_stride != 0) {
-      if (view.byte_stride < kMinByteStride || view.byte_stride > kMaxByteStride) {
-        return Fail(Error::kInvalidValue, accessor, "/bufferView",
-                    "the bufferView's byteStride " + Str(view.byte_stride) + " is outside 4..252");
-      }
-      if (view.byte_stride % 4 != 0) {
-        return Fail(
-            Error::kInvalidValue, accessor, "/bufferView",
-            "the bufferView's byteStride " + Str(view.byte_stride) + " is not a multiple of 4");
-      }
-      if (view.byte_stride < element_size) {
-        return Fail(Error::kInvalidValue, accessor, "/bufferView",
-                    "the bufferView's byteStride " + Str(view.byte_stride) +
-                        " is smaller than one element (" + Str(element_size) + " bytes of " +
-                        Describe(accessor) + ")");
-      }
-    }
-    if ((accessor.byte_offset & (component_size - 1)) != 0) {  // component_size: 1, 2 or 4
-      return Fail(Error::kInvalidValue, accessor, "/byteOffset",
-                  "byteOffset " + Str(accessor.byte_offset) +
-                      " is not a multiple of the component size " + Str(component_size));
-    }
-    const uint32_t stride = view.byte_stride != 0 ? view.byte_stride : element_size;
-    if (!Fits(view.bytes.size(), accessor.byte_offset, accessor.count, stride, extent)) {
-      return Fail(Error::kOutOfBounds, accessor, "",
-                  Str(accessor.count) + " elements (" + Describe(accessor) + ", stride " +
-                      Str(stride) + ") from byteOffset " + Str(accessor.byte_offset) +
-                      " reach past the end of the bufferView (" + Str(view.bytes.size()) +
-                      " bytes)");
-    }
-  }
-
-  if (accessor.sparse) {
-    const SparseDesc& sparse = *accessor.sparse;
-    if (sparse.count == 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/count",
-                  "sparse.count must be at least 1");
-    }
-    if (sparse.count > accessor.count) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/count",
-                  "sparse.count " + Str(sparse.count) + " exceeds the accessor's count " +
-                      Str(accessor.count));
-    }
-    const uint32_t index_size = SparseIndexSize(sparse.index_type);
-    if (index_size == 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/indices/componentType",
-                  std::string("sparse indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or "
-                              "UNSIGNED_INT, not ") +
-                      ComponentTypeName(sparse.index_type));
-    }
-    if (sparse.indices.byte_stride != 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/indices/bufferView",
-                  "the sparse indices' bufferView must not define byteStride");
-    }
-    if (sparse.indices_byte_offset % index_size != 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/indices/byteOffset",
-                  "byteOffset " + Str(sparse.indices_byte_offset) +
-                      " is not a multiple of the index size " + Str(index_size));
-    }
-    if (!Fits(sparse.indices.bytes.size(), sparse.indices_byte_offset, sparse.count, index_size,
-              index_size)) {
-      return Fail(Error::kOutOfBounds, accessor, "/sparse/indices",
-                  Str(sparse.count) + " indices of " + Str(index_size) + " bytes from byteOffset " +
-                      Str(sparse.indices_byte_offset) + " reach past the end of the bufferView (" +
-                      Str(sparse.indices.bytes.size()) + " bytes)");
-    }
-    if (sparse.values.byte_stride != 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/values/bufferView",
-                  "the sparse values' bufferView must not define byteStride");
-    }
-    if (sparse.values_byte_offset % component_size != 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/values/byteOffset",
-                  "byteOffset " + Str(sparse.values_byte_offset) +
-                      " is not a multiple of the component size " + Str(component_size));
-    }
-    if (!Fits(sparse.values.bytes.size(), sparse.values_byte_offset, sparse.count, element_size,
-              extent)) {
-      return Fail(Error::kOutOfBounds, accessor, "/sparse/values",
-                  Str(sparse.count) + " values (" + Describe(accessor) + ") from byteOffset " +
-                      Str(sparse.values_byte_offset) + " reach past the end of the bufferView (" +
-                      Str(sparse.values.bytes.size()) + " bytes)");
-    }
-  }
+  SINEW_TRY(ValidateViewRange(accessor, component_size, element_size, extent));
+  if (accessor.sparse) SINEW_TRY(ValidateSparse(accessor, component_size, element_size, extent));
   return {};
 }
 

@@ -871,14 +871,15 @@ void GatherAttributes(LoadState& c, TapeObject attributes, Attributes* out) {
   }
 }
 
-LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Primitive* p) {
-  // JOINTS_0/WEIGHTS_0, JOINTS_1/WEIGHTS_1, ... contiguous from 0, each set with both: a set past
-  // a gap is not skipped, and a lone JOINTS_1/WEIGHTS_1 does not load as unskinned.
-  size_t sets = 0;
+// The primitive's JOINTS_n / WEIGHTS_n sets (found by GatherAttributes): JOINTS_0/WEIGHTS_0,
+// JOINTS_1/WEIGHTS_1, ... contiguous from 0, each set with both: a set past a gap is not skipped,
+// and a lone JOINTS_1/WEIGHTS_1 does not load as unskinned.
+LoadStatus CountInfluenceSets(const LoadState& c, const Path& aw, size_t* sets) {
+  *sets = 0;
   for (size_t n = 0; n < c.joint_fields.size(); ++n) {
-    if (c.joint_fields[n].present || c.weight_fields[n].present) sets = n + 1;
+    if (c.joint_fields[n].present || c.weight_fields[n].present) *sets = n + 1;
   }
-  for (size_t n = 0; n < sets; ++n) {
+  for (size_t n = 0; n < *sets; ++n) {
     const bool joints = c.joint_fields[n].present;
     if (joints && c.weight_fields[n].present) continue;
     const std::string name = (joints ? "WEIGHTS_" : "JOINTS_") + std::to_string(n);
@@ -886,71 +887,75 @@ LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Pri
             "required: JOINTS_n / WEIGHTS_n sets come in pairs, contiguous from 0",
             Path(aw, name).ToString()};
   }
-  if (sets == 0) return {};
-  const uint32_t k = static_cast<uint32_t>(4 * sets);
-  p->influences.influences_per_vertex = k;
-  p->influences.joints.resize(vertex_count * k);
-  p->influences.weights.resize(vertex_count * k);
+  return {};
+}
+
+// Influence set `set` (JOINTS_set / WEIGHTS_set: VEC4, one per vertex, weights >= 0, joints below
+// 65536) into slots set * 4 .. set * 4 + 3 of each vertex's K = influences_per_vertex. Decodes
+// through c.uints and c.floats, which hold vertex_count * 4 values.
+LoadStatus ReadInfluenceSet(LoadState& c, const Path& aw, size_t set, size_t vertex_count,
+                            Primitive* p) {
+  const Field& jf = c.joint_fields[set];
+  const Field& wf = c.weight_fields[set];
+  uint32_t ja = 0, wa = 0;
+  SINEW_TRY(RequireIndex(jf, aw, c.accessors.size(), &ja));
+  SINEW_TRY(RequireIndex(wf, aw, c.accessors.size(), &wa));
+  const Path jw(aw, jf.key), ww(aw, wf.key);
+  SINEW_TRY(CheckCount(c, ja, vertex_count, jw));
+  SINEW_TRY(CheckCount(c, wa, vertex_count, ww));
+  SINEW_TRY(CheckComponents(c, ja, kU8 | kU16, 0, jf.key, jw));
+  SINEW_TRY(CheckComponents(c, wa, kF32 | kU8N | kU16N, 0, wf.key, ww));
+  if (c.accessors[ja].type != AccessorType::kVec4 || c.accessors[wa].type != AccessorType::kVec4) {
+    return {Error::kInvalidValue, "JOINTS_n and WEIGHTS_n must be VEC4",
+            (c.accessors[ja].type != AccessorType::kVec4 ? jw : ww).ToString()};
+  }
   std::vector<uint32_t>& joints = c.uints;
   std::vector<float>& weights = c.floats;
-  joints.resize(vertex_count * 4);
-  weights.resize(vertex_count * 4);
-  for (size_t set = 0; set < sets; ++set) {
-    const Field& jf = c.joint_fields[set];
-    const Field& wf = c.weight_fields[set];
-    uint32_t ja = 0, wa = 0;
-    SINEW_TRY(RequireIndex(jf, aw, c.accessors.size(), &ja));
-    SINEW_TRY(RequireIndex(wf, aw, c.accessors.size(), &wa));
-    const Path jw(aw, jf.key), ww(aw, wf.key);
-    SINEW_TRY(CheckCount(c, ja, vertex_count, jw));
-    SINEW_TRY(CheckCount(c, wa, vertex_count, ww));
-    SINEW_TRY(CheckComponents(c, ja, kU8 | kU16, 0, jf.key, jw));
-    SINEW_TRY(CheckComponents(c, wa, kF32 | kU8N | kU16N, 0, wf.key, ww));
-    if (c.accessors[ja].type != AccessorType::kVec4 ||
-        c.accessors[wa].type != AccessorType::kVec4) {
-      return {Error::kInvalidValue, "JOINTS_n and WEIGHTS_n must be VEC4",
-              (c.accessors[ja].type != AccessorType::kVec4 ? jw : ww).ToString()};
-    }
-    if (LoadStatus s = DecodeUintsInto(c, ja, joints); !s) {
-      ErrorInfo err = s.error();
-      err.where = jw.ToString() + " (" + err.where + ")";
-      return err;
-    }
-    SINEW_TRY(DecodeInto(c, wa, std::span<float>(weights)));
-    // One branch-free scan for the two rules (the common case: nothing to report), then plain
-    // copies; the exact first offender is searched for only when there is one.
-    const size_t n = vertex_count * 4;
-    bool clean = true;
-    for (size_t i = 0; i < n; ++i) {
-      clean &= weights[i] >= 0.0f;
-      clean &= joints[i] <= 0xFFFF;
-    }
-    if (!clean) {
-      for (size_t v = 0; v < vertex_count; ++v) {
-        for (size_t s = 0; s < 4; ++s) {
-          const float weight = weights[v * 4 + s];
-          if (!(weight >= 0.0f)) {
-            return {Error::kInvalidValue,
-                    "vertex " + std::to_string(v) + " has weight " + std::to_string(weight) +
-                        " (weights must be >= 0)",
-                    ww.ToString()};
-          }
-          if (joints[v * 4 + s] > 0xFFFF) {
-            return {Error::kUnsupportedFeature, "joint indices above 65535", jw.ToString()};
-          }
+  if (LoadStatus s = DecodeUintsInto(c, ja, joints); !s) {
+    ErrorInfo err = s.error();
+    err.where = jw.ToString() + " (" + err.where + ")";
+    return err;
+  }
+  SINEW_TRY(DecodeInto(c, wa, std::span<float>(weights)));
+  // One branch-free scan for the two rules (the common case: nothing to report), then plain
+  // copies; the exact first offender is searched for only when there is one.
+  const size_t n = vertex_count * 4;
+  bool clean = true;
+  for (size_t i = 0; i < n; ++i) {
+    clean &= weights[i] >= 0.0f;
+    clean &= joints[i] <= 0xFFFF;
+  }
+  if (!clean) {
+    for (size_t v = 0; v < vertex_count; ++v) {
+      for (size_t s = 0; s < 4; ++s) {
+        const float weight = weights[v * 4 + s];
+        if (!(weight >= 0.0f)) {
+          return {Error::kInvalidValue,
+                  "vertex " + std::to_string(v) + " has weight " + std::to_string(weight) +
+                      " (weights must be >= 0)",
+                  ww.ToString()};
+        }
+        if (joints[v * 4 + s] > 0xFFFF) {
+          return {Error::kUnsupportedFeature, "joint indices above 65535", jw.ToString()};
         }
       }
     }
-    uint16_t* out_joints = p->influences.joints.data();
-    float* out_weights = p->influences.weights.data();
-    for (size_t v = 0; v < vertex_count; ++v) {
-      for (size_t s = 0; s < 4; ++s) {
-        out_joints[v * k + set * 4 + s] = static_cast<uint16_t>(joints[v * 4 + s]);
-        out_weights[v * k + set * 4 + s] = weights[v * 4 + s];
-      }
+  }
+  const size_t k = p->influences.influences_per_vertex;
+  uint16_t* out_joints = p->influences.joints.data();
+  float* out_weights = p->influences.weights.data();
+  for (size_t v = 0; v < vertex_count; ++v) {
+    for (size_t s = 0; s < 4; ++s) {
+      out_joints[v * k + set * 4 + s] = static_cast<uint16_t>(joints[v * 4 + s]);
+      out_weights[v * k + set * 4 + s] = weights[v * 4 + s];
     }
   }
-  // Weight sums: glTF says they SHOULD be 1; real files differ. Normalize by default (warned).
+  return {};
+}
+
+// Weight sums: glTF says they SHOULD be 1; real files differ. Normalize by default (warned).
+void NormalizeWeights(LoadState& c, const Path& aw, size_t vertex_count, Primitive* p) {
+  const uint32_t k = p->influences.influences_per_vertex;
   size_t off = 0, zero = 0;
   for (size_t v = 0; v < vertex_count; ++v) {
     float* w = &p->influences.weights[v * k];
@@ -979,6 +984,20 @@ LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Pri
                            std::to_string(zero) + " vertices have no weight; they keep their rest "
                                                   "position"});
   }
+}
+
+LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Primitive* p) {
+  size_t sets = 0;
+  SINEW_TRY(CountInfluenceSets(c, aw, &sets));
+  if (sets == 0) return {};
+  const uint32_t k = static_cast<uint32_t>(4 * sets);
+  p->influences.influences_per_vertex = k;
+  p->influences.joints.resize(vertex_count * k);
+  p->influences.weights.resize(vertex_count * k);
+  c.uints.resize(vertex_count * 4);
+  c.floats.resize(vertex_count * 4);
+  for (size_t set = 0; set < sets; ++set) SINEW_TRY(ReadInfluenceSet(c, aw, set, vertex_count, p));
+  NormalizeWeights(c, aw, vertex_count, p);
   return {};
 }
 
