@@ -64,28 +64,38 @@ inline T LoadComponent(const uint8_t* p) noexcept {
   return value;
 }
 
+namespace detail {
+// Calls f.template operator()<T>() with T the type of `bytes` bytes among T1, T2, T4 and T8 (void:
+// none of that size).
+template <typename T1, typename T2, typename T4, typename T8, class F>
+void VisitBySize(uint32_t bytes, F& f) {
+  const auto visit = [&f]<typename T>() {
+    if constexpr (!std::is_void_v<T>) f.template operator()<T>();
+  };
+  switch (bytes) {
+    case 1:
+      return visit.template operator()<T1>();
+    case 2:
+      return visit.template operator()<T2>();
+    case 4:
+      return visit.template operator()<T4>();
+    case 8:
+      return visit.template operator()<T8>();
+  }
+}
+}  // namespace detail
+
 // Calls f.template operator()<T>() with T the C++ type of `type`'s components (Half for a 2-byte
 // float); nothing for a type that is none of them. One switch per accessor, never per element.
 template <class F>
 void VisitNumericType(NumericType type, F&& f) {
   switch (type.kind) {
     case ComponentKind::kFloat:
-      if (type.bytes == 2) return f.template operator()<Half>();
-      if (type.bytes == 4) return f.template operator()<float>();
-      if (type.bytes == 8) return f.template operator()<double>();
-      return;
+      return detail::VisitBySize<void, Half, float, double>(type.bytes, f);
     case ComponentKind::kSigned:
-      if (type.bytes == 1) return f.template operator()<int8_t>();
-      if (type.bytes == 2) return f.template operator()<int16_t>();
-      if (type.bytes == 4) return f.template operator()<int32_t>();
-      if (type.bytes == 8) return f.template operator()<int64_t>();
-      return;
+      return detail::VisitBySize<int8_t, int16_t, int32_t, int64_t>(type.bytes, f);
     case ComponentKind::kUnsigned:
-      if (type.bytes == 1) return f.template operator()<uint8_t>();
-      if (type.bytes == 2) return f.template operator()<uint16_t>();
-      if (type.bytes == 4) return f.template operator()<uint32_t>();
-      if (type.bytes == 8) return f.template operator()<uint64_t>();
-      return;
+      return detail::VisitBySize<uint8_t, uint16_t, uint32_t, uint64_t>(type.bytes, f);
   }
 }
 

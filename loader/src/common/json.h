@@ -258,6 +258,15 @@ SINEW_JSON_INLINE LoadStatus OptionalString(const Field& f, const Path& parent,
   return {};
 }
 
+// The same, copied into *out (untouched when absent): an object's name, say.
+SINEW_JSON_INLINE LoadStatus OptionalString(const Field& f, const Path& parent, std::string* out) {
+  std::string_view value;
+  bool present = false;
+  SINEW_TRY(OptionalString(f, parent, &value, &present));
+  if (present) out->assign(value);
+  return {};
+}
+
 SINEW_JSON_INLINE LoadStatus RequireString(const Field& f, const Path& parent,
                                            std::string_view* out) {
   if (!f.present) return detail::Missing(parent, f.key);
@@ -344,6 +353,16 @@ class ObjectArray {
       ++i;
     }
     return {};
+  }
+
+  // Resizes *out to size() entries and calls read(object, where, &(*out)[i]) for each, as ForEach
+  // does: for a pass that reads each object into the same entry of an output array.
+  template <typename T, typename Read>
+  SINEW_JSON_INLINE LoadStatus ReadInto(std::vector<T>* out, Read&& read) const {
+    out->resize(size());
+    return ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
+      return read(o, where, &(*out)[i]);
+    });
   }
 
  private:

@@ -384,9 +384,8 @@ LoadStatus ReadAccessor(const LoadState& c, TapeObject o, const Path& where, Acc
 LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
   ObjectArray accessors;
   SINEW_TRY(RootObjects(root, "accessors", &accessors));
-  c.accessors.resize(accessors.size());
-  return accessors.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
-    return ReadAccessor(c, o, where, &c.accessors[i]);
+  return accessors.ReadInto(&c.accessors, [&](TapeObject o, const Path& where, Accessor* a) {
+    return ReadAccessor(c, o, where, a);
   });
 }
 
@@ -622,9 +621,7 @@ LoadStatus LoadComponent(LoadState& c, const NodeFields& f, const Path& where, s
 LoadStatus ReadNode(LoadState& c, TapeObject o, const Path& where, size_t i, size_t node_count) {
   const NodeFields f(o, kNodeKeys);
   Node& node = c.asset->nodes[i];
-  std::string_view name;
-  SINEW_TRY(OptionalString(f[kName], where, &name));
-  node.name = std::string(name);
+  SINEW_TRY(OptionalString(f[kName], where, &node.name));
   if (i == 0 &&
       (f[kPosition].present || f[kBasis].present || f[kRotor].present || f[kScale].present)) {
     return {Error::kInvalidValue, "the root node 0 must not have a transform", where.ToString()};
@@ -1252,9 +1249,7 @@ LoadStatus ReadMesh(LoadState& c, TapeObject o, const Path& where, size_t i) {
   enum { kName, kVertices, kSurfaces, kSkin, kBlend };
   const Fields f(o, kKeys);
   Mesh& mesh = c.asset->meshes[i];
-  std::string_view name;
-  SINEW_TRY(OptionalString(f[kName], where, &name));
-  mesh.name = std::string(name);
+  SINEW_TRY(OptionalString(f[kName], where, &mesh.name));
   uint32_t vertices = 0;
   SINEW_TRY(RequireAccessor(c, f[kVertices], where, 3, Want::kAny, &vertices));
   std::vector<float> positions;

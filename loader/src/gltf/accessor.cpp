@@ -218,10 +218,13 @@ const char* AccessorTypeName(AccessorType type) noexcept {
   return "?";
 }
 
+namespace {
+
 // The accessor's elements within its bufferView (byteStride, byteOffset, extent), or no
-// byteOffset without one.
-LoadStatus ValidateViewRange(const AccessorDesc& accessor, uint32_t component_size,
-                             uint32_t element_size, uint32_t extent) {
+// byteOffset without one. Inline: the loader validates every accessor of a file.
+[[gnu::always_inline]] inline LoadStatus ValidateViewRange(const AccessorDesc& accessor,
+                                                           uint32_t component_size,
+                                                           uint32_t element_size, uint32_t extent) {
   if (!accessor.view) {
     if (accessor.byte_offset != 0) {
       return Fail(Error::kInvalidValue, accessor, "/byteOffset",
@@ -262,6 +265,40 @@ LoadStatus ValidateViewRange(const AccessorDesc& accessor, uint32_t component_si
   return {};
 }
 
+// One part of accessor.sparse, its indices or its values: its bufferView without byteStride, its
+// byteOffset a multiple of `unit` bytes (the index or the component size), sparse.count items of
+// `item_size` bytes (the last `extent` of them) within the view.
+enum class SparsePart { kIndices, kValues };
+
+LoadStatus ValidateSparsePart(const AccessorDesc& accessor, SparsePart part, uint32_t unit,
+                              uint32_t item_size, uint32_t extent) {
+  const SparseDesc& sparse = *accessor.sparse;
+  const bool indices = part == SparsePart::kIndices;
+  const ViewBytes& view = indices ? sparse.indices : sparse.values;
+  const uint64_t byte_offset = indices ? sparse.indices_byte_offset : sparse.values_byte_offset;
+  const char* name = indices ? "indices" : "values";
+  if (view.byte_stride != 0) {
+    return Fail(Error::kInvalidValue, accessor,
+                indices ? "/sparse/indices/bufferView" : "/sparse/values/bufferView",
+                std::string("the sparse ") + name + "' bufferView must not define byteStride");
+  }
+  if (byte_offset % unit != 0) {
+    return Fail(Error::kInvalidValue, accessor,
+                indices ? "/sparse/indices/byteOffset" : "/sparse/values/byteOffset",
+                "byteOffset " + Str(byte_offset) + " is not a multiple of the " +
+                    (indices ? "index size " : "component size ") + Str(unit));
+  }
+  if (!Fits(view.bytes.size(), byte_offset, sparse.count, item_size, extent)) {
+    return Fail(Error::kOutOfBounds, accessor, indices ? "/sparse/indices" : "/sparse/values",
+                Str(sparse.count) +
+                    (indices ? " indices of " + Str(item_size) + " bytes"
+                             : " values (" + Describe(accessor) + ")") +
+                    " from byteOffset " + Str(byte_offset) +
+                    " reach past the end of the bufferView (" + Str(view.bytes.size()) + " bytes)");
+  }
+  return {};
+}
+
 // accessor.sparse: its count, index type and both views' ranges.
 LoadStatus ValidateSparse(const AccessorDesc& accessor, uint32_t component_size,
                           uint32_t element_size, uint32_t extent) {
@@ -281,40 +318,11 @@ LoadStatus ValidateSparse(const AccessorDesc& accessor, uint32_t component_size,
                             "UNSIGNED_INT, not ") +
                     ComponentTypeName(sparse.index_type));
   }
-  if (sparse.indices.byte_stride != 0) {
-    return Fail(Error::kInvalidValue, accessor, "/sparse/indices/bufferView",
-                "the sparse indices' bufferView must not define byteStride");
-  }
-  if (sparse.indices_byte_offset % index_size != 0) {
-    return Fail(Error::kInvalidValue, accessor, "/sparse/indices/byteOffset",
-                "byteOffset " + Str(sparse.indices_byte_offset) +
-                    " is not a multiple of the index size " + Str(index_size));
-  }
-  if (!Fits(sparse.indices.bytes.size(), sparse.indices_byte_offset, sparse.count, index_size,
-            index_size)) {
-    return Fail(Error::kOutOfBounds, accessor, "/sparse/indices",
-                Str(sparse.count) + " indices of " + Str(index_size) + " bytes from byteOffset " +
-                    Str(sparse.indices_byte_offset) + " reach past the end of the bufferView (" +
-                    Str(sparse.indices.bytes.size()) + " bytes)");
-  }
-  if (sparse.values.byte_stride != 0) {
-    return Fail(Error::kInvalidValue, accessor, "/sparse/values/bufferView",
-                "the sparse values' bufferView must not define byteStride");
-  }
-  if (sparse.values_byte_offset % component_size != 0) {
-    return Fail(Error::kInvalidValue, accessor, "/sparse/values/byteOffset",
-                "byteOffset " + Str(sparse.values_byte_offset) +
-                    " is not a multiple of the component size " + Str(component_size));
-  }
-  if (!Fits(sparse.values.bytes.size(), sparse.values_byte_offset, sparse.count, element_size,
-            extent)) {
-    return Fail(Error::kOutOfBounds, accessor, "/sparse/values",
-                Str(sparse.count) + " values (" + Describe(accessor) + ") from byteOffset " +
-                    Str(sparse.values_byte_offset) + " reach past the end of the bufferView (" +
-                    Str(sparse.values.bytes.size()) + " bytes)");
-  }
-  return {};
+  SINEW_TRY(ValidateSparsePart(accessor, SparsePart::kIndices, index_size, index_size, index_size));
+  return ValidateSparsePart(accessor, SparsePart::kValues, component_size, element_size, extent);
 }
+
+}  // namespace
 
 Status ValidateAccessor(const AccessorDesc& accessor) {
   const uint32_t component_size = ComponentSize(accessor.component_type);

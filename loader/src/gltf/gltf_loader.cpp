@@ -669,9 +669,7 @@ LoadStatus ReadNode(LoadState& c, TapeObject o, const Path& where, size_t i, siz
       "name", "children", "mesh", "skin", "translation", "rotation", "scale", "matrix", "weights"};
   enum { kName, kChildren, kMesh, kSkin, kTranslation, kRotation, kScale, kMatrix, kWeights };
   const Fields f(o, kKeys);
-  std::string_view name;
-  SINEW_TRY(OptionalString(f[kName], where, &name));
-  n->name = name;
+  SINEW_TRY(OptionalString(f[kName], where, &n->name));
   bool has_children = false;
   SINEW_TRY(OptionalIndices(f[kChildren], where, node_count, &c.uints, &has_children));
   if (has_children) {
@@ -775,25 +773,22 @@ LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t sk
 LoadStatus LoadScenes(LoadState& c, TapeObject root) {
   ObjectArray scenes;
   SINEW_TRY(RootObjects(root, "scenes", &scenes));
-  c.asset->scenes.resize(scenes.size());
   static constexpr std::string_view kKeys[] = {"name", "nodes"};
   enum { kName, kNodes };
-  SINEW_TRY(scenes.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
-    Scene& scene = c.asset->scenes[i];
-    const Fields f(o, kKeys);
-    std::string_view name;
-    SINEW_TRY(OptionalString(f[kName], where, &name));
-    scene.name = name;
-    SINEW_TRY(OptionalIndices(f[kNodes], where, c.asset->nodes.size(), &scene.nodes));
-    for (size_t k = 0; k < scene.nodes.size(); ++k) {
-      if (c.asset->nodes[scene.nodes[k]].parent >= 0) {
-        const Path nodes(where, "nodes");
-        return {Error::kInvalidValue, "a scene's nodes must be root nodes",
-                Path(nodes, k).ToString()};
-      }
-    }
-    return {};
-  }));
+  SINEW_TRY(scenes.ReadInto(
+      &c.asset->scenes, [&](TapeObject o, const Path& where, Scene* scene) -> LoadStatus {
+        const Fields f(o, kKeys);
+        SINEW_TRY(OptionalString(f[kName], where, &scene->name));
+        SINEW_TRY(OptionalIndices(f[kNodes], where, c.asset->nodes.size(), &scene->nodes));
+        for (size_t k = 0; k < scene->nodes.size(); ++k) {
+          if (c.asset->nodes[scene->nodes[k]].parent >= 0) {
+            const Path nodes(where, "nodes");
+            return {Error::kInvalidValue, "a scene's nodes must be root nodes",
+                    Path(nodes, k).ToString()};
+          }
+        }
+        return {};
+      }));
   return OptionalIndex(FindField(root, "scene"), Path(), c.asset->scenes.size(), &c.asset->scene);
 }
 
@@ -1187,9 +1182,7 @@ LoadStatus ReadMesh(LoadState& c, TapeObject o, const Path& where, Mesh* mesh) {
                                                "extras"};
   enum { kName, kPrimitives, kWeights, kExtensions, kExtras };
   const Fields f(o, kKeys);
-  std::string_view name;
-  SINEW_TRY(OptionalString(f[kName], where, &name));
-  mesh->name = name;
+  SINEW_TRY(OptionalString(f[kName], where, &mesh->name));
   ObjectArray primitives;
   SINEW_TRY(RequireObjects(f[kPrimitives], where, &primitives));
   if (primitives.size() == 0) {
@@ -1225,9 +1218,8 @@ LoadStatus ReadMesh(LoadState& c, TapeObject o, const Path& where, Mesh* mesh) {
 LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
   ObjectArray meshes;
   SINEW_TRY(RootObjects(root, "meshes", &meshes));
-  c.asset->meshes.resize(meshes.size());
-  return meshes.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
-    return ReadMesh(c, o, where, &c.asset->meshes[i]);
+  return meshes.ReadInto(&c.asset->meshes, [&](TapeObject o, const Path& where, Mesh* mesh) {
+    return ReadMesh(c, o, where, mesh);
   });
 }
 
@@ -1266,9 +1258,7 @@ LoadStatus ReadSkin(LoadState& c, TapeObject o, const Path& where, Skin* skin) {
                                                "extensions"};
   enum { kName, kJoints, kSkeleton, kInverseBindMatrices, kExtensions };
   const Fields f(o, kKeys);
-  std::string_view name;
-  SINEW_TRY(OptionalString(f[kName], where, &name));
-  skin->name = name;
+  SINEW_TRY(OptionalString(f[kName], where, &skin->name));
   bool has_joints = false;
   SINEW_TRY(OptionalIndices(f[kJoints], where, c.asset->nodes.size(), &skin->joints, &has_joints));
   if (!has_joints) return {Error::kMissingProperty, "required", Path(where, "joints").ToString()};
@@ -1286,9 +1276,8 @@ LoadStatus ReadSkin(LoadState& c, TapeObject o, const Path& where, Skin* skin) {
 LoadStatus LoadSkins(LoadState& c, TapeObject root) {
   ObjectArray skins;
   SINEW_TRY(RootObjects(root, "skins", &skins));
-  c.asset->skins.resize(skins.size());
-  return skins.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
-    return ReadSkin(c, o, where, &c.asset->skins[i]);
+  return skins.ReadInto(&c.asset->skins, [&](TapeObject o, const Path& where, Skin* skin) {
+    return ReadSkin(c, o, where, skin);
   });
 }
 
@@ -1504,9 +1493,7 @@ LoadStatus ReadAnimation(LoadState& c, TapeObject o, const Path& where, size_t i
   static constexpr std::string_view kKeys[] = {"name", "samplers", "channels"};
   enum { kName, kSamplers, kChannels };
   const Fields f(o, kKeys);
-  std::string_view name;
-  SINEW_TRY(OptionalString(f[kName], where, &name));
-  anim->name = name;
+  SINEW_TRY(OptionalString(f[kName], where, &anim->name));
   ObjectArray samplers, channels;
   SINEW_TRY(RequireObjects(f[kSamplers], where, &samplers));
   SINEW_TRY(RequireObjects(f[kChannels], where, &channels));
