@@ -49,6 +49,19 @@ LoadStatus Walk(TapeObject root, std::string_view key, Seen* seen) {
   });
 }
 
+// The walk of root.nodes failed with `code` at `where`, saying `message`, having read `read` ids.
+void ExpectWalkFails(std::string_view json, Error code, const std::string& where,
+                     const std::string& message, const std::vector<uint64_t>& read) {
+  const Doc doc(json);
+  Seen seen;
+  const LoadStatus s = Walk(doc.Root(), "nodes", &seen);
+  ASSERT_FALSE(s.ok()) << json;
+  EXPECT_EQ(s.error().code, code) << json;
+  EXPECT_EQ(s.error().where, where) << json;
+  EXPECT_EQ(s.error().message, message) << json;
+  EXPECT_EQ(seen.ids, read) << json;
+}
+
 TEST(ObjectArray, WalksEachObjectInOrderWithItsPointerAndIndex) {
   const Doc doc(R"({"nodes": [{"id": 7}, {"id": 8}, {"id": 9}]})");
   Seen seen;
@@ -69,34 +82,17 @@ TEST(ObjectArray, ReadsNothingForAnAbsentArray) {
 }
 
 TEST(ObjectArray, ReportsAnArrayThatIsNotOneAtItsKey) {
-  const Doc doc(R"({"nodes": {"id": 1}})");
-  Seen seen;
-  const LoadStatus s = Walk(doc.Root(), "nodes", &seen);
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().code, Error::kWrongType);
-  EXPECT_EQ(s.error().where, "/nodes");
-  EXPECT_EQ(s.error().message, "expected an array");
+  ExpectWalkFails(R"({"nodes": {"id": 1}})", Error::kWrongType, "/nodes", "expected an array", {});
 }
 
 TEST(ObjectArray, ReportsAnEntryThatIsNotAnObjectAtItsPointerAfterReadingTheOnesBefore) {
-  const Doc doc(R"({"nodes": [{"id": 1}, 5, {"id": 3}]})");
-  Seen seen;
-  const LoadStatus s = Walk(doc.Root(), "nodes", &seen);
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().code, Error::kWrongType);
-  EXPECT_EQ(s.error().where, "/nodes/1");
-  EXPECT_EQ(s.error().message, "expected an object");
-  EXPECT_EQ(seen.ids, (std::vector<uint64_t>{1}));
+  ExpectWalkFails(R"({"nodes": [{"id": 1}, 5, {"id": 3}]})", Error::kWrongType, "/nodes/1",
+                  "expected an object", {1});
 }
 
 TEST(ObjectArray, StopsAtTheReadersFirstFailure) {
-  const Doc doc(R"({"nodes": [{"id": 1}, {"id": -2}, {}]})");
-  Seen seen;
-  const LoadStatus s = Walk(doc.Root(), "nodes", &seen);
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().code, Error::kWrongType);
-  EXPECT_EQ(s.error().where, "/nodes/1/id");
-  EXPECT_EQ(seen.ids.size(), 1u);
+  ExpectWalkFails(R"({"nodes": [{"id": 1}, {"id": -2}, {}]})", Error::kWrongType, "/nodes/1/id",
+                  "expected a non-negative integer", {1});
 }
 
 TEST(ObjectArray, RequiresANestedArrayAndPointsBelowItsParent) {
