@@ -33,22 +33,24 @@ using g4mf::Accessor;
 constexpr std::string_view kNodeKeys[] = {
     "name",   "position", "basis",        "rotor",         "scale",   "children", "bone",
     "camera", "light",    "meshInstance", "modelInstance", "physics", "skeleton"};
-enum NodeKey {
-  kName,
-  kPosition,
-  kBasis,
-  kRotor,
-  kScale,
-  kChildren,
-  // The node components, mutually exclusive (docs/G4MF.md, Validation rules: node components), in
-  // the order their conflicts are reported.
-  kBone,
-  kCamera,
-  kLight,
-  kMeshInstance,
-  kModelInstance,
-  kPhysics,
-  kSkeleton
+struct NodeKey {
+  enum : size_t {
+    kName,
+    kPosition,
+    kBasis,
+    kRotor,
+    kScale,
+    kChildren,
+    // The node components, mutually exclusive (docs/G4MF.md, Validation rules: node components), in
+    // the order their conflicts are reported.
+    kBone,
+    kCamera,
+    kLight,
+    kMeshInstance,
+    kModelInstance,
+    kPhysics,
+    kSkeleton
+  };
 };
 using NodeFields = Fields<std::size(kNodeKeys)>;
 
@@ -450,10 +452,10 @@ LoadStatus IndicesBelow(const LoadState& c, uint32_t index, size_t size, const P
 LoadStatus LoadTransform(LoadState& c, const NodeFields& f, const Path& where, Node* node) {
   std::vector<double> position, basis, rotor, scale;
   bool has_position = false, has_basis = false, has_rotor = false, has_scale = false;
-  SINEW_TRY(OptionalNumbers(f[kPosition], where, 3, &position, &has_position));
-  SINEW_TRY(OptionalNumbers(f[kBasis], where, 9, &basis, &has_basis));
-  SINEW_TRY(OptionalNumbers(f[kRotor], where, 4, &rotor, &has_rotor));
-  SINEW_TRY(OptionalNumbers(f[kScale], where, 0, &scale, &has_scale));
+  SINEW_TRY(OptionalNumbers(f[NodeKey::kPosition], where, 3, &position, &has_position));
+  SINEW_TRY(OptionalNumbers(f[NodeKey::kBasis], where, 9, &basis, &has_basis));
+  SINEW_TRY(OptionalNumbers(f[NodeKey::kRotor], where, 4, &rotor, &has_rotor));
+  SINEW_TRY(OptionalNumbers(f[NodeKey::kScale], where, 0, &scale, &has_scale));
   if (has_basis && (has_rotor || has_scale)) {
     return {Error::kInvalidValue, "\"basis\" excludes \"rotor\" and \"scale\"",
             Path(where, "basis").ToString()};
@@ -589,10 +591,11 @@ LoadStatus LoadMeshInstance(const LoadState& c, TapeObject instance, const Path&
 // skeleton or a mesh instance read, the others only counted.
 LoadStatus LoadComponent(LoadState& c, const NodeFields& f, const Path& where, size_t node_count,
                          Node* node, NodeInfo* info) {
-  int component = -1;
-  for (int k = kBone; k <= kSkeleton; ++k) {
-    if (!f[size_t(k)].present) continue;
-    if (component >= 0) {
+  constexpr size_t kNone = std::size(kNodeKeys);
+  size_t component = kNone;
+  for (size_t k = NodeKey::kBone; k <= NodeKey::kSkeleton; ++k) {
+    if (!f[k].present) continue;
+    if (component != kNone) {
       return {Error::kInvalidValue,
               "\"" + std::string(kNodeKeys[component]) + "\" and \"" + std::string(kNodeKeys[k]) +
                   "\" are mutually exclusive node components",
@@ -600,16 +603,19 @@ LoadStatus LoadComponent(LoadState& c, const NodeFields& f, const Path& where, s
     }
     component = k;
   }
-  if (component != kBone && component != kSkeleton && component != kMeshInstance) return {};
+  if (component != NodeKey::kBone && component != NodeKey::kSkeleton &&
+      component != NodeKey::kMeshInstance) {
+    return {};
+  }
   TapeObject part;
   bool present = false;
-  SINEW_TRY(OptionalObject(f[size_t(component)], where, &part, &present));
+  SINEW_TRY(OptionalObject(f[component], where, &part, &present));
   const Path part_path(where, kNodeKeys[component]);
-  if (component == kBone) {
+  if (component == NodeKey::kBone) {
     info->bone = true;
     return LoadBone(c, part, part_path);
   }
-  if (component == kSkeleton) {
+  if (component == NodeKey::kSkeleton) {
     info->skeleton = true;
     return LoadSkeleton(part, part_path, node_count, info);
   }
@@ -621,14 +627,14 @@ LoadStatus LoadComponent(LoadState& c, const NodeFields& f, const Path& where, s
 LoadStatus ReadNode(LoadState& c, TapeObject o, const Path& where, size_t i, size_t node_count) {
   const NodeFields f(o, kNodeKeys);
   Node& node = c.asset->nodes[i];
-  SINEW_TRY(OptionalString(f[kName], where, &node.name));
-  if (i == 0 &&
-      (f[kPosition].present || f[kBasis].present || f[kRotor].present || f[kScale].present)) {
+  SINEW_TRY(OptionalString(f[NodeKey::kName], where, &node.name));
+  if (i == 0 && (f[NodeKey::kPosition].present || f[NodeKey::kBasis].present ||
+                 f[NodeKey::kRotor].present || f[NodeKey::kScale].present)) {
     return {Error::kInvalidValue, "the root node 0 must not have a transform", where.ToString()};
   }
   SINEW_TRY(LoadTransform(c, f, where, &node));
   c.children.clear();
-  SINEW_TRY(OptionalIndices(f[kChildren], where, node_count, &c.children));
+  SINEW_TRY(OptionalIndices(f[NodeKey::kChildren], where, node_count, &c.children));
   c.asset->SetChildren(i, c.children);
   return LoadComponent(c, f, where, node_count, &node, &c.nodes[i]);
 }
