@@ -3,6 +3,7 @@
 #include <cstring>
 #include <utility>
 
+#include "common/load_status.h"
 #include "sinew/loader/file.h"
 #include "sinew/loader/g4mf.h"
 #include "sinew/loader/gltf.h"
@@ -21,15 +22,13 @@ AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const
 }
 
 Result<LoadedFile> LoadAsset(const std::filesystem::path& path) {
-  auto file = ReadFile(path);
-  if (!file) return file.status();
-  const std::span<const uint8_t> bytes(file->data(), file->size);
+  SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
+  const std::span<const uint8_t> bytes(file.data(), file.size);
   LoadedFile out;
   out.format = DetectAssetFormat(path, bytes);
-  auto loaded = out.format == AssetFormat::kG4mf ? LoadG4mfFromMemory(bytes, path.parent_path())
-                                                 : LoadGltfFromMemory(bytes, path.parent_path());
-  if (!loaded) return loaded.status();
-  out.loaded = std::move(loaded.value());
+  SINEW_TRY_ASSIGN(out.loaded, out.format == AssetFormat::kG4mf
+                                   ? LoadG4mfFromMemory(bytes, path.parent_path())
+                                   : LoadGltfFromMemory(bytes, path.parent_path()));
   return out;
 }
 

@@ -1,4 +1,4 @@
-// One small fixture per G4MF rule and bad-input case (docs/G4MF.md, "Rules the loader checks", and
+// One small fixture per G4MF rule and bad-input case (docs/G4MF.md, "Validation rules", and
 // the format's own rules): the valid character with one thing changed, the exact error and where.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The G4MF loader on valid input: the fixture character loads with exact values (transforms,
 // expanded corners, sparse influences, skins and their rest-pose inverse binds, blend shapes),
-// the warnings of docs/G4MF.md ("Rules the loader checks") at the right place, and a .g4b (plain
+// the warnings of docs/G4MF.md ("Validation rules") at the right place, and a .g4b (plain
 // or Zstd) loads the same asset as its .g4tf.
 #include <gtest/gtest.h>
 
@@ -413,7 +413,7 @@ TEST(G4mfLoader, ReadsAnExternalBufferBesideTheFile) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Warnings (the warning rows of docs/G4MF.md, "Rules the loader checks")
+// Warnings (the warning rows of docs/G4MF.md, "Validation rules")
 
 TEST(G4mfLoader, WarnsAboutGroupsPastTheSkeletonsJoints) {
   Character c = ValidCharacter();

@@ -1,5 +1,6 @@
-// The `influences` load option every loader offers (DESIGN.md §4.2): after loading, each skinned
-// primitive is put in the layout asked for (dense, sparse, or the cheaper by bytes).
+// The `influences` load option every loader offers (sinew/asset/influence_layout.h; docs/G4MF.md):
+// after loading, each skinned primitive is put in the layout asked for (dense, sparse, or the
+// cheaper by bytes).
 #pragma once
 
 #include <cstdint>

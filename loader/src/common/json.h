@@ -1,16 +1,14 @@
-// Typed access to simdjson DOM values with errors that carry a JSON pointer (RFC 6901).
+// Typed reads of a parsed JSON document, off simdjson's tape (common/tape.h), with errors that
+// carry a JSON pointer (RFC 6901): the one way the loaders (glTF, its extensions, G4MF) read JSON.
 // simdjson appears only inside the loader.
 //
-// Two layers, with the same rules and the same errors:
-// * Object + key getters (one at_key per property, pointers as strings): simple, for small
-//   documents and one-off properties (G4MF, a glTF file's top level).
-// * Fields + Path getters, for the hot loops over thousands of objects (the glTF loader, DESIGN.md
-//   §10): one pass over an object's fields gathers every property read, pointers are formatted only
-//   for an error, and a success costs no string (LoadStatus). These getters are templates over
-//   the value type: simdjson's DOM elements, or values read straight off the tape (tape.h).
+// An object's properties are gathered in one pass over its fields (Fields) instead of one key
+// lookup per property; a getter takes the gathered Field and the object's Path, a pointer that is
+// formatted only for an error or a warning; a success costs no string (LoadStatus). Arrays of
+// objects are walked with ObjectArray::ForEach, which reports an entry that is not an object the
+// same way in every pass. The loaders call these in loops over tens of thousands of objects (the
+// glTF loader's speed target: BENCHMARKS.md), hence the inlining.
 #pragma once
-
-#include <simdjson.h>
 
 #include <cmath>
 #include <cstdint>
@@ -18,94 +16,13 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
+#include "common/load_status.h"
 #include "common/tape.h"
 #include "sinew/core/error.h"
 
 namespace sinew::loader {
-
-using Element = simdjson::dom::element;
-using Object = simdjson::dom::object;
-using Array = simdjson::dom::array;
-
-// parent + "/" + key (with '~' and '/' escaped), or parent + "/" + index.
-std::string Pointer(std::string_view parent, std::string_view key);
-std::string Pointer(std::string_view parent, size_t index);
-
-// Each getter: a missing optional key leaves *out untouched and sets *present (when given) to
-// false; a present key of the wrong JSON type is kWrongType at parent/key; Require* turn a missing
-// key into kMissingProperty.
-Status AsObject(Element value, std::string_view where, Object* out);
-Status OptionalObject(Object o, std::string_view key, std::string_view where, Object* out,
-                      bool* present);
-Status OptionalArray(Object o, std::string_view key, std::string_view where, Array* out,
-                     bool* present);
-Status RequireArray(Object o, std::string_view key, std::string_view where, Array* out);
-Status OptionalUint(Object o, std::string_view key, std::string_view where, uint64_t* out,
-                    bool* present = nullptr);
-Status RequireUint(Object o, std::string_view key, std::string_view where, uint64_t* out);
-// An index into an array of `size` objects: kInvalidReference when >= size.
-Status OptionalIndex(Object o, std::string_view key, std::string_view where, size_t size,
-                     int32_t* out);
-Status RequireIndex(Object o, std::string_view key, std::string_view where, size_t size,
-                    uint32_t* out);
-Status OptionalBool(Object o, std::string_view key, std::string_view where, bool* out);
-Status OptionalString(Object o, std::string_view key, std::string_view where, std::string_view* out,
-                      bool* present = nullptr);
-Status RequireString(Object o, std::string_view key, std::string_view where, std::string_view* out);
-// An array of strings (views into the parsed document).
-Status OptionalStrings(Object o, std::string_view key, std::string_view where,
-                       std::vector<std::string_view>* out, bool* present = nullptr);
-// The length of the array o[key]; 0 when absent or not an array (its own pass reports that).
-size_t ArraySize(Object o, std::string_view key);
-// A finite number.
-Status OptionalNumber(Object o, std::string_view key, std::string_view where, double* out,
-                      bool* present = nullptr);
-// A number array of exactly `count` entries (any count when count == 0), finite.
-Status OptionalNumbers(Object o, std::string_view key, std::string_view where, size_t count,
-                       std::vector<double>* out, bool* present = nullptr);
-// An array of indices, each < size.
-Status OptionalIndices(Object o, std::string_view key, std::string_view where, size_t size,
-                       std::vector<uint32_t>* out, bool* present = nullptr);
-
-// ---------------------------------------------------------------------------------------------
-// The hot-path layer.
-
-// The loaders' own status for their hot paths: one pointer, null on success, so that returning
-// and testing a success costs what a bool does (a Status holds two strings, constructed, tested and
-// destroyed on every call). The ErrorInfo is built only on failure. Converts to and from Status.
-class [[nodiscard]] LoadStatus {
- public:
-  LoadStatus() noexcept = default;
-  LoadStatus(Error code, std::string message, std::string where)
-      : error_(new ErrorInfo{code, std::move(message), std::move(where), 0}) {}
-  // Implicit, as Status's own conversions are: `return {code, message, where}`, `return status;`.
-  LoadStatus(ErrorInfo error) : error_(new ErrorInfo(std::move(error))) {}
-  LoadStatus(const Status& status)
-      : error_(status.ok() ? nullptr : new ErrorInfo(status.error())) {}
-  LoadStatus(LoadStatus&& other) noexcept : error_(std::exchange(other.error_, nullptr)) {}
-  LoadStatus& operator=(LoadStatus&& other) noexcept {
-    std::swap(error_, other.error_);
-    return *this;
-  }
-  // Inline, so that destroying a success is one test (the delete is out of line).
-  ~LoadStatus() {
-    if (error_) Free();
-  }
-
-  bool ok() const noexcept { return !error_; }
-  explicit operator bool() const noexcept { return ok(); }
-  // The error (only when !ok()).
-  const ErrorInfo& error() const noexcept { return *error_; }
-  operator Status() const { return error_ ? Status(*error_) : Status(); }
-
- private:
-  void Free() noexcept;
-
-  ErrorInfo* error_ = nullptr;  // Owned; null on success.
-};
 
 // A JSON pointer that is formatted only when an error or a warning needs it: a link to its parent
 // (on the caller's stack) plus a key or an index. A loader passes these down instead of building a
@@ -121,7 +38,8 @@ class Path {
   constexpr Path(const Path& parent, size_t index)
       : parent_(&parent), index_(index), kind_(Kind::kIndex) {}
 
-  // The pointer, as Pointer() would have built it: keys escaped ('~' -> "~0", '/' -> "~1").
+  // The pointer: "/" + each key or index from the root down, keys escaped ('~' -> "~0",
+  // '/' -> "~1").
   std::string ToString() const;
 
  private:
@@ -134,64 +52,36 @@ class Path {
   Kind kind_ = Kind::kRoot;
 };
 
+// The document root's pointer (""), for properties and arrays of the root object.
+inline constexpr Path kDocumentRoot;
+
 // The helpers below cost a few instructions on success, and the loaders call them in loops over
 // thousands of objects, inside functions large enough that GCC's inliner would give up on them.
+// SINEW_ALWAYS_INLINE also goes on a hot pass's lambda for ObjectArray::ForEach, between its
+// parameters and its return type: GCC inlines that call, once per pass, only while the lambda is
+// small (the accessors pass's lambda left out of line made a crowd load ~5% slower, A/B).
 #if defined(__GNUC__)
-#define SINEW_JSON_INLINE inline __attribute__((always_inline))
+#define SINEW_ALWAYS_INLINE __attribute__((always_inline))
 #else
-#define SINEW_JSON_INLINE inline
+#define SINEW_ALWAYS_INLINE
 #endif
+#define SINEW_JSON_INLINE inline SINEW_ALWAYS_INLINE
 
-// The value types the hot-path layer reads, and their object and array types: simdjson's DOM
-// elements (the glTF extension readers), or values read straight off the tape (common/tape.h, the
-// glTF loader's object passes). The getters below are templates over the two: one set of rules.
-template <typename Value>
-struct JsonTypes;
-template <>
-struct JsonTypes<Element> {
-  using Object = simdjson::dom::object;
-  using Array = simdjson::dom::array;
-};
-template <>
-struct JsonTypes<TapeValue> {
-  using Object = TapeObject;
-  using Array = TapeArray;
-};
-template <typename Value>
-using ObjectOf = typename JsonTypes<Value>::Object;
-template <typename Value>
-using ArrayOf = typename JsonTypes<Value>::Array;
-
-// One property of an object as Fields found it: its key (also when absent, for errors) and,
-// when present, its value.
-template <typename Value>
-struct BasicField {
+// One property of an object as Fields or FindField found it: its key (also when absent, for
+// errors) and, when present, its value.
+struct Field {
   std::string_view key;
-  Value value;
+  TapeValue value;
   bool present = false;
 };
-using Field = BasicField<Element>;
-using TapeField = BasicField<TapeValue>;
 
-// One at_key lookup, as a Field.
-inline Field FindField(Object o, std::string_view key) {
-  Field f{key, Element(), false};
-  f.present = o.at_key(key).get(f.value) == simdjson::SUCCESS;
-  return f;
-}
-// The same on the tape: the first field named `key`.
-inline TapeField FindField(TapeObject o, std::string_view key) {
+// The first field of `o` named `key` (for an object read for one or two properties).
+inline Field FindField(TapeObject o, std::string_view key) {
   for (const TapeKeyValue field : o) {
     if (field.key == key) return {key, field.value, true};
   }
   return {key, TapeValue(), false};
 }
-
-// The conversions of the getters below, for simdjson elements (tape.h has them for TapeValue).
-inline bool GetObject(Element v, Object* out) {
-  return v.get_object().get(*out) == simdjson::SUCCESS;
-}
-inline bool GetArray(Element v, Array* out) { return v.get_array().get(*out) == simdjson::SUCCESS; }
 
 namespace detail {
 template <typename T>
@@ -229,9 +119,9 @@ SINEW_JSON_INLINE bool Equals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && SameBytes(a.data(), b.data(), b.size());
 }
 
-// A tape object's fields named in `keys`, looked up in one pass over its fields, instead of one
-// at_key (a linear scan) per key: (*this)[k] is the first field named keys[k] (the one at_key would
-// find). Other fields are ignored. `keys` is a static table of distinct names, at most 32.
+// An object's fields named in `keys`, looked up in one pass over its fields, instead of one scan
+// per key: (*this)[k] is the first field named keys[k] (as FindField finds it). Other fields are
+// ignored. `keys` is a static table of distinct names, at most 32.
 template <size_t N>
 class Fields {
   static_assert(N <= 32);
@@ -253,7 +143,7 @@ class Fields {
     }
   }
 
-  TapeField operator[](size_t k) const {
+  Field operator[](size_t k) const {
     const bool present = (present_ & (1u << k)) != 0;
     return {keys_[k], present ? origin_.at(indices_[k]) : TapeValue(), present};
   }
@@ -276,84 +166,51 @@ inline bool IntegralDouble(double d, uint64_t* out) {
   return true;
 }
 
-// A non-negative integer (IntegralDouble's spellings too), with the common case first: simdjson
-// stores a non-negative integer below 2^63 as an int64 (get_uint64 tries uint64 first). false for
-// anything else, *out then untouched.
-SINEW_JSON_INLINE bool GetUint(Element e, uint64_t* out) {
-  int64_t i = 0;
-  if (e.get_int64().get(i) == simdjson::SUCCESS) {
-    if (i < 0) return false;
-    *out = static_cast<uint64_t>(i);
-    return true;
-  }
-  if (e.get_uint64().get(*out) == simdjson::SUCCESS) return true;
-  double d = 0;
-  return e.is_double() && e.get_double().get(d) == simdjson::SUCCESS && IntegralDouble(d, out);
-}
+// A non-negative integer (IntegralDouble's spellings too). false for anything else, *out then
+// untouched.
 SINEW_JSON_INLINE bool GetUint(TapeValue v, uint64_t* out) {
   if (v.GetUint64(out)) return true;
   double d = 0;
   return v.type() == 'd' && v.GetDouble(&d) && IntegralDouble(d, out);
 }
-inline bool GetString(Element e, std::string_view* out) {
-  return e.get_string().get(*out) == simdjson::SUCCESS;
-}
-inline bool GetString(TapeValue v, std::string_view* out) { return v.GetString(out); }
-inline bool GetBool(Element e, bool* out) { return e.get_bool().get(*out) == simdjson::SUCCESS; }
-inline bool GetBool(TapeValue v, bool* out) { return v.GetBool(out); }
-inline bool GetDouble(Element e, double* out) {
-  return e.get_double().get(*out) == simdjson::SUCCESS;
-}
-inline bool GetDouble(TapeValue v, double* out) { return v.GetDouble(out); }
 
 // The errors of the getters below, built out of line (only a failure calls them).
 namespace detail {
 LoadStatus WrongType(const Path& parent, std::string_view key, const char* expected);
 LoadStatus Missing(const Path& parent, std::string_view key);
 LoadStatus BadIndex(const Path& parent, std::string_view key, uint64_t value, size_t size);
+LoadStatus NotANumber(const Path& parent, std::string_view key, size_t i);
+LoadStatus NotFinite(const Path& parent, std::string_view key, size_t i);
+LoadStatus CountMismatch(const Path& parent, std::string_view key, size_t count, size_t found);
 }  // namespace detail
 
+// kWrongType "expected an object" at `where`.
 LoadStatus NotAnObject(const Path& where);
 
-// Getters for a gathered Field of the object at `parent`, with the rules and errors of the
-// Object + key getters above (errors at parent/key, or parent/key/i for an array entry), but
-// without a key lookup or a pointer string per call.
-template <typename V>
-SINEW_JSON_INLINE LoadStatus AsObject(V value, const Path& where, ObjectOf<V>* out) {
+// The getters: a Field of the object at `parent`. Each: a missing optional field leaves *out
+// untouched and sets *present (when given) to false; a present field of the wrong JSON type is
+// kWrongType at parent/key (parent/key/i for an array entry); Require* turn a missing field into
+// kMissingProperty at parent/key.
+SINEW_JSON_INLINE LoadStatus AsObject(TapeValue value, const Path& where, TapeObject* out) {
   if (!GetObject(value, out)) return NotAnObject(where);
   return {};
 }
 
-template <typename V>
-SINEW_JSON_INLINE LoadStatus OptionalObject(const BasicField<V>& f, const Path& parent,
-                                            ObjectOf<V>* out, bool* present) {
+SINEW_JSON_INLINE LoadStatus OptionalObject(const Field& f, const Path& parent, TapeObject* out,
+                                            bool* present) {
   *present = f.present;
-  if (f.present && !GetObject(f.value, out)) {
-    return detail::WrongType(parent, f.key, "an object");
-  }
+  if (f.present && !GetObject(f.value, out)) return detail::WrongType(parent, f.key, "an object");
   return {};
 }
 
-template <typename V>
-SINEW_JSON_INLINE LoadStatus OptionalArray(const BasicField<V>& f, const Path& parent,
-                                           ArrayOf<V>* out, bool* present) {
+SINEW_JSON_INLINE LoadStatus OptionalArray(const Field& f, const Path& parent, TapeArray* out,
+                                           bool* present) {
   *present = f.present;
-  if (f.present && !GetArray(f.value, out)) {
-    return detail::WrongType(parent, f.key, "an array");
-  }
+  if (f.present && !GetArray(f.value, out)) return detail::WrongType(parent, f.key, "an array");
   return {};
 }
 
-template <typename V>
-SINEW_JSON_INLINE LoadStatus RequireArray(const BasicField<V>& f, const Path& parent,
-                                          ArrayOf<V>* out) {
-  if (!f.present) return detail::Missing(parent, f.key);
-  bool present = false;
-  return OptionalArray(f, parent, out, &present);
-}
-
-template <typename V>
-SINEW_JSON_INLINE LoadStatus OptionalUint(const BasicField<V>& f, const Path& parent, uint64_t* out,
+SINEW_JSON_INLINE LoadStatus OptionalUint(const Field& f, const Path& parent, uint64_t* out,
                                           bool* present = nullptr) {
   if (present) *present = f.present;
   if (f.present && !GetUint(f.value, out)) {
@@ -362,80 +219,76 @@ SINEW_JSON_INLINE LoadStatus OptionalUint(const BasicField<V>& f, const Path& pa
   return {};
 }
 
-template <typename V>
-SINEW_JSON_INLINE LoadStatus RequireUint(const BasicField<V>& f, const Path& parent,
-                                         uint64_t* out) {
+SINEW_JSON_INLINE LoadStatus RequireUint(const Field& f, const Path& parent, uint64_t* out) {
   if (!f.present) return detail::Missing(parent, f.key);
   return OptionalUint(f, parent, out);
 }
 
-template <typename V>
-SINEW_JSON_INLINE LoadStatus OptionalIndex(const BasicField<V>& f, const Path& parent, size_t size,
+// An index into an array of `size` objects: kInvalidReference when >= size.
+SINEW_JSON_INLINE LoadStatus OptionalIndex(const Field& f, const Path& parent, size_t size,
                                            int32_t* out) {
   if (!f.present) return {};
   uint64_t value = 0;
-  if (!GetUint(f.value, &value)) {
-    return detail::WrongType(parent, f.key, "a non-negative integer");
-  }
+  if (!GetUint(f.value, &value)) return detail::WrongType(parent, f.key, "a non-negative integer");
   if (value >= size) return detail::BadIndex(parent, f.key, value, size);
   *out = static_cast<int32_t>(value);
   return {};
 }
 
-template <typename V>
-SINEW_JSON_INLINE LoadStatus RequireIndex(const BasicField<V>& f, const Path& parent, size_t size,
+SINEW_JSON_INLINE LoadStatus RequireIndex(const Field& f, const Path& parent, size_t size,
                                           uint32_t* out) {
   if (!f.present) return detail::Missing(parent, f.key);
   int32_t value = -1;
-  if (LoadStatus s = OptionalIndex(f, parent, size, &value); !s) return s;
-  // An index that does not fit int32_t reads as missing, as the Object overload does.
+  SINEW_TRY(OptionalIndex(f, parent, size, &value));
+  // An index that does not fit int32_t reads as missing.
   if (value < 0) return detail::Missing(parent, f.key);
   *out = static_cast<uint32_t>(value);
   return {};
 }
 
-template <typename V>
-SINEW_JSON_INLINE LoadStatus OptionalBool(const BasicField<V>& f, const Path& parent, bool* out) {
-  if (f.present && !GetBool(f.value, out)) {
-    return detail::WrongType(parent, f.key, "a boolean");
-  }
+SINEW_JSON_INLINE LoadStatus OptionalBool(const Field& f, const Path& parent, bool* out) {
+  if (f.present && !f.value.GetBool(out)) return detail::WrongType(parent, f.key, "a boolean");
   return {};
 }
 
-template <typename V>
-SINEW_JSON_INLINE LoadStatus OptionalString(const BasicField<V>& f, const Path& parent,
+SINEW_JSON_INLINE LoadStatus OptionalString(const Field& f, const Path& parent,
                                             std::string_view* out, bool* present = nullptr) {
   if (present) *present = f.present;
-  if (f.present && !GetString(f.value, out)) {
-    return detail::WrongType(parent, f.key, "a string");
-  }
+  if (f.present && !f.value.GetString(out)) return detail::WrongType(parent, f.key, "a string");
   return {};
 }
 
-template <typename V>
-SINEW_JSON_INLINE LoadStatus RequireString(const BasicField<V>& f, const Path& parent,
+// The same, copied into *out (untouched when absent): an object's name, say.
+SINEW_JSON_INLINE LoadStatus OptionalString(const Field& f, const Path& parent, std::string* out) {
+  std::string_view value;
+  bool present = false;
+  SINEW_TRY(OptionalString(f, parent, &value, &present));
+  if (present) out->assign(value);
+  return {};
+}
+
+SINEW_JSON_INLINE LoadStatus RequireString(const Field& f, const Path& parent,
                                            std::string_view* out) {
   if (!f.present) return detail::Missing(parent, f.key);
   return OptionalString(f, parent, out);
 }
 
-// A number array of exactly `count` entries (any count when count == 0), finite.
-template <typename V>
-LoadStatus OptionalNumbers(const BasicField<V>& f, const Path& parent, size_t count,
-                           std::vector<double>* out, bool* present = nullptr);
-namespace detail {
-LoadStatus NotANumber(const Path& parent, std::string_view key, size_t i);
-LoadStatus NotFinite(const Path& parent, std::string_view key, size_t i);
-LoadStatus CountMismatch(const Path& parent, std::string_view key, size_t count, size_t found);
+// A finite number (kInvalidValue "not finite" at parent/key otherwise).
+LoadStatus OptionalNumber(const Field& f, const Path& parent, double* out, bool* present = nullptr);
 
+// A number array of exactly `count` entries (any count when count == 0), finite.
+LoadStatus OptionalNumbers(const Field& f, const Path& parent, size_t count,
+                           std::vector<double>* out, bool* present = nullptr);
+
+namespace detail {
 // Reads a number array's entries into out(i, value); kWrongType / kInvalidValue at parent/key/i.
-template <typename ArrayType, typename Out>
-SINEW_JSON_INLINE LoadStatus ReadNumbers(ArrayType array, const Path& parent, std::string_view key,
+template <typename Out>
+SINEW_JSON_INLINE LoadStatus ReadNumbers(TapeArray array, const Path& parent, std::string_view key,
                                          Out&& out) {
   size_t i = 0;
-  for (const auto e : array) {
+  for (const TapeValue e : array) {
     double v = 0;
-    if (!GetDouble(e, &v)) return NotANumber(parent, key, i);
+    if (!e.GetDouble(&v)) return NotANumber(parent, key, i);
     if (!std::isfinite(v)) return NotFinite(parent, key, i);
     out(i, v);
     ++i;
@@ -444,10 +297,9 @@ SINEW_JSON_INLINE LoadStatus ReadNumbers(ArrayType array, const Path& parent, st
 }
 
 // OptionalNumbers into a span, for a present field (kWrongType / kInvalidValue at parent/key/i).
-template <typename V>
-SINEW_JSON_INLINE LoadStatus PresentNumbers(const BasicField<V>& f, const Path& parent,
+SINEW_JSON_INLINE LoadStatus PresentNumbers(const Field& f, const Path& parent,
                                             std::span<double> out) {
-  ArrayOf<V> array;
+  TapeArray array;
   if (!GetArray(f.value, &array)) return WrongType(parent, f.key, "an array");
   if (array.size() != out.size()) return CountMismatch(parent, f.key, out.size(), array.size());
   double* data = out.data();
@@ -457,17 +309,96 @@ SINEW_JSON_INLINE LoadStatus PresentNumbers(const BasicField<V>& f, const Path& 
 
 // A number array of exactly out.size() entries, finite, into `out` (no allocation). Inline for
 // the common absent field (a node's scale and matrix, say).
-template <typename V>
-SINEW_JSON_INLINE LoadStatus OptionalNumbers(const BasicField<V>& f, const Path& parent,
+SINEW_JSON_INLINE LoadStatus OptionalNumbers(const Field& f, const Path& parent,
                                              std::span<double> out, bool* present) {
   *present = f.present;
   if (!f.present) return {};
   return detail::PresentNumbers(f, parent, out);
 }
+
 // An array of indices, each < size.
-template <typename V>
-LoadStatus OptionalIndices(const BasicField<V>& f, const Path& parent, size_t size,
+LoadStatus OptionalIndices(const Field& f, const Path& parent, size_t size,
                            std::vector<uint32_t>* out, bool* present = nullptr);
+
+// An array of strings (views into the parsed document); *out is cleared first, also when absent.
+LoadStatus OptionalStrings(const Field& f, const Path& parent, std::vector<std::string_view>* out,
+                           bool* present = nullptr);
+
+// The length of the array o[key]; 0 when absent or not an array (its own pass reports that).
+size_t ArraySize(TapeObject o, std::string_view key);
+
+// An array of objects as every loader pass walks one: a top-level array ("/nodes") or one inside
+// an object (a mesh's "primitives"). An entry that is not an object is kWrongType ("expected an
+// object") at its pointer, the same in every pass. Refers to its parent's Path: it must not
+// outlive it.
+class ObjectArray {
+ public:
+  ObjectArray() = default;
+
+  // Entries; 0 for an absent array.
+  size_t size() const { return present_ ? array_.size() : 0; }
+
+  // Calls read(object, where, i) for each entry i in order (where = parent/key/i; read returns a
+  // LoadStatus); returns the first failure, of an entry that is not an object or of read.
+  template <typename Read>
+  SINEW_JSON_INLINE LoadStatus ForEach(Read&& read) const {
+    if (!present_) return {};
+    const Path path(*parent_, key_);
+    size_t i = 0;
+    for (const TapeValue e : array_) {
+      const Path where(path, i);
+      TapeObject o;
+      SINEW_TRY(AsObject(e, where, &o));
+      SINEW_TRY(read(o, where, i));
+      ++i;
+    }
+    return {};
+  }
+
+  // Resizes *out to size() entries and calls read(object, where, &(*out)[i]) for each, as ForEach
+  // does: for a pass that reads each object into the same entry of an output array.
+  template <typename T, typename Read>
+  SINEW_JSON_INLINE LoadStatus ReadInto(std::vector<T>* out, Read&& read) const {
+    out->resize(size());
+    return ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
+      return read(o, where, &(*out)[i]);
+    });
+  }
+
+ private:
+  friend LoadStatus OptionalObjects(const Field& f, const Path& parent, ObjectArray* out,
+                                    bool* present);
+
+  TapeArray array_;
+  const Path* parent_ = nullptr;
+  std::string_view key_;
+  bool present_ = false;
+};
+
+// f (a field of the object at parent) as an array of objects: kWrongType at parent/key when it is
+// not an array; absent, an empty ObjectArray.
+SINEW_JSON_INLINE LoadStatus OptionalObjects(const Field& f, const Path& parent, ObjectArray* out,
+                                             bool* present = nullptr) {
+  if (present) *present = f.present;
+  out->parent_ = &parent;
+  out->key_ = f.key;
+  out->present_ = f.present;
+  if (f.present && !GetArray(f.value, &out->array_)) {
+    return detail::WrongType(parent, f.key, "an array");
+  }
+  return {};
+}
+
+// The same, kMissingProperty at parent/key when absent.
+SINEW_JSON_INLINE LoadStatus RequireObjects(const Field& f, const Path& parent, ObjectArray* out) {
+  if (!f.present) return detail::Missing(parent, f.key);
+  return OptionalObjects(f, parent, out);
+}
+
+// root[key], a top-level array of objects ("/key").
+SINEW_JSON_INLINE LoadStatus RootObjects(TapeObject root, std::string_view key, ObjectArray* out) {
+  return OptionalObjects(FindField(root, key), kDocumentRoot, out);
+}
 
 #undef SINEW_JSON_INLINE
 

@@ -204,8 +204,7 @@ class TapeObject {
   TapeValue object_;
 };
 
-// The conversions the JSON layer's getters use, for tape values (json.h has them for
-// simdjson::dom::element).
+// A value as an object or an array: false (and *out untouched) for a value of another type.
 inline bool GetObject(TapeValue v, TapeObject* out) {
   if (v.type() != '{') return false;
   *out = TapeObject(v);

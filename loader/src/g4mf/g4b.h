@@ -1,6 +1,6 @@
-// The G4MF binary container (.g4b; G4MF binary_file_format.md, notes/g4mf.md §2.3): a 16-byte
-// header (magic "G4MF", u32 version 0, u64 file size) and chunks, each with a 16-byte header
-// (FourCC type, FourCC encoding, u64 data size) aligned to 16 bytes, data padded to 16.
+// The G4MF binary container (.g4b; G4MF specification, binary_file_format.md; docs/G4MF.md): a
+// 16-byte header (magic "G4MF", u32 version 0, u64 file size) and chunks, each with a 16-byte
+// header (FourCC type, FourCC encoding, u64 data size) aligned to 16 bytes, data padded to 16.
 #pragma once
 
 #include <cstddef>

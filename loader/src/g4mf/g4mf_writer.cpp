@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "common/base64.h"
+#include "common/load_status.h"
 #include "g4mf/g4b.h"
 #include "sinew/cpu/evaluate_scene.h"
 
@@ -110,140 +111,165 @@ struct NodeJson {
   std::vector<uint32_t> children;
 };
 
-Status WriteMesh(const Mesh& mesh, const std::string& name, Blob* blob, std::string* out) {
+// What a mesh's primitives add up to: the G4MF vertices (every primitive's, in order), its
+// surfaces and its skin's COO triplets.
+struct MeshParts {
   std::vector<float> positions;
   std::vector<uint32_t> skin_vertices, skin_groups;
   std::vector<float> skin_weights;
   std::string surfaces;
-  std::vector<size_t> base(mesh.primitives.size());
+  std::vector<size_t> base;  // Per primitive: the G4MF vertex of its vertex 0.
   bool skinned = false;
+};
+
+// A primitive's influences as COO triplets over G4MF vertices from `base`: sparse rows as they are;
+// dense slots nonzero, heaviest first, ties by lower joint.
+void AppendInfluences(const Primitive& prim, size_t base, MeshParts* parts) {
+  const SparseInfluences& sparse = prim.sparse_influences;
+  if (!sparse.offsets.empty()) {
+    parts->skinned = true;
+    for (size_t v = 0; v + 1 < sparse.offsets.size(); ++v) {
+      for (uint32_t e = sparse.offsets[v]; e < sparse.offsets[v + 1]; ++e) {
+        parts->skin_vertices.push_back(uint32_t(base + v));
+        parts->skin_groups.push_back(sparse.groups[e]);
+        parts->skin_weights.push_back(sparse.weights[e]);
+      }
+    }
+    return;
+  }
+  const DenseInfluences& d = prim.influences;
+  if (d.joints.empty()) return;
+  parts->skinned = true;
+  const uint32_t k = d.influences_per_vertex;
+  std::vector<std::pair<float, uint16_t>> row;
+  for (size_t v = 0; v < prim.vertex_count(); ++v) {
+    row.clear();
+    for (uint32_t s = 0; s < k; ++s) {
+      if (d.weights[v * k + s] != 0.0f) row.emplace_back(d.weights[v * k + s], d.joints[v * k + s]);
+    }
+    std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
+      return a.first > b.first || (a.first == b.first && a.second < b.second);
+    });
+    for (const auto& [w, j] : row) {
+      parts->skin_vertices.push_back(uint32_t(base + v));
+      parts->skin_groups.push_back(j);
+      parts->skin_weights.push_back(w);
+    }
+  }
+}
+
+// Primitive p (triangles) as a surface of the mesh: its vertices appended, its corners and
+// per-corner normals, its influences.
+Status AppendPrimitive(const Mesh& mesh, size_t p, Blob* blob, MeshParts* parts) {
+  const Primitive& prim = mesh.primitives[p];
+  if (prim.mode != 4) {
+    return {Error::kUnsupportedFeature,
+            "primitive " + std::to_string(p) + " of mesh '" + mesh.name +
+                "' is not triangles; G4MF surfaces here are triangles",
+            ""};
+  }
+  const size_t base = parts->positions.size() / 3;
+  parts->base[p] = base;
+  parts->positions.insert(parts->positions.end(), prim.positions.begin(), prim.positions.end());
+  std::vector<uint32_t> corners = prim.indices;
+  if (corners.empty()) {
+    corners.resize(prim.vertex_count());
+    for (size_t i = 0; i < corners.size(); ++i) corners[i] = uint32_t(i);
+  }
+  std::vector<uint32_t> simplexes(corners);
+  for (uint32_t& v : simplexes) v += uint32_t(base);
+  std::string surface = "{\"simplexes\":" + std::to_string(blob->Accessor(simplexes, "uint32", 3));
+  if (!prim.normals.empty()) {
+    surface +=
+        ",\"normals\":{\"values\":" + std::to_string(blob->Accessor(prim.normals, "float32", 3)) +
+        ",\"simplexes\":" + std::to_string(blob->Accessor(corners, "uint32", 3)) + "}";
+  }
+  if (!parts->surfaces.empty()) parts->surfaces += ",";
+  parts->surfaces += surface + "}";
+  AppendInfluences(prim, base, parts);
+  return {};
+}
+
+// Blend shape t: the nonzero position offsets over the G4MF vertices, and per surface the nonzero
+// normal offsets over its normal values; named by Mesh::target_names, else "Shape<t>".
+std::string ShapeJson(const Mesh& mesh, size_t t, const std::vector<size_t>& base, Blob* blob) {
+  std::vector<uint32_t> indices;
+  std::vector<float> offsets;
+  std::string shape_surfaces;
   for (size_t p = 0; p < mesh.primitives.size(); ++p) {
     const Primitive& prim = mesh.primitives[p];
-    if (prim.mode != 4) {
-      return {Error::kUnsupportedFeature,
-              "primitive " + std::to_string(p) + " of mesh '" + mesh.name +
-                  "' is not triangles; G4MF surfaces here are triangles",
-              ""};
+    if (t >= prim.targets.size()) continue;
+    const MorphTarget& target = prim.targets[t];
+    for (size_t v = 0; v < target.positions.size() / 3; ++v) {
+      const float* o = &target.positions[v * 3];
+      if (o[0] == 0 && o[1] == 0 && o[2] == 0) continue;
+      indices.push_back(uint32_t(base[p] + v));
+      offsets.insert(offsets.end(), o, o + 3);
     }
-    base[p] = positions.size() / 3;
-    positions.insert(positions.end(), prim.positions.begin(), prim.positions.end());
-    std::vector<uint32_t> corners = prim.indices;
-    if (corners.empty()) {
-      corners.resize(prim.vertex_count());
-      for (size_t i = 0; i < corners.size(); ++i) corners[i] = uint32_t(i);
+    std::vector<uint32_t> normal_indices;
+    std::vector<float> normal_offsets;
+    for (size_t v = 0; !prim.normals.empty() && v < target.normals.size() / 3; ++v) {
+      const float* o = &target.normals[v * 3];
+      if (o[0] == 0 && o[1] == 0 && o[2] == 0) continue;
+      normal_indices.push_back(uint32_t(v));
+      normal_offsets.insert(normal_offsets.end(), o, o + 3);
     }
-    std::vector<uint32_t> simplexes(corners);
-    for (uint32_t& v : simplexes) v += uint32_t(base[p]);
-    std::string surface =
-        "{\"simplexes\":" + std::to_string(blob->Accessor(simplexes, "uint32", 3));
-    if (!prim.normals.empty()) {
-      surface +=
-          ",\"normals\":{\"values\":" + std::to_string(blob->Accessor(prim.normals, "float32", 3)) +
-          ",\"simplexes\":" + std::to_string(blob->Accessor(corners, "uint32", 3)) + "}";
-    }
-    if (!surfaces.empty()) surfaces += ",";
-    surfaces += surface + "}";
-    // Influences: sparse rows as they are; dense slots nonzero, heaviest first, ties by lower
-    // joint.
-    const SparseInfluences& sparse = prim.sparse_influences;
-    if (!sparse.offsets.empty()) {
-      skinned = true;
-      for (size_t v = 0; v + 1 < sparse.offsets.size(); ++v) {
-        for (uint32_t e = sparse.offsets[v]; e < sparse.offsets[v + 1]; ++e) {
-          skin_vertices.push_back(uint32_t(base[p] + v));
-          skin_groups.push_back(sparse.groups[e]);
-          skin_weights.push_back(sparse.weights[e]);
-        }
-      }
-      continue;
-    }
-    const DenseInfluences& d = prim.influences;
-    if (d.joints.empty()) continue;
-    skinned = true;
-    const uint32_t k = d.influences_per_vertex;
-    std::vector<std::pair<float, uint16_t>> row;
-    for (size_t v = 0; v < prim.vertex_count(); ++v) {
-      row.clear();
-      for (uint32_t s = 0; s < k; ++s) {
-        if (d.weights[v * k + s] != 0.0f) {
-          row.emplace_back(d.weights[v * k + s], d.joints[v * k + s]);
-        }
-      }
-      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
-        return a.first > b.first || (a.first == b.first && a.second < b.second);
-      });
-      for (const auto& [w, j] : row) {
-        skin_vertices.push_back(uint32_t(base[p] + v));
-        skin_groups.push_back(j);
-        skin_weights.push_back(w);
-      }
-    }
+    if (normal_indices.empty()) continue;
+    if (!shape_surfaces.empty()) shape_surfaces += ",";
+    shape_surfaces +=
+        "{\"surface\":" + std::to_string(p) +
+        ",\"normal\":{\"indices\":" + std::to_string(blob->Accessor(normal_indices, "uint32", 1)) +
+        ",\"offsets\":" + std::to_string(blob->Accessor(normal_offsets, "float32", 3)) + "}}";
   }
-  std::string json = "{\"name\":" + JsonString(name) +
-                     ",\"vertices\":" + std::to_string(blob->Accessor(positions, "float32", 3)) +
-                     ",\"surfaces\":[" + surfaces + "]";
-  if (skinned) {
-    json +=
-        ",\"skin\":{\"vertices\":" + std::to_string(blob->Accessor(skin_vertices, "uint32", 1)) +
-        ",\"groups\":" + std::to_string(blob->Accessor(skin_groups, "uint32", 1)) +
-        ",\"weights\":" + std::to_string(blob->Accessor(skin_weights, "float32", 1)) + "}";
+  // The target's name when the asset has one (glTF extras.targetNames, a G4MF shape name).
+  const bool named = t < mesh.target_names.size() && !mesh.target_names[t].empty();
+  std::string shape =
+      "{\"name\":" + JsonString(named ? mesh.target_names[t] : "Shape" + std::to_string(t));
+  if (!indices.empty()) {
+    shape += ",\"position\":{\"indices\":" + std::to_string(blob->Accessor(indices, "uint32", 1)) +
+             ",\"offsets\":" + std::to_string(blob->Accessor(offsets, "float32", 3)) + "}";
   }
+  if (!shape_surfaces.empty()) shape += ",\"surfaces\":[" + shape_surfaces + "]";
+  return shape + "}";
+}
+
+// The mesh's "blend" property (with its leading comma), or nothing without morph targets.
+std::string BlendJson(const Mesh& mesh, const std::vector<size_t>& base, Blob* blob) {
   const size_t targets = mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size();
-  if (targets) {
-    std::string shapes;
-    for (size_t t = 0; t < targets; ++t) {
-      std::vector<uint32_t> indices;
-      std::vector<float> offsets;
-      std::string shape_surfaces;
-      for (size_t p = 0; p < mesh.primitives.size(); ++p) {
-        const Primitive& prim = mesh.primitives[p];
-        if (t >= prim.targets.size()) continue;
-        const MorphTarget& target = prim.targets[t];
-        for (size_t v = 0; v < target.positions.size() / 3; ++v) {
-          const float* o = &target.positions[v * 3];
-          if (o[0] == 0 && o[1] == 0 && o[2] == 0) continue;
-          indices.push_back(uint32_t(base[p] + v));
-          offsets.insert(offsets.end(), o, o + 3);
-        }
-        std::vector<uint32_t> normal_indices;
-        std::vector<float> normal_offsets;
-        for (size_t v = 0; !prim.normals.empty() && v < target.normals.size() / 3; ++v) {
-          const float* o = &target.normals[v * 3];
-          if (o[0] == 0 && o[1] == 0 && o[2] == 0) continue;
-          normal_indices.push_back(uint32_t(v));
-          normal_offsets.insert(normal_offsets.end(), o, o + 3);
-        }
-        if (normal_indices.empty()) continue;
-        if (!shape_surfaces.empty()) shape_surfaces += ",";
-        shape_surfaces +=
-            "{\"surface\":" + std::to_string(p) + ",\"normal\":{\"indices\":" +
-            std::to_string(blob->Accessor(normal_indices, "uint32", 1)) +
-            ",\"offsets\":" + std::to_string(blob->Accessor(normal_offsets, "float32", 3)) + "}}";
-      }
-      if (!shapes.empty()) shapes += ",";
-      // The target's name when the asset has one (glTF extras.targetNames, a G4MF shape name).
-      const bool named = t < mesh.target_names.size() && !mesh.target_names[t].empty();
-      shapes +=
-          "{\"name\":" + JsonString(named ? mesh.target_names[t] : "Shape" + std::to_string(t));
-      if (!indices.empty()) {
-        shapes +=
-            ",\"position\":{\"indices\":" + std::to_string(blob->Accessor(indices, "uint32", 1)) +
-            ",\"offsets\":" + std::to_string(blob->Accessor(offsets, "float32", 3)) + "}";
-      }
-      if (!shape_surfaces.empty()) shapes += ",\"surfaces\":[" + shape_surfaces + "]";
-      shapes += "}";
-    }
-    json += ",\"blend\":{\"shapes\":[" + shapes + "]";
-    if (!mesh.weights.empty()) {
-      json += ",\"amounts\":[";
-      for (size_t t = 0; t < mesh.weights.size(); ++t) {
-        json += (t ? "," : "") + Number(mesh.weights[t]);
-      }
-      json += "]";
-    }
-    json += "}";
+  if (!targets) return "";
+  std::string shapes;
+  for (size_t t = 0; t < targets; ++t) {
+    if (!shapes.empty()) shapes += ",";
+    shapes += ShapeJson(mesh, t, base, blob);
   }
-  *out = json + "}";
+  std::string json = ",\"blend\":{\"shapes\":[" + shapes + "]";
+  if (!mesh.weights.empty()) {
+    json += ",\"amounts\":[";
+    for (size_t t = 0; t < mesh.weights.size(); ++t) {
+      json += (t ? "," : "") + Number(mesh.weights[t]);
+    }
+    json += "]";
+  }
+  return json + "}";
+}
+
+Status WriteMesh(const Mesh& mesh, const std::string& name, Blob* blob, std::string* out) {
+  MeshParts parts;
+  parts.base.resize(mesh.primitives.size());
+  for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+    SINEW_TRY(AppendPrimitive(mesh, p, blob, &parts));
+  }
+  std::string json = "{\"name\":" + JsonString(name) + ",\"vertices\":" +
+                     std::to_string(blob->Accessor(parts.positions, "float32", 3)) +
+                     ",\"surfaces\":[" + parts.surfaces + "]";
+  if (parts.skinned) {
+    json += ",\"skin\":{\"vertices\":" +
+            std::to_string(blob->Accessor(parts.skin_vertices, "uint32", 1)) +
+            ",\"groups\":" + std::to_string(blob->Accessor(parts.skin_groups, "uint32", 1)) +
+            ",\"weights\":" + std::to_string(blob->Accessor(parts.skin_weights, "float32", 1)) +
+            "}";
+  }
+  *out = json + BlendJson(mesh, parts.base, blob) + "}";
   return {};
 }
 
@@ -281,155 +307,167 @@ std::string InstanceJson(const Node& node, size_t mesh, Names* names) {
   return instance + "}";
 }
 
-}  // namespace
+// The nodes and meshes written so far, and the names and blob they share.
+struct Writer {
+  explicit Writer(const Asset& a) : asset(a), nodes(1) {
+    nodes[0].body = "\"name\":" + JsonString(names.Unique("Root", "Root"));
+  }
 
-Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOptions& options,
-                                       G4mfWriteReport* report) {
-  if (report) *report = {};
-  Blob blob;
-  Names names;
-  std::vector<NodeJson> nodes(1);
-  nodes[0].body = "\"name\":" + JsonString(names.Unique("Root", "Root"));
-  std::map<int32_t, size_t> written_meshes;  // asset mesh -> G4MF mesh
-  std::map<uint32_t, size_t> bone_of;        // asset joint node -> its first G4MF bone
-  std::string meshes;
-  const auto write_mesh = [&](int32_t index) -> Result<size_t> {
+  // The G4MF mesh of asset mesh `index`, written on first use.
+  Result<size_t> MeshOf(int32_t index) {
     auto [it, inserted] = written_meshes.emplace(index, written_meshes.size());
     if (inserted) {
       const Mesh& mesh = asset.meshes[size_t(index)];
       std::string json;
-      if (Status s = WriteMesh(mesh, names.Unique(mesh.name, "Mesh" + std::to_string(index)), &blob,
-                               &json);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(
+          WriteMesh(mesh, names.Unique(mesh.name, "Mesh" + std::to_string(index)), &blob, &json));
       meshes += (meshes.empty() ? "" : ",") + json;
     }
     return it->second;
-  };
-  for (size_t n = 0; n < asset.nodes.size(); ++n) {
-    const Node& node = asset.nodes[n];
-    if (node.mesh < 0 || node.skin < 0) continue;
-    const Skin& skin = asset.skins[size_t(node.skin)];
-    const size_t skeleton = nodes.size();
-    nodes[0].children.push_back(uint32_t(skeleton));
-    nodes.push_back({});
-    const size_t first_bone = nodes.size();
-    std::vector<Float4x4> bind_world(skin.joints.size());
-    for (size_t j = 0; j < skin.joints.size(); ++j) {
-      if (std::count(skin.joints.begin(), skin.joints.end(), skin.joints[j]) != 1) {
-        return Status(Error::kUnsupportedFeature, "skin joints must be distinct", "");
-      }
-      if (!Invert(skin.inverse_binds[j], &bind_world[j])) {
-        return Status(Error::kUnsupportedFeature,
-                      "joint " + std::to_string(j) + " of skin '" + skin.name +
-                          "' has a singular inverse bind matrix",
-                      "");
-      }
-    }
-    nodes.resize(first_bone + skin.joints.size());
-    std::string joints;
-    for (size_t j = 0; j < skin.joints.size(); ++j) {
-      // Parent: the nearest ancestor that is a joint of this skin, else the skeleton.
-      int32_t parent_joint = -1;
-      for (int32_t a = asset.nodes[skin.joints[j]].parent; a >= 0 && parent_joint < 0;
-           a = asset.nodes[size_t(a)].parent) {
-        auto it = std::find(skin.joints.begin(), skin.joints.end(), uint32_t(a));
-        if (it != skin.joints.end()) parent_joint = int32_t(it - skin.joints.begin());
-      }
-      Float4x4 local = bind_world[j];
-      if (parent_joint >= 0) local = Multiply(skin.inverse_binds[size_t(parent_joint)], local);
-      nodes[first_bone + j].body =
-          "\"name\":" +
-          JsonString(names.Unique(asset.nodes[skin.joints[j]].name, "Bone" + std::to_string(j))) +
-          "," + TransformJson(local) + ",\"bone\":{}";
-      const size_t parent = parent_joint >= 0 ? first_bone + size_t(parent_joint) : skeleton;
-      nodes[parent].children.push_back(uint32_t(first_bone + j));
-      bone_of.emplace(skin.joints[j], first_bone + j);
-    }
-    // Group g -> bone: the skin's own map (an asset loaded from G4MF), else group g = joint g.
-    for (size_t g = 0;
-         g < (skin.group_joints.empty() ? skin.joints.size() : skin.group_joints.size()); ++g) {
-      const int32_t joint = skin.group_joints.empty() ? int32_t(g) : skin.group_joints[g];
-      joints += (g ? "," : "") +
-                (joint < 0 ? std::string("-1") : std::to_string(first_bone + size_t(joint)));
-    }
-    auto mesh = write_mesh(node.mesh);
-    if (!mesh) return mesh.status();
-    nodes[skeleton].body =
-        "\"name\":" + JsonString(names.Unique(skin.name, "Skeleton" + std::to_string(n))) +
-        ",\"skeleton\":{\"joints\":[" + joints + "]}";
-    nodes[skeleton].children.push_back(uint32_t(nodes.size()));
-    nodes.push_back({InstanceJson(node, mesh.value(), &names), {}});
   }
-  // Unskinned mesh instances, after every skeleton: under the bone of their nearest ancestor that
-  // is a written joint (following it as in the original), else under the root, at their rest
-  // transform relative to that bone (or the scene).
-  auto rest = cpu::EvaluateScene(asset);  // scene-space rest matrices, any node order
-  if (!rest) return rest.status();
-  const std::vector<Float4x4>& world = rest->world;
-  for (size_t n = 0; n < asset.nodes.size(); ++n) {
-    const Node& node = asset.nodes[n];
-    if (node.mesh < 0 || node.skin >= 0) continue;
-    size_t parent = 0;
-    Float4x4 local = world[n];
-    for (int32_t a = int32_t(n); a >= 0; a = asset.nodes[size_t(a)].parent) {
-      auto bone = bone_of.find(uint32_t(a));
-      if (bone == bone_of.end()) continue;
-      Float4x4 inverse;
-      if (!Invert(world[size_t(a)], &inverse)) continue;  // a singular joint: place it in the scene
-      parent = bone->second;
-      local = Multiply(inverse, world[n]);
-      break;
+
+  const Asset& asset;
+  Blob blob;
+  Names names;
+  std::vector<NodeJson> nodes;
+  std::map<int32_t, size_t> written_meshes;  // asset mesh -> G4MF mesh
+  std::map<uint32_t, size_t> bone_of;        // asset joint node -> its first G4MF bone
+  std::string meshes;
+};
+
+// Node n's skin as a skeleton node under the root: its bones (the skin's joints) in the bind pose,
+// each under its nearest ancestor among the joints; its joints; the mesh instance under it.
+Status WriteSkinnedInstance(size_t n, Writer* w) {
+  const Asset& asset = w->asset;
+  std::vector<NodeJson>& nodes = w->nodes;
+  const Node& node = asset.nodes[n];
+  const Skin& skin = asset.skins[size_t(node.skin)];
+  const size_t skeleton = nodes.size();
+  nodes[0].children.push_back(uint32_t(skeleton));
+  nodes.push_back({});
+  const size_t first_bone = nodes.size();
+  std::vector<Float4x4> bind_world(skin.joints.size());
+  for (size_t j = 0; j < skin.joints.size(); ++j) {
+    if (std::count(skin.joints.begin(), skin.joints.end(), skin.joints[j]) != 1) {
+      return Status(Error::kUnsupportedFeature, "skin joints must be distinct", "");
     }
-    auto mesh = write_mesh(node.mesh);
-    if (!mesh) return mesh.status();
-    nodes[parent].children.push_back(uint32_t(nodes.size()));
-    nodes.push_back({TransformJson(local) + "," + InstanceJson(node, mesh.value(), &names), {}});
-  }
-  if (written_meshes.empty()) {
-    return Status(Error::kInvalidArgument, "the asset has no mesh instance to write", "");
-  }
-  if (report) {
-    for (size_t m = 0; m < asset.meshes.size(); ++m) {
-      if (!written_meshes.count(int32_t(m))) {
-        report->meshes_left_out.push_back(asset.meshes[m].name.empty() ? "mesh " + std::to_string(m)
-                                                                       : asset.meshes[m].name);
-      }
-    }
-    for (size_t a = 0; a < asset.animations.size(); ++a) {
-      report->animations_left_out.push_back(asset.animations[a].name.empty()
-                                                ? "animation " + std::to_string(a)
-                                                : asset.animations[a].name);
+    if (!Invert(skin.inverse_binds[j], &bind_world[j])) {
+      return Status(Error::kUnsupportedFeature,
+                    "joint " + std::to_string(j) + " of skin '" + skin.name +
+                        "' has a singular inverse bind matrix",
+                    "");
     }
   }
+  nodes.resize(first_bone + skin.joints.size());
+  for (size_t j = 0; j < skin.joints.size(); ++j) {
+    // Parent: the nearest ancestor that is a joint of this skin, else the skeleton.
+    int32_t parent_joint = -1;
+    for (int32_t a = asset.nodes[skin.joints[j]].parent; a >= 0 && parent_joint < 0;
+         a = asset.nodes[size_t(a)].parent) {
+      auto it = std::find(skin.joints.begin(), skin.joints.end(), uint32_t(a));
+      if (it != skin.joints.end()) parent_joint = int32_t(it - skin.joints.begin());
+    }
+    Float4x4 local = bind_world[j];
+    if (parent_joint >= 0) local = Multiply(skin.inverse_binds[size_t(parent_joint)], local);
+    nodes[first_bone + j].body =
+        "\"name\":" +
+        JsonString(w->names.Unique(asset.nodes[skin.joints[j]].name, "Bone" + std::to_string(j))) +
+        "," + TransformJson(local) + ",\"bone\":{}";
+    const size_t parent = parent_joint >= 0 ? first_bone + size_t(parent_joint) : skeleton;
+    nodes[parent].children.push_back(uint32_t(first_bone + j));
+    w->bone_of.emplace(skin.joints[j], first_bone + j);
+  }
+  // Group g -> bone: the skin's own map (an asset loaded from G4MF), else group g = joint g.
+  std::string joints;
+  for (size_t g = 0;
+       g < (skin.group_joints.empty() ? skin.joints.size() : skin.group_joints.size()); ++g) {
+    const int32_t joint = skin.group_joints.empty() ? int32_t(g) : skin.group_joints[g];
+    joints += (g ? "," : "") +
+              (joint < 0 ? std::string("-1") : std::to_string(first_bone + size_t(joint)));
+  }
+  SINEW_TRY_ASSIGN(const size_t mesh, w->MeshOf(node.mesh));
+  nodes[skeleton].body =
+      "\"name\":" + JsonString(w->names.Unique(skin.name, "Skeleton" + std::to_string(n))) +
+      ",\"skeleton\":{\"joints\":[" + joints + "]}";
+  nodes[skeleton].children.push_back(uint32_t(nodes.size()));
+  nodes.push_back({InstanceJson(node, mesh, &w->names), {}});
+  return {};
+}
+
+// Node n's mesh instance without a skin, after every skeleton: under the bone of its nearest
+// ancestor that is a written joint (following it as in the original), else under the root, at its
+// rest transform relative to that bone (or the scene). `world`: scene-space rest matrices.
+Status WriteUnskinnedInstance(size_t n, const std::vector<Float4x4>& world, Writer* w) {
+  const Asset& asset = w->asset;
+  size_t parent = 0;
+  Float4x4 local = world[n];
+  for (int32_t a = int32_t(n); a >= 0; a = asset.nodes[size_t(a)].parent) {
+    auto bone = w->bone_of.find(uint32_t(a));
+    if (bone == w->bone_of.end()) continue;
+    Float4x4 inverse;
+    if (!Invert(world[size_t(a)], &inverse)) continue;  // a singular joint: place it in the scene
+    parent = bone->second;
+    local = Multiply(inverse, world[n]);
+    break;
+  }
+  SINEW_TRY_ASSIGN(const size_t mesh, w->MeshOf(asset.nodes[n].mesh));
+  w->nodes[parent].children.push_back(uint32_t(w->nodes.size()));
+  w->nodes.push_back(
+      {TransformJson(local) + "," + InstanceJson(asset.nodes[n], mesh, &w->names), {}});
+  return {};
+}
+
+// The meshes no node instantiates and the animations, which G4MF files do not hold.
+void ReportLeftOut(const Writer& w, G4mfWriteReport* report) {
+  const Asset& asset = w.asset;
+  for (size_t m = 0; m < asset.meshes.size(); ++m) {
+    if (!w.written_meshes.count(int32_t(m))) {
+      report->meshes_left_out.push_back(asset.meshes[m].name.empty() ? "mesh " + std::to_string(m)
+                                                                     : asset.meshes[m].name);
+    }
+  }
+  for (size_t a = 0; a < asset.animations.size(); ++a) {
+    report->animations_left_out.push_back(asset.animations[a].name.empty()
+                                              ? "animation " + std::to_string(a)
+                                              : asset.animations[a].name);
+  }
+}
+
+// The document's JSON: nodes, meshes, accessors, views and the one buffer (in chunk 1 of a .g4b,
+// else a base64 data: URI).
+std::string DocumentJson(const Writer& w, bool binary) {
   std::string node_list;
-  for (size_t n = 0; n < nodes.size(); ++n) {
-    node_list += (n ? "," : "") + std::string("{") + nodes[n].body;
-    if (!nodes[n].children.empty()) {
+  for (size_t n = 0; n < w.nodes.size(); ++n) {
+    if (n) node_list += ',';
+    node_list += '{';
+    node_list += w.nodes[n].body;
+    if (!w.nodes[n].children.empty()) {
       node_list += ",\"children\":[";
-      for (size_t c = 0; c < nodes[n].children.size(); ++c) {
-        node_list += (c ? "," : "") + std::to_string(nodes[n].children[c]);
+      for (size_t c = 0; c < w.nodes[n].children.size(); ++c) {
+        if (c) node_list += ',';
+        node_list += std::to_string(w.nodes[n].children[c]);
       }
       node_list += "]";
     }
     node_list += "}";
   }
-  const std::vector<uint8_t>& data = blob.bytes();
+  const std::vector<uint8_t>& data = w.blob.bytes();
   std::string buffer = "{\"byteLength\":" + std::to_string(data.size());
-  buffer += options.binary
+  buffer += binary
                 ? ",\"chunk\":1}"
                 : ",\"uri\":\"data:application/octet-stream;base64," + EncodeBase64(data) + "\"}";
-  const std::string json =
-      "{\"asset\":{\"dimension\":3,\"generator\":\"sinew WriteG4mf\"},"
-      "\"nodes\":[" +
-      node_list + "],\"meshes\":[" + meshes + "],\"accessors\":[" + blob.accessors() +
-      "],\"bufferViews\":[" + blob.views() + "],\"buffers\":[" + buffer + "]}";
-  if (!options.binary) return std::vector<uint8_t>(json.begin(), json.end());
+  return "{\"asset\":{\"dimension\":3,\"generator\":\"sinew WriteG4mf\"},"
+         "\"nodes\":[" +
+         node_list + "],\"meshes\":[" + w.meshes + "],\"accessors\":[" + w.blob.accessors() +
+         "],\"bufferViews\":[" + w.blob.views() + "],\"buffers\":[" + buffer + "]}";
+}
 
+// A .g4b file: the JSON chunk, then the BLOB chunk (Zstd-encoded when asked).
+Result<std::vector<uint8_t>> PackG4b(const std::string& json, const std::vector<uint8_t>& data,
+                                     bool zstd) {
   std::vector<uint8_t> stored = data;
   uint32_t encoding = g4mf::kG4bEncodingNone;
-  if (options.zstd) {
+  if (zstd) {
     stored.resize(ZSTD_compressBound(data.size()));
     const size_t size = ZSTD_compress(stored.data(), stored.size(), data.data(), data.size(), 9);
     if (ZSTD_isError(size)) {
@@ -448,6 +486,33 @@ Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOption
   const uint64_t total = file.size();
   std::memcpy(file.data() + 8, &total, 8);
   return file;
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> WriteG4mf(const Asset& asset, const G4mfWriteOptions& options,
+                                       G4mfWriteReport* report) {
+  if (report) *report = {};
+  Writer w(asset);
+  for (size_t n = 0; n < asset.nodes.size(); ++n) {
+    if (asset.nodes[n].mesh >= 0 && asset.nodes[n].skin >= 0) {
+      SINEW_TRY(WriteSkinnedInstance(n, &w));
+    }
+  }
+  // Scene-space rest matrices, any node order.
+  SINEW_TRY_ASSIGN(const auto rest, cpu::EvaluateScene(asset));
+  for (size_t n = 0; n < asset.nodes.size(); ++n) {
+    if (asset.nodes[n].mesh >= 0 && asset.nodes[n].skin < 0) {
+      SINEW_TRY(WriteUnskinnedInstance(n, rest.world, &w));
+    }
+  }
+  if (w.written_meshes.empty()) {
+    return Status(Error::kInvalidArgument, "the asset has no mesh instance to write", "");
+  }
+  if (report) ReportLeftOut(w, report);
+  const std::string json = DocumentJson(w, options.binary);
+  if (!options.binary) return std::vector<uint8_t>(json.begin(), json.end());
+  return PackG4b(json, w.blob.bytes(), options.zstd);
 }
 
 }  // namespace sinew::loader

@@ -1,21 +1,17 @@
 #include "gltf/accessor.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <limits>
 #include <type_traits>
 
-namespace sinew::loader::gltf {
+#include "common/load_status.h"
 
-// glTF buffers are little-endian and every read below is a plain memcpy into a host integer/float.
-static_assert(std::endian::native == std::endian::little,
-              "the glTF accessor reader assumes a little-endian host");
+namespace sinew::loader::gltf {
 
 namespace {
 
 using detail::ColumnCount;
-using detail::ColumnStride;
 using detail::IsMatrix;
 using detail::RowCount;
 
@@ -80,77 +76,7 @@ Status CheckOutSize(const AccessorDesc& accessor, size_t out_size) {
   return {};
 }
 
-// ---- Decoding ----------------------------------------------------------------------------------
-
-template <typename T>
-inline T Load(const uint8_t* p) noexcept {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-
-// Component conversions, chosen at compile time.
-struct Cast {
-  template <typename Dst, typename Src>
-  static Dst Apply(Src value) noexcept {
-    return static_cast<Dst>(value);
-  }
-};
-
-struct Normalize {
-  // The spec's formulas: unsigned c / (2^n - 1), signed max(c / (2^(n-1) - 1), -1). A true
-  // division (not a multiply by the reciprocal) keeps 255 -> 1.0 and friends exact.
-  template <typename Dst, typename Src>
-  static Dst Apply(Src value) noexcept {
-    static_assert(std::is_integral_v<Src> && sizeof(Src) <= 2 && std::is_same_v<Dst, float>);
-    constexpr float kMax = static_cast<float>(std::numeric_limits<Src>::max());
-    if constexpr (std::is_signed_v<Src>) {
-      return std::max(static_cast<float>(value) / kMax, -1.0f);
-    } else {
-      return static_cast<float>(value) / kMax;
-    }
-  }
-};
-
-// Layout of one element, everything known at compile time.
-template <typename Src, uint32_t kRows, uint32_t kCols>
-struct Layout {
-  static constexpr size_t kComponents = size_t{kRows} * kCols;
-  static constexpr size_t kColumnStride = ColumnStride(sizeof(Src), kRows, /*matrix=*/kCols > 1);
-  static constexpr size_t kElementSize = kColumnStride * kCols;
-  static constexpr bool kUnpadded = kColumnStride == kRows * sizeof(Src);
-};
-
-template <typename Src, uint32_t kRows, uint32_t kCols, class Conv, typename Dst>
-inline void DecodeElement(const uint8_t* src, Dst* out) noexcept {
-  using L = Layout<Src, kRows, kCols>;
-  if constexpr (std::is_same_v<Src, Dst> && std::is_same_v<Conv, Cast> && L::kUnpadded) {
-    std::memcpy(out, src, L::kComponents * sizeof(Src));
-  } else {
-    for (size_t c = 0; c < kCols; ++c) {
-      for (size_t r = 0; r < kRows; ++r) {
-        out[c * kRows + r] =
-            Conv::template Apply<Dst>(Load<Src>(src + c * L::kColumnStride + r * sizeof(Src)));
-      }
-    }
-  }
-}
-
-// kFixedStride != 0: the stride is that constant (lets the compiler vectorize packed data).
-template <typename Src, uint32_t kRows, uint32_t kCols, class Conv, size_t kFixedStride,
-          typename Dst>
-void DecodeDense(const uint8_t* src, size_t stride, size_t count, Dst* out) noexcept {
-  using L = Layout<Src, kRows, kCols>;
-  if constexpr (std::is_same_v<Src, Dst> && std::is_same_v<Conv, Cast> && L::kUnpadded &&
-                kFixedStride == L::kElementSize) {
-    std::memcpy(out, src, count * L::kElementSize);
-  } else {
-    const size_t step = kFixedStride != 0 ? kFixedStride : stride;
-    for (size_t i = 0; i < count; ++i) {
-      DecodeElement<Src, kRows, kCols, Conv>(src + i * step, out + i * L::kComponents);
-    }
-  }
-}
+// ---- Decoding (the component decoder itself: common/components.h) --------------------------
 
 // Where sparse substitution stopped, when the indices break the rules.
 struct SparseFailure {
@@ -167,7 +93,7 @@ SparseFailure ApplySparse(const SparseDesc& sparse, uint64_t count, Dst* out) no
   const uint8_t* values = sparse.values.bytes.data() + sparse.values_byte_offset;
   uint64_t previous = 0;
   for (uint32_t j = 0; j < sparse.count; ++j) {
-    const uint64_t index = Load<Index>(indices + size_t{j} * sizeof(Index));
+    const uint64_t index = LoadComponent<Index>(indices + size_t{j} * sizeof(Index));
     if ((j > 0 && index <= previous) || index >= count) return {true, j, index, previous};
     DecodeElement<Src, kRows, kCols, Conv>(values + size_t{j} * L::kElementSize,
                                            out + index * L::kComponents);
@@ -226,22 +152,17 @@ void VisitShape(AccessorType type, F& f) {
   }
 }
 
+// The C++ types glTF's componentTypes decode from (glTF 2.0 Specification, Accessors).
+template <typename T>
+constexpr bool kGltfComponent =
+    std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> || std::is_same_v<T, int16_t> ||
+    std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t> || std::is_same_v<T, float>;
+
 template <class F>
 void VisitLayout(ComponentType component, AccessorType type, F& f) {
-  switch (component) {
-    case ComponentType::kByte:
-      return VisitShape<int8_t>(type, f);
-    case ComponentType::kUnsignedByte:
-      return VisitShape<uint8_t>(type, f);
-    case ComponentType::kShort:
-      return VisitShape<int16_t>(type, f);
-    case ComponentType::kUnsignedShort:
-      return VisitShape<uint16_t>(type, f);
-    case ComponentType::kUnsignedInt:
-      return VisitShape<uint32_t>(type, f);
-    case ComponentType::kFloat:
-      return VisitShape<float>(type, f);
-  }
+  VisitNumericType(NumericTypeOf(component), [&]<typename Src>() {
+    if constexpr (kGltfComponent<Src>) VisitShape<Src>(type, f);
+  });
 }
 
 Status SparseStatus(const AccessorDesc& accessor, const SparseFailure& failure) {
@@ -297,6 +218,112 @@ const char* AccessorTypeName(AccessorType type) noexcept {
   return "?";
 }
 
+namespace {
+
+// The accessor's elements within its bufferView (byteStride, byteOffset, extent), or no
+// byteOffset without one. Inline: the loader validates every accessor of a file.
+[[gnu::always_inline]] inline LoadStatus ValidateViewRange(const AccessorDesc& accessor,
+                                                           uint32_t component_size,
+                                                           uint32_t element_size, uint32_t extent) {
+  if (!accessor.view) {
+    if (accessor.byte_offset != 0) {
+      return Fail(Error::kInvalidValue, accessor, "/byteOffset",
+                  "byteOffset " + Str(accessor.byte_offset) + " without a bufferView");
+    }
+    return {};
+  }
+  const ViewBytes& view = *accessor.view;
+  if (view.byte_stride != 0) {
+    if (view.byte_stride < kMinByteStride || view.byte_stride > kMaxByteStride) {
+      return Fail(Error::kInvalidValue, accessor, "/bufferView",
+                  "the bufferView's byteStride " + Str(view.byte_stride) + " is outside 4..252");
+    }
+    if (view.byte_stride % 4 != 0) {
+      return Fail(
+          Error::kInvalidValue, accessor, "/bufferView",
+          "the bufferView's byteStride " + Str(view.byte_stride) + " is not a multiple of 4");
+    }
+    if (view.byte_stride < element_size) {
+      return Fail(Error::kInvalidValue, accessor, "/bufferView",
+                  "the bufferView's byteStride " + Str(view.byte_stride) +
+                      " is smaller than one element (" + Str(element_size) + " bytes of " +
+                      Describe(accessor) + ")");
+    }
+  }
+  if ((accessor.byte_offset & (component_size - 1)) != 0) {  // component_size: 1, 2 or 4
+    return Fail(Error::kInvalidValue, accessor, "/byteOffset",
+                "byteOffset " + Str(accessor.byte_offset) +
+                    " is not a multiple of the component size " + Str(component_size));
+  }
+  const uint32_t stride = view.byte_stride != 0 ? view.byte_stride : element_size;
+  if (!Fits(view.bytes.size(), accessor.byte_offset, accessor.count, stride, extent)) {
+    return Fail(Error::kOutOfBounds, accessor, "",
+                Str(accessor.count) + " elements (" + Describe(accessor) + ", stride " +
+                    Str(stride) + ") from byteOffset " + Str(accessor.byte_offset) +
+                    " reach past the end of the bufferView (" + Str(view.bytes.size()) + " bytes)");
+  }
+  return {};
+}
+
+// One part of accessor.sparse, its indices or its values: its bufferView without byteStride, its
+// byteOffset a multiple of `unit` bytes (the index or the component size), sparse.count items of
+// `item_size` bytes (the last `extent` of them) within the view.
+enum class SparsePart { kIndices, kValues };
+
+LoadStatus ValidateSparsePart(const AccessorDesc& accessor, SparsePart part, uint32_t unit,
+                              uint32_t item_size, uint32_t extent) {
+  const SparseDesc& sparse = *accessor.sparse;
+  const bool indices = part == SparsePart::kIndices;
+  const ViewBytes& view = indices ? sparse.indices : sparse.values;
+  const uint64_t byte_offset = indices ? sparse.indices_byte_offset : sparse.values_byte_offset;
+  const char* name = indices ? "indices" : "values";
+  if (view.byte_stride != 0) {
+    return Fail(Error::kInvalidValue, accessor,
+                indices ? "/sparse/indices/bufferView" : "/sparse/values/bufferView",
+                std::string("the sparse ") + name + "' bufferView must not define byteStride");
+  }
+  if (byte_offset % unit != 0) {
+    return Fail(Error::kInvalidValue, accessor,
+                indices ? "/sparse/indices/byteOffset" : "/sparse/values/byteOffset",
+                "byteOffset " + Str(byte_offset) + " is not a multiple of the " +
+                    (indices ? "index size " : "component size ") + Str(unit));
+  }
+  if (!Fits(view.bytes.size(), byte_offset, sparse.count, item_size, extent)) {
+    return Fail(Error::kOutOfBounds, accessor, indices ? "/sparse/indices" : "/sparse/values",
+                Str(sparse.count) +
+                    (indices ? " indices of " + Str(item_size) + " bytes"
+                             : " values (" + Describe(accessor) + ")") +
+                    " from byteOffset " + Str(byte_offset) +
+                    " reach past the end of the bufferView (" + Str(view.bytes.size()) + " bytes)");
+  }
+  return {};
+}
+
+// accessor.sparse: its count, index type and both views' ranges.
+LoadStatus ValidateSparse(const AccessorDesc& accessor, uint32_t component_size,
+                          uint32_t element_size, uint32_t extent) {
+  const SparseDesc& sparse = *accessor.sparse;
+  if (sparse.count == 0) {
+    return Fail(Error::kInvalidValue, accessor, "/sparse/count", "sparse.count must be at least 1");
+  }
+  if (sparse.count > accessor.count) {
+    return Fail(Error::kInvalidValue, accessor, "/sparse/count",
+                "sparse.count " + Str(sparse.count) + " exceeds the accessor's count " +
+                    Str(accessor.count));
+  }
+  const uint32_t index_size = SparseIndexSize(sparse.index_type);
+  if (index_size == 0) {
+    return Fail(Error::kInvalidValue, accessor, "/sparse/indices/componentType",
+                std::string("sparse indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or "
+                            "UNSIGNED_INT, not ") +
+                    ComponentTypeName(sparse.index_type));
+  }
+  SINEW_TRY(ValidateSparsePart(accessor, SparsePart::kIndices, index_size, index_size, index_size));
+  return ValidateSparsePart(accessor, SparsePart::kValues, component_size, element_size, extent);
+}
+
+}  // namespace
+
 Status ValidateAccessor(const AccessorDesc& accessor) {
   const uint32_t component_size = ComponentSize(accessor.component_type);
   if (component_size == 0) {
@@ -319,102 +346,14 @@ Status ValidateAccessor(const AccessorDesc& accessor) {
   const uint32_t element_size = ElementSize(accessor.component_type, accessor.type);
   const uint32_t extent = ElementExtent(accessor.component_type, accessor.type);
 
-  if (!accessor.view) {
-    if (accessor.byte_offset != 0) {
-      return Fail(Error::kInvalidValue, accessor, "/byteOffset",
-                  "byteOffset " + Str(accessor.byte_offset) + " without a bufferView");
-    }
-  } else {
-    const ViewBytes& view = *accessor.view;
-    if (view.byte_stride != 0) {
-      if (view.byte_stride < kMinByteStride || view.byte_stride > kMaxByteStride) {
-        return Fail(Error::kInvalidValue, accessor, "/bufferView",
-                    "the bufferView's byteStride " + Str(view.byte_stride) + " is outside 4..252");
-      }
-      if (view.byte_stride % 4 != 0) {
-        return Fail(
-            Error::kInvalidValue, accessor, "/bufferView",
-            "the bufferView's byteStride " + Str(view.byte_stride) + " is not a multiple of 4");
-      }
-      if (view.byte_stride < element_size) {
-        return Fail(Error::kInvalidValue, accessor, "/bufferView",
-                    "the bufferView's byteStride " + Str(view.byte_stride) +
-                        " is smaller than one element (" + Str(element_size) + " bytes of " +
-                        Describe(accessor) + ")");
-      }
-    }
-    if ((accessor.byte_offset & (component_size - 1)) != 0) {  // component_size: 1, 2 or 4
-      return Fail(Error::kInvalidValue, accessor, "/byteOffset",
-                  "byteOffset " + Str(accessor.byte_offset) +
-                      " is not a multiple of the component size " + Str(component_size));
-    }
-    const uint32_t stride = view.byte_stride != 0 ? view.byte_stride : element_size;
-    if (!Fits(view.bytes.size(), accessor.byte_offset, accessor.count, stride, extent)) {
-      return Fail(Error::kOutOfBounds, accessor, "",
-                  Str(accessor.count) + " elements (" + Describe(accessor) + ", stride " +
-                      Str(stride) + ") from byteOffset " + Str(accessor.byte_offset) +
-                      " reach past the end of the bufferView (" + Str(view.bytes.size()) +
-                      " bytes)");
-    }
-  }
-
-  if (accessor.sparse) {
-    const SparseDesc& sparse = *accessor.sparse;
-    if (sparse.count == 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/count",
-                  "sparse.count must be at least 1");
-    }
-    if (sparse.count > accessor.count) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/count",
-                  "sparse.count " + Str(sparse.count) + " exceeds the accessor's count " +
-                      Str(accessor.count));
-    }
-    const uint32_t index_size = SparseIndexSize(sparse.index_type);
-    if (index_size == 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/indices/componentType",
-                  std::string("sparse indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or "
-                              "UNSIGNED_INT, not ") +
-                      ComponentTypeName(sparse.index_type));
-    }
-    if (sparse.indices.byte_stride != 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/indices/bufferView",
-                  "the sparse indices' bufferView must not define byteStride");
-    }
-    if (sparse.indices_byte_offset % index_size != 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/indices/byteOffset",
-                  "byteOffset " + Str(sparse.indices_byte_offset) +
-                      " is not a multiple of the index size " + Str(index_size));
-    }
-    if (!Fits(sparse.indices.bytes.size(), sparse.indices_byte_offset, sparse.count, index_size,
-              index_size)) {
-      return Fail(Error::kOutOfBounds, accessor, "/sparse/indices",
-                  Str(sparse.count) + " indices of " + Str(index_size) + " bytes from byteOffset " +
-                      Str(sparse.indices_byte_offset) + " reach past the end of the bufferView (" +
-                      Str(sparse.indices.bytes.size()) + " bytes)");
-    }
-    if (sparse.values.byte_stride != 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/values/bufferView",
-                  "the sparse values' bufferView must not define byteStride");
-    }
-    if (sparse.values_byte_offset % component_size != 0) {
-      return Fail(Error::kInvalidValue, accessor, "/sparse/values/byteOffset",
-                  "byteOffset " + Str(sparse.values_byte_offset) +
-                      " is not a multiple of the component size " + Str(component_size));
-    }
-    if (!Fits(sparse.values.bytes.size(), sparse.values_byte_offset, sparse.count, element_size,
-              extent)) {
-      return Fail(Error::kOutOfBounds, accessor, "/sparse/values",
-                  Str(sparse.count) + " values (" + Describe(accessor) + ") from byteOffset " +
-                      Str(sparse.values_byte_offset) + " reach past the end of the bufferView (" +
-                      Str(sparse.values.bytes.size()) + " bytes)");
-    }
-  }
+  SINEW_TRY(ValidateViewRange(accessor, component_size, element_size, extent));
+  if (accessor.sparse) SINEW_TRY(ValidateSparse(accessor, component_size, element_size, extent));
   return {};
 }
 
 Status ReadFloats(const AccessorDesc& accessor, std::span<float> out) {
-  if (Status status = ValidateAccessor(accessor); !status.ok()) return status;
-  if (Status status = CheckOutSize(accessor, out.size()); !status.ok()) return status;
+  SINEW_TRY(ValidateAccessor(accessor));
+  SINEW_TRY(CheckOutSize(accessor, out.size()));
   return DecodeFloats(accessor, out);
 }
 
@@ -440,7 +379,7 @@ Status DecodeFloats(const AccessorDesc& accessor, std::span<float> out) {
 }
 
 Status ReadUints(const AccessorDesc& accessor, std::span<uint32_t> out) {
-  if (Status status = ValidateAccessor(accessor); !status.ok()) return status;
+  SINEW_TRY(ValidateAccessor(accessor));
   if (accessor.component_type != ComponentType::kUnsignedByte &&
       accessor.component_type != ComponentType::kUnsignedShort &&
       accessor.component_type != ComponentType::kUnsignedInt) {
@@ -452,7 +391,7 @@ Status ReadUints(const AccessorDesc& accessor, std::span<uint32_t> out) {
     return Fail(Error::kInvalidValue, accessor, "/normalized",
                 "expected integer data, not normalized " + Describe(accessor));
   }
-  if (Status status = CheckOutSize(accessor, out.size()); !status.ok()) return status;
+  SINEW_TRY(CheckOutSize(accessor, out.size()));
   return DecodeUints(accessor, out);
 }
 

@@ -1,9 +1,10 @@
-// glTF 2.0 accessors: the structural rules of accessor / bufferView / sparse (Specification.adoc
-// §3.6 "Buffers, Buffer Views and Accessors") and decoding of their elements to float or uint32.
-// Knows nothing about JSON: the JSON layer resolves indices into spans and fills an AccessorDesc.
+// glTF 2.0 accessors: the structural rules of accessor / bufferView / sparse (glTF 2.0
+// Specification, Buffers, Buffer Views, and Accessors) and decoding of their elements to float or
+// uint32. Knows nothing about JSON: the JSON layer resolves indices into spans and fills an
+// AccessorDesc.
 //
-// Host requirement: little-endian (glTF data is little-endian and is read with memcpy; the .cpp
-// static_asserts it).
+// The component decoding itself is shared with G4MF (common/components.h); host requirement:
+// little-endian, as there.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/components.h"
 #include "sinew/core/error.h"
 
 namespace sinew::loader::gltf {
@@ -57,11 +59,6 @@ constexpr bool IsMatrix(AccessorType type) noexcept {
 constexpr uint32_t ColumnCount(AccessorType type) noexcept {
   return IsMatrix(type) ? RowCount(type) : 1;
 }
-
-// Bytes from the start of one column to the next: matrix columns start on 4-byte boundaries.
-constexpr uint32_t ColumnStride(uint32_t component_size, uint32_t rows, bool matrix) noexcept {
-  return matrix ? (rows * component_size + 3u) & ~3u : rows * component_size;
-}
 }  // namespace detail
 
 // Parsing helpers for the JSON layer: false (and *out untouched) for an unknown value.
@@ -101,21 +98,28 @@ constexpr bool ParseAccessorType(std::string_view name, AccessorType* out) noexc
 const char* ComponentTypeName(ComponentType type) noexcept;
 const char* AccessorTypeName(AccessorType type) noexcept;
 
-// Bytes of one component: 1, 2 or 4 (0 for a value outside the enum).
-constexpr uint32_t ComponentSize(ComponentType type) noexcept {
+// The component type as the decoders shared with G4MF know it (common/components.h); bytes 0 for a
+// value outside the enum.
+constexpr NumericType NumericTypeOf(ComponentType type) noexcept {
   switch (type) {
     case ComponentType::kByte:
+      return {ComponentKind::kSigned, 1};
     case ComponentType::kUnsignedByte:
-      return 1;
+      return {ComponentKind::kUnsigned, 1};
     case ComponentType::kShort:
+      return {ComponentKind::kSigned, 2};
     case ComponentType::kUnsignedShort:
-      return 2;
+      return {ComponentKind::kUnsigned, 2};
     case ComponentType::kUnsignedInt:
+      return {ComponentKind::kUnsigned, 4};
     case ComponentType::kFloat:
-      return 4;
+      return {ComponentKind::kFloat, 4};
   }
-  return 0;
+  return {ComponentKind::kFloat, 0};
 }
+
+// Bytes of one component: 1, 2 or 4 (0 for a value outside the enum).
+constexpr uint32_t ComponentSize(ComponentType type) noexcept { return NumericTypeOf(type).bytes; }
 // Components of one element: 1..16 (0 for a value outside the enum).
 constexpr uint32_t ComponentCount(AccessorType type) noexcept {
   return detail::RowCount(type) * detail::ColumnCount(type);
@@ -124,9 +128,8 @@ constexpr uint32_t ComponentCount(AccessorType type) noexcept {
 // boundary, so MAT2/MAT3 of 1-byte components and MAT3 of 2-byte components are padded
 // (MAT2 u8: 8, MAT3 u8: 12, MAT3 i16/u16: 24). This is the tightly-packed stride.
 constexpr uint32_t ElementSize(ComponentType component, AccessorType type) noexcept {
-  return detail::ColumnCount(type) * detail::ColumnStride(ComponentSize(component),
-                                                          detail::RowCount(type),
-                                                          detail::IsMatrix(type));
+  return detail::ColumnCount(type) *
+         ColumnStride(ComponentSize(component), detail::RowCount(type), detail::IsMatrix(type));
 }
 
 // A resolved bufferView: its bytes (already bounds-checked against the buffer by the caller) and

@@ -6,23 +6,16 @@ namespace sinew::loader::gltf {
 namespace {
 
 // Finds extensions/<name> of the object at `where`, given its "extensions" field; *present false
-// when absent. *ext_where: the extension object's pointer (set when present).
-Status FindExtension(const Field& extensions, std::string_view name, const Path& where, Object* out,
-                     bool* present, std::string* ext_where) {
-  Object extensions_object;
+// when absent. The extension object's pointer is where/extensions/<name>.
+LoadStatus FindExtension(const Field& extensions, std::string_view name, const Path& where,
+                         TapeObject* out, bool* present) {
+  TapeObject extensions_object;
   bool has_extensions = false;
   *present = false;
-  if (Status s = OptionalObject(extensions, where, &extensions_object, &has_extensions); !s) {
-    return s;
-  }
+  SINEW_TRY(OptionalObject(extensions, where, &extensions_object, &has_extensions));
   if (!has_extensions) return {};
   const Path extensions_path(where, "extensions");
-  if (Status s = OptionalObject(FindField(extensions_object, name), extensions_path, out, present);
-      !s || !*present) {
-    return s;
-  }
-  *ext_where = Path(extensions_path, name).ToString();
-  return {};
+  return OptionalObject(FindField(extensions_object, name), extensions_path, out, present);
 }
 
 bool ParsePoseType(std::string_view name, PoseType* out) {
@@ -40,212 +33,196 @@ bool ParsePoseType(std::string_view name, PoseType* out) {
   return true;
 }
 
-}  // namespace
-
-Status LoadVariantNames(Object root, Asset* asset) {
-  Object ext;
-  bool present = false;
-  std::string where;
-  if (Status s = FindExtension(FindField(root, "extensions"), kVariantsExtension, Path(), &ext,
-                               &present, &where);
-      !s) {
-    return s;
+// One pose of KHR_character_skeleton_bindpose: a poseType not given before, one affine matrix per
+// joint.
+LoadStatus LoadBindPose(TapeObject pose_object, const Path& pw, Skin* skin) {
+  static constexpr std::string_view kKeys[] = {"poseType", "bindPoses"};
+  enum { kPoseType, kBindPoses };
+  const Fields f(pose_object, kKeys);
+  BindPose pose;
+  std::string_view type;
+  SINEW_TRY(RequireString(f[kPoseType], pw, &type));
+  if (!ParsePoseType(type, &pose.type)) {
+    return {Error::kInvalidValue,
+            "poseType '" + std::string(type) + "' is not TPose, APose, IPose or Custom",
+            Path(pw, "poseType").ToString()};
   }
-  if (!present) return {};
-  Array variants;
-  if (Status s = RequireArray(ext, "variants", where, &variants); !s) return s;
-  size_t i = 0;
-  for (Element e : variants) {
-    const std::string vw = Pointer(Pointer(where, "variants"), i);
-    Object v;
-    if (Status s = AsObject(e, vw, &v); !s) return s;
-    std::string_view name;
-    if (Status s = RequireString(v, "name", vw, &name); !s) return s;
-    asset->variants.emplace_back(name);
-    ++i;
+  for (const BindPose& earlier : skin->bind_poses) {
+    if (earlier.type == pose.type) {
+      return {Error::kInvalidValue, "a second pose of type " + std::string(type),
+              Path(pw, "poseType").ToString()};
+    }
   }
+  ObjectArray bind_poses;
+  SINEW_TRY(RequireObjects(f[kBindPoses], pw, &bind_poses));
+  if (bind_poses.size() != skin->joints.size()) {
+    return {Error::kInvalidValue,
+            std::to_string(bind_poses.size()) + " bind poses for " +
+                std::to_string(skin->joints.size()) + " joints",
+            Path(pw, "bindPoses").ToString()};
+  }
+  pose.matrices.resize(skin->joints.size());
+  SINEW_TRY(bind_poses.ForEach([&](TapeObject bind, const Path& bw, size_t j) -> LoadStatus {
+    double numbers[16];
+    bool has_matrix = false;
+    SINEW_TRY(OptionalNumbers(FindField(bind, "matrix"), bw, {numbers, 16}, &has_matrix));
+    if (!has_matrix) return {Error::kMissingProperty, "required", Path(bw, "matrix").ToString()};
+    // Column-major: entries 3, 7, 11 and 15 are the bottom row.
+    if (std::fabs(numbers[3]) > 1e-6 || std::fabs(numbers[7]) > 1e-6 ||
+        std::fabs(numbers[11]) > 1e-6 || std::fabs(numbers[15] - 1.0) > 1e-6) {
+      return {Error::kInvalidValue, "not affine (bottom row must be 0 0 0 1)",
+              Path(bw, "matrix").ToString()};
+    }
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) pose.matrices[j].m[c][r] = float(numbers[size_t(c * 4 + r)]);
+    return {};
+  }));
+  skin->bind_poses.push_back(std::move(pose));
   return {};
 }
 
-Status LoadVariantMappings(const Field& extensions, const Path& where_path, size_t variant_count,
-                           size_t material_count, Primitive* p) {
-  p->variant_materials.assign(variant_count, -1);
-  Object ext;
-  bool present = false;
-  std::string ew;
-  if (Status s = FindExtension(extensions, kVariantsExtension, where_path, &ext, &present, &ew);
-      !s) {
-    return s;
+// One in-between of a SINEW_morph_inbetweens shape (role: per target, 0 unused, 1 primary, 2
+// in-between).
+LoadStatus LoadInbetween(TapeObject ib, const Path& iw, size_t target_count,
+                         std::vector<uint8_t>* role, InbetweenShape* shape,
+                         std::vector<Warning>* warnings) {
+  static constexpr std::string_view kKeys[] = {"target", "weight"};
+  enum { kTarget, kWeight };
+  const Fields f(ib, kKeys);
+  uint32_t target = 0;
+  SINEW_TRY(RequireIndex(f[kTarget], iw, target_count, &target));
+  double weight = 0;
+  if (!f[kWeight].present) {
+    return {Error::kMissingProperty, "required", Path(iw, "weight").ToString()};
   }
+  if (!f[kWeight].value.GetDouble(&weight) || !std::isfinite(weight)) {
+    return {Error::kWrongType, "expected a finite number", Path(iw, "weight").ToString()};
+  }
+  if ((*role)[target] != 0) {
+    return {Error::kInvalidValue,
+            "target " + std::to_string(target) + " is already a primary or an in-between",
+            Path(iw, "target").ToString()};
+  }
+  (*role)[target] = 2;
+  if (std::fabs(weight) < 1e-6 || std::fabs(weight - 1.0) < 1e-6) {
+    warnings->push_back({Path(iw, "weight").ToString(),
+                         "in-between at weight " + std::to_string(weight) +
+                             " (0 and 1 belong to the null and primary shapes) ignored"});
+    return {};
+  }
+  bool duplicate = false;
+  for (const InbetweenShape::Inbetween& earlier : shape->inbetweens) {
+    duplicate |= std::fabs(double(earlier.weight) - weight) < 1e-6;
+  }
+  if (duplicate) {
+    warnings->push_back({Path(iw, "weight").ToString(),
+                         "in-between weight " + std::to_string(weight) +
+                             " duplicates an earlier one of this shape; the first is kept"});
+    return {};
+  }
+  shape->inbetweens.push_back({target, static_cast<float>(weight)});
+  return {};
+}
+
+}  // namespace
+
+LoadStatus LoadVariantNames(TapeObject root, Asset* asset) {
+  TapeObject ext;
+  bool present = false;
+  SINEW_TRY(FindExtension(FindField(root, "extensions"), kVariantsExtension, kDocumentRoot, &ext,
+                          &present));
   if (!present) return {};
-  const std::string where = where_path.ToString();
-  Array mappings;
-  if (Status s = RequireArray(ext, "mappings", ew, &mappings); !s) return s;
-  size_t m = 0;
-  for (Element e : mappings) {
-    const std::string mw = Pointer(Pointer(ew, "mappings"), m);
-    Object mapping;
-    if (Status s = AsObject(e, mw, &mapping); !s) return s;
+  const Path extensions_path(kDocumentRoot, "extensions"), ew(extensions_path, kVariantsExtension);
+  ObjectArray variants;
+  SINEW_TRY(RequireObjects(FindField(ext, "variants"), ew, &variants));
+  return variants.ForEach([&](TapeObject v, const Path& vw, size_t) -> LoadStatus {
+    std::string_view name;
+    SINEW_TRY(RequireString(FindField(v, "name"), vw, &name));
+    asset->variants.emplace_back(name);
+    return {};
+  });
+}
+
+LoadStatus LoadVariantMappings(const Field& extensions, const Path& where, size_t variant_count,
+                               size_t material_count, Primitive* p) {
+  p->variant_materials.assign(variant_count, -1);
+  TapeObject ext;
+  bool present = false;
+  SINEW_TRY(FindExtension(extensions, kVariantsExtension, where, &ext, &present));
+  if (!present) return {};
+  const Path extensions_path(where, "extensions"), ew(extensions_path, kVariantsExtension);
+  ObjectArray mappings;
+  SINEW_TRY(RequireObjects(FindField(ext, "mappings"), ew, &mappings));
+  static constexpr std::string_view kKeys[] = {"material", "variants"};
+  enum { kMaterial, kVariants };
+  std::vector<uint32_t> variants;
+  return mappings.ForEach([&](TapeObject mapping, const Path& mw, size_t) -> LoadStatus {
+    const Fields f(mapping, kKeys);
     uint32_t material = 0;
-    if (Status s = RequireIndex(mapping, "material", mw, material_count, &material); !s) return s;
-    std::vector<uint32_t> variants;
+    SINEW_TRY(RequireIndex(f[kMaterial], mw, material_count, &material));
     bool has_variants = false;
-    if (Status s =
-            OptionalIndices(mapping, "variants", mw, variant_count, &variants, &has_variants);
-        !s) {
-      return s;
+    SINEW_TRY(OptionalIndices(f[kVariants], mw, variant_count, &variants, &has_variants));
+    if (!has_variants) {
+      return {Error::kMissingProperty, "required", Path(mw, "variants").ToString()};
     }
-    if (!has_variants) return {Error::kMissingProperty, "required", Pointer(mw, "variants")};
     for (size_t k = 0; k < variants.size(); ++k) {
       int32_t& slot = p->variant_materials[variants[k]];
       if (slot >= 0) {
+        const Path variants_path(mw, "variants");
         return {Error::kInvalidValue,
-                "variant " + std::to_string(variants[k]) + " is mapped more than once in " + where,
-                Pointer(Pointer(mw, "variants"), k)};
+                "variant " + std::to_string(variants[k]) + " is mapped more than once in " +
+                    where.ToString(),
+                Path(variants_path, k).ToString()};
       }
       slot = static_cast<int32_t>(material);
     }
-    ++m;
-  }
-  return {};
+    return {};
+  });
 }
 
-Status LoadBindPoses(const Field& extensions, const Path& where, Skin* skin) {
-  Object ext;
+LoadStatus LoadBindPoses(const Field& extensions, const Path& where, Skin* skin) {
+  TapeObject ext;
   bool present = false;
-  std::string ew;
-  if (Status s = FindExtension(extensions, kBindPoseExtension, where, &ext, &present, &ew); !s) {
-    return s;
-  }
+  SINEW_TRY(FindExtension(extensions, kBindPoseExtension, where, &ext, &present));
   if (!present) return {};
-  Array poses;
-  if (Status s = RequireArray(ext, "poses", ew, &poses); !s) return s;
-  std::vector<double> numbers;
-  size_t p = 0;
-  for (Element e : poses) {
-    const std::string pw = Pointer(Pointer(ew, "poses"), p);
-    Object pose_object;
-    if (Status s = AsObject(e, pw, &pose_object); !s) return s;
-    BindPose pose;
-    std::string_view type;
-    if (Status s = RequireString(pose_object, "poseType", pw, &type); !s) return s;
-    if (!ParsePoseType(type, &pose.type)) {
-      return {Error::kInvalidValue,
-              "poseType '" + std::string(type) + "' is not TPose, APose, IPose or Custom",
-              Pointer(pw, "poseType")};
-    }
-    for (const BindPose& earlier : skin->bind_poses) {
-      if (earlier.type == pose.type) {
-        return {Error::kInvalidValue, "a second pose of type " + std::string(type),
-                Pointer(pw, "poseType")};
-      }
-    }
-    Array bind_poses;
-    if (Status s = RequireArray(pose_object, "bindPoses", pw, &bind_poses); !s) return s;
-    if (bind_poses.size() != skin->joints.size()) {
-      return {Error::kInvalidValue,
-              std::to_string(bind_poses.size()) + " bind poses for " +
-                  std::to_string(skin->joints.size()) + " joints",
-              Pointer(pw, "bindPoses")};
-    }
-    pose.matrices.resize(skin->joints.size());
-    size_t j = 0;
-    for (Element be : bind_poses) {
-      const std::string bw = Pointer(Pointer(pw, "bindPoses"), j);
-      Object bind;
-      if (Status s = AsObject(be, bw, &bind); !s) return s;
-      bool has_matrix = false;
-      if (Status s = OptionalNumbers(bind, "matrix", bw, 16, &numbers, &has_matrix); !s) return s;
-      if (!has_matrix) return {Error::kMissingProperty, "required", Pointer(bw, "matrix")};
-      // Column-major: entries 3, 7, 11 and 15 are the bottom row.
-      if (std::fabs(numbers[3]) > 1e-6 || std::fabs(numbers[7]) > 1e-6 ||
-          std::fabs(numbers[11]) > 1e-6 || std::fabs(numbers[15] - 1.0) > 1e-6) {
-        return {Error::kInvalidValue, "not affine (bottom row must be 0 0 0 1)",
-                Pointer(bw, "matrix")};
-      }
-      for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) pose.matrices[j].m[c][r] = float(numbers[size_t(c * 4 + r)]);
-      ++j;
-    }
-    skin->bind_poses.push_back(std::move(pose));
-    ++p;
-  }
-  return {};
+  const Path extensions_path(where, "extensions"), ew(extensions_path, kBindPoseExtension);
+  ObjectArray poses;
+  SINEW_TRY(RequireObjects(FindField(ext, "poses"), ew, &poses));
+  return poses.ForEach([&](TapeObject pose, const Path& pw, size_t) -> LoadStatus {
+    return LoadBindPose(pose, pw, skin);
+  });
 }
 
-Status LoadInbetweens(const Field& extensions, const Path& where, size_t target_count, Mesh* mesh,
-                      std::vector<Warning>* warnings) {
-  Object ext;
+LoadStatus LoadInbetweens(const Field& extensions, const Path& where, size_t target_count,
+                          Mesh* mesh, std::vector<Warning>* warnings) {
+  TapeObject ext;
   bool present = false;
-  std::string ew;
-  if (Status s = FindExtension(extensions, kInbetweensExtension, where, &ext, &present, &ew); !s) {
-    return s;
-  }
+  SINEW_TRY(FindExtension(extensions, kInbetweensExtension, where, &ext, &present));
   if (!present) return {};
-  Array shapes;
-  if (Status s = RequireArray(ext, "shapes", ew, &shapes); !s) return s;
-  // role: 0 unused, 1 primary, 2 in-between.
-  std::vector<uint8_t> role(target_count, 0);
-  size_t si = 0;
-  for (Element e : shapes) {
-    const std::string sw = Pointer(Pointer(ew, "shapes"), si);
-    Object shape_object;
-    if (Status s = AsObject(e, sw, &shape_object); !s) return s;
+  const Path extensions_path(where, "extensions"), ew(extensions_path, kInbetweensExtension);
+  ObjectArray shapes;
+  SINEW_TRY(RequireObjects(FindField(ext, "shapes"), ew, &shapes));
+  std::vector<uint8_t> role(target_count, 0);  // Per target: 0 unused, 1 primary, 2 in-between.
+  static constexpr std::string_view kKeys[] = {"target", "inbetweens"};
+  enum { kTarget, kInbetweens };
+  return shapes.ForEach([&](TapeObject shape_object, const Path& sw, size_t) -> LoadStatus {
+    const Fields f(shape_object, kKeys);
     InbetweenShape shape;
-    if (Status s = RequireIndex(shape_object, "target", sw, target_count, &shape.primary); !s) {
-      return s;
-    }
+    SINEW_TRY(RequireIndex(f[kTarget], sw, target_count, &shape.primary));
     if (role[shape.primary] != 0) {
       return {Error::kInvalidValue,
               "target " + std::to_string(shape.primary) + " is already a primary or an in-between",
-              Pointer(sw, "target")};
+              Path(sw, "target").ToString()};
     }
     role[shape.primary] = 1;
-    Array inbetweens;
-    if (Status s = RequireArray(shape_object, "inbetweens", sw, &inbetweens); !s) return s;
-    size_t ii = 0;
-    for (Element ie : inbetweens) {
-      const std::string iw = Pointer(Pointer(sw, "inbetweens"), ii++);
-      Object ib;
-      if (Status s = AsObject(ie, iw, &ib); !s) return s;
-      uint32_t target = 0;
-      if (Status s = RequireIndex(ib, "target", iw, target_count, &target); !s) return s;
-      Element weight_value;
-      double weight = 0;
-      if (ib.at_key("weight").get(weight_value) != simdjson::SUCCESS) {
-        return {Error::kMissingProperty, "required", Pointer(iw, "weight")};
-      }
-      if (weight_value.get_double().get(weight) != simdjson::SUCCESS || !std::isfinite(weight)) {
-        return {Error::kWrongType, "expected a finite number", Pointer(iw, "weight")};
-      }
-      if (role[target] != 0) {
-        return {Error::kInvalidValue,
-                "target " + std::to_string(target) + " is already a primary or an in-between",
-                Pointer(iw, "target")};
-      }
-      role[target] = 2;
-      if (std::fabs(weight) < 1e-6 || std::fabs(weight - 1.0) < 1e-6) {
-        warnings->push_back({Pointer(iw, "weight"),
-                             "in-between at weight " + std::to_string(weight) +
-                                 " (0 and 1 belong to the null and primary shapes) ignored"});
-        continue;
-      }
-      bool duplicate = false;
-      for (const InbetweenShape::Inbetween& earlier : shape.inbetweens) {
-        duplicate |= std::fabs(double(earlier.weight) - weight) < 1e-6;
-      }
-      if (duplicate) {
-        warnings->push_back({Pointer(iw, "weight"),
-                             "in-between weight " + std::to_string(weight) +
-                                 " duplicates an earlier one of this shape; the first is kept"});
-        continue;
-      }
-      shape.inbetweens.push_back({target, static_cast<float>(weight)});
-    }
+    ObjectArray inbetweens;
+    SINEW_TRY(RequireObjects(f[kInbetweens], sw, &inbetweens));
+    SINEW_TRY(inbetweens.ForEach([&](TapeObject ib, const Path& iw, size_t) -> LoadStatus {
+      return LoadInbetween(ib, iw, target_count, &role, &shape, warnings);
+    }));
     mesh->inbetween_shapes.push_back(std::move(shape));
-    ++si;
-  }
-  return {};
+    return {};
+  });
 }
 
 }  // namespace sinew::loader::gltf

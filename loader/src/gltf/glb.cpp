@@ -63,7 +63,7 @@ Result<GlbChunks> ParseGlb(std::span<const uint8_t> bytes) {
       if (index != 1) return Bad(offset + 4, "the BIN chunk must directly follow the JSON chunk");
       out.bin = payload;
       out.has_bin = true;
-    }  // Other chunk types are ignored (glTF 2.0 §4.4.3.1).
+    }  // Other chunk types are ignored (glTF 2.0 Specification, Binary glTF Layout, Chunks).
     offset = data + chunk_length;
     ++index;
   }

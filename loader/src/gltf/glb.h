@@ -1,4 +1,5 @@
-// The GLB container (glTF 2.0 §4.4): a 12-byte header, a JSON chunk, an optional BIN chunk.
+// The GLB container (glTF 2.0 Specification, Binary glTF Layout): a 12-byte header, a JSON chunk,
+// an optional BIN chunk.
 #pragma once
 
 #include <cstdint>

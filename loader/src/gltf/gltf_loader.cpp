@@ -2,15 +2,14 @@
 // accessors, then the objects that use them. Every index is range-checked here, every byte range
 // before it is read, so nothing downstream (least of all the GPU) sees an invalid reference.
 //
-// Speed matters (DESIGN.md §10: parse + validate + pack within 2.5x of a bare DOM parse; `sinew
-// bench --loader`): each object's fields are gathered in one pass (Fields) instead of one at_key
-// scan per property; a success returns a null LoadStatus, and JSON pointers are Path chains on the
-// stack, formatted only for an error or a warning; each accessor is validated once, then decoded
-// without validating again (packed floats copied straight into the output); scratch vectors live
-// in the reusable LoadState; the largest passes (accessors, nodes, animations) read the parsed
-// document's tape directly (common/tape.h), the others through simdjson's DOM API. The checks run
-// in the same order as they always have, so every error (code, message, pointer) is the one a
-// property-by-property lookup would report.
+// Speed matters (parse + validate + pack within 2.5x of a bare DOM parse: README.md, Status;
+// `sinew bench --loader`, BENCHMARKS.md): every pass reads the parsed document's tape directly
+// (common/tape.h, common/json.h), each object's fields gathered in one pass (Fields) instead of
+// one key lookup per property; a success returns a null LoadStatus, and JSON pointers are Path
+// chains on the stack, formatted only for an error or a warning; each accessor is validated once,
+// then decoded without validating again (packed floats copied straight into the output); scratch
+// vectors live in the reusable LoadState. The checks run in the same order as they always have,
+// so every error (code, pointer) is the one a property-by-property lookup would report.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -20,7 +19,8 @@
 #include <vector>
 
 #include "accessor.h"
-#include "common/buffer_uri.h"
+#include "common/buffers.h"
+#include "common/components.h"
 #include "common/influence_layout_option.h"
 #include "common/json.h"
 #include "extensions.h"
@@ -42,12 +42,6 @@ constexpr std::string_view kSupportedExtensions[] = {
     gltf::kVariantsExtension, gltf::kBindPoseExtension, gltf::kInbetweensExtension,
 };
 
-struct BufferView {
-  std::span<const uint8_t> bytes;
-  uint32_t byte_stride = 0;
-  uint64_t byte_offset = 0;  // In its buffer, for the alignment rules.
-};
-
 // A validated accessor as the passes after LoadAccessors look it up, in 32 bytes: a load writes and
 // reads tens of thousands of them, and the whole AccessorDesc (144 bytes: resolved spans, sparse
 // part) is needed only to decode data that is not plain packed floats.
@@ -59,7 +53,7 @@ struct Accessor {
   AccessorType type = AccessorType::kScalar;
   bool normalized = false;
   // On a view, with a byteOffset or a byteStride that is not a multiple of 4 (which vertex
-  // attributes must be, glTF 2.0 §3.6.2.4).
+  // attributes must be, glTF 2.0 Specification, Data Alignment).
   bool unaligned = false;
   // On a view whose byteStride is not the element size (data only vertex attributes may have).
   bool strided = false;
@@ -97,7 +91,6 @@ struct LoadState {
   mutable uint64_t decoded_bytes = 0;
   std::vector<Warning>* warnings = nullptr;
   Asset* asset = nullptr;
-  Element dom_root;  // The document, for Dom().
   // Scratch, reused from object to object and from load to load.
   std::vector<double> numbers;
   std::vector<float> floats;
@@ -112,24 +105,13 @@ struct LoadState {
     size_t offset = 0;
   };
   std::vector<KeyTimes> key_times;
-  uint32_t load = 0;                                   // Counts loads from 1; see KeyTimes.
-  std::vector<TapeField> joint_fields, weight_fields;  // JOINTS_n / WEIGHTS_n of one primitive.
-  std::vector<uint64_t> channel_targets;               // CheckDistinctTargets' memory
-  std::vector<int32_t> parents;                        // Per node, while the hierarchy is checked.
-  std::vector<uint32_t> weighted_or_skinned;           // Nodes with weights or a skin, in order.
+  uint32_t load = 0;                               // Counts loads from 1; see KeyTimes.
+  std::vector<Field> joint_fields, weight_fields;  // JOINTS_n / WEIGHTS_n of one primitive.
+  std::vector<uint64_t> channel_targets;           // CheckDistinctTargets' memory
+  std::vector<int32_t> parents;                    // Per node, while the hierarchy is checked.
+  std::vector<uint32_t> weighted_or_skinned;       // Nodes with weights or a skin, in order.
   std::vector<uint8_t> node_state;
   std::vector<size_t> walk;
-
-  // A field found on the tape, as simdjson's DOM element (looked up by its JSON pointer): for
-  // the extension readers, which use the DOM API. Costs a lookup only for a present field.
-  Field Dom(const TapeField& f, const Path& parent) const {
-    Field out{f.key, Element(), false};
-    if (f.present) {
-      out.present =
-          dom_root.at_pointer(Path(parent, f.key).ToString()).get(out.value) == simdjson::SUCCESS;
-    }
-    return out;
-  }
 
   void Reset(const GltfOptions& o, const std::filesystem::path& dir, LoadedAsset* out) {
     if (++load == 0) {  // Wrapped: forget every stamp.
@@ -155,40 +137,28 @@ struct LoadState {
   }
 };
 
-// The pointers of the top-level arrays.
-constexpr Path kBuffersPath("/buffers");
-constexpr Path kViewsPath("/bufferViews");
+// The pointers of the top-level arrays that later checks point into.
 constexpr Path kAccessorsPath("/accessors");
 constexpr Path kNodesPath("/nodes");
-constexpr Path kScenesPath("/scenes");
 constexpr Path kMeshesPath("/meshes");
-constexpr Path kSkinsPath("/skins");
-constexpr Path kAnimationsPath("/animations");
 
 // ---------------------------------------------------------------------------------------------
 // Buffers, views, accessors
 
 LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "buffers"), Path(), &array, &present); !s)
-    return s;
-  if (!present) return {};
-  c.buffers.resize(array.size());
-  c.owned_buffers.resize(array.size());
+  ObjectArray buffers;
+  SINEW_TRY(RootObjects(root, "buffers", &buffers));
+  c.buffers.resize(buffers.size());
+  c.owned_buffers.resize(buffers.size());
   static constexpr std::string_view kKeys[] = {"byteLength", "uri"};
   enum { kByteLength, kUri };
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kBuffersPath, i);
-    TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
+  return buffers.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
     const Fields f(o, kKeys);
     uint64_t byte_length = 0;
-    if (LoadStatus s = RequireUint(f[kByteLength], where, &byte_length); !s) return s;
+    SINEW_TRY(RequireUint(f[kByteLength], where, &byte_length));
     std::string_view uri;
     bool has_uri = false;
-    if (LoadStatus s = OptionalString(f[kUri], where, &uri, &has_uri); !s) return s;
+    SINEW_TRY(OptionalString(f[kUri], where, &uri, &has_uri));
     std::span<const uint8_t> bytes;
     if (!has_uri) {
       if (i != 0 || !c.has_glb_bin) {
@@ -199,70 +169,44 @@ LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
       bytes = c.glb_bin;
     } else {
       std::vector<uint8_t>& owned = c.owned_buffers[i];
-      if (LoadStatus s = ReadBufferUri(c.base_dir, uri, Path(where, "uri").ToString(), &owned);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), &owned));
       bytes = owned;
       c.input_bytes += owned.size();
     }
-    if (bytes.size() < byte_length) {
-      return {Error::kOutOfBounds,
-              "byteLength " + std::to_string(byte_length) + " but the data has " +
-                  std::to_string(bytes.size()) + " bytes",
-              Path(where, "byteLength").ToString()};
-    }
+    SINEW_TRY(CheckByteLength(byte_length, bytes.size(), where));
     c.buffers[i] = bytes.first(static_cast<size_t>(byte_length));
-    ++i;
-  }
-  return {};
+    return {};
+  });
 }
 
 LoadStatus LoadViews(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "bufferViews"), Path(), &array, &present); !s)
-    return s;
-  if (!present) return {};
-  c.views.resize(array.size());
+  ObjectArray views;
+  SINEW_TRY(RootObjects(root, "bufferViews", &views));
+  c.views.resize(views.size());
   static constexpr std::string_view kKeys[] = {"buffer", "byteOffset", "byteLength", "byteStride"};
   enum { kBuffer, kByteOffset, kByteLength, kByteStride };
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kViewsPath, i);
-    TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
+  return views.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
     const Fields f(o, kKeys);
     uint32_t buffer = 0;
     uint64_t offset = 0, length = 0, stride = 0;
     bool has_stride = false;
-    if (LoadStatus s = RequireIndex(f[kBuffer], where, c.buffers.size(), &buffer); !s) return s;
-    if (LoadStatus s = OptionalUint(f[kByteOffset], where, &offset); !s) return s;
-    if (LoadStatus s = RequireUint(f[kByteLength], where, &length); !s) return s;
-    if (LoadStatus s = OptionalUint(f[kByteStride], where, &stride, &has_stride); !s) return s;
+    SINEW_TRY(RequireIndex(f[kBuffer], where, c.buffers.size(), &buffer));
+    SINEW_TRY(OptionalUint(f[kByteOffset], where, &offset));
+    SINEW_TRY(RequireUint(f[kByteLength], where, &length));
+    SINEW_TRY(OptionalUint(f[kByteStride], where, &stride, &has_stride));
     if (length == 0) {
       return {Error::kInvalidValue, "byteLength must be >= 1",
               Path(where, "byteLength").ToString()};
     }
-    const uint64_t size = c.buffers[buffer].size();
-    if (offset > size || length > size - offset) {
-      return {Error::kOutOfBounds,
-              "bytes [" + std::to_string(offset) + ", " + std::to_string(offset + length) +
-                  ") past the buffer's " + std::to_string(size),
-              Path(where, "byteLength").ToString()};
-    }
+    SINEW_TRY(ResolveView(c.buffers[buffer], buffer, offset, length, where, &c.views[i]));
     if (has_stride && (stride < 4 || stride > 252 || stride % 4 != 0)) {
       return {Error::kInvalidValue,
               "byteStride " + std::to_string(stride) + " must be a multiple of 4 in [4, 252]",
               Path(where, "byteStride").ToString()};
     }
-    c.views[i].bytes =
-        c.buffers[buffer].subspan(static_cast<size_t>(offset), static_cast<size_t>(length));
     c.views[i].byte_stride = static_cast<uint32_t>(stride);
-    c.views[i].byte_offset = offset;
-    ++i;
-  }
-  return {};
+    return {};
+  });
 }
 
 // accessor.sparse (rare: a path of its own, out of the accessors loop).
@@ -273,7 +217,7 @@ LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw,
   const Fields f(sparse, kKeys);
   gltf::SparseDesc d;
   uint64_t count = 0;
-  if (LoadStatus s = RequireUint(f[kCount], sw, &count); !s) return s;
+  SINEW_TRY(RequireUint(f[kCount], sw, &count));
   d.count = static_cast<uint32_t>(std::min<uint64_t>(count, UINT32_MAX));
   if (count != d.count) {
     return {Error::kInvalidValue, "count too large", Path(sw, "count").ToString()};
@@ -283,14 +227,14 @@ LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw,
   for (const int part : {kIndices, kValues}) {
     TapeObject po;
     bool has_part = false;
-    if (LoadStatus s = OptionalObject(f[part], sw, &po, &has_part); !s) return s;
+    SINEW_TRY(OptionalObject(f[part], sw, &po, &has_part));
     if (!has_part) return {Error::kMissingProperty, "required", Path(sw, f[part].key).ToString()};
     const Path pw(sw, f[part].key);
     const Fields pf(po, kPartKeys);
     uint32_t pv = 0;
     uint64_t po_offset = 0;
-    if (LoadStatus s = RequireIndex(pf[kBufferView], pw, c.views.size(), &pv); !s) return s;
-    if (LoadStatus s = OptionalUint(pf[kByteOffset], pw, &po_offset); !s) return s;
+    SINEW_TRY(RequireIndex(pf[kBufferView], pw, c.views.size(), &pv));
+    SINEW_TRY(OptionalUint(pf[kByteOffset], pw, &po_offset));
     if (c.views[pv].byte_stride != 0) {
       return {Error::kInvalidValue, "a sparse bufferView must not have byteStride",
               Path(pw, "bufferView").ToString()};
@@ -298,7 +242,7 @@ LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw,
     const gltf::ViewBytes vb{c.views[pv].bytes, 0};
     if (part == kIndices) {
       uint64_t ic = 0;
-      if (LoadStatus s = RequireUint(pf[kComponentType], pw, &ic); !s) return s;
+      SINEW_TRY(RequireUint(pf[kComponentType], pw, &ic));
       if (!gltf::ParseComponentType(ic, &d.index_type)) {
         return {Error::kInvalidValue, "unknown componentType",
                 Path(pw, "componentType").ToString()};
@@ -316,10 +260,10 @@ LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw,
 
 // An accessor without a bufferView is zeros (plus its sparse values): no bytes of the file bound
 // its count, so without a cap a 200-byte file could make the loader allocate gigabytes (or overflow
-// a size). DESIGN.md §6 bounds what a load allocates by a small multiple of the input; such an
-// accessor in a real file mirrors a vertex stream that has bytes in the file (a sparse morph
-// target: count * 12 bytes next to positions of at least count * 4 bytes), so this cap never
-// rejects one.
+// a size). What a load allocates is bounded by a small multiple of its input (docs/gltf.md,
+// Limits); such an accessor in a real file mirrors a vertex stream that has bytes in the file (a
+// sparse morph target: count * 12 bytes next to positions of at least count * 4 bytes), so this cap
+// never rejects one.
 constexpr uint64_t kZeroAccessorBytesPerInputByte = 16;
 constexpr uint64_t kZeroAccessorMinBytes = uint64_t{1} << 20;
 
@@ -336,14 +280,11 @@ LoadStatus CheckZeroAccessorSize(const LoadState& c, const AccessorDesc& a, cons
           Path(where, "count").ToString()};
 }
 
-LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "accessors"), Path(), &array, &present); !s)
-    return s;
-  if (!present) return {};
-  // Built as they are read (not resized first): each entry is written once, while it is hot.
-  c.accessors.reserve(array.size());
+// One accessor object, read into *a (every field set anew) and validated (ValidateAccessor);
+// *has_bounds: it has both "min" and "max". Inline: it runs for every accessor of a file.
+[[gnu::always_inline]] inline LoadStatus ReadAccessor(const LoadState& c, TapeObject o,
+                                                      const Path& where, AccessorDesc* a,
+                                                      bool* has_bounds) {
   static constexpr std::string_view kKeys[] = {"componentType", "type",       "normalized",
                                                "count",         "byteOffset", "bufferView",
                                                "sparse",        "min",        "max"};
@@ -358,90 +299,104 @@ LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
     kMin,
     kMax
   };
-  // Filled here, appended once validated. One for the whole loop, every field set anew for each
-  // accessor (constructing one per accessor zeroes its 144 bytes first).
-  AccessorDesc a;
-  size_t i = 0;
-  for (TapeValue e : array) {
-    a.index = static_cast<uint32_t>(i);
-    a.normalized = false;
-    a.byte_offset = 0;
-    a.view.reset();
-    a.sparse.reset();
-    const Path where(kAccessorsPath, i);
-    TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
-    const Fields f(o, kKeys);
-    uint64_t component = 0;
-    if (LoadStatus s = RequireUint(f[kComponentType], where, &component); !s) return s;
-    if (!gltf::ParseComponentType(component, &a.component_type)) {
-      return {Error::kInvalidValue, "unknown componentType " + std::to_string(component),
-              Path(where, "componentType").ToString()};
-    }
-    std::string_view type;
-    if (LoadStatus s = RequireString(f[kType], where, &type); !s) return s;
-    if (!gltf::ParseAccessorType(type, &a.type)) {
-      return {Error::kInvalidValue, "unknown type '" + std::string(type) + "'",
-              Path(where, "type").ToString()};
-    }
-    if (LoadStatus s = OptionalBool(f[kNormalized], where, &a.normalized); !s) return s;
-    if (LoadStatus s = RequireUint(f[kCount], where, &a.count); !s) return s;
-    if (a.count == 0) {
-      return {Error::kInvalidValue, "count must be >= 1", Path(where, "count").ToString()};
-    }
-    if (LoadStatus s = OptionalUint(f[kByteOffset], where, &a.byte_offset); !s) return s;
-    int32_t view = -1;
-    if (LoadStatus s = OptionalIndex(f[kBufferView], where, c.views.size(), &view); !s) return s;
-    if (view >= 0) {
-      const BufferView& v = c.views[size_t(view)];
-      a.view = gltf::ViewBytes{v.bytes, v.byte_stride};
-      // glTF 2.0 §3.6.2.4: the offset into the buffer is a multiple of the component size too.
-      // The size is 1, 2 or 4: a mask, not a division (this runs for every accessor).
-      if (((v.byte_offset + a.byte_offset) & (gltf::ComponentSize(a.component_type) - 1)) != 0) {
-        return {Error::kInvalidValue,
-                "bufferView.byteOffset + byteOffset is not a multiple of the component size",
-                Path(where, "byteOffset").ToString()};
-      }
-    } else if (a.byte_offset != 0) {
-      return {Error::kInvalidValue, "byteOffset without bufferView",
+  a->normalized = false;
+  a->byte_offset = 0;
+  a->view.reset();
+  a->sparse.reset();
+  const Fields f(o, kKeys);
+  uint64_t component = 0;
+  SINEW_TRY(RequireUint(f[kComponentType], where, &component));
+  if (!gltf::ParseComponentType(component, &a->component_type)) {
+    return {Error::kInvalidValue, "unknown componentType " + std::to_string(component),
+            Path(where, "componentType").ToString()};
+  }
+  std::string_view type;
+  SINEW_TRY(RequireString(f[kType], where, &type));
+  if (!gltf::ParseAccessorType(type, &a->type)) {
+    return {Error::kInvalidValue, "unknown type '" + std::string(type) + "'",
+            Path(where, "type").ToString()};
+  }
+  SINEW_TRY(OptionalBool(f[kNormalized], where, &a->normalized));
+  SINEW_TRY(RequireUint(f[kCount], where, &a->count));
+  if (a->count == 0) {
+    return {Error::kInvalidValue, "count must be >= 1", Path(where, "count").ToString()};
+  }
+  SINEW_TRY(OptionalUint(f[kByteOffset], where, &a->byte_offset));
+  int32_t view = -1;
+  SINEW_TRY(OptionalIndex(f[kBufferView], where, c.views.size(), &view));
+  if (view >= 0) {
+    const BufferView& v = c.views[size_t(view)];
+    a->view = gltf::ViewBytes{v.bytes, v.byte_stride};
+    // The offset into the buffer is a multiple of the component size too (glTF 2.0
+    // Specification, Data Alignment).
+    // The size is 1, 2 or 4: a mask, not a division (this runs for every accessor).
+    if (((v.byte_offset + a->byte_offset) & (gltf::ComponentSize(a->component_type) - 1)) != 0) {
+      return {Error::kInvalidValue,
+              "bufferView.byteOffset + byteOffset is not a multiple of the component size",
               Path(where, "byteOffset").ToString()};
     }
-    TapeObject sparse;
-    bool has_sparse = false;
-    if (LoadStatus s = OptionalObject(f[kSparse], where, &sparse, &has_sparse); !s) return s;
-    if (has_sparse) {
-      gltf::SparseDesc d;
-      if (LoadStatus s = LoadSparse(c, sparse, Path(where, "sparse"), &d); !s) return s;
-      a.sparse = d;
-    }
-    if (LoadStatus s = gltf::ValidateAccessor(a); !s) return s;
-    if (!a.view) {
-      if (LoadStatus s = CheckZeroAccessorSize(c, a, where); !s) return s;
-    }
-    Accessor& info = c.accessors.emplace_back();
-    info.count = a.count;
-    info.component_type = a.component_type;
-    info.type = a.type;
-    info.normalized = a.normalized;
-    info.has_bounds = f[kMin].present && f[kMax].present;
-    info.unaligned = a.view && (a.byte_offset % 4 != 0 || a.view->byte_stride % 4 != 0);
-    const bool has_stride = a.view && a.view->byte_stride != 0;
-    info.packed_stride =
-        has_stride && a.view->byte_stride == gltf::ElementSize(a.component_type, a.type);
-    info.strided = has_stride && !info.packed_stride;
-    if (gltf::IsPackedFloat(a)) {
-      info.packed_floats = a.view->bytes.data() + a.byte_offset;
-    } else {
-      info.desc = static_cast<uint32_t>(c.descs.size());
-      c.descs.push_back(a);
-    }
-    ++i;
+  } else if (a->byte_offset != 0) {
+    return {Error::kInvalidValue, "byteOffset without bufferView",
+            Path(where, "byteOffset").ToString()};
   }
+  TapeObject sparse;
+  bool has_sparse = false;
+  SINEW_TRY(OptionalObject(f[kSparse], where, &sparse, &has_sparse));
+  if (has_sparse) {
+    gltf::SparseDesc d;
+    SINEW_TRY(LoadSparse(c, sparse, Path(where, "sparse"), &d));
+    a->sparse = d;
+  }
+  SINEW_TRY(gltf::ValidateAccessor(*a));
+  if (!a->view) SINEW_TRY(CheckZeroAccessorSize(c, *a, where));
+  *has_bounds = f[kMin].present && f[kMax].present;
   return {};
 }
 
-// Component types an accessor may have in a given role (glTF 2.0 §3.7.2.1 and §3.11, widened by
-// KHR_mesh_quantization): one bit per (componentType, normalized) pair.
+// Appends the Accessor the later passes look up for a validated accessor (and its AccessorDesc,
+// unless its data is packed floats).
+[[gnu::always_inline]] inline void AppendAccessor(LoadState& c, const AccessorDesc& a,
+                                                  bool has_bounds) {
+  Accessor& info = c.accessors.emplace_back();
+  info.count = a.count;
+  info.component_type = a.component_type;
+  info.type = a.type;
+  info.normalized = a.normalized;
+  info.has_bounds = has_bounds;
+  info.unaligned = a.view && (a.byte_offset % 4 != 0 || a.view->byte_stride % 4 != 0);
+  const bool has_stride = a.view && a.view->byte_stride != 0;
+  info.packed_stride =
+      has_stride && a.view->byte_stride == gltf::ElementSize(a.component_type, a.type);
+  info.strided = has_stride && !info.packed_stride;
+  if (gltf::IsPackedFloat(a)) {
+    info.packed_floats = a.view->bytes.data() + a.byte_offset;
+  } else {
+    info.desc = static_cast<uint32_t>(c.descs.size());
+    c.descs.push_back(a);
+  }
+}
+
+LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
+  ObjectArray accessors;
+  SINEW_TRY(RootObjects(root, "accessors", &accessors));
+  // Built as they are read (not resized first): each entry is written once, while it is hot.
+  c.accessors.reserve(accessors.size());
+  // Filled here, appended once validated. One for the whole loop, every field set anew for each
+  // accessor (constructing one per accessor zeroes its 144 bytes first).
+  AccessorDesc a;
+  const auto read = [&](TapeObject o, const Path& where, size_t i)
+                        SINEW_ALWAYS_INLINE -> LoadStatus {
+    a.index = static_cast<uint32_t>(i);
+    bool has_bounds = false;
+    SINEW_TRY(ReadAccessor(c, o, where, &a, &has_bounds));
+    AppendAccessor(c, a, has_bounds);
+    return {};
+  };
+  return accessors.ForEach(read);
+}
+
+// Component types an accessor may have in a given role (glTF 2.0 Specification, Meshes and
+// Animations, widened by KHR_mesh_quantization): one bit per (componentType, normalized) pair.
 enum Components : uint32_t {
   kF32 = 1u << 0,
   kI8 = 1u << 1,
@@ -503,9 +458,7 @@ inline LoadStatus CheckComponents(const LoadState& c, uint32_t index, uint32_t a
                                                                   uint32_t quantized_allowed,
                                                                   std::string_view role,
                                                                   const Path& where) {
-  if (LoadStatus s = CheckComponents(c, index, allowed, quantized_allowed, role, where); !s) {
-    return s;
-  }
+  SINEW_TRY(CheckComponents(c, index, allowed, quantized_allowed, role, where));
   const Accessor& a = c.accessors[index];
   if (a.packed_stride && !a.packed_stride_warned) {
     a.packed_stride_warned = true;
@@ -555,9 +508,9 @@ class UnalignedFloats {
   const uint8_t* at_;
 };
 
-// What a whole load may decode, across every use of every accessor: DESIGN.md §6 bounds a load's
-// allocations by a small multiple of its input, and a file can name one accessor from any number
-// of places. Real files decode about 1-4x their bytes (quantized data widens to 32 bits).
+// What a whole load may decode, across every use of every accessor (docs/gltf.md, Limits): a file
+// can name one accessor from any number of places. Real files decode about 1-4x their bytes
+// (quantized data widens to 32 bits).
 constexpr uint64_t kDecodedBytesPerInputByte = 32;
 constexpr uint64_t kDecodedMinBytes = uint64_t{32} << 20;
 
@@ -585,21 +538,13 @@ constexpr uint64_t kDecodedMinBytes = uint64_t{32} << 20;
 
 // NaN or an infinity in FLOAT data that is read refuses the file: whatever reads it (positions,
 // normals, tangents, weights, morph deltas, inverse binds, key times and values) would spread it.
-// Normalized integers decode to finite values. One branch-free pass (vectorized) over the values
-// just decoded; the element is located only on failure.
+// Normalized integers decode to finite values. One branch-free pass (FindNonFinite) over the
+// values just decoded.
 LoadStatus CheckFinite(const LoadState& c, uint32_t index, std::span<const float> values) {
   const Accessor& a = c.accessors[index];
   if (a.component_type != ComponentType::kFloat) return {};
-  uint32_t bad = 0;
-  for (const float v : values) {
-    uint32_t bits;
-    std::memcpy(&bits, &v, sizeof(bits));
-    bad |= uint32_t((bits & 0x7F800000u) == 0x7F800000u);
-  }
-  if (!bad) return {};
-  const size_t at =
-      size_t(std::find_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); }) -
-             values.begin());
+  const size_t at = FindNonFinite(values);
+  if (at == values.size()) return {};
   const uint32_t components = gltf::ComponentCount(a.type);
   return {Error::kNonFiniteValue,
           "element " + std::to_string(at / components) + ", component " +
@@ -610,7 +555,7 @@ LoadStatus CheckFinite(const LoadState& c, uint32_t index, std::span<const float
 // Decodes accessor `index` (validated) into *out (count * components floats). Packed FLOAT data is
 // copied in as the vector is allocated (resize() would zero it first).
 LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::vector<float>* out) {
-  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
+  SINEW_TRY(ChargeDecode(c, index));
   const Accessor& a = c.accessors[index];
   const size_t n = static_cast<size_t>(a.count) * gltf::ComponentCount(a.type);
   if (a.packed_floats) {
@@ -619,7 +564,7 @@ LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::vector<float>* ou
     return CheckFinite(c, index, *out);
   }
   out->resize(n);
-  if (LoadStatus s = gltf::DecodeFloats(c.descs[a.desc], *out); !s) return s;
+  SINEW_TRY(gltf::DecodeFloats(c.descs[a.desc], *out));
   return CheckFinite(c, index, *out);
 }
 
@@ -631,26 +576,26 @@ LoadStatus DecodeCharged(const LoadState& c, uint32_t index, std::span<float> ou
     std::memcpy(out.data(), a.packed_floats, out.size() * sizeof(float));
     return CheckFinite(c, index, out);
   }
-  if (LoadStatus s = gltf::DecodeFloats(c.descs[a.desc], out); !s) return s;
+  SINEW_TRY(gltf::DecodeFloats(c.descs[a.desc], out));
   return CheckFinite(c, index, out);
 }
 
 // The same, charged.
 LoadStatus DecodeInto(const LoadState& c, uint32_t index, std::span<float> out) {
-  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
+  SINEW_TRY(ChargeDecode(c, index));
   return DecodeCharged(c, index, out);
 }
 
 // Accessor `index` (validated; UNSIGNED_BYTE/SHORT/INT, not normalized) into `out`, which holds
 // count * components values.
 LoadStatus DecodeUintsInto(const LoadState& c, uint32_t index, std::span<uint32_t> out) {
-  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
+  SINEW_TRY(ChargeDecode(c, index));
   return gltf::DecodeUints(c.descs[c.accessors[index].desc], out);
 }
 
 // The same into *out, charged before it is sized.
 LoadStatus DecodeUintsInto(const LoadState& c, uint32_t index, std::vector<uint32_t>* out) {
-  if (LoadStatus s = ChargeDecode(c, index); !s) return s;
+  SINEW_TRY(ChargeDecode(c, index));
   const Accessor& a = c.accessors[index];
   out->resize(static_cast<size_t>(a.count) * gltf::ComponentCount(a.type));
   return gltf::DecodeUints(c.descs[a.desc], *out);
@@ -679,7 +624,7 @@ LoadStatus ReadAccessorFloats(const LoadState& c, uint32_t index,
     return {Error::kInvalidValue, "accessor " + std::to_string(index) + " has the wrong type",
             where.ToString()};
   }
-  if (LoadStatus s = ChargeDecode(c, index); !s) return s;  // before `keys` grows
+  SINEW_TRY(ChargeDecode(c, index));  // before `keys` grows
   range->offset = keys->size();
   range->count = static_cast<size_t>(a.count) * gltf::ComponentCount(a.type);
   if (a.packed_floats) {  // Copied in as `keys` grows (resize() would zero them first).
@@ -694,91 +639,78 @@ LoadStatus ReadAccessorFloats(const LoadState& c, uint32_t index,
 // ---------------------------------------------------------------------------------------------
 // Nodes and scenes
 
-LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t skin_count) {
-  TapeArray array;
-  bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "nodes"), Path(), &array, &present); !s)
-    return s;
-  if (!present) return {};
-  std::vector<Node>& nodes = c.asset->nodes;
-  std::vector<uint32_t>& children = c.asset->node_children;
-  const size_t node_count = array.size();
-  nodes.reserve(node_count);
-  children.reserve(node_count);  // Each node is at most one node's child (checked below).
+// A node's rotation (the quaternion in numbers[0..3]), normalized: kInvalidValue at
+// where/rotation for one of (nearly) zero length, a warning for one off unit length by > 1e-3.
+LoadStatus ReadRotation(LoadState& c, const double* numbers, const Path& where, Quat* out) {
+  const double squared = numbers[0] * numbers[0] + numbers[1] * numbers[1] +
+                         numbers[2] * numbers[2] + numbers[3] * numbers[3];
+  // Exact shortcuts for the common unit quaternion (sqrt(1) and x / 1 are exact).
+  const double len = squared == 1.0 ? 1.0 : std::sqrt(squared);
+  if (len < 1e-6) {
+    return {Error::kInvalidValue, "rotation is not a unit quaternion",
+            Path(where, "rotation").ToString()};
+  }
+  if (std::fabs(len - 1.0) > 1e-3) {
+    c.warnings->push_back({Path(where, "rotation").ToString(), "rotation quaternion normalized"});
+  }
+  if (len == 1.0) {
+    *out = {float(numbers[0]), float(numbers[1]), float(numbers[2]), float(numbers[3])};
+  } else {
+    *out = {float(numbers[0] / len), float(numbers[1] / len), float(numbers[2] / len),
+            float(numbers[3] / len)};
+  }
+  return {};
+}
+
+// One node object (node i of node_count) into *n; its children are appended to the asset's.
+LoadStatus ReadNode(LoadState& c, TapeObject o, const Path& where, size_t i, size_t node_count,
+                    size_t mesh_count, size_t skin_count, Node* n) {
   static constexpr std::string_view kKeys[] = {
       "name", "children", "mesh", "skin", "translation", "rotation", "scale", "matrix", "weights"};
   enum { kName, kChildren, kMesh, kSkin, kTranslation, kRotation, kScale, kMatrix, kWeights };
-  double numbers[16];
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kNodesPath, i);
-    Node& n = nodes.emplace_back();
-    TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
-    const Fields f(o, kKeys);
-    std::string_view name;
-    if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
-    n.name = name;
-    bool has_children = false;
-    if (LoadStatus s = OptionalIndices(f[kChildren], where, node_count, &c.uints, &has_children);
-        !s) {
-      return s;
-    }
-    if (has_children) {
-      n.children = {static_cast<uint32_t>(children.size()), static_cast<uint32_t>(c.uints.size())};
-      children.insert(children.end(), c.uints.begin(), c.uints.end());
-    }
-    if (LoadStatus s = OptionalIndex(f[kMesh], where, mesh_count, &n.mesh); !s) return s;
-    if (LoadStatus s = OptionalIndex(f[kSkin], where, skin_count, &n.skin); !s) return s;
-    if (n.skin >= 0 && n.mesh < 0) {
-      return {Error::kInvalidValue, "a node with a skin must have a mesh",
-              Path(where, "skin").ToString()};
-    }
-    bool has_t = false, has_r = false, has_s = false;
-    if (LoadStatus s = OptionalNumbers(f[kTranslation], where, {numbers, 3}, &has_t); !s) return s;
-    if (has_t) n.translation = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
-    if (LoadStatus s = OptionalNumbers(f[kRotation], where, {numbers, 4}, &has_r); !s) return s;
-    if (has_r) {
-      const double squared = numbers[0] * numbers[0] + numbers[1] * numbers[1] +
-                             numbers[2] * numbers[2] + numbers[3] * numbers[3];
-      // Exact shortcuts for the common unit quaternion (sqrt(1) and x / 1 are exact).
-      const double len = squared == 1.0 ? 1.0 : std::sqrt(squared);
-      if (len < 1e-6) {
-        return {Error::kInvalidValue, "rotation is not a unit quaternion",
-                Path(where, "rotation").ToString()};
-      }
-      if (std::fabs(len - 1.0) > 1e-3) {
-        c.warnings->push_back(
-            {Path(where, "rotation").ToString(), "rotation quaternion normalized"});
-      }
-      if (len == 1.0) {
-        n.rotation = {float(numbers[0]), float(numbers[1]), float(numbers[2]), float(numbers[3])};
-      } else {
-        n.rotation = {float(numbers[0] / len), float(numbers[1] / len), float(numbers[2] / len),
-                      float(numbers[3] / len)};
-      }
-    }
-    if (LoadStatus s = OptionalNumbers(f[kScale], where, {numbers, 3}, &has_s); !s) return s;
-    if (has_s) n.scale = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
-    if (LoadStatus s = OptionalNumbers(f[kMatrix], where, {numbers, 16}, &n.has_matrix); !s)
-      return s;
-    if (n.has_matrix) {
-      if (has_t || has_r || has_s) {
-        return {Error::kInvalidValue, "a node has both matrix and translation/rotation/scale",
-                Path(where, "matrix").ToString()};
-      }
-      for (int col = 0; col < 4; ++col)
-        for (int row = 0; row < 4; ++row) n.matrix.m[col][row] = float(numbers[col * 4 + row]);
-    }
-    bool has_weights = false;
-    if (LoadStatus s = OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights); !s)
-      return s;
-    if (has_weights) n.weights.assign(c.numbers.begin(), c.numbers.end());
-    if (!n.weights.empty() || n.skin >= 0) c.weighted_or_skinned.push_back(uint32_t(i));
-    ++i;
+  const Fields f(o, kKeys);
+  SINEW_TRY(OptionalString(f[kName], where, &n->name));
+  bool has_children = false;
+  SINEW_TRY(OptionalIndices(f[kChildren], where, node_count, &c.uints, &has_children));
+  if (has_children) {
+    std::vector<uint32_t>& children = c.asset->node_children;
+    n->children = {static_cast<uint32_t>(children.size()), static_cast<uint32_t>(c.uints.size())};
+    children.insert(children.end(), c.uints.begin(), c.uints.end());
   }
-  // Parents: each node at most one, none its own ancestor. (In a compact array: nodes[] is large,
-  // and these passes jump around in it.)
+  SINEW_TRY(OptionalIndex(f[kMesh], where, mesh_count, &n->mesh));
+  SINEW_TRY(OptionalIndex(f[kSkin], where, skin_count, &n->skin));
+  if (n->skin >= 0 && n->mesh < 0) {
+    return {Error::kInvalidValue, "a node with a skin must have a mesh",
+            Path(where, "skin").ToString()};
+  }
+  double numbers[16];
+  bool has_t = false, has_r = false, has_s = false;
+  SINEW_TRY(OptionalNumbers(f[kTranslation], where, {numbers, 3}, &has_t));
+  if (has_t) n->translation = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
+  SINEW_TRY(OptionalNumbers(f[kRotation], where, {numbers, 4}, &has_r));
+  if (has_r) SINEW_TRY(ReadRotation(c, numbers, where, &n->rotation));
+  SINEW_TRY(OptionalNumbers(f[kScale], where, {numbers, 3}, &has_s));
+  if (has_s) n->scale = {float(numbers[0]), float(numbers[1]), float(numbers[2])};
+  SINEW_TRY(OptionalNumbers(f[kMatrix], where, {numbers, 16}, &n->has_matrix));
+  if (n->has_matrix) {
+    if (has_t || has_r || has_s) {
+      return {Error::kInvalidValue, "a node has both matrix and translation/rotation/scale",
+              Path(where, "matrix").ToString()};
+    }
+    for (int col = 0; col < 4; ++col)
+      for (int row = 0; row < 4; ++row) n->matrix.m[col][row] = float(numbers[col * 4 + row]);
+  }
+  bool has_weights = false;
+  SINEW_TRY(OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights));
+  if (has_weights) n->weights.assign(c.numbers.begin(), c.numbers.end());
+  if (!n->weights.empty() || n->skin >= 0) c.weighted_or_skinned.push_back(uint32_t(i));
+  return {};
+}
+
+// Parents: each node at most one, none its own child. (In a compact array: nodes[] is large, and
+// these passes jump around in it.)
+LoadStatus LinkParents(LoadState& c) {
+  std::vector<Node>& nodes = c.asset->nodes;
   std::vector<int32_t>& parents = c.parents;
   parents.assign(nodes.size(), -1);
   for (size_t p = 0; p < nodes.size(); ++p) {
@@ -796,11 +728,16 @@ LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t sk
     }
   }
   for (size_t n = 0; n < nodes.size(); ++n) nodes[n].parent = parents[n];
-  // Cycles: walk up from each node; state 1 = on the current walk, 2 = known to reach a root.
+  return {};
+}
+
+// Cycles: walk up from each node; state 1 = on the current walk, 2 = known to reach a root.
+LoadStatus CheckAcyclic(LoadState& c) {
+  const std::vector<int32_t>& parents = c.parents;
   std::vector<uint8_t>& state = c.node_state;
-  state.assign(nodes.size(), 0);
+  state.assign(parents.size(), 0);
   std::vector<size_t>& walk = c.walk;
-  for (size_t start = 0; start < nodes.size(); ++start) {
+  for (size_t start = 0; start < parents.size(); ++start) {
     walk.clear();
     int64_t at = static_cast<int64_t>(start);
     while (at >= 0 && state[size_t(at)] == 0) {
@@ -818,46 +755,48 @@ LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t sk
   return {};
 }
 
+LoadStatus LoadNodes(LoadState& c, TapeObject root, size_t mesh_count, size_t skin_count) {
+  ObjectArray array;
+  SINEW_TRY(RootObjects(root, "nodes", &array));
+  if (array.size() == 0) return {};
+  std::vector<Node>& nodes = c.asset->nodes;
+  const size_t node_count = array.size();
+  nodes.reserve(node_count);
+  c.asset->node_children.reserve(node_count);  // Each node is at most one node's child (checked).
+  SINEW_TRY(array.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
+    return ReadNode(c, o, where, i, node_count, mesh_count, skin_count, &nodes.emplace_back());
+  }));
+  SINEW_TRY(LinkParents(c));
+  return CheckAcyclic(c);
+}
+
 LoadStatus LoadScenes(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "scenes"), Path(), &array, &present); !s)
-    return s;
-  if (present) {
-    c.asset->scenes.resize(array.size());
-    static constexpr std::string_view kKeys[] = {"name", "nodes"};
-    enum { kName, kNodes };
-    size_t i = 0;
-    for (TapeValue e : array) {
-      const Path where(kScenesPath, i);
-      Scene& scene = c.asset->scenes[i];
-      TapeObject o;
-      if (LoadStatus s = AsObject(e, where, &o); !s) return s;
-      const Fields f(o, kKeys);
-      std::string_view name;
-      if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
-      scene.name = name;
-      if (LoadStatus s = OptionalIndices(f[kNodes], where, c.asset->nodes.size(), &scene.nodes);
-          !s) {
-        return s;
-      }
-      for (size_t k = 0; k < scene.nodes.size(); ++k) {
-        if (c.asset->nodes[scene.nodes[k]].parent >= 0) {
-          const Path nodes(where, "nodes");
-          return {Error::kInvalidValue, "a scene's nodes must be root nodes",
-                  Path(nodes, k).ToString()};
+  ObjectArray scenes;
+  SINEW_TRY(RootObjects(root, "scenes", &scenes));
+  static constexpr std::string_view kKeys[] = {"name", "nodes"};
+  enum { kName, kNodes };
+  SINEW_TRY(scenes.ReadInto(
+      &c.asset->scenes, [&](TapeObject o, const Path& where, Scene* scene) -> LoadStatus {
+        const Fields f(o, kKeys);
+        SINEW_TRY(OptionalString(f[kName], where, &scene->name));
+        SINEW_TRY(OptionalIndices(f[kNodes], where, c.asset->nodes.size(), &scene->nodes));
+        for (size_t k = 0; k < scene->nodes.size(); ++k) {
+          if (c.asset->nodes[scene->nodes[k]].parent >= 0) {
+            const Path nodes(where, "nodes");
+            return {Error::kInvalidValue, "a scene's nodes must be root nodes",
+                    Path(nodes, k).ToString()};
+          }
         }
-      }
-      ++i;
-    }
-  }
+        return {};
+      }));
   return OptionalIndex(FindField(root, "scene"), Path(), c.asset->scenes.size(), &c.asset->scene);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Meshes
 
-// glTF 2.0 §3.6.2.4: vertex attribute elements start on 4-byte boundaries in their view.
+// Vertex attribute elements start on 4-byte boundaries in their view (glTF 2.0 Specification,
+// Data Alignment).
 inline LoadStatus CheckVertexAlignment(const LoadState& c, uint32_t accessor, const Path& where) {
   if (c.accessors[accessor].unaligned) {
     return {Error::kInvalidValue, "vertex attribute data must be 4-byte aligned", where.ToString()};
@@ -868,7 +807,7 @@ inline LoadStatus CheckVertexAlignment(const LoadState& c, uint32_t accessor, co
 // Checks an attribute accessor's count against the primitive's vertex count, and its alignment.
 LoadStatus CheckCount(const LoadState& c, uint32_t accessor, size_t vertex_count,
                       const Path& where) {
-  if (LoadStatus s = CheckVertexAlignment(c, accessor, where); !s) return s;
+  SINEW_TRY(CheckVertexAlignment(c, accessor, where));
   if (c.accessors[accessor].count != vertex_count) {
     return {Error::kInvalidValue,
             "count " + std::to_string(c.accessors[accessor].count) + " differs from POSITION's " +
@@ -897,17 +836,17 @@ int64_t SetNumber(std::string_view name, std::string_view prefix, size_t limit) 
 // duplicate keys, as at_key). JOINTS_n / WEIGHTS_n go to c.joint_fields / c.weight_fields, indexed
 // by n (a set numbered past the attribute count at the last index: it leaves a gap either way).
 struct Attributes {
-  TapeField position{"POSITION", TapeValue(), false}, normal{"NORMAL", TapeValue(), false},
+  Field position{"POSITION", TapeValue(), false}, normal{"NORMAL", TapeValue(), false},
       tangent{"TANGENT", TapeValue(), false};
 };
 
 void GatherAttributes(LoadState& c, TapeObject attributes, Attributes* out) {
   const size_t limit = attributes.size();
-  c.joint_fields.assign(limit + 1, TapeField());
-  c.weight_fields.assign(limit + 1, TapeField());
+  c.joint_fields.assign(limit + 1, Field());
+  c.weight_fields.assign(limit + 1, Field());
   for (auto field : attributes) {
     const std::string_view key = field.key;
-    TapeField* target = nullptr;
+    Field* target = nullptr;
     if (Equals(key, "POSITION")) {
       target = &out->position;
     } else if (Equals(key, "NORMAL")) {
@@ -927,14 +866,15 @@ void GatherAttributes(LoadState& c, TapeObject attributes, Attributes* out) {
   }
 }
 
-LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Primitive* p) {
-  // JOINTS_0/WEIGHTS_0, JOINTS_1/WEIGHTS_1, ... contiguous from 0, each set with both: a set past
-  // a gap is not skipped, and a lone JOINTS_1/WEIGHTS_1 does not load as unskinned.
-  size_t sets = 0;
+// The primitive's JOINTS_n / WEIGHTS_n sets (found by GatherAttributes): JOINTS_0/WEIGHTS_0,
+// JOINTS_1/WEIGHTS_1, ... contiguous from 0, each set with both: a set past a gap is not skipped,
+// and a lone JOINTS_1/WEIGHTS_1 does not load as unskinned.
+LoadStatus CountInfluenceSets(const LoadState& c, const Path& aw, size_t* sets) {
+  *sets = 0;
   for (size_t n = 0; n < c.joint_fields.size(); ++n) {
-    if (c.joint_fields[n].present || c.weight_fields[n].present) sets = n + 1;
+    if (c.joint_fields[n].present || c.weight_fields[n].present) *sets = n + 1;
   }
-  for (size_t n = 0; n < sets; ++n) {
+  for (size_t n = 0; n < *sets; ++n) {
     const bool joints = c.joint_fields[n].present;
     if (joints && c.weight_fields[n].present) continue;
     const std::string name = (joints ? "WEIGHTS_" : "JOINTS_") + std::to_string(n);
@@ -942,71 +882,75 @@ LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Pri
             "required: JOINTS_n / WEIGHTS_n sets come in pairs, contiguous from 0",
             Path(aw, name).ToString()};
   }
-  if (sets == 0) return {};
-  const uint32_t k = static_cast<uint32_t>(4 * sets);
-  p->influences.influences_per_vertex = k;
-  p->influences.joints.resize(vertex_count * k);
-  p->influences.weights.resize(vertex_count * k);
+  return {};
+}
+
+// Influence set `set` (JOINTS_set / WEIGHTS_set: VEC4, one per vertex, weights >= 0, joints below
+// 65536) into slots set * 4 .. set * 4 + 3 of each vertex's K = influences_per_vertex. Decodes
+// through c.uints and c.floats, which hold vertex_count * 4 values.
+LoadStatus ReadInfluenceSet(LoadState& c, const Path& aw, size_t set, size_t vertex_count,
+                            Primitive* p) {
+  const Field& jf = c.joint_fields[set];
+  const Field& wf = c.weight_fields[set];
+  uint32_t ja = 0, wa = 0;
+  SINEW_TRY(RequireIndex(jf, aw, c.accessors.size(), &ja));
+  SINEW_TRY(RequireIndex(wf, aw, c.accessors.size(), &wa));
+  const Path jw(aw, jf.key), ww(aw, wf.key);
+  SINEW_TRY(CheckCount(c, ja, vertex_count, jw));
+  SINEW_TRY(CheckCount(c, wa, vertex_count, ww));
+  SINEW_TRY(CheckComponents(c, ja, kU8 | kU16, 0, jf.key, jw));
+  SINEW_TRY(CheckComponents(c, wa, kF32 | kU8N | kU16N, 0, wf.key, ww));
+  if (c.accessors[ja].type != AccessorType::kVec4 || c.accessors[wa].type != AccessorType::kVec4) {
+    return {Error::kInvalidValue, "JOINTS_n and WEIGHTS_n must be VEC4",
+            (c.accessors[ja].type != AccessorType::kVec4 ? jw : ww).ToString()};
+  }
   std::vector<uint32_t>& joints = c.uints;
   std::vector<float>& weights = c.floats;
-  joints.resize(vertex_count * 4);
-  weights.resize(vertex_count * 4);
-  for (size_t set = 0; set < sets; ++set) {
-    const TapeField& jf = c.joint_fields[set];
-    const TapeField& wf = c.weight_fields[set];
-    uint32_t ja = 0, wa = 0;
-    if (LoadStatus s = RequireIndex(jf, aw, c.accessors.size(), &ja); !s) return s;
-    if (LoadStatus s = RequireIndex(wf, aw, c.accessors.size(), &wa); !s) return s;
-    const Path jw(aw, jf.key), ww(aw, wf.key);
-    if (LoadStatus s = CheckCount(c, ja, vertex_count, jw); !s) return s;
-    if (LoadStatus s = CheckCount(c, wa, vertex_count, ww); !s) return s;
-    if (LoadStatus s = CheckComponents(c, ja, kU8 | kU16, 0, jf.key, jw); !s) return s;
-    if (LoadStatus s = CheckComponents(c, wa, kF32 | kU8N | kU16N, 0, wf.key, ww); !s) return s;
-    if (c.accessors[ja].type != AccessorType::kVec4 ||
-        c.accessors[wa].type != AccessorType::kVec4) {
-      return {Error::kInvalidValue, "JOINTS_n and WEIGHTS_n must be VEC4",
-              (c.accessors[ja].type != AccessorType::kVec4 ? jw : ww).ToString()};
-    }
-    if (LoadStatus s = DecodeUintsInto(c, ja, joints); !s) {
-      ErrorInfo err = s.error();
-      err.where = jw.ToString() + " (" + err.where + ")";
-      return err;
-    }
-    if (LoadStatus s = DecodeInto(c, wa, std::span<float>(weights)); !s) return s;
-    // One branch-free scan for the two rules (the common case: nothing to report), then plain
-    // copies; the exact first offender is searched for only when there is one.
-    const size_t n = vertex_count * 4;
-    bool clean = true;
-    for (size_t i = 0; i < n; ++i) {
-      clean &= weights[i] >= 0.0f;
-      clean &= joints[i] <= 0xFFFF;
-    }
-    if (!clean) {
-      for (size_t v = 0; v < vertex_count; ++v) {
-        for (size_t s = 0; s < 4; ++s) {
-          const float weight = weights[v * 4 + s];
-          if (!(weight >= 0.0f)) {
-            return {Error::kInvalidValue,
-                    "vertex " + std::to_string(v) + " has weight " + std::to_string(weight) +
-                        " (weights must be >= 0)",
-                    ww.ToString()};
-          }
-          if (joints[v * 4 + s] > 0xFFFF) {
-            return {Error::kUnsupportedFeature, "joint indices above 65535", jw.ToString()};
-          }
+  if (LoadStatus s = DecodeUintsInto(c, ja, joints); !s) {
+    ErrorInfo err = s.error();
+    err.where = jw.ToString() + " (" + err.where + ")";
+    return err;
+  }
+  SINEW_TRY(DecodeInto(c, wa, std::span<float>(weights)));
+  // One branch-free scan for the two rules (the common case: nothing to report), then plain
+  // copies; the exact first offender is searched for only when there is one.
+  const size_t n = vertex_count * 4;
+  bool clean = true;
+  for (size_t i = 0; i < n; ++i) {
+    clean &= weights[i] >= 0.0f;
+    clean &= joints[i] <= 0xFFFF;
+  }
+  if (!clean) {
+    for (size_t v = 0; v < vertex_count; ++v) {
+      for (size_t s = 0; s < 4; ++s) {
+        const float weight = weights[v * 4 + s];
+        if (!(weight >= 0.0f)) {
+          return {Error::kInvalidValue,
+                  "vertex " + std::to_string(v) + " has weight " + std::to_string(weight) +
+                      " (weights must be >= 0)",
+                  ww.ToString()};
+        }
+        if (joints[v * 4 + s] > 0xFFFF) {
+          return {Error::kUnsupportedFeature, "joint indices above 65535", jw.ToString()};
         }
       }
     }
-    uint16_t* out_joints = p->influences.joints.data();
-    float* out_weights = p->influences.weights.data();
-    for (size_t v = 0; v < vertex_count; ++v) {
-      for (size_t s = 0; s < 4; ++s) {
-        out_joints[v * k + set * 4 + s] = static_cast<uint16_t>(joints[v * 4 + s]);
-        out_weights[v * k + set * 4 + s] = weights[v * 4 + s];
-      }
+  }
+  const size_t k = p->influences.influences_per_vertex;
+  uint16_t* out_joints = p->influences.joints.data();
+  float* out_weights = p->influences.weights.data();
+  for (size_t v = 0; v < vertex_count; ++v) {
+    for (size_t s = 0; s < 4; ++s) {
+      out_joints[v * k + set * 4 + s] = static_cast<uint16_t>(joints[v * 4 + s]);
+      out_weights[v * k + set * 4 + s] = weights[v * 4 + s];
     }
   }
-  // Weight sums: glTF says they SHOULD be 1; real files differ. Normalize by default (warned).
+  return {};
+}
+
+// Weight sums: glTF says they SHOULD be 1; real files differ. Normalize by default (warned).
+void NormalizeWeights(LoadState& c, const Path& aw, size_t vertex_count, Primitive* p) {
+  const uint32_t k = p->influences.influences_per_vertex;
   size_t off = 0, zero = 0;
   for (size_t v = 0; v < vertex_count; ++v) {
     float* w = &p->influences.weights[v * k];
@@ -1035,6 +979,20 @@ LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Pri
                            std::to_string(zero) + " vertices have no weight; they keep their rest "
                                                   "position"});
   }
+}
+
+LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Primitive* p) {
+  size_t sets = 0;
+  SINEW_TRY(CountInfluenceSets(c, aw, &sets));
+  if (sets == 0) return {};
+  const uint32_t k = static_cast<uint32_t>(4 * sets);
+  p->influences.influences_per_vertex = k;
+  p->influences.joints.resize(vertex_count * k);
+  p->influences.weights.resize(vertex_count * k);
+  c.uints.resize(vertex_count * 4);
+  c.floats.resize(vertex_count * 4);
+  for (size_t set = 0; set < sets; ++set) SINEW_TRY(ReadInfluenceSet(c, aw, set, vertex_count, p));
+  NormalizeWeights(c, aw, vertex_count, p);
   return {};
 }
 
@@ -1042,29 +1000,22 @@ LoadStatus LoadInfluences(LoadState& c, const Path& aw, size_t vertex_count, Pri
 LoadStatus LoadStream(const LoadState& c, uint32_t accessor, size_t vertex_count, uint32_t allowed,
                       uint32_t quantized_allowed, std::string_view role, AccessorType type,
                       const Path& where, std::vector<float>* out) {
-  if (LoadStatus s = CheckCount(c, accessor, vertex_count, where); !s) return s;
-  if (LoadStatus s = CheckComponents(c, accessor, allowed, quantized_allowed, role, where); !s) {
-    return s;
-  }
+  SINEW_TRY(CheckCount(c, accessor, vertex_count, where));
+  SINEW_TRY(CheckComponents(c, accessor, allowed, quantized_allowed, role, where));
   return ReadAccessorFloats(c, accessor, {type}, where, out);
 }
 
-LoadStatus LoadTargets(const LoadState& c, TapeArray targets, const Path& where,
-                       size_t vertex_count, Primitive* p) {
+LoadStatus LoadTargets(const LoadState& c, const ObjectArray& targets, size_t vertex_count,
+                       Primitive* p) {
   p->targets.resize(targets.size());
   static constexpr std::string_view kKeys[] = {"POSITION", "NORMAL", "TANGENT"};
-  const Path targets_path(where, "targets");
-  size_t t = 0;
-  for (TapeValue te : targets) {
-    const Path tw(targets_path, t);
-    TapeObject to;
-    if (LoadStatus s = AsObject(te, tw, &to); !s) return s;
+  return targets.ForEach([&](TapeObject to, const Path& tw, size_t t) -> LoadStatus {
     const Fields f(to, kKeys);
     MorphTarget& target = p->targets[t];
     std::vector<float>* const streams[] = {&target.positions, &target.normals, &target.tangents};
     for (size_t k = 0; k < std::size(kKeys); ++k) {
       int32_t accessor = -1;
-      if (LoadStatus s = OptionalIndex(f[k], tw, c.accessors.size(), &accessor); !s) return s;
+      SINEW_TRY(OptionalIndex(f[k], tw, c.accessors.size(), &accessor));
       if (accessor < 0) continue;
       // "For each morph target attribute, an original attribute MUST be present in the mesh
       // primitive": an offset to nothing.
@@ -1074,17 +1025,12 @@ LoadStatus LoadTargets(const LoadState& c, TapeArray targets, const Path& where,
                 Path(tw, kKeys[k]).ToString()};
       }
       const bool is_position = k == 0;
-      if (LoadStatus s =
-              LoadStream(c, uint32_t(accessor), vertex_count, kF32,
-                         is_position ? (kI8 | kI8N | kI16 | kI16N) : kSignedNormalized,
-                         "a morph target", AccessorType::kVec3, Path(tw, kKeys[k]), streams[k]);
-          !s) {
-        return s;
-      }
+      SINEW_TRY(LoadStream(c, uint32_t(accessor), vertex_count, kF32,
+                           is_position ? (kI8 | kI8N | kI16 | kI16N) : kSignedNormalized,
+                           "a morph target", AccessorType::kVec3, Path(tw, kKeys[k]), streams[k]));
     }
-    ++t;
-  }
-  return {};
+    return {};
+  });
 }
 
 // NORMAL and TANGENT xyz are unit length and TANGENT w is ±1 in the specification; sinew
@@ -1116,9 +1062,7 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
   const Fields f(o, kKeys);
   TapeObject attributes;
   bool has_attributes = false;
-  if (LoadStatus s = OptionalObject(f[kAttributes], where, &attributes, &has_attributes); !s) {
-    return s;
-  }
+  SINEW_TRY(OptionalObject(f[kAttributes], where, &attributes, &has_attributes));
   if (!has_attributes) {
     return {Error::kMissingProperty, "required", Path(where, "attributes").ToString()};
   }
@@ -1126,28 +1070,19 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
   Attributes attribute;
   GatherAttributes(c, attributes, &attribute);
   int32_t position = -1, normal = -1, tangent = -1;
-  if (LoadStatus s = OptionalIndex(attribute.position, aw, c.accessors.size(), &position); !s) {
-    return s;
-  }
-  if (LoadStatus s = OptionalIndex(attribute.normal, aw, c.accessors.size(), &normal); !s) return s;
-  if (LoadStatus s = OptionalIndex(attribute.tangent, aw, c.accessors.size(), &tangent); !s)
-    return s;
+  SINEW_TRY(OptionalIndex(attribute.position, aw, c.accessors.size(), &position));
+  SINEW_TRY(OptionalIndex(attribute.normal, aw, c.accessors.size(), &normal));
+  SINEW_TRY(OptionalIndex(attribute.tangent, aw, c.accessors.size(), &tangent));
   if (position < 0) {
     c.warnings->push_back({aw.ToString(), "no POSITION: the primitive has no vertices to deform"});
     return {};
   }
   const Path position_path(aw, "POSITION");
-  if (LoadStatus s = CheckVertexAlignment(c, uint32_t(position), position_path); !s) return s;
-  if (LoadStatus s = CheckComponents(c, uint32_t(position), kF32, kAnyQuantizedPosition, "POSITION",
-                                     position_path);
-      !s) {
-    return s;
-  }
-  if (LoadStatus s = ReadAccessorFloats(c, uint32_t(position), {AccessorType::kVec3}, position_path,
-                                        &p->positions);
-      !s) {
-    return s;
-  }
+  SINEW_TRY(CheckVertexAlignment(c, uint32_t(position), position_path));
+  SINEW_TRY(CheckComponents(c, uint32_t(position), kF32, kAnyQuantizedPosition, "POSITION",
+                            position_path));
+  SINEW_TRY(ReadAccessorFloats(c, uint32_t(position), {AccessorType::kVec3}, position_path,
+                               &p->positions));
   // POSITION MUST have min and max (bounds for culling); sinew computes nothing from them: a
   // warning, once per accessor.
   if (const Accessor& pa = c.accessors[size_t(position)]; !pa.has_bounds && !pa.data_warned) {
@@ -1157,50 +1092,35 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
   }
   const size_t vertex_count = p->vertex_count();
   if (normal >= 0) {
-    if (LoadStatus s = LoadStream(c, uint32_t(normal), vertex_count, kF32, kSignedNormalized,
-                                  "NORMAL", AccessorType::kVec3, Path(aw, "NORMAL"), &p->normals);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(LoadStream(c, uint32_t(normal), vertex_count, kF32, kSignedNormalized, "NORMAL",
+                         AccessorType::kVec3, Path(aw, "NORMAL"), &p->normals));
   }
   if (tangent >= 0) {
-    if (LoadStatus s =
-            LoadStream(c, uint32_t(tangent), vertex_count, kF32, kSignedNormalized, "TANGENT",
-                       AccessorType::kVec4, Path(aw, "TANGENT"), &p->tangents);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(LoadStream(c, uint32_t(tangent), vertex_count, kF32, kSignedNormalized, "TANGENT",
+                         AccessorType::kVec4, Path(aw, "TANGENT"), &p->tangents));
   }
   if (normal >= 0) WarnIfNotUnit(c, uint32_t(normal), p->normals, 3);
   if (tangent >= 0) WarnIfNotUnit(c, uint32_t(tangent), p->tangents, 4);
-  if (LoadStatus s = LoadInfluences(c, aw, vertex_count, p); !s) return s;
+  SINEW_TRY(LoadInfluences(c, aw, vertex_count, p));
 
   uint64_t mode = 4;
-  if (LoadStatus s = OptionalUint(f[kMode], where, &mode); !s) return s;
+  SINEW_TRY(OptionalUint(f[kMode], where, &mode));
   if (mode > 6)
     return {Error::kInvalidValue, "mode must be 0 to 6", Path(where, "mode").ToString()};
   p->mode = static_cast<uint32_t>(mode);
-  if (LoadStatus s = OptionalIndex(f[kMaterial], where, c.material_count, &p->material); !s)
-    return s;
-  if (LoadStatus s = gltf::LoadVariantMappings(c.Dom(f[kExtensions], where), where,
-                                               c.asset->variants.size(), c.material_count, p);
-      !s) {
-    return s;
-  }
+  SINEW_TRY(OptionalIndex(f[kMaterial], where, c.material_count, &p->material));
+  SINEW_TRY(gltf::LoadVariantMappings(f[kExtensions], where, c.asset->variants.size(),
+                                      c.material_count, p));
   int32_t indices = -1;
-  if (LoadStatus s = OptionalIndex(f[kIndices], where, c.accessors.size(), &indices); !s) return s;
+  SINEW_TRY(OptionalIndex(f[kIndices], where, c.accessors.size(), &indices));
   if (indices >= 0) {
     const Accessor& a = c.accessors[size_t(indices)];
     const Path iw(where, "indices");
     if (a.type != AccessorType::kScalar) {
       return {Error::kInvalidValue, "indices must be SCALAR", iw.ToString()};
     }
-    if (LoadStatus s =
-            CheckNonVertexComponents(c, uint32_t(indices), kU8 | kU16 | kU32, 0, "indices", iw);
-        !s) {
-      return s;
-    }
-    if (LoadStatus s = DecodeUintsInto(c, uint32_t(indices), &p->indices); !s) return s;
+    SINEW_TRY(CheckNonVertexComponents(c, uint32_t(indices), kU8 | kU16 | kU32, 0, "indices", iw));
+    SINEW_TRY(DecodeUintsInto(c, uint32_t(indices), &p->indices));
     for (size_t i = 0; i < p->indices.size(); ++i) {
       if (p->indices[i] >= vertex_count) {
         return {Error::kInvalidValue,
@@ -1211,11 +1131,9 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
     }
   }
 
-  TapeArray targets;
-  bool has_targets = false;
-  if (LoadStatus s = OptionalArray(f[kTargets], where, &targets, &has_targets); !s) return s;
-  if (has_targets) return LoadTargets(c, targets, where, vertex_count, p);
-  return {};
+  ObjectArray targets;
+  SINEW_TRY(OptionalObjects(f[kTargets], where, &targets));
+  return LoadTargets(c, targets, vertex_count, p);
 }
 
 // Morph target names. glTF names no targets; the de-facto convention (Blender's exporter, three.js,
@@ -1224,11 +1142,11 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
 // object, or has no targetNames, is not read; a targetNames that is not an array of exactly one
 // string per target is ignored with a warning (at /meshes/i/extras/targetNames), and the mesh
 // keeps no names. Read only when the mesh has extras (one key lookup; meshes are few).
-void LoadTargetNames(LoadState& c, const TapeField& extras, const Path& where, size_t targets,
+void LoadTargetNames(LoadState& c, const Field& extras, const Path& where, size_t targets,
                      Mesh* mesh) {
   TapeObject o;
   if (!extras.present || !GetObject(extras.value, &o)) return;
-  const TapeField names = FindField(o, "targetNames");
+  const Field names = FindField(o, "targetNames");
   if (!names.present) return;
   const Path extras_path(where, "extras"), names_path(extras_path, "targetNames");
   TapeArray array;
@@ -1246,7 +1164,7 @@ void LoadTargetNames(LoadState& c, const TapeField& extras, const Path& where, s
   size_t k = 0;
   for (TapeValue e : array) {
     std::string_view name;
-    if (!GetString(e, &name)) {
+    if (!e.GetString(&name)) {
       c.warnings->push_back(
           {Path(names_path, k).ToString(), "a target name is not a string: targetNames ignored"});
       mesh->target_names.clear();
@@ -1257,144 +1175,110 @@ void LoadTargetNames(LoadState& c, const TapeField& extras, const Path& where, s
   }
 }
 
-LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "meshes"), Path(), &array, &present); !s)
-    return s;
-  if (!present) return {};
-  c.asset->meshes.resize(array.size());
+// One mesh object into *mesh: its primitives (at least one, each with the first one's target
+// count), default weights and extensions.
+LoadStatus ReadMesh(LoadState& c, TapeObject o, const Path& where, Mesh* mesh) {
   static constexpr std::string_view kKeys[] = {"name", "primitives", "weights", "extensions",
                                                "extras"};
   enum { kName, kPrimitives, kWeights, kExtensions, kExtras };
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kMeshesPath, i);
-    Mesh& mesh = c.asset->meshes[i];
-    TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
-    const Fields f(o, kKeys);
-    std::string_view name;
-    if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
-    mesh.name = name;
-    TapeArray primitives;
-    if (LoadStatus s = RequireArray(f[kPrimitives], where, &primitives); !s) return s;
-    const Path primitives_path(where, "primitives");
-    if (primitives.size() == 0) {
-      return {Error::kInvalidValue, "a mesh needs at least one primitive",
-              primitives_path.ToString()};
-    }
-    mesh.primitives.resize(primitives.size());
-    size_t p = 0;
-    for (TapeValue pe : primitives) {
-      const Path pw(primitives_path, p);
-      TapeObject po;
-      if (LoadStatus s = AsObject(pe, pw, &po); !s) return s;
-      if (LoadStatus s = LoadPrimitive(c, po, pw, &mesh.primitives[p]); !s) return s;
-      if (mesh.primitives[p].targets.size() != mesh.primitives[0].targets.size()) {
-        return {Error::kInvalidValue, "every primitive of a mesh must have the same target count",
-                Path(pw, "targets").ToString()};
-      }
-      ++p;
-    }
-    bool has_weights = false;
-    if (LoadStatus s = OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights); !s)
-      return s;
-    if (has_weights) {
-      if (c.numbers.size() != mesh.primitives[0].targets.size()) {
-        return {Error::kInvalidValue,
-                std::to_string(c.numbers.size()) + " weights for " +
-                    std::to_string(mesh.primitives[0].targets.size()) + " morph targets",
-                Path(where, "weights").ToString()};
-      }
-      mesh.weights.assign(c.numbers.begin(), c.numbers.end());
-    }
-    if (LoadStatus s = gltf::LoadInbetweens(c.Dom(f[kExtensions], where), where,
-                                            mesh.primitives[0].targets.size(), &mesh, c.warnings);
-        !s) {
-      return s;
-    }
-    LoadTargetNames(c, f[kExtras], where, mesh.primitives[0].targets.size(), &mesh);
-    ++i;
+  const Fields f(o, kKeys);
+  SINEW_TRY(OptionalString(f[kName], where, &mesh->name));
+  ObjectArray primitives;
+  SINEW_TRY(RequireObjects(f[kPrimitives], where, &primitives));
+  if (primitives.size() == 0) {
+    return {Error::kInvalidValue, "a mesh needs at least one primitive",
+            Path(where, "primitives").ToString()};
   }
+  mesh->primitives.resize(primitives.size());
+  SINEW_TRY(primitives.ForEach([&](TapeObject po, const Path& pw, size_t p) -> LoadStatus {
+    SINEW_TRY(LoadPrimitive(c, po, pw, &mesh->primitives[p]));
+    if (mesh->primitives[p].targets.size() != mesh->primitives[0].targets.size()) {
+      return {Error::kInvalidValue, "every primitive of a mesh must have the same target count",
+              Path(pw, "targets").ToString()};
+    }
+    return {};
+  }));
+  const size_t targets = mesh->primitives[0].targets.size();
+  bool has_weights = false;
+  SINEW_TRY(OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights));
+  if (has_weights) {
+    if (c.numbers.size() != targets) {
+      return {Error::kInvalidValue,
+              std::to_string(c.numbers.size()) + " weights for " + std::to_string(targets) +
+                  " morph targets",
+              Path(where, "weights").ToString()};
+    }
+    mesh->weights.assign(c.numbers.begin(), c.numbers.end());
+  }
+  SINEW_TRY(gltf::LoadInbetweens(f[kExtensions], where, targets, mesh, c.warnings));
+  LoadTargetNames(c, f[kExtras], where, targets, mesh);
   return {};
+}
+
+LoadStatus LoadMeshes(LoadState& c, TapeObject root) {
+  ObjectArray meshes;
+  SINEW_TRY(RootObjects(root, "meshes", &meshes));
+  return meshes.ReadInto(&c.asset->meshes, [&](TapeObject o, const Path& where, Mesh* mesh) {
+    return ReadMesh(c, o, where, mesh);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Skins
 
-LoadStatus LoadSkins(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "skins"), Path(), &array, &present); !s)
-    return s;
-  if (!present) return {};
-  c.asset->skins.resize(array.size());
+// A skin's inverse bind matrices from accessor `ibm` (MAT4 FLOAT, at least one per joint), or the
+// identity for each joint when it has none (ibm < 0).
+LoadStatus ReadInverseBinds(LoadState& c, int32_t ibm, const Path& where, Skin* skin) {
+  if (ibm < 0) {
+    skin->inverse_binds.assign(skin->joints.size(), Float4x4::Identity());
+    return {};
+  }
+  std::vector<float>& matrices = c.floats;
+  const Path iw(where, "inverseBindMatrices");
+  SINEW_TRY(CheckNonVertexComponents(c, uint32_t(ibm), kF32, 0, "inverseBindMatrices", iw));
+  SINEW_TRY(ReadAccessorFloats(c, uint32_t(ibm), {AccessorType::kMat4}, iw, &matrices));
+  if (matrices.size() / 16 < skin->joints.size()) {
+    return {Error::kInvalidValue,
+            std::to_string(matrices.size() / 16) + " inverse bind matrices for " +
+                std::to_string(skin->joints.size()) + " joints",
+            iw.ToString()};
+  }
+  skin->inverse_binds.resize(skin->joints.size());
+  for (size_t j = 0; j < skin->joints.size(); ++j) {
+    for (int col = 0; col < 4; ++col)
+      for (int row = 0; row < 4; ++row)
+        skin->inverse_binds[j].m[col][row] = matrices[j * 16 + size_t(col) * 4 + size_t(row)];
+  }
+  return {};
+}
+
+// One skin object into *skin.
+LoadStatus ReadSkin(LoadState& c, TapeObject o, const Path& where, Skin* skin) {
   static constexpr std::string_view kKeys[] = {"name", "joints", "skeleton", "inverseBindMatrices",
                                                "extensions"};
   enum { kName, kJoints, kSkeleton, kInverseBindMatrices, kExtensions };
-  std::vector<float>& matrices = c.floats;
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kSkinsPath, i);
-    Skin& skin = c.asset->skins[i];
-    TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
-    const Fields f(o, kKeys);
-    std::string_view name;
-    if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
-    skin.name = name;
-    bool has_joints = false;
-    if (LoadStatus s =
-            OptionalIndices(f[kJoints], where, c.asset->nodes.size(), &skin.joints, &has_joints);
-        !s) {
-      return s;
-    }
-    if (!has_joints) return {Error::kMissingProperty, "required", Path(where, "joints").ToString()};
-    if (skin.joints.empty()) {
-      return {Error::kInvalidValue, "a skin needs at least one joint",
-              Path(where, "joints").ToString()};
-    }
-    if (LoadStatus s = OptionalIndex(f[kSkeleton], where, c.asset->nodes.size(), &skin.skeleton);
-        !s) {
-      return s;
-    }
-    int32_t ibm = -1;
-    if (LoadStatus s = OptionalIndex(f[kInverseBindMatrices], where, c.accessors.size(), &ibm);
-        !s) {
-      return s;
-    }
-    if (ibm >= 0) {
-      const Path iw(where, "inverseBindMatrices");
-      if (LoadStatus s =
-              CheckNonVertexComponents(c, uint32_t(ibm), kF32, 0, "inverseBindMatrices", iw);
-          !s) {
-        return s;
-      }
-      if (LoadStatus s = ReadAccessorFloats(c, uint32_t(ibm), {AccessorType::kMat4}, iw, &matrices);
-          !s) {
-        return s;
-      }
-      if (matrices.size() / 16 < skin.joints.size()) {
-        return {Error::kInvalidValue,
-                std::to_string(matrices.size() / 16) + " inverse bind matrices for " +
-                    std::to_string(skin.joints.size()) + " joints",
-                iw.ToString()};
-      }
-      skin.inverse_binds.resize(skin.joints.size());
-      for (size_t j = 0; j < skin.joints.size(); ++j) {
-        for (int col = 0; col < 4; ++col)
-          for (int row = 0; row < 4; ++row)
-            skin.inverse_binds[j].m[col][row] = matrices[j * 16 + size_t(col) * 4 + size_t(row)];
-      }
-    } else {
-      skin.inverse_binds.assign(skin.joints.size(), Float4x4::Identity());
-    }
-    if (LoadStatus s = gltf::LoadBindPoses(c.Dom(f[kExtensions], where), where, &skin); !s)
-      return s;
-    ++i;
+  const Fields f(o, kKeys);
+  SINEW_TRY(OptionalString(f[kName], where, &skin->name));
+  bool has_joints = false;
+  SINEW_TRY(OptionalIndices(f[kJoints], where, c.asset->nodes.size(), &skin->joints, &has_joints));
+  if (!has_joints) return {Error::kMissingProperty, "required", Path(where, "joints").ToString()};
+  if (skin->joints.empty()) {
+    return {Error::kInvalidValue, "a skin needs at least one joint",
+            Path(where, "joints").ToString()};
   }
-  return {};
+  SINEW_TRY(OptionalIndex(f[kSkeleton], where, c.asset->nodes.size(), &skin->skeleton));
+  int32_t ibm = -1;
+  SINEW_TRY(OptionalIndex(f[kInverseBindMatrices], where, c.accessors.size(), &ibm));
+  SINEW_TRY(ReadInverseBinds(c, ibm, where, skin));
+  return gltf::LoadBindPoses(f[kExtensions], where, skin);
+}
+
+LoadStatus LoadSkins(LoadState& c, TapeObject root) {
+  ObjectArray skins;
+  SINEW_TRY(RootObjects(root, "skins", &skins));
+  return skins.ReadInto(&c.asset->skins, [&](TapeObject o, const Path& where, Skin* skin) {
+    return ReadSkin(c, o, where, skin);
+  });
 }
 
 // Node-level rules that need the meshes: node.weights has one weight per morph target; skinned
@@ -1461,11 +1345,10 @@ LoadStatus LoadSampler(LoadState& c, TapeObject so, const Path& sw, uint32_t ani
   enum { kInput, kOutput, kInterpolation };
   const Fields f(so, kKeys);
   uint32_t input = 0;
-  if (LoadStatus s = RequireIndex(f[kInput], sw, c.accessors.size(), &input); !s) return s;
-  if (LoadStatus s = RequireIndex(f[kOutput], sw, c.accessors.size(), output_accessor); !s)
-    return s;
+  SINEW_TRY(RequireIndex(f[kInput], sw, c.accessors.size(), &input));
+  SINEW_TRY(RequireIndex(f[kOutput], sw, c.accessors.size(), output_accessor));
   std::string_view interpolation = "LINEAR";
-  if (LoadStatus s = OptionalString(f[kInterpolation], sw, &interpolation); !s) return s;
+  SINEW_TRY(OptionalString(f[kInterpolation], sw, &interpolation));
   if (Equals(interpolation, "LINEAR")) {
     sampler->interpolation = Interpolation::kLinear;
   } else if (Equals(interpolation, "STEP")) {
@@ -1477,19 +1360,14 @@ LoadStatus LoadSampler(LoadState& c, TapeObject so, const Path& sw, uint32_t ani
             Path(sw, "interpolation").ToString()};
   }
   const Path iw(sw, "input");
-  if (LoadStatus s = CheckNonVertexComponents(c, input, kF32, 0, "animation input", iw); !s)
-    return s;
+  SINEW_TRY(CheckNonVertexComponents(c, input, kF32, 0, "animation input", iw));
   // Samplers that share key times in the file share their range of the clip's keys.
   LoadState::KeyTimes& shared = c.key_times[input];
   const uint64_t stamp = uint64_t{c.load} << 32 | (uint64_t{animation} + 1);
   if (shared.stamp == stamp) {
     sampler->input = {shared.offset, static_cast<size_t>(c.accessors[input].count)};
   } else {
-    if (LoadStatus s =
-            AppendAccessorFloats(c, input, AccessorType::kScalar, iw, &c.keys, &sampler->input);
-        !s) {
-      return s;
-    }
+    SINEW_TRY(AppendAccessorFloats(c, input, AccessorType::kScalar, iw, &c.keys, &sampler->input));
     const float* times = c.keys.data() + sampler->input.offset;
     for (size_t k = 1; k < sampler->input.count; ++k) {
       if (!(times[k] > times[k - 1])) {
@@ -1513,22 +1391,18 @@ LoadStatus LoadChannel(LoadState& c, TapeObject co, const Path& where, const Pat
   static constexpr std::string_view kKeys[] = {"sampler", "target"};
   enum { kSampler, kTarget };
   const Fields f(co, kKeys);
-  if (LoadStatus s = RequireIndex(f[kSampler], cw, anim->samplers.size(), &channel->sampler); !s) {
-    return s;
-  }
+  SINEW_TRY(RequireIndex(f[kSampler], cw, anim->samplers.size(), &channel->sampler));
   TapeObject target;
   bool has_target = false;
-  if (LoadStatus s = OptionalObject(f[kTarget], cw, &target, &has_target); !s) return s;
+  SINEW_TRY(OptionalObject(f[kTarget], cw, &target, &has_target));
   if (!has_target) return {Error::kMissingProperty, "required", Path(cw, "target").ToString()};
   const Path tw(cw, "target");
   static constexpr std::string_view kTargetKeys[] = {"node", "path"};
   enum { kNode, kPath };
   const Fields tf(target, kTargetKeys);
-  if (LoadStatus s = OptionalIndex(tf[kNode], tw, c.asset->nodes.size(), &channel->node); !s) {
-    return s;
-  }
+  SINEW_TRY(OptionalIndex(tf[kNode], tw, c.asset->nodes.size(), &channel->node));
   std::string_view path;
-  if (LoadStatus s = RequireString(tf[kPath], tw, &path); !s) return s;
+  SINEW_TRY(RequireString(tf[kPath], tw, &path));
   AnimationSampler& sampler = anim->samplers[channel->sampler];
   const uint32_t output_accessor = c.output_accessors[channel->sampler];
   const Accessor& out = c.accessors[output_accessor];
@@ -1572,12 +1446,9 @@ LoadStatus LoadChannel(LoadState& c, TapeObject co, const Path& where, const Pat
       ow(sampler_path, "output");
   const bool moves =
       channel->path == AnimationPath::kTranslation || channel->path == AnimationPath::kScale;
-  if (LoadStatus s =
-          CheckNonVertexComponents(c, output_accessor, moves ? kF32 : (kF32 | kNormalizedRotation),
-                                   moves ? kAnyQuantizedPosition : 0, "this animation path", ow);
-      !s) {
-    return s;
-  }
+  SINEW_TRY(CheckNonVertexComponents(c, output_accessor,
+                                     moves ? kF32 : (kF32 | kNormalizedRotation),
+                                     moves ? kAnyQuantizedPosition : 0, "this animation path", ow));
   if (out.type != expected) {
     return {Error::kInvalidValue,
             "output accessor has the wrong type for '" + std::string(path) + "'", ow.ToString()};
@@ -1617,107 +1488,90 @@ LoadStatus CheckDistinctTargets(const Animation& anim, uint32_t animation,
   return {};
 }
 
+// One animation object (animation i) into *anim: its samplers' keys, then its channels.
+LoadStatus ReadAnimation(LoadState& c, TapeObject o, const Path& where, size_t i, Animation* anim) {
+  static constexpr std::string_view kKeys[] = {"name", "samplers", "channels"};
+  enum { kName, kSamplers, kChannels };
+  const Fields f(o, kKeys);
+  SINEW_TRY(OptionalString(f[kName], where, &anim->name));
+  ObjectArray samplers, channels;
+  SINEW_TRY(RequireObjects(f[kSamplers], where, &samplers));
+  SINEW_TRY(RequireObjects(f[kChannels], where, &channels));
+  anim->samplers.resize(samplers.size());
+  c.output_accessors.resize(samplers.size());
+  SINEW_TRY(samplers.ForEach([&](TapeObject so, const Path& sw, size_t si) -> LoadStatus {
+    return LoadSampler(c, so, sw, static_cast<uint32_t>(i), &anim->samplers[si],
+                       &c.output_accessors[si]);
+  }));
+  anim->keys.assign(c.keys.begin(), c.keys.end());  // one allocation per clip
+  c.keys.clear();
+  anim->channels.resize(channels.size());
+  SINEW_TRY(channels.ForEach([&](TapeObject co, const Path& cw, size_t ci) -> LoadStatus {
+    return LoadChannel(c, co, where, cw, anim, &anim->channels[ci]);
+  }));
+  return CheckDistinctTargets(*anim, uint32_t(i), Path(where, "channels"), &c.channel_targets);
+}
+
 LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
-  TapeArray array;
-  bool present = false;
-  if (LoadStatus s = OptionalArray(FindField(root, "animations"), Path(), &array, &present); !s)
-    return s;
-  if (!present) return {};
-  c.asset->animations.resize(array.size());
+  ObjectArray animations;
+  SINEW_TRY(RootObjects(root, "animations", &animations));
+  if (animations.size() == 0) return {};
+  c.asset->animations.resize(animations.size());
   if (c.key_times.size() < c.accessors.size()) c.key_times.resize(c.accessors.size());
   c.keys.clear();
   c.channel_targets.assign(c.asset->nodes.size() * 4, UINT64_MAX);
-  static constexpr std::string_view kKeys[] = {"name", "samplers", "channels"};
-  enum { kName, kSamplers, kChannels };
-  size_t i = 0;
-  for (TapeValue e : array) {
-    const Path where(kAnimationsPath, i);
-    Animation& anim = c.asset->animations[i];
-    TapeObject o;
-    if (LoadStatus s = AsObject(e, where, &o); !s) return s;
-    const Fields f(o, kKeys);
-    std::string_view name;
-    if (LoadStatus s = OptionalString(f[kName], where, &name); !s) return s;
-    anim.name = name;
-    TapeArray samplers, channels;
-    if (LoadStatus s = RequireArray(f[kSamplers], where, &samplers); !s) return s;
-    if (LoadStatus s = RequireArray(f[kChannels], where, &channels); !s) return s;
-    anim.samplers.resize(samplers.size());
-    c.output_accessors.resize(samplers.size());
-    const Path samplers_path(where, "samplers");
-    size_t si = 0;
-    for (TapeValue se : samplers) {
-      const Path sw(samplers_path, si);
-      TapeObject so;
-      if (LoadStatus s = AsObject(se, sw, &so); !s) return s;
-      if (LoadStatus s = LoadSampler(c, so, sw, static_cast<uint32_t>(i), &anim.samplers[si],
-                                     &c.output_accessors[si]);
-          !s) {
-        return s;
-      }
-      ++si;
-    }
-    anim.keys.assign(c.keys.begin(), c.keys.end());  // one allocation per clip
-    c.keys.clear();
-    anim.channels.resize(channels.size());
-    const Path channels_path(where, "channels");
-    size_t ci = 0;
-    for (TapeValue ce : channels) {
-      const Path cw(channels_path, ci);
-      TapeObject co;
-      if (LoadStatus s = AsObject(ce, cw, &co); !s) return s;
-      if (LoadStatus s = LoadChannel(c, co, where, cw, &anim, &anim.channels[ci]); !s) return s;
-      ++ci;
-    }
-    if (LoadStatus s = CheckDistinctTargets(anim, uint32_t(i), channels_path, &c.channel_targets);
-        !s) {
-      return s;
-    }
-    ++i;
-  }
-  return {};
+  return animations.ForEach([&](TapeObject o, const Path& where, size_t i) -> LoadStatus {
+    return ReadAnimation(c, o, where, i, &c.asset->animations[i]);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 
-LoadStatus CheckAssetAndExtensions(LoadState& c, Object root) {
-  Object asset;
+LoadStatus CheckAssetAndExtensions(LoadState& c, TapeObject root) {
+  static constexpr std::string_view kKeys[] = {"asset", "extensionsUsed", "extensionsRequired",
+                                               "materials"};
+  enum { kAsset, kExtensionsUsed, kExtensionsRequired, kMaterials };
+  const Fields f(root, kKeys);
+  TapeObject asset;
   bool has_asset = false;
-  if (LoadStatus s = OptionalObject(root, "asset", "", &asset, &has_asset); !s) return s;
+  SINEW_TRY(OptionalObject(f[kAsset], kDocumentRoot, &asset, &has_asset));
   if (!has_asset) return {Error::kMissingProperty, "required", "/asset"};
+  static constexpr std::string_view kAssetKeys[] = {"version", "minVersion"};
+  enum { kVersion, kMinVersion };
+  const Fields af(asset, kAssetKeys);
+  const Path asset_path(kDocumentRoot, "asset");
   std::string_view version;
-  if (LoadStatus s = RequireString(asset, "version", "/asset", &version); !s) return s;
+  SINEW_TRY(RequireString(af[kVersion], asset_path, &version));
   if (version.size() < 2 || version.substr(0, 2) != "2.") {
     return {Error::kUnsupportedFeature,
             "glTF version " + std::string(version) + " (sinew reads 2.x)", "/asset/version"};
   }
   std::string_view min_version;
   bool has_min = false;
-  if (LoadStatus s = OptionalString(asset, "minVersion", "/asset", &min_version, &has_min); !s)
-    return s;
+  SINEW_TRY(OptionalString(af[kMinVersion], asset_path, &min_version, &has_min));
   if (has_min && min_version != "2.0") {
     return {Error::kUnsupportedFeature, "minVersion " + std::string(min_version),
             "/asset/minVersion"};
   }
-  for (const char* key : {"extensionsUsed", "extensionsRequired"}) {
-    std::vector<std::string_view> names;
-    if (LoadStatus s = OptionalStrings(root, key, "", &names); !s) return s;
-    for (size_t i = 0; i < names.size(); ++i) {
-      const std::string_view name = names[i];
-      if (std::string_view(key) == "extensionsUsed") {
-        c.asset->extensions_used.emplace_back(name);
-        c.quantized |= name == "KHR_mesh_quantization";
-      } else if (std::find(std::begin(kSupportedExtensions), std::end(kSupportedExtensions),
-                           name) == std::end(kSupportedExtensions)) {
-        return {Error::kUnsupportedExtension,
-                "required extension " + std::string(name) + " is not supported by sinew",
-                Pointer(Pointer("", key), i)};
-      }
+  std::vector<std::string_view> names;
+  SINEW_TRY(OptionalStrings(f[kExtensionsUsed], kDocumentRoot, &names));
+  for (const std::string_view name : names) {
+    c.asset->extensions_used.emplace_back(name);
+    c.quantized |= name == "KHR_mesh_quantization";
+  }
+  SINEW_TRY(OptionalStrings(f[kExtensionsRequired], kDocumentRoot, &names));
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (std::find(std::begin(kSupportedExtensions), std::end(kSupportedExtensions), names[i]) ==
+        std::end(kSupportedExtensions)) {
+      const Path required(kDocumentRoot, "extensionsRequired");
+      return {Error::kUnsupportedExtension,
+              "required extension " + std::string(names[i]) + " is not supported by sinew",
+              Path(required, i).ToString()};
     }
   }
-  Array materials;
+  TapeArray materials;
   bool has_materials = false;
-  if (LoadStatus s = OptionalArray(root, "materials", "", &materials, &has_materials); !s) return s;
+  SINEW_TRY(OptionalArray(f[kMaterials], kDocumentRoot, &materials, &has_materials));
   c.material_count = has_materials ? materials.size() : 0;
   return {};
 }
@@ -1743,54 +1597,45 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   c.input_bytes = bytes.size();
   std::span<const uint8_t> json = bytes;
   if (gltf::IsGlb(bytes)) {
-    auto chunks = gltf::ParseGlb(bytes);
-    if (!chunks) return chunks.status();
-    json = chunks->json;
-    c.glb_bin = chunks->bin;
-    c.has_glb_bin = chunks->has_bin;
-    if (chunks->trailing) {
-      c.warnings->push_back({"byte " + std::to_string(bytes.size() - chunks->trailing),
-                             std::to_string(chunks->trailing) +
-                                 " bytes after the GLB's declared length are ignored"});
+    SINEW_TRY_ASSIGN(const auto chunks, gltf::ParseGlb(bytes));
+    json = chunks.json;
+    c.glb_bin = chunks.bin;
+    c.has_glb_bin = chunks.has_bin;
+    if (chunks.trailing) {
+      c.warnings->push_back(
+          {"byte " + std::to_string(bytes.size() - chunks.trailing),
+           std::to_string(chunks.trailing) + " bytes after the GLB's declared length are ignored"});
     }
   }
-  Element doc;
   // The caller guarantees ReadPadding() readable bytes after `bytes`, hence after `json` too.
-  if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
+  if (const auto error = parser_->dom.parse(json.data(), json.size(), false).error(); error) {
     return ErrorInfo{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
   }
-  Object root;
-  if (Status s = AsObject(doc, "", &root); !s) return s;
-  if (Status s = CheckAssetAndExtensions(c, root); !s) return s;
-  if (Status s = gltf::LoadVariantNames(root, c.asset); !s) return s;
-  // The object passes read the tape directly (common/tape.h); extension objects, rare, through
-  // simdjson's DOM (LoadState::Dom).
-  const TapeObject tape_root(TapeValue::Root(parser_->dom));
-  c.dom_root = doc;
-  if (Status s = LoadBuffers(c, tape_root); !s) return s;
-  if (Status s = LoadViews(c, tape_root); !s) return s;
-  if (Status s = LoadAccessors(c, tape_root); !s) return s;
-  if (Status s = LoadNodes(c, tape_root, ArraySize(root, "meshes"), ArraySize(root, "skins")); !s)
-    return s;
-  if (Status s = LoadScenes(c, tape_root); !s) return s;
-  if (Status s = LoadMeshes(c, tape_root); !s) return s;
-  if (Status s = LoadSkins(c, tape_root); !s) return s;
-  if (Status s = CheckSkinnedNodes(c); !s) return s;
-  if (Status s = LoadAnimations(c, tape_root); !s) return s;
-  if (Status s = UseLayout(out.asset, options.influences, options.dense_k, "primitives"); !s) {
-    return s;
-  }
+  TapeObject root;
+  SINEW_TRY(AsObject(TapeValue::Root(parser_->dom), kDocumentRoot, &root));
+  SINEW_TRY(CheckAssetAndExtensions(c, root));
+  SINEW_TRY(gltf::LoadVariantNames(root, c.asset));
+  SINEW_TRY(LoadBuffers(c, root));
+  SINEW_TRY(LoadViews(c, root));
+  SINEW_TRY(LoadAccessors(c, root));
+  SINEW_TRY(LoadNodes(c, root, ArraySize(root, "meshes"), ArraySize(root, "skins")));
+  SINEW_TRY(LoadScenes(c, root));
+  SINEW_TRY(LoadMeshes(c, root));
+  SINEW_TRY(LoadSkins(c, root));
+  SINEW_TRY(CheckSkinnedNodes(c));
+  SINEW_TRY(LoadAnimations(c, root));
+  SINEW_TRY(UseLayout(out.asset, options.influences, options.dense_k, "primitives"));
   return out;
 }
 
 namespace {
 
-size_t CountValues(Element e) {
+size_t CountValues(TapeValue v) {
   size_t n = 1;
-  if (Array a; e.get_array().get(a) == simdjson::SUCCESS) {
-    for (Element child : a) n += CountValues(child);
-  } else if (Object o; e.get_object().get(o) == simdjson::SUCCESS) {
-    for (auto field : o) n += CountValues(field.value);
+  if (TapeArray a; GetArray(v, &a)) {
+    for (const TapeValue child : a) n += CountValues(child);
+  } else if (TapeObject o; GetObject(v, &o)) {
+    for (const TapeKeyValue field : o) n += CountValues(field.value);
   }
   return n;
 }
@@ -1801,25 +1646,24 @@ Result<GltfLoader::JsonParseStats> GltfLoader::ParseJsonOnly(std::span<const uin
                                                              bool count_values) {
   std::span<const uint8_t> json = bytes;
   if (gltf::IsGlb(bytes)) {
-    auto chunks = gltf::ParseGlb(bytes);
-    if (!chunks) return chunks.status();
-    json = chunks->json;
+    SINEW_TRY_ASSIGN(const auto chunks, gltf::ParseGlb(bytes));
+    json = chunks.json;
   }
-  Element doc;
+  // The baseline: simdjson's DOM parse, the document's root element taken as a user would.
+  simdjson::dom::element doc;
   if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
     return ErrorInfo{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
   }
   JsonParseStats stats;
   stats.json_bytes = json.size();
-  if (count_values) stats.values = CountValues(doc);
+  if (count_values) stats.values = CountValues(TapeValue::Root(parser_->dom));
   return stats;
 }
 
 Result<LoadedAsset> GltfLoader::Load(const std::filesystem::path& path,
                                      const GltfOptions& options) {
-  auto file = ReadFile(path);
-  if (!file) return file.status();
-  return LoadFromMemory({file->data(), file->size}, path.parent_path(), options);
+  SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
+  return LoadFromMemory({file.data(), file.size}, path.parent_path(), options);
 }
 
 Result<LoadedAsset> LoadGltf(const std::filesystem::path& path, const GltfOptions& options) {

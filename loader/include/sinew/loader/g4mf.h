@@ -1,6 +1,6 @@
 // The G4MF loader (3D files only: asset.dimension == 3): .g4tf (JSON with base64 or external
 // buffers) and .g4b (binary chunks, optionally Zstd-encoded) into a validated sinew::Asset.
-// Semantics: DESIGN.md §4.2 and §5; the rules checked: notes/g4mf.md's validator checklist.
+// Semantics and the rules checked: docs/G4MF.md.
 //
 // How G4MF maps onto sinew::Asset:
 // - One scene whose single root is node 0. Nodes keep position + rotor/scale as T·R·S (rotor
@@ -13,7 +13,7 @@
 //   in increasing group order (an order G4MF leaves open; the result does not change).
 // - A node with a meshInstance of a skinned mesh, whose parent is a skeleton, gets its own Skin:
 //   joints = the distinct bones of skeleton.joints, inverse_binds from the file's rest pose
-//   (inverse(world(bone)) · world(mesh node), DESIGN.md §4.2), group_joints = group -> joint.
+//   (inverse(world(bone)) · world(mesh node), docs/G4MF.md), group_joints = group -> joint.
 // - Blend shapes become morph targets (dense over the primitive's vertices); blend.amounts the
 //   mesh's weights, meshInstance.blendAmounts the node's.
 #pragma once
@@ -34,10 +34,10 @@ struct G4mfOptions {
   // checked before allocating. A Zstd buffer may also decode to at most 1024 times its stored
   // size plus 1 MiB (so a few corrupt bytes never claim gigabytes).
   size_t max_buffer_bytes = size_t(1) << 32;
-  // Layout of each skinned primitive's influences (DESIGN.md §4.2): G4MF's own sparse rows, or
-  // dense with dense_k slots per vertex (0: enough for the longest row, nothing dropped; fewer
-  // keeps each vertex's heaviest entries, scaled to its authored total), or kAuto: fewer bytes.
-  // Dense indices are groups, like the sparse ones (Skin::group_joints maps both).
+  // Layout of each skinned primitive's influences (sinew/asset/influence_layout.h): G4MF's own
+  // sparse rows, or dense with dense_k slots per vertex (0: enough for the longest row, nothing
+  // dropped; fewer keeps each vertex's heaviest entries, scaled to its authored total), or kAuto:
+  // fewer bytes. Dense indices are groups, like the sparse ones (Skin::group_joints maps both).
   InfluenceLayout influences = InfluenceLayout::kSparse;
   uint32_t dense_k = 0;
 };

@@ -15,7 +15,7 @@
 
 namespace sinew::loader {
 
-// How skin weights are stored (DESIGN.md §4.1).
+// How skin weights are stored.
 enum class WeightMode {
   kNormalize,   // Each vertex's weights are scaled to sum to 1 (the glTF default; warned about).
   kAsAuthored,  // Kept as in the file.
@@ -23,8 +23,9 @@ enum class WeightMode {
 
 struct GltfOptions {
   WeightMode weights = WeightMode::kNormalize;
-  // Layout of each skinned primitive's influences (DESIGN.md §4.2): glTF's own dense K slots, or
-  // sparse (dense -> sparse drops zero weights), or kAuto: whichever moves fewer bytes.
+  // Layout of each skinned primitive's influences (sinew/asset/influence_layout.h): glTF's own
+  // dense K slots, or sparse (dense -> sparse drops zero weights), or kAuto: whichever moves fewer
+  // bytes.
   InfluenceLayout influences = InfluenceLayout::kDense;
   uint32_t dense_k = 0;  // unused by glTF (its influences are dense already)
 };

@@ -1,4 +1,5 @@
-// What every loader returns: the asset and the warnings collected on the way (DESIGN.md §6).
+// What every loader returns: the asset and the warnings collected on the way (what each loader
+// warns about: docs/gltf.md, docs/G4MF.md).
 #pragma once
 
 #include <string>
