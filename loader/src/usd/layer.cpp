@@ -1,47 +1,30 @@
 #include "usd/layer.h"
 
+#include <iterator>
 #include <unordered_set>
 
 namespace sinew::loader::usd {
 
+namespace {
+
+// Indexed by ListOpKind.
+constexpr std::string_view kKeywords[] = {"", "add", "prepend", "append", "delete", "reorder"};
+constexpr std::vector<std::string> ListOp::*kLists[] = {&ListOp::explicit_items, &ListOp::added,
+                                                        &ListOp::prepended,      &ListOp::appended,
+                                                        &ListOp::deleted,        &ListOp::ordered};
+
+}  // namespace
+
 std::string_view Keyword(ListOpKind kind) noexcept {
-  switch (kind) {
-    case ListOpKind::kExplicit:
-      return "";
-    case ListOpKind::kAdd:
-      return "add";
-    case ListOpKind::kPrepend:
-      return "prepend";
-    case ListOpKind::kAppend:
-      return "append";
-    case ListOpKind::kDelete:
-      return "delete";
-    case ListOpKind::kReorder:
-      return "reorder";
-  }
-  return "";
+  return size_t(kind) < std::size(kKeywords) ? kKeywords[size_t(kind)] : "";
 }
 
 std::vector<std::string>& ListOp::Items(ListOpKind kind) noexcept {
-  switch (kind) {
-    case ListOpKind::kAdd:
-      return added;
-    case ListOpKind::kPrepend:
-      return prepended;
-    case ListOpKind::kAppend:
-      return appended;
-    case ListOpKind::kDelete:
-      return deleted;
-    case ListOpKind::kReorder:
-      return ordered;
-    case ListOpKind::kExplicit:
-      break;
-  }
-  return explicit_items;
+  return this->*kLists[size_t(kind) < std::size(kLists) ? size_t(kind) : 0];
 }
 
 const std::vector<std::string>& ListOp::Items(ListOpKind kind) const noexcept {
-  return const_cast<ListOp*>(this)->Items(kind);
+  return this->*kLists[size_t(kind) < std::size(kLists) ? size_t(kind) : 0];
 }
 
 std::vector<std::string> ListOp::Resolved() const {

@@ -18,6 +18,14 @@ constexpr bool IsIdentifierChar(char c) noexcept { return IsIdentifierStart(c) |
 // What may not follow a number directly: letters, digits, '_' and '.' (as in `1.2.3`, `2x`).
 constexpr bool GluesToNumber(char c) noexcept { return IsIdentifierChar(c) || c == '.'; }
 
+// A hexadecimal digit's value; -1 for any other character.
+int HexValue(char c) noexcept {
+  if (IsDigit(c)) return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 // At most `max` bytes of `s`, with "..." when cut.
 std::string Cut(std::string_view s, size_t max = 40) {
   return s.size() <= max ? std::string(s) : std::string(s.substr(0, max)) + "...";
@@ -327,64 +335,25 @@ void AppendUnescaped(std::string_view raw, std::string* out) {
       continue;
     }
     const char c = raw[++i];
-    switch (c) {
-      case 'n':
-        out->push_back('\n');
-        break;
-      case 't':
-        out->push_back('\t');
-        break;
-      case 'r':
-        out->push_back('\r');
-        break;
-      case 'a':
-        out->push_back('\a');
-        break;
-      case 'b':
-        out->push_back('\b');
-        break;
-      case 'f':
-        out->push_back('\f');
-        break;
-      case 'v':
-        out->push_back('\v');
-        break;
-      case 'x': {
-        unsigned value = 0;
-        size_t n = 0;
-        for (; n < 2 && i + 1 < raw.size(); ++n) {
-          const char h = raw[i + 1];
-          unsigned d;
-          if (IsDigit(h)) {
-            d = unsigned(h - '0');
-          } else if (h >= 'a' && h <= 'f') {
-            d = unsigned(h - 'a' + 10);
-          } else if (h >= 'A' && h <= 'F') {
-            d = unsigned(h - 'A' + 10);
-          } else {
-            break;
-          }
-          value = value * 16 + d;
-          ++i;
-        }
-        if (n == 0) {
-          out->push_back('x');
-        } else {
-          out->push_back(static_cast<char>(value));
-        }
-        break;
+    // One-letter escapes: \n \t \r \a \b \f \v.
+    constexpr std::string_view kLetters = "ntrabfv";
+    constexpr std::string_view kMeanings = "\n\t\r\a\b\f\v";
+    if (const size_t k = kLetters.find(c); k != std::string_view::npos) {
+      out->push_back(kMeanings[k]);
+    } else if (c == 'x' && i + 1 < raw.size() && HexValue(raw[i + 1]) >= 0) {
+      // \xH or \xHH
+      int value = HexValue(raw[++i]);
+      if (i + 1 < raw.size() && HexValue(raw[i + 1]) >= 0) value = value * 16 + HexValue(raw[++i]);
+      out->push_back(static_cast<char>(value));
+    } else if (c >= '0' && c <= '7') {
+      // \o, \oo or \ooo
+      unsigned value = unsigned(c - '0');
+      for (int n = 1; n < 3 && i + 1 < raw.size() && raw[i + 1] >= '0' && raw[i + 1] <= '7'; ++n) {
+        value = value * 8 + unsigned(raw[++i] - '0');
       }
-      default:
-        if (c >= '0' && c <= '7') {
-          unsigned value = unsigned(c - '0');
-          for (size_t n = 1; n < 3 && i + 1 < raw.size() && raw[i + 1] >= '0' && raw[i + 1] <= '7';
-               ++n) {
-            value = value * 8 + unsigned(raw[++i] - '0');
-          }
-          out->push_back(static_cast<char>(value & 0xffu));
-        } else {
-          out->push_back(c);  // \\ \" \' and anything else: the character itself
-        }
+      out->push_back(static_cast<char>(value & 0xffu));
+    } else {
+      out->push_back(c);  // \\ \" \' and anything else: the character itself
     }
   }
 }

@@ -88,6 +88,20 @@ bool UsdaReader::Expected(const Token& found, std::string_view what) {
               "expected " + std::string(what) + ", found " + Describe(found));
 }
 
+bool UsdaReader::Mismatch(const Token& found, std::string_view what) {
+  switch (found.kind) {
+    case TokenKind::kIdentifier:
+    case TokenKind::kNumber:
+    case TokenKind::kString:
+    case TokenKind::kAsset:
+    case TokenKind::kPath:
+      return Fail(found.offset, Error::kWrongType,
+                  "expected " + std::string(what) + ", found " + Describe(found));
+    default:
+      return Expected(found, what);
+  }
+}
+
 bool UsdaReader::Expect(TokenKind kind, std::string_view what, Token* token) {
   Token local;
   Token* t = token ? token : &local;
@@ -104,6 +118,15 @@ bool UsdaReader::Close(TokenKind kind, const Token& open, const Token& found,
               "expected " + (what.empty() ? std::string("','") : std::string(what)) + " or '" +
                   closer + "' to close the '" + std::string(open.text) + "' at " +
                   Where(text_, open.offset) + ", found " + Describe(found));
+}
+
+bool UsdaReader::ArraySuffix(bool* array) {
+  Token token;
+  if (!Peek(&token)) return false;
+  *array = token.kind == TokenKind::kLeftBracket;
+  if (!*array) return true;
+  Next(&token);
+  return Expect(TokenKind::kRightBracket, "']' after '['");
 }
 
 bool UsdaReader::Enter(size_t offset) {
@@ -466,12 +489,7 @@ bool UsdaReader::AttributeSpec(Layer* layer, uint32_t prim, PropertyMap* propert
   }
   Token name, token;
   bool array = false;
-  if (!Peek(&token)) return false;
-  if (token.kind == TokenKind::kLeftBracket) {
-    Next(&token);
-    if (!Expect(TokenKind::kRightBracket, "']' after '['")) return false;
-    array = true;
-  }
+  if (!ArraySuffix(&array)) return false;
   if (!Expect(TokenKind::kIdentifier, "the attribute's name", &name)) return false;
   // What the declaration writes: a default, `.timeSamples` or `.connect`.
   enum class Part { kDefault, kTimeSamples, kConnect } part = Part::kDefault;

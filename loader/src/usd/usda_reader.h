@@ -61,6 +61,9 @@ class UsdaReader {
   bool Fail(size_t offset, Error code, std::string message);
   // kUsdaSyntax: "expected <what>, found <token>".
   bool Expected(const Token& found, std::string_view what);
+  // Where a value of a type was expected: kWrongType when `found` is a value of another kind (a
+  // string for a number), else as Expected.
+  bool Mismatch(const Token& found, std::string_view what);
   // The next token, which must be of `kind` (`what` names it for the error).
   bool Expect(TokenKind kind, std::string_view what, Token* token = nullptr);
   // kUsdaSyntax for `found` where `what` (default: ',') or the `kind` closing `open` was expected;
@@ -81,6 +84,8 @@ class UsdaReader {
     }
     return Next(&token);
   }
+  // `[]` after a type name: sets *array to whether it is there.
+  bool ArraySuffix(bool* array);
   // Counts one level of nesting at `offset`; false past options_.max_depth. Leave() undoes it.
   bool Enter(size_t offset);
   void Leave() noexcept { --depth_; }

@@ -76,7 +76,7 @@ bool UsdaReader::Convert(const Token& token, Scalar scalar, T* out) {
   const char* last = first + token.text.size();
   if constexpr (std::is_floating_point_v<T>) {
     if (token.kind != TokenKind::kNumber && !IsNonFiniteWord(token)) {
-      return Expected(token, NumberWhat(scalar));
+      return Mismatch(token, NumberWhat(scalar));
     }
     T value{};
     const auto [p, ec] = std::from_chars(first, last, value);
@@ -108,7 +108,7 @@ bool UsdaReader::Convert(const Token& token, Scalar scalar, T* out) {
       *out = token.text == "true" ? 1 : 0;
       return true;
     }
-    if (token.kind != TokenKind::kNumber) return Expected(token, NumberWhat(scalar));
+    if (token.kind != TokenKind::kNumber) return Mismatch(token, NumberWhat(scalar));
     // Parsed as int64 whatever the storage, then checked against the scalar's own range.
     int64_t value = 0;
     const auto [p, ec] = std::from_chars(first, last, value);
@@ -164,7 +164,7 @@ bool UsdaReader::Tuple(const ValueTypeInfo& info, size_t count, std::vector<T>* 
   Token open;
   if (!Next(&open)) return false;
   if (open.kind != TokenKind::kLeftParen) {
-    return Expected(
+    return Mismatch(
         open, "'(' to start " + std::string(row ? "a row of a " : "a ") + std::string(info.name));
   }
   size_t n = 0;
@@ -187,7 +187,7 @@ bool UsdaReader::Element(const ValueTypeInfo& info, std::vector<T>* out) {
   Token open;
   if (!Next(&open)) return false;
   if (open.kind != TokenKind::kLeftParen) {
-    return Expected(open, "'(' to start a " + std::string(info.name));
+    return Mismatch(open, "'(' to start a " + std::string(info.name));
   }
   const size_t columns = info.components / info.rows;
   size_t rows = 0;
@@ -208,7 +208,7 @@ bool UsdaReader::Numbers(const ValueTypeInfo& info, bool array, std::vector<T>* 
   Token open;
   if (!Next(&open)) return false;
   if (open.kind != TokenKind::kLeftBracket) {
-    return Expected(open, "'[' to start a " + std::string(info.name) + "[]");
+    return Mismatch(open, "'[' to start a " + std::string(info.name) + "[]");
   }
   return Items(open, TokenKind::kRightBracket, [&] { return Element(info, out); });
 }
@@ -225,12 +225,12 @@ bool UsdaReader::StringElement(Scalar scalar, std::vector<std::string>* out) {
   Token token;
   if (!Next(&token)) return false;
   if (scalar == Scalar::kPath) {
-    if (token.kind != TokenKind::kPath) return Expected(token, "a path <...>");
+    if (token.kind != TokenKind::kPath) return Mismatch(token, "a path <...>");
     return AbsolutePath(token, anchor_, &out->emplace_back());
   }
   const TokenKind kind = scalar == Scalar::kAsset ? TokenKind::kAsset : TokenKind::kString;
   if (token.kind != kind) {
-    return Expected(token, kind == TokenKind::kAsset ? "an asset path @...@" : "a string");
+    return Mismatch(token, kind == TokenKind::kAsset ? "an asset path @...@" : "a string");
   }
   AppendContents(token, &out->emplace_back());
   return true;
@@ -241,7 +241,7 @@ bool UsdaReader::Strings(const ValueTypeInfo& info, bool array, std::vector<std:
   Token open;
   if (!Next(&open)) return false;
   if (open.kind != TokenKind::kLeftBracket) {
-    return Expected(open, "'[' to start a " + std::string(info.name) + "[]");
+    return Mismatch(open, "'[' to start a " + std::string(info.name) + "[]");
   }
   return Items(open, TokenKind::kRightBracket, [&] { return StringElement(info.scalar, out); });
 }
@@ -259,23 +259,20 @@ bool UsdaReader::TypedValue(ValueType type, bool array, Value* out) {
     Next(&token);
     out->blocked = true;
   }
+  // Numbers into the vector of T that `out` holds from here on.
+  auto numbers = [&](auto zero) {
+    auto& v = out->data.emplace<std::vector<decltype(zero)>>();
+    return blocked || Numbers(info, array, &v);
+  };
   switch (StorageOf(info.scalar)) {
-    case Storage::kInt32: {
-      auto& v = out->data.emplace<std::vector<int32_t>>();
-      return blocked || Numbers(info, array, &v);
-    }
-    case Storage::kInt64: {
-      auto& v = out->data.emplace<std::vector<int64_t>>();
-      return blocked || Numbers(info, array, &v);
-    }
-    case Storage::kFloat: {
-      auto& v = out->data.emplace<std::vector<float>>();
-      return blocked || Numbers(info, array, &v);
-    }
-    case Storage::kDouble: {
-      auto& v = out->data.emplace<std::vector<double>>();
-      return blocked || Numbers(info, array, &v);
-    }
+    case Storage::kInt32:
+      return numbers(int32_t(0));
+    case Storage::kInt64:
+      return numbers(int64_t(0));
+    case Storage::kFloat:
+      return numbers(0.0f);
+    case Storage::kDouble:
+      return numbers(0.0);
     case Storage::kString: {
       auto& v = out->data.emplace<std::vector<std::string>>();
       return blocked || Strings(info, array, &v);
@@ -352,13 +349,7 @@ bool UsdaReader::DictionaryValue(Value* out) {
                   "unknown value type '" + std::string(token.text) + "'");
     }
     bool array = false;
-    if (!Peek(&token)) return false;
-    if (token.kind == TokenKind::kLeftBracket) {
-      Next(&token);
-      if (!Expect(TokenKind::kRightBracket, "']' after '['")) return false;
-      array = true;
-    }
-    if (!Next(&token)) return false;
+    if (!ArraySuffix(&array) || !Next(&token)) return false;
     if (token.kind != TokenKind::kIdentifier && token.kind != TokenKind::kString) {
       return Expected(token, "a dictionary key");
     }
@@ -413,7 +404,7 @@ bool UsdaReader::UntypedLeaf(const Token& token, Value* out, bool* typed) {
   } else if (type != out->type) {
     return Fail(token.offset, Error::kWrongType,
                 "expected a " + std::string(LeafName(out->type)) +
-                    " as the value's first one, found " + Describe(token));
+                    " like the value's first, found " + Describe(token));
   }
   switch (type) {
     case ValueType::kDouble: {
