@@ -50,10 +50,19 @@ TEST(UsdaErrors, RefusesAnUnterminatedString) {
 }
 
 TEST(UsdaErrors, RefusesAMalformedNumber) {
-  ExpectError(InPrim("float f = 1.5.2"), Error::kUsdaSyntax, "line 3, column 15",
-              "malformed number '1.5.2'");
+  for (const char* bad : {"1.5.2", "1e", "1e+", "2x", "-", "1_0", "-information", "0x10", "1-2"}) {
+    SCOPED_TRACE(bad);
+    // As a float, an int and a time code: each is converted by std::from_chars, which refuses it.
+    ExpectError(InPrim(std::string("float f = ") + bad), Error::kUsdaSyntax, "line 3, column 15",
+                "malformed number '" + std::string(bad) + "'");
+    ExpectError(InPrim(std::string("int[] i = [") + bad + "]"), Error::kUsdaSyntax,
+                "line 3, column 16", "malformed number");
+    ExpectError(InPrim(std::string("float f.timeSamples = { ") + bad + ": 1 }"), Error::kUsdaSyntax,
+                "line 3, column 29", "malformed number");
+  }
   ExpectError(InPrim("float3 f = (1, 2e, 3)"), Error::kUsdaSyntax, "line 3, column 20",
               "malformed number '2e'");
+  ExpectError(Usda("(\n    scale = 1..5\n)\n"), Error::kUsdaSyntax, "line 3, column 13");
 }
 
 TEST(UsdaErrors, RefusesAStrayCharacter) {

@@ -1,5 +1,6 @@
 #include "usd/usda_lexer.h"
 
+#include <array>
 #include <cstdio>
 
 namespace sinew::loader::usd {
@@ -15,8 +16,63 @@ constexpr bool IsIdentifierStart(char c) noexcept {
 
 constexpr bool IsIdentifierChar(char c) noexcept { return IsIdentifierStart(c) || IsDigit(c); }
 
-// What may not follow a number directly: letters, digits, '_' and '.' (as in `1.2.3`, `2x`).
-constexpr bool GluesToNumber(char c) noexcept { return IsIdentifierChar(c) || c == '.'; }
+// What a byte starts, for the scanner's dispatch: one table lookup per token instead of a chain
+// of comparisons.
+enum class Starts : uint8_t {
+  kNothing,  // a byte no token starts with
+  kSpace,
+  kComment,
+  kIdentifier,
+  kNumber,  // a digit or '-'
+  kDot,     // '.': a number when a digit follows
+  kString,
+  kAsset,
+  kPath,
+  kPunctuation,  // one byte: kPunctuationKinds says which token
+};
+
+constexpr std::array<Starts, 256> kStarts = [] {
+  std::array<Starts, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    if (IsIdentifierStart(char(c))) t[size_t(c)] = Starts::kIdentifier;
+    if (IsDigit(char(c))) t[size_t(c)] = Starts::kNumber;
+  }
+  for (char c : {' ', '\t', '\n', '\r'}) t[size_t(c)] = Starts::kSpace;
+  for (char c : {'(', ')', '[', ']', '{', '}', '=', ',', ':', ';'}) {
+    t[size_t(c)] = Starts::kPunctuation;
+  }
+  t['#'] = Starts::kComment;
+  t['-'] = Starts::kNumber;
+  t['.'] = Starts::kDot;
+  t['"'] = t['\''] = Starts::kString;
+  t['@'] = Starts::kAsset;
+  t['<'] = Starts::kPath;
+  return t;
+}();
+
+constexpr std::array<TokenKind, 128> kPunctuationKinds = [] {
+  std::array<TokenKind, 128> t{};
+  t['('] = TokenKind::kLeftParen;
+  t[')'] = TokenKind::kRightParen;
+  t['['] = TokenKind::kLeftBracket;
+  t[']'] = TokenKind::kRightBracket;
+  t['{'] = TokenKind::kLeftBrace;
+  t['}'] = TokenKind::kRightBrace;
+  t['='] = TokenKind::kEquals;
+  t[','] = TokenKind::kComma;
+  t[':'] = TokenKind::kColon;
+  t[';'] = TokenKind::kSemicolon;
+  t['.'] = TokenKind::kDot;
+  return t;
+}();
+
+// The bytes a number token runs on through (see ScanNumber).
+constexpr std::array<bool, 256> kInNumber = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) t[size_t(c)] = IsIdentifierChar(char(c));
+  t['.'] = t['+'] = t['-'] = true;
+  return t;
+}();
 
 // A hexadecimal digit's value; -1 for any other character.
 int HexValue(char c) noexcept {
@@ -24,11 +80,6 @@ int HexValue(char c) noexcept {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-// At most `max` bytes of `s`, with "..." when cut.
-std::string Cut(std::string_view s, size_t max = 40) {
-  return s.size() <= max ? std::string(s) : std::string(s.substr(0, max)) + "...";
 }
 
 }  // namespace
@@ -62,13 +113,12 @@ bool UsdaLexer::Scan(Token* token) {
   const char* const data = text_.data();
   const size_t size = text_.size();
   // Whitespace and comments.
-  while (pos_ < size) {
-    const char c = data[pos_];
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-      ++pos_;
-    } else if (c == '#') {
-      while (pos_ < size && data[pos_] != '\n') ++pos_;
-    } else {
+  Starts starts = Starts::kNothing;
+  for (; pos_ < size; ++pos_) {
+    starts = kStarts[static_cast<unsigned char>(data[pos_])];
+    if (starts == Starts::kComment) {
+      while (pos_ + 1 < size && data[pos_ + 1] != '\n') ++pos_;
+    } else if (starts != Starts::kSpace) {
       break;
     }
   }
@@ -79,120 +129,65 @@ bool UsdaLexer::Scan(Token* token) {
     token->text = {};
     return true;
   }
-  const char c = data[pos_];
-  if (IsIdentifierStart(c)) {
-    size_t end = pos_ + 1;
-    while (true) {
-      while (end < size && IsIdentifierChar(data[end])) ++end;
-      // A namespace separator joins the next identifier: `skel:jointIndices`.
-      if (end + 1 < size && data[end] == ':' && IsIdentifierStart(data[end + 1])) {
-        end += 2;
-        continue;
+  switch (starts) {
+    case Starts::kPunctuation:
+      token->kind = kPunctuationKinds[size_t(data[pos_])];
+      token->text = text_.substr(pos_, 1);
+      ++pos_;
+      return true;
+    case Starts::kNumber:
+      return ScanNumber(token);
+    case Starts::kIdentifier: {
+      size_t end = pos_ + 1;
+      while (true) {
+        while (end < size && IsIdentifierChar(data[end])) ++end;
+        // A namespace separator joins the next identifier: `skel:jointIndices`.
+        if (end + 1 < size && data[end] == ':' && IsIdentifierStart(data[end + 1])) {
+          end += 2;
+          continue;
+        }
+        break;
       }
-      break;
+      token->kind = TokenKind::kIdentifier;
+      token->text = text_.substr(pos_, end - pos_);
+      pos_ = end;
+      return true;
     }
-    token->kind = TokenKind::kIdentifier;
-    token->text = text_.substr(pos_, end - pos_);
-    pos_ = end;
-    return true;
-  }
-  if (IsDigit(c) || c == '-' || (c == '.' && pos_ + 1 < size && IsDigit(data[pos_ + 1]))) {
-    return ScanNumber(token);
-  }
-  TokenKind kind;
-  switch (c) {
-    case '"':
-    case '\'':
+    case Starts::kDot:
+      if (pos_ + 1 < size && IsDigit(data[pos_ + 1])) return ScanNumber(token);
+      token->kind = TokenKind::kDot;
+      token->text = text_.substr(pos_, 1);
+      ++pos_;
+      return true;
+    case Starts::kString:
       return ScanString(token);
-    case '@':
+    case Starts::kAsset:
       return ScanAsset(token);
-    case '<':
+    case Starts::kPath:
       return ScanPath(token);
-    case '(':
-      kind = TokenKind::kLeftParen;
+    default:
       break;
-    case ')':
-      kind = TokenKind::kRightParen;
-      break;
-    case '[':
-      kind = TokenKind::kLeftBracket;
-      break;
-    case ']':
-      kind = TokenKind::kRightBracket;
-      break;
-    case '{':
-      kind = TokenKind::kLeftBrace;
-      break;
-    case '}':
-      kind = TokenKind::kRightBrace;
-      break;
-    case '=':
-      kind = TokenKind::kEquals;
-      break;
-    case ',':
-      kind = TokenKind::kComma;
-      break;
-    case ':':
-      kind = TokenKind::kColon;
-      break;
-    case ';':
-      kind = TokenKind::kSemicolon;
-      break;
-    case '.':
-      kind = TokenKind::kDot;
-      break;
-    default: {
-      char message[48];
-      const auto byte = static_cast<unsigned char>(c);
-      if (byte >= 0x20 && byte < 0x7f) {
-        std::snprintf(message, sizeof(message), "unexpected character '%c'", c);
-      } else {
-        std::snprintf(message, sizeof(message), "unexpected byte 0x%02x", byte);
-      }
-      return Fail(pos_, message);
-    }
   }
-  token->kind = kind;
-  token->text = text_.substr(pos_, 1);
-  ++pos_;
-  return true;
+  char message[48];
+  const auto byte = static_cast<unsigned char>(data[pos_]);
+  if (byte >= 0x20 && byte < 0x7f) {
+    std::snprintf(message, sizeof(message), "unexpected character '%c'", data[pos_]);
+  } else {
+    std::snprintf(message, sizeof(message), "unexpected byte 0x%02x", byte);
+  }
+  return Fail(pos_, message);
 }
 
 bool UsdaLexer::ScanNumber(Token* token) {
+  // The extent only: a number runs on through letters, digits, '.', '+' and '-' (1.5e-7, -inf,
+  // and malformed ones such as 1.2.3 or 2x whole). Whether it is a number is for std::from_chars
+  // to say when the parser converts it: scanning its syntax here too would read it twice.
   const char* const data = text_.data();
   const size_t size = text_.size();
-  const size_t start = pos_;
-  size_t end = pos_;
-  if (data[end] == '-') ++end;
-  auto bad = [&](size_t at) {
-    size_t stop = at;
-    while (stop < size && (GluesToNumber(data[stop]) || data[stop] == '-' || data[stop] == '+')) {
-      ++stop;
-    }
-    return Fail(start, "malformed number '" + Cut(text_.substr(start, stop - start)) + "'");
-  };
-  // -inf, -nan: USD writes non-finite numbers so.
-  if (text_.substr(end, 3) == "inf" || text_.substr(end, 3) == "nan") {
-    end += 3;
-  } else {
-    size_t digits = 0;
-    while (end < size && IsDigit(data[end])) ++end, ++digits;
-    if (end < size && data[end] == '.') {
-      ++end;
-      while (end < size && IsDigit(data[end])) ++end, ++digits;
-    }
-    if (digits == 0) return bad(end);
-    if (end < size && (data[end] == 'e' || data[end] == 'E')) {
-      ++end;
-      if (end < size && (data[end] == '+' || data[end] == '-')) ++end;
-      size_t exponent_digits = 0;
-      while (end < size && IsDigit(data[end])) ++end, ++exponent_digits;
-      if (exponent_digits == 0) return bad(end);
-    }
-  }
-  if (end < size && GluesToNumber(data[end])) return bad(end);
+  size_t end = pos_ + 1;
+  while (end < size && kInNumber[static_cast<unsigned char>(data[end])]) ++end;
   token->kind = TokenKind::kNumber;
-  token->text = text_.substr(start, end - start);
+  token->text = text_.substr(pos_, end - pos_);
   pos_ = end;
   return true;
 }
@@ -272,6 +267,10 @@ bool UsdaLexer::ScanPath(Token* token) {
   return Fail(start, "unterminated path: no closing > before the end of the line");
 }
 
+std::string Excerpt(std::string_view text, size_t max) {
+  return text.size() <= max ? std::string(text) : std::string(text.substr(0, max)) + "...";
+}
+
 bool IsIdentifier(std::string_view name) noexcept {
   if (name.empty() || !IsIdentifierStart(name[0])) return false;
   for (char c : name) {
@@ -306,7 +305,7 @@ std::string Describe(const Token& token) {
   // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) about "literal" + std::string&&.
   std::string out;
   auto quoted = [&](const char* kind, char open, char close) {
-    out.append(kind).append(1, open).append(Cut(token.text)).append(1, close);
+    out.append(kind).append(1, open).append(Excerpt(token.text)).append(1, close);
     return out;
   };
   switch (token.kind) {
@@ -315,7 +314,7 @@ std::string Describe(const Token& token) {
     case TokenKind::kIdentifier:
       return quoted("identifier ", '\'', '\'');
     case TokenKind::kNumber:
-      return out.append("number ").append(Cut(token.text));
+      return out.append("number ").append(Excerpt(token.text));
     case TokenKind::kString:
       return quoted("string ", '"', '"');
     case TokenKind::kAsset:

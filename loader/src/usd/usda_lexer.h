@@ -16,7 +16,8 @@ namespace sinew::loader::usd {
 enum class TokenKind : uint8_t {
   kEnd,         // end of the text
   kIdentifier,  // [A-Za-z_][A-Za-z0-9_]*, namespaces joined by ':' ("primvars:skel:jointIndices")
-  kNumber,      // -?digits[.digits][e[+-]digits], .5, 1., -inf (inf and nan alone are identifiers)
+  kNumber,      // from a digit, '-' or ".digit" on through letters, digits, '.', '+', '-': 1.5e-7,
+                // .5, -inf (inf and nan alone are identifiers); std::from_chars checks the form
   kString,      // "..." '...' """...""" '''...''': the contents between the quotes, undecoded
   kAsset,       // @...@ or @@@...@@@: the contents between the @s, undecoded
   kPath,        // <...>: the contents between the angle brackets
@@ -45,8 +46,8 @@ class UsdaLexer {
   // Scans `text` from byte `start` (after the header). `text` must outlive the lexer.
   explicit UsdaLexer(std::string_view text, size_t start = 0) noexcept : text_(text), pos_(start) {}
 
-  // The next token, consumed. False on malformed text (an unterminated string, a malformed
-  // number, a stray character): error() then says what and where (kUsdaSyntax).
+  // The next token, consumed. False on malformed text (an unterminated string or path, a stray
+  // character): error() then says what and where (kUsdaSyntax).
   bool Next(Token* token);
   // The next token without consuming it.
   bool Peek(Token* token);
@@ -78,6 +79,9 @@ std::string Where(std::string_view text, size_t offset);
 bool IsIdentifier(std::string_view name) noexcept;
 // Identifiers joined by ':' ("primvars:skel:jointIndices"). Property names are.
 bool IsNamespacedIdentifier(std::string_view name) noexcept;
+
+// `text` cut to `max` bytes, with "..." when cut: for messages.
+std::string Excerpt(std::string_view text, size_t max = 40);
 
 // A token for a message: "identifier 'def'", "number 1.5", "string \"abc\"", "'('", "end of file".
 // Long contents are cut.

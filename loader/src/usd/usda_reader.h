@@ -69,20 +69,21 @@ class UsdaReader {
   // kUsdaSyntax for `found` where `what` (default: ',') or the `kind` closing `open` was expected;
   // the message says where `open` is.
   bool Close(TokenKind kind, const Token& open, const Token& found, std::string_view what = {});
-  // The items of a list whose `open` token was read, up to the `close` token: `item()` reads one;
-  // items are separated by commas, and a comma may follow the last one.
+  // The items of a list whose `open` token was read, up to the `close` token: `item(first)` reads
+  // one from its first token, already read; items are separated by commas, and a comma may follow
+  // the last one. (Handing the item its first token, rather than peeking at it, keeps the hot
+  // loops over numbers from copying each token out of the lexer just after it was scanned.)
   template <typename Item>
   bool Items(const Token& open, TokenKind close, Item&& item) {
     Token token;
-    if (!Peek(&token)) return false;
+    if (!Next(&token)) return false;
     while (token.kind != close) {
-      if (!item()) return false;
-      if (!Next(&token)) return false;
+      if (!item(token) || !Next(&token)) return false;
       if (token.kind == close) return true;
       if (token.kind != TokenKind::kComma) return Close(close, open, token);
-      if (!Peek(&token)) return false;
+      if (!Next(&token)) return false;
     }
-    return Next(&token);
+    return true;
   }
   // `[]` after a type name: sets *array to whether it is there.
   bool ArraySuffix(bool* array);
@@ -145,19 +146,23 @@ class UsdaReader {
   static void AppendContents(const Token& token, std::string* out);
   template <typename T>
   bool Numbers(const ValueTypeInfo& info, bool array, std::vector<T>* out);
+  // An element, a tuple and a number from their first token.
   template <typename T>
-  bool Element(const ValueTypeInfo& info, std::vector<T>* out);
+  bool Element(const ValueTypeInfo& info, const Token& first, std::vector<T>* out);
   template <typename T>
-  bool Tuple(const ValueTypeInfo& info, size_t count, std::vector<T>* out);
+  bool Tuple(const ValueTypeInfo& info, size_t count, const Token& open, std::vector<T>* out);
   template <typename T>
-  bool Number(Scalar scalar, std::vector<T>* out);
-  // A number token (or inf / nan) as `scalar`, stored as T.
+  bool Number(Scalar scalar, const Token& token, std::vector<T>* out);
+  // A number token (or inf / nan) as `scalar`, stored as T: kUsdaSyntax when the token is not a
+  // number (the lexer leaves that to std::from_chars), kWrongType for a fraction where an integer
+  // is declared, kInvalidValue beyond the scalar's range.
   template <typename T>
   bool Convert(const Token& token, Scalar scalar, T* out);
+  bool Malformed(const Token& token);
   bool Strings(const ValueTypeInfo& info, bool array, std::vector<std::string>* out);
-  bool StringElement(Scalar scalar, std::vector<std::string>* out);
+  bool StringElement(Scalar scalar, const Token& token, std::vector<std::string>* out);
   bool DictionaryValue(Value* out);
-  bool UntypedElement(Value* out, bool* typed, size_t* leaves);
+  bool UntypedElement(const Token& first, Value* out, bool* typed, size_t* leaves);
   bool UntypedLeaf(const Token& token, Value* out, bool* typed);
 
   std::string_view text_;

@@ -70,6 +70,10 @@ std::string_view LeafName(ValueType type) noexcept { return Info(type).name; }
 
 }  // namespace
 
+bool UsdaReader::Malformed(const Token& token) {
+  return Fail(token.offset, Error::kUsdaSyntax, "malformed number '" + Excerpt(token.text) + "'");
+}
+
 template <typename T>
 bool UsdaReader::Convert(const Token& token, Scalar scalar, T* out) {
   const char* first = token.text.data();
@@ -78,24 +82,24 @@ bool UsdaReader::Convert(const Token& token, Scalar scalar, T* out) {
     if (token.kind != TokenKind::kNumber && !IsNonFiniteWord(token)) {
       return Mismatch(token, NumberWhat(scalar));
     }
+    // The lexer gives a number token's extent only: from_chars says whether it is one.
     T value{};
     const auto [p, ec] = std::from_chars(first, last, value);
-    if (ec == std::errc::result_out_of_range && Underflows(token.text)) {
+    if (p != last || ec == std::errc::invalid_argument) return Malformed(token);
+    if (ec == std::errc::result_out_of_range) {
+      if (!Underflows(token.text)) {
+        return Fail(token.offset, Error::kInvalidValue,
+                    Excerpt(token.text) + " is out of range for " +
+                        (std::is_same_v<T, float> ? "float" : "double"));
+      }
       value = token.text[0] == '-' ? -T(0) : T(0);
-    } else if (ec == std::errc::result_out_of_range) {
-      return Fail(token.offset, Error::kInvalidValue,
-                  std::string(token.text) + " is out of range for " +
-                      (std::is_same_v<T, float> ? "float" : "double"));
-    } else if (ec != std::errc() || p != last) {
-      return Fail(token.offset, Error::kUsdaSyntax,
-                  "malformed number '" + std::string(token.text) + "'");
     }
     if constexpr (std::is_same_v<T, float>) {
       if (scalar == Scalar::kHalf) {
         const float half = RoundToHalf(value);
         if (std::isinf(half) && !std::isinf(value)) {
           return Fail(token.offset, Error::kInvalidValue,
-                      std::string(token.text) + " is out of range for half");
+                      Excerpt(token.text) + " is out of range for half");
         }
         value = half;
       }
@@ -112,10 +116,13 @@ bool UsdaReader::Convert(const Token& token, Scalar scalar, T* out) {
     // Parsed as int64 whatever the storage, then checked against the scalar's own range.
     int64_t value = 0;
     const auto [p, ec] = std::from_chars(first, last, value);
-    if (ec == std::errc::invalid_argument || (ec == std::errc() && p != last)) {
+    if (ec == std::errc::invalid_argument || p != last) {
+      // A number, but not an integer (a fraction, an exponent, inf), or not a number at all.
+      double number = 0;
+      const auto [q, number_ec] = std::from_chars(first, last, number);
+      if (q != last || number_ec == std::errc::invalid_argument) return Malformed(token);
       return Fail(token.offset, Error::kWrongType,
-                  "expected " + std::string(NumberWhat(scalar)) + ", found number " +
-                      std::string(token.text));
+                  "expected " + std::string(NumberWhat(scalar)) + ", found " + Describe(token));
     }
     const bool out_of_range = ec == std::errc::result_out_of_range;
     int64_t low = std::numeric_limits<int64_t>::min(), high = std::numeric_limits<int64_t>::max();
@@ -141,7 +148,7 @@ bool UsdaReader::Convert(const Token& token, Scalar scalar, T* out) {
     }
     if (out_of_range || value < low || value > high) {
       return Fail(token.offset, Error::kInvalidValue,
-                  std::string(token.text) + " is out of range for " + std::string(name));
+                  Excerpt(token.text) + " is out of range for " + std::string(name));
     }
     *out = static_cast<T>(value);
     return true;
@@ -149,9 +156,7 @@ bool UsdaReader::Convert(const Token& token, Scalar scalar, T* out) {
 }
 
 template <typename T>
-bool UsdaReader::Number(Scalar scalar, std::vector<T>* out) {
-  Token token;
-  if (!Next(&token)) return false;
+bool UsdaReader::Number(Scalar scalar, const Token& token, std::vector<T>* out) {
   T value{};
   if (!Convert(token, scalar, &value)) return false;
   out->push_back(value);
@@ -159,18 +164,16 @@ bool UsdaReader::Number(Scalar scalar, std::vector<T>* out) {
 }
 
 template <typename T>
-bool UsdaReader::Tuple(const ValueTypeInfo& info, size_t count, std::vector<T>* out) {
+bool UsdaReader::Tuple(const ValueTypeInfo& info, size_t count, const Token& open,
+                       std::vector<T>* out) {
   const bool row = info.rows != 0;
-  Token open;
-  if (!Next(&open)) return false;
   if (open.kind != TokenKind::kLeftParen) {
     return Mismatch(
         open, "'(' to start " + std::string(row ? "a row of a " : "a ") + std::string(info.name));
   }
   size_t n = 0;
-  if (!Items(open, TokenKind::kRightParen, [&] { return ++n, Number(info.scalar, out); })) {
-    return false;
-  }
+  auto number = [&](const Token& token) { return ++n, Number(info.scalar, token, out); };
+  if (!Items(open, TokenKind::kRightParen, number)) return false;
   if (n != count) {
     return Fail(open.offset, Error::kWrongType,
                 (row ? "a row of a " : "a ") + std::string(info.name) + " has " +
@@ -180,22 +183,19 @@ bool UsdaReader::Tuple(const ValueTypeInfo& info, size_t count, std::vector<T>* 
 }
 
 template <typename T>
-bool UsdaReader::Element(const ValueTypeInfo& info, std::vector<T>* out) {
-  if (info.components == 1) return Number(info.scalar, out);
-  if (info.rows == 0) return Tuple(info, info.components, out);
+bool UsdaReader::Element(const ValueTypeInfo& info, const Token& first, std::vector<T>* out) {
+  if (info.components == 1) return Number(info.scalar, first, out);
+  if (info.rows == 0) return Tuple(info, info.components, first, out);
   // A matrix: `rows` tuples of components / rows numbers each.
-  Token open;
-  if (!Next(&open)) return false;
-  if (open.kind != TokenKind::kLeftParen) {
-    return Mismatch(open, "'(' to start a " + std::string(info.name));
+  if (first.kind != TokenKind::kLeftParen) {
+    return Mismatch(first, "'(' to start a " + std::string(info.name));
   }
   const size_t columns = info.components / info.rows;
   size_t rows = 0;
-  if (!Items(open, TokenKind::kRightParen, [&] { return ++rows, Tuple(info, columns, out); })) {
-    return false;
-  }
+  auto row = [&](const Token& open) { return ++rows, Tuple(info, columns, open, out); };
+  if (!Items(first, TokenKind::kRightParen, row)) return false;
   if (rows != info.rows) {
-    return Fail(open.offset, Error::kWrongType,
+    return Fail(first.offset, Error::kWrongType,
                 "a " + std::string(info.name) + " has " + std::to_string(info.rows) +
                     " rows, found " + std::to_string(rows));
   }
@@ -204,13 +204,14 @@ bool UsdaReader::Element(const ValueTypeInfo& info, std::vector<T>* out) {
 
 template <typename T>
 bool UsdaReader::Numbers(const ValueTypeInfo& info, bool array, std::vector<T>* out) {
-  if (!array) return Element(info, out);
-  Token open;
-  if (!Next(&open)) return false;
-  if (open.kind != TokenKind::kLeftBracket) {
-    return Mismatch(open, "'[' to start a " + std::string(info.name) + "[]");
+  Token first;
+  if (!Next(&first)) return false;
+  if (!array) return Element(info, first, out);
+  if (first.kind != TokenKind::kLeftBracket) {
+    return Mismatch(first, "'[' to start a " + std::string(info.name) + "[]");
   }
-  return Items(open, TokenKind::kRightBracket, [&] { return Element(info, out); });
+  return Items(first, TokenKind::kRightBracket,
+               [&](const Token& token) { return Element(info, token, out); });
 }
 
 void UsdaReader::AppendContents(const Token& token, std::string* out) {
@@ -221,9 +222,7 @@ void UsdaReader::AppendContents(const Token& token, std::string* out) {
   }
 }
 
-bool UsdaReader::StringElement(Scalar scalar, std::vector<std::string>* out) {
-  Token token;
-  if (!Next(&token)) return false;
+bool UsdaReader::StringElement(Scalar scalar, const Token& token, std::vector<std::string>* out) {
   if (scalar == Scalar::kPath) {
     if (token.kind != TokenKind::kPath) return Mismatch(token, "a path <...>");
     return AbsolutePath(token, anchor_, &out->emplace_back());
@@ -237,13 +236,14 @@ bool UsdaReader::StringElement(Scalar scalar, std::vector<std::string>* out) {
 }
 
 bool UsdaReader::Strings(const ValueTypeInfo& info, bool array, std::vector<std::string>* out) {
-  if (!array) return StringElement(info.scalar, out);
-  Token open;
-  if (!Next(&open)) return false;
-  if (open.kind != TokenKind::kLeftBracket) {
-    return Mismatch(open, "'[' to start a " + std::string(info.name) + "[]");
+  Token first;
+  if (!Next(&first)) return false;
+  if (!array) return StringElement(info.scalar, first, out);
+  if (first.kind != TokenKind::kLeftBracket) {
+    return Mismatch(first, "'[' to start a " + std::string(info.name) + "[]");
   }
-  return Items(open, TokenKind::kRightBracket, [&] { return StringElement(info.scalar, out); });
+  return Items(first, TokenKind::kRightBracket,
+               [&](const Token& token) { return StringElement(info.scalar, token, out); });
 }
 
 bool UsdaReader::TypedValue(ValueType type, bool array, Value* out) {
@@ -292,9 +292,7 @@ bool UsdaReader::TimeSamples(ValueType type, bool array, std::vector<TimeSample>
   Token open;
   if (!Expect(TokenKind::kLeftBrace, "'{' to start the time samples", &open)) return false;
   bool ascending = true;
-  auto sample = [&] {
-    Token token;
-    if (!Next(&token)) return false;
+  auto sample = [&](const Token& token) {
     double time = 0;
     if (token.kind != TokenKind::kNumber && !IsNonFiniteWord(token)) {
       return Close(TokenKind::kRightBrace, open, token, "a time code");
@@ -425,18 +423,15 @@ bool UsdaReader::UntypedLeaf(const Token& token, Value* out, bool* typed) {
   }
 }
 
-bool UsdaReader::UntypedElement(Value* out, bool* typed, size_t* leaves) {
-  Token open;
-  if (!Next(&open)) return false;
-  if (open.kind != TokenKind::kLeftParen) {
+bool UsdaReader::UntypedElement(const Token& first, Value* out, bool* typed, size_t* leaves) {
+  if (first.kind != TokenKind::kLeftParen) {
     ++*leaves;
-    return UntypedLeaf(open, out, typed);
+    return UntypedLeaf(first, out, typed);
   }
   // A tuple: its values (nested tuples flattened) are the element's components.
-  if (!Enter(open.offset)) return false;
-  if (!Items(open, TokenKind::kRightParen, [&] { return UntypedElement(out, typed, leaves); })) {
-    return false;
-  }
+  if (!Enter(first.offset)) return false;
+  auto element = [&](const Token& token) { return UntypedElement(token, out, typed, leaves); };
+  if (!Items(first, TokenKind::kRightParen, element)) return false;
   Leave();
   return true;
 }
@@ -453,22 +448,20 @@ bool UsdaReader::UntypedValue(Value* out) {
   if (open.kind == TokenKind::kLeftBrace) return DictionaryValue(out);
   bool typed = false;
   size_t leaves = 0;
+  Next(&open);
   if (open.kind != TokenKind::kLeftBracket) {
-    if (!UntypedElement(out, &typed, &leaves)) return false;
+    if (!UntypedElement(open, out, &typed, &leaves)) return false;
   } else {
     // A list: every element has as many values as the first.
-    Next(&open);
     out->array = true;
     if (!Enter(open.offset)) return false;
     size_t first = 0;
-    auto element = [&] {
-      Token at;
-      if (!Peek(&at)) return false;
+    auto element = [&](const Token& token) {
       size_t n = 0;
-      if (!UntypedElement(out, &typed, &n)) return false;
+      if (!UntypedElement(token, out, &typed, &n)) return false;
       if (first == 0) first = n;
       if (n == first) return true;
-      return Fail(at.offset, Error::kWrongType,
+      return Fail(token.offset, Error::kWrongType,
                   "an element of " + std::to_string(n) +
                       " values in a list whose first element has " + std::to_string(first));
     };
