@@ -44,7 +44,6 @@ class UsdaReader {
     KeySet keys;
   };
   using PropertyMap = std::unordered_map<std::string_view, PropertyRef>;
-  enum class Owner : uint8_t { kLayer, kPrim, kAttribute, kRelationship };
 
   // What is written before a property's type or `rel`.
   struct Qualifiers {

@@ -1,7 +1,6 @@
 // The values half of the .usda reader (usda_reader.h): values typed as they are read, time
 // samples, untyped metadata values, dictionaries and paths.
 #include <algorithm>
-#include <cfloat>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -64,9 +63,6 @@ bool Underflows(std::string_view number) noexcept {
   }
   return place + exponent <= 0;
 }
-
-// The name of a leaf's type in an untyped value's message.
-std::string_view LeafName(ValueType type) noexcept { return Info(type).name; }
 
 }  // namespace
 
@@ -300,7 +296,7 @@ bool UsdaReader::TimeSamples(ValueType type, bool array, std::vector<TimeSample>
     if (!Convert(token, Scalar::kDouble, &time)) return false;
     if (!std::isfinite(time)) {
       return Fail(token.offset, Error::kInvalidValue,
-                  "a sample at time " + std::string(token.text) + ": times are finite");
+                  "a sample at time " + Excerpt(token.text) + ": times are finite");
     }
     if (!Expect(TokenKind::kColon, "':' after the time code")) return false;
     if (!out->empty() && time <= out->back().time) ascending = false;
@@ -401,7 +397,7 @@ bool UsdaReader::UntypedLeaf(const Token& token, Value* out, bool* typed) {
     }
   } else if (type != out->type) {
     return Fail(token.offset, Error::kWrongType,
-                "expected a " + std::string(LeafName(out->type)) +
+                "expected a " + std::string(Info(out->type).name) +
                     " like the value's first, found " + Describe(token));
   }
   switch (type) {
