@@ -7,7 +7,8 @@
 #   scripts/build.sh build                         build only
 #
 # Environment: SINEW_BUILD_DIR (default: build), SINEW_BUILD_TYPE (default: Release),
-# SINEW_TEST_ASSETS (default: ../shared/assets beside the checkout).
+# SINEW_TEST_ASSETS (default: ../shared/assets beside the checkout), SINEW_TEST_CONFORMANCE
+# (default: ../shared/conformance beside the checkout).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -47,7 +48,9 @@ build=${SINEW_BUILD_DIR:-$root/build}
 launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${SINEW_BUILD_TYPE:-Release}" \
-  ${SINEW_TEST_ASSETS:+-DSINEW_TEST_ASSETS="$SINEW_TEST_ASSETS"} "${launcher[@]}" >/dev/null
+  ${SINEW_TEST_ASSETS:+-DSINEW_TEST_ASSETS="$SINEW_TEST_ASSETS"} \
+  ${SINEW_TEST_CONFORMANCE:+-DSINEW_TEST_CONFORMANCE="$SINEW_TEST_CONFORMANCE"} \
+  "${launcher[@]}" >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
 
 case "$job" in

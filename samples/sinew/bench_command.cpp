@@ -107,6 +107,9 @@ void PrintHelp() {
   std::fputs(
       "usage: sinew bench [options] [FILE]\n"
       "       sinew bench --loader [--json] [FILES]   glTF loader vs a bare simdjson parse\n"
+      "       sinew bench --usda [--json] [--mb N] [FILES]\n"
+      "                                               .usda reader in MB/s (no FILES: a synthetic\n"
+      "                                               stage of about N MB, default 32)\n"
       "       sinew bench --crowd N[,N...] [options]  a mixed crowd in one SkinCache (--help)\n"
       "       sinew bench --pose FILE... [--characters N] [--json]\n"
       "                                               crowd posing vs per-character jobs\n"
@@ -805,6 +808,7 @@ int LoaderBenchCommand(std::span<const std::string_view> args) {
 
 int BenchCommand(std::span<const std::string_view> args) {
   if (!args.empty() && args[0] == "--loader") return LoaderBenchCommand(args.subspan(1));
+  if (!args.empty() && args[0] == "--usda") return UsdaBench(args.subspan(1));
   if (std::find(args.begin(), args.end(), "--crowd") != args.end()) return CrowdBench(args);
   if (std::find(args.begin(), args.end(), "--pose") != args.end()) return PoseBench(args);
   BenchOptions o;

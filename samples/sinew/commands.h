@@ -25,5 +25,7 @@ int CrowdBench(std::span<const std::string_view> args);
 int PoseBench(std::span<const std::string_view> args);
 // `sinew bench --loader [FILES]` (FILES empty: the shared assets and a synthetic crowd).
 int LoaderBench(std::span<const std::string_view> files, bool json);
+// `sinew bench --usda [--json] [--mb N] [FILES]` (FILES empty: a synthetic stage of about N MB).
+int UsdaBench(std::span<const std::string_view> args);
 
 }  // namespace sinew::tool

@@ -1,5 +1,6 @@
 # Builds the fuzz targets with clang in SCRATCH_DIR and runs FUZZER for SECONDS seconds on the seed
-# corpus (tests/fuzz/corpus/<format>) plus SEED_DIRS. Fails on any crash, leak or sanitizer report.
+# corpus (tests/fuzz/corpus/<format>) plus SEED_DIRS, with the libFuzzer dictionary DICT when given.
+# Fails on any crash, leak or sanitizer report.
 # With CONVERT (the sinew tool) and CONVERT_INPUTS, each input is first converted to .g4tf, .g4b and
 # Zstd .g4b seeds (G4MF seeds made from the shared glTF assets, never stored in the repo).
 function(run)
@@ -37,6 +38,10 @@ foreach(dir ${SEED_DIRS})
     list(APPEND seeds ${dir})
   endif()
 endforeach()
+set(options)
+if(DICT)
+  list(APPEND options -dict=${DICT})
+endif()
 run(${SCRATCH_DIR}/${FUZZER} -max_total_time=${SECONDS} -max_len=1048576 -timeout=10
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=${SCRATCH_DIR}/
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=${SCRATCH_DIR}/ ${options}
     ${SCRATCH_DIR}/corpus ${seeds})

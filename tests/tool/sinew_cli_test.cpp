@@ -234,6 +234,36 @@ TEST(SinewBench, LoaderComparesTheLoaderWithADomParse) {
   EXPECT_GT(rows[0]["ratio"].Number(), 0.0);
 }
 
+// The .usda reader on a synthetic stage of about a megabyte, in MB/s.
+TEST(SinewBench, UsdaReadsASyntheticStageAndReportsItsSpeed) {
+  ScratchDir dir;
+  const JsonDocument doc = RunJson({"bench", "--usda", "--mb", "1", "--json"}, dir);
+  const JsonValue rows = doc.root()["usda"];
+  ASSERT_EQ(rows.size(), 1u);
+  const JsonValue row = rows[0];
+  EXPECT_EQ(row["file"].String(), "synthetic_stage.usda");
+  EXPECT_GE(row["bytes"].Int(), 1 << 20);
+  EXPECT_GT(row["prims"].Int(), 3);  // the root, the skeleton, its animation and meshes
+  EXPECT_GT(row["time_samples"].Int(), 0);
+  EXPECT_GT(row["numbers"].Int(), 0);
+  EXPECT_GE(row["rounds"].Int(), 5);
+  EXPECT_GT(row["mb_per_s"].Number(), 0.0);
+  EXPECT_LE(row["min_ms"].Number(), row["median_ms"].Number());
+}
+
+// The .usda reader on a file given: Pixar's LBS scene, with the counts it holds.
+TEST(SinewBench, UsdaReadsTheFilesGiven) {
+  ScratchDir dir;
+  const std::string lbs = (TestConformance() / "usdskel/lbs.usda").string();
+  const JsonDocument doc = RunJson({"bench", "--usda", "--json", lbs}, dir);
+  const JsonValue rows = doc.root()["usda"];
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["file"].String(), "lbs.usda");
+  EXPECT_EQ(rows[0]["prims"].Int(), 10);
+  EXPECT_EQ(rows[0]["attributes"].Int(), 49);
+  EXPECT_EQ(rows[0]["time_samples"].Int(), 150);  // 5 attributes of 30 samples
+}
+
 // At a time of a clip on the GPU: the manifest and the binary (the values are checked against the
 // CPU by the gpu suite's AssetDeformGpu), and a PLY of the same mesh.
 TEST_F(SinewBakeOnGpu, WritesAManifestABinaryAndAPly) {

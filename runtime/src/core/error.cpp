@@ -31,6 +31,8 @@ const char* ErrorName(Error error) noexcept {
       return "kFileReadFailed";
     case Error::kJsonSyntax:
       return "kJsonSyntax";
+    case Error::kUsdaSyntax:
+      return "kUsdaSyntax";
     case Error::kMissingProperty:
       return "kMissingProperty";
     case Error::kWrongType:

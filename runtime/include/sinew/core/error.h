@@ -22,12 +22,13 @@ enum class Error : uint32_t {
   kInvalidHierarchy,       // A joint's parent is not listed before it.
   kNonFiniteValue,         // NaN or infinity where a finite number is required.
   kNegativeWeight,         // A skin weight below zero.
-  // Files and formats (where = JSON pointer, file offset or path).
+  // Files and formats (where = JSON pointer, file offset, path, or "line L, column C").
   kFileNotFound,
   kFileReadFailed,
   kJsonSyntax,            // Not valid JSON (simdjson's message says why).
+  kUsdaSyntax,            // Not valid .usda text (the message says what was expected and found).
   kMissingProperty,       // A required property is absent.
-  kWrongType,             // A property has the wrong JSON type.
+  kWrongType,             // A property has the wrong JSON type, or a .usda value its declared one.
   kInvalidValue,          // A property's value is outside what the spec allows.
   kInvalidReference,      // An index names an object that does not exist.
   kOutOfBounds,           // A byte range reaches past its buffer or view.
@@ -55,8 +56,9 @@ enum class Error : uint32_t {
 // The enum value's name, e.g. "kSizeMismatch". Never null.
 const char* ErrorName(Error error) noexcept;
 
-// A failure: what (code + message), where (a JSON pointer, file offset or object path; may be
-// empty), and for Vulkan failures the VkResult (as int32_t, 0 otherwise).
+// A failure: what (code + message), where (a JSON pointer, file offset, object path, or "line L,
+// column C" in a .usda text; may be empty), and for Vulkan failures the VkResult (as int32_t, 0
+// otherwise).
 struct ErrorInfo {
   Error code = Error::kNone;
   std::string message;

@@ -1,0 +1,147 @@
+// The in-memory model of one flattened .usda layer (docs/usda.md, "The model"): its metadata and
+// its prims by path, each with its metadata, attributes (typed defaults and time samples) and
+// relationships. Format-level only: what UsdSkel means by these is the business of the layer built
+// on top of it. Paths in the model (prim paths, relationship targets, connections) are absolute.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "usd/value.h"
+
+namespace sinew::loader::usd {
+
+// The keyword in front of a list edit; kExplicit when there is none.
+enum class ListOpKind : uint8_t { kExplicit, kAdd, kPrepend, kAppend, kDelete, kReorder };
+
+// "prepend", "append", ... ("" for kExplicit).
+std::string_view Keyword(ListOpKind kind) noexcept;
+
+// A list edit of tokens or paths (apiSchemas, relationship targets, connections): each keyword's
+// items as written. `None` as the value is an explicit empty list.
+struct ListOp {
+  std::vector<std::string> explicit_items, added, prepended, appended, deleted, ordered;
+  uint8_t written = 0;  // Bit 1 << ListOpKind per statement written (its list may be empty).
+
+  std::vector<std::string>& Items(ListOpKind kind) noexcept;
+  const std::vector<std::string>& Items(ListOpKind kind) const noexcept;
+  // Whether a statement with `kind` was written.
+  bool Has(ListOpKind kind) const noexcept { return written & (1u << unsigned(kind)); }
+  // The list this layer alone makes, applied to an empty list as USD applies list edits: the
+  // explicit items when written; else the prepended items, then the added ones, then the appended
+  // ones (an item both prepended and appended ends last). Deletes and reorders edit weaker
+  // layers' lists only, so they change nothing here. Each item once.
+  std::vector<std::string> Resolved() const;
+};
+
+// A metadata entry the reader keeps as written, beyond the fields it names.
+struct MetadataEntry {
+  std::string key;
+  ListOpKind op = ListOpKind::kExplicit;  // The list-op keyword in front of the key, if any.
+  Value value;
+  size_t offset = 0;  // Byte offset of the key in the text.
+};
+
+// Metadata in file order.
+struct Metadata {
+  std::vector<MetadataEntry> entries;
+
+  // The first entry for `key` (with any list-op keyword); null when there is none.
+  const MetadataEntry* Find(std::string_view key) const noexcept;
+};
+
+// A value at one time code.
+struct TimeSample {
+  double time = 0;
+  Value value;  // blocked for `None`
+};
+
+enum class Variability : uint8_t { kVarying, kUniform, kConfig };
+
+// An attribute spec. A prim's declarations of one name (a default on one line, `.timeSamples` or
+// `.connect` on others) are merged into one Attribute; what a later declaration writes again (a
+// default, time samples, a metadata key) replaces what an earlier one wrote, as USD reads it.
+struct Attribute {
+  std::string name;  // with its namespaces: "primvars:skel:jointIndices"
+  ValueType type = ValueType::kFloat;
+  bool array = false;  // declared with "[]"
+  bool custom = false;
+  Variability variability = Variability::kVarying;
+  std::optional<Value> default_value;    // `= value` (blocked for `= None`)
+  bool has_time_samples = false;         // `.timeSamples = { ... }` written (may be empty)
+  std::vector<TimeSample> time_samples;  // sorted by time; one per time (the last written)
+  ListOp connections;                    // `.connect`: absolute property paths
+  // Metadata the reader names (absent: empty / nullopt), then the rest as written.
+  std::string interpolation;            // "vertex", "constant", ...
+  std::optional<int32_t> element_size;  // elementSize
+  std::optional<float> weight;          // an in-between's weight (UsdSkel)
+  std::string doc;
+  Metadata metadata;
+  size_t offset = 0;  // Byte offset of the first declaration in the text.
+};
+
+// A relationship spec; its statements (explicit, prepend, append, ...) merged into one, a later
+// statement with the same keyword replacing an earlier one's targets.
+struct Relationship {
+  std::string name;
+  bool custom = false;
+  Variability variability = Variability::kVarying;
+  ListOp targets;  // absolute paths
+  std::string doc;
+  Metadata metadata;
+  size_t offset = 0;  // Byte offset of the first declaration in the text.
+};
+
+enum class Specifier : uint8_t { kDef, kOver, kClass };
+
+struct Prim {
+  Specifier specifier = Specifier::kDef;
+  std::string type_name;  // "" when none is written
+  std::string name;
+  std::string path;                // "/Root/Skeleton"
+  int32_t parent = -1;             // Index in Layer::prims; -1 for a root prim.
+  std::vector<uint32_t> children;  // Indices in Layer::prims, in file order.
+  // Metadata the reader names (absent: empty / nullopt), then the rest as written.
+  std::string kind;
+  ListOp api_schemas;
+  std::optional<bool> active, instanceable;
+  std::string doc;
+  Metadata metadata;
+  std::vector<Attribute> attributes;        // in file order (of first declarations)
+  std::vector<Relationship> relationships;  // in file order
+  std::vector<std::string> child_order;     // `reorder nameChildren = [...]`
+  std::vector<std::string> property_order;  // `reorder properties = [...]`
+  size_t offset = 0;                        // Byte offset of the specifier in the text.
+
+  const Attribute* FindAttribute(std::string_view name) const noexcept;
+  const Relationship* FindRelationship(std::string_view name) const noexcept;
+};
+
+// One layer, as ReadUsda (usda_parser.h) builds it.
+struct Layer {
+  // Layer metadata the reader names (absent: nullopt / empty), then the rest as written.
+  std::optional<double> time_codes_per_second, frames_per_second, start_time_code, end_time_code,
+      meters_per_unit;
+  std::string up_axis, default_prim, doc;
+  Metadata metadata;
+
+  std::vector<Prim> prims;              // every prim, depth first in file order
+  std::vector<uint32_t> roots;          // the root prims' indices
+  std::vector<std::string> root_order;  // `reorder rootPrims = [...]`
+
+  // The prim at an absolute path ("/Root/Skeleton"); null when there is none.
+  const Prim* FindPrim(std::string_view path) const;
+  // The attribute or relationship at "/prim/path.name"; null when there is none.
+  const Attribute* FindAttribute(std::string_view property_path) const;
+  const Relationship* FindRelationship(std::string_view property_path) const;
+
+  // Prim path -> index in prims (filled by the reader, with the prims).
+  std::unordered_map<std::string, uint32_t> prim_index;
+};
+
+}  // namespace sinew::loader::usd

@@ -1,0 +1,242 @@
+// Pixar's UsdSkel test scenes and their baked baselines (the shared conformance data, read in
+// place: test_assets.h) read, with the counts and values written down from the files themselves.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "loader/usda_test_util.h"
+#include "test_assets.h"
+#include "usd/usda_parser.h"
+
+namespace sinew::loader::usd {
+namespace {
+
+using testing::Attr;
+using testing::Default;
+using testing::Targets;
+using testing::Vec;
+using Strings = std::vector<std::string>;
+
+Layer ReadConformance(const char* relative) {
+  const auto path = sinew::testing::TestConformance() / "usdskel" / relative;
+  EXPECT_TRUE(std::filesystem::exists(path)) << path << " (set SINEW_TEST_CONFORMANCE)";
+  auto layer = ReadUsdaFile(path);
+  EXPECT_TRUE(layer.ok()) << path << ": " << layer.error().ToString();
+  return layer.ok() ? std::move(layer.value()) : Layer();
+}
+
+// Every prim path of a layer, in order.
+Strings PrimPaths(const Layer& layer) {
+  Strings paths;
+  for (const Prim& prim : layer.prims) paths.push_back(prim.path);
+  return paths;
+}
+
+const char* const kFiles[] = {
+    "lbs.usda",
+    "dqs.usda",
+    "blendshapes.usda",
+    "blendshapesWithNormals.usda",
+    "baseline/lbs.baked.usda",
+    "baseline/dqs.baked.usda",
+    "baseline/blendshapes.baked.usda",
+    "baseline/blendshapesWithNormals.baked.usda",
+};
+
+TEST(UsdaConformance, EveryUsdSkelSceneAndBaselineReads) {
+  for (const char* file : kFiles) {
+    SCOPED_TRACE(file);
+    const Layer layer = ReadConformance(file);
+    EXPECT_FALSE(layer.prims.empty());
+    for (uint32_t i = 0; i < layer.prims.size(); ++i) {
+      EXPECT_EQ(layer.FindPrim(layer.prims[i].path), &layer.prims[i]);
+    }
+  }
+}
+
+TEST(UsdaConformance, LbsHasItsStageTimesAndPrims) {
+  const Layer layer = ReadConformance("lbs.usda");
+  EXPECT_EQ(layer.start_time_code, 1.0);
+  EXPECT_EQ(layer.end_time_code, 30.0);
+  EXPECT_EQ(layer.time_codes_per_second, 24.0);
+  EXPECT_EQ(layer.up_axis, "Y");
+  EXPECT_EQ(PrimPaths(layer),
+            (Strings{"/Root", "/Root/Skeleton", "/Root/Skeleton/Animation", "/Root/Mesh",
+                     "/Root/MeshWithFaceVaryingNormals", "/Root/MeshWithNormals", "/Root/Curves",
+                     "/Root/Sphere", "/Root/Cube", "/Root/Cylinder"}));
+  const Prim& root = *layer.FindPrim("/Root");
+  EXPECT_EQ(root.type_name, "SkelRoot");
+  EXPECT_EQ(root.kind, "component");
+  EXPECT_EQ(root.api_schemas.prepended, Strings{"SkelBindingAPI"});
+  EXPECT_EQ(Targets(layer, "/Root.skel:skeleton"), Strings{"/Root/Skeleton"});
+  EXPECT_EQ(Attr(layer, "/Root.extentsHint").time_samples.size(), 30u);
+}
+
+TEST(UsdaConformance, LbsSkeletonHasItsJointsAndBindTransforms) {
+  const Layer layer = ReadConformance("lbs.usda");
+  EXPECT_EQ(layer.FindPrim("/Root/Skeleton")->type_name, "Skeleton");
+  const Strings joints{"joint1", "joint1/joint2", "joint1/joint2/joint3"};
+  EXPECT_EQ(Vec(Default(layer, "/Root/Skeleton.joints").strings()), joints);
+  EXPECT_EQ(Attr(layer, "/Root/Skeleton.joints").variability, Variability::kUniform);
+  const Value& bind = Default(layer, "/Root/Skeleton.bindTransforms");
+  EXPECT_EQ(bind.type, ValueType::kMatrix4d);
+  ASSERT_EQ(bind.size(), 3u);
+  EXPECT_EQ(Vec(bind.doubles(), 0, 16),
+            (std::vector<double>{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(Vec(bind.doubles(), 32, 16),
+            (std::vector<double>{0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 1}));
+  EXPECT_EQ(Default(layer, "/Root/Skeleton.restTransforms").doubles()[44], 1.0);  // last x
+  // `<Animation>` is relative to the Skeleton.
+  EXPECT_EQ(Targets(layer, "/Root/Skeleton.skel:animationSource"),
+            Strings{"/Root/Skeleton/Animation"});
+}
+
+TEST(UsdaConformance, LbsAnimationHasThirtySamplesOfEachJointTransform) {
+  const Layer layer = ReadConformance("lbs.usda");
+  const Attribute& rotations = Attr(layer, "/Root/Skeleton/Animation.rotations");
+  EXPECT_EQ(rotations.type, ValueType::kQuatf);
+  ASSERT_EQ(rotations.time_samples.size(), 30u);
+  EXPECT_EQ(rotations.time_samples.front().time, 1.0);
+  EXPECT_EQ(rotations.time_samples.back().time, 30.0);
+  EXPECT_EQ(Vec(rotations.time_samples[0].value.floats()),
+            (std::vector<float>{0.5f, 0.5f, 0.5f, 0.5f, 1, 0, 0, 0, 0.5f, -0.5f, -0.5f, -0.5f}));
+  EXPECT_EQ(Vec(rotations.time_samples[29].value.floats(), 4, 4),
+            (std::vector<float>{0.9087012f, -0.34889027f, 0.08619322f, 0.21238756f}));
+  const Attribute& scales = Attr(layer, "/Root/Skeleton/Animation.scales");
+  EXPECT_EQ(scales.type, ValueType::kHalf3);
+  EXPECT_EQ(scales.time_samples.size(), 30u);
+  const Attribute& translations = Attr(layer, "/Root/Skeleton/Animation.translations");
+  ASSERT_EQ(translations.time_samples.size(), 30u);
+  EXPECT_EQ(Vec(translations.time_samples[0].value.floats(), 0, 3), (std::vector<float>{0, -1, 0}));
+  EXPECT_EQ(Attr(layer, "/Root/Skeleton/Animation.extent").time_samples[0].value.floats()[0],
+            -8.881784e-16f);
+}
+
+TEST(UsdaConformance, LbsMeshesHaveTheirInfluencesAndGeometry) {
+  const Layer layer = ReadConformance("lbs.usda");
+  const Attribute& indices = Attr(layer, "/Root/Mesh.primvars:skel:jointIndices");
+  EXPECT_EQ(indices.element_size, 3);
+  EXPECT_EQ(indices.interpolation, "vertex");
+  EXPECT_EQ(indices.default_value->size(), 120u);
+  const Attribute& weights = Attr(layer, "/Root/Mesh.primvars:skel:jointWeights");
+  EXPECT_EQ(weights.element_size, 3);
+  EXPECT_EQ(Vec(weights.default_value->floats(), 6, 3), (std::vector<float>{0.5f, 0.5f, 0}));
+  EXPECT_EQ(Default(layer, "/Root/Mesh.points").size(), 40u);
+  EXPECT_EQ(Default(layer, "/Root/Mesh.faceVertexCounts").size(), 10u);
+  EXPECT_EQ(Vec(Default(layer, "/Root/Mesh.primvars:skel:geomBindTransform").doubles(), 12, 4),
+            (std::vector<double>{1, 0, 0, 1}));
+  EXPECT_EQ(Attr(layer, "/Root/MeshWithFaceVaryingNormals.normals").interpolation, "faceVarying");
+  EXPECT_EQ(Attr(layer, "/Root/MeshWithFaceVaryingNormals.primvars:skel:jointIndices").element_size,
+            2);
+  // MeshWithNormals declares its topology and points twice: the later declaration is what USD
+  // reads (the baked baseline has its points).
+  EXPECT_EQ(Vec(Default(layer, "/Root/MeshWithNormals.points").floats(), 0, 3),
+            (std::vector<float>{0.45f, -1, 0.55f}));
+  EXPECT_EQ(Default(layer, "/Root/MeshWithNormals.faceVertexIndices").ints()[0], 1);
+  EXPECT_EQ(Vec(Default(layer, "/Root/Cube.skel:joints").strings()),
+            (Strings{"joint1", "joint1/joint2"}));
+  EXPECT_EQ(Attr(layer, "/Root/Sphere.primvars:skel:jointIndices").interpolation, "constant");
+  EXPECT_EQ(Default(layer, "/Root/Curves.curveVertexCounts").size(), 10u);
+}
+
+TEST(UsdaConformance, DqsInheritsItsSkinningMethodFromTheSkelRoot) {
+  const Layer layer = ReadConformance("dqs.usda");
+  EXPECT_EQ(layer.end_time_code, 30.0);
+  const Attribute& method = Attr(layer, "/Root.primvars:skel:skinningMethod");
+  EXPECT_EQ(method.type, ValueType::kToken);
+  EXPECT_EQ(method.variability, Variability::kUniform);
+  EXPECT_EQ(method.default_value->AsString(), "dualQuaternion");
+}
+
+TEST(UsdaConformance, BlendShapesHaveTheirTargetsAndInbetweenWeights) {
+  const Layer layer = ReadConformance("blendshapes.usda");
+  EXPECT_EQ(layer.default_prim, "TestPlane");
+  EXPECT_EQ(layer.start_time_code, 1.0);
+  EXPECT_EQ(layer.end_time_code, 131.0);
+  EXPECT_EQ(layer.up_axis, "Z");
+  const Strings shapes{"targetA", "targetB", "targetC", "targetD", "targetE", "targetF"};
+  EXPECT_EQ(Vec(Default(layer, "/TestPlane/Mesh.skel:blendShapes").strings()), shapes);
+  Strings targets;
+  for (const std::string& s : shapes) targets.push_back("/TestPlane/Mesh/" + s);
+  EXPECT_EQ(Targets(layer, "/TestPlane/Mesh.skel:blendShapeTargets"), targets);
+  EXPECT_EQ(layer.FindPrim("/TestPlane/Mesh")->api_schemas.explicit_items,
+            Strings{"SkelBindingAPI"});
+  EXPECT_EQ(Targets(layer, "/TestPlane.skel:skeleton"), Strings{"/TestPlane/Skel"});
+
+  const Attribute& half = Attr(layer, "/TestPlane/Mesh/targetC.inbetweens:targetC_0point5");
+  EXPECT_EQ(half.type, ValueType::kPoint3f);
+  EXPECT_EQ(half.weight, 0.5f);
+  EXPECT_EQ(Vec(half.default_value->floats(), 0, 3), (std::vector<float>{-3.5f, 1.9999366f, 0}));
+  EXPECT_EQ(Attr(layer, "/TestPlane/Mesh/targetC.inbetweens:targetC_1point5").weight, 1.5f);
+  EXPECT_EQ(Attr(layer, "/TestPlane/Mesh/targetD.inbetweens:targetD_0point5").weight, 0.5f);
+  EXPECT_EQ(Attr(layer, "/TestPlane/Mesh/targetE.inbetweens:targetE_1point5").weight, 1.5f);
+  EXPECT_EQ(Attr(layer, "/TestPlane/Mesh/targetF.inbetweens:targetF_negative0point499").weight,
+            -0.499f);
+  const Attribute& offsets = Attr(layer, "/TestPlane/Mesh/targetA.offsets");
+  EXPECT_EQ(offsets.type, ValueType::kVector3f);
+  EXPECT_EQ(Vec(offsets.default_value->floats(), 0, 3), (std::vector<float>{0, 11.999916f, 0}));
+  EXPECT_EQ(Default(layer, "/TestPlane/Mesh/targetA.pointIndices").size(),
+            offsets.default_value->size());
+}
+
+TEST(UsdaConformance, BlendShapeWeightsAreSampledAtEveryFrame) {
+  const Layer layer = ReadConformance("blendshapes.usda");
+  EXPECT_EQ(Vec(Default(layer, "/TestPlane/Skel/Anim.blendShapes").strings()).size(), 6u);
+  const Attribute& weights = Attr(layer, "/TestPlane/Skel/Anim.blendShapeWeights");
+  ASSERT_EQ(weights.time_samples.size(), 131u);
+  EXPECT_EQ(Vec(weights.time_samples[0].value.floats()), (std::vector<float>(6, 0.0f)));
+  EXPECT_EQ(weights.time_samples.back().time, 131.0);
+  EXPECT_EQ(Vec(weights.time_samples.back().value.floats()),
+            (std::vector<float>{1.5f, 1.5f, 0, 0, 0, 0}));
+  // The reference points kept beside the scene: 113 of the 131 frames.
+  const Attribute& truth = Attr(layer, "/GroundTruth/Mesh.points");
+  EXPECT_EQ(truth.time_samples.size(), 113u);
+  EXPECT_EQ(truth.time_samples.back().time, 131.0);
+  EXPECT_EQ(Attr(layer, "/GroundTruth/Mesh.primvars:displayColor").interpolation, "constant");
+}
+
+TEST(UsdaConformance, BlendShapesWithNormalsHaveNormalOffsetInbetweens) {
+  const Layer layer = ReadConformance("blendshapesWithNormals.usda");
+  EXPECT_EQ(layer.start_time_code, 1.0);
+  EXPECT_EQ(layer.end_time_code, 17.0);
+  // Relative targets, resolved against the mesh.
+  EXPECT_EQ(Targets(layer, "/TestPlane/Mesh.skel:blendShapeTargets"),
+            (Strings{"/TestPlane/Mesh/twirl_a", "/TestPlane/Mesh/twirl_b",
+                     "/TestPlane/Mesh/twirl_c", "/TestPlane/Mesh/twirl_d"}));
+  EXPECT_EQ(Targets(layer, "/TestPlane.skel:animationSource"), Strings{"/TestPlane/Skel/Anim"});
+  // The weight written on the in-between's own line: `[...] (weight = 0.5)`.
+  EXPECT_EQ(Attr(layer, "/TestPlane/Mesh/twirl_a.inbetweens:half").weight, 0.5f);
+  EXPECT_FALSE(
+      Attr(layer, "/TestPlane/Mesh/twirl_a.inbetweens:half:normalOffsets").weight.has_value());
+  const Attribute& normals = Attr(layer, "/TestPlane/Mesh/twirl_a.inbetweens:half:normalOffsets");
+  EXPECT_EQ(Vec(normals.default_value->floats(), 0, 3), (std::vector<float>{1, 0, 0}));
+  EXPECT_EQ(Attr(layer, "/TestPlane/Skel/Anim.blendShapeWeights").time_samples.size(), 9u);
+  EXPECT_EQ(Default(layer, "/TestPlane/Mesh/twirl_a.pointIndices").size(), 20u);
+}
+
+TEST(UsdaConformance, BakedBaselinesHaveTheBakedSamples) {
+  const Layer lbs = ReadConformance("baseline/lbs.baked.usda");
+  EXPECT_EQ(lbs.FindPrim("/Root")->type_name, "Xform");
+  EXPECT_EQ(Attr(lbs, "/Root/Mesh.points").time_samples.size(), 30u);
+  const Attribute& transform = Attr(lbs, "/Root/Sphere.xformOp:transform");
+  EXPECT_EQ(transform.type, ValueType::kMatrix4d);
+  EXPECT_EQ(transform.time_samples.size(), 30u);
+  EXPECT_EQ(Vec(Default(lbs, "/Root/Sphere.xformOpOrder").strings()), Strings{"xformOp:transform"});
+  EXPECT_EQ(Targets(lbs, "/Root/Skeleton.skel:animationSource"),
+            Strings{"/Root/Skeleton/Animation"});
+  const Layer dqs = ReadConformance("baseline/dqs.baked.usda");
+  EXPECT_EQ(Attr(dqs, "/Root/Mesh.points").time_samples.size(), 30u);
+
+  const Layer shapes = ReadConformance("baseline/blendshapes.baked.usda");
+  const Attribute& points = Attr(shapes, "/TestPlane/Mesh.points");
+  EXPECT_TRUE(points.default_value.has_value());
+  EXPECT_EQ(points.time_samples.size(), 131u);
+  const Layer normals = ReadConformance("baseline/blendshapesWithNormals.baked.usda");
+  EXPECT_EQ(Attr(normals, "/TestPlane/Mesh/twirl_a.inbetweens:half").weight, 0.5f);
+  EXPECT_EQ(Attr(normals, "/TestPlane/Mesh.normals").time_samples.size(), 17u);
+}
+
+}  // namespace
+}  // namespace sinew::loader::usd
