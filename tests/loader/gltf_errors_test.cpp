@@ -16,6 +16,7 @@ namespace {
 
 using testing::Append;
 using testing::BufferUri;
+using testing::DataUri;
 using testing::ExpectError;
 using testing::LoadBytes;
 using testing::Replace;
@@ -209,6 +210,72 @@ TEST(GltfErrors, WarnsAboutNormalsThatAreNotUnitLength) {
   ASSERT_EQ(loaded->warnings.size(), 1u);
   EXPECT_EQ(loaded->warnings[0].where, "/accessors/0");
   EXPECT_EQ(loaded->warnings[0].message, "NORMAL not unit length");
+}
+
+// The skin's inverse bind matrices from a second buffer: two MAT4 (the skin's two joints), the
+// second with `fourth_row` as its fourth row; the first the identity.
+std::string WithInverseBinds(std::initializer_list<float> fourth_row) {
+  std::vector<uint8_t> ibm;
+  Append<float>(&ibm, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
+  const float* r = fourth_row.begin();
+  Append<float>(&ibm, {1, 0, 0, r[0], 0, 1, 0, r[1], 0, 0, 1, r[2], 0, -1, 0, r[3]});
+  std::string text = Replace(ValidGltf(), R"("skins": [{"joints": [0, 1]}])",
+                             R"("skins": [{"joints": [0, 1], "inverseBindMatrices": 5}])");
+  text = Replace(text, R"("byteLength": 136, "uri": ")" + BufferUri() + R"("}])",
+                 R"("byteLength": 136, "uri": ")" + BufferUri() +
+                     R"("}, {"byteLength": 128, "uri": ")" + DataUri(ibm) + R"("}])");
+  text = Replace(text, R"("bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 136}])",
+                 R"("bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 136},
+                                    {"buffer": 1, "byteLength": 128}])");
+  return Replace(text, R"("count": 2, "type": "VEC4"}
+  ])",
+                 R"("count": 2, "type": "VEC4"},
+    {"bufferView": 1, "componentType": 5126, "count": 2, "type": "MAT4"}
+  ])");
+}
+
+// "The fourth row of each matrix MUST be set to [0.0, 0.0, 0.0, 1.0]": the palette keeps three
+// rows, so a projective inverse bind would skin as something else. Within 1e-6.
+TEST(GltfErrors, RejectsInverseBindMatricesThatAreNotAffine) {
+  auto affine = LoadBytes(WithInverseBinds({0, 0, 0, 1}));
+  ASSERT_TRUE(affine.ok()) << affine.error().ToString();
+  EXPECT_EQ(affine->asset.skins[0].inverse_binds[1].m[3][1], -1.0f);
+  ASSERT_TRUE(LoadBytes(WithInverseBinds({1e-7f, 0, 0, 1})).ok());
+  ExpectError(WithInverseBinds({0, 0, 0.5f, 1}), Error::kInvalidValue,
+              "/skins/0/inverseBindMatrices");
+  ExpectError(WithInverseBinds({0, 0, 0, 2}), Error::kInvalidValue, "/skins/0/inverseBindMatrices");
+}
+
+// What nothing reads is not refused: a buffer without data (no uri, not a GLB's BIN chunk) with
+// a view and an accessor on it, and an accessor of a type glTF does not have, load with a warning
+// each; reading either is the error it would have been at load.
+TEST(GltfErrors, RefusesABufferWithoutDataAndAnAccessorOfAnUnknownTypeOnlyWhenRead) {
+  std::string text =
+      Replace(ValidGltf(), R"("byteLength": 136, "uri": ")" + BufferUri() + R"("}])",
+              R"("byteLength": 136, "uri": ")" + BufferUri() + R"("}, {"byteLength": 128}])");
+  text = Replace(text, R"("bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 136}])",
+                 R"("bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 136},
+                                    {"buffer": 1, "byteLength": 128}])");
+  text = Replace(text, R"("count": 2, "type": "VEC4"}
+  ])",
+                 R"("count": 2, "type": "VEC4"},
+    {"bufferView": 1, "componentType": 5126, "count": 2, "type": "MAT4"},
+    {"bufferView": 0, "componentType": 5126, "count": 1, "type": "VEC5"}
+  ])");
+  auto loaded = LoadBytes(text);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_EQ(loaded->warnings.size(), 2u);
+  EXPECT_EQ(loaded->warnings[0].where, "/buffers/1");
+  EXPECT_EQ(loaded->warnings[1].where, "/accessors/6/type");
+  EXPECT_EQ(loaded->warnings[1].message, "unknown type 'VEC5'; nothing reads it");
+  const std::string skin = R"("skins": [{"joints": [0, 1]}])";
+  ExpectError(Replace(text, skin, R"("skins": [{"joints": [0, 1], "inverseBindMatrices": 5}])"),
+              Error::kMissingProperty, "/buffers/1/uri");
+  ExpectError(Replace(text, skin, R"("skins": [{"joints": [0, 1], "inverseBindMatrices": 6}])"),
+              Error::kInvalidValue, "/accessors/6/type");
+  ExpectError(Replace(text, R"("samplers": [{"input": 3, "output": 4}])",
+                      R"("samplers": [{"input": 6, "output": 4}])"),
+              Error::kInvalidValue, "/accessors/6/type");
 }
 
 TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }

@@ -80,6 +80,15 @@ struct LoadState {
   std::vector<BufferView> views;
   std::vector<Accessor> accessors;
   std::vector<AccessorDesc> descs;  // Of the accessors whose data is not packed floats.
+  // What cannot be read but is refused only when something reads it (what nothing reads is not
+  // refused): a buffer without data (no uri, and not a GLB's BIN chunk), each view on one, and
+  // an accessor of an unknown type or on such a view. Each with the error a read gives. Usually
+  // empty, so the checks cost one test.
+  struct Unreadable {
+    uint32_t index = 0;
+    ErrorInfo error;
+  };
+  std::vector<Unreadable> unreadable_buffers, unreadable_views, unreadable_accessors;
   size_t material_count = 0;
   bool quantized = false;  // KHR_mesh_quantization is in extensionsUsed.
   // Bytes of input: the file, plus every external or data: buffer decoded (the cap on what
@@ -127,6 +136,9 @@ struct LoadState {
     views.clear();
     accessors.clear();
     descs.clear();
+    unreadable_buffers.clear();
+    unreadable_views.clear();
+    unreadable_accessors.clear();
     weighted_or_skinned.clear();
     material_count = 0;
     quantized = false;
@@ -145,6 +157,36 @@ constexpr Path kMeshesPath("/meshes");
 // ---------------------------------------------------------------------------------------------
 // Buffers, views, accessors
 
+// The entry for `index` of an Unreadable list, or null.
+const ErrorInfo* FindUnreadable(const std::vector<LoadState::Unreadable>& list, uint32_t index) {
+  for (const LoadState::Unreadable& u : list) {
+    if (u.index == index) return &u.error;
+  }
+  return nullptr;
+}
+
+// Accessor `index` is about to be read: the error of an unreadable one (at the accessor's own
+// pointer, or its buffer's), else success.
+LoadStatus CheckReadable(const LoadState& c, size_t index) {
+  if (c.unreadable_accessors.empty()) return {};
+  if (const ErrorInfo* e = FindUnreadable(c.unreadable_accessors, uint32_t(index))) return *e;
+  return {};
+}
+
+// What could not be read and nothing read (LoadState::Unreadable): a warning each, for the
+// buffers and the accessors of an unknown type (an accessor on a buffer without data is that
+// buffer's).
+void WarnUnread(LoadState& c) {
+  for (const LoadState::Unreadable& u : c.unreadable_buffers) {
+    c.warnings->push_back({Path(Path("/buffers"), u.index).ToString(),
+                           "no data (no uri, and not a GLB's BIN chunk); nothing reads it"});
+  }
+  for (const LoadState::Unreadable& u : c.unreadable_accessors) {
+    if (u.error.code != Error::kInvalidValue) continue;  // on a buffer without data
+    c.warnings->push_back({u.error.where, u.error.message + "; nothing reads it"});
+  }
+}
+
 LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
   ObjectArray buffers;
   SINEW_TRY(RootObjects(root, "buffers", &buffers));
@@ -162,9 +204,13 @@ LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
     std::span<const uint8_t> bytes;
     if (!has_uri) {
       if (i != 0 || !c.has_glb_bin) {
-        return {Error::kMissingProperty,
-                "a buffer without uri must be buffer 0 of a GLB with a BIN chunk",
-                Path(where, "uri").ToString()};
+        c.unreadable_buffers.push_back(
+            {uint32_t(i),
+             {Error::kMissingProperty,
+              "a buffer without uri must be buffer 0 of a GLB with a BIN chunk",
+              Path(where, "uri").ToString(), 0}});
+        c.buffers[i] = {};
+        return {};
       }
       bytes = c.glb_bin;
     } else {
@@ -198,7 +244,12 @@ LoadStatus LoadViews(LoadState& c, TapeObject root) {
       return {Error::kInvalidValue, "byteLength must be >= 1",
               Path(where, "byteLength").ToString()};
     }
-    SINEW_TRY(ResolveView(c.buffers[buffer], buffer, offset, length, where, &c.views[i]));
+    if (const ErrorInfo* e = FindUnreadable(c.unreadable_buffers, buffer)) {
+      c.unreadable_views.push_back({uint32_t(i), *e});
+      c.views[i] = {};
+    } else {
+      SINEW_TRY(ResolveView(c.buffers[buffer], buffer, offset, length, where, &c.views[i]));
+    }
     if (has_stride && (stride < 4 || stride > 252 || stride % 4 != 0)) {
       return {Error::kInvalidValue,
               "byteStride " + std::to_string(stride) + " must be a multiple of 4 in [4, 252]",
@@ -210,8 +261,10 @@ LoadStatus LoadViews(LoadState& c, TapeObject root) {
 }
 
 // accessor.sparse (rare: a path of its own, out of the accessors loop).
-LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw,
-                      gltf::SparseDesc* out) {
+// *unreadable: the error of a part's view when it is on a buffer without data (the accessor is
+// then unreadable, LoadState::Unreadable), else untouched.
+LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw, gltf::SparseDesc* out,
+                      const ErrorInfo** unreadable) {
   static constexpr std::string_view kKeys[] = {"count", "indices", "values"};
   enum { kCount, kIndices, kValues };
   const Fields f(sparse, kKeys);
@@ -235,6 +288,10 @@ LoadStatus LoadSparse(const LoadState& c, TapeObject sparse, const Path& sw,
     uint64_t po_offset = 0;
     SINEW_TRY(RequireIndex(pf[kBufferView], pw, c.views.size(), &pv));
     SINEW_TRY(OptionalUint(pf[kByteOffset], pw, &po_offset));
+    if (const ErrorInfo* e = FindUnreadable(c.unreadable_views, pv)) {
+      *unreadable = e;
+      return {};
+    }
     if (c.views[pv].byte_stride != 0) {
       return {Error::kInvalidValue, "a sparse bufferView must not have byteStride",
               Path(pw, "bufferView").ToString()};
@@ -281,10 +338,19 @@ LoadStatus CheckZeroAccessorSize(const LoadState& c, const AccessorDesc& a, cons
 }
 
 // One accessor object, read into *a (every field set anew) and validated (ValidateAccessor);
-// *has_bounds: it has both "min" and "max". Inline: it runs for every accessor of a file.
-[[gnu::always_inline]] inline LoadStatus ReadAccessor(const LoadState& c, TapeObject o,
-                                                      const Path& where, AccessorDesc* a,
-                                                      bool* has_bounds) {
+// *has_bounds: it has both "min" and "max". An accessor that cannot be read, but that nothing may
+// read (an unknown type, data on a buffer without data), is not an error here: it goes into
+// c.unreadable_accessors with what reading it gives, *unreadable is set and *a is not validated.
+// Inline: it runs for every accessor of a file.
+[[gnu::always_inline]] inline LoadStatus ReadAccessor(LoadState& c, TapeObject o, const Path& where,
+                                                      AccessorDesc* a, bool* has_bounds,
+                                                      bool* unreadable) {
+  // Out of line: rare.
+  const auto defer = [&](ErrorInfo error) SINEW_NEVER_INLINE -> LoadStatus {
+    c.unreadable_accessors.push_back({a->index, std::move(error)});
+    *unreadable = true;
+    return {};
+  };
   static constexpr std::string_view kKeys[] = {"componentType", "type",       "normalized",
                                                "count",         "byteOffset", "bufferView",
                                                "sparse",        "min",        "max"};
@@ -313,8 +379,8 @@ LoadStatus CheckZeroAccessorSize(const LoadState& c, const AccessorDesc& a, cons
   std::string_view type;
   SINEW_TRY(RequireString(f[kType], where, &type));
   if (!gltf::ParseAccessorType(type, &a->type)) {
-    return {Error::kInvalidValue, "unknown type '" + std::string(type) + "'",
-            Path(where, "type").ToString()};
+    return defer({Error::kInvalidValue, "unknown type '" + std::string(type) + "'",
+                  Path(where, "type").ToString(), 0});
   }
   SINEW_TRY(OptionalBool(f[kNormalized], where, &a->normalized));
   SINEW_TRY(RequireUint(f[kCount], where, &a->count));
@@ -325,6 +391,9 @@ LoadStatus CheckZeroAccessorSize(const LoadState& c, const AccessorDesc& a, cons
   int32_t view = -1;
   SINEW_TRY(OptionalIndex(f[kBufferView], where, c.views.size(), &view));
   if (view >= 0) {
+    if (!c.unreadable_views.empty()) {
+      if (const ErrorInfo* e = FindUnreadable(c.unreadable_views, uint32_t(view))) return defer(*e);
+    }
     const BufferView& v = c.views[size_t(view)];
     a->view = gltf::ViewBytes{v.bytes, v.byte_stride};
     // The offset into the buffer is a multiple of the component size too (glTF 2.0
@@ -344,7 +413,9 @@ LoadStatus CheckZeroAccessorSize(const LoadState& c, const AccessorDesc& a, cons
   SINEW_TRY(OptionalObject(f[kSparse], where, &sparse, &has_sparse));
   if (has_sparse) {
     gltf::SparseDesc d;
-    SINEW_TRY(LoadSparse(c, sparse, Path(where, "sparse"), &d));
+    const ErrorInfo* sparse_unreadable = nullptr;
+    SINEW_TRY(LoadSparse(c, sparse, Path(where, "sparse"), &d, &sparse_unreadable));
+    if (sparse_unreadable) return defer(*sparse_unreadable);
     a->sparse = d;
   }
   SINEW_TRY(gltf::ValidateAccessor(*a));
@@ -388,7 +459,12 @@ LoadStatus LoadAccessors(LoadState& c, TapeObject root) {
                         SINEW_ALWAYS_INLINE -> LoadStatus {
     a.index = static_cast<uint32_t>(i);
     bool has_bounds = false;
-    SINEW_TRY(ReadAccessor(c, o, where, &a, &has_bounds));
+    bool unreadable = false;
+    SINEW_TRY(ReadAccessor(c, o, where, &a, &has_bounds, &unreadable));
+    if (unreadable) {
+      c.accessors.emplace_back();  // never read: every read checks CheckReadable first
+      return {};
+    }
     AppendAccessor(c, a, has_bounds);
     return {};
   };
@@ -895,6 +971,8 @@ LoadStatus ReadInfluenceSet(LoadState& c, const Path& aw, size_t set, size_t ver
   uint32_t ja = 0, wa = 0;
   SINEW_TRY(RequireIndex(jf, aw, c.accessors.size(), &ja));
   SINEW_TRY(RequireIndex(wf, aw, c.accessors.size(), &wa));
+  SINEW_TRY(CheckReadable(c, ja));
+  SINEW_TRY(CheckReadable(c, wa));
   const Path jw(aw, jf.key), ww(aw, wf.key);
   SINEW_TRY(CheckCount(c, ja, vertex_count, jw));
   SINEW_TRY(CheckCount(c, wa, vertex_count, ww));
@@ -1017,6 +1095,7 @@ LoadStatus LoadTargets(const LoadState& c, const ObjectArray& targets, size_t ve
       int32_t accessor = -1;
       SINEW_TRY(OptionalIndex(f[k], tw, c.accessors.size(), &accessor));
       if (accessor < 0) continue;
+      SINEW_TRY(CheckReadable(c, size_t(accessor)));
       // "For each morph target attribute, an original attribute MUST be present in the mesh
       // primitive": an offset to nothing.
       if ((k == 1 && p->normals.empty()) || (k == 2 && p->tangents.empty())) {
@@ -1077,6 +1156,9 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
     c.warnings->push_back({aw.ToString(), "no POSITION: the primitive has no vertices to deform"});
     return {};
   }
+  for (const int32_t read : {position, normal, tangent}) {
+    if (read >= 0) SINEW_TRY(CheckReadable(c, size_t(read)));
+  }
   const Path position_path(aw, "POSITION");
   SINEW_TRY(CheckVertexAlignment(c, uint32_t(position), position_path));
   SINEW_TRY(CheckComponents(c, uint32_t(position), kF32, kAnyQuantizedPosition, "POSITION",
@@ -1114,6 +1196,7 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
   int32_t indices = -1;
   SINEW_TRY(OptionalIndex(f[kIndices], where, c.accessors.size(), &indices));
   if (indices >= 0) {
+    SINEW_TRY(CheckReadable(c, size_t(indices)));
     const Accessor& a = c.accessors[size_t(indices)];
     const Path iw(where, "indices");
     if (a.type != AccessorType::kScalar) {
@@ -1248,6 +1331,19 @@ LoadStatus ReadInverseBinds(LoadState& c, int32_t ibm, const Path& where, Skin* 
     for (int col = 0; col < 4; ++col)
       for (int row = 0; row < 4; ++row)
         skin->inverse_binds[j].m[col][row] = matrices[j * 16 + size_t(col) * 4 + size_t(row)];
+    // "The fourth row of each matrix MUST be set to [0.0, 0.0, 0.0, 1.0]" (glTF 2.0
+    // Specification, Skins): the palette keeps the top three rows, so a projective matrix would be
+    // skinned as something else. Within 1e-6, for exporters' rounding.
+    const Float4x4& m = skin->inverse_binds[j];
+    if (std::fabs(m.m[0][3]) > 1e-6f || std::fabs(m.m[1][3]) > 1e-6f ||
+        std::fabs(m.m[2][3]) > 1e-6f || std::fabs(m.m[3][3] - 1.0f) > 1e-6f) {
+      return {Error::kInvalidValue,
+              "inverse bind matrix " + std::to_string(j) + " has the fourth row (" +
+                  std::to_string(m.m[0][3]) + ", " + std::to_string(m.m[1][3]) + ", " +
+                  std::to_string(m.m[2][3]) + ", " + std::to_string(m.m[3][3]) +
+                  "), not (0, 0, 0, 1): it is not affine",
+              iw.ToString()};
+    }
   }
   return {};
 }
@@ -1269,6 +1365,7 @@ LoadStatus ReadSkin(LoadState& c, TapeObject o, const Path& where, Skin* skin) {
   SINEW_TRY(OptionalIndex(f[kSkeleton], where, c.asset->nodes.size(), &skin->skeleton));
   int32_t ibm = -1;
   SINEW_TRY(OptionalIndex(f[kInverseBindMatrices], where, c.accessors.size(), &ibm));
+  if (ibm >= 0) SINEW_TRY(CheckReadable(c, size_t(ibm)));
   SINEW_TRY(ReadInverseBinds(c, ibm, where, skin));
   return gltf::LoadBindPoses(f[kExtensions], where, skin);
 }
@@ -1347,6 +1444,8 @@ LoadStatus LoadSampler(LoadState& c, TapeObject so, const Path& sw, uint32_t ani
   uint32_t input = 0;
   SINEW_TRY(RequireIndex(f[kInput], sw, c.accessors.size(), &input));
   SINEW_TRY(RequireIndex(f[kOutput], sw, c.accessors.size(), output_accessor));
+  SINEW_TRY(CheckReadable(c, input));
+  SINEW_TRY(CheckReadable(c, *output_accessor));
   std::string_view interpolation = "LINEAR";
   SINEW_TRY(OptionalString(f[kInterpolation], sw, &interpolation));
   if (Equals(interpolation, "LINEAR")) {
@@ -1624,6 +1723,7 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   SINEW_TRY(LoadSkins(c, root));
   SINEW_TRY(CheckSkinnedNodes(c));
   SINEW_TRY(LoadAnimations(c, root));
+  WarnUnread(c);
   SINEW_TRY(UseLayout(out.asset, options.influences, options.dense_k, "primitives"));
   return out;
 }
