@@ -222,6 +222,27 @@ TEST(SinewBench, PoseComparesCrowdPosingWithThePerCharacterJobs) {
 }
 
 // The loader against a bare simdjson parse of the same JSON, on one file.
+// With no file, `sinew bench --loader` times the shared assets and a synthetic crowd it writes;
+// that crowd is itself valid glTF: `sinew info` loads it without a single warning (POSITION
+// min/max included).
+TEST(SinewBench, LoaderWritesASyntheticCrowdThatIsValidGltf) {
+  ScratchDir dir;
+  const JsonDocument doc = RunJson({"bench", "--loader", "--json"}, dir);
+  size_t crowds = 0;
+  for (const JsonValue& row : doc.root()["loader"].Elements()) {
+    crowds += row["file"].String().starts_with("synthetic_crowd_");
+  }
+  EXPECT_EQ(crowds, 2u);
+  const std::filesystem::path written =
+      std::filesystem::temp_directory_path() / "sinew-bench-loader";
+  for (const char* name : {"synthetic_crowd_pretty.gltf", "synthetic_crowd_min.gltf"}) {
+    const JsonDocument info = RunJson({"info", "--json", (written / name).string()}, dir);
+    EXPECT_TRUE(info.root()["valid"].Bool()) << name;
+    EXPECT_EQ(info.root()["warnings"].size(), 0u) << name;
+    EXPECT_EQ(info.root()["skins"].size(), 700u) << name;
+  }
+}
+
 TEST(SinewBench, LoaderComparesTheLoaderWithADomParse) {
   ScratchDir dir;
   const JsonDocument doc =
