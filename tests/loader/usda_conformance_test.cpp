@@ -8,6 +8,8 @@
 
 #include "loader/usda_test_util.h"
 #include "test_assets.h"
+#include "usd/anim_mapper.h"
+#include "usd/skel_topology.h"
 #include "usd/usda_parser.h"
 
 namespace sinew::loader::usd {
@@ -139,6 +141,23 @@ TEST(UsdaConformance, LbsMeshesHaveTheirInfluencesAndGeometry) {
             (Strings{"joint1", "joint1/joint2"}));
   EXPECT_EQ(Attr(layer, "/Root/Sphere.primvars:skel:jointIndices").interpolation, "constant");
   EXPECT_EQ(Default(layer, "/Root/Curves.curveVertexCounts").size(), 10u);
+}
+
+// The skeleton's joint paths become a hierarchy (usd/skel_topology.h), and the Cube's own joint
+// order maps onto it (usd/anim_mapper.h): a run of the skeleton's first two joints.
+TEST(UsdaConformance, LbsSkeletonJointsFormAChainTheCubesJointsMapOnto) {
+  const Layer layer = ReadConformance("lbs.usda");
+  const Strings joints = Vec(Default(layer, "/Root/Skeleton.joints").strings());
+  const std::vector<int32_t> parents = JointParents(joints);
+  EXPECT_EQ(parents, (std::vector<int32_t>{-1, 0, 1}));
+  EXPECT_TRUE(ValidateTopology(parents, "/Root/Skeleton.joints").ok());
+  const Strings cube = Vec(Default(layer, "/Root/Cube.skel:joints").strings());
+  const AnimMapper map(joints, cube);
+  EXPECT_FALSE(map.null());
+  EXPECT_FALSE(map.identity());
+  std::vector<int> slots;
+  map.Remap<int>(std::vector<int>{0, 1, 2}, 1, -1, &slots);
+  EXPECT_EQ(slots, (std::vector<int>{0, 1}));  // the Cube's joints are the skeleton's first two
 }
 
 TEST(UsdaConformance, DqsInheritsItsSkinningMethodFromTheSkelRoot) {
