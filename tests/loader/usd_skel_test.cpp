@@ -1,12 +1,16 @@
 // UsdSkel's building blocks on top of the .usda model: the joint hierarchy from joint paths
-// (usd/skel_topology.h) and the mapping between joint orders (usd/anim_mapper.h), one rule each.
+// (usd/skel_topology.h), the mapping between joint orders (usd/anim_mapper.h) and values at a
+// time code (usd/time_sampling.h), one rule each.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "usd/anim_mapper.h"
 #include "usd/skel_topology.h"
+#include "usd/time_sampling.h"
+#include "usd/usda_parser.h"
 
 namespace sinew::loader::usd {
 namespace {
@@ -85,6 +89,70 @@ TEST(AnimMapper, MapsTokenByTokenOtherwise) {
   EXPECT_EQ(values, (std::vector<int>{0, 0, 0, 0, 1, 1, 2, 2}));
   const Tokens all = {"B", "A", "C"};
   EXPECT_FALSE(AnimMapper(all, Tokens{"A", "B", "C"}).sparse());
+}
+
+// One prim's attribute `name` of a small layer.
+Attribute Read(const std::string& attributes, const char* name) {
+  auto layer = ReadUsda("#usda 1.0\ndef Xform \"P\"\n{\n" + attributes + "\n}\n");
+  EXPECT_TRUE(layer.ok()) << layer.error().ToString();
+  const Attribute* a = layer.ok() ? layer->FindAttribute(std::string("/P.") + name) : nullptr;
+  EXPECT_NE(a, nullptr) << name;
+  return a ? *a : Attribute();
+}
+
+std::vector<float> FloatsAt(const Attribute& a, double time) {
+  const std::optional<Value> v = ValueAt(a, time);
+  EXPECT_TRUE(v.has_value());
+  return v ? std::vector<float>(v->floats().begin(), v->floats().end()) : std::vector<float>();
+}
+
+TEST(ValueAt, IsTheDefaultWithoutTimeSamplesAndHeldOutsideThem) {
+  const Attribute still = Read("float3[] t = [(1, 2, 3)]", "t");
+  EXPECT_EQ(FloatsAt(still, 7), (std::vector<float>{1, 2, 3}));
+  EXPECT_FALSE(ValueAt(Read("float3[] t", "t"), 0).has_value());
+  const Attribute moving = Read("float3[] t.timeSamples = {1: [(0, 0, 0)], 3: [(2, 4, 6)]}", "t");
+  EXPECT_EQ(FloatsAt(moving, -5), (std::vector<float>{0, 0, 0}));
+  EXPECT_EQ(FloatsAt(moving, 9), (std::vector<float>{2, 4, 6}));
+  EXPECT_EQ(FloatsAt(moving, 3), (std::vector<float>{2, 4, 6}));
+}
+
+TEST(ValueAt, LerpsNumbersAndRoundsHalvesToHalf) {
+  const Attribute t = Read("float3[] t.timeSamples = {1: [(0, 0, 0)], 3: [(2, 4, 6)]}", "t");
+  EXPECT_EQ(FloatsAt(t, 1.5), (std::vector<float>{0.5f, 1, 1.5f}));
+  const Attribute h = Read("half3[] s.timeSamples = {0: [(1, 1, 1)], 1: [(2, 2, 2)]}", "s");
+  EXPECT_EQ(FloatsAt(h, 0.3333)[0], RoundToHalf(1.3333f));
+  const Attribute d = Read("double d.timeSamples = {0: 1, 10: 2}", "d");
+  EXPECT_DOUBLE_EQ(*ValueAt(d, 5)->AsDouble(), 1.5);
+}
+
+// Quaternions (real, i, j, k) slerp the shortest way, without renormalization.
+TEST(ValueAt, SlerpsQuaternionsTheShortestWay) {
+  // The identity and 90° about z written negated (the same rotation): halfway is 45° about z,
+  // not the long way round.
+  const Attribute r = Read(
+      "quatf[] r.timeSamples = {0: [(1, 0, 0, 0)], 1: [(-0.70710678, 0, 0, -0.70710678)]}", "r");
+  const std::vector<float> half = FloatsAt(r, 0.5);
+  EXPECT_NEAR(half[0], std::cos(0.3926991f), 1e-6f);
+  EXPECT_NEAR(half[3], std::sin(0.3926991f), 1e-6f);
+  // Nearly equal quaternions (1 − cos θ < 1e-5): linear weights.
+  const Attribute n =
+      Read("quatf[] r.timeSamples = {0: [(1, 0, 0, 0)], 1: [(0.999999, 0.001, 0, 0)]}", "r");
+  EXPECT_FLOAT_EQ(FloatsAt(n, 0.5)[1], 0.0005f);
+}
+
+TEST(ValueAt, HoldsIntsMatricesBlockedNeighboursAndChangingSizes) {
+  const Attribute i = Read("int[] i.timeSamples = {0: [0], 1: [10]}", "i");
+  EXPECT_EQ(ValueAt(i, 0.7)->ints()[0], 0);
+  const Attribute m = Read(
+      "matrix4d m.timeSamples = {0: ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1)), "
+      "1: ((2,0,0,0),(0,2,0,0),(0,0,2,0),(0,0,0,1))}",
+      "m");
+  EXPECT_EQ(ValueAt(m, 0.5)->doubles()[0], 1.0);
+  const Attribute b = Read("float f.timeSamples = {0: 1, 1: None}", "f");
+  EXPECT_EQ(ValueAt(b, 0.5)->floats()[0], 1.0f);
+  EXPECT_TRUE(ValueAt(b, 1)->blocked);
+  const Attribute s = Read("float[] f.timeSamples = {0: [1], 1: [2, 3]}", "f");
+  EXPECT_EQ(FloatsAt(s, 0.5), (std::vector<float>{1}));
 }
 
 }  // namespace

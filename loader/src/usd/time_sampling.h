@@ -1,0 +1,23 @@
+// An attribute's value at a time code, as UsdSkel reads animation (docs/usda.md, "UsdSkel
+// building blocks"): held outside the samples, interpolated between them.
+#pragma once
+
+#include <optional>
+
+#include "usd/layer.h"
+#include "usd/value.h"
+
+namespace sinew::loader::usd {
+
+// The value of `attribute` at time code `time`:
+// - without time samples, its default (nullopt when it has none);
+// - at or before the first sample, the first; at or after the last, the last (held);
+// - between two samples, at u = (time − t0) / (t1 − t0): half, float and double values (scalars,
+//   vectors, points, normals...) lerp per number (half results rounded to half); quaternions slerp
+//   per element the shortest way, with linear weights when 1 − cos θ < 1e-5 and no
+//   renormalization; every other type (ints, tokens, matrices), a blocked neighbour, or two
+//   samples of different sizes hold the earlier sample.
+// A blocked value (`None`) is returned as it is.
+std::optional<Value> ValueAt(const Attribute& attribute, double time);
+
+}  // namespace sinew::loader::usd
