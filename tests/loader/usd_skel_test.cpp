@@ -9,6 +9,7 @@
 
 #include "usd/anim_mapper.h"
 #include "usd/skel_topology.h"
+#include "usd/skel_transforms.h"
 #include "usd/time_sampling.h"
 #include "usd/usda_parser.h"
 
@@ -153,6 +154,46 @@ TEST(ValueAt, HoldsIntsMatricesBlockedNeighboursAndChangingSizes) {
   EXPECT_TRUE(ValueAt(b, 1)->blocked);
   const Attribute s = Read("float[] f.timeSamples = {0: [1], 1: [2, 3]}", "f");
   EXPECT_EQ(FloatsAt(s, 0.5), (std::vector<float>{1}));
+}
+
+// USD's row-vector matrices are sinew's column-vector ones with the same numbers: the
+// translation USD writes in the last row is sinew's last column.
+TEST(FromUsdMatrix, TakesUsdsRowsAsSinewsColumns) {
+  const double rows[16] = {0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 2, 3, 4, 1};
+  const Float4x4 m = FromUsdMatrix(rows);
+  const Float3 p = TransformPoint(m, {1, 0, 0});  // x goes where USD's row 0 says: z
+  EXPECT_EQ(p.x, 2.0f);
+  EXPECT_EQ(p.y, 3.0f);
+  EXPECT_EQ(p.z, 5.0f);
+}
+
+// Scale, then rotate, then translate; the quaternion (real, i, j, k) is used as written.
+TEST(MakeTransform, ScalesRotatesThenTranslates) {
+  const float c = std::sqrt(0.5f);
+  const float t[3] = {1, 2, 3}, q[4] = {c, 0, 0, c}, s[3] = {2, 1, 1};  // 90° about z
+  const Float3 p = TransformPoint(MakeTransform(t, q, s), {1, 0, 0});
+  EXPECT_NEAR(p.x, 1.0f, 1e-6f);  // (2, 0, 0) rotated to (0, 2, 0), then moved
+  EXPECT_NEAR(p.y, 4.0f, 1e-6f);
+  EXPECT_NEAR(p.z, 3.0f, 1e-6f);
+  const float doubled[4] = {2, 0, 0, 0};  // not normalized: 1 − 2(y² + z²) stays 1, so no change
+  const Float3 same = TransformPoint(MakeTransform(t, doubled, s), {1, 0, 0});
+  EXPECT_EQ(same.x, 3.0f);
+}
+
+TEST(SkinningTransforms, ConcatenateParentsFirstAndRefuseAWrongCount) {
+  const std::vector<int32_t> parents = {-1, 0};
+  const std::vector<Float4x4> locals = {Translation(1, 0, 0), Translation(0, 1, 0)};
+  const std::vector<Float4x4> binds = {Translation(1, 0, 0), Translation(1, 0, 0)};
+  std::vector<Float4x4> skel, skinning;
+  ASSERT_TRUE(SkinningTransforms(parents, locals, binds, &skel, &skinning).ok());
+  EXPECT_EQ(skel[1].m[3][0], 1.0f);
+  EXPECT_EQ(skel[1].m[3][1], 1.0f);
+  EXPECT_EQ(skinning[0].m[3][0], 0.0f);  // at its bind: the identity
+  EXPECT_EQ(skinning[1].m[3][1], 1.0f);  // moved up by 1 from its bind
+  EXPECT_EQ(SkinningTransforms(parents, std::span(locals).first(1), binds, &skel, &skinning)
+                .error()
+                .where,
+            "locals");
 }
 
 }  // namespace

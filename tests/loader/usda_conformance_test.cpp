@@ -10,6 +10,7 @@
 #include "test_assets.h"
 #include "usd/anim_mapper.h"
 #include "usd/skel_topology.h"
+#include "usd/skel_transforms.h"
 #include "usd/usda_parser.h"
 
 namespace sinew::loader::usd {
@@ -158,6 +159,31 @@ TEST(UsdaConformance, LbsSkeletonJointsFormAChainTheCubesJointsMapOnto) {
   std::vector<int> slots;
   map.Remap<int>(std::vector<int>{0, 1, 2}, 1, -1, &slots);
   EXPECT_EQ(slots, (std::vector<int>{0, 1}));  // the Cube's joints are the skeleton's first two
+}
+
+// lbs.usda's skeleton at its rest pose: the rest transforms (joint-local) composed parents first
+// give the bind transforms (world space), so every skinning transform is the identity.
+TEST(UsdaConformance, LbsSkinningTransformsAtRestAreTheIdentity) {
+  const Layer layer = ReadConformance("lbs.usda");
+  const std::vector<int32_t> parents =
+      JointParents(Vec(Default(layer, "/Root/Skeleton.joints").strings()));
+  const auto matrices = [&](const char* path) {
+    const std::span<const double> d = Default(layer, path).doubles();
+    std::vector<Float4x4> out;
+    for (size_t i = 0; i + 16 <= d.size(); i += 16) {
+      out.push_back(FromUsdMatrix(std::span<const double, 16>(d.data() + i, 16)));
+    }
+    return out;
+  };
+  std::vector<Float4x4> skel, skinning;
+  ASSERT_TRUE(SkinningTransforms(parents, matrices("/Root/Skeleton.restTransforms"),
+                                 matrices("/Root/Skeleton.bindTransforms"), &skel, &skinning)
+                  .ok());
+  ASSERT_EQ(skinning.size(), 3u);
+  for (const Float4x4& s : skinning) {
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) EXPECT_NEAR(s.m[c][r], c == r ? 1.0f : 0.0f, 1e-6f);
+  }
 }
 
 TEST(UsdaConformance, DqsInheritsItsSkinningMethodFromTheSkelRoot) {
