@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "usd/anim_mapper.h"
+#include "usd/skel_binding.h"
 #include "usd/skel_topology.h"
 #include "usd/skel_transforms.h"
 #include "usd/time_sampling.h"
@@ -194,6 +196,65 @@ TEST(SkinningTransforms, ConcatenateParentsFirstAndRefuseAWrongCount) {
                 .error()
                 .where,
             "locals");
+}
+
+// A small layer, /R a SkelRoot with `root` inside, and the binding of its mesh /R/M (which points
+// into the layer, kept beside it).
+struct Bound {
+  std::unique_ptr<Layer> layer;
+  Result<SkelBinding> binding = Status(Error::kInvalidArgument, "not resolved");
+  const SkelBinding* operator->() const { return &binding.value(); }
+  Error code() const { return binding.code(); }
+};
+Bound Bind(const std::string& root, const std::string& mesh) {
+  auto layer =
+      ReadUsda("#usda 1.0\ndef SkelRoot \"R\" (prepend apiSchemas = [\"SkelBindingAPI\"])\n{\n" +
+               root + "\ndef Skeleton \"S\" {}\ndef Mesh \"M\" (prepend apiSchemas = " +
+               "[\"SkelBindingAPI\"])\n{\n" + mesh + "\n}\n}\n");
+  EXPECT_TRUE(layer.ok()) << layer.error().ToString();
+  Bound out;
+  if (!layer.ok()) return out;
+  out.layer = std::make_unique<Layer>(std::move(layer.value()));
+  out.binding = ResolveBinding(*out.layer, *out.layer->FindPrim("/R/M"));
+  return out;
+}
+
+TEST(ResolveBinding, RefusesAnUnknownSkinningMethodAndASkeletonThatIsNoPrim) {
+  const Bound method = Bind("uniform token primvars:skel:skinningMethod = \"blend\"", "");
+  EXPECT_EQ(method.code(), Error::kInvalidValue);
+  EXPECT_EQ(method.binding.error().where, "/R/M.primvars:skel:skinningMethod");
+  const Bound skeleton = Bind("rel skel:skeleton = </R/Nothing>", "");
+  EXPECT_EQ(skeleton.code(), Error::kInvalidReference);
+}
+
+// Influence primvars that disagree in elementSize or interpolation, or use an interpolation
+// other than constant or vertex, are ignored (no influences), as UsdSkel ignores them.
+TEST(ResolveBinding, IgnoresInfluencePrimvarsThatDisagree) {
+  const Bound agree = Bind("",
+                           "int[] primvars:skel:jointIndices = [0, 0] (elementSize = 2\n"
+                           "interpolation = \"vertex\")\nfloat[] primvars:skel:jointWeights ="
+                           " [1, 0] (elementSize = 2\ninterpolation = \"vertex\")");
+  ASSERT_TRUE(agree.binding.ok());
+  EXPECT_TRUE(agree->has_influences);
+  EXPECT_EQ(agree->influences_per_point, 2);
+  const Bound sizes = Bind("",
+                           "int[] primvars:skel:jointIndices = [0, 0] (elementSize = 2)\n"
+                           "float[] primvars:skel:jointWeights = [1, 0]");
+  ASSERT_TRUE(sizes.binding.ok());
+  EXPECT_FALSE(sizes->has_influences);
+  const Bound uniform = Bind("",
+                             "int[] primvars:skel:jointIndices = [0] (interpolation = "
+                             "\"uniform\")\nfloat[] primvars:skel:jointWeights = [1] ("
+                             "interpolation = \"uniform\")");
+  ASSERT_TRUE(uniform.binding.ok());
+  EXPECT_FALSE(uniform->has_influences);
+  const Bound rigid = Bind(
+      "int[] primvars:skel:jointIndices = [0]\n"
+      "float[] primvars:skel:jointWeights = [1]",
+      "");
+  ASSERT_TRUE(rigid.binding.ok());
+  EXPECT_TRUE(rigid->has_influences);  // inherited from the SkelRoot, constant: rigid
+  EXPECT_TRUE(rigid->rigid);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "loader/usda_test_util.h"
 #include "test_assets.h"
 #include "usd/anim_mapper.h"
+#include "usd/skel_binding.h"
 #include "usd/skel_topology.h"
 #include "usd/skel_transforms.h"
 #include "usd/usda_parser.h"
@@ -184,6 +185,36 @@ TEST(UsdaConformance, LbsSkinningTransformsAtRestAreTheIdentity) {
     for (int c = 0; c < 4; ++c)
       for (int r = 0; r < 4; ++r) EXPECT_NEAR(s.m[c][r], c == r ? 1.0f : 0.0f, 1e-6f);
   }
+}
+
+// SkelBindingAPI with inheritance: every gprim of lbs.usda takes its skeleton from the SkelRoot;
+// the Mesh has vertex influences, three per point; the Sphere one constant (rigid) influence; the
+// Cube its own joint order. dqs.usda's meshes inherit dualQuaternion from the SkelRoot.
+TEST(UsdaConformance, BindingsInheritTheSkeletonAndTheSkinningMethodFromTheSkelRoot) {
+  const Layer lbs = ReadConformance("lbs.usda");
+  const auto binding = [](const Layer& layer, const char* path) {
+    const Prim* prim = layer.FindPrim(path);
+    EXPECT_NE(prim, nullptr) << path;
+    auto b = ResolveBinding(layer, *prim);
+    EXPECT_TRUE(b.ok()) << path << ": " << b.error().ToString();
+    return b.ok() ? b.value() : SkelBinding();
+  };
+  const SkelBinding mesh = binding(lbs, "/Root/Mesh");
+  ASSERT_NE(mesh.skeleton, nullptr);
+  EXPECT_EQ(mesh.skeleton->path, "/Root/Skeleton");
+  EXPECT_TRUE(mesh.has_influences);
+  EXPECT_FALSE(mesh.rigid);
+  EXPECT_EQ(mesh.influences_per_point, 3);
+  EXPECT_NE(mesh.geom_bind_transform, nullptr);
+  EXPECT_EQ(mesh.skinning_method, SkinningMethodToken::kClassicLinear);
+  const SkelBinding sphere = binding(lbs, "/Root/Sphere");
+  EXPECT_TRUE(sphere.has_influences);
+  EXPECT_TRUE(sphere.rigid);
+  EXPECT_NE(binding(lbs, "/Root/Cube").joints, nullptr);
+  EXPECT_EQ(binding(lbs, "/Root/Mesh").joints, nullptr);
+  const Layer dqs = ReadConformance("dqs.usda");
+  EXPECT_EQ(binding(dqs, "/Root/Mesh").skinning_method, SkinningMethodToken::kDualQuaternion);
+  EXPECT_EQ(binding(dqs, "/Root/Mesh").skeleton->path, "/Root/Skeleton");
 }
 
 TEST(UsdaConformance, DqsInheritsItsSkinningMethodFromTheSkelRoot) {

@@ -1,0 +1,78 @@
+#include "usd/skel_binding.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace sinew::loader::usd {
+namespace {
+
+bool HasBindingApi(const Prim& prim) {
+  const std::vector<std::string> schemas = prim.api_schemas.Resolved();
+  return std::find(schemas.begin(), schemas.end(), "SkelBindingAPI") != schemas.end();
+}
+
+bool Authored(const Attribute* a) {
+  return a && (a->default_value.has_value() || !a->time_samples.empty());
+}
+
+}  // namespace
+
+Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim) {
+  SkelBinding out;
+  out.blend_shapes = prim.FindAttribute("skel:blendShapes");
+  out.blend_shape_targets = prim.FindRelationship("skel:blendShapeTargets");
+  const Relationship* skeleton = nullptr;
+  const Attribute* method = nullptr;
+  // From the prim up: the first authored value of each property wins.
+  for (const Prim* p = &prim; p; p = p->parent < 0 ? nullptr : &layer.prims[size_t(p->parent)]) {
+    if (p != &prim && !HasBindingApi(*p)) continue;
+    const auto take = [&](const Attribute** slot, const char* name) {
+      if (*slot) return;
+      if (const Attribute* a = p->FindAttribute(name); Authored(a)) *slot = a;
+    };
+    take(&out.joint_indices, "primvars:skel:jointIndices");
+    take(&out.joint_weights, "primvars:skel:jointWeights");
+    take(&out.geom_bind_transform, "primvars:skel:geomBindTransform");
+    take(&out.joints, "skel:joints");
+    take(&method, "primvars:skel:skinningMethod");
+    if (!skeleton) {
+      const Relationship* r = p->FindRelationship("skel:skeleton");
+      if (r && !r->targets.Resolved().empty()) skeleton = r;
+    }
+  }
+  if (skeleton) {
+    const std::string target = skeleton->targets.Resolved().front();
+    out.skeleton = layer.FindPrim(target);
+    if (!out.skeleton) {
+      return Status(Error::kInvalidReference, "skel:skeleton names " + target + ", not a prim",
+                    prim.path + ".skel:skeleton");
+    }
+  }
+  if (method && method->default_value) {
+    const std::string_view token = method->default_value->AsString();
+    if (token == "dualQuaternion") {
+      out.skinning_method = SkinningMethodToken::kDualQuaternion;
+    } else if (token != "classicLinear") {
+      return Status(
+          Error::kInvalidValue,
+          "skinning method '" + std::string(token) + "' (classicLinear or dualQuaternion)",
+          prim.path + ".primvars:skel:skinningMethod");
+    }
+  }
+  if (out.joint_indices && out.joint_weights) {
+    const int32_t ei = out.joint_indices->element_size.value_or(1);
+    const int32_t ew = out.joint_weights->element_size.value_or(1);
+    const std::string ii =
+        out.joint_indices->interpolation.empty() ? "constant" : out.joint_indices->interpolation;
+    const std::string iw =
+        out.joint_weights->interpolation.empty() ? "constant" : out.joint_weights->interpolation;
+    if (ei == ew && ei > 0 && ii == iw && (ii == "constant" || ii == "vertex")) {
+      out.has_influences = true;
+      out.influences_per_point = ei;
+      out.rigid = ii == "constant";
+    }
+  }
+  return out;
+}
+
+}  // namespace sinew::loader::usd

@@ -1,0 +1,44 @@
+// What a prim's SkelBindingAPI says, with UsdSkel's inheritance (docs/usda.md, "UsdSkel
+// building blocks"): the binding properties a prim does not author come from its nearest
+// ancestor with SkelBindingAPI that does.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sinew/core/error.h"
+#include "usd/layer.h"
+
+namespace sinew::loader::usd {
+
+enum class SkinningMethodToken : uint8_t { kClassicLinear, kDualQuaternion };
+
+struct SkelBinding {
+  // Inherited: skel:skeleton's target, the influences, the skinning method, geomBindTransform and
+  // skel:joints; null (or the fallback) where no prim on the way up authors them.
+  const Prim* skeleton = nullptr;
+  const Attribute* joint_indices = nullptr;  // primvars:skel:jointIndices
+  const Attribute* joint_weights = nullptr;  // primvars:skel:jointWeights
+  const Attribute* geom_bind_transform = nullptr;
+  const Attribute* joints = nullptr;  // skel:joints: the prim's own joint order
+  SkinningMethodToken skinning_method = SkinningMethodToken::kClassicLinear;
+  // Not inherited: the prim's own skel:blendShapes and skel:blendShapeTargets.
+  const Attribute* blend_shapes = nullptr;
+  const Relationship* blend_shape_targets = nullptr;
+  // The influences' layout, when both primvars are there and agree (has_influences): elementSize
+  // (1 when unauthored) and interpolation (constant, the fallback, means rigid: one run for the
+  // whole prim).
+  bool has_influences = false;
+  int32_t influences_per_point = 0;
+  bool rigid = false;
+};
+
+// The binding of `prim` (which need not have SkelBindingAPI itself). Influence primvars that
+// disagree (elementSize, interpolation), have an elementSize below 1 or an interpolation other
+// than constant or vertex leave has_influences false, as UsdSkel ignores them. Errors:
+// kInvalidValue at "<prim>.primvars:skel:skinningMethod" for a token other than classicLinear or
+// dualQuaternion; kInvalidReference at "<prim>.skel:skeleton" for a target that is not a prim
+// of the layer.
+Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim);
+
+}  // namespace sinew::loader::usd
