@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "loader/usda_test_util.h"
+#include "sinew/cpu/skin_dense_job.h"
 #include "test_assets.h"
 #include "usd/anim_mapper.h"
+#include "usd/skel_animation.h"
 #include "usd/skel_binding.h"
 #include "usd/skel_topology.h"
 #include "usd/skel_transforms.h"
@@ -215,6 +217,67 @@ TEST(UsdaConformance, BindingsInheritTheSkeletonAndTheSkinningMethodFromTheSkelR
   const Layer dqs = ReadConformance("dqs.usda");
   EXPECT_EQ(binding(dqs, "/Root/Mesh").skinning_method, SkinningMethodToken::kDualQuaternion);
   EXPECT_EQ(binding(dqs, "/Root/Mesh").skeleton->path, "/Root/Skeleton");
+}
+
+// The whole chain on lbs.usda's Mesh, every time code: the skeleton's animated local transforms,
+// its skinning transforms, the Mesh's binding (three vertex influences a point, geomBindTransform),
+// then linear blend skinning on the CPU reference (SkinDenseJob, the three influences padded to
+// four): Pixar's baked points within 1e-4.
+TEST(UsdaConformance, LbsMeshSkinsToTheBakedBaselineAtEveryTimeCode) {
+  const Layer layer = ReadConformance("lbs.usda");
+  const Layer baked = ReadConformance("baseline/lbs.baked.usda");
+  const Prim& skeleton = *layer.FindPrim("/Root/Skeleton");
+  const Prim& mesh = *layer.FindPrim("/Root/Mesh");
+  const std::vector<int32_t> parents =
+      JointParents(Vec(Default(layer, "/Root/Skeleton.joints").strings()));
+  const std::vector<Float4x4> binds = MatricesOf(skeleton, "bindTransforms");
+  auto binding = ResolveBinding(layer, mesh);
+  ASSERT_TRUE(binding.ok());
+  ASSERT_TRUE(binding->has_influences && !binding->rigid);
+  const int32_t e = binding->influences_per_point;
+  ASSERT_EQ(e, 3);
+  const std::span<const int32_t> indices = binding->joint_indices->default_value->ints();
+  const std::span<const float> weights = binding->joint_weights->default_value->floats();
+  const std::span<const double, 16> g(binding->geom_bind_transform->default_value->doubles().data(),
+                                      16);
+  const Float4x4 geom_bind = FromUsdMatrix(g);
+  const std::span<const float> points = Default(layer, "/Root/Mesh.points").floats();
+  const size_t n = points.size() / 3;
+  // Bind-space points and K = 4 influences (the fourth slot weight 0).
+  std::vector<float> q(n * 3);
+  std::vector<uint16_t> joints(n * 4, 0);
+  std::vector<float> k4(n * 4, 0.0f);
+  for (size_t v = 0; v < n; ++v) {
+    const Float3 b =
+        TransformPoint(geom_bind, {points[v * 3], points[v * 3 + 1], points[v * 3 + 2]});
+    q[v * 3] = b.x, q[v * 3 + 1] = b.y, q[v * 3 + 2] = b.z;
+    for (int32_t k = 0; k < e; ++k) {
+      joints[v * 4 + size_t(k)] = uint16_t(indices[v * size_t(e) + size_t(k)]);
+      k4[v * 4 + size_t(k)] = weights[v * size_t(e) + size_t(k)];
+    }
+  }
+  const Attribute& expected = Attr(baked, "/Root/Mesh.points");
+  ASSERT_EQ(expected.time_samples.size(), 30u);
+  for (const TimeSample& sample : expected.time_samples) {
+    SCOPED_TRACE(sample.time);
+    auto locals = JointLocalTransforms(layer, skeleton, sample.time);
+    ASSERT_TRUE(locals.ok()) << locals.error().ToString();
+    std::vector<Float4x4> skel, skinning;
+    ASSERT_TRUE(SkinningTransforms(parents, *locals, binds, &skel, &skinning).ok());
+    std::vector<Float3x4> palette;
+    for (const Float4x4& m : skinning) palette.push_back(ToFloat3x4(m));
+    std::vector<float> out(n * 3);
+    cpu::SkinDenseJob job;
+    job.positions = q;
+    job.joints = joints;
+    job.weights = k4;
+    job.palette = palette;
+    job.out_positions = out;
+    ASSERT_TRUE(job.Run().ok());
+    const std::span<const float> want = sample.value.floats();
+    ASSERT_EQ(want.size(), out.size());
+    for (size_t i = 0; i < out.size(); ++i) ASSERT_NEAR(out[i], want[i], 1e-4f) << "float " << i;
+  }
 }
 
 TEST(UsdaConformance, DqsInheritsItsSkinningMethodFromTheSkelRoot) {
