@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "loader/usda_test_util.h"
+#include "sinew/cpu/dual_quaternion_palette_job.h"
 #include "sinew/cpu/skin_dense_job.h"
 #include "test_assets.h"
 #include "usd/anim_mapper.h"
@@ -219,13 +220,14 @@ TEST(UsdaConformance, BindingsInheritTheSkeletonAndTheSkinningMethodFromTheSkelR
   EXPECT_EQ(binding(dqs, "/Root/Mesh").skeleton->path, "/Root/Skeleton");
 }
 
-// The whole chain on lbs.usda's Mesh, every time code: the skeleton's animated local transforms,
-// its skinning transforms, the Mesh's binding (three vertex influences a point, geomBindTransform),
-// then linear blend skinning on the CPU reference (SkinDenseJob, the three influences padded to
-// four): Pixar's baked points within 1e-4.
-TEST(UsdaConformance, LbsMeshSkinsToTheBakedBaselineAtEveryTimeCode) {
-  const Layer layer = ReadConformance("lbs.usda");
-  const Layer baked = ReadConformance("baseline/lbs.baked.usda");
+// The whole chain on a scene's Mesh, every time code of its baked baseline: the skeleton's
+// animated local transforms, its skinning transforms, the Mesh's binding (vertex influences,
+// geomBindTransform), then the CPU reference (SkinDenseJob, the influences padded to a multiple
+// of four; dual quaternions when the binding says dualQuaternion): Pixar's baked points within
+// 1e-4 at every time code.
+void ExpectMeshSkinsToTheBaseline(const char* scene, const char* baseline, size_t time_codes) {
+  const Layer layer = ReadConformance(scene);
+  const Layer baked = ReadConformance(baseline);
   const Prim& skeleton = *layer.FindPrim("/Root/Skeleton");
   const Prim& mesh = *layer.FindPrim("/Root/Mesh");
   const std::vector<int32_t> parents =
@@ -234,30 +236,28 @@ TEST(UsdaConformance, LbsMeshSkinsToTheBakedBaselineAtEveryTimeCode) {
   auto binding = ResolveBinding(layer, mesh);
   ASSERT_TRUE(binding.ok());
   ASSERT_TRUE(binding->has_influences && !binding->rigid);
-  const int32_t e = binding->influences_per_point;
-  ASSERT_EQ(e, 3);
+  const size_t e = size_t(binding->influences_per_point), k = (e + 3) / 4 * 4;
   const std::span<const int32_t> indices = binding->joint_indices->default_value->ints();
   const std::span<const float> weights = binding->joint_weights->default_value->floats();
-  const std::span<const double, 16> g(binding->geom_bind_transform->default_value->doubles().data(),
-                                      16);
-  const Float4x4 geom_bind = FromUsdMatrix(g);
+  const Float4x4 geom_bind = FromUsdMatrix(std::span<const double, 16>(
+      binding->geom_bind_transform->default_value->doubles().data(), 16));
   const std::span<const float> points = Default(layer, "/Root/Mesh.points").floats();
   const size_t n = points.size() / 3;
-  // Bind-space points and K = 4 influences (the fourth slot weight 0).
+  // Bind-space points and K influences (slots past e with weight 0).
   std::vector<float> q(n * 3);
-  std::vector<uint16_t> joints(n * 4, 0);
-  std::vector<float> k4(n * 4, 0.0f);
+  std::vector<uint16_t> joints(n * k, 0);
+  std::vector<float> slots(n * k, 0.0f);
   for (size_t v = 0; v < n; ++v) {
     const Float3 b =
         TransformPoint(geom_bind, {points[v * 3], points[v * 3 + 1], points[v * 3 + 2]});
     q[v * 3] = b.x, q[v * 3 + 1] = b.y, q[v * 3 + 2] = b.z;
-    for (int32_t k = 0; k < e; ++k) {
-      joints[v * 4 + size_t(k)] = uint16_t(indices[v * size_t(e) + size_t(k)]);
-      k4[v * 4 + size_t(k)] = weights[v * size_t(e) + size_t(k)];
+    for (size_t i = 0; i < e; ++i) {
+      joints[v * k + i] = uint16_t(indices[v * e + i]);
+      slots[v * k + i] = weights[v * e + i];
     }
   }
   const Attribute& expected = Attr(baked, "/Root/Mesh.points");
-  ASSERT_EQ(expected.time_samples.size(), 30u);
+  ASSERT_EQ(expected.time_samples.size(), time_codes);
   for (const TimeSample& sample : expected.time_samples) {
     SCOPED_TRACE(sample.time);
     auto locals = JointLocalTransforms(layer, skeleton, sample.time);
@@ -266,18 +266,38 @@ TEST(UsdaConformance, LbsMeshSkinsToTheBakedBaselineAtEveryTimeCode) {
     ASSERT_TRUE(SkinningTransforms(parents, *locals, binds, &skel, &skinning).ok());
     std::vector<Float3x4> palette;
     for (const Float4x4& m : skinning) palette.push_back(ToFloat3x4(m));
+    std::vector<cpu::DualQuaternion> dual_quaternions;
+    if (binding->skinning_method == SkinningMethodToken::kDualQuaternion) {
+      dual_quaternions.resize(palette.size());
+      cpu::DualQuaternionPaletteJob convert;
+      convert.palette = palette;
+      convert.output = dual_quaternions;
+      ASSERT_TRUE(convert.Run().ok());
+    }
     std::vector<float> out(n * 3);
     cpu::SkinDenseJob job;
+    job.influences_per_vertex = uint32_t(k);
     job.positions = q;
     job.joints = joints;
-    job.weights = k4;
+    job.weights = slots;
     job.palette = palette;
+    job.dual_quaternions = dual_quaternions;
     job.out_positions = out;
     ASSERT_TRUE(job.Run().ok());
     const std::span<const float> want = sample.value.floats();
     ASSERT_EQ(want.size(), out.size());
     for (size_t i = 0; i < out.size(); ++i) ASSERT_NEAR(out[i], want[i], 1e-4f) << "float " << i;
   }
+}
+
+// lbs.usda's Mesh: linear blend skinning (fails when the animation is ignored).
+TEST(UsdaConformance, LbsMeshSkinsToTheBakedBaselineAtEveryTimeCode) {
+  ExpectMeshSkinsToTheBaseline("lbs.usda", "baseline/lbs.baked.usda", 30);
+}
+
+// dqs.usda's Mesh: dual quaternions, the method inherited from the SkelRoot.
+TEST(UsdaConformance, DqsMeshSkinsToTheBakedBaselineAtEveryTimeCode) {
+  ExpectMeshSkinsToTheBaseline("dqs.usda", "baseline/dqs.baked.usda", 30);
 }
 
 TEST(UsdaConformance, DqsInheritsItsSkinningMethodFromTheSkelRoot) {
