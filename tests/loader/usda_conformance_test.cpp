@@ -8,13 +8,17 @@
 
 #include "loader/usda_test_util.h"
 #include "sinew/cpu/dual_quaternion_palette_job.h"
+#include "sinew/cpu/morph_targets_job.h"
 #include "sinew/cpu/skin_dense_job.h"
+#include "sinew/cpu/sub_shape_weights_job.h"
 #include "test_assets.h"
 #include "usd/anim_mapper.h"
 #include "usd/skel_animation.h"
 #include "usd/skel_binding.h"
+#include "usd/skel_blend_shapes.h"
 #include "usd/skel_topology.h"
 #include "usd/skel_transforms.h"
+#include "usd/time_sampling.h"
 #include "usd/usda_parser.h"
 
 namespace sinew::loader::usd {
@@ -298,6 +302,56 @@ TEST(UsdaConformance, LbsMeshSkinsToTheBakedBaselineAtEveryTimeCode) {
 // dqs.usda's Mesh: dual quaternions, the method inherited from the SkelRoot.
 TEST(UsdaConformance, DqsMeshSkinsToTheBakedBaselineAtEveryTimeCode) {
   ExpectMeshSkinsToTheBaseline("dqs.usda", "baseline/dqs.baked.usda", 30);
+}
+
+// blendshapes.usda's plane: six blend shapes, three with in-betweens (one at a negative weight),
+// driven by its SkelAnimation's weights mapped by name; no joints. Resolved over the in-betweens
+// (SubShapeWeightsJob) and applied (MorphTargetsJob) at every baked time code: Pixar's points
+// within 1e-4.
+TEST(UsdaConformance, BlendShapesWithInbetweensMatchTheBakedBaselineAtEveryTimeCode) {
+  const Layer layer = ReadConformance("blendshapes.usda");
+  const Layer baked = ReadConformance("baseline/blendshapes.baked.usda");
+  const Prim& mesh = *layer.FindPrim("/TestPlane/Mesh");
+  auto binding = ResolveBinding(layer, mesh);
+  ASSERT_TRUE(binding.ok()) << binding.error().ToString();
+  ASSERT_NE(binding->skeleton, nullptr);
+  const std::span<const float> points = Default(layer, "/TestPlane/Mesh.points").floats();
+  const size_t n = points.size() / 3;
+  auto shapes = ReadBlendShapes(layer, mesh, *binding, n);
+  ASSERT_TRUE(shapes.ok()) << shapes.error().ToString();
+  ASSERT_EQ(shapes->names.size(), 6u);
+  EXPECT_EQ(shapes->targets.size(), 6u + 5u);  // C and D two in-betweens, E and F one
+  EXPECT_EQ(shapes->inbetweens.size(), 4u);
+  const Prim& animation = *layer.FindPrim("/TestPlane/Skel/Anim");
+  const Strings animated = Vec(Default(layer, "/TestPlane/Skel/Anim.blendShapes").strings());
+  const AnimMapper map(animated, shapes->names);
+  const Attribute& expected = Attr(baked, "/TestPlane/Mesh.points");
+  ASSERT_GT(expected.time_samples.size(), 100u);
+  for (const TimeSample& sample : expected.time_samples) {
+    SCOPED_TRACE(sample.time);
+    const std::optional<Value> w =
+        ValueAt(*animation.FindAttribute("blendShapeWeights"), sample.time);
+    ASSERT_TRUE(w.has_value());
+    std::vector<float> primary;  // the mesh's order, 0 for a shape the animation leaves out
+    map.Remap<float>(w->floats(), 1, 0.0f, &primary);
+    std::vector<float> weights(shapes->targets.size(), 0.0f), resolved(weights.size());
+    std::copy(primary.begin(), primary.end(), weights.begin());
+    cpu::SubShapeWeightsJob sub;
+    sub.shapes = shapes->inbetweens;
+    sub.weights = weights;
+    sub.output = resolved;
+    ASSERT_TRUE(sub.Run().ok());
+    std::vector<float> out(n * 3);
+    cpu::MorphTargetsJob morph;
+    morph.positions = points;
+    morph.targets = shapes->targets;
+    morph.weights = resolved;
+    morph.out_positions = out;
+    ASSERT_TRUE(morph.Run().ok());
+    const std::span<const float> want = sample.value.floats();
+    ASSERT_EQ(want.size(), out.size());
+    for (size_t i = 0; i < out.size(); ++i) ASSERT_NEAR(out[i], want[i], 1e-4f) << "float " << i;
+  }
 }
 
 TEST(UsdaConformance, DqsInheritsItsSkinningMethodFromTheSkelRoot) {

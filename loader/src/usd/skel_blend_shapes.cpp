@@ -1,0 +1,89 @@
+#include "usd/skel_blend_shapes.h"
+
+#include <cmath>
+#include <span>
+
+#include "common/load_status.h"
+
+namespace sinew::loader::usd {
+namespace {
+
+std::span<const float> FloatsOf(const Attribute* a) {
+  return a && a->default_value ? a->default_value->floats() : std::span<const float>();
+}
+
+// `offsets` (xyz per index, or per point without indices) into a dense xyz stream.
+Status Scatter(std::span<const float> offsets, std::span<const int32_t> indices, bool indexed,
+               size_t vertex_count, const std::string& where, std::vector<float>* out) {
+  const size_t count = indexed ? indices.size() : vertex_count;
+  if (offsets.size() != count * 3) {
+    return {Error::kSizeMismatch,
+            std::to_string(offsets.size() / 3) + " offsets for " + std::to_string(count) +
+                (indexed ? " point indices" : " points"),
+            where};
+  }
+  out->assign(vertex_count * 3, 0.0f);
+  for (size_t i = 0; i < count; ++i) {
+    const size_t v = indexed ? size_t(indices[i]) : i;
+    for (size_t c = 0; c < 3; ++c) (*out)[v * 3 + c] += offsets[i * 3 + c];
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
+                                      const SkelBinding& binding, size_t vertex_count) {
+  BlendShapeSet out;
+  if (binding.blend_shapes && binding.blend_shapes->default_value) {
+    const std::span<const std::string> names = binding.blend_shapes->default_value->strings();
+    out.names.assign(names.begin(), names.end());
+  }
+  const std::vector<std::string> targets = binding.blend_shape_targets
+                                               ? binding.blend_shape_targets->targets.Resolved()
+                                               : std::vector<std::string>();
+  if (targets.size() != out.names.size()) {
+    return Status(Error::kSizeMismatch,
+                  std::to_string(out.names.size()) + " blend shapes for " +
+                      std::to_string(targets.size()) + " skel:blendShapeTargets",
+                  mesh.path + ".skel:blendShapes");
+  }
+  out.targets.resize(out.names.size());
+  for (size_t s = 0; s < targets.size(); ++s) {
+    out.targets[s].positions.assign(vertex_count * 3, 0.0f);
+    const Prim* shape = layer.FindPrim(targets[s]);
+    if (!shape || shape->type_name != "BlendShape") continue;  // contributes nothing
+    const Attribute* point_indices = shape->FindAttribute("pointIndices");
+    const bool indexed = point_indices && point_indices->default_value;
+    const std::span<const int32_t> indices =
+        indexed ? point_indices->default_value->ints() : std::span<const int32_t>();
+    for (size_t i = 0; i < indices.size(); ++i) {
+      if (indices[i] < 0 || size_t(indices[i]) >= vertex_count) {
+        return Status(Error::kInvalidReference,
+                      "point index " + std::to_string(indices[i]) + " (entry " + std::to_string(i) +
+                          ") past the mesh's " + std::to_string(vertex_count) + " points",
+                      shape->path + ".pointIndices");
+      }
+    }
+    SINEW_TRY(Scatter(FloatsOf(shape->FindAttribute("offsets")), indices, indexed, vertex_count,
+                      shape->path + ".offsets", &out.targets[s].positions));
+    InbetweenShape inbetweens;
+    inbetweens.primary = uint32_t(s);
+    for (const Attribute& a : shape->attributes) {
+      const std::string_view name = a.name;
+      if (!name.starts_with("inbetweens:") || name.ends_with(":normalOffsets")) continue;
+      if (!a.weight) continue;
+      const float w = *a.weight;
+      if (std::fabs(w) < 1e-6f || std::fabs(w - 1.0f) < 1e-6f) continue;
+      MorphTarget t;
+      SINEW_TRY(Scatter(FloatsOf(&a), indices, indexed, vertex_count, shape->path + "." + a.name,
+                        &t.positions));
+      inbetweens.inbetweens.push_back({uint32_t(out.targets.size()), w});
+      out.targets.push_back(std::move(t));
+    }
+    if (!inbetweens.inbetweens.empty()) out.inbetweens.push_back(std::move(inbetweens));
+  }
+  return out;
+}
+
+}  // namespace sinew::loader::usd

@@ -1,0 +1,33 @@
+// A mesh's UsdSkel blend shapes as sinew morph targets (docs/usda.md, "UsdSkel building blocks"):
+// each BlendShape of skel:blendShapeTargets, its in-betweens as targets of their own, resolved by
+// cpu::SubShapeWeightsJob with UsdSkel's rules.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sinew/asset/asset.h"
+#include "sinew/core/error.h"
+#include "usd/layer.h"
+#include "usd/skel_binding.h"
+
+namespace sinew::loader::usd {
+
+struct BlendShapeSet {
+  std::vector<std::string> names;          // skel:blendShapes: weight i drives target i
+  std::vector<MorphTarget> targets;        // one per name (the primary), then the in-betweens
+  std::vector<InbetweenShape> inbetweens;  // the shapes with in-betweens
+};
+
+// The blend shapes `binding` names, dense over `vertex_count` points (offsets scattered by the
+// shape's pointIndices, every point when it has none; offsets to one point add up). An in-between
+// is an `inbetweens:<name>` attribute with `weight` metadata (without it, skipped; within 1e-6 of
+// 0 or 1, skipped); its offsets use the shape's pointIndices. A target that is not a BlendShape
+// contributes nothing. Errors: kSizeMismatch at "<mesh>.skel:blendShapes" unless it names as many
+// shapes as skel:blendShapeTargets has targets; at "<shape>.offsets" (or the in-between) for
+// offsets that do not match pointIndices (or the point count); kInvalidReference at
+// "<shape>.pointIndices" for an index past the points.
+Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
+                                      const SkelBinding& binding, size_t vertex_count);
+
+}  // namespace sinew::loader::usd
