@@ -304,29 +304,33 @@ TEST(UsdaConformance, DqsMeshSkinsToTheBakedBaselineAtEveryTimeCode) {
   ExpectMeshSkinsToTheBaseline("dqs.usda", "baseline/dqs.baked.usda", 30);
 }
 
-// blendshapes.usda's plane: six blend shapes, three with in-betweens (one at a negative weight),
-// driven by its SkelAnimation's weights mapped by name; no joints. Resolved over the in-betweens
-// (SubShapeWeightsJob) and applied (MorphTargetsJob) at every baked time code: Pixar's points
-// within 1e-4.
-TEST(UsdaConformance, BlendShapesWithInbetweensMatchTheBakedBaselineAtEveryTimeCode) {
-  const Layer layer = ReadConformance("blendshapes.usda");
-  const Layer baked = ReadConformance("baseline/blendshapes.baked.usda");
+// A scene's /TestPlane/Mesh: its blend shapes (no joints), driven by /TestPlane/Skel/Anim's
+// weights mapped by name, resolved over the in-betweens (SubShapeWeightsJob) and applied
+// (MorphTargetsJob, normals renormalized) at every baked time code: Pixar's points, and normals
+// where the baseline has them, within 1e-4.
+void ExpectBlendShapesMatchTheBaseline(const char* scene, const char* baseline, size_t blend_shapes,
+                                       size_t targets) {
+  const Layer layer = ReadConformance(scene);
+  const Layer baked = ReadConformance(baseline);
   const Prim& mesh = *layer.FindPrim("/TestPlane/Mesh");
   auto binding = ResolveBinding(layer, mesh);
   ASSERT_TRUE(binding.ok()) << binding.error().ToString();
   ASSERT_NE(binding->skeleton, nullptr);
   const std::span<const float> points = Default(layer, "/TestPlane/Mesh.points").floats();
+  const Attribute* rest_normals = mesh.FindAttribute("normals");
+  const std::span<const float> normals =
+      rest_normals ? rest_normals->default_value->floats() : std::span<const float>();
   const size_t n = points.size() / 3;
   auto shapes = ReadBlendShapes(layer, mesh, *binding, n);
   ASSERT_TRUE(shapes.ok()) << shapes.error().ToString();
-  ASSERT_EQ(shapes->names.size(), 6u);
-  EXPECT_EQ(shapes->targets.size(), 6u + 5u);  // C and D two in-betweens, E and F one
-  EXPECT_EQ(shapes->inbetweens.size(), 4u);
+  ASSERT_EQ(shapes->names.size(), blend_shapes);
+  EXPECT_EQ(shapes->targets.size(), targets);
   const Prim& animation = *layer.FindPrim("/TestPlane/Skel/Anim");
-  const Strings animated = Vec(Default(layer, "/TestPlane/Skel/Anim.blendShapes").strings());
-  const AnimMapper map(animated, shapes->names);
+  const AnimMapper map(Vec(Default(layer, "/TestPlane/Skel/Anim.blendShapes").strings()),
+                       shapes->names);
   const Attribute& expected = Attr(baked, "/TestPlane/Mesh.points");
-  ASSERT_GT(expected.time_samples.size(), 100u);
+  const Attribute* expected_normals = baked.FindAttribute("/TestPlane/Mesh.normals");
+  ASSERT_FALSE(expected.time_samples.empty());
   for (const TimeSample& sample : expected.time_samples) {
     SCOPED_TRACE(sample.time);
     const std::optional<Value> w =
@@ -341,17 +345,39 @@ TEST(UsdaConformance, BlendShapesWithInbetweensMatchTheBakedBaselineAtEveryTimeC
     sub.weights = weights;
     sub.output = resolved;
     ASSERT_TRUE(sub.Run().ok());
-    std::vector<float> out(n * 3);
+    std::vector<float> out(n * 3), out_normals(normals.size());
     cpu::MorphTargetsJob morph;
     morph.positions = points;
+    morph.normals = normals;
     morph.targets = shapes->targets;
     morph.weights = resolved;
     morph.out_positions = out;
+    morph.out_normals = out_normals;
     ASSERT_TRUE(morph.Run().ok());
     const std::span<const float> want = sample.value.floats();
     ASSERT_EQ(want.size(), out.size());
     for (size_t i = 0; i < out.size(); ++i) ASSERT_NEAR(out[i], want[i], 1e-4f) << "float " << i;
+    if (!expected_normals) continue;
+    const std::optional<Value> want_normals = ValueAt(*expected_normals, sample.time);
+    ASSERT_TRUE(want_normals.has_value());
+    ASSERT_EQ(want_normals->floats().size(), out_normals.size());
+    for (size_t i = 0; i < out_normals.size(); ++i) {
+      ASSERT_NEAR(out_normals[i], want_normals->floats()[i], 1e-4f) << "normal float " << i;
+    }
   }
+}
+
+// blendshapes.usda: six shapes, C and D with two in-betweens, E and F one (F's at a negative
+// weight). Fails without the in-betweens.
+TEST(UsdaConformance, BlendShapesWithInbetweensMatchTheBakedBaselineAtEveryTimeCode) {
+  ExpectBlendShapesMatchTheBaseline("blendshapes.usda", "baseline/blendshapes.baked.usda", 6,
+                                    6 + 5);
+}
+
+// blendshapesWithNormals.usda: four twirls whose in-betweens offset only the normals.
+TEST(UsdaConformance, BlendShapesWithNormalOffsetsMatchTheBakedBaselineAtEveryTimeCode) {
+  ExpectBlendShapesMatchTheBaseline("blendshapesWithNormals.usda",
+                                    "baseline/blendshapesWithNormals.baked.usda", 4, 4 + 4);
 }
 
 TEST(UsdaConformance, DqsInheritsItsSkinningMethodFromTheSkelRoot) {

@@ -30,6 +30,15 @@ Status Scatter(std::span<const float> offsets, std::span<const int32_t> indices,
   return {};
 }
 
+// The offsets `name` of `shape` (point or normal offsets, by the shape's pointIndices) into `out`;
+// left as it is when the shape does not author them.
+Status ScatterOptional(const Prim& shape, const std::string& name, std::span<const int32_t> indices,
+                       bool indexed, size_t vertex_count, std::vector<float>* out) {
+  const Attribute* a = shape.FindAttribute(name);
+  if (!a || !a->default_value) return {};
+  return Scatter(FloatsOf(a), indices, indexed, vertex_count, shape.path + "." + name, out);
+}
+
 }  // namespace
 
 Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
@@ -65,8 +74,10 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
                       shape->path + ".pointIndices");
       }
     }
-    SINEW_TRY(Scatter(FloatsOf(shape->FindAttribute("offsets")), indices, indexed, vertex_count,
-                      shape->path + ".offsets", &out.targets[s].positions));
+    SINEW_TRY(ScatterOptional(*shape, "offsets", indices, indexed, vertex_count,
+                              &out.targets[s].positions));
+    SINEW_TRY(ScatterOptional(*shape, "normalOffsets", indices, indexed, vertex_count,
+                              &out.targets[s].normals));
     InbetweenShape inbetweens;
     inbetweens.primary = uint32_t(s);
     for (const Attribute& a : shape->attributes) {
@@ -78,6 +89,8 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
       MorphTarget t;
       SINEW_TRY(Scatter(FloatsOf(&a), indices, indexed, vertex_count, shape->path + "." + a.name,
                         &t.positions));
+      SINEW_TRY(ScatterOptional(*shape, a.name + ":normalOffsets", indices, indexed, vertex_count,
+                                &t.normals));
       inbetweens.inbetweens.push_back({uint32_t(out.targets.size()), w});
       out.targets.push_back(std::move(t));
     }
