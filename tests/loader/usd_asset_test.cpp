@@ -16,6 +16,7 @@
 #include "sinew/loader/load_asset.h"
 #include "sinew/loader/usd.h"
 #include "test_assets.h"
+#include "usd/skel_animation.h"
 #include "usd/time_sampling.h"
 #include "usd/usda_parser.h"
 
@@ -205,6 +206,38 @@ TEST(UsdAsset, BlendShapesWithNormalOffsetsMatchTheBakedBaselineAtEveryTimeCode)
                                                "baseline/blendshapesWithNormals.baked.usda")
                 .meshes,
             1u);
+}
+
+// Between time codes the clip's rotations are interpolated by SampleAnimationJob (slerp of the
+// normalized keys, normalized) and UsdSkel by its slerp without renormalization: on lbs.usda's and
+// dqs.usda's joints, halfway between each pair of samples, the joint-local matrices agree within
+// 1e-4 (the scenes' keys are unit quaternions to float precision).
+TEST(UsdAsset, ClipSamplesBetweenTimeCodesMatchUsdSkelsInterpolation) {
+  for (const char* scene : {"lbs.usda", "dqs.usda"}) {
+    SCOPED_TRACE(scene);
+    auto loaded = LoadUsda(Scene(scene));
+    auto layer = usd::ReadUsdaFile(Scene(scene));
+    ASSERT_TRUE(loaded.ok() && layer.ok());
+    const Asset& a = loaded->asset;
+    const usd::Prim& skeleton = *layer->FindPrim("/Root/Skeleton");
+    const std::vector<std::string> joints = {"joint1", "joint1/joint2", "joint1/joint2/joint3"};
+    for (double time = 1.5; time < 30; time += 1) {
+      SCOPED_TRACE(time);
+      auto scene_pose = cpu::EvaluateScene(a, 0, float(time / 24));
+      auto want = usd::JointLocalTransforms(*layer, skeleton, time);
+      ASSERT_TRUE(scene_pose.ok() && want.ok());
+      for (size_t j = 0; j < joints.size(); ++j) {
+        const size_t n = size_t(NodeNamed(a, joints[j]));
+        const Float4x4 got = ComposeTrs(scene_pose->pose.translations[n],
+                                        scene_pose->pose.rotations[n], scene_pose->pose.scales[n]);
+        for (size_t c = 0; c < 4; ++c) {
+          for (size_t r = 0; r < 4; ++r) {
+            ASSERT_NEAR(got.m[c][r], (*want)[j].m[c][r], 1e-4f) << joints[j] << " m" << c << r;
+          }
+        }
+      }
+    }
+  }
 }
 
 // ---- Mapping rules, one small layer each.
