@@ -472,6 +472,28 @@ TEST(UsdAsset, GprimsOtherThanMeshesAreWarnedAboutByPath) {
   EXPECT_EQ(loaded.asset.meshes.size(), 1u);
 }
 
+TEST(UsdAsset, AMeshBoundOutsideASkelRootIsNotSkinned) {
+  std::string text = Rig(kInfluences);
+  text.replace(text.find("def SkelRoot"), 12, "def Xform");
+  const LoadedAsset loaded = Load(text);
+  EXPECT_TRUE(loaded.asset.skins.empty());
+  EXPECT_FALSE(loaded.asset.meshes.at(0).primitives.at(0).skinned());
+  ASSERT_EQ(loaded.warnings.size(), 1u);
+  EXPECT_EQ(loaded.warnings[0].where, "/R/M");
+}
+
+TEST(UsdAsset, RefusesCompositionArcsWithTheReadersError) {
+  ExpectError("#usda 1.0\ndef Xform \"X\" (\n    references = @other.usda@\n)\n{\n}\n",
+              Error::kUnsupportedFeature, "line 3, column 5");
+}
+
+TEST(UsdAsset, RefusesTimeSampledTopology) {
+  ExpectError(
+      "#usda 1.0\ndef Mesh \"M\"\n{\n    point3f[] points = [(0,0,0)]\n"
+      "    int[] faceVertexCounts.timeSamples = { 0: [3] }\n}\n",
+      Error::kUnsupportedFeature, "/M.faceVertexCounts");
+}
+
 TEST(UsdAsset, RefusesAFaceVertexIndexPastThePoints) {
   ExpectError(Rig("        int[] faceVertexIndices = [0, 1, 2, 4]\n"), Error::kInvalidReference,
               "/R/M.faceVertexIndices");

@@ -329,6 +329,14 @@ LoadStatus AddSkeletons(LoadState& c) {
   return {};
 }
 
+// Whether a SkelRoot is `prim` or one of its ancestors.
+bool UnderSkelRoot(const Layer& layer, const Prim& prim) {
+  for (const Prim* p = &prim; p; p = p->parent < 0 ? nullptr : &layer.prims[size_t(p->parent)]) {
+    if (p->type_name == "SkelRoot") return true;
+  }
+  return false;
+}
+
 // The mesh's faces as triangles: a fan from each face's first vertex, the winding reversed for a
 // leftHanded mesh (sinew's front faces wind counter-clockwise, USD's rightHanded default).
 // `corner_vertex` maps each face-vertex to its vertex.
@@ -361,8 +369,13 @@ LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
   const Value* counts = DefaultOf(p, "faceVertexCounts");
   const Value* face_indices = DefaultOf(p, "faceVertexIndices");
   if (!counts || !face_indices) {
+    const std::string name = counts ? "faceVertexIndices" : "faceVertexCounts";
+    const Attribute* a = p.FindAttribute(name);
+    if (a && !a->time_samples.empty()) {
+      return {Error::kUnsupportedFeature, "time-sampled topology is not read", p.path + "." + name};
+    }
     return {Error::kMissingProperty, "a mesh needs faceVertexCounts and faceVertexIndices",
-            p.path + (counts ? ".faceVertexIndices" : ".faceVertexCounts")};
+            p.path + "." + name};
   }
   const std::span<const float> xyz = points->floats();
   const size_t point_count = xyz.size() / 3;
@@ -405,6 +418,10 @@ LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
   if (!normal_attr || !normal_attr->default_value) normal_attr = p.FindAttribute("normals");
   std::span<const float> normals;
   std::string normal_interpolation;
+  if (normal_attr && !normal_attr->default_value && !normal_attr->time_samples.empty()) {
+    c.Warn(p.path + "." + normal_attr->name,
+           "time-sampled normals are not read: the mesh is loaded without normals");
+  }
   if (normal_attr && normal_attr->default_value && !normal_attr->default_value->blocked) {
     const std::string where = p.path + "." + normal_attr->name;
     if (p.FindAttribute(normal_attr->name + ":indices")) {
@@ -451,8 +468,12 @@ LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
   }
 
   // Skinning: a Skeleton the loader mapped and influences UsdSkel accepts.
+  // UsdSkel deforms only what a SkelRoot holds.
   const SkeletonInfo* skeleton = nullptr;
-  if (binding.skeleton) {
+  if (binding.skeleton && !UnderSkelRoot(layer, p)) {
+    c.Warn(p.path, "bound to " + binding.skeleton->path +
+                       " but not under a SkelRoot: UsdSkel does not deform it, nor does sinew");
+  } else if (binding.skeleton) {
     skeleton = c.FindSkeleton(binding.skeleton);
     if (!skeleton && binding.has_influences) {
       c.Warn(p.path, "skel:skeleton " + binding.skeleton->path +
