@@ -168,15 +168,16 @@ Compared ExpectScenesMeshesMatchTheBaseline(const char* scene, const char* basel
   return compared;
 }
 
-// lbs.usda: Mesh (3 influences a point), MeshWithFaceVaryingNormals and MeshWithNormals (2 each);
-// the curves and the rigid gprims are not loaded (warned about). Points match within 1e-4; normals
+// lbs.usda: Mesh (3 influences a point), MeshWithFaceVaryingNormals and MeshWithNormals (2 each)
+// and the cubic Curves (their control points, 1.1-scaled geomBindTransform); the rigid gprims are
+// not loaded (warned about). Points match within 1e-4; normals
 // do not quite: sinew skins a normal by the cofactor of the blended matrix (docs/semantics.md,
 // "Normals and tangents"), UsdSkel by the weighted sum of each joint's inverse transpose, and where
 // two joints bend apart the two differ: here by up to 0.084 in a normal component.
 TEST(UsdAsset, LbsMeshesDeformedByTheCpuPathMatchTheBakedBaselineAtEveryTimeCode) {
   const Compared compared =
       ExpectScenesMeshesMatchTheBaseline("lbs.usda", "baseline/lbs.baked.usda", 0.1f);
-  EXPECT_EQ(compared.meshes, 3u);
+  EXPECT_EQ(compared.meshes, 4u);
   EXPECT_GT(compared.max_normal_error, 1e-4f) << "the normal rules agree now: tighten the bound";
 }
 
@@ -185,12 +186,13 @@ TEST(UsdAsset, LbsMeshesDeformedByTheCpuPathMatchTheBakedBaselineAtEveryTimeCode
 TEST(UsdAsset, LbsNormalsMatchTheBaselineByUsdSkelsNormalRule) {
   EXPECT_EQ(
       ExpectScenesMeshesMatchTheBaseline("lbs.usda", "baseline/lbs.baked.usda", 1e-4f, true).meshes,
-      3u);
+      4u);
 }
 
-// dqs.usda: the same meshes skinned with dual quaternions, normals included, within 1e-4.
+// dqs.usda: the same meshes and curves skinned with dual quaternions, normals included, within
+// 1e-4.
 TEST(UsdAsset, DqsMeshesDeformedByTheCpuPathMatchTheBakedBaselineAtEveryTimeCode) {
-  EXPECT_EQ(ExpectScenesMeshesMatchTheBaseline("dqs.usda", "baseline/dqs.baked.usda").meshes, 3u);
+  EXPECT_EQ(ExpectScenesMeshesMatchTheBaseline("dqs.usda", "baseline/dqs.baked.usda").meshes, 4u);
 }
 
 TEST(UsdAsset, BlendShapesWithInbetweensMatchTheBakedBaselineAtEveryTimeCode) {
@@ -460,6 +462,35 @@ TEST(UsdAsset, TransformOpsComposeInXformOpOrder) {
   EXPECT_NEAR(x.rotation.w, std::sqrt(0.5f), 1e-6f);
 }
 
+TEST(UsdAsset, BasisCurvesBecomeLinesBetweenConsecutivePoints) {
+  const LoadedAsset loaded = Load(
+      "#usda 1.0\ndef BasisCurves \"C\"\n{\n"
+      "    uniform token type = \"linear\"\n    uniform token wrap = \"periodic\"\n"
+      "    int[] curveVertexCounts = [3, 2]\n"
+      "    point3f[] points = [(0,0,0), (1,0,0), (1,1,0), (5,0,0), (6,0,0)]\n}\n");
+  ASSERT_EQ(loaded.asset.meshes.size(), 1u);
+  const Primitive& p = loaded.asset.meshes[0].primitives.at(0);
+  EXPECT_EQ(p.mode, 1u);
+  EXPECT_EQ(p.indices, (std::vector<uint32_t>{0, 1, 1, 2, 2, 0, 3, 4, 4, 3}));
+  EXPECT_TRUE(loaded.warnings.empty());
+  // Cubic (the fallback type) curves are drawn by their control points, with a warning.
+  EXPECT_EQ(Load("#usda 1.0\ndef BasisCurves \"C\"\n{\n    int[] curveVertexCounts = [2]\n"
+                 "    point3f[] points = [(0,0,0), (1,0,0)]\n}\n")
+                .warnings.size(),
+            1u);
+}
+
+TEST(UsdAsset, RefusesCurvesThatDoNotAddUpToThePoints) {
+  ExpectError(
+      "#usda 1.0\ndef BasisCurves \"C\"\n{\n    int[] curveVertexCounts = [3]\n"
+      "    point3f[] points = [(0,0,0), (1,0,0)]\n}\n",
+      Error::kSizeMismatch, "/C.curveVertexCounts");
+  ExpectError(
+      "#usda 1.0\ndef BasisCurves \"C\"\n{\n    int[] curveVertexCounts = [1, 1]\n"
+      "    point3f[] points = [(0,0,0), (1,0,0)]\n}\n",
+      Error::kInvalidValue, "/C.curveVertexCounts");
+}
+
 // ---- What the loader does not map: warned about, or refused with the prim path.
 
 TEST(UsdAsset, GprimsOtherThanMeshesAreWarnedAboutByPath) {
@@ -592,7 +623,7 @@ TEST(UsdAsset, LoadAssetDetectsUsdaByItsHeaderThenByItsExtension) {
   auto file = LoadAsset(Scene("lbs.usda"));
   ASSERT_TRUE(file.ok()) << file.error().ToString();
   EXPECT_EQ(file->format, AssetFormat::kUsda);
-  EXPECT_EQ(file->loaded.asset.meshes.size(), 3u);
+  EXPECT_EQ(file->loaded.asset.meshes.size(), 4u);
   EXPECT_EQ(file->loaded.asset.animations.size(), 1u);
 }
 

@@ -43,7 +43,7 @@ bool Consumed(std::string_view type) {
 // Prims that become nodes: transforms, the skeleton and the meshes.
 bool Transformable(std::string_view type) {
   return type.empty() || type == "Xform" || type == "Scope" || type == "SkelRoot" ||
-         type == "Skeleton" || type == "Mesh";
+         type == "Skeleton" || type == "Mesh" || type == "BasisCurves";
 }
 
 // The default value of `prim`'s attribute `name`: null when it has none (or `None`).
@@ -243,8 +243,8 @@ LoadStatus AddNodes(LoadState& c) {
     }
     if (!Transformable(p.type_name)) {
       c.Warn(p.path, p.type_name +
-                         " prims are not loaded (only Xform, Scope, SkelRoot, Skeleton and" +
-                         " Mesh prims are)");
+                         " prims are not loaded (only Xform, Scope, SkelRoot, Skeleton, Mesh and" +
+                         " BasisCurves prims are)");
       continue;
     }
     Node node;
@@ -355,17 +355,20 @@ std::vector<uint32_t> Triangulate(std::span<const int32_t> counts, bool left_han
   return out;
 }
 
-// One Mesh prim: its Primitive (and Skin, when it is skinned).
-LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
-  const Layer& layer = *c.layer;
-  SINEW_TRY_ASSIGN(const usd::SkelBinding binding, usd::ResolveBinding(layer, p));
-  const Value* points = DefaultOf(p, "points");
-  if (!points) {
-    c.Warn(p.path,
-           "the mesh has no default points (time-sampled points are not read): it is not "
-           "loaded");
-    return {};
-  }
+// What a prim's topology makes of its points: the primitive's vertices (each a point, and a normal
+// when there are normals), its normals and its indices.
+struct Topology {
+  std::vector<uint32_t> vertex_point;   // the point of each vertex
+  std::vector<uint32_t> vertex_normal;  // the entry of `normals` of each vertex
+  std::span<const float> normals;       // as authored (xyz), or empty
+  std::string normal_interpolation;
+  bool split = false;  // a vertex per face-vertex, for normals that are not per point
+  std::vector<uint32_t> indices;
+  uint32_t mode = 4;  // glTF topology: 4 triangles, 1 lines
+};
+
+// A Mesh's faces, triangulated, and its normals.
+LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topology* out) {
   const Value* counts = DefaultOf(p, "faceVertexCounts");
   const Value* face_indices = DefaultOf(p, "faceVertexIndices");
   if (!counts || !face_indices) {
@@ -376,11 +379,6 @@ LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
     }
     return {Error::kMissingProperty, "a mesh needs faceVertexCounts and faceVertexIndices",
             p.path + "." + name};
-  }
-  const std::span<const float> xyz = points->floats();
-  const size_t point_count = xyz.size() / 3;
-  if (xyz.empty() && !points->doubles().empty()) {
-    return {Error::kWrongType, "points must be float3 (point3f)", p.path + ".points"};
   }
   size_t corners = 0;
   for (size_t f = 0; f < counts->ints().size(); ++f) {
@@ -416,8 +414,8 @@ LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
   // per face-vertex.
   const Attribute* normal_attr = p.FindAttribute("primvars:normals");
   if (!normal_attr || !normal_attr->default_value) normal_attr = p.FindAttribute("normals");
-  std::span<const float> normals;
-  std::string normal_interpolation;
+  std::span<const float>& normals = out->normals;
+  std::string& normal_interpolation = out->normal_interpolation;
   if (normal_attr && !normal_attr->default_value && !normal_attr->time_samples.empty()) {
     c.Warn(p.path + "." + normal_attr->name,
            "time-sampled normals are not read: the mesh is loaded without normals");
@@ -440,10 +438,11 @@ LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
       normals = {};
     }
   }
-  const bool split =
+  const bool split = out->split =
       !normals.empty() && normal_interpolation != "vertex" && normal_interpolation != "varying";
   // Each vertex's point, and each face-vertex's vertex.
-  std::vector<uint32_t> vertex_point, corner_vertex(corners);
+  std::vector<uint32_t>& vertex_point = out->vertex_point;
+  std::vector<uint32_t> corner_vertex(corners);
   if (split) {
     vertex_point.assign(fvi.begin(), fvi.end());
     std::iota(corner_vertex.begin(), corner_vertex.end(), 0u);
@@ -453,7 +452,8 @@ LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
     corner_vertex.assign(fvi.begin(), fvi.end());
   }
   // The normal index of each vertex.
-  std::vector<uint32_t> vertex_normal(vertex_point.size());
+  std::vector<uint32_t>& vertex_normal = out->vertex_normal;
+  vertex_normal.resize(vertex_point.size());
   if (split) {
     size_t corner = 0;
     for (size_t f = 0; f < counts->ints().size(); ++f) {
@@ -466,6 +466,82 @@ LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
   } else {
     std::iota(vertex_normal.begin(), vertex_normal.end(), 0u);
   }
+  const Value* orientation = DefaultOf(p, "orientation");
+  out->indices = Triangulate(counts->ints(), orientation && orientation->AsString() == "leftHanded",
+                             corner_vertex);
+  return {};
+}
+
+// A BasisCurves prim's curves as lines between consecutive points (and from the last back to the
+// first, for periodic curves). Cubic curves are drawn by their control points (warned): skinning
+// moves those exactly, as UsdSkel does, but a renderer would evaluate the basis over them.
+LoadStatus CurvesTopology(LoadState& c, const Prim& p, size_t point_count, Topology* out) {
+  const std::string where = p.path + ".curveVertexCounts";
+  const Value* counts = DefaultOf(p, "curveVertexCounts");
+  if (!counts) {
+    const Attribute* a = p.FindAttribute("curveVertexCounts");
+    if (a && !a->time_samples.empty()) {
+      return {Error::kUnsupportedFeature, "time-sampled topology is not read", where};
+    }
+    return {Error::kMissingProperty, "curves need curveVertexCounts", where};
+  }
+  const Value* type = DefaultOf(p, "type");
+  if (!type || type->AsString() != "linear") {
+    c.Warn(p.path, "cubic curves are drawn as lines between their control points");
+  }
+  if (p.FindAttribute("normals")) c.Warn(p.path + ".normals", "curve normals are not read");
+  const Value* wrap = DefaultOf(p, "wrap");
+  const bool periodic = wrap && wrap->AsString() == "periodic";
+  uint32_t first = 0;
+  for (size_t i = 0; i < counts->ints().size(); ++i) {
+    const int32_t n = counts->ints()[i];
+    if (n < 2) {
+      return {Error::kInvalidValue,
+              "curve " + std::to_string(i) + " has " + std::to_string(n) + " points (at least 2)",
+              where};
+    }
+    if (first + size_t(n) > point_count) break;  // reported below
+    for (uint32_t k = 0; k + 1 < uint32_t(n); ++k)
+      out->indices.insert(out->indices.end(), {first + k, first + k + 1});
+    if (periodic) out->indices.insert(out->indices.end(), {first + uint32_t(n) - 1, first});
+    first += uint32_t(n);
+  }
+  const size_t total = std::accumulate(counts->ints().begin(), counts->ints().end(), size_t(0));
+  if (total != point_count) {
+    return {Error::kSizeMismatch,
+            "curves of " + std::to_string(total) + " points for " + std::to_string(point_count) +
+                " points",
+            where};
+  }
+  out->vertex_point.resize(point_count);
+  std::iota(out->vertex_point.begin(), out->vertex_point.end(), 0u);
+  out->mode = 1;
+  return {};
+}
+
+// One Mesh or BasisCurves prim: its Primitive (and Skin, when it is skinned).
+LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
+  const Layer& layer = *c.layer;
+  SINEW_TRY_ASSIGN(const usd::SkelBinding binding, usd::ResolveBinding(layer, p));
+  const Value* points = DefaultOf(p, "points");
+  if (!points) {
+    c.Warn(p.path, "no default points (time-sampled points are not read): not loaded");
+    return {};
+  }
+  const std::span<const float> xyz = points->floats();
+  const size_t point_count = xyz.size() / 3;
+  if (xyz.empty() && !points->doubles().empty()) {
+    return {Error::kWrongType, "points must be float3 (point3f)", p.path + ".points"};
+  }
+  Topology topology;
+  if (p.type_name == "BasisCurves") {
+    SINEW_TRY(CurvesTopology(c, p, point_count, &topology));
+  } else {
+    SINEW_TRY(MeshTopology(c, p, point_count, &topology));
+  }
+  const std::vector<uint32_t>& vertex_point = topology.vertex_point;
+  const std::span<const float> normals = topology.normals;
+  const bool split = topology.split;
 
   // Skinning: a Skeleton the loader mapped and influences UsdSkel accepts.
   // UsdSkel deforms only what a SkelRoot holds.
@@ -514,7 +590,7 @@ LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
   if (!normals.empty()) {
     prim.normals.resize(vertex_count * 3);
     for (size_t v = 0; v < vertex_count; ++v) {
-      const float* n = &normals[size_t(vertex_normal[v]) * 3];
+      const float* n = &normals[size_t(topology.vertex_normal[v]) * 3];
       const Float3 t = Linear(normal_matrix, n);
       const float length = Length(t);
       normal_scale[v] = length > 0 ? 1.0f / length : 1.0f;
@@ -522,9 +598,8 @@ LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
       prim.normals[v * 3] = u.x, prim.normals[v * 3 + 1] = u.y, prim.normals[v * 3 + 2] = u.z;
     }
   }
-  const Value* orientation = DefaultOf(p, "orientation");
-  prim.indices = Triangulate(counts->ints(), orientation && orientation->AsString() == "leftHanded",
-                             corner_vertex);
+  prim.indices = std::move(topology.indices);
+  prim.mode = topology.mode;
 
   Skin skin;
   if (skinned) {
@@ -621,7 +696,7 @@ LoadStatus AddMesh(LoadState& c, const Prim& p, uint32_t node) {
     SINEW_TRY_ASSIGN(usd::BlendShapeSet shapes,
                      usd::ReadBlendShapes(layer, p, binding, point_count));
     if (split) {
-      c.Warn(p.path, "normal offsets are not applied to " + normal_interpolation +
+      c.Warn(p.path, "normal offsets are not applied to " + topology.normal_interpolation +
                          " normals (as UsdSkel bakes them)");
     }
     for (const MorphTarget& t : shapes.targets) {
@@ -817,8 +892,9 @@ Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes, const Usd
   SINEW_TRY(AddNodes(c));
   SINEW_TRY(AddSkeletons(c));
   for (size_t i = 0; i < layer.prims.size(); ++i) {
-    if (layer.prims[i].type_name != "Mesh" || c.prim_node[i] < 0) continue;
-    SINEW_TRY(AddMesh(c, layer.prims[i], uint32_t(c.prim_node[i])));
+    const std::string& type = layer.prims[i].type_name;
+    if ((type != "Mesh" && type != "BasisCurves") || c.prim_node[i] < 0) continue;
+    SINEW_TRY(AddDeformable(c, layer.prims[i], uint32_t(c.prim_node[i])));
   }
   AddAnimations(c);
   SINEW_TRY(UseLayout(out.asset, options.influences, options.dense_k, "primitives"));
