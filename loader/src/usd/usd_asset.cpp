@@ -355,6 +355,33 @@ std::vector<uint32_t> Triangulate(std::span<const int32_t> counts, bool left_han
   return out;
 }
 
+// A topology attribute `name` that has no default: kUnsupportedFeature when it is time-sampled,
+// else kMissingProperty with `message`.
+LoadStatus MissingTopology(const Prim& p, const std::string& name, const char* message) {
+  const Attribute* a = p.FindAttribute(name);
+  if (a && !a->time_samples.empty()) {
+    return {Error::kUnsupportedFeature, "time-sampled topology is not read", p.path + "." + name};
+  }
+  return {Error::kMissingProperty, message, p.path + "." + name};
+}
+
+// Counts of vertices per face (or points per curve), each at least `least`: kInvalidValue at
+// `where` naming the `element` ("face", "curve") that has fewer. Their sum in *total.
+LoadStatus SumCounts(std::span<const int32_t> counts, int32_t least, const char* element,
+                     const std::string& where, size_t* total) {
+  *total = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] < least) {
+      return {Error::kInvalidValue,
+              std::string(element) + " " + std::to_string(i) + " has " + std::to_string(counts[i]) +
+                  " vertices (at least " + std::to_string(least) + ")",
+              where};
+    }
+    *total += size_t(counts[i]);
+  }
+  return {};
+}
+
 // What a prim's topology makes of its points: the primitive's vertices (each a point, and a normal
 // when there are normals), its normals and its indices.
 struct Topology {
@@ -372,24 +399,11 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
   const Value* counts = DefaultOf(p, "faceVertexCounts");
   const Value* face_indices = DefaultOf(p, "faceVertexIndices");
   if (!counts || !face_indices) {
-    const std::string name = counts ? "faceVertexIndices" : "faceVertexCounts";
-    const Attribute* a = p.FindAttribute(name);
-    if (a && !a->time_samples.empty()) {
-      return {Error::kUnsupportedFeature, "time-sampled topology is not read", p.path + "." + name};
-    }
-    return {Error::kMissingProperty, "a mesh needs faceVertexCounts and faceVertexIndices",
-            p.path + "." + name};
+    return MissingTopology(p, counts ? "faceVertexIndices" : "faceVertexCounts",
+                           "a mesh needs faceVertexCounts and faceVertexIndices");
   }
   size_t corners = 0;
-  for (size_t f = 0; f < counts->ints().size(); ++f) {
-    const int32_t n = counts->ints()[f];
-    if (n < 3) {
-      return {Error::kInvalidValue,
-              "face " + std::to_string(f) + " has " + std::to_string(n) + " vertices (at least 3)",
-              p.path + ".faceVertexCounts"};
-    }
-    corners += size_t(n);
-  }
+  SINEW_TRY(SumCounts(counts->ints(), 3, "face", p.path + ".faceVertexCounts", &corners));
   const std::span<const int32_t> fvi = face_indices->ints();
   if (fvi.size() != corners) {
     return {Error::kSizeMismatch,
@@ -478,12 +492,14 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
 LoadStatus CurvesTopology(LoadState& c, const Prim& p, size_t point_count, Topology* out) {
   const std::string where = p.path + ".curveVertexCounts";
   const Value* counts = DefaultOf(p, "curveVertexCounts");
-  if (!counts) {
-    const Attribute* a = p.FindAttribute("curveVertexCounts");
-    if (a && !a->time_samples.empty()) {
-      return {Error::kUnsupportedFeature, "time-sampled topology is not read", where};
-    }
-    return {Error::kMissingProperty, "curves need curveVertexCounts", where};
+  if (!counts) return MissingTopology(p, "curveVertexCounts", "curves need curveVertexCounts");
+  size_t total = 0;
+  SINEW_TRY(SumCounts(counts->ints(), 2, "curve", where, &total));
+  if (total != point_count) {
+    return {Error::kSizeMismatch,
+            "curves of " + std::to_string(total) + " points for " + std::to_string(point_count) +
+                " points",
+            where};
   }
   const Value* type = DefaultOf(p, "type");
   if (!type || type->AsString() != "linear") {
@@ -493,25 +509,12 @@ LoadStatus CurvesTopology(LoadState& c, const Prim& p, size_t point_count, Topol
   const Value* wrap = DefaultOf(p, "wrap");
   const bool periodic = wrap && wrap->AsString() == "periodic";
   uint32_t first = 0;
-  for (size_t i = 0; i < counts->ints().size(); ++i) {
-    const int32_t n = counts->ints()[i];
-    if (n < 2) {
-      return {Error::kInvalidValue,
-              "curve " + std::to_string(i) + " has " + std::to_string(n) + " points (at least 2)",
-              where};
-    }
-    if (first + size_t(n) > point_count) break;  // reported below
-    for (uint32_t k = 0; k + 1 < uint32_t(n); ++k)
+  for (const int32_t n : counts->ints()) {
+    for (uint32_t k = 0; k + 1 < uint32_t(n); ++k) {
       out->indices.insert(out->indices.end(), {first + k, first + k + 1});
+    }
     if (periodic) out->indices.insert(out->indices.end(), {first + uint32_t(n) - 1, first});
     first += uint32_t(n);
-  }
-  const size_t total = std::accumulate(counts->ints().begin(), counts->ints().end(), size_t(0));
-  if (total != point_count) {
-    return {Error::kSizeMismatch,
-            "curves of " + std::to_string(total) + " points for " + std::to_string(point_count) +
-                " points",
-            where};
   }
   out->vertex_point.resize(point_count);
   std::iota(out->vertex_point.begin(), out->vertex_point.end(), 0u);
