@@ -540,6 +540,13 @@ TEST(UsdAsset, RefusesAFaceOfTwoVertices) {
               "/R/M.faceVertexCounts");
 }
 
+TEST(UsdAsset, RefusesPointsThatAreNotPoint3f) {
+  ExpectError(
+      "#usda 1.0\ndef Mesh \"M\"\n{\n    float[] points = [0, 0, 0, 1, 0, 0, 1, 1, 0]\n"
+      "    int[] faceVertexCounts = [3]\n    int[] faceVertexIndices = [0, 1, 2]\n}\n",
+      Error::kWrongType, "/M.points");
+}
+
 TEST(UsdAsset, RefusesAMeshWithoutFaces) {
   ExpectError("#usda 1.0\ndef Mesh \"M\"\n{\n    point3f[] points = [(0,0,0)]\n}\n",
               Error::kMissingProperty, "/M.faceVertexCounts");

@@ -446,7 +446,7 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
                         : normal_interpolation == "constant"  ? 1
                                                               : point_count;
     normals = normal_attr->default_value->floats();
-    if (normals.size() != want * 3) {
+    if (normals.size() != want * 3 || normal_attr->default_value->components != 3) {
       c.Warn(where, std::to_string(normals.size() / 3) + " normals for " + std::to_string(want) +
                         " (" + normal_interpolation + "): the mesh is loaded without normals");
       normals = {};
@@ -533,8 +533,8 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   }
   const std::span<const float> xyz = points->floats();
   const size_t point_count = xyz.size() / 3;
-  if (xyz.empty() && !points->doubles().empty()) {
-    return {Error::kWrongType, "points must be float3 (point3f)", p.path + ".points"};
+  if (points->components != 3 || (xyz.empty() && !points->doubles().empty())) {
+    return {Error::kWrongType, "points must be point3f", p.path + ".points"};
   }
   Topology topology;
   if (p.type_name == "BasisCurves") {
