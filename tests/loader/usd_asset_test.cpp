@@ -400,6 +400,25 @@ TEST(UsdAsset, AnAnimationSourceBecomesAClipKeyedInSecondsOfTimeCodes) {
   EXPECT_EQ(a.animations[0].channels.size(), 3u);
 }
 
+TEST(UsdAsset, TimeCodesAreTwentyFourASecondWhenTheLayerDoesNotSay) {
+  const LoadedAsset loaded = Load(Rig(kInfluences, kAnimation));
+  const Asset& a = loaded.asset;
+  auto scene = cpu::EvaluateScene(a, 0, 2.5f / 24);
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  EXPECT_FLOAT_EQ(scene->pose.translations[size_t(NodeNamed(a, "a/b"))].y, 3.0f);
+}
+
+TEST(UsdAsset, AnAnimationWithoutScalesIsIgnoredWithAWarning) {
+  std::string animation(kAnimation);
+  animation.erase(animation.find("            half3[] scales"),
+                  std::string_view("            half3[] scales = [(1, 1, 1)]\n").size());
+  const LoadedAsset loaded = Load(Rig(kInfluences, animation));
+  ASSERT_EQ(loaded.asset.animations.size(), 1u);
+  EXPECT_TRUE(loaded.asset.animations[0].channels.empty());
+  ASSERT_EQ(loaded.warnings.size(), 1u);
+  EXPECT_EQ(loaded.warnings[0].where, "/R/Skel/Anim");
+}
+
 TEST(UsdAsset, BlendShapesBecomeMorphTargetsDrivenByNameFromTheAnimation) {
   const std::string shapes =
       "        uniform token[] skel:blendShapes = [\"up\", \"down\"]\n"
