@@ -367,6 +367,19 @@ TEST(UsdAsset, FaceVaryingNormalsGiveAVertexPerFaceVertex) {
   EXPECT_FLOAT_EQ(p.normals[4 * 3 + 1], 1.0f);
 }
 
+TEST(UsdAsset, IndexedNormalsAreLookedUp) {
+  const LoadedAsset loaded =
+      Load(Rig("        normal3f[] primvars:normals = [(0,0,1), (0,1,0)] (interpolation = "
+               "\"faceVarying\")\n"
+               "        int[] primvars:normals:indices = [1, 0, 0, 1]\n"));
+  const Primitive& p = loaded.asset.meshes.at(0).primitives.at(0);
+  ASSERT_EQ(p.normals.size(), 12u);
+  EXPECT_EQ(p.normals, (std::vector<float>{0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 1, 0}));
+  ExpectError(Rig("        normal3f[] primvars:normals = [(0,0,1)] (interpolation = \"vertex\")\n"
+                  "        int[] primvars:normals:indices = [0, 0, 1, 0]\n"),
+              Error::kInvalidReference, "/R/M.primvars:normals:indices");
+}
+
 TEST(UsdAsset, DualQuaternionSkinningMethodIsThePrimitives) {
   const LoadedAsset loaded =
       Load(Rig(std::string(kInfluences) +

@@ -388,6 +388,7 @@ struct Topology {
   std::vector<uint32_t> vertex_point;   // the point of each vertex
   std::vector<uint32_t> vertex_normal;  // the entry of `normals` of each vertex
   std::span<const float> normals;       // as authored (xyz), or empty
+  std::vector<float> indexed_normals;   // what `normals` views for an indexed primvar
   std::string normal_interpolation;
   bool split = false;  // a vertex per face-vertex, for normals that are not per point
   std::vector<uint32_t> indices;
@@ -436,9 +437,6 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
   }
   if (normal_attr && normal_attr->default_value && !normal_attr->default_value->blocked) {
     const std::string where = p.path + "." + normal_attr->name;
-    if (p.FindAttribute(normal_attr->name + ":indices")) {
-      return {Error::kUnsupportedFeature, "indexed normals are not supported", where};
-    }
     normal_interpolation =
         normal_attr->interpolation.empty() ? "vertex" : normal_attr->interpolation;
     const size_t want = normal_interpolation == "faceVarying" ? corners
@@ -446,6 +444,21 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
                         : normal_interpolation == "constant"  ? 1
                                                               : point_count;
     normals = normal_attr->default_value->floats();
+    // An indexed primvar (primvars:normals:indices): its values looked up, one per element.
+    if (const Value* indices = DefaultOf(p, normal_attr->name + ":indices");
+        indices && normal_attr->default_value->components == 3) {
+      for (const int32_t i : indices->ints()) {
+        if (i < 0 || size_t(i) >= normals.size() / 3) {
+          return {Error::kInvalidReference,
+                  "normal index " + std::to_string(i) + " past the " +
+                      std::to_string(normals.size() / 3) + " normals",
+                  where + ":indices"};
+        }
+        out->indexed_normals.insert(out->indexed_normals.end(), normals.begin() + ptrdiff_t(i) * 3,
+                                    normals.begin() + ptrdiff_t(i) * 3 + 3);
+      }
+      normals = out->indexed_normals;
+    }
     if (normals.size() != want * 3 || normal_attr->default_value->components != 3) {
       c.Warn(where, std::to_string(normals.size() / 3) + " normals for " + std::to_string(want) +
                         " (" + normal_interpolation + "): the mesh is loaded without normals");
