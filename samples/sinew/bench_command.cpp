@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 
 #include "bench_util.h"
 #include "commands.h"
+#include "copy_bandwidth.h"
 #include "json_writer.h"
 #include "sinew/asset/influence_layout.h"
 #include "sinew/asset/morph_deltas.h"
@@ -132,7 +134,11 @@ void PrintHelp() {
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
       "  --no-shapes       skip the blend-shape cases (K = 4 with 50 procedural face shapes, 10\n"
       "                    with an in-between, at 0, 5 and 50 active shapes)\n"
-      "  --json            machine-readable output on stdout\n",
+      "  --json            machine-readable output on stdout\n"
+      "On the GPU a plain copy kernel's bandwidth is measured in the same run; '%copy' is a row's\n"
+      "GB/s (B/vert x vertices per second) as a share of it. B/vert counts the mesh as each\n"
+      "character reads it: when many characters share a mesh, a GPU's cache serves it after the\n"
+      "first, so take --characters 1 with a large --vertices for memory traffic.\n",
       stdout);
 }
 
@@ -686,7 +692,19 @@ struct BenchReport {
   bool gpu = false;       // the GPU path ran
   bool within_tolerance = true;
   std::vector<Row> rows;
+  // The copy kernel's bandwidth on the same device (copy_bandwidth.h), when the GPU path ran and
+  // it could be measured; copy_note says why not otherwise.
+  std::optional<CopyBandwidth> copy;
+  std::string copy_note;
+  // A GPU row's GB/s as a fraction of the copy kernel's; negative without a copy figure.
+  double CopyFraction(const Row& r) const {
+    return copy && copy->gb_per_s > 0 ? r.gb_per_s() / copy->gb_per_s : -1.0;
+  }
 };
+
+// The copy kernel moves this much (or the device's maxStorageBufferRange, if less): four times a
+// desktop GPU's last-level cache and more.
+constexpr VkDeviceSize kCopyBytes = VkDeviceSize(256) << 20;
 
 // `sinew bench --json`: the options, then a row per path and case.
 void PrintJson(const BenchOptions& o, const BenchReport& report) {
@@ -708,6 +726,15 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
   }
   json.Key("frames").Int(o.frames);
   json.Key("within_tolerance").Bool(report.within_tolerance);
+  json.Key("copy_kernel");
+  if (report.copy) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("bytes").Int(int64_t(report.copy->bytes));
+    json.Key("gb_per_s").Number(report.copy->gb_per_s, JsonWriter::Fixed(3));
+    json.EndObject();
+  } else {
+    json.Null();
+  }
   json.Key("results").BeginArray();
   for (const Row& r : report.rows) {
     json.BeginObject(JsonWriter::kInline);
@@ -731,6 +758,12 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
         json.Null();
       }
       json.Key("upload_us").Number(r.upload_us, JsonWriter::Fixed(1));
+      json.Key("copy_fraction");
+      if (report.copy) {
+        json.Number(report.CopyFraction(r), JsonWriter::Fixed(4));
+      } else {
+        json.Null();
+      }
       json.Key("max_error_over_extent").Number(r.max_error, JsonWriter::Significant(3));
       json.Key("max_direction_error").Number(r.max_direction_error, JsonWriter::Significant(3));
     }
@@ -750,15 +783,20 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
                 report.file_note.c_str(), o.characters, o.frames, report.device.c_str());
   }
   if (!report.gpu_note.empty()) std::printf("GPU path skipped: %s\n", report.gpu_note.c_str());
-  std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %10s %9s %9s %12s\n", "path", "influences",
-              "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s", "record us",
-              "pose us", "upload us", "max err/ext");
+  std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %6s %10s %9s %9s %12s\n", "path",
+              "influences", "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s",
+              "%copy", "record us", "pose us", "upload us", "max err/ext");
   for (const Row& r : report.rows) {
     std::printf("%-5s %-18s %6.2f %6s %10llu %7u %10.3f %9.1f %7.2f", r.path.c_str(),
                 r.layout.c_str(), r.influences, r.auto_layout,
                 static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
                 r.mvertices_per_s(), r.gb_per_s());
     if (r.path == "gpu") {
+      if (report.copy) {
+        std::printf(" %6.1f", 100.0 * report.CopyFraction(r));
+      } else {
+        std::printf(" %6s", "-");
+      }
       std::printf(" %10.1f", r.record_us);
       if (r.pose_us >= 0) {
         std::printf(" %9.1f", r.pose_us);
@@ -767,12 +805,19 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
       }
       std::printf(" %9.1f %12.2e\n", r.upload_us, r.max_error);
     } else {
-      std::printf(" %10s %9s %9s %12s\n", "-", "-", "-", "reference");
+      std::printf(" %6s %10s %9s %9s %12s\n", "-", "-", "-", "-", "reference");
     }
   }
   std::printf(
       "GPU vs CPU: %s (positions <= 1e-5 x extent, normals/tangents <= 1e-5)\n",
       report.gpu ? (report.within_tolerance ? "within tolerance" : "OUT OF TOLERANCE") : "not run");
+  if (report.copy) {
+    std::printf(
+        "copy kernel: %.1f GB/s (%llu MiB read and written each copy); %%copy = GB/s / that\n",
+        report.copy->gb_per_s, static_cast<unsigned long long>(report.copy->bytes >> 20));
+  } else if (report.gpu) {
+    std::printf("copy kernel: not measured (%s)\n", report.copy_note.c_str());
+  }
   PrintShapeCosts(report.rows, o.characters);
 }
 
@@ -830,6 +875,14 @@ int BenchCommand(std::span<const std::string_view> args) {
   if (!MakeCases(o, &cases, &report.file_note)) return 1;
   for (const Case& c : cases) {
     if (!RunCase(c, o, ctx.get(), &progress, &report.rows)) return 1;
+  }
+  if (ctx) {
+    auto copy = MeasureCopyBandwidth(*ctx, kCopyBytes);
+    if (copy) {
+      report.copy = *copy;
+    } else {
+      report.copy_note = copy.error().ToString();
+    }
   }
   progress.Finish();
   report.within_tolerance = WithinTolerance(report.rows);

@@ -140,6 +140,32 @@ TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
   ExpectGpuRowsWithinTolerance(report);
 }
 
+// The copy kernel runs in the same report, on the same device: it moved a whole number of
+// 16-byte words (at most 256 MiB, and checked for its first and last word), and each GPU row's
+// copy_fraction is its GB/s over the copy's.
+TEST_F(SinewBenchOnGpu, MeasuresACopyKernelBesideTheSkinningKernels) {
+  ScratchDir dir;
+  const JsonDocument doc =
+      RunJson({"bench", "--characters", "2", "--vertices", "1000", "--influences", "4",
+               "--no-layouts", "--no-shapes", "--frames", "1", "--json"},
+              dir);
+  const JsonValue report = doc.root();
+  ASSERT_FALSE(report["copy_kernel"].IsNull());
+  const int64_t bytes = report["copy_kernel"]["bytes"].Int();
+  EXPECT_GT(bytes, 0);
+  EXPECT_LE(bytes, int64_t(256) << 20);
+  EXPECT_EQ(bytes % 16, 0);
+  const double copy = report["copy_kernel"]["gb_per_s"].Number();
+  EXPECT_GT(copy, 0.0);
+  size_t gpu_rows = 0;
+  for (const JsonValue& r : report["results"].Elements()) {
+    if (r["path"].String() != "gpu") continue;
+    ++gpu_rows;
+    EXPECT_NEAR(r["copy_fraction"].Number(), r["gb_per_s"].Number() / copy, 1e-3) << r.path();
+  }
+  EXPECT_EQ(gpu_rows, 1u);
+}
+
 // Every skinned primitive of the file, for a few instances, in its own influence layout and the
 // other one. A file's instances are posed once, before the frames: the GPU rows time no pose.
 TEST_F(SinewBenchOnGpu, DeformsTheSkinnedPrimitivesOfAGltfFile) {
