@@ -1,6 +1,8 @@
 #include "copy_bandwidth.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -52,6 +54,12 @@ Status CheckCopied(const vk::Context& ctx, const vk::Buffer& destination) {
   }
   return {};
 }
+
+// A timed batch of copies lasts about this long (at least one copy, at most kMaxBatch).
+constexpr double kBatchMs = 20.0;
+constexpr uint32_t kMaxBatch = 64;
+// Copies per submission while warming up.
+constexpr uint32_t kWarmUpBatch = 16;
 
 constexpr uint32_t kWorkgroupSize = 256;    // local_size_x of the shader
 constexpr uint32_t kMaxWorkgroups = 65535;  // the least maxComputeWorkGroupCount[0] Vulkan allows
@@ -117,12 +125,30 @@ class CopyPipeline {
 
 }  // namespace
 
-Result<CopyBandwidth> MeasureCopyBandwidth(const vk::Context& ctx, VkDeviceSize bytes,
-                                           int repeats) {
+struct CopyKernel::State {
+  State(const vk::Context& c) : ctx(c), f(LoadVulkanCalls(c)), pipeline(c, f), timer(c) {}
+  const vk::Context& ctx;
+  VulkanCalls f;
+  CopyPipeline pipeline;
+  GpuTimer timer;
+  vk::Buffer source;
+  vk::Buffer destination;
+  CopyPush push;
+  bool filled = false;
+};
+
+CopyKernel::CopyKernel() = default;
+CopyKernel::~CopyKernel() = default;
+
+Result<std::unique_ptr<CopyKernel>> CopyKernel::Create(const vk::Context& ctx, VkDeviceSize bytes) {
   if (!ctx.buffer_device_address()) {
     return Status(Error::kFeatureNotEnabled, "the copy kernel needs buffer device addresses");
   }
   bytes = std::min<VkDeviceSize>(bytes, ctx.properties().limits.maxStorageBufferRange) & ~15ull;
+  std::unique_ptr<CopyKernel> kernel(new CopyKernel);
+  kernel->state_ = std::make_unique<State>(ctx);
+  State& k = *kernel->state_;
+  if (!k.timer.status()) return k.timer.status();
   const VkBufferUsageFlags usage =
       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
       VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
@@ -131,50 +157,82 @@ Result<CopyBandwidth> MeasureCopyBandwidth(const vk::Context& ctx, VkDeviceSize 
   auto destination =
       ctx.CreateBuffer(bytes, usage, vk::MemoryUsage::kDeviceLocal, "bench copy destination");
   if (!destination) return destination.status();
-  const VulkanCalls f = LoadVulkanCalls(ctx);
-  CopyPipeline pipeline(ctx, f);
-  if (Status s = pipeline.Create(); !s) return s;
-  CopyPush push;
+  k.source = std::move(*source);
+  k.destination = std::move(*destination);
+  if (Status s = k.pipeline.Create(); !s) return s;
   VkBufferDeviceAddressInfo address{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
-  address.buffer = source->handle();
-  push.source = f.vkGetBufferDeviceAddress(ctx.device(), &address);
-  address.buffer = destination->handle();
-  push.destination = f.vkGetBufferDeviceAddress(ctx.device(), &address);
-  push.word_count = uint32_t(bytes / 16);
+  address.buffer = k.source.handle();
+  k.push.source = k.f.vkGetBufferDeviceAddress(ctx.device(), &address);
+  address.buffer = k.destination.handle();
+  k.push.destination = k.f.vkGetBufferDeviceAddress(ctx.device(), &address);
+  k.push.word_count = uint32_t(bytes / 16);
+  return kernel;
+}
 
-  GpuTimer timer(ctx);
-  if (!timer.status()) return timer.status();
-  std::vector<double> ms;
-  for (int i = 0; i <= repeats; ++i) {  // the first copy, after the source is filled, is untimed
-    const Status s = ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
-      if (i == 0) {
-        f.vkCmdFillBuffer(cmd, source->handle(), 0, VK_WHOLE_SIZE, kPattern);
-        RecordBarrier(f, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-      } else {
-        // The previous copy's writes come before this one's (write-after-write).
-        RecordBarrier(f, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+VkDeviceSize CopyKernel::bytes() const { return state_->source.size(); }
+
+Result<double> CopyKernel::Run(uint32_t copies) {
+  State& k = *state_;
+  const Status s = k.ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
+    if (!k.filled) {
+      k.f.vkCmdFillBuffer(cmd, k.source.handle(), 0, VK_WHOLE_SIZE, kPattern);
+      RecordBarrier(k.f, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    }
+    // An earlier copy's writes (or reads of the destination) come before this one's.
+    RecordBarrier(k.f, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_SHADER_WRITE_BIT);
+    k.timer.Begin(cmd);
+    for (uint32_t i = 0; i < copies; ++i) {
+      if (i > 0) {
+        RecordBarrier(k.f, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
       }
-      timer.Begin(cmd);
-      pipeline.Record(cmd, push);
-      timer.End(cmd);
-      if (i == repeats) {
-        RecordBarrier(f, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-      }
-    });
-    if (!s) return s;
-    auto t = timer.Milliseconds();
+      k.pipeline.Record(cmd, k.push);
+    }
+    k.timer.End(cmd);
+    RecordBarrier(k.f, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  });
+  if (!s) return s;
+  k.filled = true;
+  return k.timer.Milliseconds();
+}
+
+Status CopyKernel::WarmUp(double min_ms, double max_ms) {
+  const auto start = std::chrono::steady_clock::now();
+  double previous = 0;
+  for (;;) {
+    auto t = Run(kWarmUpBatch);
     if (!t) return t.status();
-    if (i > 0) ms.push_back(*t);
+    const double elapsed =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const bool steady = previous > 0 && std::fabs(*t - previous) <= 0.03 * previous;
+    if (elapsed >= max_ms || (elapsed >= min_ms && steady)) return {};
+    previous = *t;
   }
-  if (Status s = CheckCopied(ctx, *destination); !s) return s;
-  std::nth_element(ms.begin(), ms.begin() + ptrdiff_t(ms.size() / 2), ms.end());
-  const double median = ms[ms.size() / 2];
+}
+
+Result<CopyBandwidth> CopyKernel::Measure(int batches) {
+  auto first = Run(1);  // untimed: fills the source, and sizes the batches
+  if (!first) return first.status();
+  const uint32_t copies =
+      uint32_t(std::clamp(kBatchMs / std::max(*first, 1e-3), 1.0, double(kMaxBatch)));
+  std::vector<double> per_copy;
+  for (int i = 0; i < std::max(batches, 1); ++i) {
+    auto t = Run(copies);
+    if (!t) return t.status();
+    per_copy.push_back(*t / copies);
+  }
+  if (Status s = CheckCopied(state_->ctx, state_->destination); !s) return s;
+  std::nth_element(per_copy.begin(), per_copy.begin() + ptrdiff_t(per_copy.size() / 2),
+                   per_copy.end());
+  const double median = per_copy[per_copy.size() / 2];
   CopyBandwidth out;
-  out.bytes = bytes;
-  out.gb_per_s = median > 0 ? 2.0 * double(bytes) / (median * 1e6) : 0.0;
+  out.bytes = bytes();
+  out.copies_per_batch = copies;
+  out.gb_per_s = median > 0 ? 2.0 * double(out.bytes) / (median * 1e6) : 0.0;
   return out;
 }
 

@@ -157,6 +157,8 @@ TEST_F(SinewBenchOnGpu, MeasuresACopyKernelBesideTheSkinningKernels) {
   EXPECT_EQ(bytes % 16, 0);
   const double copy = report["copy_kernel"]["gb_per_s"].Number();
   EXPECT_GT(copy, 0.0);
+  EXPECT_GE(report["copy_kernel"]["copies_per_batch"].Int(), 1);
+  EXPECT_LE(report["copy_kernel"]["copies_per_batch"].Int(), 64);
   size_t gpu_rows = 0;
   for (const JsonValue& r : report["results"].Elements()) {
     if (r["path"].String() != "gpu") continue;
