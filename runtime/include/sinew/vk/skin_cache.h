@@ -73,7 +73,8 @@ struct SkinCacheOptions {
   // only make sense to bound single allocations). Each page can waste up to one instance's outputs
   // at its end.
   VkDeviceSize output_page_bytes = 0;
-  // Palette entries (3x4 matrices) of all live palettes together.
+  // Palette entries (3x4 matrices) of all live palettes together; a dual-quaternion palette takes
+  // PaletteUnits(entries, SkinningMethod::kDualQuaternion) of them.
   uint32_t max_palette_entries = 65536;
   // Morph weights of all live instances together (each instance: its mesh's target count).
   uint32_t max_morph_weights = 16384;
@@ -127,6 +128,11 @@ struct SkinCacheFrameStats {
   uint32_t meshes = 0;      // distinct meshes among them
 };
 
+// What a palette of `entries` takes of SkinCacheOptions::max_palette_entries: `entries` for
+// linear blending; with dual quaternions their 128-byte entries too, counted in 48-byte units:
+// entries + ceil(8 · entries / 3).
+uint32_t PaletteUnits(uint32_t entries, SkinningMethod method);
+
 // SkinCacheOptions::output_bytes for outputs of `total` bytes in all, the largest instance's
 // `largest` bytes: outputs live in pages (output_page_bytes, at most the device's
 // maxStorageBufferRange, which Vulkan guarantees to be at least 2^27 bytes) and an instance never
@@ -173,7 +179,12 @@ class SkinCache {
 
   // --- Palettes ---
   // A palette of `entries` matrices (>= 1), identity until written. kCapacityExceeded.
-  Result<PaletteId> AddPalette(uint32_t entries);
+  // With SkinningMethod::kDualQuaternion the palette also feeds dual-quaternion meshes (and still
+  // linear ones): the host writes matrices as for any palette, into host memory of the cache's
+  // own, and Record() converts a palette written since the frame slot last held it
+  // (cpu::DualQuaternionPaletteJob, on the recording thread) into the 128-byte entries the
+  // dual-quaternion kernels read, beside the matrices.
+  Result<PaletteId> AddPalette(uint32_t entries, SkinningMethod method = SkinningMethod::kLinear);
   // kInUse while an instance uses it; kInvalidHandle.
   Status RemovePalette(PaletteId palette);
   // The palette's matrices in the open frame, to write in place (a 3x4 per entry, e.g. from
@@ -189,8 +200,10 @@ class SkinCache {
 
   // --- Instances ---
   // An instance of `mesh` deformed with `palette`, which must hold at least the mesh's palette
-  // size (MeshLayout::palette_size). Morph weights start at 0. kInvalidHandle, kSizeMismatch (a
-  // palette too small), kCapacityExceeded (instances, outputs or morph weights).
+  // size (MeshLayout::palette_size), and be a dual-quaternion palette for a dual-quaternion mesh.
+  // Morph weights start at 0. kInvalidHandle, kSizeMismatch (a palette too small),
+  // kInvalidArgument (a linear palette for a dual-quaternion mesh), kCapacityExceeded (instances,
+  // outputs or morph weights).
   Result<InstanceId> AddInstance(MeshId mesh, PaletteId palette);
   Status RemoveInstance(InstanceId instance);
   // One weight per morph target of the instance's mesh, already resolved over in-betweens (e.g.
