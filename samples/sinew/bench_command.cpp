@@ -51,8 +51,9 @@ struct BenchOptions {
   std::string file;    // a glTF or G4MF file instead of the procedural crowd
   bool json = false;
   bool skip_gpu = false;
-  bool layouts = true;  // also the dense-vs-sparse cases
-  bool shapes = true;   // also the blend-shape cases (procedural face shapes on K = 4)
+  bool layouts = true;           // also the dense-vs-sparse cases
+  bool shapes = true;            // also the blend-shape cases (procedural face shapes on K = 4)
+  bool dual_quaternions = true;  // also each dense K blended with dual quaternions
 };
 
 struct Row {
@@ -132,6 +133,8 @@ void PrintHelp() {
       "  --cpu-only        skip the GPU\n"
       "  --no-layouts      skip the dense-vs-sparse cases (a uniform 4-bone mesh as sparse; a\n"
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
+      "  --no-dqs          skip the dual-quaternion cases (each dense K again, blended with dual\n"
+      "                    quaternions: 'dense K=4 dqs')\n"
       "  --no-shapes       skip the blend-shape cases (K = 4 with 50 procedural face shapes, 10\n"
       "                    with an in-between, at 0, 5 and 50 active shapes)\n"
       "  --json            machine-readable output on stdout\n"
@@ -161,6 +164,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
       o->layouts = false;
     } else if (a == "--no-shapes") {
       o->shapes = false;
+    } else if (a == "--no-dqs") {
+      o->dual_quaternions = false;
     } else if (a == "--characters") {
       if (!ParseUint(value(), &o->characters) || o->characters == 0) return "--characters N >= 1";
     } else if (a == "--vertices") {
@@ -252,7 +257,9 @@ Result<GpuCrowd> CreateGpuCrowd(const vk::Context& ctx, const Primitive& mesh, u
   auto mesh_id = crowd.cache->AddMesh(mesh, joints);
   if (!mesh_id) return mesh_id.status();
   for (uint32_t c = 0; c < characters; ++c) {
-    auto palette = crowd.cache->AddPalette(uint32_t(mesh.palette_size(joints)));
+    auto palette =
+        crowd.cache->AddPalette(uint32_t(mesh.palette_size(joints)),
+                                mesh.skinned() ? mesh.skinning : SkinningMethod::kLinear);
     if (!palette) return palette.status();
     auto instance = crowd.cache->AddInstance(*mesh_id, *palette);
     if (!instance) return instance.status();
@@ -484,7 +491,15 @@ Status AddDenseCases(const BenchOptions& o, std::vector<Case>* cases) {
     auto character = ProceduralCharacter(o, k);
     if (!character) return character.status();
     cases->push_back(
-        CrowdCase("dense K=" + std::to_string(k), std::move(character->mesh), character->skeleton));
+        CrowdCase("dense K=" + std::to_string(k), character->mesh, character->skeleton));
+  }
+  for (uint32_t k : o.influences) {
+    if (!o.dual_quaternions) break;
+    auto character = ProceduralCharacter(o, k);
+    if (!character) return character.status();
+    character->mesh.skinning = SkinningMethod::kDualQuaternion;
+    cases->push_back(
+        CrowdCase("dense K=" + std::to_string(k) + " dqs", character->mesh, character->skeleton));
   }
   return {};
 }
@@ -699,6 +714,20 @@ void PrintShapeCosts(const std::vector<Row>& rows, uint32_t characters) {
   }
 }
 
+// The dual-quaternion summary: each dense K blended with dual quaternions against linearly, per
+// path.
+void PrintDualQuaternionCosts(const std::vector<Row>& rows) {
+  for (const Row& dq : rows) {
+    if (!dq.layout.ends_with(" dqs")) continue;
+    const std::string linear = dq.layout.substr(0, dq.layout.size() - 4);
+    for (const Row& r : rows) {
+      if (r.path != dq.path || r.layout != linear) continue;
+      std::printf("dual quaternions (%s, %s): %+.1f%% over linear blending\n", dq.path.c_str(),
+                  linear.c_str(), 100.0 * (dq.ms_per_frame / r.ms_per_frame - 1.0));
+    }
+  }
+}
+
 // What the run measured, for the table or the JSON.
 struct BenchReport {
   std::string device;     // the GPU's name, "none" without one
@@ -837,6 +866,7 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
     std::printf("copy kernel: not measured (%s)\n", report.copy_note.c_str());
   }
   PrintShapeCosts(report.rows, o.characters);
+  PrintDualQuaternionCosts(report.rows);
 }
 
 // The GPU path's Context, or null (with `note` saying why) when it is skipped or none is found.
