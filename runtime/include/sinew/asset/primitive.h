@@ -51,8 +51,9 @@ struct Primitive {
   // Morph targets (blend shapes), applied before skinning; each stream empty or one xyz offset
   // per vertex. The GPU packs them sparse (MorphDeltas); weights are per instance.
   std::vector<MorphTarget> targets;
-  // Linear unless chosen (the loaders' `skinning` option; UsdSkel's skel:skinningMethod). The GPU
-  // kernels run linear blending only so far: SkinCache::AddMesh refuses kDualQuaternion.
+  // Linear unless chosen (UsdSkel's skel:skinningMethod; `sinew bake --skinning dqs`). The CPU
+  // reference and the GPU kernels run both; a dual-quaternion primitive's SkinCache instances need
+  // a dual-quaternion palette (SkinCache::AddPalette).
   SkinningMethod skinning = SkinningMethod::kLinear;
 
   // The material to draw with while `variant` (or -1 for none) is active.
