@@ -9,9 +9,11 @@
 // identity (cpu::HasScale) and 0 when none is: K is then skipped for every vertex.
 
 // A vertex's blend of its entries, built in two passes over its influences: DqPivot for each (the
-// heaviest influence's R, the first on ties, picks the hemisphere), then DqAdd for each.
+// heaviest influence's R, the first on ties, picks the hemisphere), DqLoadPivot, then DqAdd for
+// each.
 struct DqBlend {
   float pivot_weight;
+  uint pivot_entry;
   vec4 pivot;
   vec4 real;
   vec4 dual;
@@ -23,6 +25,7 @@ struct DqBlend {
 DqBlend DqBegin() {
   DqBlend b;
   b.pivot_weight = 0.0;
+  b.pivot_entry = 0u;
   b.pivot = vec4(0.0);
   b.real = vec4(0.0);
   b.dual = vec4(0.0);
@@ -35,8 +38,14 @@ DqBlend DqBegin() {
 void DqPivot(inout DqBlend b, uint entry, float w) {
   if (w > b.pivot_weight) {
     b.pivot_weight = w;
-    b.pivot = palette[inst.palette + entry * 8u];
+    b.pivot_entry = entry;
   }
+}
+
+// The pivot's rotation, once its influence is known (zero without a positive weight, as on the
+// CPU: then no entry is flipped).
+void DqLoadPivot(inout DqBlend b) {
+  if (b.pivot_weight > 0.0) b.pivot = palette[inst.palette + b.pivot_entry * 8u];
 }
 
 void DqAdd(inout DqBlend b, uint entry, float w) {
@@ -94,7 +103,8 @@ void WriteDualQuaternionSkinned(uint v, Vertex x, DqBlend b) {
     n = NormalizeOrKeep(DqRotate(r, ns));
   }
   if ((inst.flags & SINEW_FLAG_TANGENTS) != 0u) {
-    vec3 ts = has_scale ? vec3(dot(b.k0, x.t.xyz), dot(b.k1, x.t.xyz), dot(b.k2, x.t.xyz)) : x.t.xyz;
+    vec3 ts = x.t.xyz;
+    if (has_scale) ts = vec3(dot(b.k0, x.t.xyz), dot(b.k1, x.t.xyz), dot(b.k2, x.t.xyz));
     t = vec4(NormalizeOrKeep(DqRotate(r, ts)), x.t.w);
   }
   WriteVertex(v, o, n, t);

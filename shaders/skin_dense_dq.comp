@@ -28,6 +28,7 @@ void main() {
     DenseInfluence(v, k, entry, w);
     DqPivot(b, entry, w);
   }
+  DqLoadPivot(b);
   for (uint k = 0u; k < k_count; ++k) {
     DenseInfluence(v, k, entry, w);
     DqAdd(b, entry, w);

@@ -18,6 +18,7 @@ void main() {
   for (uint e = first; e < end; ++e) {
     DqPivot(b, mesh_words[inst.influence_indices + e], MeshFloat(inst.weights + e));
   }
+  DqLoadPivot(b);
   for (uint e = first; e < end; ++e) {
     DqAdd(b, mesh_words[inst.influence_indices + e], MeshFloat(inst.weights + e));
   }

@@ -235,8 +235,8 @@ void WriteSkinned(uint v, Vertex x, vec4 r0, vec4 r1, vec4 r2, float weight_sum)
     n = NormalizeOrKeep(s * vec3(dot(c0, x.n), dot(c1, x.n), dot(c2, x.n)));
   }
   if ((inst.flags & SINEW_FLAG_TANGENTS) != 0u) {
-    t = vec4(NormalizeOrKeep(vec3(dot(r0.xyz, x.t.xyz), dot(r1.xyz, x.t.xyz), dot(r2.xyz, x.t.xyz))),
-             x.t.w);
+    vec3 a = vec3(dot(r0.xyz, x.t.xyz), dot(r1.xyz, x.t.xyz), dot(r2.xyz, x.t.xyz));
+    t = vec4(NormalizeOrKeep(a), x.t.w);
   }
   WriteVertex(v, o, n, t);
 }

@@ -257,9 +257,9 @@ Result<GpuCrowd> CreateGpuCrowd(const vk::Context& ctx, const Primitive& mesh, u
   auto mesh_id = crowd.cache->AddMesh(mesh, joints);
   if (!mesh_id) return mesh_id.status();
   for (uint32_t c = 0; c < characters; ++c) {
-    auto palette =
-        crowd.cache->AddPalette(uint32_t(mesh.palette_size(joints)),
-                                mesh.skinned() ? mesh.skinning : SkinningMethod::kLinear);
+    auto palette = crowd.cache->AddPalette(
+        uint32_t(mesh.palette_size(joints)),
+        mesh.dual_quaternion() ? SkinningMethod::kDualQuaternion : SkinningMethod::kLinear);
     if (!palette) return palette.status();
     auto instance = crowd.cache->AddInstance(*mesh_id, *palette);
     if (!instance) return instance.status();
@@ -491,15 +491,15 @@ Status AddDenseCases(const BenchOptions& o, std::vector<Case>* cases) {
     auto character = ProceduralCharacter(o, k);
     if (!character) return character.status();
     cases->push_back(
-        CrowdCase("dense K=" + std::to_string(k), character->mesh, character->skeleton));
+        CrowdCase("dense K=" + std::to_string(k), std::move(character->mesh), character->skeleton));
   }
   for (uint32_t k : o.influences) {
     if (!o.dual_quaternions) break;
     auto character = ProceduralCharacter(o, k);
     if (!character) return character.status();
     character->mesh.skinning = SkinningMethod::kDualQuaternion;
-    cases->push_back(
-        CrowdCase("dense K=" + std::to_string(k) + " dqs", character->mesh, character->skeleton));
+    cases->push_back(CrowdCase("dense K=" + std::to_string(k) + " dqs", std::move(character->mesh),
+                               character->skeleton));
   }
   return {};
 }

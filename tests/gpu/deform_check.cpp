@@ -106,7 +106,8 @@ void ExpectGpuMatchesCpu(const vk::Context& ctx, const Primitive& mesh,
   const size_t targets = mesh.targets.size();
   for (uint32_t i = 0; i < instances; ++i) {
     auto palette =
-        (*cache)->AddPalette(uint32_t(j), mesh.skinned() ? mesh.skinning : SkinningMethod::kLinear);
+        (*cache)->AddPalette(uint32_t(j), mesh.dual_quaternion() ? SkinningMethod::kDualQuaternion
+                                                                 : SkinningMethod::kLinear);
     ASSERT_TRUE(palette.ok());
     ASSERT_TRUE((*cache)->SetPalette(*palette, std::span(palettes).subspan(i * j, j)).ok());
     auto id = (*cache)->AddInstance(*mesh_id, *palette);

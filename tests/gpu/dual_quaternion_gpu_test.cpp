@@ -185,24 +185,96 @@ TEST_F(DualQuaternionGpuTest, ADualQuaternionPaletteTakesItsDualQuaternionsOfThe
 }
 
 // A matrix that cannot be split into a dual quaternion (a NaN) fails the Record before anything
-// is recorded, naming the instance and the entry; the frame stays open.
-TEST_F(DualQuaternionGpuTest, AMatrixThatCannotBeConvertedFailsTheRecord) {
+// is recorded, naming the instance and the entry; the frame stays open, the last frame's
+// statistics stand, and once the matrix is mended the next Record deforms as the CPU does.
+TEST_F(DualQuaternionGpuTest, AMatrixThatCannotBeConvertedFailsTheRecordUntilMended) {
   auto created = vk::SkinCache::Create(*context_);
   ASSERT_TRUE(created.ok());
   vk::SkinCache& cache = **created;
-  auto mesh = cache.AddMesh(DualQuaternion(CharacterMesh(64, 4)), DefaultJoints());
+  const Primitive mesh = DualQuaternion(CharacterMesh(64, 4));
+  auto mesh_id = cache.AddMesh(mesh, DefaultJoints());
   auto palette = cache.AddPalette(DefaultJoints(), SkinningMethod::kDualQuaternion);
-  ASSERT_TRUE(mesh.ok() && palette.ok());
-  ASSERT_TRUE(cache.AddInstance(*mesh, *palette).ok());
-  cache.palette(*palette)[2].row[1].y = std::nanf("");
+  ASSERT_TRUE(mesh_id.ok() && palette.ok());
+  auto instance = cache.AddInstance(*mesh_id, *palette);
+  ASSERT_TRUE(instance.ok());
+  const std::vector<Float3x4> pose = testing::CrowdPalettes(DefaultSkeleton(), 1);
+  ASSERT_TRUE(cache.SetPalette(*palette, pose).ok());
+  ASSERT_TRUE(RecordFrame(*context_, cache).ok());
   const uint64_t frame = cache.frame();
-  Status recorded;
-  ASSERT_TRUE(
-      context_->SubmitAndWait([&](VkCommandBuffer cmd) { recorded = cache.Record(cmd); }).ok());
-  EXPECT_EQ(recorded.code(), Error::kNonFiniteValue);
-  EXPECT_EQ(recorded.error().where.rfind("active/0/palette", 0), 0u) << recorded.error().where;
+  ASSERT_EQ(cache.last_frame_stats().dispatches, 1u);
+
+  cache.palette(*palette)[2].row[1].y = std::nanf("");
+  const Status failed = RecordFrame(*context_, cache);
+  EXPECT_EQ(failed.code(), Error::kNonFiniteValue);
+  EXPECT_EQ(failed.error().where, "active/0/palette/2");
   EXPECT_EQ(cache.frame(), frame);
-  EXPECT_EQ(cache.last_frame_stats().dispatches, 0u);
+  EXPECT_EQ(cache.last_frame_stats().dispatches, 1u);
+
+  ASSERT_TRUE(cache.SetPalette(*palette, pose).ok());
+  ASSERT_TRUE(RecordFrame(*context_, cache).ok());
+  EXPECT_EQ(cache.frame(), frame + 1);
+  EXPECT_LE(testing::MaxAbsDiff(Positions(*context_, cache, *instance),
+                                testing::SkinOnCpu(mesh, pose, 1).positions),
+            1e-5f * BoundsDiagonal(mesh.positions));
+}
+
+// A palette a linear mesh alone reads this frame is not converted: its NaN reaches that mesh as
+// it would through a linear palette, and the Record goes on.
+TEST_F(DualQuaternionGpuTest, APaletteOnlyLinearMeshesReadIsNotConverted) {
+  auto created = vk::SkinCache::Create(*context_);
+  ASSERT_TRUE(created.ok());
+  vk::SkinCache& cache = **created;
+  auto mesh_id = cache.AddMesh(CharacterMesh(64, 4), DefaultJoints());
+  auto palette = cache.AddPalette(DefaultJoints(), SkinningMethod::kDualQuaternion);
+  ASSERT_TRUE(mesh_id.ok() && palette.ok());
+  ASSERT_TRUE(cache.AddInstance(*mesh_id, *palette).ok());
+  cache.palette(*palette)[2].row[1].y = std::nanf("");
+  EXPECT_TRUE(RecordFrame(*context_, cache).ok());
+}
+
+Float3x4 Trs(Float3 t, Quat r, Float3 s = {1, 1, 1}) { return ToFloat3x4(ComposeTrs(t, r, s)); }
+
+// The blend's corner cases, as the CPU reference's tests state them, on the GPU: two entries in
+// opposite hemispheres, a vertex without weight, a weight sum of 0.5, a mirror, a singular entry
+// (alone and beside another). With the mirror the palette has scale; without it (a rotation in
+// its place) it has none and the weight sum stops scaling.
+TEST_F(DualQuaternionGpuTest, TheBlendsCornerCasesMatchTheCpuReference) {
+  constexpr float kPi = 3.14159265f;
+  Primitive mesh;
+  mesh.skinning = SkinningMethod::kDualQuaternion;
+  mesh.positions = {1,    0,    0,     1,    2,    3,    1,    0,    0,
+                    0.3f, 0.7f, -0.4f, 0.2f, 0.1f, 0.5f, 0.2f, 0.1f, 0.5f};
+  mesh.normals = {0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0.6f, 0.8f, 1, 0, 0, 0, 0, 1};
+  mesh.influences.influences_per_vertex = 4;
+  mesh.influences.joints = {0, 1, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2, 4, 0, 0, 2, 0, 0, 0};
+  mesh.influences.weights = {0.5f, 0.5f, 0, 0, 0,    0,    0, 0, 0.5f, 0, 0, 0,
+                             1,    0,    0, 0, 0.5f, 0.5f, 0, 0, 1,    0, 0, 0};
+  Float3x4 singular = Trs({1, 0, 0}, {});
+  singular.row[2] = {0, 0, 0, 0};
+  const Quat r = AxisAngle(0.6f, 0, 0.8f, 0.7f);
+  std::vector<Float3x4> palette = {
+      Trs({}, AxisAngle(0, 0, 1, 0.9f * kPi)), Trs({}, AxisAngle(0, 0, 1, -0.9f * kPi)), singular,
+      Trs({0.5f, -1, 2}, r, {-1, 1, 1}), Trs({1, 0, 0}, AxisAngle(1, 0, 0, kPi / 2))};
+  testing::ExpectGpuMatchesCpu(*context_, mesh, palette, 1);
+  palette[3] = Trs({0.5f, -1, 2}, r);
+  testing::ExpectGpuMatchesCpu(*context_, mesh, palette, 1);
+}
+
+// RemovePalette gives back all of a dual-quaternion palette's units: the same palette fits again.
+TEST_F(DualQuaternionGpuTest, ARemovedDualQuaternionPaletteGivesBackItsWholeRange) {
+  const uint32_t units = vk::PaletteUnits(DefaultJoints(), SkinningMethod::kDualQuaternion);
+  auto cache = vk::SkinCache::Create(*context_, {.max_palette_entries = units});
+  ASSERT_TRUE(cache.ok());
+  for (int round = 0; round < 3; ++round) {
+    auto palette = (*cache)->AddPalette(DefaultJoints(), SkinningMethod::kDualQuaternion);
+    ASSERT_TRUE(palette.ok()) << round;
+    EXPECT_EQ((*cache)->AddPalette(1).code(), Error::kCapacityExceeded);
+    ASSERT_TRUE((*cache)->RemovePalette(*palette).ok());
+  }
+  // A palette too large for the range is refused before anything is allocated for it.
+  EXPECT_EQ((*cache)->AddPalette(1u << 30, SkinningMethod::kDualQuaternion).code(),
+            Error::kCapacityExceeded);
+  EXPECT_EQ(vk::PaletteUnits(UINT32_MAX, SkinningMethod::kDualQuaternion), UINT32_MAX);
 }
 
 }  // namespace

@@ -21,7 +21,10 @@ enum class KernelKind {
   kCount
 };
 
-// A mesh's kernel as a number 0..3 (the order of KernelKind), for sorting work by kernel.
+inline constexpr uint32_t kKernelVariants = static_cast<uint32_t>(KernelKind::kCount);
+
+// A mesh's kernel as a number below kKernelVariants (the order of KernelKind), for sorting work by
+// kernel.
 inline uint32_t KernelVariant(bool sparse, bool dual_quaternion) {
   return (sparse ? 1u : 0u) + (dual_quaternion ? 2u : 0u);
 }

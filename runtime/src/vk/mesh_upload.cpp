@@ -32,7 +32,7 @@ Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDevi
   l.vertex_count = static_cast<uint32_t>(mesh.vertex_count());
   l.sparse = mesh.sparse();
   l.rigid = !mesh.skinned();
-  l.dual_quaternion = mesh.skinned() && mesh.skinning == SkinningMethod::kDualQuaternion;
+  l.dual_quaternion = mesh.dual_quaternion();
   l.influences_per_vertex =
       mesh.sparse() ? 0 : (l.rigid ? 4 : mesh.influences.influences_per_vertex);
   l.palette_size = static_cast<uint32_t>(mesh.palette_size(joints));

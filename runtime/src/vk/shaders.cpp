@@ -1,5 +1,7 @@
 #include "shaders.h"
 
+#include <array>
+
 // Generated: const uint32_t sinew_spv_<name>[] for each shaders/<name>.comp.
 #include "skin_dense.spv.h"
 #include "skin_dense_dq.spv.h"
@@ -7,31 +9,26 @@
 #include "skin_sparse_dq.spv.h"
 
 namespace sinew::vk::shaders {
+namespace {
+
+struct Shader {
+  std::span<const uint32_t> code;
+  const char* name;
+};
+
+// In KernelKind's order.
+const std::array<Shader, detail::kKernelVariants> kShaders = {{
+    {sinew_spv_skin_dense, "sinew skin_dense"},
+    {sinew_spv_skin_sparse, "sinew skin_sparse"},
+    {sinew_spv_skin_dense_dq, "sinew skin_dense_dq"},
+    {sinew_spv_skin_sparse_dq, "sinew skin_sparse_dq"},
+}};
+
+}  // namespace
 
 std::span<const uint32_t> Skin(detail::KernelKind kind) {
-  switch (kind) {
-    case detail::KernelKind::kSkinSparse:
-      return sinew_spv_skin_sparse;
-    case detail::KernelKind::kSkinDenseDualQuaternion:
-      return sinew_spv_skin_dense_dq;
-    case detail::KernelKind::kSkinSparseDualQuaternion:
-      return sinew_spv_skin_sparse_dq;
-    default:
-      return sinew_spv_skin_dense;
-  }
+  return kShaders[static_cast<size_t>(kind)].code;
 }
-
-const char* SkinName(detail::KernelKind kind) {
-  switch (kind) {
-    case detail::KernelKind::kSkinSparse:
-      return "sinew skin_sparse";
-    case detail::KernelKind::kSkinDenseDualQuaternion:
-      return "sinew skin_dense_dq";
-    case detail::KernelKind::kSkinSparseDualQuaternion:
-      return "sinew skin_sparse_dq";
-    default:
-      return "sinew skin_dense";
-  }
-}
+const char* SkinName(detail::KernelKind kind) { return kShaders[static_cast<size_t>(kind)].name; }
 
 }  // namespace sinew::vk::shaders

@@ -9,6 +9,7 @@
 namespace sinew::vk::shaders {
 
 // The SPIR-V of a skinning kernel, and the name its pipeline gets ("sinew skin_dense", ...).
+// `kind` below KernelKind::kCount.
 std::span<const uint32_t> Skin(detail::KernelKind kind);
 const char* SkinName(detail::KernelKind kind);
 

@@ -84,14 +84,19 @@ struct SkinCache::State {
     uint32_t users = 0;         // live instances
     uint64_t written = kNever;  // the last frame whose slot holds its newest matrices
     // Dual-quaternion palettes: the matrices live in `matrices` (host memory the host writes
-    // through palette() / OverwritePalette() / SetPalette()); a frame slot holds them and their
-    // dual quaternions (after the matrices, from offset + entries) once Record() has converted
-    // `version` into it.
+    // through palette() / OverwritePalette() / SetPalette(), each a new `version`). Record()
+    // converts a version once into `dual_quaternions`, when a dual-quaternion mesh reads the
+    // palette, and copies into a frame slot what it does not hold yet: the matrices, and after
+    // them (from offset + entries) the dual quaternions.
     bool dual = false;
     std::vector<Float3x4> matrices;
+    std::vector<cpu::DualQuaternion> dual_quaternions;
     uint64_t version = 1;
-    uint64_t slot_version[kMaxFramesInFlight] = {};
-    uint32_t units = 0;  // of the palette range: PaletteUnits(entries, method)
+    uint64_t converted = 0;                           // the version dual_quaternions hold
+    uint64_t slot_matrices[kMaxFramesInFlight] = {};  // the version each slot's matrices are
+    uint64_t slot_dual[kMaxFramesInFlight] = {};  // the version each slot's dual quaternions are
+    uint64_t read_dual = 0;  // the last Record() stamp in which a dual-quaternion mesh read it
+    uint32_t units = 0;      // of the palette range: PaletteUnits(entries, method)
   };
   struct Instance : Slot {
     uint32_t mesh = 0;
@@ -145,15 +150,14 @@ struct SkinCache::State {
   std::vector<Frame> frames;
   detail::SkinDescriptorPool descriptors;
   // By kernel variant: KernelVariant(sparse, dual quaternion).
-  detail::Kernel kernels[4];
-  std::vector<cpu::DualQuaternion> dual_scratch;  // Record()'s conversions
+  detail::Kernel kernels[detail::kKernelVariants];
   // Byte offsets of the ranges within each frame's buffer, and their sizes.
   VkDeviceSize records_at = 0, items_at = 0, palettes_at = 0, morph_at = 0, frame_bytes = 0;
   uint32_t max_work_items = 0;
   std::vector<Retired> retired;
   uint64_t record_stamp = 0;
   uint64_t topology = 0;        // bumped by every AddInstance and RemoveInstance
-  std::vector<uint32_t> order;  // this Record's instances, by page, dense first within a page
+  std::vector<uint32_t> order;  // this Record's instances, by page, then kernel variant
   std::vector<uint32_t> keys;   // per entry of the active list: 4 page + kernel variant
   std::vector<uint32_t> key_counts;
   std::vector<uint32_t> order_keys;  // the key of each entry of `order`
@@ -170,28 +174,38 @@ struct SkinCache::State {
   Float3x4* PaletteAt(uint32_t slot, const Palette& p) const {
     return reinterpret_cast<Float3x4*>(FrameBytes(slot) + palettes_at) + p.offset;
   }
-  // Writes dual-quaternion palette p's matrices and their dual quaternions into frame slot `slot`.
-  // kNonFiniteValue (cpu::DualQuaternionPaletteJob) for a matrix that cannot be converted.
-  Status WriteDualPalette(uint32_t slot, Palette& p) {
-    dual_scratch.resize(p.entries);
-    cpu::DualQuaternionPaletteJob job;
-    job.palette = p.matrices;
-    job.output = dual_scratch;
-    if (Status st = job.Run(); !st) return st;
-    // Row 0 of K's w in entry 0: whether any entry scales (shaders/dual_quaternion.glsl).
-    dual_scratch[0].scale[0].w = cpu::HasScale(dual_scratch) ? 1.0f : 0.0f;
+  // Brings frame slot `slot` up to date with dual-quaternion palette p: its matrices, and with
+  // `dual_quaternions` also their dual quaternions (converted once per version).
+  // kNonFiniteValue (cpu::DualQuaternionPaletteJob, "palette/<entry>") for a matrix that cannot
+  // be converted; the slot's dual quaternions are then left as they were.
+  Status WriteDualPalette(uint32_t slot, Palette& p, bool dual_quaternions) {
     Float3x4* at = PaletteAt(slot, p);
-    std::memcpy(at, p.matrices.data(), p.entries * sizeof(Float3x4));
-    std::memcpy(static_cast<void*>(at + p.entries), dual_scratch.data(),
+    if (p.slot_matrices[slot] != p.version) {
+      std::memcpy(at, p.matrices.data(), p.entries * sizeof(Float3x4));
+      p.slot_matrices[slot] = p.version;
+    }
+    if (!dual_quaternions || p.slot_dual[slot] == p.version) return {};
+    if (p.converted != p.version) {
+      p.dual_quaternions.resize(p.entries);
+      cpu::DualQuaternionPaletteJob job;
+      job.palette = p.matrices;
+      job.output = p.dual_quaternions;
+      if (Status st = job.Run(); !st) return st;
+      // Row 0 of K's w in entry 0: whether any entry scales (shaders/dual_quaternion.glsl).
+      p.dual_quaternions[0].scale[0].w = cpu::HasScale(p.dual_quaternions) ? 1.0f : 0.0f;
+      p.converted = p.version;
+    }
+    std::memcpy(static_cast<void*>(at + p.entries), p.dual_quaternions.data(),
                 p.entries * sizeof(cpu::DualQuaternion));
-    p.slot_version[slot] = p.version;
+    p.slot_dual[slot] = p.version;
     return {};
   }
 };
 
 uint32_t PaletteUnits(uint32_t entries, SkinningMethod method) {
   if (method == SkinningMethod::kLinear) return entries;
-  return entries + uint32_t((uint64_t{entries} * 8 + 2) / 3);
+  const uint64_t units = uint64_t{entries} + (uint64_t{entries} * 8 + 2) / 3;
+  return uint32_t(std::min<uint64_t>(units, UINT32_MAX));
 }
 
 VkDeviceSize SkinCacheOutputBytes(VkDeviceSize total, VkDeviceSize largest,
@@ -428,6 +442,9 @@ Result<PaletteId> SkinCache::AddPalette(uint32_t entries, SkinningMethod method)
     return Full("the palette table", "SkinCacheOptions::max_palettes");
   }
   const uint32_t units = PaletteUnits(entries, method);
+  if (units > options_.max_palette_entries) {
+    return Full("the palette entries", "SkinCacheOptions::max_palette_entries");
+  }
   const auto offset = s.palette_pool.Allocate(units);
   if (!offset) return Full("the palette entries", "SkinCacheOptions::max_palette_entries");
   State::Palette p;
@@ -660,21 +677,28 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     }
     in->stamp = stamp;
     const MeshLayout& l = s.meshes.slots[in->mesh].layout;
-    s.keys.push_back(4 * in->page + detail::KernelVariant(l.sparse, l.dual_quaternion));
+    s.keys.push_back(detail::kKernelVariants * in->page +
+                     detail::KernelVariant(l.sparse, l.dual_quaternion));
   }
-  // Dual-quaternion palettes written since their slot copy: converted now, so that a palette
-  // that cannot be converted (a non-finite matrix) fails the Record before anything is recorded.
+  // Dual-quaternion palettes: brought up to date in this slot, converted where a dual-quaternion
+  // mesh reads them, before anything is recorded, so that a palette that cannot be converted (a
+  // non-finite matrix) fails the Record with the frame still open. A palette that only linear
+  // meshes read this frame needs its matrices alone.
+  for (const InstanceId& id : active) {
+    const State::Instance& in = s.instances.slots[id.index];
+    if (s.meshes.slots[in.mesh].layout.dual_quaternion)
+      s.palettes.slots[in.palette].read_dual = stamp;
+  }
   for (size_t i = 0; i < active.size(); ++i) {
     State::Palette& p = s.palettes.slots[s.instances.slots[active[i].index].palette];
-    if (p.dual && p.slot_version[slot] != p.version) {
-      if (Status st = s.WriteDualPalette(slot, p); !st) {
-        return Prefixed(st, "active/" + std::to_string(i) + "/palette");
-      }
+    if (!p.dual) continue;
+    if (Status st = s.WriteDualPalette(slot, p, p.read_dual == stamp); !st) {
+      return Prefixed(st, "active/" + std::to_string(i));
     }
   }
   // By output page, then kernel variant: one contiguous run of work items per (page, kernel), one
-  // dispatch each. A counting sort by that key (4 per page), stable.
-  s.key_counts.assign(4 * s.pages.size() + 1, 0);
+  // dispatch each. A counting sort by that key (kKernelVariants per page), stable.
+  s.key_counts.assign(detail::kKernelVariants * s.pages.size() + 1, 0);
   for (uint32_t key : s.keys) ++s.key_counts[key + 1];
   for (size_t k = 1; k < s.key_counts.size(); ++k) s.key_counts[k] += s.key_counts[k - 1];
   s.order.resize(active.size());
@@ -745,9 +769,9 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
   stats.instances = static_cast<uint32_t>(s.order.size());
   stats.work_items = item_count;
   for (const State::ItemRun& run : s.runs) {
-    stats.dispatches +=
-        detail::RecordSkinDispatches(context_, cmd, s.kernels[run.key % 4], frame.sets[run.key / 4],
-                                     run.first, run.end - run.first);
+    stats.dispatches += detail::RecordSkinDispatches(
+        context_, cmd, s.kernels[run.key % detail::kKernelVariants],
+        frame.sets[run.key / detail::kKernelVariants], run.first, run.end - run.first);
   }
   stats_ = stats;
 

@@ -13,12 +13,9 @@ namespace {
 // How a drawn mesh's palette blends: with dual quaternions when any of its primitives does (the
 // palette then feeds its linear primitives too).
 SkinningMethod PaletteMethod(const Mesh& mesh) {
-  for (const Primitive& p : mesh.primitives) {
-    if (p.skinned() && p.skinning == SkinningMethod::kDualQuaternion) {
-      return SkinningMethod::kDualQuaternion;
-    }
-  }
-  return SkinningMethod::kLinear;
+  const bool dual = std::any_of(mesh.primitives.begin(), mesh.primitives.end(),
+                                [](const Primitive& p) { return p.dual_quaternion(); });
+  return dual ? SkinningMethod::kDualQuaternion : SkinningMethod::kLinear;
 }
 
 // Adds every primitive of every drawn mesh through `add` (one of SkinCache::AddMesh's forms).

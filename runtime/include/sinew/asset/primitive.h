@@ -66,6 +66,8 @@ struct Primitive {
   size_t vertex_count() const { return positions.size() / 3; }
   bool sparse() const { return !sparse_influences.offsets.empty(); }
   bool skinned() const { return !influences.joints.empty() || sparse(); }
+  // Skinned and blended with dual quaternions (a rigid primitive never is).
+  bool dual_quaternion() const { return skinned() && skinning == SkinningMethod::kDualQuaternion; }
 
   // Entries of one instance's skinning palette: the groups of a sparse primitive
   // (sparse_influences.group_count), `joints` for a dense one (the joint count of the skin that

@@ -1,7 +1,8 @@
 // The frame model for crowds, what engines call a GPU skin cache: one object owns the deformed
 // vertices of every instance of every mesh of a scene, in a few large buffers, and records a
-// frame's deformation in at most two dispatches (one per kernel variant: dense and sparse
-// influences) per output page, whatever the number of meshes and instances (output_pages()).
+// frame's deformation in at most four dispatches (one per kernel variant: dense or sparse
+// influences, blended linearly or with dual quaternions) per output page, whatever the number of
+// meshes and instances (output_pages()).
 //
 // What it holds:
 // * meshes: a Primitive's rest data (dense, sparse or rigid, with or without morph targets),
@@ -142,7 +143,8 @@ VkDeviceSize SkinCacheOutputBytes(VkDeviceSize total, VkDeviceSize largest,
                                   VkDeviceSize output_page_bytes = 0);
 
 // `base` with every capacity set to hold `instances` instances of `mesh` (each with a palette of
-// its own, mesh.palette_size(joints) entries): the mesh's exact packed size, outputs with page
+// its own, mesh.palette_size(joints) entries, PaletteUnits of them counted against
+// max_palette_entries): the mesh's exact packed size, outputs with page
 // slack. The mesh's validation errors. (For an asset's characters: SkinCacheOptionsFor in
 // skin_cache_asset.h.)
 Result<SkinCacheOptions> SkinCacheOptionsFor(const Primitive& mesh, uint32_t joints,
@@ -229,8 +231,11 @@ class SkinCache {
 
   // Records the deformation of every live instance, or of the instances in `active` only (the
   // others keep their last outputs), into `cmd` (recording, on the Context's queue family), then
-  // ends the frame. kInvalidHandle (where "active/<i>") for an invalid or repeated id; nothing
-  // is recorded then and the frame stays open.
+  // ends the frame. kInvalidHandle (where "active/<i>") for an invalid or repeated id, and
+  // kNonFiniteValue (where "active/<i>/palette/<entry>") for a dual-quaternion palette read by a
+  // dual-quaternion mesh with a matrix that cannot be converted: nothing is recorded then and the
+  // frame stays open. (A deliberate stop: a NaN in a palette is the host's bug, and where a linear
+  // palette would spread it over one character, this names it.)
   Status Record(VkCommandBuffer cmd);
   Status Record(VkCommandBuffer cmd, std::span<const InstanceId> active);
   // What the last Record() recorded.
@@ -248,7 +253,7 @@ class SkinCache {
 
   // Buffers the outputs live in: output_bytes split in pages of at most the device's
   // maxStorageBufferRange (what one storage binding sees; lavapipe: 128 MiB, desktop GPUs: 2 to 4
-  // GiB). Each page adds up to two dispatches to a frame (InstanceOutputs::buffer says which).
+  // GiB). Each page adds up to four dispatches to a frame (InstanceOutputs::buffer says which).
   uint32_t output_pages() const;
   // The pool every mesh's rest data lives in.
   VkBuffer mesh_buffer() const;
