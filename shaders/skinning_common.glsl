@@ -65,6 +65,8 @@ layout(std430, set = 0, binding = 2) readonly buffer MeshBlocks { uvec4 mesh_blo
 layout(std430, set = 0, binding = 3) readonly buffer Instances { SkinInstance instances[]; };
 layout(std430, set = 0, binding = 4) readonly buffer WorkItems { uvec2 work_items[]; };
 // Palettes: entries of three vec4 rows (3x4 affine, 48 bytes); an instance's from inst.palette.
+// A dual-quaternion instance's inst.palette points at entries of eight vec4 instead
+// (dual_quaternion.glsl).
 layout(std430, set = 0, binding = 5) readonly buffer Palette { vec4 palette[]; };
 // Per instance, 3T + 2 words from inst.morph_slot (T = morph_target_count; gpu_layout.h
 // MorphSlotWords): T + 1 (target, weight bits) pairs, the first's target the count A of active
@@ -184,17 +186,9 @@ void AddJoint(uint entry, float w, inout vec4 r0, inout vec4 r1, inout vec4 r2) 
   r2 += w * palette[at + 2u];
 }
 
-// Transforms vertex x (vertex `v` of the instance) by the blended matrix rows r0..r2 (identity
-// when weight_sum == 0: the vertex keeps its attributes) and writes it; identical to the CPU
-// reference jobs (runtime/src/cpu/skin_vertex.h). Previous positions first, as the flags ask.
-void WriteSkinned(uint v, Vertex x, vec4 r0, vec4 r1, vec4 r2, float weight_sum) {
-  if (weight_sum == 0.0) {
-    r0 = vec4(1, 0, 0, 0);
-    r1 = vec4(0, 1, 0, 0);
-    r2 = vec4(0, 0, 1, 0);
-  }
-  vec4 p = vec4(x.p, 1.0);
-  vec3 o = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
+// Writes vertex `v` of the instance: its position (previous positions first, as the flags ask),
+// and its normal and tangent where the mesh has them.
+void WriteVertex(uint v, vec3 o, vec3 n, vec4 t) {
   uint dst = inst.out_positions + v * 3u;
   uint previous = inst.previous_positions + v * 3u;
   if ((inst.flags & SINEW_FLAG_PREVIOUS_IS_CURRENT) != 0u) {
@@ -209,7 +203,28 @@ void WriteSkinned(uint v, Vertex x, vec4 r0, vec4 r1, vec4 r2, float weight_sum)
   out_positions[dst] = o.x;
   out_positions[dst + 1u] = o.y;
   out_positions[dst + 2u] = o.z;
+  if ((inst.flags & SINEW_FLAG_NORMALS) != 0u) {
+    uint at = inst.out_normals + v * 3u;
+    out_normals[at] = n.x;
+    out_normals[at + 1u] = n.y;
+    out_normals[at + 2u] = n.z;
+  }
+  if ((inst.flags & SINEW_FLAG_TANGENTS) != 0u) out_tangents[inst.out_tangents + v] = t;
+}
 
+// Transforms vertex x (vertex `v` of the instance) by the blended matrix rows r0..r2 (identity
+// when weight_sum == 0: the vertex keeps its attributes) and writes it; identical to the CPU
+// reference jobs (runtime/src/cpu/skin_vertex.h).
+void WriteSkinned(uint v, Vertex x, vec4 r0, vec4 r1, vec4 r2, float weight_sum) {
+  if (weight_sum == 0.0) {
+    r0 = vec4(1, 0, 0, 0);
+    r1 = vec4(0, 1, 0, 0);
+    r2 = vec4(0, 0, 1, 0);
+  }
+  vec4 p = vec4(x.p, 1.0);
+  vec3 o = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
+  vec3 n = vec3(0.0);
+  vec4 t = vec4(0.0);
   if ((inst.flags & SINEW_FLAG_NORMALS) != 0u) {
     // sign(det) · cofactor(M3x3) == inverse-transpose up to a positive scale.
     vec3 c0 = vec3(r1.y * r2.z - r1.z * r2.y, r1.z * r2.x - r1.x * r2.z, r1.x * r2.y - r1.y * r2.x);
@@ -217,14 +232,11 @@ void WriteSkinned(uint v, Vertex x, vec4 r0, vec4 r1, vec4 r2, float weight_sum)
     vec3 c2 = vec3(r0.y * r1.z - r0.z * r1.y, r0.z * r1.x - r0.x * r1.z, r0.x * r1.y - r0.y * r1.x);
     float det = dot(r0.xyz, c0);
     float s = det < 0.0 ? -1.0 : 1.0;
-    vec3 n = NormalizeOrKeep(s * vec3(dot(c0, x.n), dot(c1, x.n), dot(c2, x.n)));
-    uint at = inst.out_normals + v * 3u;
-    out_normals[at] = n.x;
-    out_normals[at + 1u] = n.y;
-    out_normals[at + 2u] = n.z;
+    n = NormalizeOrKeep(s * vec3(dot(c0, x.n), dot(c1, x.n), dot(c2, x.n)));
   }
   if ((inst.flags & SINEW_FLAG_TANGENTS) != 0u) {
-    vec3 t = NormalizeOrKeep(vec3(dot(r0.xyz, x.t.xyz), dot(r1.xyz, x.t.xyz), dot(r2.xyz, x.t.xyz)));
-    out_tangents[inst.out_tangents + v] = vec4(t, x.t.w);
+    vec3 a = vec3(dot(r0.xyz, x.t.xyz), dot(r1.xyz, x.t.xyz), dot(r2.xyz, x.t.xyz));
+    t = vec4(NormalizeOrKeep(a), x.t.w);
   }
+  WriteVertex(v, o, n, t);
 }

@@ -36,7 +36,7 @@ void Usage() {
       "  mesh as bound); bind:TPose|APose|IPose|Custom in the skins' "
       "KHR_character_skeleton_bindpose\n"
       "  pose of that type; other nodes, children of joints included, follow their parents\n"
-      "  --skinning dqs blends skinned meshes with dual quaternions (CPU reference only so far)\n",
+      "  --skinning dqs blends skinned meshes with dual quaternions (CPU and GPU alike)\n",
       stderr);
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 
 #include "bench_util.h"
 #include "commands.h"
+#include "copy_bandwidth.h"
 #include "json_writer.h"
 #include "sinew/asset/influence_layout.h"
 #include "sinew/asset/morph_deltas.h"
@@ -49,8 +51,9 @@ struct BenchOptions {
   std::string file;    // a glTF or G4MF file instead of the procedural crowd
   bool json = false;
   bool skip_gpu = false;
-  bool layouts = true;  // also the dense-vs-sparse cases
-  bool shapes = true;   // also the blend-shape cases (procedural face shapes on K = 4)
+  bool layouts = true;           // also the dense-vs-sparse cases
+  bool shapes = true;            // also the blend-shape cases (procedural face shapes on K = 4)
+  bool dual_quaternions = true;  // also each dense K blended with dual quaternions
 };
 
 struct Row {
@@ -130,9 +133,17 @@ void PrintHelp() {
       "  --cpu-only        skip the GPU\n"
       "  --no-layouts      skip the dense-vs-sparse cases (a uniform 4-bone mesh as sparse; a\n"
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
+      "  --no-dqs          skip the dual-quaternion cases (each dense K again, blended with dual\n"
+      "                    quaternions: 'dense K=4 dqs')\n"
       "  --no-shapes       skip the blend-shape cases (K = 4 with 50 procedural face shapes, 10\n"
       "                    with an in-between, at 0, 5 and 50 active shapes)\n"
-      "  --json            machine-readable output on stdout\n",
+      "  --json            machine-readable output on stdout\n"
+      "On the GPU a plain copy kernel's bandwidth is measured in the same run; '%copy' is a row's\n"
+      "GB/s (B/vert x vertices per second) as a share of it. B/vert counts the mesh as each\n"
+      "character reads it: when many characters share a mesh, a GPU's cache serves it after the\n"
+      "first, so take --characters 1 with a large --vertices for memory traffic. On a hardware\n"
+      "GPU the copy kernel also runs before each GPU case (0.3 s, longer until its time is\n"
+      "steady, at most 3 s), so that the clocks are up.\n",
       stdout);
 }
 
@@ -153,6 +164,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
       o->layouts = false;
     } else if (a == "--no-shapes") {
       o->shapes = false;
+    } else if (a == "--no-dqs") {
+      o->dual_quaternions = false;
     } else if (a == "--characters") {
       if (!ParseUint(value(), &o->characters) || o->characters == 0) return "--characters N >= 1";
     } else if (a == "--vertices") {
@@ -244,7 +257,9 @@ Result<GpuCrowd> CreateGpuCrowd(const vk::Context& ctx, const Primitive& mesh, u
   auto mesh_id = crowd.cache->AddMesh(mesh, joints);
   if (!mesh_id) return mesh_id.status();
   for (uint32_t c = 0; c < characters; ++c) {
-    auto palette = crowd.cache->AddPalette(uint32_t(mesh.palette_size(joints)));
+    auto palette = crowd.cache->AddPalette(
+        uint32_t(mesh.palette_size(joints)),
+        mesh.dual_quaternion() ? SkinningMethod::kDualQuaternion : SkinningMethod::kLinear);
     if (!palette) return palette.status();
     auto instance = crowd.cache->AddInstance(*mesh_id, *palette);
     if (!instance) return instance.status();
@@ -478,6 +493,14 @@ Status AddDenseCases(const BenchOptions& o, std::vector<Case>* cases) {
     cases->push_back(
         CrowdCase("dense K=" + std::to_string(k), std::move(character->mesh), character->skeleton));
   }
+  for (uint32_t k : o.influences) {
+    if (!o.dual_quaternions) break;
+    auto character = ProceduralCharacter(o, k);
+    if (!character) return character.status();
+    character->mesh.skinning = SkinningMethod::kDualQuaternion;
+    cases->push_back(CrowdCase("dense K=" + std::to_string(k) + " dqs", std::move(character->mesh),
+                               character->skeleton));
+  }
   return {};
 }
 
@@ -607,9 +630,16 @@ uint32_t BytesPerVertex(const Case& c) {
   return 80 + uint32_t(std::lround(double(influence_bytes) / double(v) + c.morph_bytes_per_vertex));
 }
 
+// How long the copy kernel runs before each GPU case on a hardware GPU: at least the first, until
+// its time is steady, at most the second (CopyKernel::WarmUp).
+constexpr double kWarmUpMinMs = 300;
+constexpr double kWarmUpMaxMs = 3000;
+
 // Runs a case on the CPU and, with `ctx`, the GPU; appends a row each. False after a message.
-bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, Progress* progress,
-             std::vector<Row>* rows) {
+// `warm`, when given, runs before the GPU frames to bring the GPU's clocks up (the CPU reference
+// before it leaves the GPU idle for seconds).
+bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyKernel* warm,
+             Progress* progress, std::vector<Row>* rows) {
   const Primitive& mesh = c.mesh;
   const size_t j = mesh.palette_size(c.joints);
   std::vector<Float3x4> palettes(o.characters * j);
@@ -636,6 +666,12 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, Progr
   if (!ctx) return true;
   Row gpu_row = cpu_row;
   gpu_row.path = "gpu";
+  if (warm) {
+    if (Status s = warm->WarmUp(kWarmUpMinMs, kWarmUpMaxMs); !s) {
+      std::fprintf(stderr, "sinew bench: warming the GPU up: %s\n", s.error().ToString().c_str());
+      return false;
+    }
+  }
   if (Status s = RunGpu(*ctx, mesh, c.joints, palettes, c.palettes.empty() ? &c.skeleton : nullptr,
                         c.morph_weights, o, reference, &gpu_row, progress);
       !s) {
@@ -678,6 +714,20 @@ void PrintShapeCosts(const std::vector<Row>& rows, uint32_t characters) {
   }
 }
 
+// The dual-quaternion summary: each dense K blended with dual quaternions against linearly, per
+// path.
+void PrintDualQuaternionCosts(const std::vector<Row>& rows) {
+  for (const Row& dq : rows) {
+    if (!dq.layout.ends_with(" dqs")) continue;
+    const std::string linear = dq.layout.substr(0, dq.layout.size() - 4);
+    for (const Row& r : rows) {
+      if (r.path != dq.path || r.layout != linear) continue;
+      std::printf("dual quaternions (%s, %s): %+.1f%% over linear blending\n", dq.path.c_str(),
+                  linear.c_str(), 100.0 * (dq.ms_per_frame / r.ms_per_frame - 1.0));
+    }
+  }
+}
+
 // What the run measured, for the table or the JSON.
 struct BenchReport {
   std::string device;     // the GPU's name, "none" without one
@@ -686,7 +736,19 @@ struct BenchReport {
   bool gpu = false;       // the GPU path ran
   bool within_tolerance = true;
   std::vector<Row> rows;
+  // The copy kernel's bandwidth on the same device (copy_bandwidth.h), when the GPU path ran and
+  // it could be measured; copy_note says why not otherwise.
+  std::optional<CopyBandwidth> copy;
+  std::string copy_note;
+  // A GPU row's GB/s as a fraction of the copy kernel's; negative without a copy figure.
+  double CopyFraction(const Row& r) const {
+    return copy && copy->gb_per_s > 0 ? r.gb_per_s() / copy->gb_per_s : -1.0;
+  }
 };
+
+// The copy kernel moves this much (or the device's maxStorageBufferRange, if less): four times a
+// desktop GPU's last-level cache and more.
+constexpr VkDeviceSize kCopyBytes = VkDeviceSize(256) << 20;
 
 // `sinew bench --json`: the options, then a row per path and case.
 void PrintJson(const BenchOptions& o, const BenchReport& report) {
@@ -708,6 +770,16 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
   }
   json.Key("frames").Int(o.frames);
   json.Key("within_tolerance").Bool(report.within_tolerance);
+  json.Key("copy_kernel");
+  if (report.copy) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("bytes").Int(int64_t(report.copy->bytes));
+    json.Key("gb_per_s").Number(report.copy->gb_per_s, JsonWriter::Fixed(3));
+    json.Key("copies_per_batch").Int(report.copy->copies_per_batch);
+    json.EndObject();
+  } else {
+    json.Null();
+  }
   json.Key("results").BeginArray();
   for (const Row& r : report.rows) {
     json.BeginObject(JsonWriter::kInline);
@@ -731,6 +803,12 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
         json.Null();
       }
       json.Key("upload_us").Number(r.upload_us, JsonWriter::Fixed(1));
+      json.Key("copy_fraction");
+      if (report.copy) {
+        json.Number(report.CopyFraction(r), JsonWriter::Fixed(4));
+      } else {
+        json.Null();
+      }
       json.Key("max_error_over_extent").Number(r.max_error, JsonWriter::Significant(3));
       json.Key("max_direction_error").Number(r.max_direction_error, JsonWriter::Significant(3));
     }
@@ -750,15 +828,20 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
                 report.file_note.c_str(), o.characters, o.frames, report.device.c_str());
   }
   if (!report.gpu_note.empty()) std::printf("GPU path skipped: %s\n", report.gpu_note.c_str());
-  std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %10s %9s %9s %12s\n", "path", "influences",
-              "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s", "record us",
-              "pose us", "upload us", "max err/ext");
+  std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %6s %10s %9s %9s %12s\n", "path",
+              "influences", "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s",
+              "%copy", "record us", "pose us", "upload us", "max err/ext");
   for (const Row& r : report.rows) {
     std::printf("%-5s %-18s %6.2f %6s %10llu %7u %10.3f %9.1f %7.2f", r.path.c_str(),
                 r.layout.c_str(), r.influences, r.auto_layout,
                 static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
                 r.mvertices_per_s(), r.gb_per_s());
     if (r.path == "gpu") {
+      if (report.copy) {
+        std::printf(" %6.1f", 100.0 * report.CopyFraction(r));
+      } else {
+        std::printf(" %6s", "-");
+      }
       std::printf(" %10.1f", r.record_us);
       if (r.pose_us >= 0) {
         std::printf(" %9.1f", r.pose_us);
@@ -767,13 +850,23 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
       }
       std::printf(" %9.1f %12.2e\n", r.upload_us, r.max_error);
     } else {
-      std::printf(" %10s %9s %9s %12s\n", "-", "-", "-", "reference");
+      std::printf(" %6s %10s %9s %9s %12s\n", "-", "-", "-", "-", "reference");
     }
   }
   std::printf(
       "GPU vs CPU: %s (positions <= 1e-5 x extent, normals/tangents <= 1e-5)\n",
       report.gpu ? (report.within_tolerance ? "within tolerance" : "OUT OF TOLERANCE") : "not run");
+  if (report.copy) {
+    std::printf(
+        "copy kernel: %.1f GB/s (%llu MiB read and written each copy, %u back to back); %%copy = "
+        "GB/s / that\n",
+        report.copy->gb_per_s, static_cast<unsigned long long>(report.copy->bytes >> 20),
+        report.copy->copies_per_batch);
+  } else if (report.gpu) {
+    std::printf("copy kernel: not measured (%s)\n", report.copy_note.c_str());
+  }
   PrintShapeCosts(report.rows, o.characters);
+  PrintDualQuaternionCosts(report.rows);
 }
 
 // The GPU path's Context, or null (with `note` saying why) when it is skipped or none is found.
@@ -828,8 +921,30 @@ int BenchCommand(std::span<const std::string_view> args) {
   Progress progress;
   std::vector<Case> cases;
   if (!MakeCases(o, &cases, &report.file_note)) return 1;
+  std::unique_ptr<CopyKernel> copy_kernel;
+  if (ctx) {
+    auto created = CopyKernel::Create(*ctx, kCopyBytes);
+    if (created) {
+      copy_kernel = std::move(*created);
+    } else {
+      report.copy_note = created.error().ToString();
+    }
+  }
+  // A CPU device (lavapipe) has no clocks to raise.
+  CopyKernel* warm = ctx && ctx->properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU
+                         ? copy_kernel.get()
+                         : nullptr;
   for (const Case& c : cases) {
-    if (!RunCase(c, o, ctx.get(), &progress, &report.rows)) return 1;
+    if (!RunCase(c, o, ctx.get(), warm, &progress, &report.rows)) return 1;
+  }
+  if (copy_kernel) {
+    if (warm) (void)warm->WarmUp(kWarmUpMinMs, kWarmUpMaxMs);
+    auto copy = copy_kernel->Measure();
+    if (copy) {
+      report.copy = *copy;
+    } else {
+      report.copy_note = copy.error().ToString();
+    }
   }
   progress.Finish();
   report.within_tolerance = WithinTolerance(report.rows);

@@ -1,17 +1,20 @@
-// `sinew convert IN OUT [--zstd] [--json]`: writes a loaded asset's mesh instances (skinned
-// characters and unskinned meshes) as 3D G4MF (.g4tf, or .g4b with --zstd optional), the way sinew
-// makes G4MF test data from glTF (loader/g4mf_writer.h); warns on stderr about what it leaves out
-// (uninstantiated meshes, animations). With --json, what was written and left out goes to stdout
-// as one object.
+// `sinew convert IN OUT [--zstd] [--anim N] [--json]`: writes a loaded asset's mesh instances
+// (skinned characters and unskinned meshes) as 3D G4MF (.g4tf, or .g4b with --zstd optional), the
+// way sinew makes G4MF test data from glTF (loader/g4mf_writer.h), or its skinned characters with
+// one clip as a UsdSkel .usda layer (loader/usda_writer.h); warns on stderr about what it leaves
+// out. With --json, what was written and left out goes to stdout as one object.
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "bench_util.h"
 #include "commands.h"
 #include "json_writer.h"
 #include "sinew/loader/g4mf_writer.h"
 #include "sinew/loader/load_asset.h"
+#include "sinew/loader/usda_writer.h"
 
 namespace sinew::tool {
 namespace {
@@ -19,13 +22,28 @@ namespace {
 struct ConvertOptions {
   std::string in, out;
   loader::G4mfWriteOptions write;
+  bool usda = false;  // OUT ends in .usda
+  loader::UsdaWriteOptions usda_write;
   bool json = false;
 };
 
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 // Returns 0 on success, else the exit code (2: usage, after a message).
 int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) {
-  for (std::string_view a : args) {
-    if (a == "--zstd") {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    if (a == "--anim" && i + 1 < args.size()) {
+      uint32_t clip = 0;
+      if (!ParseUint(args[++i], &clip)) {
+        std::fputs("sinew convert: --anim N (a clip index)\n", stderr);
+        return 2;
+      }
+      o->usda_write.animation = int32_t(clip);
+    } else if (a == "--zstd") {
       o->write.zstd = true;
     } else if (a == "--json") {
       o->json = true;
@@ -43,14 +61,17 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
   }
   if (o->in.empty() || o->out.empty()) {
     std::fputs(
-        "usage: sinew convert IN OUT.g4tf|OUT.g4b [--zstd] [--json]\n"
+        "usage: sinew convert IN OUT.g4tf|OUT.g4b|OUT.usda [--zstd] [--anim N] [--json]\n"
         "  writes IN's mesh instances as a 3D G4MF file (skinned ones with their bones in\n"
         "  the bind pose and sparse influences, unskinned ones under their joint; blend\n"
-        "  shapes); --zstd encodes a .g4b's data chunk; --json reports on stdout as JSON\n",
+        "  shapes), or its skinned characters as a UsdSkel .usda layer (skeletons, clip N\n"
+        "  (default 0) as SkelAnimations, meshes with blend shapes); --zstd encodes a .g4b's\n"
+        "  data chunk; --json reports on stdout as JSON\n",
         stderr);
     return 2;
   }
-  o->write.binary = o->out.size() >= 4 && o->out.compare(o->out.size() - 4, 4, ".g4b") == 0;
+  o->write.binary = EndsWith(o->out, ".g4b");
+  o->usda = EndsWith(o->out, ".usda");
   if (o->write.zstd && !o->write.binary) {
     std::fputs("sinew convert: --zstd needs a .g4b output\n", stderr);
     return 2;
@@ -74,9 +95,10 @@ void WarnLeftOut(const loader::G4mfWriteReport& report) {
   }
 }
 
-// `sinew convert --json`: the files, the bytes written and what was left out.
-void PrintConvertJson(const ConvertOptions& o, size_t bytes,
-                      const loader::G4mfWriteReport& report) {
+// `sinew convert --json`: the files, the bytes written and what was left out (G4MF: meshes and
+// animations; .usda: its writer's sentences, under left_out).
+void PrintConvertJson(const ConvertOptions& o, size_t bytes, const loader::G4mfWriteReport& report,
+                      const std::vector<std::string>& left_out) {
   JsonWriter json(stdout);
   json.BeginObject();
   json.Key("input").String(o.in);
@@ -89,6 +111,9 @@ void PrintConvertJson(const ConvertOptions& o, size_t bytes,
   json.EndArray();
   json.Key("animations_left_out").BeginArray(JsonWriter::kInline);
   for (const std::string& animation : report.animations_left_out) json.String(animation);
+  json.EndArray();
+  json.Key("left_out").BeginArray();
+  for (const std::string& what : left_out) json.String(what);
   json.EndArray();
   json.EndObject();
 }
@@ -105,7 +130,18 @@ int ConvertCommand(std::span<const std::string_view> args) {
     return 1;
   }
   loader::G4mfWriteReport report;
-  auto bytes = loader::WriteG4mf(loaded->loaded.asset, o.write, &report);
+  loader::UsdaWriteReport usda_report;
+  Result<std::vector<uint8_t>> bytes = std::vector<uint8_t>();
+  if (o.usda) {
+    auto text = loader::WriteUsda(loaded->loaded.asset, o.usda_write, &usda_report);
+    if (text) {
+      bytes = std::vector<uint8_t>(text->begin(), text->end());
+    } else {
+      bytes = text.status();
+    }
+  } else {
+    bytes = loader::WriteG4mf(loaded->loaded.asset, o.write, &report);
+  }
   if (!bytes) {
     std::fprintf(stderr, "sinew convert: %s\n", bytes.error().ToString().c_str());
     return 1;
@@ -117,8 +153,11 @@ int ConvertCommand(std::span<const std::string_view> args) {
     return 1;
   }
   WarnLeftOut(report);
+  for (const std::string& what : usda_report.left_out) {
+    std::fprintf(stderr, "sinew convert: warning: left out: %s\n", what.c_str());
+  }
   if (o.json) {
-    PrintConvertJson(o, bytes->size(), report);
+    PrintConvertJson(o, bytes->size(), report, usda_report.left_out);
   } else {
     std::printf("%s -> %s (%zu bytes)\n", o.in.c_str(), o.out.c_str(), bytes->size());
   }

@@ -4,20 +4,7 @@
 
 namespace sinew::tool {
 
-TimestampFunctions LoadTimestampFunctions(const vk::Context& ctx) {
-  TimestampFunctions t;
-  const PFN_vkGetDeviceProcAddr gdpa = ctx.get_device_proc_addr();
-#define SINEW_TOOL_LOAD(name) t.name = reinterpret_cast<PFN_##name>(gdpa(ctx.device(), #name));
-  SINEW_TOOL_LOAD(vkCreateQueryPool)
-  SINEW_TOOL_LOAD(vkDestroyQueryPool)
-  SINEW_TOOL_LOAD(vkCmdResetQueryPool)
-  SINEW_TOOL_LOAD(vkCmdWriteTimestamp)
-  SINEW_TOOL_LOAD(vkGetQueryPoolResults)
-#undef SINEW_TOOL_LOAD
-  return t;
-}
-
-GpuTimer::GpuTimer(const vk::Context& ctx) : ctx_(ctx), t_(LoadTimestampFunctions(ctx)) {
+GpuTimer::GpuTimer(const vk::Context& ctx) : ctx_(ctx), t_(LoadVulkanCalls(ctx)) {
   VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   info.queryType = VK_QUERY_TYPE_TIMESTAMP;
   info.queryCount = 2;

@@ -1,6 +1,5 @@
-// The timestamp calls the tool records around sinew's dispatches, loaded as any host loads its
-// own: through the Context's vkGetDeviceProcAddr (sinew's function table is private), a
-// two-query pool to time one stretch of a command buffer, and one timed SkinCache frame.
+// Timing on the GPU: a two-query timestamp pool to time one stretch of a command buffer, and one
+// timed SkinCache frame.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -8,18 +7,9 @@
 #include "sinew/core/error.h"
 #include "sinew/vk/context.h"
 #include "sinew/vk/skin_cache.h"
+#include "vulkan_calls.h"
 
 namespace sinew::tool {
-
-struct TimestampFunctions {
-  PFN_vkCreateQueryPool vkCreateQueryPool = nullptr;
-  PFN_vkDestroyQueryPool vkDestroyQueryPool = nullptr;
-  PFN_vkCmdResetQueryPool vkCmdResetQueryPool = nullptr;
-  PFN_vkCmdWriteTimestamp vkCmdWriteTimestamp = nullptr;
-  PFN_vkGetQueryPoolResults vkGetQueryPoolResults = nullptr;
-};
-
-TimestampFunctions LoadTimestampFunctions(const vk::Context& ctx);
 
 // Times the commands recorded between Begin() and End() of one submission.
 class GpuTimer {
@@ -38,7 +28,7 @@ class GpuTimer {
 
  private:
   const vk::Context& ctx_;
-  TimestampFunctions t_;
+  VulkanCalls t_;
   VkQueryPool pool_ = VK_NULL_HANDLE;
   Status status_;
 };

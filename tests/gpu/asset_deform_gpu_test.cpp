@@ -143,11 +143,12 @@ INSTANTIATE_TEST_SUITE_P(
         "AnimatedMorphSphere/AnimatedMorphSphere.gltf", "AnimatedMorphCube/AnimatedMorphCube.gltf",
         "MorphPrimitivesTest/MorphPrimitivesTest.gltf", "SimpleMorph/SimpleMorph.gltf"));
 
-// Pixar's UsdSkel scenes as LoadAsset loads them (.usda): lbs.usda's three linearly skinned meshes
-// and the blend-shape planes (in-betweens, normal offsets). dqs.usda is left out:
-// SkinCache::AddMesh refuses dual-quaternion primitives until the GPU has a kernel for them.
+// Pixar's UsdSkel scenes as LoadAsset loads them (.usda): lbs.usda's linearly skinned meshes and
+// curves, dqs.usda's skinned with dual quaternions, and the blend-shape planes (in-betweens,
+// normal offsets).
 INSTANTIATE_TEST_SUITE_P(UsdSkelScenes, AssetDeformGpu,
-                         ::testing::Values("usdskel/lbs.usda", "usdskel/blendshapes.usda",
+                         ::testing::Values("usdskel/lbs.usda", "usdskel/dqs.usda",
+                                           "usdskel/blendshapes.usda",
                                            "usdskel/blendshapesWithNormals.usda"));
 
 class RobotExpressiveFaceGpu : public testing::GpuTest {};

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
@@ -70,6 +71,14 @@ Streams SkinOnCpu(const Primitive& mesh, const std::vector<Float3x4>& palettes, 
   return out;
 }
 
+Primitive SparseCharacterMesh(Primitive mesh) {
+  auto converted = DenseToSparse(mesh.vertex_count(), mesh.influences, DefaultJoints());
+  EXPECT_TRUE(converted.ok());
+  if (converted.ok()) mesh.sparse_influences = std::move(converted.value());
+  mesh.influences = {};
+  return mesh;
+}
+
 float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
   EXPECT_EQ(a.size(), b.size());
   float m = 0;
@@ -96,7 +105,9 @@ void ExpectGpuMatchesCpu(const vk::Context& ctx, const Primitive& mesh,
   std::vector<vk::InstanceId> ids;
   const size_t targets = mesh.targets.size();
   for (uint32_t i = 0; i < instances; ++i) {
-    auto palette = (*cache)->AddPalette(uint32_t(j));
+    auto palette =
+        (*cache)->AddPalette(uint32_t(j), mesh.dual_quaternion() ? SkinningMethod::kDualQuaternion
+                                                                 : SkinningMethod::kLinear);
     ASSERT_TRUE(palette.ok());
     ASSERT_TRUE((*cache)->SetPalette(*palette, std::span(palettes).subspan(i * j, j)).ok());
     auto id = (*cache)->AddInstance(*mesh_id, *palette);

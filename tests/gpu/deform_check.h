@@ -38,6 +38,10 @@ Streams SkinOnCpu(const Primitive& mesh, const std::vector<Float3x4>& palettes, 
 
 float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b);
 
+// `mesh` (dense, skinned by a skin of DefaultJoints()) with its influences as sparse CSR
+// influences instead.
+Primitive SparseCharacterMesh(Primitive mesh);
+
 // Deforms `instances` copies of `mesh` with `palettes` (and per-instance `morph_weights`) on the
 // GPU and expects the CPU result:
 // positions within 1e-5 x extent, normals and tangents within 1e-5.

@@ -11,7 +11,6 @@
 
 #include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
-#include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/procedural/crowd.h"
 #include "sinew/procedural/face_shapes.h"
@@ -28,14 +27,6 @@ class SkinCacheTest : public GpuTest {};
 using testing::CharacterMesh;
 using testing::DefaultJoints;
 using testing::DefaultSkeleton;
-
-Primitive Sparse(Primitive mesh) {
-  auto converted = DenseToSparse(mesh.vertex_count(), mesh.influences, DefaultJoints());
-  EXPECT_TRUE(converted.ok());
-  mesh.sparse_influences = std::move(converted.value());
-  mesh.influences = {};
-  return mesh;
-}
 
 Primitive WithFaceShapes(Primitive mesh) {
   procedural::FaceShapeOptions o;
@@ -109,9 +100,10 @@ TEST_F(SkinCacheTest, AMixedCrowdMatchesTheCpuReferenceWhileInstancesComeGoAndSi
   auto created = vk::SkinCache::Create(*context_, {.frames_in_flight = 2, .max_instances = 32});
   ASSERT_TRUE(created.ok()) << created.error().ToString();
   vk::SkinCache& cache = **created;
-  const std::vector<Primitive> meshes = {
-      CharacterMesh(300, 4), CharacterMesh(130, 8, true, false), Sparse(CharacterMesh(200, 4)),
-      WithFaceShapes(CharacterMesh(260, 4, true, false)), CharacterMesh(70, 4, false, false)};
+  const std::vector<Primitive> meshes = {CharacterMesh(300, 4), CharacterMesh(130, 8, true, false),
+                                         testing::SparseCharacterMesh(CharacterMesh(200, 4)),
+                                         WithFaceShapes(CharacterMesh(260, 4, true, false)),
+                                         CharacterMesh(70, 4, false, false)};
   std::vector<vk::MeshId> mesh_ids;
   for (const Primitive& m : meshes) {
     auto id = cache.AddMesh(m, DefaultJoints());
@@ -222,18 +214,6 @@ TEST_F(SkinCacheTest, ARigidPrimitiveMovesWithPaletteEntryZero) {
   }
 }
 
-// The kernels blend linearly only so far: a primitive asking for dual quaternions is refused
-// instead of being deformed differently from the CPU reference.
-TEST_F(SkinCacheTest, RefusesADualQuaternionPrimitiveWhichOnlyTheCpuReferenceSkinsSoFar) {
-  Primitive mesh = CharacterMesh(64, 4);
-  mesh.skinning = SkinningMethod::kDualQuaternion;
-  auto cache = vk::SkinCache::Create(*context_);
-  ASSERT_TRUE(cache.ok());
-  const auto added = (*cache)->AddMesh(mesh, DefaultJoints());
-  EXPECT_EQ(added.code(), Error::kUnsupportedFeature);
-  EXPECT_EQ(added.error().where, "skinning");
-}
-
 TEST_F(SkinCacheTest, TenMeshesAreOneDispatchPerKernelVariant) {
   auto cache = vk::SkinCache::Create(*context_);
   ASSERT_TRUE(cache.ok());
@@ -263,7 +243,7 @@ TEST_F(SkinCacheTest, InstancesSpreadOverOutputPagesStillMatchTheCpu) {
   vk::SkinCache& cache = **created;
   EXPECT_EQ(cache.output_pages(), 4u);
   const Primitive dense = CharacterMesh(100, 4);  // 5.2 KB of outputs an instance
-  const Primitive sparse = Sparse(CharacterMesh(90, 4));
+  const Primitive sparse = testing::SparseCharacterMesh(CharacterMesh(90, 4));
   const vk::MeshId dense_id = cache.AddMesh(dense, DefaultJoints()).value();
   const vk::MeshId sparse_id = cache.AddMesh(sparse, DefaultJoints()).value();
   std::vector<std::pair<const Primitive*, vk::InstanceId>> instances;
@@ -372,7 +352,7 @@ TEST_F(SkinCacheTest, ThreeFramesInFlightEachDeformWithTheirOwnPalettes) {
   ASSERT_TRUE(created.ok());
   vk::SkinCache& cache = **created;
   const Primitive dense = CharacterMesh(3000, 4);
-  const Primitive sparse = Sparse(CharacterMesh(2000, 4));
+  const Primitive sparse = testing::SparseCharacterMesh(CharacterMesh(2000, 4));
   auto dense_id = cache.AddMesh(dense, DefaultJoints());
   auto sparse_id = cache.AddMesh(sparse, DefaultJoints());
   ASSERT_TRUE(dense_id.ok() && sparse_id.ok());

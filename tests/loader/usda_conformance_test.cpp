@@ -380,6 +380,50 @@ TEST(UsdaConformance, BlendShapesWithNormalOffsetsMatchTheBakedBaselineAtEveryTi
                                     "baseline/blendshapesWithNormals.baked.usda", 4, 4 + 4);
 }
 
+// lbs.usda's rigid prims: constant influences (the Sphere one joint, the Cube two at half weight,
+// the Cylinder one), the Cube and the Cylinder in their own joint order (skel:joints, mapped from
+// the skeleton's); each prim's skinned transform matches the baked xformOp:transform within 1e-4
+// at every time code.
+TEST(UsdaConformance, LbsRigidPrimsMatchTheBakedTransformsAtEveryTimeCode) {
+  const Layer layer = ReadConformance("lbs.usda");
+  const Layer baked = ReadConformance("baseline/lbs.baked.usda");
+  const Prim& skeleton = *layer.FindPrim("/Root/Skeleton");
+  const Strings skeleton_joints = Vec(Default(layer, "/Root/Skeleton.joints").strings());
+  const std::vector<int32_t> parents = JointParents(skeleton_joints);
+  const std::vector<Float4x4> binds = MatricesOf(skeleton, "bindTransforms");
+  for (const char* path : {"/Root/Sphere", "/Root/Cube", "/Root/Cylinder"}) {
+    SCOPED_TRACE(path);
+    auto binding = ResolveBinding(layer, *layer.FindPrim(path));
+    ASSERT_TRUE(binding.ok());
+    ASSERT_TRUE(binding->has_influences && binding->rigid);
+    const Float4x4 geom_bind = FromUsdMatrix(std::span<const double, 16>(
+        binding->geom_bind_transform->default_value->doubles().data(), 16));
+    const Attribute& expected = Attr(baked, std::string(path) + ".xformOp:transform");
+    ASSERT_EQ(expected.time_samples.size(), 30u);
+    for (const TimeSample& sample : expected.time_samples) {
+      SCOPED_TRACE(sample.time);
+      auto locals = JointLocalTransforms(layer, skeleton, sample.time);
+      ASSERT_TRUE(locals.ok());
+      std::vector<Float4x4> skel, skinning;
+      ASSERT_TRUE(SkinningTransforms(parents, *locals, binds, &skel, &skinning).ok());
+      if (binding->joints) {  // the prim's own order; joints it names that are not the skeleton's:
+                              // identity
+        std::vector<Float4x4> own;
+        AnimMapper(skeleton_joints, Vec(binding->joints->default_value->strings()))
+            .Remap<Float4x4>(skinning, 1, Float4x4{}, &own);
+        skinning = std::move(own);
+      }
+      auto x = RigidTransform(geom_bind, skinning, binding->joint_indices->default_value->ints(),
+                              binding->joint_weights->default_value->floats());
+      ASSERT_TRUE(x.ok()) << x.error().ToString();
+      const Float4x4 want =
+          FromUsdMatrix(std::span<const double, 16>(sample.value.doubles().data(), 16));
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) ASSERT_NEAR(x->m[c][r], want.m[c][r], 1e-4f) << c << "," << r;
+    }
+  }
+}
+
 TEST(UsdaConformance, DqsInheritsItsSkinningMethodFromTheSkelRoot) {
   const Layer layer = ReadConformance("dqs.usda");
   EXPECT_EQ(layer.end_time_code, 30.0);

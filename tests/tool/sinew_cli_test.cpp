@@ -133,11 +133,40 @@ TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
   EXPECT_EQ(report["characters"].Int(), 3);
   EXPECT_EQ(report["vertices_per_character"].Int(), 1000);
   const std::vector<std::string> rows = RowNames(report["results"]);
-  for (const char* k : {"dense K=4", "dense K=8", "dense K=12"}) {
+  for (const char* k :
+       {"dense K=4", "dense K=8", "dense K=12", "dense K=4 dqs", "dense K=12 dqs"}) {
     EXPECT_NE(std::find(rows.begin(), rows.end(), std::string("gpu ") + k), rows.end()) << k;
   }
   EXPECT_EQ(report["results"][0]["vertices"].Int(), 3 * 1000);
   ExpectGpuRowsWithinTolerance(report);
+}
+
+// The copy kernel runs in the same report, on the same device: it moved a whole number of
+// 16-byte words (at most 256 MiB, and checked for its first and last word), and each GPU row's
+// copy_fraction is its GB/s over the copy's.
+TEST_F(SinewBenchOnGpu, MeasuresACopyKernelBesideTheSkinningKernels) {
+  ScratchDir dir;
+  const JsonDocument doc =
+      RunJson({"bench", "--characters", "2", "--vertices", "1000", "--influences", "4",
+               "--no-layouts", "--no-shapes", "--no-dqs", "--frames", "1", "--json"},
+              dir);
+  const JsonValue report = doc.root();
+  ASSERT_FALSE(report["copy_kernel"].IsNull());
+  const int64_t bytes = report["copy_kernel"]["bytes"].Int();
+  EXPECT_GT(bytes, 0);
+  EXPECT_LE(bytes, int64_t(256) << 20);
+  EXPECT_EQ(bytes % 16, 0);
+  const double copy = report["copy_kernel"]["gb_per_s"].Number();
+  EXPECT_GT(copy, 0.0);
+  EXPECT_GE(report["copy_kernel"]["copies_per_batch"].Int(), 1);
+  EXPECT_LE(report["copy_kernel"]["copies_per_batch"].Int(), 64);
+  size_t gpu_rows = 0;
+  for (const JsonValue& r : report["results"].Elements()) {
+    if (r["path"].String() != "gpu") continue;
+    ++gpu_rows;
+    EXPECT_NEAR(r["copy_fraction"].Number(), r["gb_per_s"].Number() / copy, 1e-3) << r.path();
+  }
+  EXPECT_EQ(gpu_rows, 1u);
 }
 
 // Every skinned primitive of the file, for a few instances, in its own influence layout and the
@@ -321,6 +350,29 @@ TEST(SinewBake, BakesACesiumManConvertedToG4tf) {
   ExpectBake(dir, "baked", "cpu", "rest", 3273, 78552);
 }
 
+// How two bakes' positions (the first `vertices` xyz floats of each .bin) differ: the largest
+// difference of a coordinate, and the first bake's extent (its largest coordinate minus its
+// smallest).
+struct BakeDifference {
+  float largest = 0, extent = 0;
+};
+BakeDifference CompareBakes(const std::string& first, const std::string& second, size_t vertices) {
+  EXPECT_EQ(first.size(), second.size());
+  EXPECT_GE(first.size(), vertices * 3 * sizeof(float));
+  if (first.size() != second.size() || first.size() < vertices * 3 * sizeof(float)) return {};
+  const auto* a = reinterpret_cast<const float*>(first.data());
+  const auto* b = reinterpret_cast<const float*>(second.data());
+  float lo = 1e30f, hi = -1e30f;
+  BakeDifference d;
+  for (size_t i = 0; i < vertices * 3; ++i) {
+    lo = std::min(lo, a[i]);
+    hi = std::max(hi, a[i]);
+    d.largest = std::max(d.largest, std::fabs(a[i] - b[i]));
+  }
+  d.extent = hi - lo;
+  return d;
+}
+
 // `--skinning dqs`: CesiumMan walking, blended with dual quaternions on the CPU reference. The
 // manifest says so; the mesh moves like the linear bake's (a few percent of its extent at most)
 // but not exactly as it (the joints' rotations are blended, not their matrices).
@@ -335,25 +387,33 @@ TEST(SinewBake, BlendsWithDualQuaternionsWhenAsked) {
   }
   const JsonDocument manifest(ReadText(dir.path() / "dqs.json"));
   EXPECT_EQ(manifest.root()["skinning"].String(), "dualQuaternion");
-  const std::string linear = ReadText(dir.path() / "linear.bin"),
-                    dqs = ReadText(dir.path() / "dqs.bin");
-  ASSERT_EQ(linear.size(), dqs.size());
-  const size_t vertices = 3273;
-  const auto* a = reinterpret_cast<const float*>(linear.data());
-  const auto* b = reinterpret_cast<const float*>(dqs.data());
-  float lo = 1e30f, hi = -1e30f, largest = 0;
-  for (size_t i = 0; i < vertices * 3; ++i) {
-    lo = std::min(lo, a[i]);
-    hi = std::max(hi, a[i]);
-    largest = std::max(largest, std::fabs(a[i] - b[i]));
-  }
-  EXPECT_GT(largest, 1e-4f * (hi - lo));
-  EXPECT_LT(largest, 0.05f * (hi - lo));
+  const BakeDifference d =
+      CompareBakes(ReadText(dir.path() / "linear.bin"), ReadText(dir.path() / "dqs.bin"), 3273);
+  EXPECT_GT(d.largest, 1e-4f * d.extent);
+  EXPECT_LT(d.largest, 0.05f * d.extent);
   EXPECT_EQ(
       RunSinew({"bake", Asset("CesiumMan/CesiumMan.glb"), "--skinning", "quaternion", "--out", "x"},
                dir.path())
           .exit_code,
       2);
+}
+
+// `--skinning dqs --device gpu`: CesiumMan walking, blended with dual quaternions by the GPU
+// kernels, equals the CPU reference's bake within 1e-5 of the mesh's extent.
+TEST_F(SinewBakeOnGpu, BlendsWithDualQuaternionsOnTheGpuAsOnTheCpu) {
+  ScratchDir dir;
+  for (const char* device : {"cpu", "gpu"}) {
+    ASSERT_EQ(RunSinew({"bake", Asset("CesiumMan/CesiumMan.glb"), "--anim", "0", "--time", "0.5",
+                        "--skinning", "dqs", "--device", device, "--out", device},
+                       dir.path())
+                  .exit_code,
+              0);
+  }
+  const BakeDifference d =
+      CompareBakes(ReadText(dir.path() / "cpu.bin"), ReadText(dir.path() / "gpu.bin"), 3273);
+  EXPECT_LE(d.largest, 1e-5f * d.extent);
+  EXPECT_EQ(JsonDocument(ReadText(dir.path() / "gpu.json")).root()["skinning"].String(),
+            "dualQuaternion");
 }
 
 // And converted to a Zstd .g4b, baked on the GPU in bind pose.

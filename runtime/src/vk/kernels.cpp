@@ -58,8 +58,7 @@ Result<Kernel> Kernels::Get(KernelKind kind) {
   if (!pipeline) {
     const Functions& f = Fn(context_);
     const VkDevice device = context_.device();
-    const bool sparse = kind == KernelKind::kSkinSparse;
-    const std::span<const uint32_t> code = sparse ? shaders::SkinSparse() : shaders::SkinDense();
+    const std::span<const uint32_t> code = shaders::Skin(kind);
     VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     module_info.codeSize = code.size_bytes();
     module_info.pCode = code.data();
@@ -81,8 +80,7 @@ Result<Kernel> Kernels::Get(KernelKind kind) {
       pipeline = VK_NULL_HANDLE;
       return VulkanError("vkCreateComputePipelines", r);
     }
-    SetName(context_, VK_OBJECT_TYPE_PIPELINE, pipeline,
-            sparse ? "sinew skin_sparse" : "sinew skin_dense");
+    SetName(context_, VK_OBJECT_TYPE_PIPELINE, pipeline, shaders::SkinName(kind));
   }
   return Kernel{pipeline, layout_, set_layout_};
 }

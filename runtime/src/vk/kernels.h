@@ -13,7 +13,22 @@
 
 namespace sinew::vk::detail {
 
-enum class KernelKind { kSkinDense, kSkinSparse, kCount };
+enum class KernelKind {
+  kSkinDense,
+  kSkinSparse,
+  kSkinDenseDualQuaternion,
+  kSkinSparseDualQuaternion,
+  kCount
+};
+
+inline constexpr uint32_t kKernelVariants = static_cast<uint32_t>(KernelKind::kCount);
+
+// A mesh's kernel as a number below kKernelVariants (the order of KernelKind), for sorting work by
+// kernel.
+inline uint32_t KernelVariant(bool sparse, bool dual_quaternion) {
+  return (sparse ? 1u : 0u) + (dual_quaternion ? 2u : 0u);
+}
+inline KernelKind KernelFor(uint32_t variant) { return static_cast<KernelKind>(variant); }
 
 // What Record() binds for a kernel: the pipeline and the layout its descriptor set and push
 // constants go through (one set layout, gpu_layout.h's bindings, for every kernel).

@@ -24,12 +24,6 @@ VkDeviceSize StreamAlignment(const Context& context) {
 
 Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDeviceSize alignment) {
   if (Status s = mesh.Validate(joints); !s) return s;
-  if (mesh.skinned() && mesh.skinning != SkinningMethod::kLinear) {
-    return ErrorInfo{Error::kUnsupportedFeature,
-                     "dual-quaternion skinning runs on the CPU reference (cpu::SkinMesh) only so "
-                     "far; the GPU kernels blend linearly",
-                     "skinning", 0};
-  }
   if (mesh.vertex_count() == 0) {
     return ErrorInfo{Error::kInvalidArgument, "the mesh has no vertices", "positions", 0};
   }
@@ -38,6 +32,7 @@ Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDevi
   l.vertex_count = static_cast<uint32_t>(mesh.vertex_count());
   l.sparse = mesh.sparse();
   l.rigid = !mesh.skinned();
+  l.dual_quaternion = mesh.dual_quaternion();
   l.influences_per_vertex =
       mesh.sparse() ? 0 : (l.rigid ? 4 : mesh.influences.influences_per_vertex);
   l.palette_size = static_cast<uint32_t>(mesh.palette_size(joints));

@@ -1,11 +1,34 @@
 #include "shaders.h"
 
-#include "skin_dense.spv.h"   // Generated: const uint32_t sinew_spv_skin_dense[].
-#include "skin_sparse.spv.h"  // Generated: const uint32_t sinew_spv_skin_sparse[].
+#include <array>
+
+// Generated: const uint32_t sinew_spv_<name>[] for each shaders/<name>.comp.
+#include "skin_dense.spv.h"
+#include "skin_dense_dq.spv.h"
+#include "skin_sparse.spv.h"
+#include "skin_sparse_dq.spv.h"
 
 namespace sinew::vk::shaders {
+namespace {
 
-std::span<const uint32_t> SkinDense() { return sinew_spv_skin_dense; }
-std::span<const uint32_t> SkinSparse() { return sinew_spv_skin_sparse; }
+struct Shader {
+  std::span<const uint32_t> code;
+  const char* name;
+};
+
+// In KernelKind's order.
+const std::array<Shader, detail::kKernelVariants> kShaders = {{
+    {sinew_spv_skin_dense, "sinew skin_dense"},
+    {sinew_spv_skin_sparse, "sinew skin_sparse"},
+    {sinew_spv_skin_dense_dq, "sinew skin_dense_dq"},
+    {sinew_spv_skin_sparse_dq, "sinew skin_sparse_dq"},
+}};
+
+}  // namespace
+
+std::span<const uint32_t> Skin(detail::KernelKind kind) {
+  return kShaders[static_cast<size_t>(kind)].code;
+}
+const char* SkinName(detail::KernelKind kind) { return kShaders[static_cast<size_t>(kind)].name; }
 
 }  // namespace sinew::vk::shaders

@@ -4,9 +4,13 @@
 #include <cstdint>
 #include <span>
 
+#include "kernels.h"
+
 namespace sinew::vk::shaders {
 
-std::span<const uint32_t> SkinDense();
-std::span<const uint32_t> SkinSparse();
+// The SPIR-V of a skinning kernel, and the name its pipeline gets ("sinew skin_dense", ...).
+// `kind` below KernelKind::kCount.
+std::span<const uint32_t> Skin(detail::KernelKind kind);
+const char* SkinName(detail::KernelKind kind);
 
 }  // namespace sinew::vk::shaders

@@ -9,6 +9,7 @@
 #include "kernels.h"
 #include "mesh_upload.h"
 #include "range_allocator.h"
+#include "sinew/cpu/dual_quaternion_palette_job.h"
 #include "sinew/vk/gpu_layout.h"
 #include "skin_records.h"
 
@@ -82,6 +83,20 @@ struct SkinCache::State {
     uint32_t offset = 0;        // entries into each frame's palette range
     uint32_t users = 0;         // live instances
     uint64_t written = kNever;  // the last frame whose slot holds its newest matrices
+    // Dual-quaternion palettes: the matrices live in `matrices` (host memory the host writes
+    // through palette() / OverwritePalette() / SetPalette(), each a new `version`). Record()
+    // converts a version once into `dual_quaternions`, when a dual-quaternion mesh reads the
+    // palette, and copies into a frame slot what it does not hold yet: the matrices, and after
+    // them (from offset + entries) the dual quaternions.
+    bool dual = false;
+    std::vector<Float3x4> matrices;
+    std::vector<cpu::DualQuaternion> dual_quaternions;
+    uint64_t version = 1;
+    uint64_t converted = 0;                           // the version dual_quaternions hold
+    uint64_t slot_matrices[kMaxFramesInFlight] = {};  // the version each slot's matrices are
+    uint64_t slot_dual[kMaxFramesInFlight] = {};  // the version each slot's dual quaternions are
+    uint64_t read_dual = 0;  // the last Record() stamp in which a dual-quaternion mesh read it
+    uint32_t units = 0;      // of the palette range: PaletteUnits(entries, method)
   };
   struct Instance : Slot {
     uint32_t mesh = 0;
@@ -134,19 +149,20 @@ struct SkinCache::State {
   std::vector<Page> pages;
   std::vector<Frame> frames;
   detail::SkinDescriptorPool descriptors;
-  detail::Kernel dense, sparse;
+  // By kernel variant: KernelVariant(sparse, dual quaternion).
+  detail::Kernel kernels[detail::kKernelVariants];
   // Byte offsets of the ranges within each frame's buffer, and their sizes.
   VkDeviceSize records_at = 0, items_at = 0, palettes_at = 0, morph_at = 0, frame_bytes = 0;
   uint32_t max_work_items = 0;
   std::vector<Retired> retired;
   uint64_t record_stamp = 0;
   uint64_t topology = 0;        // bumped by every AddInstance and RemoveInstance
-  std::vector<uint32_t> order;  // this Record's instances, by page, dense first within a page
-  std::vector<uint32_t> keys;   // per entry of the active list: 2 page + (sparse ? 1 : 0)
+  std::vector<uint32_t> order;  // this Record's instances, by page, then kernel variant
+  std::vector<uint32_t> keys;   // per entry of the active list: 4 page + kernel variant
   std::vector<uint32_t> key_counts;
   std::vector<uint32_t> order_keys;  // the key of each entry of `order`
   std::vector<InstanceId> all;       // scratch for Record(cmd)
-  // This Record's runs of work items, one per (page, kernel): key 2 page + (sparse ? 1 : 0).
+  // This Record's runs of work items, one per (page, kernel): key 4 page + kernel variant.
   struct ItemRun {
     uint32_t key, first, end;
   };
@@ -158,7 +174,39 @@ struct SkinCache::State {
   Float3x4* PaletteAt(uint32_t slot, const Palette& p) const {
     return reinterpret_cast<Float3x4*>(FrameBytes(slot) + palettes_at) + p.offset;
   }
+  // Brings frame slot `slot` up to date with dual-quaternion palette p: its matrices, and with
+  // `dual_quaternions` also their dual quaternions (converted once per version).
+  // kNonFiniteValue (cpu::DualQuaternionPaletteJob, "palette/<entry>") for a matrix that cannot
+  // be converted; the slot's dual quaternions are then left as they were.
+  Status WriteDualPalette(uint32_t slot, Palette& p, bool dual_quaternions) {
+    Float3x4* at = PaletteAt(slot, p);
+    if (p.slot_matrices[slot] != p.version) {
+      std::memcpy(at, p.matrices.data(), p.entries * sizeof(Float3x4));
+      p.slot_matrices[slot] = p.version;
+    }
+    if (!dual_quaternions || p.slot_dual[slot] == p.version) return {};
+    if (p.converted != p.version) {
+      p.dual_quaternions.resize(p.entries);
+      cpu::DualQuaternionPaletteJob job;
+      job.palette = p.matrices;
+      job.output = p.dual_quaternions;
+      if (Status st = job.Run(); !st) return st;
+      // Row 0 of K's w in entry 0: whether any entry scales (shaders/dual_quaternion.glsl).
+      p.dual_quaternions[0].scale[0].w = cpu::HasScale(p.dual_quaternions) ? 1.0f : 0.0f;
+      p.converted = p.version;
+    }
+    std::memcpy(static_cast<void*>(at + p.entries), p.dual_quaternions.data(),
+                p.entries * sizeof(cpu::DualQuaternion));
+    p.slot_dual[slot] = p.version;
+    return {};
+  }
 };
+
+uint32_t PaletteUnits(uint32_t entries, SkinningMethod method) {
+  if (method == SkinningMethod::kLinear) return entries;
+  const uint64_t units = uint64_t{entries} + (uint64_t{entries} * 8 + 2) / 3;
+  return uint32_t(std::min<uint64_t>(units, UINT32_MAX));
+}
 
 VkDeviceSize SkinCacheOutputBytes(VkDeviceSize total, VkDeviceSize largest,
                                   VkDeviceSize output_page_bytes) {
@@ -186,7 +234,11 @@ Result<SkinCacheOptions> SkinCacheOptionsFor(const Primitive& mesh, uint32_t joi
   o.max_instances = o.max_palettes = uint32_t(n);
   o.mesh_bytes = l.bytes;
   o.output_bytes = SkinCacheOutputBytes(per_instance * n, per_instance, base.output_page_bytes);
-  o.max_palette_entries = uint32_t(std::max<uint64_t>(l.palette_size * n, 1));
+  o.max_palette_entries = uint32_t(std::max<uint64_t>(
+      uint64_t{PaletteUnits(l.palette_size, l.dual_quaternion ? SkinningMethod::kDualQuaternion
+                                                              : SkinningMethod::kLinear)} *
+          n,
+      1));
   o.max_morph_weights = uint32_t(l.morph_target_count * n);
   return o;
 }
@@ -264,12 +316,12 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
       context, options.frames_in_flight * uint32_t(s.pages.size()), "sinew skin cache");
   if (!descriptors) return descriptors.status();
   s.descriptors = std::move(descriptors.value());
-  auto dense = detail::KernelsOf(context).Get(detail::KernelKind::kSkinDense);
-  if (!dense) return dense.status();
-  auto sparse = detail::KernelsOf(context).Get(detail::KernelKind::kSkinSparse);
-  if (!sparse) return sparse.status();
-  s.dense = *dense;
-  s.sparse = *sparse;
+  // The linear kernels now; the dual-quaternion ones with the first mesh that needs them.
+  for (uint32_t variant : {0u, 1u}) {
+    auto kernel = detail::KernelsOf(context).Get(detail::KernelFor(variant));
+    if (!kernel) return kernel.status();
+    s.kernels[variant] = *kernel;
+  }
 
   s.frames.resize(options.frames_in_flight);
   for (uint32_t f = 0; f < options.frames_in_flight; ++f) {
@@ -307,6 +359,12 @@ Result<MeshId> SkinCache::RecordMesh(const Primitive& mesh, uint32_t joints,
   const MeshLayout& layout = upload->layout;
   if (uint64_t{layout.vertex_count} * 4 > UINT32_MAX) {
     return ErrorInfo{Error::kInvalidArgument, "a mesh of more than 2^30 vertices", "positions", 0};
+  }
+  const uint32_t variant = detail::KernelVariant(layout.sparse, layout.dual_quaternion);
+  if (!s.kernels[variant].pipeline) {
+    auto kernel = detail::KernelsOf(context_).Get(detail::KernelFor(variant));
+    if (!kernel) return kernel.status();
+    s.kernels[variant] = *kernel;
   }
   const auto base = s.mesh_pool.Allocate(layout.bytes, detail::StreamAlignment(context_));
   if (!base) return Full("the mesh pool", "SkinCacheOptions::mesh_bytes");
@@ -377,17 +435,26 @@ const MeshLayout* SkinCache::mesh_layout(MeshId id) const {
 
 // --- Palettes ---
 
-Result<PaletteId> SkinCache::AddPalette(uint32_t entries) {
+Result<PaletteId> SkinCache::AddPalette(uint32_t entries, SkinningMethod method) {
   State& s = *state_;
   if (entries == 0) return Status{Error::kInvalidArgument, "a palette of 0 entries", "entries"};
   if (s.palettes.slots.size() - s.palettes.free.size() >= options_.max_palettes) {
     return Full("the palette table", "SkinCacheOptions::max_palettes");
   }
-  const auto offset = s.palette_pool.Allocate(entries);
+  const uint32_t units = PaletteUnits(entries, method);
+  if (units > options_.max_palette_entries) {
+    return Full("the palette entries", "SkinCacheOptions::max_palette_entries");
+  }
+  const auto offset = s.palette_pool.Allocate(units);
   if (!offset) return Full("the palette entries", "SkinCacheOptions::max_palette_entries");
   State::Palette p;
   p.entries = entries;
+  p.units = units;
   p.offset = static_cast<uint32_t>(*offset);
+  if (method == SkinningMethod::kDualQuaternion) {
+    p.dual = true;
+    p.matrices.assign(entries, Float3x4{});
+  }
   return s.palettes.Add<PaletteId>(p);
 }
 
@@ -400,7 +467,7 @@ Status SkinCache::RemovePalette(PaletteId id) {
   }
   // Host memory only: the open frame's slot is not in flight, the others are rewritten in full
   // by their frames. Reusable at once.
-  s.palette_pool.Free(p->offset, p->entries);
+  s.palette_pool.Free(p->offset, p->units);
   s.palettes.Remove(id.index);
   return {};
 }
@@ -409,6 +476,10 @@ std::span<Float3x4> SkinCache::palette(PaletteId id) {
   State& s = *state_;
   State::Palette* p = s.palettes.Find(id);
   if (!p) return {};
+  if (p->dual) {  // the host copy always holds the newest matrices
+    ++p->version;
+    return p->matrices;
+  }
   Float3x4* open = s.PaletteAt(frame_slot(), *p);
   // Bring the open frame's copy up to date, so that writing only some entries keeps the others.
   if (p->written == kNever) {
@@ -427,6 +498,10 @@ std::span<Float3x4> SkinCache::OverwritePalette(PaletteId id) {
   State& s = *state_;
   State::Palette* p = s.palettes.Find(id);
   if (!p) return {};
+  if (p->dual) {
+    ++p->version;
+    return p->matrices;
+  }
   p->written = frame_;
   return {s.PaletteAt(frame_slot(), *p), p->entries};
 }
@@ -440,6 +515,11 @@ Status SkinCache::SetPalette(PaletteId id, std::span<const Float3x4> matrices) {
             std::to_string(matrices.size()) + " matrices for a palette of " +
                 std::to_string(p->entries),
             "matrices"};
+  }
+  if (p->dual) {
+    std::copy(matrices.begin(), matrices.end(), p->matrices.begin());
+    ++p->version;
+    return {};
   }
   std::memcpy(s.PaletteAt(frame_slot(), *p), matrices.data(), matrices.size_bytes());
   p->written = frame_;
@@ -458,6 +538,12 @@ Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) 
     return Status{Error::kSizeMismatch,
                   "the mesh needs " + std::to_string(m->layout.palette_size) +
                       " palette entries, the palette has " + std::to_string(p->entries),
+                  "palette"};
+  }
+  if (m->layout.dual_quaternion && !p->dual) {
+    return Status{Error::kInvalidArgument,
+                  "a dual-quaternion mesh needs a palette made with "
+                  "AddPalette(entries, SkinningMethod::kDualQuaternion)",
                   "palette"};
   }
   if (live_instances_ >= options_.max_instances) {
@@ -590,11 +676,29 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
               "active/" + std::to_string(i)};
     }
     in->stamp = stamp;
-    s.keys.push_back(2 * in->page + (s.meshes.slots[in->mesh].layout.sparse ? 1u : 0u));
+    const MeshLayout& l = s.meshes.slots[in->mesh].layout;
+    s.keys.push_back(detail::kKernelVariants * in->page +
+                     detail::KernelVariant(l.sparse, l.dual_quaternion));
   }
-  // By output page, dense before sparse within a page: one contiguous run of work items per
-  // (page, kernel), one dispatch each. A counting sort by that key (2 per page), stable.
-  s.key_counts.assign(2 * s.pages.size() + 1, 0);
+  // Dual-quaternion palettes: brought up to date in this slot, converted where a dual-quaternion
+  // mesh reads them, before anything is recorded, so that a palette that cannot be converted (a
+  // non-finite matrix) fails the Record with the frame still open. A palette that only linear
+  // meshes read this frame needs its matrices alone.
+  for (const InstanceId& id : active) {
+    const State::Instance& in = s.instances.slots[id.index];
+    if (s.meshes.slots[in.mesh].layout.dual_quaternion)
+      s.palettes.slots[in.palette].read_dual = stamp;
+  }
+  for (size_t i = 0; i < active.size(); ++i) {
+    State::Palette& p = s.palettes.slots[s.instances.slots[active[i].index].palette];
+    if (!p.dual) continue;
+    if (Status st = s.WriteDualPalette(slot, p, p.read_dual == stamp); !st) {
+      return Prefixed(st, "active/" + std::to_string(i));
+    }
+  }
+  // By output page, then kernel variant: one contiguous run of work items per (page, kernel), one
+  // dispatch each. A counting sort by that key (kKernelVariants per page), stable.
+  s.key_counts.assign(detail::kKernelVariants * s.pages.size() + 1, 0);
   for (uint32_t key : s.keys) ++s.key_counts[key + 1];
   for (size_t k = 1; k < s.key_counts.size(); ++k) s.key_counts[k] += s.key_counts[k - 1];
   s.order.resize(active.size());
@@ -619,7 +723,7 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     State::Instance& in = s.instances.slots[s.order[r]];
     State::Mesh& m = s.meshes.slots[in.mesh];
     State::Palette& p = s.palettes.slots[in.palette];
-    if (p.written != frame_) (void)palette(PaletteId{in.palette, p.generation});
+    if (!p.dual && p.written != frame_) (void)palette(PaletteId{in.palette, p.generation});
     if (!in.morph_slot.empty() && in.slot_version[slot] != in.weights_version) {
       std::memcpy(morph_words + in.morph_offset, in.morph_slot.data(),
                   in.morph_slot.size() * sizeof(uint32_t));
@@ -636,7 +740,8 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
       rec.previous_positions = static_cast<uint32_t>(in.positions[1] / 4);
       in.previous_valid = true;  // positions[1] holds the frame before, or a copy of this one
     }
-    rec.palette = p.offset * 3;
+    // In vec4 units; a dual-quaternion mesh reads the dual quaternions after the matrices.
+    rec.palette = (p.offset + (m.layout.dual_quaternion ? p.entries : 0)) * 3;
     rec.morph_slot = in.morph_offset;
     rec.out_positions = static_cast<uint32_t>(in.positions[in.current] / 4);
     rec.out_normals = static_cast<uint32_t>(in.normals / 4);
@@ -664,9 +769,9 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
   stats.instances = static_cast<uint32_t>(s.order.size());
   stats.work_items = item_count;
   for (const State::ItemRun& run : s.runs) {
-    stats.dispatches +=
-        detail::RecordSkinDispatches(context_, cmd, run.key % 2 ? s.sparse : s.dense,
-                                     frame.sets[run.key / 2], run.first, run.end - run.first);
+    stats.dispatches += detail::RecordSkinDispatches(
+        context_, cmd, s.kernels[run.key % detail::kKernelVariants],
+        frame.sets[run.key / detail::kKernelVariants], run.first, run.end - run.first);
   }
   stats_ = stats;
 

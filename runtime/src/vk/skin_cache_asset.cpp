@@ -10,6 +10,14 @@ namespace sinew::vk {
 
 namespace {
 
+// How a drawn mesh's palette blends: with dual quaternions when any of its primitives does (the
+// palette then feeds its linear primitives too).
+SkinningMethod PaletteMethod(const Mesh& mesh) {
+  const bool dual = std::any_of(mesh.primitives.begin(), mesh.primitives.end(),
+                                [](const Primitive& p) { return p.dual_quaternion(); });
+  return dual ? SkinningMethod::kDualQuaternion : SkinningMethod::kLinear;
+}
+
 // Adds every primitive of every drawn mesh through `add` (one of SkinCache::AddMesh's forms).
 template <typename AddMesh>
 Result<AssetMeshes> AddEach(SkinCache& cache, const Asset& asset, const AddMesh& add) {
@@ -42,7 +50,7 @@ SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
   const uint64_t previous = base.previous_positions == PreviousPositions::kNone ? 0 : 1;
   const std::vector<cpu::DrawnMesh> drawn = cpu::DrawnMeshes(asset);
   for (const cpu::DrawnMesh& d : drawn) {
-    entries += d.palette_size;
+    entries += PaletteUnits(d.palette_size, PaletteMethod(asset.meshes[d.mesh]));
     for (const Primitive& p : asset.meshes[d.mesh].primitives) {
       const uint64_t v = p.vertex_count(), groups = (v + 63) / 64, t = p.targets.size();
       const uint64_t k =
@@ -99,7 +107,12 @@ Status RemoveAssetMeshes(SkinCache& cache, const AssetMeshes& meshes) {
 Result<AssetInstance> AddAssetInstance(SkinCache& cache, const AssetMeshes& meshes) {
   AssetInstance out;
   for (size_t i = 0; i < meshes.drawn.size(); ++i) {
-    auto palette = cache.AddPalette(meshes.drawn[i].palette_size);
+    SkinningMethod method = SkinningMethod::kLinear;
+    for (MeshId mesh : meshes.meshes[i]) {
+      const MeshLayout* l = cache.mesh_layout(mesh);
+      if (l && l->dual_quaternion) method = SkinningMethod::kDualQuaternion;
+    }
+    auto palette = cache.AddPalette(meshes.drawn[i].palette_size, method);
     if (!palette) {
       (void)RemoveAssetInstance(cache, out);
       return palette.status();

@@ -51,8 +51,9 @@ struct Primitive {
   // Morph targets (blend shapes), applied before skinning; each stream empty or one xyz offset
   // per vertex. The GPU packs them sparse (MorphDeltas); weights are per instance.
   std::vector<MorphTarget> targets;
-  // Linear unless chosen (the loaders' `skinning` option; UsdSkel's skel:skinningMethod). The GPU
-  // kernels run linear blending only so far: SkinCache::AddMesh refuses kDualQuaternion.
+  // Linear unless chosen (UsdSkel's skel:skinningMethod; `sinew bake --skinning dqs`). The CPU
+  // reference and the GPU kernels run both; a dual-quaternion primitive's SkinCache instances need
+  // a dual-quaternion palette (SkinCache::AddPalette).
   SkinningMethod skinning = SkinningMethod::kLinear;
 
   // The material to draw with while `variant` (or -1 for none) is active.
@@ -65,6 +66,8 @@ struct Primitive {
   size_t vertex_count() const { return positions.size() / 3; }
   bool sparse() const { return !sparse_influences.offsets.empty(); }
   bool skinned() const { return !influences.joints.empty() || sparse(); }
+  // Skinned and blended with dual quaternions (a rigid primitive never is).
+  bool dual_quaternion() const { return skinned() && skinning == SkinningMethod::kDualQuaternion; }
 
   // Entries of one instance's skinning palette: the groups of a sparse primitive
   // (sparse_influences.group_count), `joints` for a dense one (the joint count of the skin that

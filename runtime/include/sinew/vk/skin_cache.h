@@ -1,7 +1,8 @@
 // The frame model for crowds, what engines call a GPU skin cache: one object owns the deformed
 // vertices of every instance of every mesh of a scene, in a few large buffers, and records a
-// frame's deformation in at most two dispatches (one per kernel variant: dense and sparse
-// influences) per output page, whatever the number of meshes and instances (output_pages()).
+// frame's deformation in at most four dispatches (one per kernel variant: dense or sparse
+// influences, blended linearly or with dual quaternions) per output page, whatever the number of
+// meshes and instances (output_pages()).
 //
 // What it holds:
 // * meshes: a Primitive's rest data (dense, sparse or rigid, with or without morph targets),
@@ -73,7 +74,8 @@ struct SkinCacheOptions {
   // only make sense to bound single allocations). Each page can waste up to one instance's outputs
   // at its end.
   VkDeviceSize output_page_bytes = 0;
-  // Palette entries (3x4 matrices) of all live palettes together.
+  // Palette entries (3x4 matrices) of all live palettes together; a dual-quaternion palette takes
+  // PaletteUnits(entries, SkinningMethod::kDualQuaternion) of them.
   uint32_t max_palette_entries = 65536;
   // Morph weights of all live instances together (each instance: its mesh's target count).
   uint32_t max_morph_weights = 16384;
@@ -127,6 +129,11 @@ struct SkinCacheFrameStats {
   uint32_t meshes = 0;      // distinct meshes among them
 };
 
+// What a palette of `entries` takes of SkinCacheOptions::max_palette_entries: `entries` for
+// linear blending; with dual quaternions their 128-byte entries too, counted in 48-byte units:
+// entries + ceil(8 · entries / 3).
+uint32_t PaletteUnits(uint32_t entries, SkinningMethod method);
+
 // SkinCacheOptions::output_bytes for outputs of `total` bytes in all, the largest instance's
 // `largest` bytes: outputs live in pages (output_page_bytes, at most the device's
 // maxStorageBufferRange, which Vulkan guarantees to be at least 2^27 bytes) and an instance never
@@ -136,7 +143,8 @@ VkDeviceSize SkinCacheOutputBytes(VkDeviceSize total, VkDeviceSize largest,
                                   VkDeviceSize output_page_bytes = 0);
 
 // `base` with every capacity set to hold `instances` instances of `mesh` (each with a palette of
-// its own, mesh.palette_size(joints) entries): the mesh's exact packed size, outputs with page
+// its own, mesh.palette_size(joints) entries, PaletteUnits of them counted against
+// max_palette_entries): the mesh's exact packed size, outputs with page
 // slack. The mesh's validation errors. (For an asset's characters: SkinCacheOptionsFor in
 // skin_cache_asset.h.)
 Result<SkinCacheOptions> SkinCacheOptionsFor(const Primitive& mesh, uint32_t joints,
@@ -173,7 +181,12 @@ class SkinCache {
 
   // --- Palettes ---
   // A palette of `entries` matrices (>= 1), identity until written. kCapacityExceeded.
-  Result<PaletteId> AddPalette(uint32_t entries);
+  // With SkinningMethod::kDualQuaternion the palette also feeds dual-quaternion meshes (and still
+  // linear ones): the host writes matrices as for any palette, into host memory of the cache's
+  // own, and Record() converts a palette written since the frame slot last held it
+  // (cpu::DualQuaternionPaletteJob, on the recording thread) into the 128-byte entries the
+  // dual-quaternion kernels read, beside the matrices.
+  Result<PaletteId> AddPalette(uint32_t entries, SkinningMethod method = SkinningMethod::kLinear);
   // kInUse while an instance uses it; kInvalidHandle.
   Status RemovePalette(PaletteId palette);
   // The palette's matrices in the open frame, to write in place (a 3x4 per entry, e.g. from
@@ -189,8 +202,10 @@ class SkinCache {
 
   // --- Instances ---
   // An instance of `mesh` deformed with `palette`, which must hold at least the mesh's palette
-  // size (MeshLayout::palette_size). Morph weights start at 0. kInvalidHandle, kSizeMismatch (a
-  // palette too small), kCapacityExceeded (instances, outputs or morph weights).
+  // size (MeshLayout::palette_size), and be a dual-quaternion palette for a dual-quaternion mesh.
+  // Morph weights start at 0. kInvalidHandle, kSizeMismatch (a palette too small),
+  // kInvalidArgument (a linear palette for a dual-quaternion mesh), kCapacityExceeded (instances,
+  // outputs or morph weights).
   Result<InstanceId> AddInstance(MeshId mesh, PaletteId palette);
   Status RemoveInstance(InstanceId instance);
   // One weight per morph target of the instance's mesh, already resolved over in-betweens (e.g.
@@ -216,8 +231,11 @@ class SkinCache {
 
   // Records the deformation of every live instance, or of the instances in `active` only (the
   // others keep their last outputs), into `cmd` (recording, on the Context's queue family), then
-  // ends the frame. kInvalidHandle (where "active/<i>") for an invalid or repeated id; nothing
-  // is recorded then and the frame stays open.
+  // ends the frame. kInvalidHandle (where "active/<i>") for an invalid or repeated id, and
+  // kNonFiniteValue (where "active/<i>/palette/<entry>") for a dual-quaternion palette read by a
+  // dual-quaternion mesh with a matrix that cannot be converted: nothing is recorded then and the
+  // frame stays open. (A deliberate stop: a NaN in a palette is the host's bug, and where a linear
+  // palette would spread it over one character, this names it.)
   Status Record(VkCommandBuffer cmd);
   Status Record(VkCommandBuffer cmd, std::span<const InstanceId> active);
   // What the last Record() recorded.
@@ -235,7 +253,7 @@ class SkinCache {
 
   // Buffers the outputs live in: output_bytes split in pages of at most the device's
   // maxStorageBufferRange (what one storage binding sees; lavapipe: 128 MiB, desktop GPUs: 2 to 4
-  // GiB). Each page adds up to two dispatches to a frame (InstanceOutputs::buffer says which).
+  // GiB). Each page adds up to four dispatches to a frame (InstanceOutputs::buffer says which).
   uint32_t output_pages() const;
   // The pool every mesh's rest data lives in.
   VkBuffer mesh_buffer() const;

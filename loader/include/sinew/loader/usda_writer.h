@@ -1,0 +1,49 @@
+// Writing a skinned sinew::Asset (typically loaded from glTF) as a UsdSkel .usda layer: what
+// `sinew convert IN OUT.usda` writes, and how sinew proves that its UsdSkel reading agrees with its
+// glTF reading (a character converted and read back deforms as the original).
+//
+// What is written, under one SkelRoot "/Root" at the origin (docs/usda.md, "Writing .usda"):
+// - per skin that a drawn node instantiates, a Skeleton "Skeleton_<k>": its joints are the skin's,
+//   parents first (a joint's parent is its nearest ancestor among the skin's joints, a joint
+//   without one a root), named by the joints' node names made unique among siblings; each joint's
+//   transform relative to its parent joint (a root's: its scene-space transform, so the Skeleton
+//   and the SkelRoot stay at identity and skeleton space is scene space); bindTransforms the
+//   inverses of the inverse bind matrices; restTransforms the rest pose;
+// - with a clip, per skeleton a SkelAnimation "Animation" bound as skel:animationSource: the
+//   joints' translations (float3), rotations (quatf) and scales (half3, the schema's type: scales
+//   keep about three significant digits) at every key time of the clip's samplers (time code =
+//   seconds × timeCodesPerSecond), and the blend-shape weights of the skin's meshes;
+// - per primitive of a skinned drawn mesh, a Mesh "<node>_<p>" bound to its skeleton: points,
+//   triangles, vertex normals, dense influences as primvars:skel:jointIndices / jointWeights
+//   (elementSize K, vertex interpolation, indices in skeleton order), an identity
+//   geomBindTransform, and its morph targets as BlendShape prims (offsets, normalOffsets;
+//   in-betweens as inbetweens:<name> with their weight) named by Mesh::target_names.
+// Left out, and listed in the report: unskinned drawn meshes, sparse (G4MF group) influences,
+// tangents, materials, and clips other than the one written.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sinew/asset/asset.h"
+#include "sinew/core/error.h"
+
+namespace sinew::loader {
+
+struct UsdaWriteOptions {
+  int32_t animation = 0;              // the clip written (-1 or none in the asset: no animation)
+  double time_codes_per_second = 24;  // > 0
+};
+
+struct UsdaWriteReport {
+  std::vector<std::string> left_out;  // what was not written, one sentence each
+};
+
+// The layer's text. kInvalidArgument when no drawn node has a skin, or for options out of range;
+// kUnsupportedFeature for a primitive that is not triangles (mode 4); the scene evaluation's
+// errors (kInvalidHierarchy, the animation jobs').
+Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& options = {},
+                              UsdaWriteReport* report = nullptr);
+
+}  // namespace sinew::loader
