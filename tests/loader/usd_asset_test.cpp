@@ -673,6 +673,46 @@ TEST(UsdAsset, RefusesASingularBindTransform) {
   ExpectError(text, Error::kInvalidValue, "/R/Skel.bindTransforms");
 }
 
+TEST(UsdAsset, RefusesBindTransformsThatAreNotOnePerJoint) {
+  std::string text = Rig(kInfluences);
+  const std::string second =
+      ", ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,2,0,1))]\n        uniform matrix4d[] rest";
+  text.replace(text.find(second), second.size(), "]\n        uniform matrix4d[] rest");
+  ExpectError(text, Error::kSizeMismatch, "/R/Skel.bindTransforms");
+}
+
+TEST(UsdAsset, RefusesASingularGeomBindTransform) {
+  ExpectError(Rig(std::string(kInfluences) + "        matrix4d primvars:skel:geomBindTransform = "
+                                             "((1,0,0,0),(0,1,0,0),(0,0,0,0),(0,0,0,1))\n"),
+              Error::kInvalidValue, "/R/M.primvars:skel:geomBindTransform");
+}
+
+TEST(UsdAsset, RefusesANonFiniteWeight) {
+  ExpectError(Rig("        int[] primvars:skel:jointIndices = [0] (interpolation = \"constant\")\n"
+                  "        float[] primvars:skel:jointWeights = [nan] (interpolation = "
+                  "\"constant\")\n"),
+              Error::kNonFiniteValue, "/R/M (influences/weights/0)");
+}
+
+TEST(UsdAsset, RefusesTimeSampledInfluences) {
+  ExpectError(Rig("        int[] primvars:skel:jointIndices.timeSamples = { 0: [0] }\n"
+                  "        int[] primvars:skel:jointIndices (interpolation = \"constant\")\n"
+                  "        float[] primvars:skel:jointWeights.timeSamples = { 0: [1] }\n"
+                  "        float[] primvars:skel:jointWeights (interpolation = \"constant\")\n"),
+              Error::kUnsupportedFeature, "/R/M.primvars:skel:jointIndices");
+}
+
+TEST(UsdAsset, RefusesResetXformStackAndOpsThatAreNotAuthored) {
+  ExpectError(
+      "#usda 1.0\ndef Xform \"X\"\n{\n"
+      "    uniform token[] xformOpOrder = [\"!resetXformStack!\"]\n}\n",
+      Error::kUnsupportedFeature, "/X.xformOpOrder");
+  ExpectError(
+      "#usda 1.0\ndef Xform \"X\"\n{\n"
+      "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n",
+      Error::kMissingProperty, "/X.xformOpOrder");
+}
+
 TEST(UsdAsset, RefusesJointsBeforeTheirParents) {
   std::string text = Rig(kInfluences);
   text.replace(text.find("[\"a\", \"a/b\"]"), 12, "[\"a/b\", \"a\"]");
