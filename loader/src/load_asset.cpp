@@ -7,17 +7,28 @@
 #include "sinew/loader/file.h"
 #include "sinew/loader/g4mf.h"
 #include "sinew/loader/gltf.h"
+#include "sinew/loader/usd.h"
 
 namespace sinew::loader {
 
 const char* ToString(AssetFormat format) {
-  return format == AssetFormat::kG4mf ? "G4MF (3D)" : "glTF 2.0";
+  switch (format) {
+    case AssetFormat::kG4mf:
+      return "G4MF (3D)";
+    case AssetFormat::kUsda:
+      return "USD (.usda)";
+    case AssetFormat::kGltf:
+      break;
+  }
+  return "glTF 2.0";
 }
 
 AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) return AssetFormat::kGltf;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "G4MF", 4) == 0) return AssetFormat::kG4mf;
+  if (bytes.size() >= 5 && std::memcmp(bytes.data(), "#usda", 5) == 0) return AssetFormat::kUsda;
   const std::filesystem::path extension = path.extension();
+  if (extension == ".usda") return AssetFormat::kUsda;
   return extension == ".g4tf" || extension == ".g4b" ? AssetFormat::kG4mf : AssetFormat::kGltf;
 }
 
@@ -26,9 +37,18 @@ Result<LoadedFile> LoadAsset(const std::filesystem::path& path) {
   const std::span<const uint8_t> bytes(file.data(), file.size);
   LoadedFile out;
   out.format = DetectAssetFormat(path, bytes);
-  SINEW_TRY_ASSIGN(out.loaded, out.format == AssetFormat::kG4mf
-                                   ? LoadG4mfFromMemory(bytes, path.parent_path())
-                                   : LoadGltfFromMemory(bytes, path.parent_path()));
+  const auto load = [&]() -> Result<LoadedAsset> {
+    switch (out.format) {
+      case AssetFormat::kG4mf:
+        return LoadG4mfFromMemory(bytes, path.parent_path());
+      case AssetFormat::kUsda:
+        return LoadUsdaFromMemory(bytes);
+      case AssetFormat::kGltf:
+        break;
+    }
+    return LoadGltfFromMemory(bytes, path.parent_path());
+  };
+  SINEW_TRY_ASSIGN(out.loaded, load());
   return out;
 }
 

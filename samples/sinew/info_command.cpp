@@ -449,7 +449,7 @@ int InfoCommand(std::span<const std::string_view> args) {
     // `sinew info --help` asks for the usage (on stdout); anything else malformed gets it on
     // stderr.
     const bool asked = help && args.size() == 1;
-    std::fputs("usage: sinew info FILE [--json]   (.gltf, .glb, .g4tf or .g4b)\n",
+    std::fputs("usage: sinew info FILE [--json]   (.gltf, .glb, .g4tf, .g4b or .usda)\n",
                asked ? stdout : stderr);
     return asked ? 0 : 2;
   }

@@ -158,6 +158,13 @@ bool MeasureFile(const std::filesystem::path& path, loader::GltfLoader& gltf_loa
                  first.error().ToString().c_str());
     return false;
   }
+  if (first->format == loader::AssetFormat::kUsda) {
+    std::fprintf(stderr,
+                 "sinew bench: %s: the loader benchmark compares JSON loaders; `sinew bench "
+                 "--usda` measures the .usda reader\n",
+                 path.string().c_str());
+    return false;
+  }
   auto bytes = loader::ReadFile(path);
   if (!bytes) return false;
   const std::span<const uint8_t> data(bytes->data(), bytes->size);

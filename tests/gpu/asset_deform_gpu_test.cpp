@@ -1,12 +1,14 @@
-// The GPU path on real assets: every primitive of every shared skinned or morphing
-// asset, two characters at four times of every clip, deformed in a SkinCache by the fused GPU
-// kernel (morph targets, then skinning or the node's transform as one rigid joint) == the CPU
-// reference within 1e-5 x extent. And RobotExpressive's face shapes,
-// which none of its clips drives, with weights set through the API.
+// The GPU path on real assets: every primitive of every shared skinned or morphing asset and of
+// Pixar's UsdSkel scenes, two characters at four times of every clip, deformed in a SkinCache by
+// the fused GPU kernel (morph targets, then skinning or the node's transform as one rigid joint)
+// == the CPU reference within 1e-5 x extent. And RobotExpressive's face shapes, which none of its
+// clips drives, with weights set through the API.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpu/deform_check.h"
@@ -15,6 +17,7 @@
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/gltf.h"
+#include "sinew/loader/load_asset.h"
 #include "sinew/vk/deform_once.h"
 #include "sinew/vk/readback.h"
 #include "sinew/vk/skin_cache_asset.h"
@@ -26,13 +29,20 @@ namespace {
 class AssetDeformGpu : public testing::GpuTest,
                        public ::testing::WithParamInterface<const char*> {};
 
+// A parameter's file: under the shared assets, or for "usdskel/..." among Pixar's UsdSkel scenes in
+// the conformance data (test_assets.h).
+std::filesystem::path AssetPath(std::string_view param) {
+  return param.starts_with("usdskel/") ? testing::TestConformance() / param
+                                       : testing::TestAssets() / param;
+}
+
 // As an engine draws the asset: its meshes in a SkinCache (vk::AddAssetMeshes), two characters
 // (vk::AddAssetInstance) posed at different times of the clip (vk::PoseAssetInstance), one
 // Record() for both, every primitive of each read back from the cache's output buffer.
 TEST_P(AssetDeformGpu, EveryPrimitiveOfTwoCharactersMatchesTheCpuAtFourTimesOfEveryClip) {
-  auto loaded = loader::LoadGltf(testing::TestAssets() / GetParam());
+  auto loaded = loader::LoadAsset(AssetPath(GetParam()));
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
-  const Asset& a = loaded->asset;
+  const Asset& a = loaded->loaded.asset;
   // Sized for exactly two characters: SkinCacheOptionsFor's bound must hold every asset.
   auto cache = vk::SkinCache::Create(*context_, vk::SkinCacheOptionsFor(a, 2));
   ASSERT_TRUE(cache.ok()) << cache.error().ToString();
@@ -132,6 +142,14 @@ INSTANTIATE_TEST_SUITE_P(
         "MorphStressTest_embedded/MorphStressTest.gltf",
         "AnimatedMorphSphere/AnimatedMorphSphere.gltf", "AnimatedMorphCube/AnimatedMorphCube.gltf",
         "MorphPrimitivesTest/MorphPrimitivesTest.gltf", "SimpleMorph/SimpleMorph.gltf"));
+
+// Pixar's UsdSkel scenes as LoadAsset loads them (.usda): lbs.usda's linearly skinned meshes and
+// curves, dqs.usda's skinned with dual quaternions, and the blend-shape planes (in-betweens,
+// normal offsets).
+INSTANTIATE_TEST_SUITE_P(UsdSkelScenes, AssetDeformGpu,
+                         ::testing::Values("usdskel/lbs.usda", "usdskel/dqs.usda",
+                                           "usdskel/blendshapes.usda",
+                                           "usdskel/blendshapesWithNormals.usda"));
 
 class RobotExpressiveFaceGpu : public testing::GpuTest {};
 

@@ -58,6 +58,7 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
                   mesh.path + ".skel:blendShapes");
   }
   out.targets.resize(out.names.size());
+  out.target_names = out.names;
   for (size_t s = 0; s < targets.size(); ++s) {
     out.targets[s].positions.assign(vertex_count * 3, 0.0f);
     const Prim* shape = layer.FindPrim(targets[s]);
@@ -92,6 +93,8 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
       SINEW_TRY(ScatterOptional(*shape, a.name + ":normalOffsets", indices, indexed, vertex_count,
                                 &t.normals));
       inbetweens.inbetweens.push_back({uint32_t(out.targets.size()), w});
+      out.target_names.push_back(out.names[s] + ":" +
+                                 std::string(name.substr(sizeof("inbetweens:") - 1)));
       out.targets.push_back(std::move(t));
     }
     if (!inbetweens.inbetweens.empty()) out.inbetweens.push_back(std::move(inbetweens));

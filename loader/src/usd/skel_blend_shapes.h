@@ -17,6 +17,9 @@ struct BlendShapeSet {
   std::vector<std::string> names;          // skel:blendShapes: weight i drives target i
   std::vector<MorphTarget> targets;        // one per name (the primary), then the in-betweens
   std::vector<InbetweenShape> inbetweens;  // the shapes with in-betweens
+  // One per target: a primary's name from skel:blendShapes, an in-between's as
+  // "<primary>:<in-between>" ("smile:half" for the attribute inbetweens:half of smile's target).
+  std::vector<std::string> target_names;
 };
 
 // The blend shapes `binding` names, dense over `vertex_count` points (offsets scattered by the

@@ -10,13 +10,13 @@
 
 namespace sinew::loader {
 
-enum class AssetFormat : uint8_t { kGltf, kG4mf };
+enum class AssetFormat : uint8_t { kGltf, kG4mf, kUsda };
 
-// "glTF 2.0" or "G4MF (3D)".
+// "glTF 2.0", "G4MF (3D)" or "USD (.usda)".
 const char* ToString(AssetFormat format);
 
-// By content first (the GLB magic "glTF", the .g4b magic "G4MF"), then by extension (.g4tf is
-// G4MF); anything else is taken for glTF JSON.
+// By content first (the GLB magic "glTF", the .g4b magic "G4MF", the "#usda" header), then by
+// extension (.g4tf and .g4b are G4MF, .usda is USD); anything else is taken for glTF JSON.
 AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const uint8_t> bytes);
 
 struct LoadedFile {

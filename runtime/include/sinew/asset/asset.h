@@ -1,6 +1,6 @@
 // sinew::Asset: what a loader produces from a file — scene graph, skins, meshes, animations — in
-// sinew's conventions (docs/semantics.md, "Conventions"), validated. Format-neutral: glTF and G4MF
-// today, UsdSkel later.
+// sinew's conventions (docs/semantics.md, "Conventions"), validated. Format-neutral: glTF, G4MF
+// and UsdSkel (.usda) load into it.
 #pragma once
 
 #include <cstddef>

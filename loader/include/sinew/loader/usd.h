@@ -1,0 +1,34 @@
+// The UsdSkel loader: one flattened .usda layer (docs/usda.md) into a validated sinew::Asset —
+// each Skeleton's joints as nodes, each skinned or blend-shaped Mesh as a mesh of one Primitive
+// with its Skin, each bound SkelAnimation as an Animation. The mapping, rule by rule, and what it
+// refuses: docs/usda.md, "The UsdSkel loader".
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+
+#include "sinew/asset/influence_layout.h"
+#include "sinew/core/error.h"
+#include "sinew/loader/loaded_asset.h"
+
+namespace sinew::loader {
+
+struct UsdOptions {
+  // Layout of each skinned primitive's influences (sinew/asset/influence_layout.h): dense, K the
+  // influences' elementSize rounded up to a multiple of 4 (the default), sparse, or kAuto:
+  // whichever moves fewer bytes.
+  InfluenceLayout influences = InfluenceLayout::kDense;
+  uint32_t dense_k = 0;  // dense slots per vertex after conversion (0: enough for every influence)
+};
+
+// Loads a .usda file. Errors carry a code, a message and where: "line L, column C" for the text
+// (ReadUsdaFile's), else the path of the prim or property at fault ("/Root/Mesh.points"); the
+// path itself for a file that cannot be read (kFileNotFound, kFileReadFailed). Warnings name prims.
+Result<LoadedAsset> LoadUsda(const std::filesystem::path& path, const UsdOptions& options = {});
+
+// Loads .usda text from memory (no padding needed: the layer pulls nothing in from other files).
+Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes,
+                                       const UsdOptions& options = {});
+
+}  // namespace sinew::loader

@@ -1,0 +1,925 @@
+// The UsdSkel loader (sinew/loader/usd.h): a layer (usda_parser.h) mapped onto a sinew::Asset with
+// the UsdSkel building blocks of this folder. Each mapping decision is written down in
+// docs/usda.md, "The UsdSkel loader".
+#include <array>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/influence_layout_option.h"
+#include "common/load_status.h"
+#include "sinew/loader/file.h"
+#include "sinew/loader/usd.h"
+#include "usd/anim_mapper.h"
+#include "usd/skel_animation.h"
+#include "usd/skel_binding.h"
+#include "usd/skel_blend_shapes.h"
+#include "usd/skel_topology.h"
+#include "usd/skel_transforms.h"
+#include "usd/usda_parser.h"
+
+namespace sinew::loader {
+namespace {
+
+using usd::Attribute;
+using usd::Layer;
+using usd::Prim;
+using usd::Value;
+
+// USD's fallback when a layer does not author timeCodesPerSecond.
+constexpr double kDefaultTimeCodesPerSecond = 24;
+
+// Prims that the prims using them read (or that hold nothing to deform): skipped without a word,
+// with everything under them.
+bool Consumed(std::string_view type) {
+  return type == "SkelAnimation" || type == "BlendShape" || type == "Material" ||
+         type == "Shader" || type == "NodeGraph" || type == "GeomSubset";
+}
+
+// Prims that become nodes: transforms, the skeleton and the meshes.
+bool Transformable(std::string_view type) {
+  return type.empty() || type == "Xform" || type == "Scope" || type == "SkelRoot" ||
+         type == "Skeleton" || type == "Mesh" || type == "BasisCurves";
+}
+
+// The default value of `prim`'s attribute `name`: null when it has none (or `None`).
+const Value* DefaultOf(const Prim& prim, std::string_view name) {
+  const Attribute* a = prim.FindAttribute(name);
+  return a && a->default_value && !a->default_value->blocked ? &*a->default_value : nullptr;
+}
+
+std::vector<std::string> TokensOf(const Prim& prim, std::string_view name) {
+  const Value* v = DefaultOf(prim, name);
+  if (!v) return {};
+  return {v->strings().begin(), v->strings().end()};
+}
+
+// The numbers of a value, whatever its storage.
+std::vector<double> NumbersOf(const Value& value) {
+  std::vector<double> out;
+  for (const float f : value.floats()) out.push_back(f);
+  for (const double d : value.doubles()) out.push_back(d);
+  for (const int32_t i : value.ints()) out.push_back(i);
+  return out;
+}
+
+// The first target of relationship `name` of `prim`, or "" when it has none.
+std::string FirstTarget(const Prim& prim, std::string_view name) {
+  const usd::Relationship* r = prim.FindRelationship(name);
+  if (!r) return {};
+  const std::vector<std::string> targets = r->targets.Resolved();
+  return targets.empty() ? std::string() : targets.front();
+}
+
+// An index map from `source` tokens to `target` slots, by AnimMapper's rules: for each target
+// slot, the source index mapped there, or -1.
+std::vector<int32_t> SourceOfEachTarget(std::span<const std::string> source,
+                                        std::span<const std::string> target) {
+  std::vector<int32_t> iota(source.size()), out;
+  std::iota(iota.begin(), iota.end(), 0);
+  usd::AnimMapper(source, target).Remap<int32_t>(iota, 1, -1, &out);
+  out.resize(target.size(), -1);
+  return out;
+}
+
+// A rotation about axis 0, 1 or 2 (x, y, z) by `degrees`, as a column-vector matrix.
+Float4x4 AxisRotation(int axis, double degrees) {
+  const double r = degrees * 3.14159265358979323846 / 180.0;
+  const float c = float(std::cos(r)), s = float(std::sin(r));
+  const int a = (axis + 1) % 3, b = (axis + 2) % 3;
+  Float4x4 m;
+  m.m[a][a] = c, m.m[a][b] = s;
+  m.m[b][a] = -s, m.m[b][b] = c;
+  return m;
+}
+
+struct SkeletonInfo {
+  const Prim* prim = nullptr;
+  std::vector<std::string> joints;
+  std::vector<uint32_t> nodes;      // the node of each joint
+  std::vector<Float4x4> binds;      // bindTransforms (checked when a mesh binds to the skeleton)
+  const Prim* animation = nullptr;  // its skel:animationSource, a SkelAnimation
+};
+
+// A mesh with blend shapes bound to a skeleton: its node gets the animation's weights.
+struct ShapedMesh {
+  uint32_t node = 0;
+  const Prim* skeleton = nullptr;
+  std::vector<std::string> shapes;  // skel:blendShapes
+  size_t targets = 0;               // shapes and in-betweens
+};
+
+struct LoadState {
+  const Layer* layer = nullptr;
+  Asset* asset = nullptr;
+  std::vector<Warning>* warnings = nullptr;
+  double time_codes_per_second = kDefaultTimeCodesPerSecond;
+  std::vector<int32_t> prim_node;  // the node of each prim of the layer, or -1
+  std::vector<SkeletonInfo> skeletons;
+  std::vector<ShapedMesh> shaped;
+
+  void Warn(std::string where, std::string message) {
+    warnings->push_back({std::move(where), std::move(message)});
+  }
+  const SkeletonInfo* FindSkeleton(const Prim* prim) const {
+    for (const SkeletonInfo& s : skeletons) {
+      if (s.prim == prim) return &s;
+    }
+    return nullptr;
+  }
+};
+
+// The local transform `prim`'s xformOpOrder composes (identity when unauthored), each op's default
+// value: translate, scale, rotateX/Y/Z, rotateXYZ (and the other five orders), orient and
+// transform, each optionally "!invert!". Time-sampled ops are read at their first sample (warned).
+LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out) {
+  *out = Float4x4{};
+  const std::vector<std::string> order = TokensOf(prim, "xformOpOrder");
+  for (const std::string& entry : order) {
+    const std::string where = prim.path + ".xformOpOrder";
+    if (entry == "!resetXformStack!") {
+      return {Error::kUnsupportedFeature, "!resetXformStack! is not supported", where};
+    }
+    const bool invert = entry.starts_with("!invert!");
+    const std::string name = invert ? entry.substr(sizeof("!invert!") - 1) : entry;
+    const Attribute* a = prim.FindAttribute(name);
+    if (!a || !name.starts_with("xformOp:")) {
+      return {Error::kMissingProperty, "xformOpOrder names " + name + ", which is not authored",
+              where};
+    }
+    const Value* value =
+        a->default_value && !a->default_value->blocked ? &*a->default_value : nullptr;
+    if (!value && !a->time_samples.empty() && !a->time_samples.front().value.blocked) {
+      value = &a->time_samples.front().value;
+      c.Warn(prim.path + "." + name, "a time-sampled transform op is read at its first sample");
+    }
+    if (!value) return {Error::kMissingProperty, name + " has no value", prim.path + "." + name};
+    const std::vector<double> v = NumbersOf(*value);
+    const std::string_view kind = std::string_view(name).substr(sizeof("xformOp:") - 1);
+    const std::string_view op = kind.substr(0, kind.find(':'));
+    Float4x4 m;
+    const auto need = [&](size_t count) -> LoadStatus {
+      if (v.size() == count) return {};
+      return {Error::kWrongType, name + " needs " + std::to_string(count) + " numbers",
+              prim.path + "." + name};
+    };
+    if (op == "translate") {
+      SINEW_TRY(need(3));
+      m = Translation(float(v[0]), float(v[1]), float(v[2]));
+    } else if (op == "scale") {
+      SINEW_TRY(need(3));
+      m = Scaling(float(v[0]), float(v[1]), float(v[2]));
+    } else if (op == "rotateX" || op == "rotateY" || op == "rotateZ") {
+      SINEW_TRY(need(1));
+      m = AxisRotation(op.back() - 'X', v[0]);
+    } else if (op.size() == 9 && op.starts_with("rotate")) {
+      // rotateXYZ: about X first, then Y, then Z (column vectors: Rz · Ry · Rx).
+      SINEW_TRY(need(3));
+      for (size_t i = 0; i < 3; ++i) {
+        const int axis = op[6 + i] - 'X';
+        if (axis < 0 || axis > 2) {
+          return {Error::kUnsupportedFeature, "unknown transform op " + name,
+                  prim.path + "." + name};
+        }
+        m = Multiply(AxisRotation(axis, v[i]), m);
+      }
+    } else if (op == "orient") {
+      SINEW_TRY(need(4));  // (real, i, j, k) as written
+      m = ComposeTrs({}, Normalize({float(v[1]), float(v[2]), float(v[3]), float(v[0])}),
+                     {1, 1, 1});
+    } else if (op == "transform") {
+      SINEW_TRY(need(16));
+      std::array<double, 16> rows;
+      std::copy(v.begin(), v.end(), rows.begin());
+      m = usd::FromUsdMatrix(rows);
+    } else {
+      return {Error::kUnsupportedFeature, "unknown transform op " + name, prim.path + "." + name};
+    }
+    if (invert) {
+      Float4x4 inverse;
+      if (!Invert(m, &inverse)) {
+        return {Error::kInvalidValue, "!invert! of a singular op", prim.path + "." + name};
+      }
+      m = inverse;
+    }
+    *out = Multiply(*out, m);  // the first op is the outermost
+  }
+  return {};
+}
+
+// The 3x3 part of `m` times the vector `v` (xyz): offsets and normals.
+Float3 Linear(const Float4x4& m, const float* v) {
+  return {m.m[0][0] * v[0] + m.m[1][0] * v[1] + m.m[2][0] * v[2],
+          m.m[0][1] * v[0] + m.m[1][1] * v[1] + m.m[2][1] * v[2],
+          m.m[0][2] * v[0] + m.m[1][2] * v[1] + m.m[2][2] * v[2]};
+}
+
+// `local` as the node's transform: T/R/S when it splits so (what an animation can move), else a
+// matrix.
+void SetLocal(const Float4x4& local, Node* node) {
+  if (DecomposeTrs(local, &node->translation, &node->rotation, &node->scale)) return;
+  node->has_matrix = true;
+  node->matrix = local;
+}
+
+// A node for every loaded prim, depth first in file order (the layer's prim order: parents first).
+LoadStatus AddNodes(LoadState& c) {
+  const Layer& layer = *c.layer;
+  c.prim_node.assign(layer.prims.size(), -1);
+  std::vector<std::vector<uint32_t>> children;
+  Scene scene;
+  for (size_t i = 0; i < layer.prims.size(); ++i) {
+    const Prim& p = layer.prims[i];
+    const int32_t parent = p.parent < 0 ? -1 : c.prim_node[size_t(p.parent)];
+    if (p.parent >= 0 && parent < 0) continue;  // under a prim that is not loaded
+    // A class is abstract and an over defines nothing in a flattened layer; inactive prims and
+    // what they hold are not on the stage.
+    if (p.specifier != usd::Specifier::kDef || p.active == false || Consumed(p.type_name)) {
+      continue;
+    }
+    if (!Transformable(p.type_name)) {
+      c.Warn(p.path, p.type_name +
+                         " prims are not loaded (only Xform, Scope, SkelRoot, Skeleton, Mesh and" +
+                         " BasisCurves prims are)");
+      continue;
+    }
+    Node node;
+    node.name = p.name;
+    node.parent = parent;
+    Float4x4 local;
+    SINEW_TRY(LocalTransform(c, p, &local));
+    SetLocal(local, &node);
+    const uint32_t index = uint32_t(c.asset->nodes.size());
+    c.prim_node[i] = int32_t(index);
+    c.asset->nodes.push_back(std::move(node));
+    children.emplace_back();
+    if (parent < 0) {
+      scene.nodes.push_back(index);
+    } else {
+      children[size_t(parent)].push_back(index);
+    }
+  }
+  scene.name = layer.default_prim;
+  c.asset->scenes.push_back(std::move(scene));
+  c.asset->scene = 0;
+  // A skeleton's node gets its root joints as more children when they are added (AddSkeletons).
+  for (size_t n = 0; n < children.size(); ++n) c.asset->SetChildren(n, children[n]);
+  return {};
+}
+
+// Each loaded Skeleton's joints as nodes under the skeleton's node, the rest transforms as their
+// local transforms.
+LoadStatus AddSkeletons(LoadState& c) {
+  const Layer& layer = *c.layer;
+  for (size_t i = 0; i < layer.prims.size(); ++i) {
+    const Prim& p = layer.prims[i];
+    if (p.type_name != "Skeleton" || c.prim_node[i] < 0) continue;
+    SkeletonInfo k;
+    k.prim = &p;
+    k.joints = TokensOf(p, "joints");
+    const std::vector<int32_t> parents = usd::JointParents(k.joints);
+    SINEW_TRY(usd::ValidateTopology(parents, p.path + ".joints"));
+    // The rest transforms, checked as JointLocalTransforms checks them (the pose at any time).
+    SINEW_TRY(usd::JointLocalTransforms(layer, p, 0).status());
+    const std::vector<Float4x4> rest = usd::MatricesOf(p, "restTransforms");
+    k.binds = usd::MatricesOf(p, "bindTransforms");
+    if (const std::string source = FirstTarget(p, "skel:animationSource"); !source.empty()) {
+      const Prim* animation = layer.FindPrim(source);  // JointLocalTransforms checked it exists
+      if (animation && animation->type_name == "SkelAnimation") {
+        k.animation = animation;
+      } else {
+        c.Warn(p.path, "skel:animationSource " + source + " is not a SkelAnimation: ignored");
+      }
+    }
+    // Joints the animation moves must be T/R/S nodes.
+    std::vector<int32_t> animated(k.joints.size(), -1);
+    if (k.animation) animated = SourceOfEachTarget(TokensOf(*k.animation, "joints"), k.joints);
+    const uint32_t skeleton_node = uint32_t(c.prim_node[i]);
+    std::vector<std::vector<uint32_t>> children(k.joints.size());
+    std::vector<uint32_t> roots;
+    for (size_t j = 0; j < k.joints.size(); ++j) {
+      Node node;
+      node.name = k.joints[j];
+      node.parent = parents[j] < 0 ? int32_t(skeleton_node) : int32_t(k.nodes[size_t(parents[j])]);
+      SetLocal(rest[j], &node);
+      if (node.has_matrix && animated[j] >= 0) {
+        return {Error::kUnsupportedFeature,
+                "joint " + k.joints[j] +
+                    " is animated, but its rest transform does not split into translation, " +
+                    "rotation and scale",
+                p.path + ".restTransforms"};
+      }
+      const uint32_t index = uint32_t(c.asset->nodes.size());
+      k.nodes.push_back(index);
+      c.asset->nodes.push_back(std::move(node));
+      (parents[j] < 0 ? roots : children[size_t(parents[j])]).push_back(index);
+    }
+    for (size_t j = 0; j < k.joints.size(); ++j) c.asset->SetChildren(k.nodes[j], children[j]);
+    // The skeleton's node: its prim children, then its root joints.
+    std::vector<uint32_t> all(c.asset->Children(skeleton_node).begin(),
+                              c.asset->Children(skeleton_node).end());
+    all.insert(all.end(), roots.begin(), roots.end());
+    c.asset->SetChildren(skeleton_node, all);
+    c.skeletons.push_back(std::move(k));
+  }
+  return {};
+}
+
+// Whether a SkelRoot is `prim` or one of its ancestors.
+bool UnderSkelRoot(const Layer& layer, const Prim& prim) {
+  for (const Prim* p = &prim; p; p = p->parent < 0 ? nullptr : &layer.prims[size_t(p->parent)]) {
+    if (p->type_name == "SkelRoot") return true;
+  }
+  return false;
+}
+
+// The mesh's faces as triangles: a fan from each face's first vertex, the winding reversed for a
+// leftHanded mesh (sinew's front faces wind counter-clockwise, USD's rightHanded default).
+// `corner_vertex` maps each face-vertex to its vertex.
+std::vector<uint32_t> Triangulate(std::span<const int32_t> counts, bool left_handed,
+                                  const std::vector<uint32_t>& corner_vertex) {
+  std::vector<uint32_t> out;
+  size_t first = 0;
+  for (const int32_t count : counts) {
+    for (size_t k = 1; k + 1 < size_t(count); ++k) {
+      const uint32_t a = corner_vertex[first], b = corner_vertex[first + k],
+                     d = corner_vertex[first + k + 1];
+      out.insert(out.end(), {a, left_handed ? d : b, left_handed ? b : d});
+    }
+    first += size_t(count);
+  }
+  return out;
+}
+
+// A topology attribute `name` that has no default: kUnsupportedFeature when it is time-sampled,
+// else kMissingProperty with `message`.
+LoadStatus MissingTopology(const Prim& p, const std::string& name, const char* message) {
+  const Attribute* a = p.FindAttribute(name);
+  if (a && !a->time_samples.empty()) {
+    return {Error::kUnsupportedFeature, "time-sampled topology is not read", p.path + "." + name};
+  }
+  return {Error::kMissingProperty, message, p.path + "." + name};
+}
+
+// Counts of vertices per face (or points per curve), each at least `least`: kInvalidValue at
+// `where` naming the `element` ("face", "curve") that has fewer. Their sum in *total.
+LoadStatus SumCounts(std::span<const int32_t> counts, int32_t least, const char* element,
+                     const std::string& where, size_t* total) {
+  *total = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] < least) {
+      return {Error::kInvalidValue,
+              std::string(element) + " " + std::to_string(i) + " has " + std::to_string(counts[i]) +
+                  " vertices (at least " + std::to_string(least) + ")",
+              where};
+    }
+    *total += size_t(counts[i]);
+  }
+  return {};
+}
+
+// What a prim's topology makes of its points: the primitive's vertices (each a point, and a normal
+// when there are normals), its normals and its indices.
+struct Topology {
+  std::vector<uint32_t> vertex_point;   // the point of each vertex
+  std::vector<uint32_t> vertex_normal;  // the entry of `normals` of each vertex
+  std::span<const float> normals;       // as authored (xyz), or empty
+  std::vector<float> indexed_normals;   // what `normals` views for an indexed primvar
+  std::string normal_interpolation;
+  bool split = false;  // a vertex per face-vertex, for normals that are not per point
+  std::vector<uint32_t> indices;
+  uint32_t mode = 4;  // glTF topology: 4 triangles, 1 lines
+};
+
+// A Mesh's faces, triangulated, and its normals.
+LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topology* out) {
+  const Value* counts = DefaultOf(p, "faceVertexCounts");
+  const Value* face_indices = DefaultOf(p, "faceVertexIndices");
+  if (!counts || !face_indices) {
+    return MissingTopology(p, counts ? "faceVertexIndices" : "faceVertexCounts",
+                           "a mesh needs faceVertexCounts and faceVertexIndices");
+  }
+  size_t corners = 0;
+  SINEW_TRY(SumCounts(counts->ints(), 3, "face", p.path + ".faceVertexCounts", &corners));
+  const std::span<const int32_t> fvi = face_indices->ints();
+  if (fvi.size() != corners) {
+    return {Error::kSizeMismatch,
+            std::to_string(fvi.size()) + " face-vertex indices for faces of " +
+                std::to_string(corners) + " vertices",
+            p.path + ".faceVertexIndices"};
+  }
+  for (size_t i = 0; i < fvi.size(); ++i) {
+    if (fvi[i] < 0 || size_t(fvi[i]) >= point_count) {
+      return {Error::kInvalidReference,
+              "face-vertex index " + std::to_string(fvi[i]) + " (entry " + std::to_string(i) +
+                  ") past the mesh's " + std::to_string(point_count) + " points",
+              p.path + ".faceVertexIndices"};
+    }
+  }
+  if (const Value* holes = DefaultOf(p, "holeIndices"); holes && holes->size() > 0) {
+    c.Warn(p.path + ".holeIndices", "holes are not cut: every face is drawn");
+  }
+
+  // Normals (primvars:normals overrides normals): per point (vertex, varying), or per face-vertex
+  // (faceVarying), per face (uniform) or one (constant), which split the points into one vertex
+  // per face-vertex.
+  const Attribute* normal_attr = p.FindAttribute("primvars:normals");
+  if (!normal_attr || !normal_attr->default_value) normal_attr = p.FindAttribute("normals");
+  std::span<const float>& normals = out->normals;
+  std::string& normal_interpolation = out->normal_interpolation;
+  if (normal_attr && !normal_attr->default_value && !normal_attr->time_samples.empty()) {
+    c.Warn(p.path + "." + normal_attr->name,
+           "time-sampled normals are not read: the mesh is loaded without normals");
+  }
+  if (normal_attr && normal_attr->default_value && !normal_attr->default_value->blocked) {
+    const std::string where = p.path + "." + normal_attr->name;
+    normal_interpolation =
+        normal_attr->interpolation.empty() ? "vertex" : normal_attr->interpolation;
+    const size_t want = normal_interpolation == "faceVarying" ? corners
+                        : normal_interpolation == "uniform"   ? counts->ints().size()
+                        : normal_interpolation == "constant"  ? 1
+                                                              : point_count;
+    normals = normal_attr->default_value->floats();
+    // An indexed primvar (primvars:normals:indices): its values looked up, one per element.
+    if (const Value* indices = DefaultOf(p, normal_attr->name + ":indices");
+        indices && normal_attr->default_value->components == 3) {
+      for (const int32_t i : indices->ints()) {
+        if (i < 0 || size_t(i) >= normals.size() / 3) {
+          return {Error::kInvalidReference,
+                  "normal index " + std::to_string(i) + " past the " +
+                      std::to_string(normals.size() / 3) + " normals",
+                  where + ":indices"};
+        }
+        out->indexed_normals.insert(out->indexed_normals.end(), normals.begin() + ptrdiff_t(i) * 3,
+                                    normals.begin() + ptrdiff_t(i) * 3 + 3);
+      }
+      normals = out->indexed_normals;
+    }
+    if (normals.size() != want * 3 || normal_attr->default_value->components != 3) {
+      c.Warn(where, std::to_string(normals.size() / 3) + " normals for " + std::to_string(want) +
+                        " (" + normal_interpolation + "): the mesh is loaded without normals");
+      normals = {};
+    }
+  }
+  const bool split = out->split =
+      !normals.empty() && normal_interpolation != "vertex" && normal_interpolation != "varying";
+  // Each vertex's point, and each face-vertex's vertex.
+  std::vector<uint32_t>& vertex_point = out->vertex_point;
+  std::vector<uint32_t> corner_vertex(corners);
+  if (split) {
+    vertex_point.assign(fvi.begin(), fvi.end());
+    std::iota(corner_vertex.begin(), corner_vertex.end(), 0u);
+  } else {
+    vertex_point.resize(point_count);
+    std::iota(vertex_point.begin(), vertex_point.end(), 0u);
+    corner_vertex.assign(fvi.begin(), fvi.end());
+  }
+  // The normal index of each vertex.
+  std::vector<uint32_t>& vertex_normal = out->vertex_normal;
+  vertex_normal.resize(vertex_point.size());
+  if (split) {
+    size_t corner = 0;
+    for (size_t f = 0; f < counts->ints().size(); ++f) {
+      for (int32_t k = 0; k < counts->ints()[f]; ++k, ++corner) {
+        vertex_normal[corner] = normal_interpolation == "faceVarying" ? uint32_t(corner)
+                                : normal_interpolation == "uniform"   ? uint32_t(f)
+                                                                      : 0u;
+      }
+    }
+  } else {
+    std::iota(vertex_normal.begin(), vertex_normal.end(), 0u);
+  }
+  const Value* orientation = DefaultOf(p, "orientation");
+  out->indices = Triangulate(counts->ints(), orientation && orientation->AsString() == "leftHanded",
+                             corner_vertex);
+  return {};
+}
+
+// A BasisCurves prim's curves as lines between consecutive points (and from the last back to the
+// first, for periodic curves). Cubic curves are drawn by their control points (warned): skinning
+// moves those exactly, as UsdSkel does, but a renderer would evaluate the basis over them.
+LoadStatus CurvesTopology(LoadState& c, const Prim& p, size_t point_count, Topology* out) {
+  const std::string where = p.path + ".curveVertexCounts";
+  const Value* counts = DefaultOf(p, "curveVertexCounts");
+  if (!counts) return MissingTopology(p, "curveVertexCounts", "curves need curveVertexCounts");
+  size_t total = 0;
+  SINEW_TRY(SumCounts(counts->ints(), 2, "curve", where, &total));
+  if (total != point_count) {
+    return {Error::kSizeMismatch,
+            "curves of " + std::to_string(total) + " points for " + std::to_string(point_count) +
+                " points",
+            where};
+  }
+  const Value* type = DefaultOf(p, "type");
+  if (!type || type->AsString() != "linear") {
+    c.Warn(p.path, "cubic curves are drawn as lines between their control points");
+  }
+  if (p.FindAttribute("normals")) c.Warn(p.path + ".normals", "curve normals are not read");
+  const Value* wrap = DefaultOf(p, "wrap");
+  const bool periodic = wrap && wrap->AsString() == "periodic";
+  uint32_t first = 0;
+  for (const int32_t n : counts->ints()) {
+    for (uint32_t k = 0; k + 1 < uint32_t(n); ++k) {
+      out->indices.insert(out->indices.end(), {first + k, first + k + 1});
+    }
+    if (periodic) out->indices.insert(out->indices.end(), {first + uint32_t(n) - 1, first});
+    first += uint32_t(n);
+  }
+  out->vertex_point.resize(point_count);
+  std::iota(out->vertex_point.begin(), out->vertex_point.end(), 0u);
+  out->mode = 1;
+  return {};
+}
+
+// One Mesh or BasisCurves prim: its Primitive (and Skin, when it is skinned).
+LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
+  const Layer& layer = *c.layer;
+  SINEW_TRY_ASSIGN(const usd::SkelBinding binding, usd::ResolveBinding(layer, p));
+  const Value* points = DefaultOf(p, "points");
+  if (!points) {
+    c.Warn(p.path, "no default points (time-sampled points are not read): not loaded");
+    return {};
+  }
+  const std::span<const float> xyz = points->floats();
+  const size_t point_count = xyz.size() / 3;
+  if (points->components != 3 || (xyz.empty() && !points->doubles().empty())) {
+    return {Error::kWrongType, "points must be point3f", p.path + ".points"};
+  }
+  Topology topology;
+  if (p.type_name == "BasisCurves") {
+    SINEW_TRY(CurvesTopology(c, p, point_count, &topology));
+  } else {
+    SINEW_TRY(MeshTopology(c, p, point_count, &topology));
+  }
+  const std::vector<uint32_t>& vertex_point = topology.vertex_point;
+  const std::span<const float> normals = topology.normals;
+  const bool split = topology.split;
+
+  // Skinning: a Skeleton the loader mapped and influences UsdSkel accepts.
+  // UsdSkel deforms only what a SkelRoot holds.
+  const SkeletonInfo* skeleton = nullptr;
+  if (binding.skeleton && !UnderSkelRoot(layer, p)) {
+    c.Warn(p.path, "bound to " + binding.skeleton->path +
+                       " but not under a SkelRoot: UsdSkel does not deform it, nor does sinew");
+  } else if (binding.skeleton) {
+    skeleton = c.FindSkeleton(binding.skeleton);
+    if (!skeleton && binding.has_influences) {
+      c.Warn(p.path, "skel:skeleton " + binding.skeleton->path +
+                         " is not a loaded Skeleton: the mesh is not skinned");
+    }
+  }
+  const bool skinned = skeleton && binding.has_influences;
+  Float4x4 geom_bind;
+  Float4x4 normal_matrix;  // the inverse transpose of geom_bind's 3x3 part
+  if (skinned && binding.geom_bind_transform) {
+    const std::string where = p.path + ".primvars:skel:geomBindTransform";
+    const Value* g = binding.geom_bind_transform->default_value
+                         ? &*binding.geom_bind_transform->default_value
+                         : nullptr;
+    if (!g || g->doubles().size() != 16) {
+      return {Error::kUnsupportedFeature, "a geomBindTransform without a default matrix4d", where};
+    }
+    geom_bind = usd::FromUsdMatrix(std::span<const double, 16>(g->doubles().data(), 16));
+    Float4x4 inverse;
+    if (!Invert(geom_bind, &inverse)) {
+      return {Error::kInvalidValue, "a singular geomBindTransform", where};
+    }
+    for (size_t col = 0; col < 3; ++col) {
+      for (size_t row = 0; row < 3; ++row) normal_matrix.m[col][row] = inverse.m[row][col];
+    }
+  }
+
+  Primitive prim;
+  const size_t vertex_count = vertex_point.size();
+  prim.positions.resize(vertex_count * 3);
+  for (size_t v = 0; v < vertex_count; ++v) {
+    const float* q = &xyz[size_t(vertex_point[v]) * 3];
+    const Float3 b = TransformPoint(geom_bind, {q[0], q[1], q[2]});
+    prim.positions[v * 3] = b.x, prim.positions[v * 3 + 1] = b.y, prim.positions[v * 3 + 2] = b.z;
+  }
+  // Normals into bind space (normalized; the factor each was scaled by scales its offsets).
+  std::vector<float> normal_scale(vertex_count, 1.0f);
+  if (!normals.empty()) {
+    prim.normals.resize(vertex_count * 3);
+    for (size_t v = 0; v < vertex_count; ++v) {
+      const float* n = &normals[size_t(topology.vertex_normal[v]) * 3];
+      const Float3 t = Linear(normal_matrix, n);
+      const float length = Length(t);
+      normal_scale[v] = length > 0 ? 1.0f / length : 1.0f;
+      const Float3 u = NormalizeOrKeep(t);
+      prim.normals[v * 3] = u.x, prim.normals[v * 3 + 1] = u.y, prim.normals[v * 3 + 2] = u.z;
+    }
+  }
+  prim.indices = std::move(topology.indices);
+  prim.mode = topology.mode;
+
+  Skin skin;
+  if (skinned) {
+    const Value* indices =
+        binding.joint_indices->default_value ? &*binding.joint_indices->default_value : nullptr;
+    const Value* weights =
+        binding.joint_weights->default_value ? &*binding.joint_weights->default_value : nullptr;
+    const std::string where = p.path + ".primvars:skel:jointIndices";
+    if (!indices || !weights) {
+      return {Error::kUnsupportedFeature, "time-sampled joint influences are not read", where};
+    }
+    const size_t e = size_t(binding.influences_per_point);
+    const size_t runs = binding.rigid ? 1 : point_count;
+    if (indices->ints().size() != runs * e || weights->floats().size() != runs * e) {
+      return {Error::kSizeMismatch,
+              std::to_string(indices->ints().size()) + " joint indices and " +
+                  std::to_string(weights->floats().size()) + " weights for " +
+                  std::to_string(runs) + (binding.rigid ? " constant run" : " points") + " of " +
+                  std::to_string(e),
+              where};
+    }
+    // The skin's joints: skel:joints (the mesh's own order) or the skeleton's.
+    std::vector<std::string> joints = skeleton->joints;
+    if (binding.joints && binding.joints->default_value) {
+      const std::span<const std::string> own = binding.joints->default_value->strings();
+      joints.assign(own.begin(), own.end());
+    }
+    const std::vector<int32_t> skeleton_joint = SourceOfEachTarget(skeleton->joints, joints);
+    if (skeleton->binds.size() != skeleton->joints.size()) {
+      return {Error::kSizeMismatch,
+              std::to_string(skeleton->binds.size()) + " bind transforms for " +
+                  std::to_string(skeleton->joints.size()) + " joints",
+              skeleton->prim->path + ".bindTransforms"};
+    }
+    if (joints.size() > 65536) {
+      return {Error::kUnsupportedFeature, "more than 65536 joints", p.path + ".skel:joints"};
+    }
+    skin.name = p.path;
+    skin.skeleton = c.prim_node[size_t(skeleton->prim - layer.prims.data())];
+    for (size_t i = 0; i < joints.size(); ++i) {
+      const int32_t j = skeleton_joint[i];
+      if (j < 0) {
+        return {Error::kInvalidReference,
+                "joint " + joints[i] + " is not a joint of " + skeleton->prim->path,
+                p.path + ".skel:joints"};
+      }
+      Float4x4 inverse;
+      if (!Invert(skeleton->binds[size_t(j)], &inverse)) {
+        return {Error::kInvalidValue, "joint " + joints[i] + " has a singular bind transform",
+                skeleton->prim->path + ".bindTransforms"};
+      }
+      skin.joints.push_back(skeleton->nodes[size_t(j)]);
+      skin.inverse_binds.push_back(inverse);
+    }
+    // Dense influences, K = e rounded up to a multiple of 4; a constant run is every point's.
+    const size_t k = (e + 3) / 4 * 4;
+    prim.influences.influences_per_vertex = uint32_t(k);
+    prim.influences.joints.assign(vertex_count * k, 0);
+    prim.influences.weights.assign(vertex_count * k, 0.0f);
+    size_t weightless = 0;
+    for (size_t v = 0; v < vertex_count; ++v) {
+      const size_t run = binding.rigid ? 0 : vertex_point[v];
+      float sum = 0;
+      for (size_t i = 0; i < e; ++i) {
+        const int32_t joint = indices->ints()[run * e + i];
+        if (joint < 0 || size_t(joint) >= joints.size()) {
+          return {Error::kJointIndexOutOfRange,
+                  "joint index " + std::to_string(joint) + " (point " +
+                      std::to_string(vertex_point[v]) + ") past the " +
+                      std::to_string(joints.size()) + " joints",
+                  where};
+        }
+        prim.influences.joints[v * k + i] = uint16_t(joint);
+        prim.influences.weights[v * k + i] = weights->floats()[run * e + i];
+        sum += weights->floats()[run * e + i];
+      }
+      weightless += sum == 0;
+    }
+    if (weightless > 0) {
+      c.Warn(p.path + ".primvars:skel:jointWeights",
+             std::to_string(weightless) +
+                 " vertices have no weight: sinew keeps them at their bind position, where "
+                 "UsdSkel moves them to the skeleton's origin");
+    }
+    prim.skinning = binding.skinning_method == usd::SkinningMethodToken::kDualQuaternion
+                        ? SkinningMethod::kDualQuaternion
+                        : SkinningMethod::kLinear;
+  }
+
+  Mesh mesh;
+  mesh.name = p.path;
+  if (binding.blend_shapes && binding.blend_shapes->default_value &&
+      binding.blend_shapes->default_value->size() > 0) {
+    SINEW_TRY_ASSIGN(usd::BlendShapeSet shapes,
+                     usd::ReadBlendShapes(layer, p, binding, point_count));
+    if (split) {
+      c.Warn(p.path, "normal offsets are not applied to " + topology.normal_interpolation +
+                         " normals (as UsdSkel bakes them)");
+    }
+    for (const MorphTarget& t : shapes.targets) {
+      MorphTarget out;
+      out.positions.resize(vertex_count * 3);
+      if (!t.normals.empty() && !prim.normals.empty() && !split) {
+        out.normals.resize(vertex_count * 3);
+      }
+      for (size_t v = 0; v < vertex_count; ++v) {
+        const size_t q = vertex_point[v];
+        const Float3 d = Linear(geom_bind, &t.positions[q * 3]);
+        out.positions[v * 3] = d.x, out.positions[v * 3 + 1] = d.y, out.positions[v * 3 + 2] = d.z;
+        if (out.normals.empty()) continue;
+        const Float3 n = Linear(normal_matrix, &t.normals[q * 3]);
+        out.normals[v * 3] = n.x * normal_scale[v], out.normals[v * 3 + 1] = n.y * normal_scale[v],
+                        out.normals[v * 3 + 2] = n.z * normal_scale[v];
+      }
+      prim.targets.push_back(std::move(out));
+    }
+    mesh.inbetween_shapes = std::move(shapes.inbetweens);
+    mesh.target_names = std::move(shapes.target_names);
+    if (skeleton) c.shaped.push_back({node, skeleton->prim, shapes.names, prim.targets.size()});
+  }
+  if (Status s = prim.Validate(skin.joints.size()); !s) {
+    ErrorInfo e = s.error();
+    e.where = p.path + (e.where.empty() ? "" : " (" + e.where + ")");
+    return e;
+  }
+  mesh.primitives.push_back(std::move(prim));
+  Node& n = c.asset->nodes[node];
+  n.mesh = int32_t(c.asset->meshes.size());
+  c.asset->meshes.push_back(std::move(mesh));
+  if (skinned) {
+    n.skin = int32_t(c.asset->skins.size());
+    c.asset->skins.push_back(std::move(skin));
+  }
+  return {};
+}
+
+// The samples of one of a SkelAnimation's arrays with `components` numbers for each of `count`
+// elements: its time samples (a sample of another size, or blocked, skipped with a warning), or its
+// default as a single key. Empty when it has neither.
+struct Samples {
+  std::vector<float> times;  // seconds
+  std::vector<std::span<const float>> values;
+};
+Samples SamplesOf(LoadState& c, const Prim& animation, const char* name, size_t count,
+                  size_t components) {
+  Samples out;
+  const Attribute* a = animation.FindAttribute(name);
+  if (!a) return out;
+  size_t skipped = 0;
+  const auto take = [&](double time, const Value& v) {
+    if (v.blocked || v.floats().size() != count * components) {
+      ++skipped;
+      return;
+    }
+    const float seconds = float(time / c.time_codes_per_second);
+    if (!out.times.empty() && seconds <= out.times.back()) {
+      ++skipped;
+      return;
+    }
+    out.times.push_back(seconds);
+    out.values.push_back(v.floats());
+  };
+  if (!a->time_samples.empty()) {
+    for (const usd::TimeSample& s : a->time_samples) take(s.time, s.value);
+  } else if (a->default_value) {
+    take(0, *a->default_value);
+  }
+  if (skipped > 0) {
+    c.Warn(animation.path + "." + name,
+           std::to_string(skipped) + " samples skipped: not one value per element (" +
+               std::to_string(count) + "), or at a time that rounds onto the previous one");
+  }
+  return out;
+}
+
+// Appends key times to the animation; their range.
+KeyRange AddKeys(Animation& animation, std::span<const float> values) {
+  const KeyRange range{animation.keys.size(), values.size()};
+  animation.keys.insert(animation.keys.end(), values.begin(), values.end());
+  return range;
+}
+
+// `skeleton`'s joint channels and the weight channels of the meshes bound to it, from its
+// animation, into `out`.
+void AddChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& out) {
+  const Prim& animation = *skeleton.animation;
+  const std::vector<std::string> joints = TokensOf(animation, "joints");
+  const std::vector<int32_t> animated = SourceOfEachTarget(joints, skeleton.joints);
+  struct Track {
+    const char* name;
+    size_t components;
+    AnimationPath path;
+  };
+  constexpr Track kTracks[] = {{"translations", 3, AnimationPath::kTranslation},
+                               {"rotations", 4, AnimationPath::kRotation},
+                               {"scales", 3, AnimationPath::kScale}};
+  Samples samples[3];
+  bool valid = !joints.empty();
+  for (size_t t = 0; t < 3; ++t) {
+    samples[t] = SamplesOf(c, animation, kTracks[t].name, joints.size(), kTracks[t].components);
+    valid &= !samples[t].times.empty();
+  }
+  if (!valid && !joints.empty()) {
+    c.Warn(animation.path, "translations, rotations and scales do not all have values for its " +
+                               std::to_string(joints.size()) +
+                               " joints: the joints keep their rest transforms (UsdSkel ignores "
+                               "such an animation)");
+  }
+  for (size_t t = 0; t < 3 && valid; ++t) {
+    const Track& track = kTracks[t];
+    const KeyRange input = AddKeys(out, samples[t].times);
+    for (size_t j = 0; j < skeleton.joints.size(); ++j) {
+      const int32_t a = animated[j];
+      if (a < 0) continue;  // keeps its rest transform
+      AnimationSampler sampler;
+      sampler.input = input;
+      sampler.output = {out.keys.size(), samples[t].times.size() * track.components};
+      for (const std::span<const float> value : samples[t].values) {
+        const float* v = &value[size_t(a) * track.components];
+        if (track.path == AnimationPath::kRotation) {
+          out.keys.insert(out.keys.end(), {v[1], v[2], v[3], v[0]});  // (w, x, y, z) as written
+        } else {
+          out.keys.insert(out.keys.end(), v, v + track.components);
+        }
+      }
+      sampler.components = uint32_t(track.components);
+      out.channels.push_back(
+          {uint32_t(out.samplers.size()), int32_t(skeleton.nodes[j]), track.path});
+      out.samplers.push_back(sampler);
+    }
+  }
+  // Blend-shape weights, mapped by name onto each bound mesh's shapes (0 for a shape the
+  // animation does not name, and for the in-betweens, which their primary drives).
+  const std::vector<std::string> shapes = TokensOf(animation, "blendShapes");
+  if (shapes.empty()) return;
+  const Samples weights = SamplesOf(c, animation, "blendShapeWeights", shapes.size(), 1);
+  if (weights.times.empty()) return;
+  for (const ShapedMesh& mesh : c.shaped) {
+    if (mesh.skeleton != skeleton.prim) continue;
+    const usd::AnimMapper map(shapes, mesh.shapes);
+    AnimationSampler sampler;
+    sampler.input = AddKeys(out, weights.times);
+    sampler.output = {out.keys.size(), weights.times.size() * mesh.targets};
+    std::vector<float> row;
+    for (const std::span<const float> value : weights.values) {
+      row.clear();
+      map.Remap<float>(value, 1, 0.0f, &row);
+      row.resize(mesh.targets, 0.0f);
+      out.keys.insert(out.keys.end(), row.begin(), row.end());
+    }
+    sampler.components = uint32_t(mesh.targets);
+    out.channels.push_back(
+        {uint32_t(out.samplers.size()), int32_t(mesh.node), AnimationPath::kWeights});
+    out.samplers.push_back(sampler);
+  }
+}
+
+// An Animation for each SkelAnimation a loaded skeleton names, named by its path.
+void AddAnimations(LoadState& c) {
+  std::unordered_map<const Prim*, size_t> index;
+  for (const SkeletonInfo& k : c.skeletons) {
+    if (!k.animation) continue;
+    auto [it, added] = index.emplace(k.animation, c.asset->animations.size());
+    if (added) {
+      c.asset->animations.emplace_back();
+      c.asset->animations.back().name = k.animation->path;
+    }
+    AddChannels(c, k, c.asset->animations[it->second]);
+  }
+}
+
+}  // namespace
+
+Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes, const UsdOptions& options) {
+  SINEW_TRY_ASSIGN(
+      const Layer layer,
+      usd::ReadUsda(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size())));
+  LoadedAsset out;
+  LoadState c;
+  c.layer = &layer;
+  c.asset = &out.asset;
+  c.warnings = &out.warnings;
+  if (layer.time_codes_per_second) {
+    if (!(*layer.time_codes_per_second > 0) || !std::isfinite(*layer.time_codes_per_second)) {
+      return Status(Error::kInvalidValue, "timeCodesPerSecond must be positive",
+                    "timeCodesPerSecond");
+    }
+    c.time_codes_per_second = *layer.time_codes_per_second;
+  }
+  SINEW_TRY(AddNodes(c));
+  SINEW_TRY(AddSkeletons(c));
+  for (size_t i = 0; i < layer.prims.size(); ++i) {
+    const std::string& type = layer.prims[i].type_name;
+    if ((type != "Mesh" && type != "BasisCurves") || c.prim_node[i] < 0) continue;
+    SINEW_TRY(AddDeformable(c, layer.prims[i], uint32_t(c.prim_node[i])));
+  }
+  AddAnimations(c);
+  SINEW_TRY(UseLayout(out.asset, options.influences, options.dense_k, "primitives"));
+  return out;
+}
+
+Result<LoadedAsset> LoadUsda(const std::filesystem::path& path, const UsdOptions& options) {
+  SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
+  return LoadUsdaFromMemory(std::span(file.data(), file.size), options);
+}
+
+}  // namespace sinew::loader
