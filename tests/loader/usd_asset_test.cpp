@@ -17,7 +17,6 @@
 #include "sinew/loader/gltf.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/loader/usd.h"
-#include "sinew/loader/usda_writer.h"
 #include "test_assets.h"
 #include "usd/skel_animation.h"
 #include "usd/time_sampling.h"
@@ -241,56 +240,6 @@ TEST(UsdAsset, ClipSamplesBetweenTimeCodesMatchUsdSkelsInterpolation) {
           }
         }
       }
-    }
-  }
-}
-
-// A glTF character written as UsdSkel by WriteUsda (sinew/loader/usda_writer.h) and loaded back
-// by LoadUsdaFromMemory deforms as the original at five times of its clip: every skinned primitive
-// (one Mesh each, in the same order) within 1e-5 of its extent.
-TEST(UsdAsset, AGltfCharacterWrittenAsUsdSkelLoadsBackAndDeformsAsTheOriginal) {
-  for (const char* file : {"CesiumMan/CesiumMan.glb", "Fox/Fox.glb"}) {
-    SCOPED_TRACE(file);
-    auto original = LoadGltf(sinew::testing::TestAssets() / file);
-    ASSERT_TRUE(original.ok()) << original.error().ToString();
-    const Asset& a = original->asset;
-    auto text = WriteUsda(a);
-    ASSERT_TRUE(text.ok()) << text.error().ToString();
-    const LoadedAsset back = Load(*text);
-    const Asset& b = back.asset;
-    const std::vector<cpu::DrawnMesh> drawn_a = cpu::DrawnMeshes(a), drawn_b = cpu::DrawnMeshes(b);
-    const cpu::ClipRange range = cpu::RangeOf(a.animations.at(0));
-    ASSERT_EQ(b.animations.size(), 1u);
-    for (int step = 0; step < 5; ++step) {
-      const float time = range.start + range.duration() * float(step) / 4;
-      SCOPED_TRACE(time);
-      auto scene_a = cpu::EvaluateScene(a, 0, time), scene_b = cpu::EvaluateScene(b, 0, time);
-      ASSERT_TRUE(scene_a.ok() && scene_b.ok());
-      size_t next = 0;  // the loaded mesh that the next skinned primitive became
-      for (const cpu::DrawnMesh& d : drawn_a) {
-        if (d.skin < 0) continue;
-        auto palette_a = cpu::NodePalette(a, d.node, scene_a->world);
-        ASSERT_TRUE(palette_a.ok());
-        for (uint32_t k = 0; k < a.meshes[d.mesh].primitives.size(); ++k, ++next) {
-          ASSERT_LT(next, drawn_b.size());
-          const cpu::DrawnMesh& e = drawn_b[next];
-          auto palette_b = cpu::NodePalette(b, e.node, scene_b->world);
-          ASSERT_TRUE(palette_b.ok());
-          cpu::DeformedPrimitive want, got;
-          ASSERT_TRUE(cpu::DeformPrimitive(a, d.node, k, scene_a->world,
-                                           scene_a->pose.weights[d.node], *palette_a, &want)
-                          .ok());
-          ASSERT_TRUE(cpu::DeformPrimitive(b, e.node, 0, scene_b->world,
-                                           scene_b->pose.weights[e.node], *palette_b, &got)
-                          .ok());
-          ASSERT_EQ(got.positions.size(), want.positions.size());
-          const float tolerance = 1e-5f * BoundsDiagonal(want.positions);
-          for (size_t i = 0; i < want.positions.size(); ++i) {
-            ASSERT_NEAR(got.positions[i], want.positions[i], tolerance) << "float " << i;
-          }
-        }
-      }
-      EXPECT_EQ(next, drawn_b.size());
     }
   }
 }

@@ -448,6 +448,29 @@ TEST(SinewConvert, WritesAG4mfFileThatInfoValidates) {
   EXPECT_EQ(skin["groups"].Int(), 19);
 }
 
+// `sinew convert CesiumMan.glb CesiumMan.usda`, then `sinew bake` of the .usda at a time of the
+// clip: the glTF's bake at the same time, within 1e-5 of the extent (glTF -> USD -> bake).
+TEST(SinewConvert, WritesAUsdSkelLayerThatBakesAsTheGltf) {
+  ScratchDir dir;
+  const JsonDocument converted =
+      RunJson({"convert", Asset("CesiumMan/CesiumMan.glb"), "CesiumMan.usda", "--json"}, dir);
+  EXPECT_EQ(int64_t(std::filesystem::file_size(dir.path() / "CesiumMan.usda")),
+            converted.root()["bytes"].Int());
+  EXPECT_EQ(converted.root()["left_out"].size(), 0u);
+  for (const char* in : {"gltf", "usda"}) {
+    const std::string file = std::string(in) == "gltf" ? Asset("CesiumMan/CesiumMan.glb")
+                                                       : std::string("CesiumMan.usda");
+    ASSERT_EQ(
+        RunSinew({"bake", file, "--anim", "0", "--time", "1.1", "--out", in}, dir.path()).exit_code,
+        0)
+        << in;
+  }
+  const BakeDifference d =
+      CompareBakes(ReadText(dir.path() / "gltf.bin"), ReadText(dir.path() / "usda.bin"), 3273);
+  EXPECT_GT(d.extent, 0.0f);
+  EXPECT_LE(d.largest, 1e-5f * d.extent);
+}
+
 // Every mesh instance of RobotExpressive is written (12 unskinned parts, the Head's face shapes),
 // and what G4MF cannot hold (the animations) is named in a warning.
 TEST(SinewConvert, WritesUnskinnedMeshesAndWarnsAboutAnimations) {

@@ -1,6 +1,7 @@
 #include "sinew/loader/usda_writer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -76,9 +77,12 @@ void AppendVec3s(std::string* out, std::span<const float> xyz) {
 // One skin written as a Skeleton: its joints parents first.
 struct SkeletonPlan {
   uint32_t skin = 0;
-  std::string name;                 // prim name under /Root
-  std::vector<uint32_t> order;      // skeleton joint -> index into the skin's joints
-  std::vector<uint32_t> position;   // skin joint -> skeleton joint
+  std::string name;                // prim name under /Root
+  std::vector<uint32_t> order;     // skeleton joint -> index into the skin's joints
+  std::vector<uint32_t> position;  // skin joint -> skeleton joint
+  // Per skin written through this skeleton (the first, and skins of the same joints with the same
+  // inverse binds): its joint -> skeleton joint.
+  std::map<uint32_t, std::vector<uint32_t>> skin_positions;
   std::vector<int32_t> parent;      // skeleton joint -> its parent skeleton joint, or -1
   std::vector<std::string> paths;   // skeleton joint -> joint path ("hips/spine")
   std::vector<uint32_t> drawn;      // the drawn meshes (indices into DrawnMeshes) with this skin
@@ -129,6 +133,31 @@ Result<SkeletonPlan> PlanSkeleton(const Asset& asset, uint32_t skin_index) {
     for (auto c = children[i].rbegin(); c != children[i].rend(); ++c) stack.push_back(*c);
   }
   return plan;
+}
+
+// The skeleton joint of each of skin `other`'s joints, when `other` has exactly the plan's joints
+// (in any order) with the same inverse binds (within 1e-6 of each entry's size); else empty.
+std::vector<uint32_t> SameJoints(const Asset& asset, const SkeletonPlan& plan, uint32_t other) {
+  const Skin& a = asset.skins[plan.skin];
+  const Skin& b = asset.skins[other];
+  if (a.joints.size() != b.joints.size()) return {};
+  std::map<uint32_t, uint32_t> joint_of_node;
+  for (uint32_t i = 0; i < a.joints.size(); ++i) joint_of_node[a.joints[i]] = i;
+  std::vector<uint32_t> positions;
+  for (uint32_t i = 0; i < b.joints.size(); ++i) {
+    const auto found = joint_of_node.find(b.joints[i]);
+    if (found == joint_of_node.end()) return {};
+    const Float4x4& ma = a.inverse_binds[found->second];
+    const Float4x4& mb = b.inverse_binds[i];
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 4; ++r) {
+        const float scale = std::max({1.0f, std::fabs(ma.m[c][r]), std::fabs(mb.m[c][r])});
+        if (std::fabs(ma.m[c][r] - mb.m[c][r]) > 1e-6f * scale) return {};
+      }
+    }
+    positions.push_back(plan.position[found->second]);
+  }
+  return positions;
 }
 
 // Each skeleton joint's transform relative to its parent joint (a root's: its scene-space one).
@@ -279,7 +308,8 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
                          ": one clip is written");
   }
 
-  // Skeletons: one per skin a drawn node instantiates.
+  // Skeletons: one per skin a drawn node instantiates, skins of the same joints and inverse binds
+  // sharing one (so that one SkelAnimation moves every mesh of a character).
   const std::vector<cpu::DrawnMesh> drawn = cpu::DrawnMeshes(asset);
   std::vector<SkeletonPlan> skeletons;
   std::map<uint32_t, size_t> skeleton_of_skin;
@@ -296,10 +326,17 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
       continue;
     }
     auto found = skeleton_of_skin.find(skin);
+    for (size_t k = 0; k < skeletons.size() && found == skeleton_of_skin.end(); ++k) {
+      std::vector<uint32_t> positions = SameJoints(asset, skeletons[k], skin);
+      if (positions.empty()) continue;
+      skeletons[k].skin_positions[skin] = std::move(positions);
+      found = skeleton_of_skin.emplace(skin, k).first;
+    }
     if (found == skeleton_of_skin.end()) {
       auto plan = PlanSkeleton(asset, skin);
       if (!plan) return plan.status();
       plan->name = root_names.Take("Skeleton_" + std::to_string(skin));
+      plan->skin_positions[skin] = plan->position;
       found = skeleton_of_skin.emplace(skin, skeletons.size()).first;
       skeletons.push_back(std::move(*plan));
     }
@@ -340,16 +377,16 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
     for (uint32_t d : plan.drawn) {
       const Node& node = asset.nodes[drawn[d].node];
       const Mesh& mesh = asset.meshes[drawn[d].mesh];
+      const std::vector<uint32_t>& positions = plan.skin_positions.at(uint32_t(drawn[d].skin));
       for (size_t p = 0; p < mesh.primitives.size(); ++p) {
         const Primitive& prim = mesh.primitives[p];
         const std::string where =
             "meshes/" + std::to_string(drawn[d].mesh) + "/primitives/" + std::to_string(p);
-        if (prim.mode != 4) {
-          return Status(Error::kUnsupportedFeature, "only triangles are written", where + "/mode");
-        }
-        if (prim.sparse() || !prim.skinned()) {
+        if (prim.mode != 4 || prim.sparse() || !prim.skinned()) {
           r.left_out.push_back(where + ": " +
-                               (prim.sparse() ? "sparse influences" : "no influences"));
+                               (prim.mode != 4  ? "not triangles"
+                                : prim.sparse() ? "sparse influences"
+                                                : "no influences"));
           continue;
         }
         if (!prim.tangents.empty()) r.left_out.push_back(where + ": tangents");
@@ -379,7 +416,7 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
         AppendMatrix(&meshes, Float4x4::Identity());
         meshes += "\n        int[] primvars:skel:jointIndices = ";
         AppendList(&meshes, v * k, [&](size_t i) {
-          meshes += std::to_string(plan.position[prim.influences.joints[i]]);
+          meshes += std::to_string(positions[prim.influences.joints[i]]);
         });
         meshes += " (\n            elementSize = " + std::to_string(k) +
                   "\n            interpolation = \"vertex\"\n        )\n";

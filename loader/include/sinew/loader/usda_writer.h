@@ -3,7 +3,8 @@
 // glTF reading (a character converted and read back deforms as the original).
 //
 // What is written, under one SkelRoot "/Root" at the origin (docs/usda.md, "Writing .usda"):
-// - per skin that a drawn node instantiates, a Skeleton "Skeleton_<k>": its joints are the skin's,
+// - per skin that a drawn node instantiates (skins of the same joints with the same inverse binds
+//   share one, as a character's meshes do), a Skeleton "Skeleton_<k>": its joints are the skin's,
 //   parents first (a joint's parent is its nearest ancestor among the skin's joints, a joint
 //   without one a root), named by the joints' node names made unique among siblings; each joint's
 //   transform relative to its parent joint (a root's: its scene-space transform, so the Skeleton
@@ -18,8 +19,9 @@
 //   (elementSize K, vertex interpolation, indices in skeleton order), an identity
 //   geomBindTransform, and its morph targets as BlendShape prims (offsets, normalOffsets;
 //   in-betweens as inbetweens:<name> with their weight) named by Mesh::target_names.
-// Left out, and listed in the report: unskinned drawn meshes, sparse (G4MF group) influences,
-// tangents, materials, and clips other than the one written.
+// Left out, and listed in the report: unskinned drawn meshes, primitives that are not triangles
+// or have sparse (G4MF group) influences, tangents, and clips other than the one written.
+// Materials are not written.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +43,9 @@ struct UsdaWriteReport {
 };
 
 // The layer's text. kInvalidArgument when no drawn node has a skin, or for options out of range;
-// kUnsupportedFeature for a primitive that is not triangles (mode 4); the scene evaluation's
-// errors (kInvalidHierarchy, the animation jobs').
+// kUnsupportedFeature for a skin listing a node twice or a joint whose transform relative to its
+// parent joint has shear at a key time; kInvalidValue for a singular inverse bind matrix; the
+// scene evaluation's errors (kInvalidHierarchy, the animation jobs').
 Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& options = {},
                               UsdaWriteReport* report = nullptr);
 

@@ -1,0 +1,161 @@
+// Writing .usda (sinew/loader/usda_writer.h): shared glTF characters written as UsdSkel layers and
+// read back by the UsdSkel loader deform as the originals at times across their clip — skeletons,
+// the clip as SkelAnimations, influences, blend shapes with their weights — and what cannot be
+// written is refused or reported.
+#include "sinew/loader/usda_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "sinew/core/math.h"
+#include "sinew/cpu/deform_primitive.h"
+#include "sinew/cpu/evaluate_scene.h"
+#include "sinew/cpu/sample_animation_job.h"
+#include "sinew/loader/load_asset.h"
+#include "sinew/loader/usd.h"
+#include "sinew/procedural/face_shapes.h"
+#include "test_assets.h"
+
+namespace sinew::loader {
+namespace {
+
+// Every drawn skinned primitive of `asset`, deformed at `time` of clip `clip` by the generic CPU
+// path, its positions (and normals) one after the other in drawn order.
+struct Baked {
+  std::vector<float> positions, normals;
+};
+
+Baked Bake(const Asset& asset, int32_t clip, float time) {
+  Baked out;
+  auto scene = cpu::EvaluateScene(asset, clip, time);
+  EXPECT_TRUE(scene.ok()) << scene.error().ToString();
+  if (!scene.ok()) return out;
+  for (const cpu::DrawnMesh& d : cpu::DrawnMeshes(asset)) {
+    if (d.skin < 0) continue;
+    auto palette = cpu::NodePalette(asset, d.node, scene->world);
+    EXPECT_TRUE(palette.ok()) << palette.error().ToString();
+    if (!palette.ok()) return out;
+    for (uint32_t p = 0; p < asset.meshes[d.mesh].primitives.size(); ++p) {
+      cpu::DeformedPrimitive deformed;
+      const Status s = cpu::DeformPrimitive(asset, d.node, p, scene->world,
+                                            scene->pose.weights[d.node], *palette, &deformed);
+      EXPECT_TRUE(s.ok()) << s.error().ToString();
+      out.positions.insert(out.positions.end(), deformed.positions.begin(),
+                           deformed.positions.end());
+      out.normals.insert(out.normals.end(), deformed.normals.begin(), deformed.normals.end());
+    }
+  }
+  return out;
+}
+
+Asset LoadShared(const char* relative) {
+  auto loaded = LoadAsset(sinew::testing::TestAssets() / relative);
+  EXPECT_TRUE(loaded.ok()) << loaded.error().ToString();
+  return loaded.ok() ? std::move(loaded->loaded.asset) : Asset();
+}
+
+Asset ReadBack(const std::string& text) {
+  auto loaded =
+      LoadUsdaFromMemory(std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  EXPECT_TRUE(loaded.ok()) << loaded.error().ToString();
+  return loaded.ok() ? std::move(loaded->asset) : Asset();
+}
+
+// `original`'s clip 0, and the only clip of `original` written and read back, at the clip's
+// start, end and three times between: positions within `tolerance` × the original's extent,
+// normals within 1e-4.
+void ExpectRoundTrip(const Asset& original, float tolerance) {
+  UsdaWriteReport report;
+  auto text = WriteUsda(original, {}, &report);
+  ASSERT_TRUE(text.ok()) << text.error().ToString();
+  const Asset back = ReadBack(*text);
+  ASSERT_EQ(back.animations.size(), 1u);
+  const cpu::ClipRange range = cpu::RangeOf(original.animations.at(0));
+  for (float f : {0.0f, 0.23f, 0.5f, 0.77f, 1.0f}) {
+    const float t = range.start + f * range.duration();
+    SCOPED_TRACE(t);
+    const Baked want = Bake(original, 0, t), got = Bake(back, 0, t);
+    ASSERT_EQ(got.positions.size(), want.positions.size());
+    ASSERT_FALSE(want.positions.empty());
+    const float extent = BoundsDiagonal(want.positions);
+    float worst = 0;
+    for (size_t i = 0; i < want.positions.size(); ++i) {
+      worst = std::max(worst, std::fabs(got.positions[i] - want.positions[i]));
+    }
+    EXPECT_LE(worst, tolerance * extent);
+    ASSERT_EQ(got.normals.size(), want.normals.size());
+    float worst_normal = 0;
+    for (size_t i = 0; i < want.normals.size(); ++i) {
+      worst_normal = std::max(worst_normal, std::fabs(got.normals[i] - want.normals[i]));
+    }
+    EXPECT_LE(worst_normal, 1e-4f);
+  }
+}
+
+TEST(UsdaWriter, CesiumManReadBackDeformsAsTheGltfOriginal) {
+  ExpectRoundTrip(LoadShared("CesiumMan/CesiumMan.glb"), 1e-5f);
+}
+
+TEST(UsdaWriter, FoxReadBackDeformsAsTheGltfOriginal) {
+  ExpectRoundTrip(LoadShared("Fox/Fox.glb"), 1e-5f);
+}
+
+// Its skinned meshes' two skins (the same joints, the same inverse binds) become one skeleton, so
+// one clip moves them all.
+TEST(UsdaWriter, RobotExpressivesTwoSkinsOfOneSkeletonReadBackAsOneAndDeformAsTheOriginal) {
+  ExpectRoundTrip(LoadShared("three_RobotExpressive/RobotExpressive.glb"), 1e-5f);
+}
+
+// No shared skinned file has blend shapes: CesiumMan gets procedural ones (positions and normal
+// offsets, every fifth shape with an in-between at 0.5) at nonzero weights, which reach the layer
+// as BlendShapes and the SkelAnimation's blend-shape weights.
+TEST(UsdaWriter, BlendShapesWithInbetweensOnASkinnedMeshReadBackAsTheOriginal) {
+  Asset cesium = LoadShared("CesiumMan/CesiumMan.glb");
+  ASSERT_EQ(cesium.meshes.size(), 1u);
+  Mesh& mesh = cesium.meshes[0];
+  procedural::FaceShapeOptions o;
+  o.shapes = 10;
+  o.min_fraction = 0.05f;
+  o.max_fraction = 0.2f;
+  auto shapes = procedural::MakeFaceShapes(mesh.primitives.at(0), o);
+  ASSERT_TRUE(shapes.ok()) << shapes.error().ToString();
+  ASSERT_FALSE(shapes->inbetweens.empty());
+  mesh.primitives[0].targets = shapes->targets;
+  mesh.inbetween_shapes = shapes->inbetweens;
+  size_t weighted = 0;
+  for (Node& node : cesium.nodes) {
+    if (node.mesh != 0) continue;
+    node.weights.resize(shapes->targets.size());
+    for (size_t t = 0; t < node.weights.size(); ++t) node.weights[t] = 0.1f * float(t % 9 + 1);
+    ++weighted;
+  }
+  ASSERT_EQ(weighted, 1u);
+  ExpectRoundTrip(cesium, 1e-5f);
+}
+
+TEST(UsdaWriter, OtherClipsAreReportedAsLeftOut) {
+  const Asset fox = LoadShared("Fox/Fox.glb");
+  ASSERT_EQ(fox.animations.size(), 3u);
+  UsdaWriteReport report;
+  UsdaWriteOptions options;
+  options.animation = 1;
+  ASSERT_TRUE(WriteUsda(fox, options, &report).ok());
+  EXPECT_EQ(report.left_out.size(), 2u);
+}
+
+TEST(UsdaWriter, AnAssetWithoutASkinIsRefused) {
+  const Asset cube = LoadShared("AnimatedMorphCube/AnimatedMorphCube.gltf");
+  const auto text = WriteUsda(cube);
+  EXPECT_EQ(text.code(), Error::kInvalidArgument);
+  EXPECT_EQ(text.error().where, "nodes");
+  UsdaWriteOptions bad;
+  bad.time_codes_per_second = 0;
+  EXPECT_EQ(WriteUsda(LoadShared("Fox/Fox.glb"), bad).code(), Error::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace sinew::loader
