@@ -12,6 +12,7 @@
 #include "bake.h"
 #include "bake_files.h"
 #include "commands.h"
+#include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/vk/context.h"
 
@@ -22,16 +23,22 @@ namespace {
 struct CommandOptions {
   std::string file, out, device = "cpu", format = "bin", skinning = "linear";
   BakeOptions bake;
+  bool time_given = false;  // --time: usda writes that time alone
 };
+
+// `--format usda` writes time codes at this rate (the UsdSkel loader's default, and Pixar's).
+constexpr double kBakeTimeCodesPerSecond = 24;
 
 void Usage() {
   std::fputs(
       "usage: sinew bake FILE --out PREFIX [--anim NAME|INDEX] [--time T] [--loop]\n"
       "                  [--weights MESH=w0,w1,...] [--pose rest|bind|bind:TYPE]\n"
-      "                  [--variant NAME] [--device cpu|gpu] [--format bin|ply|obj]\n"
+      "                  [--variant NAME] [--device cpu|gpu] [--format bin|ply|obj|usda]\n"
       "                  [--skinning linear|dqs]\n"
       "  writes every mesh instance of the scene deformed, in scene space:\n"
-      "  bin: PREFIX.json (manifest) + PREFIX.bin (float32); ply/obj: PREFIX.ply / PREFIX.obj\n"
+      "  bin: PREFIX.json (manifest) + PREFIX.bin (float32); ply/obj: PREFIX.ply / PREFIX.obj;\n"
+      "  usda: PREFIX.usda, points and normals as time samples at every time code (24 a second)\n"
+      "  of the clip's range, or at --time alone, each prim at its source's path (a .usda's)\n"
       "  --pose bind poses every skin's joints where its inverse bind matrices put them (the\n"
       "  mesh as bound); bind:TPose|APose|IPose|Custom in the skins' "
       "KHR_character_skeleton_bindpose\n"
@@ -65,6 +72,7 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     } else if (a == "--anim") {
       o->bake.anim = value();
     } else if (a == "--time") {
+      o->time_given = true;
       if (!ParseFloat(args[++i], &o->bake.time)) {
         std::fputs("sinew bake: --time needs a finite number\n", stderr);
         return 2;
@@ -119,10 +127,47 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     std::fputs("sinew bake: --skinning linear|dqs\n", stderr);
     return 2;
   }
-  if (o->format != "bin" && o->format != "ply" && o->format != "obj") {
-    std::fputs("sinew bake: --format bin|ply|obj\n", stderr);
+  if (o->format != "bin" && o->format != "ply" && o->format != "obj" && o->format != "usda") {
+    std::fputs("sinew bake: --format bin|ply|obj|usda\n", stderr);
     return 2;
   }
+  return 0;
+}
+
+// `--format usda`: the bake at every time code of the clip's range (or at --time), one file.
+int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context) {
+  std::vector<double> time_codes;
+  if (o.time_given || o.bake.anim.empty()) {
+    time_codes.push_back(double(o.bake.time) * kBakeTimeCodesPerSecond);
+  } else {
+    // The clip's index as BakeAsset resolves it (a name or an index).
+    auto first = BakeAsset(a, o.bake, nullptr);
+    if (!first) {
+      std::fprintf(stderr, "sinew bake: %s\n", first.error().ToString().c_str());
+      return 1;
+    }
+    const cpu::ClipRange range = cpu::RangeOf(a.animations[size_t(first->animation)]);
+    const long begin = std::lround(range.start * kBakeTimeCodesPerSecond);
+    const long end = std::lround(range.end * kBakeTimeCodesPerSecond);
+    for (long t = begin; t <= end; ++t) time_codes.push_back(double(t));
+  }
+  std::vector<BakeFrame> frames;
+  for (double time_code : time_codes) {
+    BakeOptions at = o.bake;
+    at.time = float(time_code / kBakeTimeCodesPerSecond);
+    auto baked = BakeAsset(a, at, context);
+    if (!baked) {
+      std::fprintf(stderr, "sinew bake: %s\n", baked.error().ToString().c_str());
+      return 1;
+    }
+    frames.push_back({time_code, std::move(*baked)});
+  }
+  if (!WriteBakeUsda(o.out, o.file, a, kBakeTimeCodesPerSecond, frames)) {
+    std::fprintf(stderr, "sinew bake: cannot write %s.usda\n", o.out.c_str());
+    return 1;
+  }
+  std::printf("sinew bake: %zu primitives at %zu time codes -> %s.usda\n",
+              frames.front().baked.primitives.size(), frames.size(), o.out.c_str());
   return 0;
 }
 
@@ -154,6 +199,7 @@ int BakeCommand(std::span<const std::string_view> args) {
     }
     context = std::move(ctx.value());
   }
+  if (o.format == "usda") return BakeUsda(o, a, context.get());
   auto baked = BakeAsset(a, o.bake, context.get());
   if (!baked) {
     std::fprintf(stderr, "sinew bake: %s\n", baked.error().ToString().c_str());

@@ -1,8 +1,11 @@
 #include "bake_files.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "json_writer.h"
@@ -133,6 +136,131 @@ bool WriteBakeMesh(const std::string& prefix, const std::string& format, const s
     base += b.data.positions.size() / 3;
   }
   return std::fclose(f) == 0;
+}
+
+namespace {
+
+// A prim of the written layer: its kind and body, its children in the order first named.
+struct UsdPrim {
+  std::string name, kind = "Xform", body;
+  std::vector<UsdPrim> children;
+
+  UsdPrim& Child(const std::string& child) {
+    for (UsdPrim& c : children) {
+      if (c.name == child) return c;
+    }
+    children.push_back({child});
+    return children.back();
+  }
+
+  void Write(std::string* out, int depth) const {
+    const std::string indent(size_t(depth) * 4, ' ');
+    *out += indent + "def " + kind + " \"" + name + "\"\n" + indent + "{\n" + body;
+    for (const UsdPrim& c : children) c.Write(out, depth + 1);
+    *out += indent + "}\n";
+  }
+};
+
+// A prim name: letters, digits and '_' ("_" for anything else).
+std::string UsdName(const std::string& name) {
+  const bool digit_first = !name.empty() && name[0] >= '0' && name[0] <= '9';
+  std::string out = name.empty() || digit_first ? "_" : "";
+  for (char c : name) {
+    out += (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '_';
+  }
+  return out;
+}
+
+// The path components of baked primitive `b`: its mesh's prim path, or /Baked/<node>[_<p>].
+std::vector<std::string> PrimPath(const Asset& asset, const BakedPrimitive& b) {
+  const std::string& mesh = b.mesh >= 0 ? asset.meshes[size_t(b.mesh)].name : std::string();
+  const bool several = b.mesh >= 0 && asset.meshes[size_t(b.mesh)].primitives.size() > 1;
+  std::vector<std::string> parts;
+  if (!mesh.empty() && mesh[0] == '/') {
+    for (size_t at = 1; at <= mesh.size();) {
+      const size_t slash = std::min(mesh.find('/', at), mesh.size());
+      parts.push_back(UsdName(mesh.substr(at, slash - at)));
+      at = slash + 1;
+    }
+  } else {
+    parts = {"Baked", UsdName(asset.nodes[b.node].name.empty() ? "node" + std::to_string(b.node)
+                                                               : asset.nodes[b.node].name)};
+  }
+  if (several) parts.back() += "_" + std::to_string(b.primitive);
+  return parts;
+}
+
+void AppendSamples(std::string* out, const std::string& declaration,
+                   const std::vector<BakeFrame>& frames, size_t primitive, bool normals) {
+  *out += "        " + declaration + ".timeSamples = {\n";
+  char number[32];
+  for (const BakeFrame& frame : frames) {
+    const std::vector<float>& v = normals ? frame.baked.primitives[primitive].data.normals
+                                          : frame.baked.primitives[primitive].data.positions;
+    std::snprintf(number, sizeof(number), "%.9g", frame.time_code);
+    *out += std::string("            ") + number + ": [";
+    for (size_t i = 0; i + 2 < v.size(); i += 3) {
+      *out += i ? ", (" : "(";
+      for (int c = 0; c < 3; ++c) {
+        std::snprintf(number, sizeof(number), "%.9g", double(v[i + size_t(c)]));
+        *out += (c ? ", " : "") + std::string(number);
+      }
+      *out += ")";
+    }
+    *out += "],\n";
+  }
+  *out += "        }\n";
+}
+
+}  // namespace
+
+bool WriteBakeUsda(const std::string& prefix, const std::string& source, const Asset& asset,
+                   double time_codes_per_second, const std::vector<BakeFrame>& frames) {
+  if (frames.empty()) return false;
+  UsdPrim root;
+  std::set<std::string> used;
+  const BakeResult& first = frames.front().baked;
+  for (size_t p = 0; p < first.primitives.size(); ++p) {
+    const BakedPrimitive& b = first.primitives[p];
+    std::vector<std::string> parts = PrimPath(asset, b);
+    std::string joined;
+    for (const std::string& part : parts) (joined += '/') += part;
+    for (int n = 2; !used.insert(joined).second; ++n) {
+      std::string suffix(1, '_');
+      suffix += std::to_string(n);
+      parts.back() += suffix;
+      joined += suffix;
+    }
+    UsdPrim* prim = &root;
+    for (const std::string& part : parts) prim = &prim->Child(part);
+    const std::vector<uint32_t> tris = Triangles(b);
+    prim->kind = tris.empty() ? "Points" : "Mesh";
+    std::string& body = prim->body;
+    if (!tris.empty()) {
+      body += "        int[] faceVertexCounts = [";
+      for (size_t t = 0; t < tris.size() / 3; ++t) body += t ? ", 3" : "3";
+      body += "]\n        int[] faceVertexIndices = [";
+      for (size_t i = 0; i < tris.size(); ++i) body += (i ? ", " : "") + std::to_string(tris[i]);
+      body += "]\n        uniform token subdivisionScheme = \"none\"\n";
+    }
+    AppendSamples(&body, "point3f[] points", frames, p, false);
+    if (!b.data.normals.empty()) {
+      AppendSamples(&body, "normal3f[] normals", frames, p, true);  // vertex interpolation
+    }
+  }
+  char number[32];
+  std::string out = "#usda 1.0\n(\n    doc = \"sinew bake " + source + "\"\n";
+  std::snprintf(number, sizeof(number), "%.9g", time_codes_per_second);
+  out += std::string("    timeCodesPerSecond = ") + number + "\n";
+  std::snprintf(number, sizeof(number), "%.9g", frames.front().time_code);
+  out += std::string("    startTimeCode = ") + number + "\n";
+  std::snprintf(number, sizeof(number), "%.9g", frames.back().time_code);
+  out += std::string("    endTimeCode = ") + number + "\n)\n\n";
+  for (const UsdPrim& c : root.children) c.Write(&out, 0);
+  std::FILE* f = std::fopen((prefix + ".usda").c_str(), "w");
+  if (!f) return false;
+  const bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
+  return std::fclose(f) == 0 && ok;
 }
 
 }  // namespace sinew::tool

@@ -27,4 +27,18 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
 bool WriteBakeMesh(const std::string& prefix, const std::string& format, const std::string& source,
                    const BakeResult& baked);
 
+// One bake of a series: the time code it is written at, and what was baked there.
+struct BakeFrame {
+  double time_code = 0;
+  BakeResult baked;
+};
+
+// Writes PREFIX.usda: per baked primitive a Mesh (triangles; a Points prim for other topologies)
+// whose points and normals are time samples, one per frame. A primitive of a mesh named by a prim
+// path ("/Root/Mesh", as the UsdSkel loader names them) is written at that path; others under
+// /Baked, named by their node (and primitive, for a mesh of several). `frames` all bake the same
+// primitives. False when the file cannot be written.
+bool WriteBakeUsda(const std::string& prefix, const std::string& source, const Asset& asset,
+                   double time_codes_per_second, const std::vector<BakeFrame>& frames);
+
 }  // namespace sinew::tool

@@ -65,6 +65,38 @@ TEST(SinewBake, BakesAUsdSkelSceneAsPixarsBaselineAtATimeCode) {
   for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(written[i], want[i], 1e-4f) << i;
 }
 
+// `--format usda` without --time: PREFIX.usda holds /Root/Mesh's points at every time code of the
+// clip, as Pixar's UsdSkelBakeSkinning wrote them in the baseline: within 1e-4 at each of its
+// time codes, for linear (lbs.usda) and dual-quaternion (dqs.usda) skinning.
+TEST(SinewBake, WritesAUsdSkelSceneAsUsdaLikePixarsBakeAtEveryTimeCode) {
+  for (const char* scene : {"lbs", "dqs"}) {
+    SCOPED_TRACE(scene);
+    ScratchDir dir;
+    const ToolRun run = RunSinew({"bake", Scene((std::string(scene) + ".usda").c_str()), "--anim",
+                                  "0", "--format", "usda", "--out", "baked"},
+                                 dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    auto mine = loader::usd::ReadUsdaFile(dir.path() / "baked.usda");
+    ASSERT_TRUE(mine.ok()) << mine.error().ToString();
+    auto pixar = loader::usd::ReadUsdaFile(TestConformance() / "usdskel/baseline" /
+                                           (std::string(scene) + ".baked.usda"));
+    ASSERT_TRUE(pixar.ok()) << pixar.error().ToString();
+    const loader::usd::Attribute* got = mine->FindAttribute("/Root/Mesh.points");
+    const loader::usd::Attribute* want = pixar->FindAttribute("/Root/Mesh.points");
+    ASSERT_NE(got, nullptr);
+    ASSERT_NE(want, nullptr);
+    ASSERT_EQ(got->time_samples.size(), want->time_samples.size());
+    for (size_t s = 0; s < want->time_samples.size(); ++s) {
+      SCOPED_TRACE(want->time_samples[s].time);
+      ASSERT_EQ(got->time_samples[s].time, want->time_samples[s].time);
+      const std::span<const float> a = got->time_samples[s].value.floats();
+      const std::span<const float> b = want->time_samples[s].value.floats();
+      ASSERT_EQ(a.size(), b.size());
+      for (size_t i = 0; i < b.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4f) << i;
+    }
+  }
+}
+
 TEST(SinewBench, SkinsTheMeshesOfAUsdSkelScene) {
   ScratchDir dir;
   const ToolRun run = RunSinew(
