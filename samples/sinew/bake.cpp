@@ -78,12 +78,9 @@ Status ApplyBindPose(const Asset& a, std::span<const Node> nodes, const std::str
 // The clip `o.anim` (an index or a name) sampled at `o.time` into `pose`; its index, or -1 when
 // none is asked for.
 Result<int32_t> SampleClip(const Asset& a, const BakeOptions& o, ScenePose* pose) {
-  if (o.anim.empty()) return -1;
-  const int32_t animation = Find(a.animations, o.anim);
-  if (animation < 0) {
-    return Status(Error::kInvalidArgument, "no animation '" + o.anim + "' (the file has " +
-                                               std::to_string(a.animations.size()) + ")");
-  }
+  auto found = FindClip(a, o.anim);
+  if (!found || *found < 0) return found;
+  const int32_t animation = *found;
   cpu::SampleAnimationJob job;
   job.animation = &a.animations[size_t(animation)];
   job.time = o.time;
@@ -179,6 +176,16 @@ Result<GpuBake> DeformOnGpu(const vk::Context& context, const Asset& a,
 }
 
 }  // namespace
+
+Result<int32_t> FindClip(const Asset& asset, const std::string& anim) {
+  if (anim.empty()) return -1;
+  const int32_t animation = Find(asset.animations, anim);
+  if (animation < 0) {
+    return Status(Error::kInvalidArgument, "no animation '" + anim + "' (the file has " +
+                                               std::to_string(asset.animations.size()) + ")");
+  }
+  return animation;
+}
 
 bool IsBakePose(std::string_view pose) {
   if (pose == "rest" || pose == "bind") return true;

@@ -32,6 +32,10 @@ struct BakeOptions {
   std::string variant;
 };
 
+// The clip BakeOptions::anim names (an index or a name): its index, -1 for "" (none).
+// kInvalidArgument for a clip the asset does not have.
+Result<int32_t> FindClip(const Asset& asset, const std::string& anim);
+
 // True for a spelling BakeOptions::pose accepts.
 bool IsBakePose(std::string_view pose);
 

@@ -140,13 +140,12 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
   if (o.time_given || o.bake.anim.empty()) {
     time_codes.push_back(double(o.bake.time) * kBakeTimeCodesPerSecond);
   } else {
-    // The clip's index as BakeAsset resolves it (a name or an index).
-    auto first = BakeAsset(a, o.bake, nullptr);
-    if (!first) {
-      std::fprintf(stderr, "sinew bake: %s\n", first.error().ToString().c_str());
+    auto clip = FindClip(a, o.bake.anim);
+    if (!clip) {
+      std::fprintf(stderr, "sinew bake: %s\n", clip.error().ToString().c_str());
       return 1;
     }
-    const cpu::ClipRange range = cpu::RangeOf(a.animations[size_t(first->animation)]);
+    const cpu::ClipRange range = cpu::RangeOf(a.animations[size_t(*clip)]);
     const long begin = std::lround(range.start * kBakeTimeCodesPerSecond);
     const long end = std::lround(range.end * kBakeTimeCodesPerSecond);
     for (long t = begin; t <= end; ++t) time_codes.push_back(double(t));
