@@ -87,6 +87,11 @@ struct SkeletonPlan {
   std::vector<std::string> paths;   // skeleton joint -> joint path ("hips/spine")
   std::vector<uint32_t> drawn;      // the drawn meshes (indices into DrawnMeshes) with this skin
   std::vector<std::string> shapes;  // the SkelAnimation's blend shape tokens, in mesh order
+  // Per token of `shapes`: the node whose weights drive it, and its morph target there.
+  struct ShapeWeight {
+    uint32_t node = 0, target = 0;
+  };
+  std::vector<ShapeWeight> shape_weights;
 };
 
 Result<SkeletonPlan> PlanSkeleton(const Asset& asset, uint32_t skin_index) {
@@ -442,6 +447,7 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
           for (uint32_t t : primaries) {
             AppendBlendShape(&meshes, prim, mesh, t, names);
             plan.shapes.push_back(names.tokens[t]);
+            plan.shape_weights.push_back({drawn[d].node, t});
           }
         }
         meshes += "    }\n\n";
@@ -518,19 +524,10 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
         out += "\n            float[] blendShapeWeights.timeSamples = {\n";
         for (const Sample& sample : samples) {
           out += "                " + Number(sample.time_code) + ": [";
-          bool first = true;
-          for (uint32_t d : plan.drawn) {
-            const Mesh& mesh = asset.meshes[drawn[d].mesh];
-            const std::vector<float>& w = sample.scene.pose.weights[drawn[d].node];
-            for (const Primitive& prim : mesh.primitives) {
-              if (prim.sparse() || !prim.skinned() || prim.targets.empty()) continue;
-              const ShapeNames names = NameShapes(mesh, prim.targets.size(), "");
-              for (size_t t = 0; t < prim.targets.size(); ++t) {
-                if (names.prims[t].empty()) continue;
-                out += (first ? "" : ", ") + Number(t < w.size() ? w[t] : 0.0f);
-                first = false;
-              }
-            }
+          for (size_t i = 0; i < plan.shape_weights.size(); ++i) {
+            const SkeletonPlan::ShapeWeight& sw = plan.shape_weights[i];
+            const std::vector<float>& w = sample.scene.pose.weights[sw.node];
+            out += (i ? ", " : "") + Number(sw.target < w.size() ? w[sw.target] : 0.0f);
           }
           out += "],\n";
         }
