@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "json_writer.h"
+#include "sinew/loader/usda_writer.h"
 
 namespace sinew::tool {
 namespace {
@@ -161,16 +162,6 @@ struct UsdPrim {
   }
 };
 
-// A prim name: letters, digits and '_' ("_" for anything else).
-std::string UsdName(const std::string& name) {
-  const bool digit_first = !name.empty() && name[0] >= '0' && name[0] <= '9';
-  std::string out = name.empty() || digit_first ? "_" : "";
-  for (char c : name) {
-    out += (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '_';
-  }
-  return out;
-}
-
 // The path components of baked primitive `b`: its mesh's prim path, or /Baked/<node>[_<p>].
 std::vector<std::string> PrimPath(const Asset& asset, const BakedPrimitive& b) {
   const std::string& mesh = b.mesh >= 0 ? asset.meshes[size_t(b.mesh)].name : std::string();
@@ -179,14 +170,14 @@ std::vector<std::string> PrimPath(const Asset& asset, const BakedPrimitive& b) {
   if (!mesh.empty() && mesh[0] == '/') {
     for (size_t at = 1; at <= mesh.size();) {
       const size_t slash = std::min(mesh.find('/', at), mesh.size());
-      parts.push_back(UsdName(mesh.substr(at, slash - at)));
+      parts.push_back(loader::UsdPrimName(mesh.substr(at, slash - at), "_"));
       at = slash + 1;
     }
   } else {
-    parts = {"Baked", UsdName(asset.nodes[b.node].name.empty() ? "node" + std::to_string(b.node)
-                                                               : asset.nodes[b.node].name)};
+    parts = {"Baked",
+             loader::UsdPrimName(asset.nodes[b.node].name, "node" + std::to_string(b.node))};
   }
-  if (several) parts.back() += "_" + std::to_string(b.primitive);
+  if (several) (parts.back() += '_') += std::to_string(b.primitive);
   return parts;
 }
 

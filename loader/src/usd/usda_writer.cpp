@@ -19,18 +19,6 @@ std::string Number(double v) {
   return text;
 }
 
-// A USD prim name: letters, digits and '_', not starting with a digit; `fallback` when empty.
-std::string PrimName(std::string_view name, std::string_view fallback) {
-  std::string out;
-  for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    out += ok ? c : '_';
-  }
-  if (out.empty()) out = fallback;
-  if (out[0] >= '0' && out[0] <= '9') out = "_" + out;
-  return out;
-}
-
 // Names made unique within one scope by a numbered suffix.
 class UniqueNames {
  public:
@@ -130,7 +118,7 @@ Result<SkeletonPlan> PlanSkeleton(const Asset& asset, uint32_t skin_index) {
     stack.pop_back();
     const int32_t p = skin_parent[i];
     const std::string name = names[p < 0 ? n : size_t(p)].Take(
-        PrimName(asset.nodes[skin.joints[i]].name, "joint" + std::to_string(i)));
+        UsdPrimName(asset.nodes[skin.joints[i]].name, "joint" + std::to_string(i)));
     plan.position[i] = uint32_t(plan.order.size());
     plan.order.push_back(i);
     plan.parent.push_back(p < 0 ? -1 : int32_t(plan.position[size_t(p)]));
@@ -219,7 +207,7 @@ ShapeNames NameShapes(const Mesh& mesh, size_t targets, const std::string& mesh_
   for (size_t t = 0; t < targets; ++t) {
     const std::string given = t < mesh.target_names.size() ? mesh.target_names[t] : "";
     const std::string name =
-        inbetween[t] ? "" : names.Take(PrimName(given, "Shape" + std::to_string(t)));
+        inbetween[t] ? "" : names.Take(UsdPrimName(given, "Shape" + std::to_string(t)));
     out.prims.push_back(name);
     out.tokens.push_back(name.empty() ? "" : mesh_prim + "_" + name);
   }
@@ -294,6 +282,17 @@ void AppendBlendShape(std::string* out, const Primitive& prim, const Mesh& mesh,
 }
 
 }  // namespace
+
+std::string UsdPrimName(std::string_view name, std::string_view fallback) {
+  if (name.empty()) name = fallback;
+  const bool digit_first = !name.empty() && name[0] >= '0' && name[0] <= '9';
+  std::string out(digit_first ? "_" : "");
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    out += ok ? c : '_';
+  }
+  return out;
+}
 
 Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& options,
                               UsdaWriteReport* report) {
@@ -396,7 +395,7 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
         }
         if (!prim.tangents.empty()) r.left_out.push_back(where + ": tangents");
         const std::string name =
-            root_names.Take(PrimName(node.name, "Mesh") + "_" + std::to_string(p));
+            root_names.Take(UsdPrimName(node.name, "Mesh") + "_" + std::to_string(p));
         const std::string path = "/Root/" + name;
         const size_t v = prim.vertex_count();
         const size_t k = prim.influences.influences_per_vertex;

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sinew/asset/asset.h"
@@ -41,6 +42,10 @@ struct UsdaWriteOptions {
 struct UsdaWriteReport {
   std::vector<std::string> left_out;  // what was not written, one sentence each
 };
+
+// `name` as a USD prim name: letters, digits and '_' (anything else becomes '_'), '_' first when
+// it would start with a digit; `fallback` (sanitized the same way) when `name` is empty.
+std::string UsdPrimName(std::string_view name, std::string_view fallback);
 
 // The layer's text. kInvalidArgument when no drawn node has a skin, or for options out of range;
 // kUnsupportedFeature for a skin listing a node twice or a joint whose transform relative to its
