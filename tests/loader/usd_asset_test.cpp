@@ -345,6 +345,14 @@ TEST(UsdAsset, GeomBindTransformTakesPointsAndNormalsToBindSpace) {
   EXPECT_NEAR(p.normals[2], 1.0f / std::sqrt(1.25f), 1e-6f);
 }
 
+// A blocked geomBindTransform (= None) is as good as none: the identity, points as authored.
+TEST(UsdAsset, ABlockedGeomBindTransformIsTheIdentity) {
+  const LoadedAsset loaded = Load(
+      Rig(std::string(kInfluences) + "        matrix4d primvars:skel:geomBindTransform = None\n"));
+  const Primitive& p = loaded.asset.meshes.at(0).primitives.at(0);
+  EXPECT_FLOAT_EQ(p.positions[3], 1.0f);  // point 1: x as authored
+}
+
 TEST(UsdAsset, FacesAreFanTriangulatedAndLeftHandedMeshesWoundBack) {
   EXPECT_EQ(Load(Rig()).asset.meshes.at(0).primitives.at(0).indices,
             (std::vector<uint32_t>{0, 1, 2, 0, 2, 3}));

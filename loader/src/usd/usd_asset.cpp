@@ -47,9 +47,15 @@ bool Transformable(std::string_view type) {
 }
 
 // The default value of `prim`'s attribute `name`: null when it has none (or `None`).
-const Value* DefaultOf(const Prim& prim, std::string_view name) {
-  const Attribute* a = prim.FindAttribute(name);
+// An attribute's default value, or null when it has none or it is blocked (= None).
+const Value* AuthoredDefault(const Attribute* a) {
   return a && a->default_value && !a->default_value->blocked ? &*a->default_value : nullptr;
+}
+
+bool Blocked(const Attribute* a) { return a && a->default_value && a->default_value->blocked; }
+
+const Value* DefaultOf(const Prim& prim, std::string_view name) {
+  return AuthoredDefault(prim.FindAttribute(name));
 }
 
 std::vector<std::string> TokensOf(const Prim& prim, std::string_view name) {
@@ -151,8 +157,7 @@ LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out) {
       return {Error::kMissingProperty, "xformOpOrder names " + name + ", which is not authored",
               where};
     }
-    const Value* value =
-        a->default_value && !a->default_value->blocked ? &*a->default_value : nullptr;
+    const Value* value = AuthoredDefault(a);
     if (!value && !a->time_samples.empty() && !a->time_samples.front().value.blocked) {
       value = &a->time_samples.front().value;
       c.Warn(prim.path + "." + name, "a time-sampled transform op is read at its first sample");
@@ -575,11 +580,10 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   const bool skinned = skeleton && binding.has_influences;
   Float4x4 geom_bind;
   Float4x4 normal_matrix;  // the inverse transpose of geom_bind's 3x3 part
-  if (skinned && binding.geom_bind_transform) {
+  // A blocked geomBindTransform is none: the identity.
+  if (skinned && binding.geom_bind_transform && !Blocked(binding.geom_bind_transform)) {
     const std::string where = p.path + ".primvars:skel:geomBindTransform";
-    const Value* g = binding.geom_bind_transform->default_value
-                         ? &*binding.geom_bind_transform->default_value
-                         : nullptr;
+    const Value* g = AuthoredDefault(binding.geom_bind_transform);
     if (!g || g->doubles().size() != 16) {
       return {Error::kUnsupportedFeature, "a geomBindTransform without a default matrix4d", where};
     }
@@ -619,13 +623,13 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
 
   Skin skin;
   if (skinned) {
-    const Value* indices =
-        binding.joint_indices->default_value ? &*binding.joint_indices->default_value : nullptr;
-    const Value* weights =
-        binding.joint_weights->default_value ? &*binding.joint_weights->default_value : nullptr;
+    const Value* indices = AuthoredDefault(binding.joint_indices);
+    const Value* weights = AuthoredDefault(binding.joint_weights);
     const std::string where = p.path + ".primvars:skel:jointIndices";
     if (!indices || !weights) {
-      return {Error::kUnsupportedFeature, "time-sampled joint influences are not read", where};
+      return {Error::kUnsupportedFeature,
+              "joint influences without a default value (time-sampled or blocked) are not read",
+              where};
     }
     const size_t e = size_t(binding.influences_per_point);
     const size_t runs = binding.rigid ? 1 : point_count;
