@@ -12,6 +12,7 @@
 #define SINEW_FLAG_MORPH_TANGENTS 8u  // morph deltas carry tangent offsets
 #define SINEW_FLAG_COPY_PREVIOUS 16u  // copy each replaced position to previous_positions first
 #define SINEW_FLAG_PREVIOUS_IS_CURRENT 32u  // write the new position to previous_positions too
+#define SINEW_FLAG_JOINT_NORMALS 64u  // normals by Σ w · each joint's inverse-transpose (linear only)
 
 // Vertices per workgroup, and per morph group (MorphDeltas, kMorphGroupSize).
 #define SINEW_GROUP_SIZE 64
@@ -178,12 +179,34 @@ void ApplyMorphs(inout Vertex x) {
   x.t.xyz = NormalizeOrKeep(x.t.xyz);
 }
 
-// Adds palette entry `entry` of the instance, times w, to the blended rows r0..r2.
+// With SINEW_FLAG_JOINT_NORMALS: the rows of Σ w · inverse-transpose(entry 3x3) over the
+// vertex's influences so far (AddJoint), what WriteSkinned transforms the normal by.
+vec3 joint_normal_rows[3] = vec3[3](vec3(0.0), vec3(0.0), vec3(0.0));
+
+// Adds palette entry `entry` of the instance, times w, to the blended rows r0..r2 (and, with
+// SINEW_FLAG_JOINT_NORMALS, w · its inverse-transpose, as cofactor / det, to joint_normal_rows; an
+// entry with det 0 adds nothing there), as BlendedMatrix::Add does on the CPU
+// (runtime/src/cpu/skin_vertex.h).
 void AddJoint(uint entry, float w, inout vec4 r0, inout vec4 r1, inout vec4 r2) {
   uint at = inst.palette + entry * 3u;
-  r0 += w * palette[at];
-  r1 += w * palette[at + 1u];
-  r2 += w * palette[at + 2u];
+  vec4 p0 = palette[at];
+  vec4 p1 = palette[at + 1u];
+  vec4 p2 = palette[at + 2u];
+  r0 += w * p0;
+  r1 += w * p1;
+  r2 += w * p2;
+  if ((inst.flags & SINEW_FLAG_JOINT_NORMALS) != 0u) {
+    vec3 c0 = cross(p1.xyz, p2.xyz);
+    vec3 c1 = cross(p2.xyz, p0.xyz);
+    vec3 c2 = cross(p0.xyz, p1.xyz);
+    float det = dot(p0.xyz, c0);
+    if (det != 0.0) {
+      float s = w / det;
+      joint_normal_rows[0] += s * c0;
+      joint_normal_rows[1] += s * c1;
+      joint_normal_rows[2] += s * c2;
+    }
+  }
 }
 
 // Writes vertex `v` of the instance: its position (previous positions first, as the flags ask),
@@ -225,7 +248,10 @@ void WriteSkinned(uint v, Vertex x, vec4 r0, vec4 r1, vec4 r2, float weight_sum)
   vec3 o = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
   vec3 n = vec3(0.0);
   vec4 t = vec4(0.0);
-  if ((inst.flags & SINEW_FLAG_NORMALS) != 0u) {
+  if ((inst.flags & SINEW_FLAG_JOINT_NORMALS) != 0u && weight_sum != 0.0) {
+    n = NormalizeOrKeep(vec3(dot(joint_normal_rows[0], x.n), dot(joint_normal_rows[1], x.n),
+                             dot(joint_normal_rows[2], x.n)));
+  } else if ((inst.flags & SINEW_FLAG_NORMALS) != 0u) {
     // sign(det) · cofactor(M3x3) == inverse-transpose up to a positive scale.
     vec3 c0 = vec3(r1.y * r2.z - r1.z * r2.y, r1.z * r2.x - r1.x * r2.z, r1.x * r2.y - r1.y * r2.x);
     vec3 c1 = vec3(r0.z * r2.y - r0.y * r2.z, r0.x * r2.z - r0.z * r2.x, r0.y * r2.x - r0.x * r2.y);

@@ -139,6 +139,48 @@ TEST(SkinDenseJob, BlendsTwoBonesByWeight) {
   ExpectNear3(&s.out_tangents[0], 0, 0, 1);
 }
 
+// Half diag(2, 1, 1), half identity; normal (1, 1, 0)/√2. The blended matrix is diag(1.5, 1, 1),
+// whose inverse-transpose takes n to ∝ (2/3, 1, 0) = (2, 3, 0)/√13. UsdSkel's rule sums each
+// joint's inverse-transpose instead: 0.5 · (0.5, 1, 0) + 0.5 · (1, 1, 0) ∝ (0.75, 1, 0) =
+// (0.6, 0.8, 0). Positions and tangents do not depend on the rule.
+Skin HalfScaledHalfStill() {
+  Skin s;
+  s.positions = {1, 1, 0};
+  s.normals = {kInvSqrt2, kInvSqrt2, 0};
+  s.tangents = {1, 0, 0, 1};
+  s.joints = {0, 1, 0, 0};
+  s.weights = {0.5f, 0.5f, 0, 0};
+  s.palette = {Rows({2, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}), Translate(0, 0, 0)};
+  return s;
+}
+
+TEST(SkinDenseJob, SkinsNormalsByTheBlendedMatrixByDefault) {
+  Skin s = HalfScaledHalfStill();
+  ASSERT_TRUE(s.Run().ok());
+  ExpectNear3(&s.out_positions[0], 1.5f, 1, 0);
+  ExpectNear3(&s.out_normals[0], 0.55470020f, 0.83205029f, 0);
+}
+
+TEST(SkinDenseJob, SumsEachJointsInverseTransposeByWeightForPerJointNormals) {
+  Skin s = HalfScaledHalfStill();
+  SkinDenseJob job = s.Job();
+  job.normal_blend = NormalBlend::kPerJoint;
+  ASSERT_TRUE(job.Run().ok());
+  ExpectNear3(&s.out_positions[0], 1.5f, 1, 0);
+  ExpectNear3(&s.out_normals[0], 0.6f, 0.8f, 0);
+  ExpectNear3(&s.out_tangents[0], 1, 0, 0);
+}
+
+// A joint whose 3x3 is singular has no inverse-transpose: it adds nothing to the sum.
+TEST(SkinDenseJob, LeavesASingularJointOutOfPerJointNormals) {
+  Skin s = HalfScaledHalfStill();
+  s.palette[0] = Rows({0, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0});
+  SkinDenseJob job = s.Job();
+  job.normal_blend = NormalBlend::kPerJoint;
+  ASSERT_TRUE(job.Run().ok());
+  ExpectNear3(&s.out_normals[0], kInvSqrt2, kInvSqrt2, 0);
+}
+
 TEST(SkinDenseJob, KeepsTheRestAttributesOfAVertexWithoutWeights) {
   Skin s = OneVertex(Rows({0, 0, 3, 100}, {0, 5, 0, 100}, {7, 0, 0, 100}));
   s.weights = {0, 0, 0, 0};

@@ -95,6 +95,24 @@ TEST(SkinSparseJob, BlendsTwoEntriesByWeight) {
   EXPECT_EQ(s.out_tangents[3], -1.0f);
 }
 
+// UsdSkel's normal rule on sparse influences: half diag(2, 1, 1), half identity takes the normal
+// (1, 1, 0)/√2 to ∝ 0.5 · (0.5, 1, 0) + 0.5 · (1, 1, 0) = (0.6, 0.8, 0) normalized, where the
+// blended matrix's inverse-transpose gives (2, 3, 0)/√13.
+TEST(SkinSparseJob, SumsEachGroupsInverseTransposeByWeightForPerJointNormals) {
+  Skin s = OneVertex();
+  s.normals = {kInvSqrt2, kInvSqrt2, 0};
+  s.influences = {{0, 2}, {0, 1}, {0.5f, 0.5f}, 2};
+  s.palette = {Rows({2, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}), Translate(0, 0, 0)};
+  SkinSparseJob job = s.Job();
+  job.normal_blend = NormalBlend::kPerJoint;
+  ASSERT_TRUE(job.Run().ok());
+  ExpectNear3(&s.out_positions[0], 1.5f, 2, 3);
+  ExpectNear3(&s.out_normals[0], 0.6f, 0.8f, 0);
+  job.normal_blend = NormalBlend::kBlendedMatrix;
+  ASSERT_TRUE(job.Run().ok());
+  ExpectNear3(&s.out_normals[0], 0.55470020f, 0.83205029f, 0);
+}
+
 TEST(SkinSparseJob, KeepsTheRestAttributesOfAVertexWithNoEntries) {
   // Vertex 0 has no entries; vertex 1 is moved by (0, 10, 0).
   Skin s;

@@ -707,6 +707,8 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
     prim.skinning = binding.skinning_method == usd::SkinningMethodToken::kDualQuaternion
                         ? SkinningMethod::kDualQuaternion
                         : SkinningMethod::kLinear;
+    // UsdSkel skins a normal by each joint's inverse-transpose, summed by weight.
+    prim.normal_blend = NormalBlend::kPerJoint;
   }
 
   Mesh mesh;

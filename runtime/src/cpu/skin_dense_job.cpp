@@ -37,7 +37,7 @@ Status SkinDenseJob::Run() const {
   }
   for (size_t v = 0; v < vertex_count; ++v) {
     // Blend the matrices first, then transform once (as the GPU kernel does).
-    detail::BlendedMatrix blend;
+    detail::BlendedMatrix blend(normal_blend == NormalBlend::kPerJoint);
     for (uint32_t k = 0; k < k_count; ++k) {
       blend.Add(weights[v * k_count + k], palette[joints[v * k_count + k]]);
     }
@@ -55,6 +55,7 @@ SkinDenseJob SkinDenseJobFor(const Primitive& mesh, std::span<const Float3x4> pa
   job.joints = mesh.influences.joints;
   job.weights = mesh.influences.weights;
   job.palette = palette;
+  job.normal_blend = mesh.normal_blend;
   return job;
 }
 

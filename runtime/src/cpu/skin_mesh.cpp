@@ -24,6 +24,7 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
   if (!rigid && mesh.sparse()) {
     SkinSparseJob job;
     job.dual_quaternions = dual_quaternions;
+    job.normal_blend = mesh.normal_blend;
     job.positions = input.positions;
     job.normals = input.normals;
     job.tangents = input.tangents;

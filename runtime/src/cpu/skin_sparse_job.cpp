@@ -47,7 +47,7 @@ Status SkinSparseJob::Run() const {
   for (size_t v = 0; v < vertex_count; ++v) {
     // Entries in stored order (weights descending): for a stream made by DenseToSparse from
     // descending dense slots, the same additions in the same order as SkinDenseJob.
-    detail::BlendedMatrix blend;
+    detail::BlendedMatrix blend(normal_blend == NormalBlend::kPerJoint);
     for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
       blend.Add(in.weights[e], palette[in.groups[e]]);
     }

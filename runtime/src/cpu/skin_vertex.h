@@ -62,9 +62,15 @@ inline Status ValidateSkinStreams(const SkinStreams& s) {
 
 // M = Σ w · palette entry, built one influence at a time in the caller's order (the order is part
 // of the result: float addition does not associate). Zero weights are skipped, as on the GPU.
+// With per_joint_normals (NormalBlend::kPerJoint) it also sums N = Σ w · inverse-transpose of each
+// entry's 3x3, computed as cofactor / det; an entry with det 0 adds nothing to N.
 struct BlendedMatrix {
   float m[3][4] = {};
   float weight_sum = 0.0f;
+  bool per_joint_normals = false;
+  float n[3][3] = {};
+
+  explicit BlendedMatrix(bool per_joint = false) : per_joint_normals(per_joint) {}
 
   void Add(float w, const Float3x4& p) {
     if (w == 0.0f) return;
@@ -75,13 +81,32 @@ struct BlendedMatrix {
       m[r][2] += w * p.row[r].z;
       m[r][3] += w * p.row[r].w;
     }
+    if (per_joint_normals) AddInverseTranspose(w, p);
+  }
+
+ private:
+  // The same operations, in the same order, as AddJoint in shaders/skinning_common.glsl.
+  void AddInverseTranspose(float w, const Float3x4& p) {
+    const Float3 r0{p.row[0].x, p.row[0].y, p.row[0].z};
+    const Float3 r1{p.row[1].x, p.row[1].y, p.row[1].z};
+    const Float3 r2{p.row[2].x, p.row[2].y, p.row[2].z};
+    const Float3 c[3] = {Cross(r1, r2), Cross(r2, r0), Cross(r0, r1)};
+    const float det = Dot(r0, c[0]);
+    if (det == 0.0f) return;
+    const float s = w / det;
+    for (int r = 0; r < 3; ++r) {
+      n[r][0] += s * c[r].x;
+      n[r][1] += s * c[r].y;
+      n[r][2] += s * c[r].z;
+    }
   }
 };
 
 // Writes vertex v's skinned attributes: position' = M · p; normal' = NormalizeOrKeep(sign(det) ·
-// cofactor(M₃ₓ₃) · n); tangent'.xyz = NormalizeOrKeep(M₃ₓ₃ · t.xyz), tangent'.w = t.w. M is the
-// identity when the weights sum to 0, so a vertex without influence keeps its rest attributes.
-// The streams must have passed ValidateSkinStreams and v < vertex_count().
+// cofactor(M₃ₓ₃) · n), or NormalizeOrKeep(N · n) with per_joint_normals; tangent'.xyz =
+// NormalizeOrKeep(M₃ₓ₃ · t.xyz), tangent'.w = t.w. M is the identity when the weights sum to 0, so
+// a vertex without influence keeps its rest attributes. The streams must have passed
+// ValidateSkinStreams and v < vertex_count().
 inline void WriteSkinned(const SkinStreams& s, size_t v, BlendedMatrix blend) {
   float(&m)[3][4] = blend.m;
   if (blend.weight_sum == 0.0f) {
@@ -95,22 +120,30 @@ inline void WriteSkinned(const SkinStreams& s, size_t v, BlendedMatrix blend) {
   }
 
   if (!s.normals.empty()) {
-    // Cofactor of the 3x3 part, times sign(det): the inverse-transpose up to a positive scale.
-    const float c00 = m[1][1] * m[2][2] - m[1][2] * m[2][1];
-    const float c01 = m[1][2] * m[2][0] - m[1][0] * m[2][2];
-    const float c02 = m[1][0] * m[2][1] - m[1][1] * m[2][0];
-    const float c10 = m[0][2] * m[2][1] - m[0][1] * m[2][2];
-    const float c11 = m[0][0] * m[2][2] - m[0][2] * m[2][0];
-    const float c12 = m[0][1] * m[2][0] - m[0][0] * m[2][1];
-    const float c20 = m[0][1] * m[1][2] - m[0][2] * m[1][1];
-    const float c21 = m[0][2] * m[1][0] - m[0][0] * m[1][2];
-    const float c22 = m[0][0] * m[1][1] - m[0][1] * m[1][0];
-    const float det = m[0][0] * c00 + m[0][1] * c01 + m[0][2] * c02;
-    const float sign = det < 0.0f ? -1.0f : 1.0f;
     const float* n = &s.normals[v * 3];
-    const Float3 out = NormalizeOrKeep({sign * (c00 * n[0] + c01 * n[1] + c02 * n[2]),
-                                        sign * (c10 * n[0] + c11 * n[1] + c12 * n[2]),
-                                        sign * (c20 * n[0] + c21 * n[1] + c22 * n[2])});
+    Float3 out;
+    if (blend.per_joint_normals && blend.weight_sum != 0.0f) {
+      const float(&a)[3][3] = blend.n;
+      out = NormalizeOrKeep({a[0][0] * n[0] + a[0][1] * n[1] + a[0][2] * n[2],
+                             a[1][0] * n[0] + a[1][1] * n[1] + a[1][2] * n[2],
+                             a[2][0] * n[0] + a[2][1] * n[1] + a[2][2] * n[2]});
+    } else {
+      // Cofactor of the 3x3 part, times sign(det): the inverse-transpose up to a positive scale.
+      const float c00 = m[1][1] * m[2][2] - m[1][2] * m[2][1];
+      const float c01 = m[1][2] * m[2][0] - m[1][0] * m[2][2];
+      const float c02 = m[1][0] * m[2][1] - m[1][1] * m[2][0];
+      const float c10 = m[0][2] * m[2][1] - m[0][1] * m[2][2];
+      const float c11 = m[0][0] * m[2][2] - m[0][2] * m[2][0];
+      const float c12 = m[0][1] * m[2][0] - m[0][0] * m[2][1];
+      const float c20 = m[0][1] * m[1][2] - m[0][2] * m[1][1];
+      const float c21 = m[0][2] * m[1][0] - m[0][0] * m[1][2];
+      const float c22 = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+      const float det = m[0][0] * c00 + m[0][1] * c01 + m[0][2] * c02;
+      const float sign = det < 0.0f ? -1.0f : 1.0f;
+      out = NormalizeOrKeep({sign * (c00 * n[0] + c01 * n[1] + c02 * n[2]),
+                             sign * (c10 * n[0] + c11 * n[1] + c12 * n[2]),
+                             sign * (c20 * n[0] + c21 * n[1] + c22 * n[2])});
+    }
     s.out_normals[v * 3 + 0] = out.x;
     s.out_normals[v * 3 + 1] = out.y;
     s.out_normals[v * 3 + 2] = out.z;

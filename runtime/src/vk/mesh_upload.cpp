@@ -33,6 +33,8 @@ Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDevi
   l.sparse = mesh.sparse();
   l.rigid = !mesh.skinned();
   l.dual_quaternion = mesh.dual_quaternion();
+  l.per_joint_normals = mesh.skinned() && !l.dual_quaternion && !mesh.normals.empty() &&
+                        mesh.normal_blend == NormalBlend::kPerJoint;
   l.influences_per_vertex =
       mesh.sparse() ? 0 : (l.rigid ? 4 : mesh.influences.influences_per_vertex);
   l.palette_size = static_cast<uint32_t>(mesh.palette_size(joints));

@@ -27,6 +27,14 @@ enum class SkinningMethod : uint8_t {
   kDualQuaternion,  // dual quaternions for the rigid part, scale and shear blended linearly first
 };
 
+// How a linearly skinned primitive's normals follow its joints (docs/semantics.md, "Normals and
+// tangents"). The two agree where every influence of a vertex moves alike and differ where joints
+// bend apart.
+enum class NormalBlend : uint8_t {
+  kBlendedMatrix,  // the inverse-transpose of the blended matrix (glTF and G4MF meshes)
+  kPerJoint,       // the weighted sum of each joint's inverse-transpose (UsdSkel meshes)
+};
+
 struct Primitive {
   std::vector<float> positions;  // xyz per vertex, required
   std::vector<float> normals;    // xyz per vertex, unit length, or empty
@@ -55,6 +63,9 @@ struct Primitive {
   // reference and the GPU kernels run both; a dual-quaternion primitive's SkinCache instances need
   // a dual-quaternion palette (SkinCache::AddPalette).
   SkinningMethod skinning = SkinningMethod::kLinear;
+  // The normal rule of linear skinning (the UsdSkel loader chooses kPerJoint, UsdSkel's own);
+  // dual-quaternion and rigid primitives ignore it.
+  NormalBlend normal_blend = NormalBlend::kBlendedMatrix;
 
   // The material to draw with while `variant` (or -1 for none) is active.
   int32_t MaterialFor(int32_t variant) const {

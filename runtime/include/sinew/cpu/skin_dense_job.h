@@ -45,6 +45,9 @@ struct SkinDenseJob {
   // Dual-quaternion skinning instead of linear blending (docs/semantics.md, "Dual-quaternion
   // skinning"): `palette` converted by DualQuaternionPaletteJob, entry for entry. Empty: linear.
   std::span<const DualQuaternion> dual_quaternions;
+  // The normal rule of linear skinning (NormalBlend::kPerJoint: normal' = normalize(Σ w ·
+  // inverse-transpose(palette entry₃ₓ₃) · n), UsdSkel's). Dual quaternions ignore it.
+  NormalBlend normal_blend = NormalBlend::kBlendedMatrix;
 
   // Outputs sized like their inputs; out_normals/out_tangents empty when the inputs are.
   std::span<float> out_positions;

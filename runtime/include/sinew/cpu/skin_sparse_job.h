@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 
+#include "sinew/asset/primitive.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
@@ -31,6 +32,9 @@ struct SkinSparseJob {
   std::span<const Float3x4> palette;             // group palette (GroupPaletteJob), required
   // As SkinDenseJob::dual_quaternions: `palette` converted, or empty for linear blending.
   std::span<const DualQuaternion> dual_quaternions;
+  // The normal rule of linear skinning (NormalBlend::kPerJoint: normal' = normalize(Σ w ·
+  // inverse-transpose(palette entry₃ₓ₃) · n), UsdSkel's). Dual quaternions ignore it.
+  NormalBlend normal_blend = NormalBlend::kBlendedMatrix;
   std::span<float> out_positions;
   std::span<float> out_normals;
   std::span<float> out_tangents;

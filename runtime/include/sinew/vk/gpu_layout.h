@@ -21,6 +21,9 @@ inline constexpr uint32_t kFlagCopyPrevious = 16u;
 // SINEW_FLAG_PREVIOUS_IS_CURRENT: also write the new position to previous_positions (an
 // instance's first frame, or one after a teleport, has no motion).
 inline constexpr uint32_t kFlagPreviousIsCurrent = 32u;
+// SINEW_FLAG_JOINT_NORMALS: normals by the weighted sum of each joint's inverse-transpose
+// (NormalBlend::kPerJoint; the linear kernels only).
+inline constexpr uint32_t kFlagJointNormals = 64u;
 inline constexpr uint32_t kSkinWorkgroupSize = 64;  // local_size_x of every skinning kernel
 inline constexpr uint32_t kNoMorphBlockIndex = 0xFFFFFFFFu;  // SINEW_NO_MORPH_BLOCK
 

@@ -24,6 +24,8 @@ struct MeshLayout {
   // True for a skinned mesh blended with dual quaternions (Primitive::skinning): its instances
   // need a dual-quaternion palette (SkinCache::AddPalette).
   bool dual_quaternion = false;
+  // True for a linearly skinned mesh whose normals follow NormalBlend::kPerJoint.
+  bool per_joint_normals = false;
   // K of a dense mesh (4 for a rigid one, uploaded as one joint of weight 1); 0 for a sparse one.
   uint32_t influences_per_vertex = 0;
   // Entries of one instance's palette: joints (dense) or groups (sparse).
