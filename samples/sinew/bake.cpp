@@ -9,6 +9,7 @@
 #include "sinew/cpu/bind_pose_job.h"
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/evaluate_scene.h"
+#include "sinew/cpu/rigid_transform_job.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/cpu/scene_transforms_job.h"
 #include "sinew/vk/readback.h"
@@ -249,6 +250,13 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
       if (!s) return Prefixed(s, where + "/primitives/" + std::to_string(k));
       result.primitives.push_back(std::move(b));
     }
+  }
+  auto rigid = cpu::RigidTransforms(a, *world);
+  if (!rigid) return rigid.status();
+  for (size_t r = 0; r < rigid->size(); ++r) {
+    auto local = cpu::RigidLocalTransform(a, r, (*rigid)[r], *world);
+    if (!local) return local.status();
+    result.rigid.push_back(*local);
   }
   return result;
 }

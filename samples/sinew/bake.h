@@ -52,6 +52,9 @@ struct BakedPrimitive {
 struct BakeResult {
   int32_t animation = -1;                  // the clip's index, -1 for none
   std::vector<BakedPrimitive> primitives;  // cpu::DrawnNodes order, each node's primitives in order
+  // Each of Asset::rigid_bindings placed relative to its node's parent (cpu::RigidTransforms,
+  // cpu::RigidLocalTransform): on the CPU for either device, as an engine would.
+  std::vector<Float4x4> rigid;
 };
 
 // Bakes `asset`. `context` null: the CPU reference (cpu::DeformPrimitive); else the GPU: the

@@ -37,13 +37,15 @@ void Usage() {
       "                  [--skinning linear|dqs]\n"
       "  writes every mesh instance of the scene deformed, in scene space:\n"
       "  bin: PREFIX.json (manifest) + PREFIX.bin (float32); ply/obj: PREFIX.ply / PREFIX.obj;\n"
-      "  usda: PREFIX.usda, points and normals as time samples at every time code (24 a second)\n"
-      "  of the clip's range, or at --time alone, each prim at its source's path (a .usda's)\n"
+      "  usda: PREFIX.usda, points and normals (and rigid prims' transforms) as time samples at\n"
+      "  every time code (24 a second) of the clip's range, or at --time alone, each prim at its\n"
+      "  source's path (a .usda's)\n"
       "  --pose bind poses every skin's joints where its inverse bind matrices put them (the\n"
       "  mesh as bound); bind:TPose|APose|IPose|Custom in the skins' "
       "KHR_character_skeleton_bindpose\n"
       "  pose of that type; other nodes, children of joints included, follow their parents\n"
-      "  --skinning dqs blends skinned meshes with dual quaternions (CPU and GPU alike)\n",
+      "  --skinning dqs blends skinned meshes and rigid bindings with dual quaternions (CPU and\n"
+      "  GPU alike)\n",
       stderr);
 }
 
@@ -165,8 +167,9 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
     std::fprintf(stderr, "sinew bake: cannot write %s.usda\n", o.out.c_str());
     return 1;
   }
-  std::printf("sinew bake: %zu primitives at %zu time codes -> %s.usda\n",
-              frames.front().baked.primitives.size(), frames.size(), o.out.c_str());
+  std::printf("sinew bake: %zu primitives and %zu rigid prims at %zu time codes -> %s.usda\n",
+              frames.front().baked.primitives.size(), frames.front().baked.rigid.size(),
+              frames.size(), o.out.c_str());
   return 0;
 }
 
@@ -188,6 +191,7 @@ int BakeCommand(std::span<const std::string_view> args) {
     for (Mesh& mesh : a.meshes) {
       for (Primitive& p : mesh.primitives) p.skinning = SkinningMethod::kDualQuaternion;
     }
+    for (RigidBinding& r : a.rigid_bindings) r.skinning = SkinningMethod::kDualQuaternion;
   }
   std::unique_ptr<vk::Context> context;
   if (o.device == "gpu") {

@@ -1,6 +1,7 @@
 #include "bake_files.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -70,6 +71,20 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
     stream(b.data.positions, "positions");
     stream(b.data.normals, "normals");
     stream(b.data.tangents, "tangents");
+    json.EndObject();
+  }
+  json.EndArray();
+  // Rigid bindings: their transform relative to their node's parent, 16 numbers column by column.
+  json.Key("rigid").BeginArray();
+  for (size_t r = 0; r < baked.rigid.size() && r < a.rigid_bindings.size(); ++r) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("name").String(a.rigid_bindings[r].name);
+    json.Key("node").Int(a.rigid_bindings[r].node);
+    json.Key("matrix").BeginArray();
+    for (const auto& column : baked.rigid[r].m) {
+      for (const float v : column) json.Number(v);
+    }
+    json.EndArray();
     json.EndObject();
   }
   json.EndArray();
@@ -162,17 +177,24 @@ struct UsdPrim {
   }
 };
 
+// The path components of prim path `path` ("/Root/Sphere"), each a valid prim name.
+std::vector<std::string> PathParts(const std::string& path) {
+  std::vector<std::string> parts;
+  for (size_t at = 1; at <= path.size();) {
+    const size_t slash = std::min(path.find('/', at), path.size());
+    parts.push_back(loader::UsdPrimName(path.substr(at, slash - at), "_"));
+    at = slash + 1;
+  }
+  return parts;
+}
+
 // The path components of baked primitive `b`: its mesh's prim path, or /Baked/<node>[_<p>].
 std::vector<std::string> PrimPath(const Asset& asset, const BakedPrimitive& b) {
   const std::string& mesh = b.mesh >= 0 ? asset.meshes[size_t(b.mesh)].name : std::string();
   const bool several = b.mesh >= 0 && asset.meshes[size_t(b.mesh)].primitives.size() > 1;
   std::vector<std::string> parts;
   if (!mesh.empty() && mesh[0] == '/') {
-    for (size_t at = 1; at <= mesh.size();) {
-      const size_t slash = std::min(mesh.find('/', at), mesh.size());
-      parts.push_back(loader::UsdPrimName(mesh.substr(at, slash - at), "_"));
-      at = slash + 1;
-    }
+    parts = PathParts(mesh);
   } else {
     parts = {"Baked",
              loader::UsdPrimName(asset.nodes[b.node].name, "node" + std::to_string(b.node))};
@@ -181,24 +203,60 @@ std::vector<std::string> PrimPath(const Asset& asset, const BakedPrimitive& b) {
   return parts;
 }
 
+// `value` in the shortest text that reads back as the same number.
+void AppendNumber(std::string* out, double value) {
+  char text[32];
+  *out +=
+      std::string_view(text, size_t(std::to_chars(text, text + sizeof(text), value).ptr - text));
+}
+
+void AppendNumber(std::string* out, float value) {
+  char text[32];
+  *out +=
+      std::string_view(text, size_t(std::to_chars(text, text + sizeof(text), value).ptr - text));
+}
+
 void AppendSamples(std::string* out, const std::string& declaration,
                    const std::vector<BakeFrame>& frames, size_t primitive, bool normals) {
   *out += "        " + declaration + ".timeSamples = {\n";
-  char number[32];
   for (const BakeFrame& frame : frames) {
     const std::vector<float>& v = normals ? frame.baked.primitives[primitive].data.normals
                                           : frame.baked.primitives[primitive].data.positions;
-    std::snprintf(number, sizeof(number), "%.9g", frame.time_code);
-    *out += std::string("            ") + number + ": [";
+    *out += "            ";
+    AppendNumber(out, frame.time_code);
+    *out += ": [";
     for (size_t i = 0; i + 2 < v.size(); i += 3) {
       *out += i ? ", (" : "(";
-      for (int c = 0; c < 3; ++c) {
-        std::snprintf(number, sizeof(number), "%.9g", double(v[i + size_t(c)]));
-        *out += (c ? ", " : "") + std::string(number);
+      for (size_t c = 0; c < 3; ++c) {
+        if (c) *out += ", ";
+        AppendNumber(out, v[i + c]);
       }
       *out += ")";
     }
     *out += "],\n";
+  }
+  *out += "        }\n";
+}
+
+// Rigid binding `r`'s transform at every frame, as UsdSkel bakes it: its only xformOp, a matrix
+// written row by row for row vectors (sinew's column c is USD's row c).
+void AppendRigidSamples(std::string* out, const std::vector<BakeFrame>& frames, size_t r) {
+  *out += "        uniform token[] xformOpOrder = [\"xformOp:transform\"]\n";
+  *out += "        matrix4d xformOp:transform.timeSamples = {\n";
+  for (const BakeFrame& frame : frames) {
+    const Float4x4& m = frame.baked.rigid[r];
+    *out += "            ";
+    AppendNumber(out, frame.time_code);
+    *out += ": (";
+    for (size_t c = 0; c < 4; ++c) {
+      *out += c ? ", (" : "(";
+      for (size_t k = 0; k < 4; ++k) {
+        if (k) *out += ", ";
+        AppendNumber(out, m.m[c][k]);
+      }
+      *out += ")";
+    }
+    *out += "),\n";
   }
   *out += "        }\n";
 }
@@ -239,14 +297,22 @@ bool WriteBakeUsda(const std::string& prefix, const std::string& source, const A
       AppendSamples(&body, "normal3f[] normals", frames, p, true);  // vertex interpolation
     }
   }
-  char number[32];
+  for (size_t r = 0; r < asset.rigid_bindings.size() && r < first.rigid.size(); ++r) {
+    const std::string& path = asset.rigid_bindings[r].name;
+    if (path.empty() || path[0] != '/' || !used.insert(path).second) continue;
+    UsdPrim* prim = &root;
+    for (const std::string& part : PathParts(path)) prim = &prim->Child(part);
+    prim->kind = asset.rigid_bindings[r].type;
+    AppendRigidSamples(&prim->body, frames, r);
+  }
   std::string out = "#usda 1.0\n(\n    doc = \"sinew bake " + source + "\"\n";
-  std::snprintf(number, sizeof(number), "%.9g", time_codes_per_second);
-  out += std::string("    timeCodesPerSecond = ") + number + "\n";
-  std::snprintf(number, sizeof(number), "%.9g", frames.front().time_code);
-  out += std::string("    startTimeCode = ") + number + "\n";
-  std::snprintf(number, sizeof(number), "%.9g", frames.back().time_code);
-  out += std::string("    endTimeCode = ") + number + "\n)\n\n";
+  out += "    timeCodesPerSecond = ";
+  AppendNumber(&out, time_codes_per_second);
+  out += "\n    startTimeCode = ";
+  AppendNumber(&out, frames.front().time_code);
+  out += "\n    endTimeCode = ";
+  AppendNumber(&out, frames.back().time_code);
+  out += "\n)\n\n";
   for (const UsdPrim& c : root.children) c.Write(&out, 0);
   std::FILE* f = std::fopen((prefix + ".usda").c_str(), "w");
   if (!f) return false;

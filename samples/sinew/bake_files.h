@@ -36,8 +36,9 @@ struct BakeFrame {
 // Writes PREFIX.usda: per baked primitive a Mesh (triangles; a Points prim for other topologies)
 // whose points and normals are time samples, one per frame. A primitive of a mesh named by a prim
 // path ("/Root/Mesh", as the UsdSkel loader names them) is written at that path; others under
-// /Baked, named by their node (and primitive, for a mesh of several). `frames` all bake the same
-// primitives. False when the file cannot be written.
+// /Baked, named by their node (and primitive, for a mesh of several). Each rigid binding named by a
+// prim path is a prim of its type there, its xformOp:transform time-sampled (BakeResult::rigid).
+// `frames` all bake the same primitives. False when the file cannot be written.
 bool WriteBakeUsda(const std::string& prefix, const std::string& source, const Asset& asset,
                    double time_codes_per_second, const std::vector<BakeFrame>& frames);
 

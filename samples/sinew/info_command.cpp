@@ -163,6 +163,9 @@ void PrintSkins(const Asset& a) {
   for (size_t s = 0; s < a.skins.size(); ++s) {
     const Skin& skin = a.skins[s];
     std::printf("skin %zu '%s': %zu joints", s, skin.name.c_str(), skin.joints.size());
+    if (skin.skeleton >= 0 && size_t(skin.skeleton) < a.nodes.size()) {
+      std::printf(" of skeleton '%s'", a.nodes[size_t(skin.skeleton)].name.c_str());
+    }
     if (!skin.group_joints.empty()) {
       const auto untransformed = std::count(skin.group_joints.begin(), skin.group_joints.end(), -1);
       std::printf(" for %zu groups (%td untransformed)", skin.group_joints.size(), untransformed);
@@ -170,6 +173,23 @@ void PrintSkins(const Asset& a) {
     if (!skin.bind_poses.empty()) {
       std::printf(", bind poses:");
       for (const BindPose& pose : skin.bind_poses) std::printf(" %s", PoseName(pose.type));
+    }
+    std::printf("\n");
+  }
+}
+
+const char* MethodName(SkinningMethod method) {
+  return method == SkinningMethod::kDualQuaternion ? "dual quaternion" : "linear";
+}
+
+// Rigid bindings: "rigid 0 '/Root/Cube' Cube: skin 5, linear, joints 0:0.5 1:0.5".
+void PrintRigidBindings(const Asset& a) {
+  for (size_t r = 0; r < a.rigid_bindings.size(); ++r) {
+    const RigidBinding& b = a.rigid_bindings[r];
+    std::printf("rigid %zu '%s' %s: skin %u, %s, joints", r, b.name.c_str(), b.type.c_str(), b.skin,
+                MethodName(b.skinning));
+    for (size_t i = 0; i < b.joints.size() && i < b.weights.size(); ++i) {
+      std::printf(" %u:%g", b.joints[i], double(b.weights[i]));
     }
     std::printf("\n");
   }
@@ -237,6 +257,7 @@ void PrintDescription(const std::string& path, const loader::LoadedFile& file) {
     std::printf("\n");
   }
   PrintMeshes(a);
+  PrintRigidBindings(a);
   PrintClips(a);
   if (!a.extensions_used.empty()) {
     std::printf("extensions used:");
@@ -282,6 +303,12 @@ void WriteSkins(JsonWriter& json, const Asset& a) {
     json.BeginObject(JsonWriter::kInline);
     json.Key("name").String(skin.name);
     json.Key("joints").Int(int64_t(skin.joints.size()));
+    json.Key("skeleton");
+    if (skin.skeleton >= 0 && size_t(skin.skeleton) < a.nodes.size()) {
+      json.String(a.nodes[size_t(skin.skeleton)].name);
+    } else {
+      json.Null();
+    }
     if (!skin.group_joints.empty()) {
       json.Key("groups").Int(int64_t(skin.group_joints.size()));
       json.Key("untransformed_groups")
@@ -289,6 +316,22 @@ void WriteSkins(JsonWriter& json, const Asset& a) {
     }
     json.Key("bind_poses").BeginArray();
     for (const BindPose& pose : skin.bind_poses) json.String(PoseName(pose.type));
+    json.EndArray();
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+void WriteRigidBindings(JsonWriter& json, const Asset& a) {
+  json.Key("rigid_bindings").BeginArray();
+  for (const RigidBinding& b : a.rigid_bindings) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("name").String(b.name).Key("type").String(b.type);
+    json.Key("skin").Int(b.skin).Key("skinning").String(MethodName(b.skinning));
+    json.Key("joints").BeginArray();
+    for (const uint16_t j : b.joints) json.Int(j);
+    json.EndArray().Key("weights").BeginArray();
+    for (const float w : b.weights) json.Number(w);
     json.EndArray();
     json.EndObject();
   }
@@ -403,6 +446,7 @@ void WriteDescription(const std::string& path, const loader::LoadedFile& file) {
   WriteSkins(json, a);
   WriteStrings(json, "material_variants", a.variants);
   WriteMeshes(json, a);
+  WriteRigidBindings(json, a);
   WriteClips(json, a);
   WriteStrings(json, "extensions_used", a.extensions_used);
   json.Key("warnings").BeginArray();

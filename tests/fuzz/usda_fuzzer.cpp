@@ -13,6 +13,7 @@
 
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/evaluate_scene.h"
+#include "sinew/cpu/rigid_transform_job.h"
 #include "sinew/loader/usd.h"
 #include "usd/usda_parser.h"
 
@@ -32,8 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (child >= prims.size() || prims[child].parent != int32_t(i)) __builtin_trap();
     }
   }
-  // The UsdSkel loader: an error says where; an asset poses (at the start of its first clip) and
-  // every drawn primitive deforms.
+  // The UsdSkel loader: an error says where; an asset poses (at the start of its first clip),
+  // every drawn primitive deforms and every rigid binding is placed.
   auto loaded = sinew::loader::LoadUsdaFromMemory(std::span(data, size));
   if (!loaded) {
     if (loaded.error().code == sinew::Error::kNone || loaded.error().where.empty())
@@ -58,5 +59,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
   }
+  if (!sinew::cpu::RigidTransforms(a, scene->world)) __builtin_trap();
   return 0;
 }

@@ -14,12 +14,14 @@
 
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/evaluate_scene.h"
+#include "sinew/cpu/rigid_transform_job.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/gltf.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/loader/usd.h"
 #include "test_assets.h"
 #include "usd/skel_animation.h"
+#include "usd/skel_transforms.h"
 #include "usd/time_sampling.h"
 #include "usd/usda_parser.h"
 
@@ -160,6 +162,75 @@ TEST(UsdAsset, LbsNormalsByTheBlendedMatrixRuleMissTheBaseline) {
       "lbs.usda", "baseline/lbs.baked.usda", 0.1f, NormalBlend::kBlendedMatrix);
   EXPECT_EQ(compared.meshes, 4u);
   EXPECT_GT(compared.max_normal_error, 0.05f);
+}
+
+// Every rigid binding of `scene` placed at every time code `baseline` bakes (EvaluateScene,
+// cpu::RigidTransforms, cpu::RigidLocalTransform) against the baked xformOp:transform, each of
+// the 16 numbers within 1e-4. Returns the bindings compared.
+size_t ExpectRigidTransformsMatchTheBaseline(const char* scene, const char* baseline) {
+  auto loaded = LoadUsda(Scene(scene));
+  EXPECT_TRUE(loaded.ok()) << loaded.error().ToString();
+  auto baked = usd::ReadUsdaFile(Scene(baseline));
+  EXPECT_TRUE(baked.ok());
+  if (!loaded.ok() || !baked.ok()) return 0;
+  const Asset& a = loaded->asset;
+  size_t compared = 0;
+  for (size_t b = 0; b < a.rigid_bindings.size(); ++b) {
+    SCOPED_TRACE(a.rigid_bindings[b].name);
+    const usd::Attribute* xform =
+        baked->FindAttribute(a.rigid_bindings[b].name + ".xformOp:transform");
+    EXPECT_NE(xform, nullptr);
+    if (!xform) continue;
+    EXPECT_FALSE(xform->time_samples.empty());
+    for (const usd::TimeSample& sample : xform->time_samples) {
+      SCOPED_TRACE("time code " + std::to_string(sample.time));
+      auto scene_pose = cpu::EvaluateScene(a, 0, float(sample.time / 24.0));
+      EXPECT_TRUE(scene_pose.ok());
+      if (!scene_pose.ok()) return compared;
+      auto world = cpu::RigidTransforms(a, scene_pose->world);
+      EXPECT_TRUE(world.ok()) << world.error().ToString();
+      if (!world.ok()) return compared;
+      auto local = cpu::RigidLocalTransform(a, b, (*world)[b], scene_pose->world);
+      EXPECT_TRUE(local.ok());
+      const std::span<const double> rows = sample.value.doubles();
+      EXPECT_EQ(rows.size(), 16u);
+      if (!local.ok() || rows.size() != 16) return compared;
+      const Float4x4 want = usd::FromUsdMatrix(std::span<const double, 16>(rows.data(), 16));
+      for (size_t c = 0; c < 4; ++c) {
+        for (size_t r = 0; r < 4; ++r) {
+          EXPECT_NEAR(local->m[c][r], want.m[c][r], 1e-4f) << "column " << c << " row " << r;
+        }
+      }
+      if (::testing::Test::HasFailure()) return compared;
+    }
+    ++compared;
+  }
+  return compared;
+}
+
+// lbs.usda's Sphere (one joint, weight 1), Cube (two joints of its own skel:joints, half each) and
+// Cylinder (one joint of its own skel:joints): their skinned transforms are Pixar's.
+TEST(UsdAsset, LbsRigidGprimsArePlacedAsTheBaselineBakesThemAtEveryTimeCode) {
+  auto loaded = LoadUsda(Scene("lbs.usda"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_EQ(loaded->asset.rigid_bindings.size(), 3u);
+  const RigidBinding& cube = loaded->asset.rigid_bindings[1];
+  EXPECT_EQ(cube.name, "/Root/Cube");
+  EXPECT_EQ(cube.type, "Cube");
+  EXPECT_EQ(cube.joints, (std::vector<uint16_t>{0, 1}));
+  EXPECT_EQ(cube.weights, (std::vector<float>{0.5f, 0.5f}));
+  EXPECT_EQ(loaded->asset.skins[cube.skin].joints.size(), 2u);
+  EXPECT_EQ(cube.skinning, SkinningMethod::kLinear);
+  EXPECT_EQ(ExpectRigidTransformsMatchTheBaseline("lbs.usda", "baseline/lbs.baked.usda"), 3u);
+}
+
+// dqs.usda's: the Cube's two halves blend as dual quaternions, frame points and all.
+TEST(UsdAsset, DqsRigidGprimsArePlacedAsTheBaselineBakesThemAtEveryTimeCode) {
+  auto loaded = LoadUsda(Scene("dqs.usda"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_EQ(loaded->asset.rigid_bindings.size(), 3u);
+  EXPECT_EQ(loaded->asset.rigid_bindings[1].skinning, SkinningMethod::kDualQuaternion);
+  EXPECT_EQ(ExpectRigidTransformsMatchTheBaseline("dqs.usda", "baseline/dqs.baked.usda"), 3u);
 }
 
 // dqs.usda: the same meshes and curves skinned with dual quaternions, normals included, within
@@ -563,6 +634,98 @@ TEST(UsdAsset, RefusesPointsThatAreNotPoint3f) {
 TEST(UsdAsset, RefusesAMeshWithoutFaces) {
   ExpectError("#usda 1.0\ndef Mesh \"M\"\n{\n    point3f[] points = [(0,0,0)]\n}\n",
               Error::kMissingProperty, "/M.faceVertexCounts");
+}
+
+// Rig() with `prim` (a whole prim definition) added as the SkelRoot's last child.
+std::string RigWith(std::string_view prim) {
+  const std::string rig = Rig(kInfluences);
+  return rig.substr(0, rig.size() - 2) + std::string(prim) + "}\n";
+}
+
+constexpr std::string_view kBoundSphere =
+    "    def Sphere \"S\" (\n        prepend apiSchemas = [\"SkelBindingAPI\"]\n    )\n    {\n"
+    "        matrix4d primvars:skel:geomBindTransform = ((2,0,0,0),(0,2,0,0),(0,0,2,0),(0,0,1,1))\n"
+    "        int[] primvars:skel:jointIndices = [1, 0] (elementSize = 2 interpolation = "
+    "\"constant\")\n"
+    "        float[] primvars:skel:jointWeights = [0.75, 0.25] (elementSize = 2 interpolation = "
+    "\"constant\")\n"
+    "        uniform token primvars:skel:skinningMethod = \"dualQuaternion\"\n"
+    "    }\n";
+
+TEST(UsdAsset, AnImplicitGprimBoundByConstantInfluencesIsARigidBinding) {
+  const LoadedAsset loaded = Load(RigWith(kBoundSphere));
+  const Asset& a = loaded.asset;
+  ASSERT_EQ(a.rigid_bindings.size(), 1u);
+  const RigidBinding& b = a.rigid_bindings[0];
+  EXPECT_EQ(b.name, "/R/S");
+  EXPECT_EQ(b.type, "Sphere");
+  EXPECT_EQ(b.node, uint32_t(NodeNamed(a, "S")));
+  EXPECT_EQ(b.joints, (std::vector<uint16_t>{1, 0}));
+  EXPECT_EQ(b.weights, (std::vector<float>{0.75f, 0.25f}));
+  EXPECT_EQ(b.skinning, SkinningMethod::kDualQuaternion);
+  EXPECT_EQ(b.geom_bind.m[0][0], 2.0f);
+  EXPECT_EQ(b.geom_bind.m[3][2], 1.0f);  // USD's last row, the translation
+  ASSERT_LT(b.skin, a.skins.size());
+  EXPECT_EQ(a.skins[b.skin].name, "/R/S");
+  EXPECT_EQ(a.skins[b.skin].joints.size(), 2u);
+  for (const Warning& w : loaded.warnings) EXPECT_NE(w.where, "/R/S") << w.message;
+}
+
+TEST(UsdAsset, AnUnboundImplicitGprimIsANodeWithAWarning) {
+  const LoadedAsset loaded =
+      Load(RigWith("    def Cube \"C\"\n    {\n        double size = 2\n    }\n"));
+  EXPECT_GE(NodeNamed(loaded.asset, "C"), 0);
+  EXPECT_TRUE(loaded.asset.rigid_bindings.empty());
+  ASSERT_FALSE(loaded.warnings.empty());
+  EXPECT_EQ(loaded.warnings.back().where, "/R/C");
+}
+
+// An implicit gprim has no points for vertex influences to follow: UsdSkel does not skin it.
+TEST(UsdAsset, VertexInfluencesOnAnImplicitGprimAreWarnedAboutAndNotSkinned) {
+  std::string sphere(kBoundSphere);
+  for (size_t at; (at = sphere.find("\"constant\"")) != std::string::npos;) {
+    sphere.replace(at, 10, "\"vertex\"");
+  }
+  const LoadedAsset loaded = Load(RigWith(sphere));
+  EXPECT_TRUE(loaded.asset.rigid_bindings.empty());
+  ASSERT_FALSE(loaded.warnings.empty());
+  EXPECT_EQ(loaded.warnings.back().where, "/R/S.primvars:skel:jointIndices");
+}
+
+TEST(UsdAsset, RefusesARigidJointIndexPastTheSkinsJoints) {
+  std::string sphere(kBoundSphere);
+  sphere.replace(sphere.find("[1, 0]"), 6, "[1, 5]");
+  ExpectError(RigWith(sphere), Error::kJointIndexOutOfRange, "/R/S.primvars:skel:jointIndices");
+}
+
+TEST(UsdAsset, RefusesRigidInfluencesOfMoreThanOneRun) {
+  std::string sphere(kBoundSphere);
+  sphere.replace(sphere.find("[1, 0]"), 6, "[1, 0, 1, 0]");
+  ExpectError(RigWith(sphere), Error::kSizeMismatch, "/R/S.primvars:skel:jointIndices");
+}
+
+TEST(UsdAsset, RefusesANegativeRigidWeight) {
+  std::string sphere(kBoundSphere);
+  sphere.replace(sphere.find("[0.75, 0.25]"), 12, "[0.75, -0.25]");
+  ExpectError(RigWith(sphere), Error::kInvalidValue, "/R/S.primvars:skel:jointWeights");
+}
+
+// A Points prim's points are a Primitive of points (mode 0), skinned like a mesh's.
+TEST(UsdAsset, APointsPrimIsAPrimitiveOfPointsSkinnedLikeAMesh) {
+  const LoadedAsset loaded = Load(
+      RigWith("    def Points \"P\" (\n        prepend apiSchemas = [\"SkelBindingAPI\"]\n"
+              "    )\n    {\n        point3f[] points = [(0,0,0), (0,3,0)]\n"
+              "        int[] primvars:skel:jointIndices = [0, 1] (interpolation = \"vertex\")\n"
+              "        float[] primvars:skel:jointWeights = [1, 1] (interpolation = "
+              "\"vertex\")\n    }\n"));
+  const Mesh* points = MeshNamed(loaded.asset, "/R/P");
+  ASSERT_NE(points, nullptr);
+  const Primitive& p = points->primitives[0];
+  EXPECT_EQ(p.mode, 0u);
+  EXPECT_EQ(p.vertex_count(), 2u);
+  EXPECT_TRUE(p.indices.empty());
+  EXPECT_TRUE(p.skinned());
+  EXPECT_EQ(p.influences.joints[4], 1u);
 }
 
 TEST(UsdAsset, RefusesAJointIndexPastTheSkinsJoints) {

@@ -317,6 +317,7 @@ TEST(Bake, TheManifestIsLaidOutAsTheDocsShowIt) {
       "    {\"node\": 2, \"nodeName\": \"Hat\", \"mesh\": 1, \"primitive\": 0, \"vertexCount\": 3, "
       "\"material\": -1, \"positionsByteOffset\": 36}\n"
       "  ],\n"
+      "  \"rigid\": [],\n"
       "  \"byteLength\": 72\n"
       "}\n");
 }

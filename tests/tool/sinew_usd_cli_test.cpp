@@ -2,6 +2,7 @@
 // says), which LoadAsset loads as .usda: `info` lists them, `bake` writes what Pixar baked and
 // `bench` skins them.
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <cstdio>
 #include <filesystem>
@@ -19,7 +20,7 @@ namespace {
 std::string Scene(const char* name) { return (TestConformance() / "usdskel" / name).string(); }
 
 // The rigid gprims are not loaded, and the cubic curves are drawn by their control points: warned.
-TEST(SinewInfo, ListsAUsdSkelSceneAndWarnsAboutWhatItDoesNotLoad) {
+TEST(SinewInfo, ListsAUsdSkelScenesSkinsRigidBindingsAndWarnings) {
   ScratchDir dir;
   const ToolRun run = RunSinew({"info", Scene("lbs.usda"), "--json"}, dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -28,12 +29,19 @@ TEST(SinewInfo, ListsAUsdSkelSceneAndWarnsAboutWhatItDoesNotLoad) {
   EXPECT_TRUE(info["valid"].Bool());
   EXPECT_EQ(info["format"].String(), "USD (.usda)");
   EXPECT_EQ(info["meshes"].size(), 4u);
-  EXPECT_EQ(info["skins"].size(), 4u);
+  EXPECT_EQ(info["skins"].size(), 7u);  // three meshes, the curves, three rigid gprims
+  EXPECT_EQ(info["skins"][0]["skeleton"].String(), "Skeleton");
+  ASSERT_EQ(info["rigid_bindings"].size(), 3u);
+  const JsonValue cube = info["rigid_bindings"][1];
+  EXPECT_EQ(cube["name"].String(), "/Root/Cube");
+  EXPECT_EQ(cube["type"].String(), "Cube");
+  EXPECT_EQ(cube["skinning"].String(), "linear");
+  EXPECT_EQ(cube["weights"].size(), 2u);
+  EXPECT_EQ(cube["weights"][1].Number(), 0.5);
   EXPECT_EQ(info["animations"].size(), 1u);
   std::vector<std::string> where;
   for (const JsonValue& w : info["warnings"].Elements()) where.push_back(w["where"].String());
-  EXPECT_EQ(where, (std::vector<std::string>{"/Root/Sphere", "/Root/Cube", "/Root/Cylinder",
-                                             "/Root/Curves"}));
+  EXPECT_EQ(where, (std::vector<std::string>{"/Root/Curves"}));
 }
 
 // lbs.usda's clip at 0.5 s, time code 12 at its 24 time codes a second: the first mesh written is
@@ -68,33 +76,72 @@ TEST(SinewBake, BakesAUsdSkelSceneAsPixarsBaselineAtATimeCode) {
 // `--format usda` without --time: PREFIX.usda holds /Root/Mesh's points at every time code of the
 // clip, as Pixar's UsdSkelBakeSkinning wrote them in the baseline: within 1e-4 at each of its
 // time codes, for linear (lbs.usda) and dual-quaternion (dqs.usda) skinning.
+// The numbers of a time sample: floats (points, normals) or doubles (matrices).
+std::vector<double> Numbers(const loader::usd::Value& v) {
+  if (!v.floats().empty()) return {v.floats().begin(), v.floats().end()};
+  return {v.doubles().begin(), v.doubles().end()};
+}
+
+// lbs.usda and dqs.usda baked on the CPU and on the GPU: a mesh's points, another's normals and
+// the three rigid gprims' transforms at every time code, within 1e-4 of Pixar's bake.
 TEST(SinewBake, WritesAUsdSkelSceneAsUsdaLikePixarsBakeAtEveryTimeCode) {
-  for (const char* scene : {"lbs", "dqs"}) {
-    SCOPED_TRACE(scene);
-    ScratchDir dir;
-    const ToolRun run = RunSinew({"bake", Scene((std::string(scene) + ".usda").c_str()), "--anim",
-                                  "0", "--format", "usda", "--out", "baked"},
-                                 dir.path());
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    auto mine = loader::usd::ReadUsdaFile(dir.path() / "baked.usda");
-    ASSERT_TRUE(mine.ok()) << mine.error().ToString();
-    auto pixar = loader::usd::ReadUsdaFile(TestConformance() / "usdskel/baseline" /
-                                           (std::string(scene) + ".baked.usda"));
-    ASSERT_TRUE(pixar.ok()) << pixar.error().ToString();
-    const loader::usd::Attribute* got = mine->FindAttribute("/Root/Mesh.points");
-    const loader::usd::Attribute* want = pixar->FindAttribute("/Root/Mesh.points");
-    ASSERT_NE(got, nullptr);
-    ASSERT_NE(want, nullptr);
-    ASSERT_EQ(got->time_samples.size(), want->time_samples.size());
-    for (size_t s = 0; s < want->time_samples.size(); ++s) {
-      SCOPED_TRACE(want->time_samples[s].time);
-      ASSERT_EQ(got->time_samples[s].time, want->time_samples[s].time);
-      const std::span<const float> a = got->time_samples[s].value.floats();
-      const std::span<const float> b = want->time_samples[s].value.floats();
-      ASSERT_EQ(a.size(), b.size());
-      for (size_t i = 0; i < b.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4f) << i;
+  for (const char* device : {"cpu", "gpu"}) {
+    for (const char* scene : {"lbs", "dqs"}) {
+      SCOPED_TRACE(std::string(scene) + " on the " + device);
+      ScratchDir dir;
+      const ToolRun run = RunSinew({"bake", Scene((std::string(scene) + ".usda").c_str()), "--anim",
+                                    "0", "--format", "usda", "--device", device, "--out", "baked"},
+                                   dir.path());
+      ASSERT_EQ(run.exit_code, 0) << run.err;
+      auto mine = loader::usd::ReadUsdaFile(dir.path() / "baked.usda");
+      ASSERT_TRUE(mine.ok()) << mine.error().ToString();
+      auto pixar = loader::usd::ReadUsdaFile(TestConformance() / "usdskel/baseline" /
+                                             (std::string(scene) + ".baked.usda"));
+      ASSERT_TRUE(pixar.ok()) << pixar.error().ToString();
+      for (const char* attribute :
+           {"/Root/Mesh.points", "/Root/MeshWithNormals.normals", "/Root/Sphere.xformOp:transform",
+            "/Root/Cube.xformOp:transform", "/Root/Cylinder.xformOp:transform"}) {
+        SCOPED_TRACE(attribute);
+        const loader::usd::Attribute* got = mine->FindAttribute(attribute);
+        const loader::usd::Attribute* want = pixar->FindAttribute(attribute);
+        ASSERT_NE(got, nullptr);
+        ASSERT_NE(want, nullptr);
+        ASSERT_EQ(got->time_samples.size(), want->time_samples.size());
+        for (size_t s = 0; s < want->time_samples.size(); ++s) {
+          SCOPED_TRACE(want->time_samples[s].time);
+          ASSERT_EQ(got->time_samples[s].time, want->time_samples[s].time);
+          const std::vector<double> a = Numbers(got->time_samples[s].value);
+          const std::vector<double> b = Numbers(want->time_samples[s].value);
+          ASSERT_EQ(a.size(), b.size());
+          ASSERT_FALSE(b.empty());
+          for (size_t i = 0; i < b.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4) << i;
+        }
+      }
     }
   }
+}
+
+// The bin manifest lists each rigid gprim with its transform: the Cube of lbs.usda at 0.5 s (time
+// code 12) is where Pixar baked it.
+TEST(SinewBake, ListsRigidGprimsWithTheirTransformsInTheManifest) {
+  ScratchDir dir;
+  const ToolRun run = RunSinew(
+      {"bake", Scene("lbs.usda"), "--anim", "0", "--time", "0.5", "--out", "lbs"}, dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const JsonDocument doc(ReadText(dir.path() / "lbs.json"));
+  const JsonValue rigid = doc.root()["rigid"];
+  ASSERT_EQ(rigid.size(), 3u);
+  EXPECT_EQ(rigid[1]["name"].String(), "/Root/Cube");
+  auto baked = loader::usd::ReadUsdaFile(TestConformance() / "usdskel/baseline/lbs.baked.usda");
+  ASSERT_TRUE(baked.ok());
+  const loader::usd::Attribute* xform = baked->FindAttribute("/Root/Cube.xformOp:transform");
+  ASSERT_NE(xform, nullptr);
+  const auto at12 = std::find_if(xform->time_samples.begin(), xform->time_samples.end(),
+                                 [](const loader::usd::TimeSample& s) { return s.time == 12; });
+  ASSERT_NE(at12, xform->time_samples.end());
+  const std::vector<double> want = Numbers(at12->value);
+  ASSERT_EQ(rigid[1]["matrix"].size(), 16u);
+  for (size_t i = 0; i < 16; ++i) EXPECT_NEAR(rigid[1]["matrix"][i].Number(), want[i], 1e-4) << i;
 }
 
 TEST(SinewBench, SkinsTheMeshesOfAUsdSkelScene) {

@@ -60,39 +60,4 @@ Status SkinningTransforms(std::span<const int32_t> parents, std::span<const Floa
   return {};
 }
 
-Result<Float4x4> RigidTransform(const Float4x4& geom_bind, std::span<const Float4x4> skinning,
-                                std::span<const int32_t> indices, std::span<const float> weights) {
-  for (size_t i = 0; i < indices.size(); ++i) {
-    if (indices[i] < 0 || size_t(indices[i]) >= skinning.size()) {
-      return Status(Error::kInvalidReference,
-                    "joint index " + std::to_string(indices[i]) + " outside the " +
-                        std::to_string(skinning.size()) + " joints",
-                    "jointIndices/" + std::to_string(i));
-    }
-  }
-  if (indices.size() == 1 && weights.size() == 1 && std::fabs(weights[0] - 1.0f) < 1e-6f) {
-    return Multiply(skinning[size_t(indices[0])], geom_bind);
-  }
-  // Linear blending of one point, in influence order, zero weights skipped.
-  const auto skin = [&](const Float3& p) {
-    Float3 sum;
-    for (size_t i = 0; i < indices.size() && i < weights.size(); ++i) {
-      if (weights[i] == 0.0f) continue;
-      const Float3 q = TransformPoint(skinning[size_t(indices[i])], p);
-      sum = {sum.x + weights[i] * q.x, sum.y + weights[i] * q.y, sum.z + weights[i] * q.z};
-    }
-    return sum;
-  };
-  const Float3 pivot{geom_bind.m[3][0], geom_bind.m[3][1], geom_bind.m[3][2]};
-  const Float3 moved = skin(pivot);
-  Float4x4 out;
-  for (int c = 0; c < 3; ++c) {
-    const Float3 tip = skin(
-        {pivot.x + geom_bind.m[c][0], pivot.y + geom_bind.m[c][1], pivot.z + geom_bind.m[c][2]});
-    out.m[c] = {tip.x - moved.x, tip.y - moved.y, tip.z - moved.z, 0};
-  }
-  out.m[3] = {moved.x, moved.y, moved.z, 1};
-  return out;
-}
-
 }  // namespace sinew::loader::usd

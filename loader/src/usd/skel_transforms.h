@@ -28,12 +28,4 @@ Status SkinningTransforms(std::span<const int32_t> parents, std::span<const Floa
                           std::span<const Float4x4> binds, std::vector<Float4x4>* skel,
                           std::vector<Float4x4>* skinning);
 
-// UsdSkel's transform of a rigidly deformed prim (constant influences: `indices` and `weights`,
-// one run, into `skinning`): with one influence of weight 1 (within 1e-6), skinning · geom_bind;
-// otherwise four frame points — geom_bind's translation, and it plus each of its first three
-// columns — skinned by linear blending in float, giving the translation and the three columns.
-// kInvalidReference ("jointIndices/<i>") for an index outside `skinning`.
-Result<Float4x4> RigidTransform(const Float4x4& geom_bind, std::span<const Float4x4> skinning,
-                                std::span<const int32_t> indices, std::span<const float> weights);
-
 }  // namespace sinew::loader::usd

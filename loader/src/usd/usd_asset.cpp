@@ -40,10 +40,21 @@ bool Consumed(std::string_view type) {
          type == "Shader" || type == "NodeGraph" || type == "GeomSubset";
 }
 
-// Prims that become nodes: transforms, the skeleton and the meshes.
+// Point-based prims: their points become a Primitive.
+bool PointBased(std::string_view type) {
+  return type == "Mesh" || type == "BasisCurves" || type == "Points";
+}
+
+// Implicit gprims: sinew holds no geometry for them; bound to joints they are rigid bindings.
+bool Implicit(std::string_view type) {
+  return type == "Sphere" || type == "Cube" || type == "Cylinder" || type == "Capsule" ||
+         type == "Cone";
+}
+
+// Prims that become nodes: transforms, the skeleton, the point-based and the implicit gprims.
 bool Transformable(std::string_view type) {
   return type.empty() || type == "Xform" || type == "Scope" || type == "SkelRoot" ||
-         type == "Skeleton" || type == "Mesh" || type == "BasisCurves";
+         type == "Skeleton" || PointBased(type) || Implicit(type);
 }
 
 // The default value of `prim`'s attribute `name`: null when it has none (or `None`).
@@ -248,8 +259,8 @@ LoadStatus AddNodes(LoadState& c) {
     }
     if (!Transformable(p.type_name)) {
       c.Warn(p.path, p.type_name +
-                         " prims are not loaded (only Xform, Scope, SkelRoot, Skeleton, Mesh and" +
-                         " BasisCurves prims are)");
+                         " prims are not loaded (only Xform, Scope, SkelRoot, Skeleton, Mesh," +
+                         " BasisCurves, Points and the implicit gprims are)");
       continue;
     }
     Node node;
@@ -540,7 +551,173 @@ LoadStatus CurvesTopology(LoadState& c, const Prim& p, size_t point_count, Topol
   return {};
 }
 
-// One Mesh or BasisCurves prim: its Primitive (and Skin, when it is skinned).
+// A Points prim: one vertex per point, drawn as points.
+void PointsTopology(LoadState& c, const Prim& p, size_t point_count, Topology* out) {
+  if (p.FindAttribute("normals")) c.Warn(p.path + ".normals", "point normals are not read");
+  out->vertex_point.resize(point_count);
+  std::iota(out->vertex_point.begin(), out->vertex_point.end(), 0u);
+  out->mode = 0;
+}
+
+// The Skeleton that skins `p`: null when it binds none, or one the loader did not map (warned), or
+// when `p` is outside every SkelRoot (UsdSkel deforms only what a SkelRoot holds; warned).
+const SkeletonInfo* BoundSkeleton(LoadState& c, const Prim& p, const usd::SkelBinding& binding) {
+  if (!binding.skeleton) return nullptr;
+  if (!UnderSkelRoot(*c.layer, p)) {
+    c.Warn(p.path, "bound to " + binding.skeleton->path +
+                       " but not under a SkelRoot: UsdSkel does not deform it, nor does sinew");
+    return nullptr;
+  }
+  const SkeletonInfo* skeleton = c.FindSkeleton(binding.skeleton);
+  if (!skeleton && binding.has_influences) {
+    c.Warn(p.path, "skel:skeleton " + binding.skeleton->path +
+                       " is not a loaded Skeleton: the prim is not skinned");
+  }
+  return skeleton;
+}
+
+// The binding's geomBindTransform and the inverse transpose of its 3x3 part; the identity when it
+// is unauthored or blocked.
+LoadStatus ReadGeomBind(const Prim& p, const usd::SkelBinding& binding, Float4x4* geom_bind,
+                        Float4x4* normal_matrix) {
+  if (!binding.geom_bind_transform || Blocked(binding.geom_bind_transform)) return {};
+  const std::string where = p.path + ".primvars:skel:geomBindTransform";
+  const Value* g = AuthoredDefault(binding.geom_bind_transform);
+  if (!g || g->doubles().size() != 16) {
+    return {Error::kUnsupportedFeature, "a geomBindTransform without a default matrix4d", where};
+  }
+  *geom_bind = usd::FromUsdMatrix(std::span<const double, 16>(g->doubles().data(), 16));
+  Float4x4 inverse;
+  if (!Invert(*geom_bind, &inverse)) {
+    return {Error::kInvalidValue, "a singular geomBindTransform", where};
+  }
+  for (size_t col = 0; col < 3; ++col) {
+    for (size_t row = 0; row < 3; ++row) normal_matrix->m[col][row] = inverse.m[row][col];
+  }
+  return {};
+}
+
+// The influence primvars' default values, sized for one run of elementSize per point (or one run
+// for constant interpolation).
+LoadStatus ReadInfluences(const Prim& p, const usd::SkelBinding& binding, size_t point_count,
+                          const Value** indices, const Value** weights) {
+  *indices = AuthoredDefault(binding.joint_indices);
+  *weights = AuthoredDefault(binding.joint_weights);
+  const std::string where = p.path + ".primvars:skel:jointIndices";
+  if (!*indices || !*weights) {
+    return {Error::kUnsupportedFeature,
+            "joint influences without a default value (time-sampled or blocked) are not read",
+            where};
+  }
+  const size_t e = size_t(binding.influences_per_point);
+  const size_t runs = binding.rigid ? 1 : point_count;
+  if ((*indices)->ints().size() != runs * e || (*weights)->floats().size() != runs * e) {
+    return {Error::kSizeMismatch,
+            std::to_string((*indices)->ints().size()) + " joint indices and " +
+                std::to_string((*weights)->floats().size()) + " weights for " +
+                std::to_string(runs) + (binding.rigid ? " constant run" : " points") + " of " +
+                std::to_string(e),
+            where};
+  }
+  return {};
+}
+
+// The Skin of a prim bound to `skeleton`: its joints in skel:joints order (the skeleton's own when
+// that is unauthored), each inverse bind the inverse of that joint's bindTransforms entry.
+LoadStatus MakeSkin(LoadState& c, const Prim& p, const usd::SkelBinding& binding,
+                    const SkeletonInfo& skeleton, Skin* skin) {
+  std::vector<std::string> joints = skeleton.joints;
+  if (binding.joints && binding.joints->default_value) {
+    const std::span<const std::string> own = binding.joints->default_value->strings();
+    joints.assign(own.begin(), own.end());
+  }
+  const std::vector<int32_t> skeleton_joint = SourceOfEachTarget(skeleton.joints, joints);
+  if (skeleton.binds.size() != skeleton.joints.size()) {
+    return {Error::kSizeMismatch,
+            std::to_string(skeleton.binds.size()) + " bind transforms for " +
+                std::to_string(skeleton.joints.size()) + " joints",
+            skeleton.prim->path + ".bindTransforms"};
+  }
+  if (joints.size() > 65536) {
+    return {Error::kUnsupportedFeature, "more than 65536 joints", p.path + ".skel:joints"};
+  }
+  skin->name = p.path;
+  skin->skeleton = c.prim_node[size_t(skeleton.prim - c.layer->prims.data())];
+  for (size_t i = 0; i < joints.size(); ++i) {
+    const int32_t j = skeleton_joint[i];
+    if (j < 0) {
+      return {Error::kInvalidReference,
+              "joint " + joints[i] + " is not a joint of " + skeleton.prim->path,
+              p.path + ".skel:joints"};
+    }
+    Float4x4 inverse;
+    if (!Invert(skeleton.binds[size_t(j)], &inverse)) {
+      return {Error::kInvalidValue, "joint " + joints[i] + " has a singular bind transform",
+              skeleton.prim->path + ".bindTransforms"};
+    }
+    skin->joints.push_back(skeleton.nodes[size_t(j)]);
+    skin->inverse_binds.push_back(inverse);
+  }
+  return {};
+}
+
+SkinningMethod MethodOf(const usd::SkelBinding& binding) {
+  return binding.skinning_method == usd::SkinningMethodToken::kDualQuaternion
+             ? SkinningMethod::kDualQuaternion
+             : SkinningMethod::kLinear;
+}
+
+// One implicit gprim (Sphere, Cube, ...): a rigid binding when constant influences bind it to a
+// loaded skeleton; otherwise its node alone, static (warned: sinew has no geometry to draw for it).
+LoadStatus AddImplicit(LoadState& c, const Prim& p, uint32_t node) {
+  SINEW_TRY_ASSIGN(const usd::SkelBinding binding, usd::ResolveBinding(*c.layer, p));
+  const SkeletonInfo* skeleton = BoundSkeleton(c, p, binding);
+  if (!skeleton || !binding.has_influences) {
+    c.Warn(p.path, "a " + p.type_name +
+                       " bound to no joints: its node is loaded, its shape is not (sinew holds "
+                       "no geometry for implicit gprims)");
+    return {};
+  }
+  if (!binding.rigid) {
+    c.Warn(p.path + ".primvars:skel:jointIndices",
+           "vertex influences on a " + p.type_name + ", which has no points: not skinned");
+    return {};
+  }
+  const Value* indices = nullptr;
+  const Value* weights = nullptr;
+  SINEW_TRY(ReadInfluences(p, binding, 1, &indices, &weights));
+  RigidBinding rigid;
+  rigid.name = p.path;
+  rigid.type = p.type_name;
+  rigid.node = node;
+  rigid.skinning = MethodOf(binding);
+  Float4x4 normal_matrix;
+  SINEW_TRY(ReadGeomBind(p, binding, &rigid.geom_bind, &normal_matrix));
+  Skin skin;
+  SINEW_TRY(MakeSkin(c, p, binding, *skeleton, &skin));
+  for (size_t i = 0; i < indices->ints().size(); ++i) {
+    const int32_t joint = indices->ints()[i];
+    if (joint < 0 || size_t(joint) >= skin.joints.size()) {
+      return {Error::kJointIndexOutOfRange,
+              "joint index " + std::to_string(joint) + " past the " +
+                  std::to_string(skin.joints.size()) + " joints",
+              p.path + ".primvars:skel:jointIndices"};
+    }
+    const float w = weights->floats()[i];
+    if (!std::isfinite(w) || w < 0) {
+      return {Error::kInvalidValue, "joint weight " + std::to_string(w) + " is not finite and >= 0",
+              p.path + ".primvars:skel:jointWeights"};
+    }
+    rigid.joints.push_back(uint16_t(joint));
+    rigid.weights.push_back(w);
+  }
+  rigid.skin = uint32_t(c.asset->skins.size());
+  c.asset->skins.push_back(std::move(skin));
+  c.asset->rigid_bindings.push_back(std::move(rigid));
+  return {};
+}
+
+// One Mesh, BasisCurves or Points prim: its Primitive (and Skin, when it is skinned).
 LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   const Layer& layer = *c.layer;
   SINEW_TRY_ASSIGN(const usd::SkelBinding binding, usd::ResolveBinding(layer, p));
@@ -557,6 +734,8 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   Topology topology;
   if (p.type_name == "BasisCurves") {
     SINEW_TRY(CurvesTopology(c, p, point_count, &topology));
+  } else if (p.type_name == "Points") {
+    PointsTopology(c, p, point_count, &topology);
   } else {
     SINEW_TRY(MeshTopology(c, p, point_count, &topology));
   }
@@ -564,38 +743,11 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   const std::span<const float> normals = topology.normals;
   const bool split = topology.split;
 
-  // Skinning: a Skeleton the loader mapped and influences UsdSkel accepts.
-  // UsdSkel deforms only what a SkelRoot holds.
-  const SkeletonInfo* skeleton = nullptr;
-  if (binding.skeleton && !UnderSkelRoot(layer, p)) {
-    c.Warn(p.path, "bound to " + binding.skeleton->path +
-                       " but not under a SkelRoot: UsdSkel does not deform it, nor does sinew");
-  } else if (binding.skeleton) {
-    skeleton = c.FindSkeleton(binding.skeleton);
-    if (!skeleton && binding.has_influences) {
-      c.Warn(p.path, "skel:skeleton " + binding.skeleton->path +
-                         " is not a loaded Skeleton: the mesh is not skinned");
-    }
-  }
+  const SkeletonInfo* skeleton = BoundSkeleton(c, p, binding);
   const bool skinned = skeleton && binding.has_influences;
   Float4x4 geom_bind;
   Float4x4 normal_matrix;  // the inverse transpose of geom_bind's 3x3 part
-  // A blocked geomBindTransform is none: the identity.
-  if (skinned && binding.geom_bind_transform && !Blocked(binding.geom_bind_transform)) {
-    const std::string where = p.path + ".primvars:skel:geomBindTransform";
-    const Value* g = AuthoredDefault(binding.geom_bind_transform);
-    if (!g || g->doubles().size() != 16) {
-      return {Error::kUnsupportedFeature, "a geomBindTransform without a default matrix4d", where};
-    }
-    geom_bind = usd::FromUsdMatrix(std::span<const double, 16>(g->doubles().data(), 16));
-    Float4x4 inverse;
-    if (!Invert(geom_bind, &inverse)) {
-      return {Error::kInvalidValue, "a singular geomBindTransform", where};
-    }
-    for (size_t col = 0; col < 3; ++col) {
-      for (size_t row = 0; row < 3; ++row) normal_matrix.m[col][row] = inverse.m[row][col];
-    }
-  }
+  if (skinned) SINEW_TRY(ReadGeomBind(p, binding, &geom_bind, &normal_matrix));
 
   Primitive prim;
   const size_t vertex_count = vertex_point.size();
@@ -623,57 +775,13 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
 
   Skin skin;
   if (skinned) {
-    const Value* indices = AuthoredDefault(binding.joint_indices);
-    const Value* weights = AuthoredDefault(binding.joint_weights);
+    const Value* indices = nullptr;
+    const Value* weights = nullptr;
+    SINEW_TRY(ReadInfluences(p, binding, point_count, &indices, &weights));
     const std::string where = p.path + ".primvars:skel:jointIndices";
-    if (!indices || !weights) {
-      return {Error::kUnsupportedFeature,
-              "joint influences without a default value (time-sampled or blocked) are not read",
-              where};
-    }
     const size_t e = size_t(binding.influences_per_point);
-    const size_t runs = binding.rigid ? 1 : point_count;
-    if (indices->ints().size() != runs * e || weights->floats().size() != runs * e) {
-      return {Error::kSizeMismatch,
-              std::to_string(indices->ints().size()) + " joint indices and " +
-                  std::to_string(weights->floats().size()) + " weights for " +
-                  std::to_string(runs) + (binding.rigid ? " constant run" : " points") + " of " +
-                  std::to_string(e),
-              where};
-    }
-    // The skin's joints: skel:joints (the mesh's own order) or the skeleton's.
-    std::vector<std::string> joints = skeleton->joints;
-    if (binding.joints && binding.joints->default_value) {
-      const std::span<const std::string> own = binding.joints->default_value->strings();
-      joints.assign(own.begin(), own.end());
-    }
-    const std::vector<int32_t> skeleton_joint = SourceOfEachTarget(skeleton->joints, joints);
-    if (skeleton->binds.size() != skeleton->joints.size()) {
-      return {Error::kSizeMismatch,
-              std::to_string(skeleton->binds.size()) + " bind transforms for " +
-                  std::to_string(skeleton->joints.size()) + " joints",
-              skeleton->prim->path + ".bindTransforms"};
-    }
-    if (joints.size() > 65536) {
-      return {Error::kUnsupportedFeature, "more than 65536 joints", p.path + ".skel:joints"};
-    }
-    skin.name = p.path;
-    skin.skeleton = c.prim_node[size_t(skeleton->prim - layer.prims.data())];
-    for (size_t i = 0; i < joints.size(); ++i) {
-      const int32_t j = skeleton_joint[i];
-      if (j < 0) {
-        return {Error::kInvalidReference,
-                "joint " + joints[i] + " is not a joint of " + skeleton->prim->path,
-                p.path + ".skel:joints"};
-      }
-      Float4x4 inverse;
-      if (!Invert(skeleton->binds[size_t(j)], &inverse)) {
-        return {Error::kInvalidValue, "joint " + joints[i] + " has a singular bind transform",
-                skeleton->prim->path + ".bindTransforms"};
-      }
-      skin.joints.push_back(skeleton->nodes[size_t(j)]);
-      skin.inverse_binds.push_back(inverse);
-    }
+    SINEW_TRY(MakeSkin(c, p, binding, *skeleton, &skin));
+    const size_t joint_count = skin.joints.size();
     // Dense influences, K = e rounded up to a multiple of 4; a constant run is every point's.
     const size_t k = (e + 3) / 4 * 4;
     prim.influences.influences_per_vertex = uint32_t(k);
@@ -685,11 +793,11 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
       float sum = 0;
       for (size_t i = 0; i < e; ++i) {
         const int32_t joint = indices->ints()[run * e + i];
-        if (joint < 0 || size_t(joint) >= joints.size()) {
+        if (joint < 0 || size_t(joint) >= joint_count) {
           return {Error::kJointIndexOutOfRange,
                   "joint index " + std::to_string(joint) + " (point " +
                       std::to_string(vertex_point[v]) + ") past the " +
-                      std::to_string(joints.size()) + " joints",
+                      std::to_string(joint_count) + " joints",
                   where};
         }
         prim.influences.joints[v * k + i] = uint16_t(joint);
@@ -704,9 +812,7 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
                  " vertices have no weight: sinew keeps them at their bind position, where "
                  "UsdSkel moves them to the skeleton's origin");
     }
-    prim.skinning = binding.skinning_method == usd::SkinningMethodToken::kDualQuaternion
-                        ? SkinningMethod::kDualQuaternion
-                        : SkinningMethod::kLinear;
+    prim.skinning = MethodOf(binding);
     // UsdSkel skins a normal by each joint's inverse-transpose, summed by weight.
     prim.normal_blend = NormalBlend::kPerJoint;
   }
@@ -915,8 +1021,9 @@ Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes, const Usd
   SINEW_TRY(AddSkeletons(c));
   for (size_t i = 0; i < layer.prims.size(); ++i) {
     const std::string& type = layer.prims[i].type_name;
-    if ((type != "Mesh" && type != "BasisCurves") || c.prim_node[i] < 0) continue;
-    SINEW_TRY(AddDeformable(c, layer.prims[i], uint32_t(c.prim_node[i])));
+    if (c.prim_node[i] < 0) continue;
+    if (PointBased(type)) SINEW_TRY(AddDeformable(c, layer.prims[i], uint32_t(c.prim_node[i])));
+    if (Implicit(type)) SINEW_TRY(AddImplicit(c, layer.prims[i], uint32_t(c.prim_node[i])));
   }
   AddAnimations(c);
   SINEW_TRY(UseLayout(out.asset, options.influences, options.dense_k, "primitives"));

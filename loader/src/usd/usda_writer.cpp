@@ -311,6 +311,10 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
     r.left_out.push_back("animation " + (name.empty() ? std::to_string(a) : name) +
                          ": one clip is written");
   }
+  for (const RigidBinding& rigid : asset.rigid_bindings) {
+    r.left_out.push_back("rigid " + rigid.type + " " + rigid.name +
+                         ": rigid bindings are not written");
+  }
 
   // Skeletons: one per skin a drawn node instantiates, skins of the same joints and inverse binds
   // sharing one (so that one SkelAnimation moves every mesh of a character).

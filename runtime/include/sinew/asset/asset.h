@@ -149,6 +149,23 @@ struct Animation {
   }
 };
 
+// A prim that a skin moves as a whole (UsdSkel's rigid deformation: a Sphere, Cube, Cylinder,
+// Capsule or Cone bound to joints by constant influences; docs/semantics.md, "Rigid bindings").
+// sinew holds no geometry for it: an engine draws its own shape at the transform
+// cpu::RigidTransformJob computes from the skin's palette each frame.
+struct RigidBinding {
+  std::string name;   // The prim's path.
+  std::string type;   // Its schema: "Sphere", "Cube", "Cylinder", "Capsule", "Cone".
+  uint32_t node = 0;  // Its node, whose parent is the space the baked transform is local to.
+  uint32_t skin = 0;  // The Asset::skins entry whose palette moves it.
+  // The influences, one run for the whole prim: entries of the skin's palette and their weights
+  // (as authored: not normalized, zero weights allowed).
+  std::vector<uint16_t> joints;
+  std::vector<float> weights;
+  Float4x4 geom_bind;  // The prim's space into the skin's bind space.
+  SkinningMethod skinning = SkinningMethod::kLinear;
+};
+
 struct Scene {
   std::string name;
   std::vector<uint32_t> nodes;  // Root nodes.
@@ -160,6 +177,7 @@ struct Asset {
   std::vector<uint32_t> node_children;
   std::vector<Skin> skins;
   std::vector<Mesh> meshes;
+  std::vector<RigidBinding> rigid_bindings;
   std::vector<Animation> animations;
   std::vector<Scene> scenes;
   int32_t scene = -1;                 // Default scene, or -1.
