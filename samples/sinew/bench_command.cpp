@@ -430,16 +430,30 @@ void AddPrimitiveCases(const Primitive& prim, const std::string& name,
 }
 
 // FILE: per skinned primitive of every drawn skinned mesh instance, its cases (AddPrimitiveCases),
-// with one palette per instance (PoseFileInstances). Morph targets apply, on every instance, at
-// the first instance's weights (the clip's weights at its start, or the rest weights); their
-// bytes are not counted in B/vert.
+// with one palette per instance (PoseFileInstances); per primitive with morph targets of an
+// unskinned instance, a "rigid" case (the fused kernel with the node's world matrix as the one
+// palette entry). Morph targets apply, on every instance, at the first instance's weights (the
+// clip's weights at its start, or the rest weights); their bytes are not counted in B/vert.
 Status AddFileCases(const Asset& a, const BenchOptions& o, std::vector<Case>* cases) {
   auto scenes = PoseFileInstances(a, o.characters);
   if (!scenes) return scenes.status();
   for (uint32_t n : cpu::DrawnNodes(a)) {
     const Node& node = a.nodes[n];
-    if (node.mesh < 0 || node.skin < 0) continue;
+    if (node.mesh < 0) continue;
     const Mesh& mesh = a.meshes[size_t(node.mesh)];
+    const std::string mesh_name =
+        mesh.name.empty() ? "mesh " + std::to_string(node.mesh) : mesh.name;
+    if (node.skin < 0) {
+      std::vector<Float3x4> world;
+      for (const cpu::EvaluatedScene& scene : *scenes) world.push_back(ToFloat3x4(scene.world[n]));
+      const std::vector<float> weights = cpu::MorphWeightsFor(mesh, (*scenes)[0].pose.weights[n]);
+      for (size_t k = 0; k < mesh.primitives.size(); ++k) {
+        if (mesh.primitives[k].targets.empty() || mesh.primitives[k].skinned()) continue;
+        cases->push_back({mesh_name + "/" + std::to_string(k) + " rigid", mesh.primitives[k],
+                          weights, 0, 0, 0, world, 1});
+      }
+      continue;
+    }
     std::vector<Float3x4> palettes;
     for (const cpu::EvaluatedScene& scene : *scenes) {
       auto palette = cpu::NodePalette(a, n, scene.world);
@@ -451,9 +465,7 @@ Status AddFileCases(const Asset& a, const BenchOptions& o, std::vector<Case>* ca
     for (size_t k = 0; k < mesh.primitives.size(); ++k) {
       const Primitive& prim = mesh.primitives[k];
       if (prim.influences.joints.empty() && prim.sparse_influences.offsets.empty()) continue;
-      const std::string name =
-          (mesh.name.empty() ? "mesh " + std::to_string(node.mesh) : mesh.name) + "/" +
-          std::to_string(k);
+      const std::string name = mesh_name + "/" + std::to_string(k);
       AddPrimitiveCases(prim, name, palettes, joints,
                         prim.targets.empty() ? std::vector<float>() : weights, o.characters, cases);
     }
@@ -462,7 +474,7 @@ Status AddFileCases(const Asset& a, const BenchOptions& o, std::vector<Case>* ca
 }
 
 // FILE loaded and its cases added; `note` says what was loaded and how long it took. False (after
-// a message) when the file does not load or has no skinned mesh instance.
+// a message) when the file does not load or has no skinned or morphing mesh instance.
 bool LoadFileCases(const BenchOptions& o, std::vector<Case>* cases, std::string* note) {
   const auto t0 = Clock::now();
   auto file = loader::LoadAsset(o.file);
@@ -476,11 +488,12 @@ bool LoadFileCases(const BenchOptions& o, std::vector<Case>* cases, std::string*
     return false;
   }
   if (cases->empty()) {
-    std::fprintf(stderr, "sinew bench: %s has no skinned mesh instance\n", o.file.c_str());
+    std::fprintf(stderr, "sinew bench: %s has no skinned or morphing mesh instance\n",
+                 o.file.c_str());
     return false;
   }
   char text[512];
-  std::snprintf(text, sizeof(text), "%s: loaded in %.2f ms, %zu skinned primitive cases",
+  std::snprintf(text, sizeof(text), "%s: loaded in %.2f ms, %zu primitive cases",
                 o.file.c_str(), load_ms, cases->size());
   *note = text;
   return true;
@@ -620,14 +633,16 @@ bool MakeCases(const BenchOptions& o, std::vector<Case>* cases, std::string* fil
 }
 
 // Bytes moved per vertex: rest position, normal, tangent in and out (80), plus the influences as
-// the kernels read them (influence_layout.h) and the morph bytes. Palette reads are shared by a
-// character's vertices (cached) and not counted.
+// the kernels read them (influence_layout.h; a rigid mesh is uploaded as K = 4, one joint of
+// weight 1) and the morph bytes. Palette reads are shared by a character's vertices (cached) and
+// not counted.
 uint32_t BytesPerVertex(const Case& c) {
   const Primitive& mesh = c.mesh;
   const size_t v = mesh.vertex_count();
   const size_t influence_bytes =
-      mesh.sparse() ? SparseInfluenceBytes(v, mesh.sparse_influences.entry_count())
-                    : DenseInfluenceBytes(v, mesh.influences.influences_per_vertex);
+      mesh.sparse()    ? SparseInfluenceBytes(v, mesh.sparse_influences.entry_count())
+      : mesh.skinned() ? DenseInfluenceBytes(v, mesh.influences.influences_per_vertex)
+                       : DenseInfluenceBytes(v, 4);
   return 80 + uint32_t(std::lround(double(influence_bytes) / double(v) + c.morph_bytes_per_vertex));
 }
 
@@ -658,7 +673,7 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
                                        : double(mesh.influences.influences_per_vertex);
   CpuOutputs reference;
   Row cpu_row{"cpu", c.layout, entries, uint64_t(o.characters) * v, BytesPerVertex(c)};
-  cpu_row.auto_layout = ToString(ChooseInfluenceLayout(mesh));
+  cpu_row.auto_layout = mesh.skinned() ? ToString(ChooseInfluenceLayout(mesh)) : "-";
   cpu_row.active_shapes = c.active;
   cpu_row.touched = c.touched;
   cpu_row.ms_per_frame = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,

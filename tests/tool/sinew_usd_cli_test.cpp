@@ -163,5 +163,21 @@ TEST(SinewBench, SkinsTheMeshesOfAUsdSkelScene) {
                       "cpu /Root/Curves/0 dense K=4", "cpu /Root/Curves/0 sparse"}));
 }
 
+// blendshapes.usda's plane has blend shapes and no skin: its fused morph stage is timed as a
+// "rigid" case, the node's world matrix the one palette entry.
+TEST(SinewBench, TimesTheBlendShapesOfAnUnskinnedMesh) {
+  ScratchDir dir;
+  const ToolRun run = RunSinew({"bench", Scene("blendshapes.usda"), "--cpu-only", "--characters",
+                                "2", "--frames", "1", "--json"},
+                               dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const JsonDocument doc(run.out);
+  std::vector<std::string> rows;
+  for (const JsonValue& r : doc.root()["results"].Elements()) {
+    rows.push_back(r["path"].String() + " " + r["layout"].String());
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{"cpu /TestPlane/Mesh/0 rigid"}));
+}
+
 }  // namespace
 }  // namespace sinew::testing
