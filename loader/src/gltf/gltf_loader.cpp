@@ -1626,6 +1626,35 @@ LoadStatus LoadAnimations(LoadState& c, TapeObject root) {
 
 // ---------------------------------------------------------------------------------------------
 
+// A material's name and pbrMetallicRoughness.baseColorFactor (4 finite numbers; each outside
+// [0, 1], which the spec forbids but changes no geometry, is clamped with a warning).
+LoadStatus ReadMaterial(LoadState& c, TapeObject o, const Path& where, Material* out) {
+  static constexpr std::string_view kKeys[] = {"name", "pbrMetallicRoughness"};
+  enum { kName, kPbr };
+  const Fields f(o, kKeys);
+  SINEW_TRY(OptionalString(f[kName], where, &out->name));
+  TapeObject pbr;
+  bool has_pbr = false;
+  SINEW_TRY(OptionalObject(f[kPbr], where, &pbr, &has_pbr));
+  if (!has_pbr) return {};
+  // baseColorTexture: named so that the lookup has two keys (textures are not loaded).
+  static constexpr std::string_view kPbrKeys[] = {"baseColorFactor", "baseColorTexture"};
+  const Path pbr_path(where, "pbrMetallicRoughness");
+  const Fields pf(pbr, kPbrKeys);
+  double rgba[4] = {1, 1, 1, 1};
+  bool present = false;
+  SINEW_TRY(OptionalNumbers(pf[0], pbr_path, std::span<double>(rgba), &present));
+  float* dst = &out->base_color.x;
+  for (size_t i = 0; i < 4; ++i) {
+    if (rgba[i] < 0 || rgba[i] > 1) {
+      c.warnings->push_back({Path(Path(pbr_path, "baseColorFactor"), i).ToString(),
+                             "outside [0, 1]: clamped (the spec's range)"});
+    }
+    dst[i] = float(std::clamp(rgba[i], 0.0, 1.0));
+  }
+  return {};
+}
+
 LoadStatus CheckAssetAndExtensions(LoadState& c, TapeObject root) {
   static constexpr std::string_view kKeys[] = {"asset", "extensionsUsed", "extensionsRequired",
                                                "materials"};
@@ -1668,11 +1697,13 @@ LoadStatus CheckAssetAndExtensions(LoadState& c, TapeObject root) {
               Path(required, i).ToString()};
     }
   }
-  TapeArray materials;
-  bool has_materials = false;
-  SINEW_TRY(OptionalArray(f[kMaterials], kDocumentRoot, &materials, &has_materials));
-  c.material_count = has_materials ? materials.size() : 0;
-  return {};
+  ObjectArray materials;
+  SINEW_TRY(OptionalObjects(f[kMaterials], kDocumentRoot, &materials));
+  c.material_count = materials.size();
+  return materials.ReadInto(&c.asset->materials, [&](TapeObject o, const Path& where,
+                                                     Material* m) -> LoadStatus {
+    return ReadMaterial(c, o, where, m);
+  });
 }
 
 }  // namespace

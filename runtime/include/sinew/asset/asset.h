@@ -166,6 +166,13 @@ struct RigidBinding {
   SkinningMethod skinning = SkinningMethod::kLinear;
 };
 
+// What a renderer needs of a material to draw the deformed meshes plainly: its name and base
+// colour (glTF's pbrMetallicRoughness.baseColorFactor, linear RGBA; textures are not loaded).
+struct Material {
+  std::string name;
+  Float4 base_color{1, 1, 1, 1};
+};
+
 struct Scene {
   std::string name;
   std::vector<uint32_t> nodes;  // Root nodes.
@@ -182,6 +189,8 @@ struct Asset {
   std::vector<Scene> scenes;
   int32_t scene = -1;                 // Default scene, or -1.
   std::vector<std::string> variants;  // KHR_materials_variants names, in file order.
+  // Primitive::material and variant_materials index it. Empty for formats without materials.
+  std::vector<Material> materials;
   std::vector<std::string> extensions_used;
 
   // The children of `node`. Precondition: its range lies within node_children (true of every loaded
