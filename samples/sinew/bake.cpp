@@ -196,24 +196,36 @@ bool IsBakePose(std::string_view pose) {
   return false;
 }
 
-Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Context* context) {
+Result<BakePose> PoseForBake(const Asset& a, const BakeOptions& o) {
   if (!IsBakePose(o.pose)) {
     return Status(Error::kInvalidArgument,
                   "pose '" + o.pose + "': rest|bind|bind:TPose|APose|IPose|Custom");
   }
-  BakeResult result;
-  ScenePose pose = RestPose(a);
-  auto animation = SampleClip(a, o, &pose);
+  BakePose out;
+  out.pose = RestPose(a);
+  auto animation = SampleClip(a, o, &out.pose);
   if (!animation) return animation.status();
-  result.animation = *animation;
-  if (Status s = ApplyWeights(a, o, &pose); !s) return s;
+  out.animation = *animation;
+  if (Status s = ApplyWeights(a, o, &out.pose); !s) return s;
   auto variant = FindVariant(a, o);
   if (!variant) return variant.status();
-  auto world = WorldMatrices(a, o, &pose);
+  out.variant = *variant;
+  auto world = WorldMatrices(a, o, &out.pose);
   if (!world) return world.status();
+  out.world = std::move(world.value());
+  return out;
+}
+
+Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Context* context) {
+  auto posed = PoseForBake(a, o);
+  if (!posed) return posed.status();
+  BakeResult result;
+  result.animation = posed->animation;
+  const ScenePose& pose = posed->pose;
+  const std::vector<Float4x4>& world = posed->world;
   GpuBake gpu;
   if (context) {
-    auto deformed = DeformOnGpu(*context, a, *world, pose.weights);
+    auto deformed = DeformOnGpu(*context, a, world, pose.weights);
     if (!deformed) return deformed.status();
     gpu = std::move(deformed.value());
   }
@@ -226,7 +238,7 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
     // The skin's palette for the CPU reference (an unskinned node reads its world matrix).
     std::vector<Float3x4> palette;
     if (drawn[d].skin >= 0) {
-      auto p = cpu::NodePalette(a, n, *world);
+      auto p = cpu::NodePalette(a, n, world);
       if (!p) return Prefixed(p.status(), where);
       palette = std::move(p.value());
     }
@@ -234,7 +246,7 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
       const Primitive& prim = mesh.primitives[k];
       BakedPrimitive b;
       b.node = n, b.primitive = k, b.mesh = int32_t(drawn[d].mesh), b.mode = prim.mode;
-      b.material = prim.MaterialFor(*variant);
+      b.material = prim.MaterialFor(posed->variant);
       b.indices = &prim.indices;
       Status s;
       if (context) {
@@ -245,16 +257,16 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
           s = out.status();
         }
       } else {
-        s = cpu::DeformPrimitive(a, n, k, *world, pose.weights[n], palette, &b.data);
+        s = cpu::DeformPrimitive(a, n, k, world, pose.weights[n], palette, &b.data);
       }
       if (!s) return Prefixed(s, where + "/primitives/" + std::to_string(k));
       result.primitives.push_back(std::move(b));
     }
   }
-  auto rigid = cpu::RigidTransforms(a, *world);
+  auto rigid = cpu::RigidTransforms(a, world);
   if (!rigid) return rigid.status();
   for (size_t r = 0; r < rigid->size(); ++r) {
-    auto local = cpu::RigidLocalTransform(a, r, (*rigid)[r], *world);
+    auto local = cpu::RigidLocalTransform(a, r, (*rigid)[r], world);
     if (!local) return local.status();
     result.rigid.push_back(*local);
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sinew/asset/asset.h"
+#include "sinew/asset/scene_pose.h"
 #include "sinew/core/error.h"
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/vk/context.h"
@@ -31,6 +32,17 @@ struct BakeOptions {
   // A KHR_materials_variants name; empty for the default materials.
   std::string variant;
 };
+
+// The pose BakeOptions asks for: the clip sampled at its time, explicit weights applied, the bind
+// pose, every node's scene matrix; and the material variant. What BakeAsset deforms and
+// `sinew render` draws. Errors: those BakeAsset lists for the clip, weights, variant and pose.
+struct BakePose {
+  int32_t animation = -1;  // the clip's index, -1 for none
+  int32_t variant = -1;    // the material variant's index, -1 for none
+  ScenePose pose;
+  std::vector<Float4x4> world;
+};
+Result<BakePose> PoseForBake(const Asset& asset, const BakeOptions& options);
 
 // The clip BakeOptions::anim names (an index or a name): its index, -1 for "" (none).
 // kInvalidArgument for a clip the asset does not have.

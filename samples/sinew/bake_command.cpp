@@ -12,6 +12,7 @@
 #include "bake.h"
 #include "bake_files.h"
 #include "commands.h"
+#include "pose_arguments.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/vk/context.h"
@@ -21,9 +22,8 @@ namespace {
 
 // The command line: the computation's options (bake.h) and where and how to write.
 struct CommandOptions {
-  std::string file, out, device = "cpu", format = "bin", skinning = "linear";
-  BakeOptions bake;
-  bool time_given = false;  // --time: usda writes that time alone
+  std::string file, out, device = "cpu", format = "bin";
+  PoseArguments pose;  // --time given: usda writes that time alone
 };
 
 // `--format usda` writes time codes at this rate (the UsdSkel loader's default, and Pixar's).
@@ -49,66 +49,26 @@ void Usage() {
       stderr);
 }
 
-bool ParseFloat(std::string_view text, float* out) {
-  const std::string s(text);
-  char* end = nullptr;
-  *out = std::strtof(s.c_str(), &end);
-  return !s.empty() && end == s.c_str() + s.size() && std::isfinite(*out);
-}
-
 // Returns 0 on success, else the exit code (2: usage).
 int Parse(std::span<const std::string_view> args, CommandOptions* o) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
+    const Parsed parsed = ParsePoseArgument("bake", args, &i, &o->pose);
+    if (parsed == Parsed::kBad) return 2;
+    if (parsed == Parsed::kTaken) continue;
     const bool has_value = i + 1 < args.size();
     const auto value = [&]() { return std::string(args[++i]); };
     if (a == "--help" || a == "-h") {
       return 2;
-    } else if (a == "--loop") {
-      o->bake.loop = true;
     } else if (!has_value && a.starts_with("--")) {
       std::fprintf(stderr, "sinew bake: %.*s needs a value\n", int(a.size()), a.data());
       return 2;
     } else if (a == "--out") {
       o->out = value();
-    } else if (a == "--anim") {
-      o->bake.anim = value();
-    } else if (a == "--time") {
-      o->time_given = true;
-      if (!ParseFloat(args[++i], &o->bake.time)) {
-        std::fputs("sinew bake: --time needs a finite number\n", stderr);
-        return 2;
-      }
-    } else if (a == "--pose") {
-      o->bake.pose = value();
-    } else if (a == "--variant") {
-      o->bake.variant = value();
     } else if (a == "--device") {
       o->device = value();
     } else if (a == "--format") {
       o->format = value();
-    } else if (a == "--skinning") {
-      o->skinning = value();
-    } else if (a == "--weights") {
-      const std::string spec = value();
-      const size_t eq = spec.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        std::fputs("sinew bake: --weights MESH=w0,w1,...\n", stderr);
-        return 2;
-      }
-      std::vector<float> w;
-      std::string_view rest = std::string_view(spec).substr(eq + 1);
-      while (!rest.empty()) {
-        const size_t comma = rest.find(',');
-        float f = 0;
-        if (!ParseFloat(rest.substr(0, comma), &f)) {
-          std::fputs("sinew bake: --weights values must be finite numbers\n", stderr);
-          return 2;
-        }
-        w.push_back(f);
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-      }
-      o->bake.weights.emplace_back(spec.substr(0, eq), std::move(w));
     } else if (o->file.empty() && !a.starts_with("--")) {
       o->file = std::string(a);
     } else {
@@ -121,14 +81,7 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     std::fputs("sinew bake: --device cpu|gpu\n", stderr);
     return 2;
   }
-  if (!IsBakePose(o->bake.pose)) {
-    std::fputs("sinew bake: --pose rest|bind|bind:TPose|APose|IPose|Custom\n", stderr);
-    return 2;
-  }
-  if (o->skinning != "linear" && o->skinning != "dqs") {
-    std::fputs("sinew bake: --skinning linear|dqs\n", stderr);
-    return 2;
-  }
+  if (!ValidPoseArguments("bake", o->pose)) return 2;
   if (o->format != "bin" && o->format != "ply" && o->format != "obj" && o->format != "usda") {
     std::fputs("sinew bake: --format bin|ply|obj|usda\n", stderr);
     return 2;
@@ -139,10 +92,10 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
 // `--format usda`: the bake at every time code of the clip's range (or at --time), one file.
 int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context) {
   std::vector<double> time_codes;
-  if (o.time_given || o.bake.anim.empty()) {
-    time_codes.push_back(double(o.bake.time) * kBakeTimeCodesPerSecond);
+  if (o.pose.time_given || o.pose.bake.anim.empty()) {
+    time_codes.push_back(double(o.pose.bake.time) * kBakeTimeCodesPerSecond);
   } else {
-    auto clip = FindClip(a, o.bake.anim);
+    auto clip = FindClip(a, o.pose.bake.anim);
     if (!clip) {
       std::fprintf(stderr, "sinew bake: %s\n", clip.error().ToString().c_str());
       return 1;
@@ -154,7 +107,7 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
   }
   std::vector<BakeFrame> frames;
   for (double time_code : time_codes) {
-    BakeOptions at = o.bake;
+    BakeOptions at = o.pose.bake;
     at.time = float(time_code / kBakeTimeCodesPerSecond);
     auto baked = BakeAsset(a, at, context);
     if (!baked) {
@@ -181,18 +134,9 @@ int BakeCommand(std::span<const std::string_view> args) {
     Usage();
     return rc;
   }
-  auto file = loader::LoadAsset(o.file);
-  if (!file) {
-    std::fprintf(stderr, "sinew bake: %s: %s\n", o.file.c_str(), file.error().ToString().c_str());
-    return 1;
-  }
-  Asset& a = file->loaded.asset;
-  if (o.skinning == "dqs") {  // every skinned primitive (an engine chooses per primitive)
-    for (Mesh& mesh : a.meshes) {
-      for (Primitive& p : mesh.primitives) p.skinning = SkinningMethod::kDualQuaternion;
-    }
-    for (RigidBinding& r : a.rigid_bindings) r.skinning = SkinningMethod::kDualQuaternion;
-  }
+  const std::unique_ptr<loader::LoadedFile> file = LoadForCommand("bake", o.file, o.pose);
+  if (!file) return 1;
+  const Asset& a = file->loaded.asset;
   std::unique_ptr<vk::Context> context;
   if (o.device == "gpu") {
     auto ctx = vk::Context::Create(ToolContextOptions());
@@ -203,15 +147,15 @@ int BakeCommand(std::span<const std::string_view> args) {
     context = std::move(ctx.value());
   }
   if (o.format == "usda") return BakeUsda(o, a, context.get());
-  auto baked = BakeAsset(a, o.bake, context.get());
+  auto baked = BakeAsset(a, o.pose.bake, context.get());
   if (!baked) {
     std::fprintf(stderr, "sinew bake: %s\n", baked.error().ToString().c_str());
     return 1;
   }
   const bool ok = o.format == "bin"
                       ? WriteBakeBin(o.out,
-                                     {o.file, o.device, o.bake,
-                                      o.skinning == "dqs" ? "dualQuaternion" : "linear"},
+                                     {o.file, o.device, o.pose.bake,
+                                      o.pose.skinning == "dqs" ? "dualQuaternion" : "linear"},
                                      a, *baked)
                       : WriteBakeMesh(o.out, o.format, o.file, *baked);
   if (!ok) {

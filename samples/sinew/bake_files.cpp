@@ -13,10 +13,9 @@
 #include "sinew/loader/usda_writer.h"
 
 namespace sinew::tool {
-namespace {
 
 // Triangles of a baked primitive (indexed or not); other topologies contribute points only.
-std::vector<uint32_t> Triangles(const BakedPrimitive& b) {
+std::vector<uint32_t> BakedTriangles(const BakedPrimitive& b) {
   std::vector<uint32_t> tris;
   if (b.mode != 4) return tris;
   if (b.indices && !b.indices->empty()) return *b.indices;
@@ -24,7 +23,7 @@ std::vector<uint32_t> Triangles(const BakedPrimitive& b) {
   return tris;
 }
 
-}  // namespace
+namespace {}  // namespace
 
 bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const Asset& a,
                   const BakeResult& baked) {
@@ -108,7 +107,7 @@ bool WriteBakeMesh(const std::string& prefix, const std::string& format, const s
   bool all_normals = true;  // OBJ: vn lines only when every vertex has one (f v//vn)
   for (const BakedPrimitive& b : baked.primitives) {
     vertices += b.data.positions.size() / 3;
-    faces += Triangles(b).size() / 3;
+    faces += BakedTriangles(b).size() / 3;
     all_normals &= !b.data.normals.empty();
   }
   if (ply) {
@@ -137,7 +136,7 @@ bool WriteBakeMesh(const std::string& prefix, const std::string& format, const s
   }
   size_t base = 0;
   for (const BakedPrimitive& b : baked.primitives) {
-    const std::vector<uint32_t> tris = Triangles(b);
+    const std::vector<uint32_t> tris = BakedTriangles(b);
     for (size_t t = 0; t + 2 < tris.size(); t += 3) {
       const size_t i0 = base + tris[t], i1 = base + tris[t + 1], i2 = base + tris[t + 2];
       if (ply) {
@@ -282,7 +281,7 @@ bool WriteBakeUsda(const std::string& prefix, const std::string& source, const A
     }
     UsdPrim* prim = &root;
     for (const std::string& part : parts) prim = &prim->Child(part);
-    const std::vector<uint32_t> tris = Triangles(b);
+    const std::vector<uint32_t> tris = BakedTriangles(b);
     prim->kind = tris.empty() ? "Points" : "Mesh";
     std::string& body = prim->body;
     if (!tris.empty()) {

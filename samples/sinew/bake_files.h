@@ -27,6 +27,10 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
 bool WriteBakeMesh(const std::string& prefix, const std::string& format, const std::string& source,
                    const BakeResult& baked);
 
+// The triangles of a baked primitive as vertex index triples (its indices, or 0, 1, 2, ... when it
+// has none); empty for lines, points and the other topologies.
+std::vector<uint32_t> BakedTriangles(const BakedPrimitive& b);
+
 // One bake of a series: the time code it is written at, and what was baked there.
 struct BakeFrame {
   double time_code = 0;

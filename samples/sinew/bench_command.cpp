@@ -493,8 +493,8 @@ bool LoadFileCases(const BenchOptions& o, std::vector<Case>* cases, std::string*
     return false;
   }
   char text[512];
-  std::snprintf(text, sizeof(text), "%s: loaded in %.2f ms, %zu primitive cases",
-                o.file.c_str(), load_ms, cases->size());
+  std::snprintf(text, sizeof(text), "%s: loaded in %.2f ms, %zu primitive cases", o.file.c_str(),
+                load_ms, cases->size());
   *note = text;
   return true;
 }

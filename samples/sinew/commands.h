@@ -18,6 +18,8 @@ int BakeCommand(std::span<const std::string_view> args);
 int BenchCommand(std::span<const std::string_view> args);
 int ConvertCommand(std::span<const std::string_view> args);
 int InfoCommand(std::span<const std::string_view> args);
+// `sinew render FILE --out PICTURE.png [options]` (render_command.cpp).
+int RenderCommand(std::span<const std::string_view> args);
 // `sinew bench --crowd N[,N...] [options]`: a mixed crowd in one SkinCache (crowd_bench.cpp).
 int CrowdBench(std::span<const std::string_view> args);
 // `sinew bench --pose FILE... [--characters N] [--json]`: CrowdPoseJob against the per-character

@@ -1,4 +1,4 @@
-// sinew — command-line tool: `sinew bake`, `bench`, `convert` and `info` (see README.md).
+// sinew — command-line tool: `sinew bake`, `bench`, `convert`, `info` and `render` (see README.md).
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -17,8 +17,11 @@ void PrintUsage() {
       "           scene space, on the CPU or the GPU (sinew bake --help)\n"
       "  bench    deform a procedural crowd on the CPU reference and the GPU; report throughput\n"
       "           and GPU-vs-CPU error (sinew bench --help)\n"
-      "  convert  write a file's skinned characters as 3D G4MF (.g4tf or .g4b)\n"
-      "  info     validate and describe a .gltf/.glb/.g4tf/.g4b file; exit 0 valid, 1 invalid\n",
+      "  convert  write a file's skinned characters as 3D G4MF (.g4tf or .g4b) or UsdSkel (.usda)\n"
+      "  info     validate and describe a .gltf/.glb/.g4tf/.g4b/.usda file; exit 0 valid, 1 "
+      "invalid\n"
+      "  render   draw the deformed meshes of a file, deformed and drawn on the GPU, as a PNG\n"
+      "           (sinew render --help)\n",
       stderr);
 }
 
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
   if (command == "bench") return sinew::tool::BenchCommand(rest);
   if (command == "convert") return sinew::tool::ConvertCommand(rest);
   if (command == "info") return sinew::tool::InfoCommand(rest);
+  if (command == "render") return sinew::tool::RenderCommand(rest);
   std::fprintf(stderr, "sinew: unknown command '%.*s'\n", static_cast<int>(command.size()),
                command.data());
   PrintUsage();

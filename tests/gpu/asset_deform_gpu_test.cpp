@@ -13,6 +13,7 @@
 
 #include "gpu/deform_check.h"
 #include "gpu/gpu_test.h"
+#include "gpu/shared_assets.h"
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/sample_animation_job.h"
@@ -29,18 +30,11 @@ namespace {
 class AssetDeformGpu : public testing::GpuTest,
                        public ::testing::WithParamInterface<const char*> {};
 
-// A parameter's file: under the shared assets, or for "usdskel/..." among Pixar's UsdSkel scenes in
-// the conformance data (test_assets.h).
-std::filesystem::path AssetPath(std::string_view param) {
-  return param.starts_with("usdskel/") ? testing::TestConformance() / param
-                                       : testing::TestAssets() / param;
-}
-
 // As an engine draws the asset: its meshes in a SkinCache (vk::AddAssetMeshes), two characters
 // (vk::AddAssetInstance) posed at different times of the clip (vk::PoseAssetInstance), one
 // Record() for both, every primitive of each read back from the cache's output buffer.
 TEST_P(AssetDeformGpu, EveryPrimitiveOfTwoCharactersMatchesTheCpuAtFourTimesOfEveryClip) {
-  auto loaded = loader::LoadAsset(AssetPath(GetParam()));
+  auto loaded = loader::LoadAsset(testing::SharedAssetPath(GetParam()));
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   const Asset& a = loaded->loaded.asset;
   // Sized for exactly two characters: SkinCacheOptionsFor's bound must hold every asset.
@@ -132,24 +126,12 @@ TEST_P(AssetDeformGpu, EveryPrimitiveOfTwoCharactersMatchesTheCpuAtFourTimesOfEv
   EXPECT_GT(compared, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    SharedAssets, AssetDeformGpu,
-    ::testing::Values(
-        "Fox/Fox.glb", "CesiumMan/CesiumMan.glb", "SimpleSkin/SimpleSkin.gltf",
-        "three_RobotExpressive/RobotExpressive.glb", "assimp_simple_skin/quad_skin.glb",
-        "assimp_simple_skin/simple_skin.gltf", "synthetic/SimpleSkin_interp_bindpose.gltf",
-        "synthetic/quad_skin_posed.glb", "MorphStressTest/MorphStressTest.gltf",
-        "MorphStressTest_embedded/MorphStressTest.gltf",
-        "AnimatedMorphSphere/AnimatedMorphSphere.gltf", "AnimatedMorphCube/AnimatedMorphCube.gltf",
-        "MorphPrimitivesTest/MorphPrimitivesTest.gltf", "SimpleMorph/SimpleMorph.gltf"));
+INSTANTIATE_TEST_SUITE_P(SharedAssets, AssetDeformGpu,
+                         ::testing::ValuesIn(testing::kSkinnedOrMorphingAssets));
 
-// Pixar's UsdSkel scenes as LoadAsset loads them (.usda): lbs.usda's linearly skinned meshes and
-// curves, dqs.usda's skinned with dual quaternions, and the blend-shape planes (in-betweens,
-// normal offsets).
+// Pixar's UsdSkel scenes as LoadAsset loads them (.usda).
 INSTANTIATE_TEST_SUITE_P(UsdSkelScenes, AssetDeformGpu,
-                         ::testing::Values("usdskel/lbs.usda", "usdskel/dqs.usda",
-                                           "usdskel/blendshapes.usda",
-                                           "usdskel/blendshapesWithNormals.usda"));
+                         ::testing::ValuesIn(testing::kUsdSkelScenes));
 
 class RobotExpressiveFaceGpu : public testing::GpuTest {};
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu/gpu_test.h"
@@ -122,6 +123,7 @@ class OnGpu : public ::testing::Test {
 };
 class SinewBenchOnGpu : public OnGpu {};
 class SinewBakeOnGpu : public OnGpu {};
+class SinewRenderOnGpu : public OnGpu {};
 
 TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
   ScratchDir dir;
@@ -528,6 +530,40 @@ TEST(SinewInfo, ReportsAnInvalidFileWithItsError) {
   EXPECT_FALSE(doc.root()["valid"].Bool());
   EXPECT_EQ(doc.root()["error"]["code"].String(), "kFileNotFound");
   EXPECT_EQ(doc.root()["error"]["where"].String(), "missing.gltf");
+}
+
+// A PNG's width and height (its IHDR chunk, big-endian after the 8-byte signature).
+std::pair<uint32_t, uint32_t> PngSize(const std::string& png) {
+  EXPECT_GE(png.size(), 24u);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+  if (png.size() < 24) return {0, 0};
+  const auto word = [&](size_t at) {
+    return uint32_t(uint8_t(png[at])) << 24 | uint32_t(uint8_t(png[at + 1])) << 16 |
+           uint32_t(uint8_t(png[at + 2])) << 8 | uint32_t(uint8_t(png[at + 3]));
+  };
+  return {word(16), word(20)};
+}
+
+// `sinew render` writes a PNG of the size asked for (what is in it: tests/gpu/render_gpu_test.cpp),
+// and with --frames a contact sheet: 4 pictures as 2 x 2.
+TEST_F(SinewRenderOnGpu, WritesAPngOfThePictureAndAContactSheetOfFrames) {
+  ScratchDir dir;
+  const std::string fox = (TestAssets() / "Fox/Fox.glb").string();
+  ToolRun run = RunSinew(
+      {"render", fox, "--anim", "Walk", "--time", "0.3", "--size", "96x64", "--out", "fox.png"},
+      dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(PngSize(ReadText(dir.path() / "fox.png")), std::make_pair(96u, 64u));
+  run = RunSinew(
+      {"render", fox, "--anim", "Walk", "--frames", "4", "--size", "32x32", "--out", "sheet.png"},
+      dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(PngSize(ReadText(dir.path() / "sheet.png")), std::make_pair(64u, 64u));
+  run = RunSinew({"render", fox, "--frames", "2", "--time", "1", "--out", "x.png"}, dir.path());
+  EXPECT_EQ(run.exit_code, 2);
+  run = RunSinew({"render", fox, "--variant", "none", "--out", "x.png"}, dir.path());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("no material variant 'none'"), std::string::npos) << run.err;
 }
 
 }  // namespace

@@ -1,0 +1,81 @@
+#include "camera.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sinew::engine {
+
+namespace {
+
+constexpr float kFieldOfViewY = 35.0f * 3.14159265f / 180.0f;
+
+Float3 Sub(const Float3& a, const Float3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+
+Float3 Normalized(const Float3& v) {
+  const float len = Length(v);
+  return {v.x / len, v.y / len, v.z / len};
+}
+
+Float3 ViewDirection() { return Normalized({0.35f, 0.25f, 1.0f}); }  // from the target to the eye
+
+}  // namespace
+
+void Bounds::Add(const Float3& p) {
+  min = {std::min(min.x, p.x), std::min(min.y, p.y), std::min(min.z, p.z)};
+  max = {std::max(max.x, p.x), std::max(max.y, p.y), std::max(max.z, p.z)};
+}
+
+void Bounds::Add(std::span<const float> xyz) {
+  for (size_t i = 0; i + 2 < xyz.size(); i += 3) Add({xyz[i], xyz[i + 1], xyz[i + 2]});
+}
+
+Float4x4 FramingViewProjection(const Bounds& box, float aspect) {
+  Bounds b = box;
+  if (b.empty()) b.Add({0, 0, 0});
+  const Float3 center{(b.min.x + b.max.x) / 2, (b.min.y + b.max.y) / 2, (b.min.z + b.max.z) / 2};
+  const float radius = std::max(Length(Sub(b.max, center)), 1e-3f);
+  // The sphere fits the narrower of the two fields of view, with a margin.
+  const float half_y = kFieldOfViewY / 2;
+  const float half_x = std::atan(std::tan(half_y) * aspect);
+  const float distance = 1.1f * radius / std::sin(std::min(half_x, half_y));
+  const Float3 forward = ViewDirection();  // +z of the camera's frame
+  const Float3 eye{center.x + forward.x * distance, center.y + forward.y * distance,
+                   center.z + forward.z * distance};
+  const Float3 right = Normalized(Cross({0, 1, 0}, forward));
+  const Float3 up = Cross(forward, right);
+  // View: rows right, up, forward, each dotted with (p - eye).
+  Float4x4 view;
+  view.m[0] = {right.x, up.x, forward.x, 0};
+  view.m[1] = {right.y, up.y, forward.y, 0};
+  view.m[2] = {right.z, up.z, forward.z, 0};
+  view.m[3] = {-Dot(right, eye), -Dot(up, eye), -Dot(forward, eye), 1};
+  // Projection: right-handed view space (looking down -z) to Vulkan clip space.
+  const float near_plane = std::max(distance - 2 * radius, distance * 1e-3f);
+  const float far_plane = distance + 2 * radius;
+  const float f = 1.0f / std::tan(half_y);
+  Float4x4 projection;
+  projection.m[0] = {f / aspect, 0, 0, 0};
+  projection.m[1] = {0, -f, 0, 0};
+  projection.m[2] = {0, 0, far_plane / (near_plane - far_plane), -1};
+  projection.m[3] = {0, 0, near_plane * far_plane / (near_plane - far_plane), 0};
+  return Multiply(projection, view);
+}
+
+Float3 FramingLight() { return Normalized({0.6f, 0.7f, 0.8f}); }
+
+bool ProjectToPixel(const Float4x4& vp, const Float3& p, uint32_t width, uint32_t height, float* x,
+                    float* y) {
+  float clip[4];
+  for (int r = 0; r < 4; ++r) {
+    clip[r] = vp.m[0][size_t(r)] * p.x + vp.m[1][size_t(r)] * p.y + vp.m[2][size_t(r)] * p.z +
+              vp.m[3][size_t(r)];
+  }
+  if (clip[3] <= 0) return false;
+  const float depth = clip[2] / clip[3];
+  if (depth < 0 || depth > 1) return false;
+  *x = (clip[0] / clip[3] * 0.5f + 0.5f) * float(width);
+  *y = (clip[1] / clip[3] * 0.5f + 0.5f) * float(height);
+  return true;
+}
+
+}  // namespace sinew::engine

@@ -1,0 +1,37 @@
+// The engine sample's camera: a perspective view that frames a box, and the projection of a
+// scene-space point to a pixel (what the pictures' tests check the rasterizer against).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "sinew/core/math.h"
+
+namespace sinew::engine {
+
+// An axis-aligned box grown point by point; empty until the first point.
+struct Bounds {
+  Float3 min{1e30f, 1e30f, 1e30f};
+  Float3 max{-1e30f, -1e30f, -1e30f};
+
+  void Add(const Float3& p);
+  void Add(std::span<const float> xyz);  // whole triples
+  bool empty() const { return min.x > max.x; }
+};
+
+// Looks at the box's centre from in front (+Z), a little above and to the right, with +Y up and a
+// vertical field of view of 35°, from far enough that the box's bounding sphere fits the picture
+// of `aspect` (width / height). Scene space to Vulkan clip space (y down, depth 0..1),
+// column-major.
+Float4x4 FramingViewProjection(const Bounds& box, float aspect);
+
+// The direction towards the sample's light for that camera: over the viewer's right shoulder.
+Float3 FramingLight();
+
+// p through `view_projection` to pixel coordinates of a width x height picture (x right, y down;
+// the pixel (i, j) covers [i, i + 1) x [j, j + 1)); false when p is behind the camera or outside
+// the depth range.
+bool ProjectToPixel(const Float4x4& view_projection, const Float3& p, uint32_t width,
+                    uint32_t height, float* x, float* y);
+
+}  // namespace sinew::engine

@@ -1,0 +1,114 @@
+#include "pose_arguments.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+namespace sinew::tool {
+
+bool ParseFloat(std::string_view text, float* out) {
+  const std::string s(text);
+  char* end = nullptr;
+  *out = std::strtof(s.c_str(), &end);
+  return !s.empty() && end == s.c_str() + s.size() && std::isfinite(*out);
+}
+
+namespace {
+
+// "MESH=w0,w1,..." into `o`; false after a message.
+bool ParseWeights(const char* command, const std::string& spec, BakeOptions* o) {
+  const size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    std::fprintf(stderr, "sinew %s: --weights MESH=w0,w1,...\n", command);
+    return false;
+  }
+  std::vector<float> w;
+  std::string_view rest = std::string_view(spec).substr(eq + 1);
+  while (!rest.empty()) {
+    const size_t comma = rest.find(',');
+    float f = 0;
+    if (!ParseFloat(rest.substr(0, comma), &f)) {
+      std::fprintf(stderr, "sinew %s: --weights values must be finite numbers\n", command);
+      return false;
+    }
+    w.push_back(f);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  o->weights.emplace_back(spec.substr(0, eq), std::move(w));
+  return true;
+}
+
+}  // namespace
+
+Parsed ParsePoseArgument(const char* command, std::span<const std::string_view> args, size_t* i,
+                         PoseArguments* o) {
+  const std::string_view a = args[*i];
+  if (a == "--loop") {
+    o->bake.loop = true;
+    return Parsed::kTaken;
+  }
+  if (a != "--anim" && a != "--time" && a != "--pose" && a != "--variant" && a != "--weights" &&
+      a != "--skinning") {
+    return Parsed::kNotMine;
+  }
+  if (*i + 1 >= args.size()) {
+    std::fprintf(stderr, "sinew %s: %.*s needs a value\n", command, int(a.size()), a.data());
+    return Parsed::kBad;
+  }
+  const std::string value(args[++*i]);
+  if (a == "--anim") {
+    o->bake.anim = value;
+  } else if (a == "--time") {
+    o->time_given = true;
+    if (!ParseFloat(value, &o->bake.time)) {
+      std::fprintf(stderr, "sinew %s: --time needs a finite number\n", command);
+      return Parsed::kBad;
+    }
+  } else if (a == "--pose") {
+    o->bake.pose = value;
+  } else if (a == "--variant") {
+    o->bake.variant = value;
+  } else if (a == "--skinning") {
+    o->skinning = value;
+  } else if (!ParseWeights(command, value, &o->bake)) {
+    return Parsed::kBad;
+  }
+  return Parsed::kTaken;
+}
+
+bool ValidPoseArguments(const char* command, const PoseArguments& o) {
+  if (!IsBakePose(o.bake.pose)) {
+    std::fprintf(stderr, "sinew %s: --pose rest|bind|bind:TPose|APose|IPose|Custom\n", command);
+    return false;
+  }
+  if (o.skinning != "linear" && o.skinning != "dqs") {
+    std::fprintf(stderr, "sinew %s: --skinning linear|dqs\n", command);
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<loader::LoadedFile> LoadForCommand(const char* command, const std::string& file,
+                                                   const PoseArguments& o) {
+  auto loaded = loader::LoadAsset(file);
+  if (!loaded) {
+    std::fprintf(stderr, "sinew %s: %s: %s\n", command, file.c_str(),
+                 loaded.error().ToString().c_str());
+    return nullptr;
+  }
+  auto out = std::make_unique<loader::LoadedFile>(std::move(loaded.value()));
+  ApplySkinningArgument(o, &out->loaded.asset);
+  return out;
+}
+
+void ApplySkinningArgument(const PoseArguments& o, Asset* asset) {
+  if (o.skinning != "dqs") return;
+  for (Mesh& mesh : asset->meshes) {
+    for (Primitive& p : mesh.primitives) p.skinning = SkinningMethod::kDualQuaternion;
+  }
+  for (RigidBinding& r : asset->rigid_bindings) r.skinning = SkinningMethod::kDualQuaternion;
+}
+
+}  // namespace sinew::tool

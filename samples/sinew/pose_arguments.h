@@ -1,0 +1,46 @@
+// The command-line options `sinew bake` and `sinew render` share: the pose (a clip at a time, a
+// bind pose, explicit morph weights), the material variant and the skinning method.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "bake.h"
+#include "sinew/asset/asset.h"
+#include "sinew/loader/load_asset.h"
+
+namespace sinew::tool {
+
+struct PoseArguments {
+  BakeOptions bake;
+  bool time_given = false;          // --time was given
+  std::string skinning = "linear";  // --skinning linear|dqs
+};
+
+// What ParsePoseArgument did with args[*i].
+enum class Parsed { kNotMine, kTaken, kBad };
+
+// If args[*i] is one of --anim, --time, --loop, --pose, --variant, --weights and --skinning,
+// takes it (advancing *i past its value): kTaken, or kBad after a message naming `command`.
+// kNotMine for any other argument.
+Parsed ParsePoseArgument(const char* command, std::span<const std::string_view> args, size_t* i,
+                         PoseArguments* o);
+
+// The values' spelling (--pose, --skinning); false after a message naming `command`.
+bool ValidPoseArguments(const char* command, const PoseArguments& o);
+
+// --skinning dqs: every skinned primitive and every rigid binding of `asset` blended with dual
+// quaternions (an engine chooses per primitive; the tool for the whole file).
+void ApplySkinningArgument(const PoseArguments& o, Asset* asset);
+
+// Loads `file` (loader::LoadAsset) and applies --skinning; null after a message naming `command`.
+std::unique_ptr<loader::LoadedFile> LoadForCommand(const char* command, const std::string& file,
+                                                   const PoseArguments& o);
+
+// A finite number.
+bool ParseFloat(std::string_view text, float* out);
+
+}  // namespace sinew::tool

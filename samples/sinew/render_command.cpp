@@ -1,0 +1,184 @@
+// `sinew render FILE --out PICTURE.png [options]`: pictures of the deformed meshes, deformed by a
+// vk::SkinCache on the GPU (lavapipe where there is no other) and drawn from its output buffers by
+// the engine sample's graphics pass (render.h, docs/render.md).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commands.h"
+#include "png_file.h"
+#include "pose_arguments.h"
+#include "render.h"
+#include "sinew/cpu/sample_animation_job.h"
+#include "sinew/loader/load_asset.h"
+
+namespace sinew::tool {
+namespace {
+
+// The pictures' background, where nothing is drawn (sRGB).
+constexpr uint8_t kBackground[3] = {46, 50, 58};
+
+struct CommandOptions {
+  std::string file, out, device;
+  PoseArguments pose;
+  uint32_t width = 512, height = 512;
+  uint32_t frames = 1;  // --frames: a contact sheet of this many pictures
+  float fps = 0;        // --fps: frames this far apart from the clip's start (0: across the clip)
+};
+
+void Usage() {
+  std::fputs(
+      "usage: sinew render FILE --out PICTURE.png [--anim NAME|INDEX] [--time SECONDS]\n"
+      "                    [--frames N [--fps F]] [--loop] [--pose rest|bind|bind:TYPE]\n"
+      "                    [--weights MESH=w0,w1,...] [--variant NAME] [--skinning linear|dqs]\n"
+      "                    [--size WxH] [--device INDEX|NAME]\n"
+      "  draws every mesh instance of the scene, deformed on the GPU, in its material's base\n"
+      "  colour, lit by its skinned normals, from a camera that frames the whole clip;\n"
+      "  --frames N: a contact sheet of N pictures across the clip (or F a second from its "
+      "start),\n"
+      "  left to right, top to bottom; --size: of each picture (default 512x512)\n",
+      stderr);
+}
+
+bool ParseSize(std::string_view text, uint32_t* width, uint32_t* height) {
+  const size_t x = text.find('x');
+  if (x == std::string_view::npos) return false;
+  float w = 0, h = 0;
+  if (!ParseFloat(text.substr(0, x), &w) || !ParseFloat(text.substr(x + 1), &h)) return false;
+  if (w < 1 || h < 1 || w > 8192 || h > 8192 || w != std::floor(w) || h != std::floor(h)) {
+    return false;
+  }
+  *width = uint32_t(w);
+  *height = uint32_t(h);
+  return true;
+}
+
+// Returns 0 on success, else the exit code (2: usage).
+int Parse(std::span<const std::string_view> args, CommandOptions* o) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    const Parsed parsed = ParsePoseArgument("render", args, &i, &o->pose);
+    if (parsed == Parsed::kBad) return 2;
+    if (parsed == Parsed::kTaken) continue;
+    const bool has_value = i + 1 < args.size();
+    if (a == "--help" || a == "-h") return 2;
+    if (!has_value && a.starts_with("--")) {
+      std::fprintf(stderr, "sinew render: %.*s needs a value\n", int(a.size()), a.data());
+      return 2;
+    }
+    if (a == "--out") {
+      o->out = std::string(args[++i]);
+    } else if (a == "--device") {
+      o->device = std::string(args[++i]);
+    } else if (a == "--size") {
+      if (!ParseSize(args[++i], &o->width, &o->height)) {
+        std::fputs("sinew render: --size WxH, each 1 to 8192\n", stderr);
+        return 2;
+      }
+    } else if (a == "--frames") {
+      float n = 0;
+      if (!ParseFloat(args[++i], &n) || n < 1 || n > 256 || n != std::floor(n)) {
+        std::fputs("sinew render: --frames 1 to 256\n", stderr);
+        return 2;
+      }
+      o->frames = uint32_t(n);
+    } else if (a == "--fps") {
+      if (!ParseFloat(args[++i], &o->fps) || !(o->fps > 0)) {
+        std::fputs("sinew render: --fps needs a positive number\n", stderr);
+        return 2;
+      }
+    } else if (o->file.empty() && !a.starts_with("--")) {
+      o->file = std::string(a);
+    } else {
+      std::fprintf(stderr, "sinew render: unexpected argument '%.*s'\n", int(a.size()), a.data());
+      return 2;
+    }
+  }
+  if (o->file.empty() || o->out.empty()) return 2;
+  if (!ValidPoseArguments("render", o->pose)) return 2;
+  if (o->frames > 1 && o->pose.time_given) {
+    std::fputs("sinew render: --time or --frames, not both\n", stderr);
+    return 2;
+  }
+  return 0;
+}
+
+// The times of --frames N: F a second from the clip's start, or spread evenly from its start to
+// its end; the one --time (0 by default) otherwise.
+Result<std::vector<float>> FrameTimes(const Asset& a, const CommandOptions& o) {
+  if (o.frames <= 1) return std::vector<float>{o.pose.bake.time};
+  auto clip = FindClip(a, o.pose.bake.anim);
+  if (!clip) return clip.status();
+  const cpu::ClipRange range =
+      *clip >= 0 ? cpu::RangeOf(a.animations[size_t(*clip)]) : cpu::ClipRange{};
+  std::vector<float> times;
+  for (uint32_t i = 0; i < o.frames; ++i) {
+    times.push_back(o.fps > 0 ? range.start + float(i) / o.fps
+                              : range.start + range.duration() * float(i) / float(o.frames - 1));
+  }
+  return times;
+}
+
+}  // namespace
+
+int RenderCommand(std::span<const std::string_view> args) {
+  CommandOptions o;
+  if (int rc = Parse(args, &o); rc != 0) {
+    Usage();
+    return rc;
+  }
+  const std::unique_ptr<loader::LoadedFile> file = LoadForCommand("render", o.file, o.pose);
+  if (!file) return 1;
+  const Asset& a = file->loaded.asset;
+  auto times = FrameTimes(a, o);
+  if (!times) {
+    std::fprintf(stderr, "sinew render: %s\n", times.error().ToString().c_str());
+    return 1;
+  }
+  auto context = vk::Context::Create(ToolContextOptions(o.device));
+  if (!context) {
+    std::fprintf(stderr, "sinew render: %s\n", context.error().ToString().c_str());
+    return 1;
+  }
+  RenderOptions ro;
+  ro.pose = o.pose.bake;
+  ro.times = *times;
+  ro.width = o.width;
+  ro.height = o.height;
+  auto rendered = RenderAsset(**context, a, ro);
+  if (!rendered) {
+    std::fprintf(stderr, "sinew render: %s\n", rendered.error().ToString().c_str());
+    return 1;
+  }
+  // The contact sheet: pictures left to right, top to bottom, in a near-square grid.
+  const uint32_t count = uint32_t(rendered->pictures.size());
+  const uint32_t columns = uint32_t(std::ceil(std::sqrt(double(count))));
+  const uint32_t rows = (count + columns - 1) / columns;
+  const uint32_t w = o.width * columns, h = o.height * rows;
+  std::vector<uint8_t> sheet(size_t(w) * h * 4, 0);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t x0 = (i % columns) * o.width, y0 = (i / columns) * o.height;
+    for (uint32_t y = 0; y < o.height; ++y) {
+      std::copy_n(rendered->pictures[i].begin() + ptrdiff_t(size_t(y) * o.width * 4),
+                  size_t(o.width) * 4, sheet.begin() + ptrdiff_t((size_t(y0 + y) * w + x0) * 4));
+    }
+  }
+  engine::OverBackground(sheet, kBackground);
+  std::string error;
+  if (!engine::WritePng(o.out, w, h, sheet, &error)) {
+    std::fprintf(stderr, "sinew render: %s\n", error.c_str());
+    return 1;
+  }
+  const std::vector<std::string> messages = (*context)->validation_messages();
+  for (const std::string& m : messages)
+    std::fprintf(stderr, "sinew render: validation: %s\n", m.c_str());
+  std::printf("sinew render: %u picture%s of %ux%u -> %s (%ux%u)\n", count, count == 1 ? "" : "s",
+              o.width, o.height, o.out.c_str(), w, h);
+  return messages.empty() ? 0 : 1;
+}
+
+}  // namespace sinew::tool
