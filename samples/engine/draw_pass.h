@@ -2,8 +2,8 @@
 // draws deformed vertices straight from a vk::SkinCache output buffer (positions and normals as
 // vertex buffers) into an offscreen colour and depth target, lit by one directional light, and
 // copies the picture to host memory. Triangles are lit by their skinned normals (by their faces'
-// own when the mesh has none); lines and points are drawn unlit. It uses no sinew code: only Vulkan, loaded through the
-// device's vkGetDeviceProcAddr, with memory of its own.
+// own when the mesh has none); lines and points are drawn unlit. It uses no sinew code: only
+// Vulkan, loaded through the device's vkGetDeviceProcAddr, with memory of its own.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
