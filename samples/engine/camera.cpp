@@ -16,7 +16,13 @@ Float3 Normalized(const Float3& v) {
   return {v.x / len, v.y / len, v.z / len};
 }
 
-Float3 ViewDirection() { return Normalized({0.35f, 0.25f, 1.0f}); }  // from the target to the eye
+// From the target to the eye.
+Float3 ViewDirection(std::string_view view) {
+  if (view == "front") return {0, 0, 1};
+  if (view == "side") return {1, 0, 0};
+  if (view == "top") return {0, 1, 0};
+  return Normalized({0.35f, 0.25f, 1.0f});
+}
 
 }  // namespace
 
@@ -29,7 +35,7 @@ void Bounds::Add(std::span<const float> xyz) {
   for (size_t i = 0; i + 2 < xyz.size(); i += 3) Add({xyz[i], xyz[i + 1], xyz[i + 2]});
 }
 
-Float4x4 FramingViewProjection(const Bounds& box, float aspect) {
+Float4x4 FramingViewProjection(const Bounds& box, float aspect, std::string_view view_name) {
   Bounds b = box;
   if (b.empty()) b.Add({0, 0, 0});
   const Float3 center{(b.min.x + b.max.x) / 2, (b.min.y + b.max.y) / 2, (b.min.z + b.max.z) / 2};
@@ -38,10 +44,12 @@ Float4x4 FramingViewProjection(const Bounds& box, float aspect) {
   const float half_y = kFieldOfViewY / 2;
   const float half_x = std::atan(std::tan(half_y) * aspect);
   const float distance = 1.1f * radius / std::sin(std::min(half_x, half_y));
-  const Float3 forward = ViewDirection();  // +z of the camera's frame
+  const Float3 forward = ViewDirection(view_name);  // +z of the camera's frame
   const Float3 eye{center.x + forward.x * distance, center.y + forward.y * distance,
                    center.z + forward.z * distance};
-  const Float3 right = Normalized(Cross({0, 1, 0}, forward));
+  // +Y up, unless the camera looks along it (then -Z is up in the picture).
+  const Float3 world_up = std::fabs(forward.y) > 0.99f ? Float3{0, 0, -1} : Float3{0, 1, 0};
+  const Float3 right = Normalized(Cross(world_up, forward));
   const Float3 up = Cross(forward, right);
   // View: rows right, up, forward, each dotted with (p - eye).
   Float4x4 view;
@@ -64,7 +72,7 @@ Float4x4 FramingViewProjection(const Bounds& box, float aspect) {
 Float3 FramingLight() { return Normalized({0.6f, 0.7f, 0.8f}); }
 
 bool ProjectToPixel(const Float4x4& vp, const Float3& p, uint32_t width, uint32_t height, float* x,
-                    float* y) {
+                    float* y, float* depth_out) {
   float clip[4];
   for (int r = 0; r < 4; ++r) {
     clip[r] = vp.m[0][size_t(r)] * p.x + vp.m[1][size_t(r)] * p.y + vp.m[2][size_t(r)] * p.z +
@@ -73,6 +81,7 @@ bool ProjectToPixel(const Float4x4& vp, const Float3& p, uint32_t width, uint32_
   if (clip[3] <= 0) return false;
   const float depth = clip[2] / clip[3];
   if (depth < 0 || depth > 1) return false;
+  if (depth_out) *depth_out = depth;
   *x = (clip[0] / clip[3] * 0.5f + 0.5f) * float(width);
   *y = (clip[1] / clip[3] * 0.5f + 0.5f) * float(height);
   return true;

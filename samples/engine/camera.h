@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include "sinew/core/math.h"
 
@@ -19,19 +20,23 @@ struct Bounds {
   bool empty() const { return min.x > max.x; }
 };
 
-// Looks at the box's centre from in front (+Z), a little above and to the right, with +Y up and a
-// vertical field of view of 35°, from far enough that the box's bounding sphere fits the picture
-// of `aspect` (width / height). Scene space to Vulkan clip space (y down, depth 0..1),
+// Where the camera looks from, towards the box's centre: "auto" (in front, +Z, a little above and
+// to the right), "front" (+Z), "side" (+X), "top" (+Y, with -Z up in the picture).
+inline constexpr const char* kCameraViews[] = {"auto", "front", "side", "top"};
+
+// Looks at the box's centre from the `view` direction (one of kCameraViews; others: "auto"), +Y up
+// and a vertical field of view of 35°, from far enough that the box's bounding sphere fits the
+// picture of `aspect` (width / height). Scene space to Vulkan clip space (y down, depth 0..1),
 // column-major.
-Float4x4 FramingViewProjection(const Bounds& box, float aspect);
+Float4x4 FramingViewProjection(const Bounds& box, float aspect, std::string_view view = "auto");
 
 // The direction towards the sample's light for that camera: over the viewer's right shoulder.
 Float3 FramingLight();
 
 // p through `view_projection` to pixel coordinates of a width x height picture (x right, y down;
-// the pixel (i, j) covers [i, i + 1) x [j, j + 1)); false when p is behind the camera or outside
-// the depth range.
+// the pixel (i, j) covers [i, i + 1) x [j, j + 1)) and, when `depth` is given, its depth (0 near,
+// 1 far); false when p is behind the camera or outside the depth range.
 bool ProjectToPixel(const Float4x4& view_projection, const Float3& p, uint32_t width,
-                    uint32_t height, float* x, float* y);
+                    uint32_t height, float* x, float* y, float* depth = nullptr);
 
 }  // namespace sinew::engine

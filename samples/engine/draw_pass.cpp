@@ -299,16 +299,19 @@ Status DrawPass::CreatePipelines() {
   stages[0].module = modules[0];
   stages[1].module = modules[1];
   stages[0].pName = stages[1].pName = "main";
-  // Positions from binding 0, normals from binding 1: each a tightly packed xyz float stream.
-  const VkVertexInputBindingDescription bindings[2] = {{0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
-                                                       {1, 12, VK_VERTEX_INPUT_RATE_VERTEX}};
-  const VkVertexInputAttributeDescription attributes[2] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
-                                                           {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0}};
+  // Positions from binding 0, normals from binding 1, previous positions from binding 2: each a
+  // tightly packed xyz float stream.
+  const VkVertexInputBindingDescription bindings[3] = {{0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                       {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                       {2, 12, VK_VERTEX_INPUT_RATE_VERTEX}};
+  const VkVertexInputAttributeDescription attributes[3] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                                                           {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                                                           {2, 2, VK_FORMAT_R32G32B32_SFLOAT, 0}};
   VkPipelineVertexInputStateCreateInfo input{
       VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-  input.vertexBindingDescriptionCount = 2;
+  input.vertexBindingDescriptionCount = 3;
   input.pVertexBindingDescriptions = bindings;
-  input.vertexAttributeDescriptionCount = 2;
+  input.vertexAttributeDescriptionCount = 3;
   input.pVertexAttributeDescriptions = attributes;
   const VkViewport viewport{0, 0, float(width_), float(height_), 0, 1};
   const VkRect2D scissor{{0, 0}, {width_, height_}};
@@ -385,6 +388,17 @@ Result<uint32_t> DrawPass::AddIndices(std::span<const uint32_t> indices) {
 
 void DrawPass::Record(VkCommandBuffer cmd, std::span<const DrawItem> items,
                       const Float4x4& view_projection, const Float3& light) const {
+  RecordDraws(cmd, items, view_projection, light, false, 0);
+}
+
+void DrawPass::RecordMotionVectors(VkCommandBuffer cmd, std::span<const DrawItem> items,
+                                   const Float4x4& view_projection, float scale) const {
+  RecordDraws(cmd, items, view_projection, {}, true, scale);
+}
+
+void DrawPass::RecordDraws(VkCommandBuffer cmd, std::span<const DrawItem> items,
+                           const Float4x4& view_projection, const Float3& light, bool motion,
+                           float scale) const {
   VkClearValue clear[2] = {};
   clear[1].depthStencil = {1.0f, 0};
   VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
@@ -400,19 +414,27 @@ void DrawPass::Record(VkCommandBuffer cmd, std::span<const DrawItem> items,
     const int topology = item.mode == 0 ? 0 : item.mode == 1 ? 1 : item.mode == 4 ? 2 : -1;
     if (topology < 0 || item.vertex_count == 0) continue;
     fn_->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_[topology]);
-    const VkBuffer buffers[2] = {item.vertices, item.vertices};
-    const VkDeviceSize offsets[2] = {item.positions,
-                                     item.has_normals ? item.normals : item.positions};
-    fn_->vkCmdBindVertexBuffers(cmd, 0, 2, buffers, offsets);
-    constants.color[0] = item.color.x;
-    constants.color[1] = item.color.y;
-    constants.color[2] = item.color.z;
-    constants.color[3] = 1.0f;
-    // Shading: the skinned normals, the faces' own (no normals), or none (lines, points).
-    constants.light[0] = light.x;
-    constants.light[1] = light.y;
-    constants.light[2] = light.z;
-    constants.light[3] = item.mode != 4 ? 0.0f : item.has_normals ? 1.0f : 2.0f;
+    const VkBuffer buffers[3] = {item.vertices, item.vertices, item.vertices};
+    const VkDeviceSize offsets[3] = {item.positions,
+                                     item.has_normals ? item.normals : item.positions,
+                                     motion ? item.previous_positions : item.positions};
+    fn_->vkCmdBindVertexBuffers(cmd, 0, 3, buffers, offsets);
+    if (motion) {
+      constants.color[0] = scale;
+      constants.color[1] = float(width_);
+      constants.color[2] = float(height_);
+      constants.light[3] = 3.0f;
+    } else {
+      constants.color[0] = item.color.x;
+      constants.color[1] = item.color.y;
+      constants.color[2] = item.color.z;
+      constants.color[3] = 1.0f;
+      // Shading: the skinned normals, the faces' own (no normals), or none (lines, points).
+      constants.light[0] = light.x;
+      constants.light[1] = light.y;
+      constants.light[2] = light.z;
+      constants.light[3] = item.mode != 4 ? 0.0f : item.has_normals ? 1.0f : 2.0f;
+    }
     fn_->vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
                             0, sizeof(constants), &constants);
     if (item.indices != DrawItem::kNoIndices && item.indices < indices_.size()) {

@@ -35,6 +35,9 @@ struct DrawItem {
   VkDeviceSize positions = 0;  // byte offset of the positions
   VkDeviceSize normals = 0;    // byte offset of the normals, when has_normals
   bool has_normals = false;
+  // Byte offset of last frame's positions (vk::InstanceOutputs::previous_positions), read when
+  // the pass draws motion vectors.
+  VkDeviceSize previous_positions = 0;
   uint32_t vertex_count = 0;
   uint32_t indices = kNoIndices;  // a DrawPass::AddIndices handle, or kNoIndices
   uint32_t mode = 4;              // glTF's: 0 points, 1 lines, 4 triangles; others are not drawn
@@ -61,6 +64,12 @@ class DrawPass {
   void Record(VkCommandBuffer cmd, std::span<const DrawItem> items, const Float4x4& view_projection,
               const Float3& light) const;
 
+  // Records the same, but every triangle, line and point drawn in its screen-space motion since
+  // the previous positions (the camera held still): red = 0.5 + dx · scale and green = 0.5 +
+  // dy · scale in the picture's bytes (/ 255), dx and dy in pixels (x right, y down), blue 0.5.
+  void RecordMotionVectors(VkCommandBuffer cmd, std::span<const DrawItem> items,
+                           const Float4x4& view_projection, float scale) const;
+
   // The last recorded picture: RGBA8, sRGB-encoded colour, alpha 255 where something was drawn
   // and 0 elsewhere; rows top to bottom.
   std::vector<uint8_t> Pixels() const;
@@ -78,6 +87,9 @@ class DrawPass {
                   VkDeviceMemory* memory);
   Status CreateTargets();
   Status CreatePipelines();
+  void RecordDraws(VkCommandBuffer cmd, std::span<const DrawItem> items,
+                   const Float4x4& view_projection, const Float3& light, bool motion,
+                   float scale) const;
   Status CreateHostBuffer(VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer* buffer,
                           VkDeviceMemory* memory, void** mapped);
 

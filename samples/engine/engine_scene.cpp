@@ -24,7 +24,8 @@ Result<std::unique_ptr<EngineScene>> EngineScene::Create(const vk::Context& cont
   scene->asset_ = &asset;
   vk::SkinCacheOptions base;
   base.frames_in_flight = 1;
-  base.previous_positions = vk::PreviousPositions::kNone;
+  base.previous_positions =
+      options.motion_vectors ? vk::PreviousPositions::kPingPong : vk::PreviousPositions::kNone;
   auto cache =
       vk::SkinCache::Create(context, vk::SkinCacheOptionsFor(asset, options.characters, base));
   if (!cache) return cache.status();
@@ -74,8 +75,7 @@ Status EngineScene::Pose(uint32_t c, std::span<const Float4x4> world,
   return vk::PoseAssetInstance(*cache_, *asset_, meshes_, characters_[c], world, weights);
 }
 
-Status EngineScene::Record(VkCommandBuffer cmd, const Float4x4& view_projection,
-                           const Float3& light) {
+Result<std::vector<DrawItem>> EngineScene::Deform(VkCommandBuffer cmd) {
   cache_->RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
                              VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
   if (Status s = cache_->Record(cmd); !s) return s;
@@ -92,6 +92,7 @@ Status EngineScene::Record(VkCommandBuffer cmd, const Float4x4& view_projection,
         item.positions = out.positions;
         item.normals = out.normals;
         item.has_normals = out.has_normals;
+        item.previous_positions = out.previous_positions;
         item.vertex_count = out.vertex_count;
         item.indices = indices_[d][k];
         item.mode = mesh.primitives[k].mode;
@@ -101,7 +102,22 @@ Status EngineScene::Record(VkCommandBuffer cmd, const Float4x4& view_projection,
       }
     }
   }
-  pass_->Record(cmd, items, view_projection, light);
+  return items;
+}
+
+Status EngineScene::Record(VkCommandBuffer cmd, const Float4x4& view_projection,
+                           const Float3& light) {
+  auto items = Deform(cmd);
+  if (!items) return items.status();
+  pass_->Record(cmd, *items, view_projection, light);
+  return {};
+}
+
+Status EngineScene::RecordMotionVectors(VkCommandBuffer cmd, const Float4x4& view_projection,
+                                        float scale) {
+  auto items = Deform(cmd);
+  if (!items) return items.status();
+  pass_->RecordMotionVectors(cmd, *items, view_projection, scale);
   return {};
 }
 

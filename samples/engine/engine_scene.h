@@ -24,6 +24,8 @@ namespace sinew::engine {
 struct SceneOptions {
   uint32_t characters = 1;
   uint32_t width = 512, height = 512;  // of the picture
+  // Keep last frame's positions (vk::PreviousPositions::kPingPong) for RecordMotionVectors.
+  bool motion_vectors = false;
 };
 
 class EngineScene {
@@ -47,11 +49,17 @@ class EngineScene {
   // and the light `light` over every primitive of every character.
   Status Record(VkCommandBuffer cmd, const Float4x4& view_projection, const Float3& light);
 
+  // The same with the draw pass's motion vectors (DrawPass::RecordMotionVectors, `scale`): each
+  // pixel's motion since the frame recorded before (SceneOptions::motion_vectors).
+  Status RecordMotionVectors(VkCommandBuffer cmd, const Float4x4& view_projection, float scale);
+
   const DrawPass& pass() const { return *pass_; }
   uint32_t characters() const { return uint32_t(characters_.size()); }
 
  private:
   EngineScene() = default;
+  // Sinew's barriers and kernels, then the draw items of every character.
+  Result<std::vector<DrawItem>> Deform(VkCommandBuffer cmd);
 
   const Asset* asset_ = nullptr;
   std::unique_ptr<vk::SkinCache> cache_;

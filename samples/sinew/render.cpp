@@ -13,7 +13,8 @@
 
 namespace sinew::tool {
 
-Result<Float4x4> FramingCamera(const Asset& asset, const BakeOptions& pose, float aspect) {
+Result<Float4x4> FramingCamera(const Asset& asset, const BakeOptions& pose, float aspect,
+                               const char* view) {
   auto clip = FindClip(asset, pose.anim);
   if (!clip) return clip.status();
   std::vector<float> times = {pose.time};
@@ -32,7 +33,7 @@ Result<Float4x4> FramingCamera(const Asset& asset, const BakeOptions& pose, floa
     for (const BakedPrimitive& b : baked->primitives) box.Add(b.data.positions);
     for (const Float4x4& m : baked->rigid) box.Add({m.m[3][0], m.m[3][1], m.m[3][2]});
   }
-  return engine::FramingViewProjection(box, aspect);
+  return engine::FramingViewProjection(box, aspect, view);
 }
 
 Result<RenderedFrames> RenderAsset(const vk::Context& context, const Asset& a,
@@ -41,17 +42,19 @@ Result<RenderedFrames> RenderAsset(const vk::Context& context, const Asset& a,
   out.width = o.width;
   out.height = o.height;
   out.light = engine::FramingLight();
-  auto camera = FramingCamera(a, o.pose, float(o.width) / float(o.height));
+  auto camera = FramingCamera(a, o.pose, float(o.width) / float(o.height), o.camera);
   if (!camera) return camera.status();
   out.view_projection = *camera;
 
   engine::SceneOptions scene_options;
   scene_options.width = o.width;
   scene_options.height = o.height;
+  scene_options.motion_vectors = o.motion_vectors;
   auto scene = engine::EngineScene::Create(context, a, scene_options, VK_NULL_HANDLE);
   if (!scene) return scene.status();
   const std::vector<float> times = o.times.empty() ? std::vector<float>{o.pose.time} : o.times;
-  for (float t : times) {
+  // Poses the character at `t` and records a frame (`motion`: as motion vectors), waited for.
+  const auto frame = [&](float t, bool motion) -> Status {
     BakeOptions at = o.pose;
     at.time = t;
     auto posed = PoseForBake(a, at);
@@ -61,10 +64,16 @@ Result<RenderedFrames> RenderAsset(const vk::Context& context, const Asset& a,
     }
     Status recorded;
     const Status submitted = context.SubmitAndWait([&](VkCommandBuffer cmd) {
-      recorded = (*scene)->Record(cmd, out.view_projection, out.light);
+      recorded = motion ? (*scene)->RecordMotionVectors(cmd, out.view_projection, kMotionScale)
+                        : (*scene)->Record(cmd, out.view_projection, out.light);
     });
-    if (!recorded) return recorded;
-    if (!submitted) return submitted;
+    return recorded ? submitted : recorded;
+  };
+  for (float t : times) {
+    if (o.motion_vectors) {
+      if (Status s = frame(t - 1.0f / o.motion_fps, false); !s) return s;
+    }
+    if (Status s = frame(t, o.motion_vectors); !s) return s;
     out.pictures.push_back((*scene)->pass().Pixels());
   }
   return out;

@@ -21,7 +21,16 @@ struct RenderOptions {
   std::vector<float> times;  // seconds, one picture each
   uint32_t width = 512;
   uint32_t height = 512;
+  // Each picture as motion vectors instead (engine::DrawPass::RecordMotionVectors, kMotionScale):
+  // each pixel's motion since the pose 1 / motion_fps seconds earlier, the camera held still.
+  bool motion_vectors = false;
+  float motion_fps = 30;
+  const char* camera = "auto";  // one of engine::kCameraViews
 };
+
+// The scale of `sinew render --motion-vectors`' colours: 0.5 + pixels / 32 (motions up to 16
+// pixels either way).
+inline constexpr float kMotionScale = 1.0f / 32;
 
 struct RenderedFrames {
   uint32_t width = 0, height = 0;
@@ -34,7 +43,8 @@ struct RenderedFrames {
 // The camera's box: every drawn vertex of the CPU reference at 17 evenly spaced times of the clip
 // `pose` names (its start to its end), or of the one pose without a clip; the rigid bindings'
 // origins too.
-Result<Float4x4> FramingCamera(const Asset& asset, const BakeOptions& pose, float aspect);
+Result<Float4x4> FramingCamera(const Asset& asset, const BakeOptions& pose, float aspect,
+                               const char* view = "auto");
 
 // Renders `asset` at each time. Primitives are drawn as triangles, lines or points (other modes
 // are not drawn) in their material's base colour under the active variant, lit by their skinned

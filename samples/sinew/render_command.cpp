@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "camera.h"
 #include "commands.h"
 #include "png_file.h"
 #include "pose_arguments.h"
@@ -28,6 +29,8 @@ struct CommandOptions {
   uint32_t width = 512, height = 512;
   uint32_t frames = 1;  // --frames: a contact sheet of this many pictures
   float fps = 0;        // --fps: frames this far apart from the clip's start (0: across the clip)
+  bool motion_vectors = false;
+  const char* camera = "auto";
 };
 
 void Usage() {
@@ -35,12 +38,15 @@ void Usage() {
       "usage: sinew render FILE --out PICTURE.png [--anim NAME|INDEX] [--time SECONDS]\n"
       "                    [--frames N [--fps F]] [--loop] [--pose rest|bind|bind:TYPE]\n"
       "                    [--weights MESH=w0,w1,...] [--variant NAME] [--skinning linear|dqs]\n"
-      "                    [--size WxH] [--device INDEX|NAME]\n"
+      "                    [--size WxH] [--camera auto|front|side|top] [--motion-vectors]\n"
+      "                    [--device INDEX|NAME]\n"
       "  draws every mesh instance of the scene, deformed on the GPU, in its material's base\n"
       "  colour, lit by its skinned normals, from a camera that frames the whole clip;\n"
       "  --frames N: a contact sheet of N pictures across the clip (or F a second from its "
       "start),\n"
-      "  left to right, top to bottom; --size: of each picture (default 512x512)\n",
+      "  left to right, top to bottom; --size: of each picture (default 512x512);\n"
+      "  --motion-vectors: each pixel's screen-space motion since 1/F s earlier (F: --fps, else\n"
+      "  30) as red = 0.5 + dx/32, green = 0.5 + dy/32 (pixels, y down)\n",
       stderr);
 }
 
@@ -66,12 +72,26 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     if (parsed == Parsed::kTaken) continue;
     const bool has_value = i + 1 < args.size();
     if (a == "--help" || a == "-h") return 2;
+    if (a == "--motion-vectors") {
+      o->motion_vectors = true;
+      continue;
+    }
     if (!has_value && a.starts_with("--")) {
       std::fprintf(stderr, "sinew render: %.*s needs a value\n", int(a.size()), a.data());
       return 2;
     }
     if (a == "--out") {
       o->out = std::string(args[++i]);
+    } else if (a == "--camera") {
+      const std::string_view view = args[++i];
+      const auto known =
+          std::find_if(std::begin(engine::kCameraViews), std::end(engine::kCameraViews),
+                       [&](const char* v) { return view == v; });
+      if (known == std::end(engine::kCameraViews)) {
+        std::fputs("sinew render: --camera auto|front|side|top\n", stderr);
+        return 2;
+      }
+      o->camera = *known;
     } else if (a == "--device") {
       o->device = std::string(args[++i]);
     } else if (a == "--size") {
@@ -149,6 +169,9 @@ int RenderCommand(std::span<const std::string_view> args) {
   ro.times = *times;
   ro.width = o.width;
   ro.height = o.height;
+  ro.motion_vectors = o.motion_vectors;
+  ro.camera = o.camera;
+  if (o.fps > 0) ro.motion_fps = o.fps;
   auto rendered = RenderAsset(**context, a, ro);
   if (!rendered) {
     std::fprintf(stderr, "sinew render: %s\n", rendered.error().ToString().c_str());

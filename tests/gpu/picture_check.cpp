@@ -28,19 +28,25 @@ bool AnyAround(const std::vector<uint8_t>& data, uint32_t width, uint32_t height
 
 }  // namespace
 
-std::vector<uint8_t> CoveredByTriangles(const std::vector<tool::BakedPrimitive>& baked,
-                                        const Float4x4& view_projection, uint32_t width,
-                                        uint32_t height) {
-  std::vector<uint8_t> mask(size_t(width) * height, 0);
-  for (const tool::BakedPrimitive& b : baked) {
+namespace {
+
+// Calls covered(pixel, depth, primitive, first) for each pixel whose centre a projected triangle
+// of `baked` covers (inclusive edges), with the triangle's depth there, its primitive and the
+// index of its first corner in BakedTriangles.
+template <typename Covered>
+void RasterizeTriangles(const std::vector<tool::BakedPrimitive>& baked,
+                        const Float4x4& view_projection, uint32_t width, uint32_t height,
+                        Covered&& covered) {
+  for (size_t primitive = 0; primitive < baked.size(); ++primitive) {
+    const tool::BakedPrimitive& b = baked[primitive];
     const std::vector<uint32_t> tris = tool::BakedTriangles(b);
     for (size_t t = 0; t + 2 < tris.size(); t += 3) {
-      float x[3], y[3];
+      float x[3], y[3], z[3];
       bool visible = true;
       for (int k = 0; k < 3; ++k) {
         const float* p = &b.data.positions[size_t(tris[t + size_t(k)]) * 3];
         visible &= engine::ProjectToPixel(view_projection, {p[0], p[1], p[2]}, width, height, &x[k],
-                                          &y[k]);
+                                          &y[k], &z[k]);
       }
       if (!visible) continue;
       const float area = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
@@ -57,12 +63,38 @@ std::vector<uint8_t> CoveredByTriangles(const std::vector<tool::BakedPrimitive>&
             const int n = (k + 1) % 3;
             e[k] = ((x[n] - x[k]) * (cy - y[k]) - (y[n] - y[k]) * (cx - x[k])) / area;
           }
-          if (e[0] >= 0 && e[1] >= 0 && e[2] >= 0) mask[size_t(py) * width + size_t(px)] = 1;
+          if (e[0] < 0 || e[1] < 0 || e[2] < 0) continue;
+          // e[k] weighs the vertex opposite edge k; depth is linear in screen space.
+          covered(size_t(py) * width + size_t(px), e[1] * z[0] + e[2] * z[1] + e[0] * z[2],
+                  primitive, t);
         }
       }
     }
   }
+}
+
+}  // namespace
+
+std::vector<uint8_t> CoveredByTriangles(const std::vector<tool::BakedPrimitive>& baked,
+                                        const Float4x4& view_projection, uint32_t width,
+                                        uint32_t height) {
+  std::vector<uint8_t> mask(size_t(width) * height, 0);
+  RasterizeTriangles(baked, view_projection, width, height,
+                     [&](size_t pixel, float, size_t, size_t) { mask[pixel] = 1; });
   return mask;
+}
+
+std::vector<NearestTriangle> NearestTriangles(const std::vector<tool::BakedPrimitive>& baked,
+                                              const Float4x4& view_projection, uint32_t width,
+                                              uint32_t height) {
+  std::vector<NearestTriangle> nearest(size_t(width) * height);
+  RasterizeTriangles(baked, view_projection, width, height,
+                     [&](size_t pixel, float z, size_t primitive, size_t first) {
+                       if (z < nearest[pixel].depth) {
+                         nearest[pixel] = {int32_t(primitive), uint32_t(first), z};
+                       }
+                     });
+  return nearest;
 }
 
 void ExpectPictureShows(const Picture& picture, const std::vector<tool::BakedPrimitive>& baked,

@@ -26,6 +26,18 @@ std::vector<uint8_t> CoveredByTriangles(const std::vector<tool::BakedPrimitive>&
                                         const Float4x4& view_projection, uint32_t width,
                                         uint32_t height);
 
+// The nearest projected triangle of `baked` at each pixel centre — its primitive and the index of
+// its first corner in BakedTriangles (primitive -1 where none covers the pixel): a CPU depth
+// buffer, to tell which surface a pixel shows.
+struct NearestTriangle {
+  int32_t primitive = -1;
+  uint32_t first = 0;
+  float depth = 2.0f;  // 0 near, 1 far
+};
+std::vector<NearestTriangle> NearestTriangles(const std::vector<tool::BakedPrimitive>& baked,
+                                              const Float4x4& view_projection, uint32_t width,
+                                              uint32_t height);
+
 // The picture against `baked` (scene space) seen through `view_projection`:
 // * every vertex the CPU bake draws that projects into the picture falls on a drawn pixel (within
 //   one) wherever the CPU's own coverage of the triangles puts one there — that is, except at the

@@ -70,6 +70,27 @@ INSTANTIATE_TEST_SUITE_P(SharedAssets, RenderGpu,
 
 INSTANTIATE_TEST_SUITE_P(UsdSkelScenes, RenderGpu, ::testing::ValuesIn(testing::kUsdSkelScenes));
 
+class RenderCamerasGpu : public testing::GpuTest {};
+
+// The other camera views frame the character as well: Fox seen from the front, the side and the
+// top shows its CPU bake where each camera projects it.
+TEST_F(RenderCamerasGpu, EveryViewShowsTheCpuBakeWhereItsCameraProjectsIt) {
+  auto loaded = loader::LoadAsset(testing::TestAssets() / "Fox/Fox.glb");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Asset& a = loaded->loaded.asset;
+  RenderOptions o = PoseOf(a);
+  auto baked = BakeAsset(a, o.pose);
+  ASSERT_TRUE(baked.ok()) << baked.error().ToString();
+  for (const char* view : {"front", "side", "top"}) {
+    SCOPED_TRACE(view);
+    o.camera = view;
+    auto rendered = RenderAsset(*context_, a, o);
+    ASSERT_TRUE(rendered.ok()) << rendered.error().ToString();
+    testing::ExpectPictureShows({kSize, kSize, &rendered->pictures[0]}, baked->primitives,
+                                rendered->view_projection);
+  }
+}
+
 class RenderVariantsGpu : public testing::GpuTest {};
 
 // KHR_materials_variants at draw time: RobotExpressive given two variants, "plain" (every

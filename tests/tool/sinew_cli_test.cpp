@@ -2,6 +2,7 @@
 // writes) and checks the values. Suites ending in OnGpu need a Vulkan device (lavapipe in CI): they
 // carry the gpu label, are skipped without a device, and fail without one when CI=true.
 #include <gtest/gtest.h>
+#include <png.h>
 
 #include <algorithm>
 #include <cmath>
@@ -559,6 +560,26 @@ TEST_F(SinewRenderOnGpu, WritesAPngOfThePictureAndAContactSheetOfFrames) {
       dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(PngSize(ReadText(dir.path() / "sheet.png")), std::make_pair(64u, 64u));
+  // Motion vectors of a pose that does not move (no clip): every drawn pixel is (128, 128, 128),
+  // the background (46, 50, 58).
+  run = RunSinew({"render", fox, "--motion-vectors", "--size", "64x64", "--out", "still.png"},
+                 dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  ASSERT_TRUE(png_image_begin_read_from_file(&image, (dir.path() / "still.png").c_str()));
+  image.format = PNG_FORMAT_RGB;
+  std::vector<uint8_t> rgb(PNG_IMAGE_SIZE(image));
+  ASSERT_TRUE(png_image_finish_read(&image, nullptr, rgb.data(), 0, nullptr));
+  size_t still = 0;
+  for (size_t i = 0; i + 2 < rgb.size(); i += 3) {
+    const bool background = rgb[i] == 46 && rgb[i + 1] == 50 && rgb[i + 2] == 58;
+    if (background) continue;
+    ++still;
+    ASSERT_NEAR(rgb[i], 128, 1) << i;
+    ASSERT_NEAR(rgb[i + 1], 128, 1) << i;
+  }
+  EXPECT_GT(still, 64u);
   run = RunSinew({"render", fox, "--frames", "2", "--time", "1", "--out", "x.png"}, dir.path());
   EXPECT_EQ(run.exit_code, 2);
   run = RunSinew({"render", fox, "--variant", "none", "--out", "x.png"}, dir.path());

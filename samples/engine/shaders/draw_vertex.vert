@@ -1,22 +1,27 @@
 #version 450
 // The engine sample's vertex stage: a deformed vertex straight from a sinew::vk::SkinCache output
-// buffer (positions and normals in scene space) through the camera.
+// buffer (positions, normals and previous positions, in scene space) through the camera.
 
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec3 normal;
+layout(location = 2) in vec3 previous_position;  // last frame's (motion vectors)
 
 layout(push_constant) uniform DrawConstants {
   mat4 view_projection;  // scene space to clip space (Vulkan: y down, depth 0..1)
-  vec4 color;            // the material's base colour, linear RGBA
+  vec4 color;            // the material's base colour, linear RGBA; motion vectors: x the scale
   vec4 light;  // xyz: unit direction towards the light, scene space; w: the shading (draw_pass.h)
 } pc;
 
 layout(location = 0) out vec3 out_normal;
 layout(location = 1) out vec3 out_position;
+layout(location = 2) out vec4 out_clip;           // this frame's clip position
+layout(location = 3) out vec4 out_previous_clip;  // last frame's, through the same camera
 
 void main() {
   gl_Position = pc.view_projection * vec4(position, 1.0);
   gl_PointSize = 1.0;
   out_normal = normal;
   out_position = position;
+  out_clip = gl_Position;
+  out_previous_clip = pc.view_projection * vec4(previous_position, 1.0);
 }
