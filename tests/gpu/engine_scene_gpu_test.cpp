@@ -22,71 +22,12 @@ namespace {
 
 class EngineSceneGpu : public testing::GpuTest {};
 
-// Three RobotExpressive characters walking in a row, each a third of a second further into the
-// clip, over two frames: each picture shows the three CPU-reference characters where the camera
-// projects them.
-TEST_F(EngineSceneGpu, DrawsEveryCharacterWhereTheCpuReferencePutsIt) {
-  auto loaded =
-      loader::LoadAsset(testing::TestAssets() / "three_RobotExpressive/RobotExpressive.glb");
-  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
-  const Asset& a = loaded->loaded.asset;
-  constexpr uint32_t kCharacters = 3, kWidth = 384, kHeight = 192;
-  engine::SceneOptions options;
-  options.characters = kCharacters;
-  options.width = kWidth;
-  options.height = kHeight;
-  auto scene = engine::EngineScene::Create(*context_, a, options, VK_NULL_HANDLE);
-  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  EXPECT_EQ((*scene)->Pose(kCharacters, {}, {}, -1).code(), Error::kInvalidArgument);
-
-  const float spacing = 3.0f;
-  engine::Bounds row;
-  row.Add({-1.5f, 0, -1});
-  row.Add({spacing * (kCharacters - 1) + 1.5f, 5, 1});
-  const Float4x4 camera = engine::FramingViewProjection(row, float(kWidth) / float(kHeight));
-  for (int frame = 0; frame < 2; ++frame) {
-    SCOPED_TRACE("frame " + std::to_string(frame));
-    std::vector<cpu::DeformedPrimitive> deformed;  // the CPU reference, every character
-    std::vector<tool::BakedPrimitive> baked;
-    for (uint32_t c = 0; c < kCharacters; ++c) {
-      auto posed = cpu::EvaluateScene(a, 10, 0.1f * float(frame) + 0.33f * float(c), true);
-      ASSERT_TRUE(posed.ok()) << posed.error().ToString();
-      Float4x4 place;
-      place.m[3] = {spacing * float(c), 0, 0, 1};
-      for (Float4x4& m : posed->world) m = Multiply(place, m);
-      ASSERT_TRUE((*scene)->Pose(c, posed->world, posed->pose.weights, -1).ok());
-      for (const cpu::DrawnMesh& drawn : cpu::DrawnMeshes(a)) {
-        auto palette = cpu::InstancePalette(a, drawn.node, posed->world);
-        ASSERT_TRUE(palette.ok());
-        const Mesh& mesh = a.meshes[drawn.mesh];
-        for (uint32_t k = 0; k < mesh.primitives.size(); ++k) {
-          tool::BakedPrimitive b;
-          b.mode = mesh.primitives[k].mode;
-          b.indices = &mesh.primitives[k].indices;
-          ASSERT_TRUE(cpu::DeformPrimitive(a, drawn.node, k, posed->world,
-                                           posed->pose.weights[drawn.node], *palette, &b.data)
-                          .ok());
-          baked.push_back(std::move(b));
-        }
-      }
-    }
-    Status recorded;
-    ASSERT_TRUE(context_
-                    ->SubmitAndWait([&](VkCommandBuffer cmd) {
-                      recorded = (*scene)->Record(cmd, camera, engine::FramingLight());
-                    })
-                    .ok());
-    ASSERT_TRUE(recorded.ok()) << recorded.error().ToString();
-    const std::vector<uint8_t> picture = (*scene)->pass().Pixels();
-    testing::ExpectPictureShows({kWidth, kHeight, &picture}, baked, camera);
-  }
-}
-
-// CesiumMan's CPU-reference positions at clip time `time`, moved `dx` along x: per drawn primitive.
-std::vector<tool::BakedPrimitive> PlacedCesiumMan(const Asset& a, float time, float dx,
-                                                  std::vector<Float4x4>* world,
+// A character's CPU reference at clip `clip`'s time `time` (looping), moved `dx` along x: each
+// drawn primitive in scene space; `world` and `weights` get the pose (to pose the GPU alike).
+std::vector<tool::BakedPrimitive> PlacedCharacter(const Asset& a, int32_t clip, float time,
+                                                  float dx, std::vector<Float4x4>* world,
                                                   std::vector<std::vector<float>>* weights) {
-  auto posed = cpu::EvaluateScene(a, 0, time);
+  auto posed = cpu::EvaluateScene(a, clip, time, true);
   EXPECT_TRUE(posed.ok());
   if (!posed.ok()) return {};
   Float4x4 place;
@@ -112,6 +53,51 @@ std::vector<tool::BakedPrimitive> PlacedCesiumMan(const Asset& a, float time, fl
   return baked;
 }
 
+// Three RobotExpressive characters walking in a row, each a third of a second further into the
+// clip, over two frames: each picture shows the three CPU-reference characters where the camera
+// projects them.
+TEST_F(EngineSceneGpu, DrawsEveryCharacterWhereTheCpuReferencePutsIt) {
+  auto loaded =
+      loader::LoadAsset(testing::TestAssets() / "three_RobotExpressive/RobotExpressive.glb");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Asset& a = loaded->loaded.asset;
+  constexpr uint32_t kCharacters = 3, kWidth = 384, kHeight = 192;
+  engine::SceneOptions options;
+  options.characters = kCharacters;
+  options.width = kWidth;
+  options.height = kHeight;
+  auto scene = engine::EngineScene::Create(*context_, a, options, VK_NULL_HANDLE);
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  EXPECT_EQ((*scene)->Pose(kCharacters, {}, {}, -1).code(), Error::kInvalidArgument);
+
+  const float spacing = 3.0f;
+  engine::Bounds row;
+  row.Add({-1.5f, 0, -1});
+  row.Add({spacing * (kCharacters - 1) + 1.5f, 5, 1});
+  const Float4x4 camera = engine::FramingViewProjection(row, float(kWidth) / float(kHeight));
+  for (int frame = 0; frame < 2; ++frame) {
+    SCOPED_TRACE("frame " + std::to_string(frame));
+    std::vector<tool::BakedPrimitive> baked;  // the CPU reference, every character
+    std::vector<Float4x4> world;
+    std::vector<std::vector<float>> weights;
+    for (uint32_t c = 0; c < kCharacters; ++c) {
+      std::vector<tool::BakedPrimitive> character = PlacedCharacter(
+          a, 10, 0.1f * float(frame) + 0.33f * float(c), spacing * float(c), &world, &weights);
+      ASSERT_TRUE((*scene)->Pose(c, world, weights, -1).ok());
+      baked.insert(baked.end(), character.begin(), character.end());
+    }
+    Status recorded;
+    ASSERT_TRUE(context_
+                    ->SubmitAndWait([&](VkCommandBuffer cmd) {
+                      recorded = (*scene)->Record(cmd, camera, engine::FramingLight());
+                    })
+                    .ok());
+    ASSERT_TRUE(recorded.ok()) << recorded.error().ToString();
+    const std::vector<uint8_t> picture = (*scene)->pass().Pixels();
+    testing::ExpectPictureShows({kWidth, kHeight, &picture}, baked, camera);
+  }
+}
+
 // Motion vectors: CesiumMan drawn once, then moved 0.05 to the side and a tenth of a second on:
 // at every vertex of the CPU reference in sight (a corner of the nearest triangle at its pixel,
 // by a CPU depth buffer), the picture holds the screen-space motion of that vertex between the two
@@ -135,7 +121,7 @@ TEST_F(EngineSceneGpu, MotionVectorsAreEachVertexsScreenSpaceMotionSinceTheLastF
   std::vector<Float4x4> world;
   std::vector<std::vector<float>> weights;
   const auto draw = [&](float time, float dx, bool motion) {
-    auto baked = PlacedCesiumMan(a, time, dx, &world, &weights);
+    auto baked = PlacedCharacter(a, 0, time, dx, &world, &weights);
     EXPECT_TRUE((*scene)->Pose(0, world, weights, -1).ok());
     Status recorded;
     EXPECT_TRUE(context_
