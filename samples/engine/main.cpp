@@ -6,8 +6,8 @@
 //    when CI=true) and a device with one queue family that does graphics and compute.
 // 2. It adopts them into sinew (vk::Context::Adopt): sinew records, the engine submits.
 // 3. It loads FILE with sinew's loader and puts N characters of it in one vk::SkinCache
-//    (engine_scene.h), standing in a row, each in its own material variant when the file has
-//    KHR_materials_variants (character c: variant c - 1, character 0 the default materials).
+//    (engine_scene.h), standing in a square grid, each in its own material variant when the file
+//    has KHR_materials_variants (character c: variant c - 1, character 0 the default materials).
 // 4. Every frame it poses each character on the CPU (its clip time offset by a third of a second
 //    per character; the engine's placement pre-multiplies the scene matrices), records sinew's
 //    kernels and its own graphics pass into one command buffer, submits it and waits, and writes
@@ -96,7 +96,7 @@ bool HasValidationLayer() {
 }
 
 // The box one character covers over its clip (the CPU reference at 9 times): what the camera
-// frames, once per row of characters.
+// frames, once per place of the grid.
 sinew::engine::Bounds CharacterBounds(const sinew::Asset& a) {
   sinew::engine::Bounds box;
   const int32_t clip = a.animations.empty() ? -1 : 0;
@@ -278,13 +278,21 @@ int main(int argc, char** argv) {
       return Fail("the scene: " +
                   (created.ok() ? std::string("submission failed") : created.error().ToString()));
     }
-    // The row: characters a box and a fifth apart along x; the camera frames all of them.
+    // The grid: ceil(sqrt(N)) characters a row, a box and a fifth apart along x, rows a box and a
+    // fifth apart along -z; the camera frames all of them.
     const sinew::engine::Bounds box = CharacterBounds(a);
-    const float spacing = 1.2f * std::max(box.max.x - box.min.x, 1e-3f);
-    sinew::engine::Bounds row = box;
-    row.Add({box.max.x + spacing * float(o.characters - 1), box.max.y, box.max.z});
+    const uint32_t columns = uint32_t(std::ceil(std::sqrt(double(o.characters))));
+    const float spacing_x = 1.2f * std::max(box.max.x - box.min.x, 1e-3f);
+    const float spacing_z = 1.2f * std::max(box.max.z - box.min.z, 1e-3f);
+    const auto place_of = [&](uint32_t c) {
+      return sinew::Float3{spacing_x * float(c % columns), 0, -spacing_z * float(c / columns)};
+    };
+    sinew::engine::Bounds grid = box;
+    const sinew::Float3 last = place_of(o.characters - 1);
+    grid.Add({box.max.x + spacing_x * float(std::min(o.characters, columns) - 1), box.max.y,
+              box.min.z + last.z});
     const sinew::Float4x4 camera =
-        sinew::engine::FramingViewProjection(row, float(o.width) / float(o.height));
+        sinew::engine::FramingViewProjection(grid, float(o.width) / float(o.height));
     const sinew::Float3 light = sinew::engine::FramingLight();
     const int32_t clip = a.animations.empty() ? -1 : 0;
 
@@ -296,7 +304,8 @@ int main(int argc, char** argv) {
         auto posed = sinew::cpu::EvaluateScene(a, clip, time, /*loop=*/true);
         if (!posed) return Fail("posing: " + posed.error().ToString());
         sinew::Float4x4 place;
-        place.m[3] = {spacing * float(c), 0, 0, 1};
+        const sinew::Float3 at = place_of(c);
+        place.m[3] = {at.x, at.y, at.z, 1};
         for (sinew::Float4x4& m : posed->world) m = sinew::Multiply(place, m);
         const int32_t variant = int32_t(c) - 1 < int32_t(a.variants.size()) ? int32_t(c) - 1 : -1;
         if (sinew::Status s = scene->Pose(c, posed->world, posed->pose.weights, variant); !s) {
