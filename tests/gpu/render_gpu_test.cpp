@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,10 @@
 #include "gpu/shared_assets.h"
 #include "render.h"
 #include "sinew/cpu/sample_animation_job.h"
+#include "sinew/loader/file.h"
+#include "sinew/loader/g4mf.h"
+#include "sinew/loader/g4mf_writer.h"
+#include "sinew/loader/gltf.h"
 #include "sinew/loader/load_asset.h"
 #include "test_assets.h"
 
@@ -69,6 +74,34 @@ INSTANTIATE_TEST_SUITE_P(SharedAssets, RenderGpu,
                          ::testing::ValuesIn(testing::kSkinnedOrMorphingAssets));
 
 INSTANTIATE_TEST_SUITE_P(UsdSkelScenes, RenderGpu, ::testing::ValuesIn(testing::kUsdSkelScenes));
+
+class RenderG4mfGpu : public testing::GpuTest {};
+
+// A G4MF character draws like any other: CesiumMan and Fox written as binary G4MF (WriteG4mf)
+// and loaded back, each picture against the CPU bake of the loaded G4MF asset.
+TEST_F(RenderG4mfGpu, AG4mfCharacterShowsItsCpuBakeWhereTheCameraProjectsIt) {
+  for (const char* file : {"CesiumMan/CesiumMan.glb", "Fox/Fox.glb"}) {
+    SCOPED_TRACE(file);
+    auto gltf = loader::LoadGltf(testing::TestAssets() / file);
+    ASSERT_TRUE(gltf.ok()) << gltf.error().ToString();
+    loader::G4mfWriteOptions write;
+    write.binary = true;
+    auto bytes = loader::WriteG4mf(gltf->asset, write);
+    ASSERT_TRUE(bytes.ok()) << bytes.error().ToString();
+    const size_t size = bytes->size();
+    bytes->resize(size + loader::ReadPadding(), 0);
+    auto g4mf = loader::LoadG4mfFromMemory(std::span(bytes->data(), size), ".");
+    ASSERT_TRUE(g4mf.ok()) << g4mf.error().ToString();
+    const Asset& a = g4mf->asset;
+    const RenderOptions o = PoseOf(a);
+    auto rendered = RenderAsset(*context_, a, o);
+    ASSERT_TRUE(rendered.ok()) << rendered.error().ToString();
+    auto baked = BakeAsset(a, o.pose);
+    ASSERT_TRUE(baked.ok()) << baked.error().ToString();
+    testing::ExpectPictureShows({kSize, kSize, &rendered->pictures[0]}, baked->primitives,
+                                rendered->view_projection);
+  }
+}
 
 class RenderCamerasGpu : public testing::GpuTest {};
 
