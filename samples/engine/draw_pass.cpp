@@ -81,12 +81,14 @@ Status DrawPass::Init(const DrawPassInfo& info) {
   memory_properties_ = info.memory_properties;
   width_ = info.width;
   height_ = info.height;
-  fn_ = std::make_unique<Functions>();
-#define SINEW_DRAW_LOAD(name)                                                          \
-  fn_->name = reinterpret_cast<PFN_##name>(info.get_device_proc_addr(device_, #name)); \
-  if (!fn_->name) return {Error::kMissingVulkanFunction, "no " #name};
+  // Every entry point first, so that the destructor only ever sees a complete table.
+  Functions loaded;
+#define SINEW_DRAW_LOAD(name)                                                            \
+  loaded.name = reinterpret_cast<PFN_##name>(info.get_device_proc_addr(device_, #name)); \
+  if (!loaded.name) return {Error::kMissingVulkanFunction, "no " #name};
   SINEW_DRAW_CALLS(SINEW_DRAW_LOAD)
 #undef SINEW_DRAW_LOAD
+  fn_ = std::make_unique<Functions>(loaded);
   if (Status s = CreateTargets(); !s) return s;
   if (Status s = CreatePipelines(); !s) return s;
   return CreateHostBuffer(VkDeviceSize(width_) * height_ * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,

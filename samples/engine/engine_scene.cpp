@@ -40,6 +40,7 @@ Result<std::unique_ptr<EngineScene>> EngineScene::Create(const vk::Context& cont
     scene->characters_.push_back(std::move(character.value()));
   }
   scene->variants_.assign(options.characters, -1);
+  scene->motion_vectors_ = options.motion_vectors;
 
   DrawPassInfo info;
   info.device = context.device();
@@ -115,6 +116,10 @@ Status EngineScene::Record(VkCommandBuffer cmd, const Float4x4& view_projection,
 
 Status EngineScene::RecordMotionVectors(VkCommandBuffer cmd, const Float4x4& view_projection,
                                         float scale) {
+  if (!motion_vectors_) {
+    return {Error::kInvalidArgument, "the scene keeps no previous positions",
+            "SceneOptions::motion_vectors"};
+  }
   auto items = Deform(cmd);
   if (!items) return items.status();
   pass_->RecordMotionVectors(cmd, *items, view_projection, scale);

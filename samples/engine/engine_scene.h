@@ -50,7 +50,8 @@ class EngineScene {
   Status Record(VkCommandBuffer cmd, const Float4x4& view_projection, const Float3& light);
 
   // The same with the draw pass's motion vectors (DrawPass::RecordMotionVectors, `scale`): each
-  // pixel's motion since the frame recorded before (SceneOptions::motion_vectors).
+  // pixel's motion since the frame recorded before. kInvalidArgument, recording nothing, unless
+  // the scene was created with SceneOptions::motion_vectors.
   Status RecordMotionVectors(VkCommandBuffer cmd, const Float4x4& view_projection, float scale);
 
   const DrawPass& pass() const { return *pass_; }
@@ -67,6 +68,7 @@ class EngineScene {
   std::vector<vk::AssetInstance> characters_;
   std::vector<int32_t> variants_;
   std::unique_ptr<DrawPass> pass_;
+  bool motion_vectors_ = false;
   std::vector<std::vector<uint32_t>> indices_;  // per drawn mesh, per primitive
 };
 

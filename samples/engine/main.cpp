@@ -229,24 +229,29 @@ int main(int argc, char** argv) {
   VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VkFence fence = VK_NULL_HANDLE;
   vkCreateFence(device, &fence_info, nullptr, &fence);
-  // Records `record` into the engine's command buffer, submits it and waits for it.
+  // Records `record` into the engine's command buffer, submits it and waits for it. When `record`
+  // fails, what it recorded is thrown away, not submitted.
   const auto submit = [&](const auto& record) -> bool {
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     vkBeginCommandBuffer(cmd, &begin);
     const bool recorded = record();
     vkEndCommandBuffer(cmd);
+    if (!recorded) {
+      vkResetCommandBuffer(cmd, 0);
+      return false;
+    }
     VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cmd;
     const bool done = vkQueueSubmit(queue, 1, &si, fence) == VK_SUCCESS &&
                       vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS &&
                       vkResetFences(device, 1, &fence) == VK_SUCCESS;
-    return recorded && done;
+    return done;
   };
 
-  int rc = 0;
-  {
+  // Steps 2 to 4; sinew's objects are gone when it returns, before the engine's device.
+  const int rc = [&]() -> int {
     // 2. sinew on the engine's device.
     sinew::vk::AdoptInfo adopt;
     adopt.get_instance_proc_addr = vkGetInstanceProcAddr;
@@ -298,7 +303,7 @@ int main(int argc, char** argv) {
 
     // 4. The frames.
     std::filesystem::create_directories(o.out);
-    for (uint32_t f = 0; f < o.frames && rc == 0; ++f) {
+    for (uint32_t f = 0; f < o.frames; ++f) {
       for (uint32_t c = 0; c < o.characters; ++c) {
         const float time = float(f) / o.fps + 0.33f * float(c);
         auto posed = sinew::cpu::EvaluateScene(a, clip, time, /*loop=*/true);
@@ -326,11 +331,12 @@ int main(int argc, char** argv) {
       std::snprintf(name, sizeof(name), "frame_%03u.png", f);
       const std::string path = (std::filesystem::path(o.out) / name).string();
       std::string error;
-      if (!sinew::engine::WritePng(path, o.width, o.height, picture, &error)) rc = Fail(error);
+      if (!sinew::engine::WritePng(path, o.width, o.height, picture, &error)) return Fail(error);
       std::printf("sinew_engine_sample: %s (%u characters)\n", path.c_str(), o.characters);
     }
-    vkDeviceWaitIdle(device);
-  }  // sinew's objects go before the engine's device
+    return 0;
+  }();
+  vkDeviceWaitIdle(device);
 
   vkDestroyFence(device, fence, nullptr);
   vkDestroyCommandPool(device, pool, nullptr);

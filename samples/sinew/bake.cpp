@@ -265,11 +265,7 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
   }
   auto rigid = cpu::RigidTransforms(a, world);
   if (!rigid) return rigid.status();
-  for (size_t r = 0; r < rigid->size(); ++r) {
-    auto local = cpu::RigidLocalTransform(a, r, (*rigid)[r], world);
-    if (!local) return local.status();
-    result.rigid.push_back(*local);
-  }
+  result.rigid = std::move(rigid.value());
   return result;
 }
 

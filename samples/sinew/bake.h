@@ -64,8 +64,8 @@ struct BakedPrimitive {
 struct BakeResult {
   int32_t animation = -1;                  // the clip's index, -1 for none
   std::vector<BakedPrimitive> primitives;  // cpu::DrawnNodes order, each node's primitives in order
-  // Each of Asset::rigid_bindings placed relative to its node's parent (cpu::RigidTransforms,
-  // cpu::RigidLocalTransform): on the CPU for either device, as an engine would.
+  // Each of Asset::rigid_bindings placed in scene space, like the vertices (cpu::RigidTransforms):
+  // on the CPU for either device, as an engine would.
   std::vector<Float4x4> rigid;
 };
 

@@ -23,8 +23,6 @@ std::vector<uint32_t> BakedTriangles(const BakedPrimitive& b) {
   return tris;
 }
 
-namespace {}  // namespace
-
 bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const Asset& a,
                   const BakeResult& baked) {
   const BakeOptions& o = info.options;
@@ -73,7 +71,7 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
     json.EndObject();
   }
   json.EndArray();
-  // Rigid bindings: their transform relative to their node's parent, 16 numbers column by column.
+  // Rigid bindings: their scene-space transform, 16 numbers column by column.
   json.Key("rigid").BeginArray();
   for (size_t r = 0; r < baked.rigid.size() && r < a.rigid_bindings.size(); ++r) {
     json.BeginObject(JsonWriter::kInline);

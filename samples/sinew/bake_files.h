@@ -42,6 +42,7 @@ struct BakeFrame {
 // path ("/Root/Mesh", as the UsdSkel loader names them) is written at that path; others under
 // /Baked, named by their node (and primitive, for a mesh of several). Each rigid binding named by a
 // prim path is a prim of its type there, its xformOp:transform time-sampled (BakeResult::rigid).
+// Everything is in scene space: the prims above are written as plain Xforms without transforms.
 // `frames` all bake the same primitives. False when the file cannot be written.
 bool WriteBakeUsda(const std::string& prefix, const std::string& source, const Asset& asset,
                    double time_codes_per_second, const std::vector<BakeFrame>& frames);

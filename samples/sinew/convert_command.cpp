@@ -96,7 +96,7 @@ void WarnLeftOut(const loader::G4mfWriteReport& report) {
 }
 
 // `sinew convert --json`: the files, the bytes written and what was left out (G4MF: meshes and
-// animations; .usda: its writer's sentences, under left_out).
+// animations, and under left_out its writer's sentences, as a .usda's).
 void PrintConvertJson(const ConvertOptions& o, size_t bytes, const loader::G4mfWriteReport& report,
                       const std::vector<std::string>& left_out) {
   JsonWriter json(stdout);
@@ -153,11 +153,14 @@ int ConvertCommand(std::span<const std::string_view> args) {
     return 1;
   }
   WarnLeftOut(report);
-  for (const std::string& what : usda_report.left_out) {
+  // The sentences of either writer (a G4MF file's rigid bindings and normal rule, a .usda's).
+  std::vector<std::string> left_out = usda_report.left_out;
+  left_out.insert(left_out.end(), report.other_left_out.begin(), report.other_left_out.end());
+  for (const std::string& what : left_out) {
     std::fprintf(stderr, "sinew convert: warning: left out: %s\n", what.c_str());
   }
   if (o.json) {
-    PrintConvertJson(o, bytes->size(), report, usda_report.left_out);
+    PrintConvertJson(o, bytes->size(), report, left_out);
   } else {
     std::printf("%s -> %s (%zu bytes)\n", o.in.c_str(), o.out.c_str(), bytes->size());
   }

@@ -151,8 +151,8 @@ TEST_F(EngineSceneGpu, MotionVectorsAreEachVertexsScreenSpaceMotionSinceTheLastF
           !engine::ProjectToPixel(camera, {q0[0], q0[1], q0[2]}, kSize, kSize, &x0, &y0)) {
         continue;
       }
-      const size_t pixel = size_t(std::floor(y)) * kSize + size_t(std::floor(x));
       if (x < 0 || y < 0 || x >= kSize || y >= kSize) continue;
+      const size_t pixel = size_t(std::floor(y)) * kSize + size_t(std::floor(x));
       // In sight: the nearest triangle at the pixel's centre has the vertex as a corner (by
       // position: seams repeat vertices), not another part of the body in front of it.
       const testing::NearestTriangle& n = nearest[pixel];

@@ -130,6 +130,27 @@ TEST(G4mfWriter, ReportsAMeshThatNoNodeInstantiates) {
   EXPECT_EQ(report.meshes_left_out, (std::vector<std::string>{"Orphan", "mesh 2"}));
 }
 
+// What G4MF cannot say is reported, one sentence each: a rigid binding (UsdSkel's implicit gprim)
+// and a mesh skinning its normals by UsdSkel's rule. A glTF asset has neither.
+TEST(G4mfWriter, ReportsRigidBindingsAndUsdSkelsNormalRule) {
+  Asset a = LoadTestGltf("CesiumMan/CesiumMan.glb");
+  G4mfWriteReport report;
+  RoundTrip(a, &report);
+  EXPECT_TRUE(report.other_left_out.empty());
+  a.meshes[0].primitives[0].normal_blend = NormalBlend::kPerJoint;
+  RigidBinding rigid;
+  rigid.name = "/Root/Cube";
+  rigid.type = "Cube";
+  rigid.joints = {0};
+  rigid.weights = {1};
+  a.rigid_bindings.push_back(rigid);
+  RoundTrip(a, &report);
+  ASSERT_EQ(report.other_left_out.size(), 2u);
+  EXPECT_EQ(report.other_left_out[0], "rigid Cube /Root/Cube: G4MF has no rigid bindings");
+  EXPECT_NE(report.other_left_out[1].find("UsdSkel's normal rule"), std::string::npos)
+      << report.other_left_out[1];
+}
+
 TEST(G4mfWriter, RejectsAnAssetWithoutMeshInstances) {
   Asset asset = LoadTestGltf("SimpleSkin/SimpleSkin.gltf");
   for (Node& n : asset.nodes) n.mesh = -1, n.skin = -1;

@@ -71,6 +71,11 @@ TEST(GltfMaterials, LoadsCesiumMansMaterial) {
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   ASSERT_EQ(loaded->asset.materials.size(), 1u);
   EXPECT_EQ(loaded->asset.meshes[0].primitives[0].material, 0);
+  const Float4& white = loaded->asset.materials[0].base_color;
+  EXPECT_EQ(white.x, 1.0f);
+  EXPECT_EQ(white.y, 1.0f);
+  EXPECT_EQ(white.z, 1.0f);
+  EXPECT_EQ(white.w, 1.0f);
 }
 
 }  // namespace

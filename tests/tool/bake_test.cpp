@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,7 @@
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/gltf.h"
+#include "sinew/loader/usd.h"
 #include "test_assets.h"
 #include "tool/tool_run.h"
 
@@ -320,6 +322,43 @@ TEST(Bake, TheManifestIsLaidOutAsTheDocsShowIt) {
       "  \"rigid\": [],\n"
       "  \"byteLength\": 72\n"
       "}\n");
+}
+
+// A rigid gprim under a moved Xform: the bake places it in scene space, as it places vertices,
+// not relative to its parent (which the written .usda does not transform). Bound to the joint at
+// its bind pose with the identity geomBindTransform, it sits at the identity, not at the
+// parent's inverse.
+TEST(Bake, PlacesRigidGprimsInSceneSpaceWhateverTheirParentsTransform) {
+  const std::string usda =
+      "#usda 1.0\n"
+      "def SkelRoot \"R\" (\n    prepend apiSchemas = [\"SkelBindingAPI\"]\n)\n{\n"
+      "    rel skel:skeleton = </R/Skel>\n"
+      "    def Skeleton \"Skel\"\n    {\n"
+      "        uniform token[] joints = [\"a\"]\n"
+      "        uniform matrix4d[] bindTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(1,2,3,1))]\n"
+      "        uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(1,2,3,1))]\n"
+      "    }\n"
+      "    def Xform \"Offset\"\n    {\n"
+      "        double3 xformOp:translate = (0, 5, 0)\n"
+      "        uniform token[] xformOpOrder = [\"xformOp:translate\"]\n"
+      "        def Sphere \"S\" (\n            prepend apiSchemas = [\"SkelBindingAPI\"]\n        "
+      ")\n"
+      "        {\n"
+      "            int[] primvars:skel:jointIndices = [0] (interpolation = \"constant\")\n"
+      "            float[] primvars:skel:jointWeights = [1] (interpolation = \"constant\")\n"
+      "        }\n    }\n}\n";
+  auto loaded = loader::LoadUsdaFromMemory(
+      std::span(reinterpret_cast<const uint8_t*>(usda.data()), usda.size()));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_EQ(loaded->asset.rigid_bindings.size(), 1u);
+  auto baked = BakeAsset(loaded->asset, {});
+  ASSERT_TRUE(baked.ok()) << baked.error().ToString();
+  ASSERT_EQ(baked->rigid.size(), 1u);
+  for (size_t c = 0; c < 4; ++c) {
+    for (size_t r = 0; r < 4; ++r) {
+      EXPECT_NEAR(baked->rigid[0].m[c][r], c == r ? 1.0f : 0.0f, 1e-6f) << c << "," << r;
+    }
+  }
 }
 
 TEST(Bake, ObjParsesBackToTheBakedPositionsAndTriangles) {

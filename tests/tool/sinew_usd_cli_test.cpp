@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/gpu_test.h"
 #include "test_assets.h"
 #include "tool/tool_run.h"
 #include "usd/usda_parser.h"
@@ -19,7 +20,8 @@ namespace {
 
 std::string Scene(const char* name) { return (TestConformance() / "usdskel" / name).string(); }
 
-// The rigid gprims are not loaded, and the cubic curves are drawn by their control points: warned.
+// lbs.usda: its skins (with their skeleton), its rigid gprims as rigid bindings, its clip; the
+// cubic curves drawn by their control points are warned about.
 TEST(SinewInfo, ListsAUsdSkelScenesSkinsRigidBindingsAndWarnings) {
   ScratchDir dir;
   const ToolRun run = RunSinew({"info", Scene("lbs.usda"), "--json"}, dir.path());
@@ -73,52 +75,60 @@ TEST(SinewBake, BakesAUsdSkelSceneAsPixarsBaselineAtATimeCode) {
   for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(written[i], want[i], 1e-4f) << i;
 }
 
-// `--format usda` without --time: PREFIX.usda holds /Root/Mesh's points at every time code of the
-// clip, as Pixar's UsdSkelBakeSkinning wrote them in the baseline: within 1e-4 at each of its
-// time codes, for linear (lbs.usda) and dual-quaternion (dqs.usda) skinning.
 // The numbers of a time sample: floats (points, normals) or doubles (matrices).
 std::vector<double> Numbers(const loader::usd::Value& v) {
   if (!v.floats().empty()) return {v.floats().begin(), v.floats().end()};
   return {v.doubles().begin(), v.doubles().end()};
 }
 
-// lbs.usda and dqs.usda baked on the CPU and on the GPU: a mesh's points, another's normals and
-// the three rigid gprims' transforms at every time code, within 1e-4 of Pixar's bake.
-TEST(SinewBake, WritesAUsdSkelSceneAsUsdaLikePixarsBakeAtEveryTimeCode) {
-  for (const char* device : {"cpu", "gpu"}) {
-    for (const char* scene : {"lbs", "dqs"}) {
-      SCOPED_TRACE(std::string(scene) + " on the " + device);
-      ScratchDir dir;
-      const ToolRun run = RunSinew({"bake", Scene((std::string(scene) + ".usda").c_str()), "--anim",
-                                    "0", "--format", "usda", "--device", device, "--out", "baked"},
-                                   dir.path());
-      ASSERT_EQ(run.exit_code, 0) << run.err;
-      auto mine = loader::usd::ReadUsdaFile(dir.path() / "baked.usda");
-      ASSERT_TRUE(mine.ok()) << mine.error().ToString();
-      auto pixar = loader::usd::ReadUsdaFile(TestConformance() / "usdskel/baseline" /
-                                             (std::string(scene) + ".baked.usda"));
-      ASSERT_TRUE(pixar.ok()) << pixar.error().ToString();
-      for (const char* attribute :
-           {"/Root/Mesh.points", "/Root/MeshWithNormals.normals", "/Root/Sphere.xformOp:transform",
-            "/Root/Cube.xformOp:transform", "/Root/Cylinder.xformOp:transform"}) {
-        SCOPED_TRACE(attribute);
-        const loader::usd::Attribute* got = mine->FindAttribute(attribute);
-        const loader::usd::Attribute* want = pixar->FindAttribute(attribute);
-        ASSERT_NE(got, nullptr);
-        ASSERT_NE(want, nullptr);
-        ASSERT_EQ(got->time_samples.size(), want->time_samples.size());
-        for (size_t s = 0; s < want->time_samples.size(); ++s) {
-          SCOPED_TRACE(want->time_samples[s].time);
-          ASSERT_EQ(got->time_samples[s].time, want->time_samples[s].time);
-          const std::vector<double> a = Numbers(got->time_samples[s].value);
-          const std::vector<double> b = Numbers(want->time_samples[s].value);
-          ASSERT_EQ(a.size(), b.size());
-          ASSERT_FALSE(b.empty());
-          for (size_t i = 0; i < b.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4) << i;
-        }
+// lbs.usda and dqs.usda baked on `device`: a mesh's points, another's normals and the three rigid
+// gprims' transforms at every time code, within 1e-4 of Pixar's bake.
+void ExpectUsdaBakesLikePixar(const char* device) {
+  for (const char* scene : {"lbs", "dqs"}) {
+    SCOPED_TRACE(scene);
+    ScratchDir dir;
+    const ToolRun run = RunSinew({"bake", Scene((std::string(scene) + ".usda").c_str()), "--anim",
+                                  "0", "--format", "usda", "--device", device, "--out", "baked"},
+                                 dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    auto mine = loader::usd::ReadUsdaFile(dir.path() / "baked.usda");
+    ASSERT_TRUE(mine.ok()) << mine.error().ToString();
+    auto pixar = loader::usd::ReadUsdaFile(TestConformance() / "usdskel/baseline" /
+                                           (std::string(scene) + ".baked.usda"));
+    ASSERT_TRUE(pixar.ok()) << pixar.error().ToString();
+    for (const char* attribute :
+         {"/Root/Mesh.points", "/Root/MeshWithNormals.normals", "/Root/Sphere.xformOp:transform",
+          "/Root/Cube.xformOp:transform", "/Root/Cylinder.xformOp:transform"}) {
+      SCOPED_TRACE(attribute);
+      const loader::usd::Attribute* got = mine->FindAttribute(attribute);
+      const loader::usd::Attribute* want = pixar->FindAttribute(attribute);
+      ASSERT_NE(got, nullptr);
+      ASSERT_NE(want, nullptr);
+      ASSERT_EQ(got->time_samples.size(), want->time_samples.size());
+      for (size_t s = 0; s < want->time_samples.size(); ++s) {
+        SCOPED_TRACE(want->time_samples[s].time);
+        ASSERT_EQ(got->time_samples[s].time, want->time_samples[s].time);
+        const std::vector<double> a = Numbers(got->time_samples[s].value);
+        const std::vector<double> b = Numbers(want->time_samples[s].value);
+        ASSERT_EQ(a.size(), b.size());
+        ASSERT_FALSE(b.empty());
+        for (size_t i = 0; i < b.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4) << i;
       }
     }
   }
+}
+
+// `--format usda` without --time: PREFIX.usda holds the points, normals and rigid transforms at
+// every time code of the clip, as Pixar's UsdSkelBakeSkinning wrote them in the baseline, for
+// linear (lbs.usda) and dual-quaternion (dqs.usda) skinning.
+TEST(SinewBake, WritesAUsdSkelSceneAsUsdaLikePixarsBakeAtEveryTimeCode) {
+  ExpectUsdaBakesLikePixar("cpu");
+}
+
+class SinewBakeUsdaOnGpu : public GpuTest {};
+
+TEST_F(SinewBakeUsdaOnGpu, WritesAUsdSkelSceneAsUsdaLikePixarsBakeFromTheGpu) {
+  ExpectUsdaBakesLikePixar("gpu");
 }
 
 // The bin manifest lists each rigid gprim with its transform: the Cube of lbs.usda at 0.5 s (time

@@ -431,6 +431,23 @@ void ReportLeftOut(const Writer& w, G4mfWriteReport* report) {
                                               ? "animation " + std::to_string(a)
                                               : asset.animations[a].name);
   }
+  for (const RigidBinding& rigid : asset.rigid_bindings) {
+    report->other_left_out.push_back("rigid " + rigid.type + " " + rigid.name +
+                                     ": G4MF has no rigid bindings");
+  }
+  for (size_t m = 0; m < asset.meshes.size(); ++m) {
+    for (const Primitive& p : asset.meshes[m].primitives) {
+      if (!w.written_meshes.count(int32_t(m)) || !p.skinned() || p.dual_quaternion() ||
+          p.normal_blend != NormalBlend::kPerJoint || p.normals.empty()) {
+        continue;
+      }
+      std::string line =
+          asset.meshes[m].name.empty() ? "mesh " + std::to_string(m) : asset.meshes[m].name;
+      line += ": UsdSkel's normal rule (a G4MF reader skins normals by the blended matrix)";
+      report->other_left_out.push_back(std::move(line));
+      break;
+    }
+  }
 }
 
 // The document's JSON: nodes, meshes, accessors, views and the one buffer (in chunk 1 of a .g4b,

@@ -673,9 +673,12 @@ LoadStatus AddImplicit(LoadState& c, const Prim& p, uint32_t node) {
   SINEW_TRY_ASSIGN(const usd::SkelBinding binding, usd::ResolveBinding(*c.layer, p));
   const SkeletonInfo* skeleton = BoundSkeleton(c, p, binding);
   if (!skeleton || !binding.has_influences) {
-    c.Warn(p.path, "a " + p.type_name +
-                       " bound to no joints: its node is loaded, its shape is not (sinew holds "
-                       "no geometry for implicit gprims)");
+    // A skeleton bound but not used was warned about by BoundSkeleton.
+    if (!binding.skeleton || !binding.has_influences) {
+      c.Warn(p.path, "a " + p.type_name +
+                         " bound to no joints: its node is loaded, its shape is not (sinew holds "
+                         "no geometry for implicit gprims)");
+    }
     return {};
   }
   if (!binding.rigid) {

@@ -85,7 +85,8 @@ struct BlendedMatrix {
   }
 
  private:
-  // The same operations, in the same order, as AddJoint in shaders/skinning_common.glsl.
+  // The same formula, term by term, as AddJoint in shaders/skinning_common.glsl (the GPU may fuse
+  // or round the operations differently: the tests compare within the tolerances).
   void AddInverseTranspose(float w, const Float3x4& p) {
     const Float3 r0{p.row[0].x, p.row[0].y, p.row[0].z};
     const Float3 r1{p.row[1].x, p.row[1].y, p.row[1].z};

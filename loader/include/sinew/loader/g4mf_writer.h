@@ -42,10 +42,13 @@ struct G4mfWriteOptions {
 };
 
 // What WriteG4mf left out, for a converter to tell its user: meshes no node instantiates, and
-// every animation (by name, or "mesh N" / "animation N" when unnamed).
+// every animation (by name, or "mesh N" / "animation N" when unnamed); and, one sentence each,
+// what G4MF cannot say: rigid bindings (UsdSkel's implicit gprims), and UsdSkel's normal rule
+// (NormalBlend::kPerJoint: a G4MF reader skins normals by the blended matrix).
 struct G4mfWriteReport {
   std::vector<std::string> meshes_left_out;
   std::vector<std::string> animations_left_out;
+  std::vector<std::string> other_left_out;
 };
 
 // The file's bytes, and (if `report` is given) what was left out. Errors: kInvalidArgument when
