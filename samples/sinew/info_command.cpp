@@ -6,12 +6,14 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "commands.h"
 #include "json_writer.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
+#include "usd_outline.h"
 
 namespace sinew::tool {
 namespace {
@@ -242,6 +244,53 @@ void PrintClips(const Asset& a) {
   }
 }
 
+// "usd: SkelRoot /Root; Skeleton /Root/Skeleton (3 joints); SkelAnimation ...; up axis Y, ...".
+void PrintUsdOutline(const std::string& path) {
+  auto outline = ReadUsdOutline(path);
+  if (!outline) return;  // the loader read it a moment ago: nothing new to say
+  std::printf("usd:");
+  for (const std::string& p : outline->skel_roots) std::printf(" SkelRoot %s;", p.c_str());
+  for (const UsdOutline::Skeleton& s : outline->skeletons) {
+    std::printf(" Skeleton %s (%zu joints);", s.path.c_str(), s.joints);
+  }
+  for (const std::string& p : outline->animations) std::printf(" SkelAnimation %s;", p.c_str());
+  std::printf(" up axis %s", outline->up_axis.empty() ? "Y (fallback)" : outline->up_axis.c_str());
+  if (outline->meters_per_unit) std::printf(", %g m a unit", *outline->meters_per_unit);
+  if (outline->time_codes_per_second) {
+    std::printf(", %g time codes a second", *outline->time_codes_per_second);
+  }
+  std::printf("\n");
+}
+
+void WriteUsdOutline(JsonWriter& json, const std::string& path) {
+  auto outline = ReadUsdOutline(path);
+  if (!outline) return;
+  json.Key("usd").BeginObject();
+  json.Key("skel_roots").BeginArray(JsonWriter::kInline);
+  for (const std::string& p : outline->skel_roots) json.String(p);
+  json.EndArray().Key("skeletons").BeginArray();
+  for (const UsdOutline::Skeleton& s : outline->skeletons) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("path").String(s.path).Key("joints").Int(int64_t(s.joints));
+    json.EndObject();
+  }
+  json.EndArray().Key("animations").BeginArray(JsonWriter::kInline);
+  for (const std::string& p : outline->animations) json.String(p);
+  json.EndArray();
+  json.Key("up_axis").String(outline->up_axis.empty() ? "Y" : outline->up_axis);
+  for (const auto& [key, value] :
+       {std::pair{"meters_per_unit", outline->meters_per_unit},
+        std::pair{"time_codes_per_second", outline->time_codes_per_second}}) {
+    json.Key(key);
+    if (value) {
+      json.Number(*value);
+    } else {
+      json.Null();
+    }
+  }
+  json.EndObject();
+}
+
 void PrintDescription(const std::string& path, const loader::LoadedFile& file) {
   const Asset& a = file.loaded.asset;
   std::printf("%s: valid %s\n", path.c_str(), loader::ToString(file.format));
@@ -249,6 +298,7 @@ void PrintDescription(const std::string& path, const loader::LoadedFile& file) {
   std::printf("nodes %zu, scenes %zu (default %d), meshes %zu, primitives %zu, vertices %zu\n",
               a.nodes.size(), a.scenes.size(), a.scene, a.meshes.size(), totals.primitives,
               totals.vertices);
+  if (file.format == loader::AssetFormat::kUsda) PrintUsdOutline(path);
   PrintSkins(a);
   if (!a.variants.empty()) {
     std::printf("material variants:");
@@ -443,6 +493,7 @@ void WriteDescription(const std::string& path, const loader::LoadedFile& file) {
   json.Key("default_scene").Int(a.scene);
   json.Key("primitives").Int(int64_t(totals.primitives));
   json.Key("vertices").Int(int64_t(totals.vertices));
+  if (file.format == loader::AssetFormat::kUsda) WriteUsdOutline(json, path);
   WriteSkins(json, a);
   WriteStrings(json, "material_variants", a.variants);
   WriteMeshes(json, a);

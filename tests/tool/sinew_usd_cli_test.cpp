@@ -20,8 +20,9 @@ namespace {
 
 std::string Scene(const char* name) { return (TestConformance() / "usdskel" / name).string(); }
 
-// lbs.usda: its skins (with their skeleton), its rigid gprims as rigid bindings, its clip; the
-// cubic curves drawn by their control points are warned about.
+// lbs.usda: its SkelRoot, Skeleton and SkelAnimation with the stage's time codes, its skins (with
+// their skeleton), its rigid gprims as rigid bindings, its clip; the cubic curves drawn by their
+// control points are warned about.
 TEST(SinewInfo, ListsAUsdSkelScenesSkinsRigidBindingsAndWarnings) {
   ScratchDir dir;
   const ToolRun run = RunSinew({"info", Scene("lbs.usda"), "--json"}, dir.path());
@@ -41,6 +42,15 @@ TEST(SinewInfo, ListsAUsdSkelScenesSkinsRigidBindingsAndWarnings) {
   EXPECT_EQ(cube["weights"].size(), 2u);
   EXPECT_EQ(cube["weights"][1].Number(), 0.5);
   EXPECT_EQ(info["animations"].size(), 1u);
+  const JsonValue usd = info["usd"];
+  ASSERT_EQ(usd["skel_roots"].size(), 1u);
+  EXPECT_EQ(usd["skel_roots"][0].String(), "/Root");
+  ASSERT_EQ(usd["skeletons"].size(), 1u);
+  EXPECT_EQ(usd["skeletons"][0]["path"].String(), "/Root/Skeleton");
+  EXPECT_EQ(usd["skeletons"][0]["joints"].Int(), 3);
+  ASSERT_EQ(usd["animations"].size(), 1u);
+  EXPECT_EQ(usd["animations"][0].String(), "/Root/Skeleton/Animation");
+  EXPECT_EQ(usd["time_codes_per_second"].Number(), 24);
   std::vector<std::string> where;
   for (const JsonValue& w : info["warnings"].Elements()) where.push_back(w["where"].String());
   EXPECT_EQ(where, (std::vector<std::string>{"/Root/Curves"}));

@@ -1,0 +1,34 @@
+#include "usd_outline.h"
+
+#include "usd/layer.h"
+#include "usd/usda_parser.h"
+
+namespace sinew::tool {
+
+Result<UsdOutline> ReadUsdOutline(const std::filesystem::path& path) {
+  auto layer = loader::usd::ReadUsdaFile(path);
+  if (!layer) return layer.status();
+  UsdOutline out;
+  out.up_axis = layer->up_axis;
+  out.meters_per_unit = layer->meters_per_unit;
+  out.time_codes_per_second = layer->time_codes_per_second;
+  // A prim is on the stage when it and every prim above it are defined and active.
+  std::vector<bool> on_stage(layer->prims.size(), false);
+  for (size_t i = 0; i < layer->prims.size(); ++i) {
+    const loader::usd::Prim& p = layer->prims[i];
+    on_stage[i] = p.specifier == loader::usd::Specifier::kDef && p.active != false &&
+                  (p.parent < 0 || on_stage[size_t(p.parent)]);
+    if (!on_stage[i]) continue;
+    if (p.type_name == "SkelRoot") out.skel_roots.push_back(p.path);
+    if (p.type_name == "SkelAnimation") out.animations.push_back(p.path);
+    if (p.type_name == "Skeleton") {
+      const loader::usd::Attribute* joints = p.FindAttribute("joints");
+      const size_t count =
+          joints && joints->default_value ? joints->default_value->strings().size() : 0;
+      out.skeletons.push_back({p.path, count});
+    }
+  }
+  return out;
+}
+
+}  // namespace sinew::tool

@@ -1,0 +1,31 @@
+// What `sinew info` says of a .usda beyond the asset it loads: the UsdSkel prims that structure
+// it (SkelRoots, Skeletons, SkelAnimations, by path) and the stage metadata that decides units and
+// time, read straight from the layer (loader/src/usd, the loader's own reader).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sinew/core/error.h"
+
+namespace sinew::tool {
+
+struct UsdOutline {
+  std::vector<std::string> skel_roots;  // prim paths, in file order
+  struct Skeleton {
+    std::string path;
+    size_t joints = 0;
+  };
+  std::vector<Skeleton> skeletons;
+  std::vector<std::string> animations;  // SkelAnimation prim paths
+  std::string up_axis;                  // "" when unauthored (USD's fallback: Y)
+  std::optional<double> meters_per_unit, time_codes_per_second;
+};
+
+// The outline of the .usda at `path`: defined, active prims only. The reader's errors.
+Result<UsdOutline> ReadUsdOutline(const std::filesystem::path& path);
+
+}  // namespace sinew::tool
