@@ -137,43 +137,38 @@ Result<std::vector<Float4x4>> WorldMatrices(const Asset& a, const BakeOptions& o
   return world;
 }
 
-// The GPU bake: the asset's meshes and one character in a SkinCache, as an engine draws it.
-struct GpuBake {
-  std::unique_ptr<vk::SkinCache> cache;
-  vk::AssetMeshes meshes;
-  vk::AssetInstance character;
-};
-
-// Poses the character at `world` and `weights` and deforms it (the outputs ready to read).
-Result<GpuBake> DeformOnGpu(const vk::Context& context, const Asset& a,
-                            std::span<const Float4x4> world,
-                            const std::vector<std::vector<float>>& weights) {
-  vk::SkinCacheOptions base;
-  base.frames_in_flight = 1;
-  base.previous_positions = vk::PreviousPositions::kNone;
-  auto created = vk::SkinCache::Create(context, vk::SkinCacheOptionsFor(a, 1, base));
-  if (!created) return created.status();
-  GpuBake gpu;
-  gpu.cache = std::move(created.value());
-  auto added = vk::AddAssetMeshes(*gpu.cache, a);
-  if (!added) return added.status();
-  gpu.meshes = std::move(added.value());
-  auto instance = vk::AddAssetInstance(*gpu.cache, gpu.meshes);
-  if (!instance) return instance.status();
-  gpu.character = std::move(instance.value());
-  if (Status s = vk::PoseAssetInstance(*gpu.cache, a, gpu.meshes, gpu.character, world, weights);
+// Poses `gpu`'s character at `world` and `weights` and deforms it (the outputs ready to read),
+// creating its SkinCache, meshes and character first when it has none.
+Status DeformOnGpu(const vk::Context& context, const Asset& a, std::span<const Float4x4> world,
+                   const std::vector<std::vector<float>>& weights, GpuBake* gpu) {
+  if (!gpu->cache) {
+    vk::SkinCacheOptions base;
+    base.frames_in_flight = 1;
+    base.previous_positions = vk::PreviousPositions::kNone;
+    auto created = vk::SkinCache::Create(context, vk::SkinCacheOptionsFor(a, 1, base));
+    if (!created) return created.status();
+    auto added = vk::AddAssetMeshes(**created, a);
+    if (!added) return added.status();
+    auto instance = vk::AddAssetInstance(**created, *added);
+    if (!instance) return instance.status();
+    gpu->cache = std::move(created.value());
+    gpu->meshes = std::move(added.value());
+    gpu->character = std::move(instance.value());
+  }
+  if (Status s = vk::PoseAssetInstance(*gpu->cache, a, gpu->meshes, gpu->character, world, weights);
       !s) {
     return s;
   }
   Status recorded;
   Status submitted = context.SubmitAndWait([&](VkCommandBuffer cmd) {
-    recorded = gpu.cache->Record(cmd);
-    gpu.cache->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+    gpu->cache->RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
                                    VK_ACCESS_TRANSFER_READ_BIT);
+    recorded = gpu->cache->Record(cmd);
+    gpu->cache->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                    VK_ACCESS_TRANSFER_READ_BIT);
   });
   if (!recorded) return recorded;
-  if (!submitted) return submitted;
-  return gpu;
+  return submitted;
 }
 
 }  // namespace
@@ -216,18 +211,18 @@ Result<BakePose> PoseForBake(const Asset& a, const BakeOptions& o) {
   return out;
 }
 
-Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Context* context) {
+Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Context* context,
+                             GpuBake* session) {
   auto posed = PoseForBake(a, o);
   if (!posed) return posed.status();
   BakeResult result;
   result.animation = posed->animation;
   const ScenePose& pose = posed->pose;
   const std::vector<Float4x4>& world = posed->world;
-  GpuBake gpu;
+  GpuBake local;
+  GpuBake& gpu = session ? *session : local;
   if (context) {
-    auto deformed = DeformOnGpu(*context, a, world, pose.weights);
-    if (!deformed) return deformed.status();
-    gpu = std::move(deformed.value());
+    if (Status s = DeformOnGpu(*context, a, world, pose.weights, &gpu); !s) return s;
   }
   // Each drawn primitive: read back from the GPU, or deformed by the CPU reference.
   const std::vector<cpu::DrawnMesh> drawn = cpu::DrawnMeshes(a);

@@ -15,6 +15,8 @@
 #include "sinew/core/error.h"
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/vk/context.h"
+#include "sinew/vk/skin_cache.h"
+#include "sinew/vk/skin_cache_asset.h"
 
 namespace sinew::tool {
 
@@ -69,13 +71,23 @@ struct BakeResult {
   std::vector<Float4x4> rigid;
 };
 
+// The GPU bake's SkinCache, the asset's meshes in it and one character: what BakeAsset creates
+// on the GPU, and keeps in a `session` between bakes of one asset on one context (sinew bake
+// --format usda bakes every time code of a clip).
+struct GpuBake {
+  std::unique_ptr<vk::SkinCache> cache;
+  vk::AssetMeshes meshes;
+  vk::AssetInstance character;
+};
+
 // Bakes `asset`. `context` null: the CPU reference (cpu::DeformPrimitive); else the GPU: the
 // asset's meshes and one character in a vk::SkinCache (vk::AddAssetMeshes, PoseAssetInstance),
-// one Record(), the outputs read back. Errors: kInvalidArgument for a clip, mesh or variant
+// one Record(), the outputs read back; with `session`, the SkinCache it holds (created on first
+// use; the same asset and context every call). Errors: kInvalidArgument for a clip, mesh or variant
 // the asset does not have, a weight count that is not the mesh's target count, a pose spelling
 // IsBakePose rejects, or a bind type no skin has; those of the jobs (BindPoseJob for a bind pose
 // its skin cannot take) and of the GPU; `where` then names the node and primitive when known.
 Result<BakeResult> BakeAsset(const Asset& asset, const BakeOptions& options,
-                             const vk::Context* context = nullptr);
+                             const vk::Context* context = nullptr, GpuBake* session = nullptr);
 
 }  // namespace sinew::tool

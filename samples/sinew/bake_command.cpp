@@ -106,10 +106,11 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
     for (long t = begin; t <= end; ++t) time_codes.push_back(double(t));
   }
   std::vector<BakeFrame> frames;
+  GpuBake session;  // one SkinCache for every time code
   for (double time_code : time_codes) {
     BakeOptions at = o.pose.bake;
     at.time = float(time_code / kBakeTimeCodesPerSecond);
-    auto baked = BakeAsset(a, at, context);
+    auto baked = BakeAsset(a, at, context, &session);
     if (!baked) {
       std::fprintf(stderr, "sinew bake: %s\n", baked.error().ToString().c_str());
       return 1;
