@@ -69,8 +69,8 @@ TEST(RigidTransformJob, OneFullInfluenceIsTheJointTimesTheGeomBind) {
 TEST(RigidTransformJob, BlendsTheFrameLinearlyForLinearSkinning) {
   auto x = Place(HalfEach(SkinningMethod::kLinear));
   ASSERT_TRUE(x.ok()) << x.error().ToString();
-  ExpectColumns(*x, Columns({0.5f, 0.5f, 0, 0}, {-0.5f, 0.5f, 0, 0}, {0, 0, 1, 0},
-                            {0.5f, -0.5f, 0, 1}));
+  ExpectColumns(
+      *x, Columns({0.5f, 0.5f, 0, 0}, {-0.5f, 0.5f, 0, 0}, {0, 0, 1, 0}, {0.5f, -0.5f, 0, 1}));
 }
 
 // The same with G = T(0, 0, 1): the frame starts one up, so does the result.
@@ -79,8 +79,8 @@ TEST(RigidTransformJob, StartsFromTheGeomBindFrame) {
   b.geom_bind = Move(0, 0, 1);
   auto x = Place(b);
   ASSERT_TRUE(x.ok()) << x.error().ToString();
-  ExpectColumns(*x, Columns({0.5f, 0.5f, 0, 0}, {-0.5f, 0.5f, 0, 0}, {0, 0, 1, 0},
-                            {0.5f, -0.5f, 1, 1}));
+  ExpectColumns(
+      *x, Columns({0.5f, 0.5f, 0, 0}, {-0.5f, 0.5f, 0, 0}, {0, 0, 1, 0}, {0.5f, -0.5f, 1, 1}));
 }
 
 // Dual quaternions: half of the 90° turn is a 45° turn, with no shrinking, and the point (2, 0, 0)

@@ -1700,10 +1700,10 @@ LoadStatus CheckAssetAndExtensions(LoadState& c, TapeObject root) {
   ObjectArray materials;
   SINEW_TRY(OptionalObjects(f[kMaterials], kDocumentRoot, &materials));
   c.material_count = materials.size();
-  return materials.ReadInto(&c.asset->materials, [&](TapeObject o, const Path& where,
-                                                     Material* m) -> LoadStatus {
-    return ReadMaterial(c, o, where, m);
-  });
+  return materials.ReadInto(&c.asset->materials,
+                            [&](TapeObject o, const Path& where, Material* m) -> LoadStatus {
+                              return ReadMaterial(c, o, where, m);
+                            });
 }
 
 }  // namespace

@@ -42,7 +42,8 @@ Status RigidTransformJob::Run() const {
     const Float3x4& p = palette[b.joints[0]];
     Float4x4 joint;
     for (int c = 0; c < 4; ++c) {
-      joint.m[size_t(c)] = {(&p.row[0].x)[c], (&p.row[1].x)[c], (&p.row[2].x)[c], c == 3 ? 1.0f : 0};
+      joint.m[size_t(c)] = {(&p.row[0].x)[c], (&p.row[1].x)[c], (&p.row[2].x)[c],
+                            c == 3 ? 1.0f : 0};
     }
     *output = Multiply(joint, g);
     return {};
@@ -119,10 +120,10 @@ Result<std::vector<Float4x4>> RigidTransforms(const Asset& asset, std::span<cons
 
 Result<Float4x4> RigidLocalTransform(const Asset& asset, size_t binding, const Float4x4& x,
                                      std::span<const Float4x4> world) {
-  const int32_t parent =
-      binding < asset.rigid_bindings.size() && asset.rigid_bindings[binding].node < asset.nodes.size()
-          ? asset.nodes[asset.rigid_bindings[binding].node].parent
-          : -1;
+  const int32_t parent = binding < asset.rigid_bindings.size() &&
+                                 asset.rigid_bindings[binding].node < asset.nodes.size()
+                             ? asset.nodes[asset.rigid_bindings[binding].node].parent
+                             : -1;
   if (parent < 0) return x;
   Float4x4 inverse;
   if (size_t(parent) >= world.size() || !Invert(world[size_t(parent)], &inverse)) {
