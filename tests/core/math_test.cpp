@@ -1,6 +1,7 @@
 #include "sinew/core/math.h"
 
 #include <gtest/gtest.h>
+#include <array>
 
 #include <cmath>
 #include <limits>
@@ -25,6 +26,22 @@ void ExpectSameRotation(const Quat& a, const Quat& b, float tolerance = 1e-5f) {
   EXPECT_NEAR(std::fabs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w), 1.0f, tolerance)
       << "(" << a.x << ", " << a.y << ", " << a.z << ", " << a.w << ") vs (" << b.x << ", " << b.y
       << ", " << b.z << ", " << b.w << ")";
+}
+
+// Row r of the 3x4 is row r of the 4x4 (stored by columns), whose last row is 0 0 0 1.
+TEST(ToFloat4x4, PutsEachRowOfTheAffineMatrixInItsPlaceAndCompletesTheLastRow) {
+  Float3x4 a;
+  a.row = {Float4{1, 2, 3, 4}, Float4{5, 6, 7, 8}, Float4{9, 10, 11, 12}};
+  const Float4x4 m = ToFloat4x4(a);
+  EXPECT_EQ(m.m[0], (std::array<float, 4>{1, 5, 9, 0}));
+  EXPECT_EQ(m.m[1], (std::array<float, 4>{2, 6, 10, 0}));
+  EXPECT_EQ(m.m[2], (std::array<float, 4>{3, 7, 11, 0}));
+  EXPECT_EQ(m.m[3], (std::array<float, 4>{4, 8, 12, 1}));
+  const Float3x4 back = ToFloat3x4(m);
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_EQ(back.row[r].x, a.row[r].x);
+    EXPECT_EQ(back.row[r].w, a.row[r].w);
+  }
 }
 
 TEST(DecomposeTrs, RecoversTheTranslationRotationAndScaleOfAComposedMatrix) {

@@ -185,6 +185,15 @@ Float3x4 ToFloat3x4(const Float4x4& a) {
   return out;
 }
 
+Float4x4 ToFloat4x4(const Float3x4& a) {
+  Float4x4 out;
+  out.m[0] = {a.row[0].x, a.row[1].x, a.row[2].x, 0};
+  out.m[1] = {a.row[0].y, a.row[1].y, a.row[2].y, 0};
+  out.m[2] = {a.row[0].z, a.row[1].z, a.row[2].z, 0};
+  out.m[3] = {a.row[0].w, a.row[1].w, a.row[2].w, 1};
+  return out;
+}
+
 Float3x4 MultiplyTo3x4(const Float4x4& a, const Float4x4& b) {
   Float3x4 out;
   for (int r = 0; r < 3; ++r) {

@@ -39,13 +39,7 @@ Status RigidTransformJob::Run() const {
   const RigidBinding& b = *binding;
   const Float4x4& g = b.geom_bind;
   if (b.joints.size() == 1 && std::fabs(b.weights[0] - 1.0f) < 1e-6f) {
-    const Float3x4& p = palette[b.joints[0]];
-    Float4x4 joint;
-    for (int c = 0; c < 4; ++c) {
-      joint.m[size_t(c)] = {(&p.row[0].x)[c], (&p.row[1].x)[c], (&p.row[2].x)[c],
-                            c == 3 ? 1.0f : 0};
-    }
-    *output = Multiply(joint, g);
+    *output = Multiply(ToFloat4x4(palette[b.joints[0]]), g);
     return {};
   }
   // The frame: pivot, then pivot + each column, as four vertices sharing the influences.

@@ -67,6 +67,8 @@ inline Quat Conjugate(const Quat& q) { return {-q.x, -q.y, -q.z, q.w}; }
 bool DecomposeTrs(const Float4x4& m, Float3* t, Quat* r, Float3* s);
 // The top three rows of an affine 4x4 matrix (its bottom row is assumed to be 0 0 0 1).
 Float3x4 ToFloat3x4(const Float4x4& a);
+// The 4x4 matrix of an affine 3x4 one (last row 0, 0, 0, 1).
+Float4x4 ToFloat4x4(const Float3x4& a);
 // ToFloat3x4(Multiply(a, b)), computing only the three rows it keeps (bit for bit the same).
 Float3x4 MultiplyTo3x4(const Float4x4& a, const Float4x4& b);
 
