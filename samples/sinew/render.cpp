@@ -1,15 +1,11 @@
 #include "render.h"
 
-#include <algorithm>
 #include <memory>
-#include <utility>
+#include <vector>
 
 #include "camera.h"
 #include "engine_scene.h"
-#include "sinew/cpu/rigid_transform_job.h"
 #include "sinew/cpu/sample_animation_job.h"
-#include "sinew/vk/skin_cache.h"
-#include "sinew/vk/skin_cache_asset.h"
 
 namespace sinew::tool {
 
