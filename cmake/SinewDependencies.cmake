@@ -22,6 +22,13 @@ sinew_require(simdjson_FOUND "simdjson" libsimdjson-dev)
 find_package(zstd CONFIG QUIET)
 sinew_require(zstd_FOUND "zstd (Zstd-encoded G4MF chunks)" libzstd-dev)
 
+# LZ4 ships no CMake package: the loader links it by name (-llz4), which the installed package's
+# consumers resolve the same way.
+find_path(SINEW_LZ4_INCLUDE_DIR lz4.h)
+find_library(SINEW_LZ4_LIBRARY lz4)
+sinew_require(SINEW_LZ4_LIBRARY "LZ4 (compressed .usdc sections)" liblz4-dev)
+sinew_require(SINEW_LZ4_INCLUDE_DIR "LZ4's headers" liblz4-dev)
+
 if(SINEW_BUILD_TESTS)
   find_package(GTest QUIET)
   sinew_require(GTest_FOUND "GoogleTest" googletest)

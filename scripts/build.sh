@@ -26,6 +26,7 @@ packages=(
   glslang-tools spirv-tools                 # GLSL -> SPIR-V at build time, spirv-val
   libsimdjson-dev                           # the loader's JSON parser
   libzstd-dev                               # Zstd-encoded G4MF binary chunks
+  liblz4-dev                                # LZ4-compressed .usdc (crate) sections
   libpng-dev                                # PNG pictures (sinew render, the engine sample)
   googletest libgtest-dev                   # tests
   mesa-vulkan-drivers                       # lavapipe: Vulkan on the CPU

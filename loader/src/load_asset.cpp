@@ -17,6 +17,10 @@ const char* ToString(AssetFormat format) {
       return "G4MF (3D)";
     case AssetFormat::kUsda:
       return "USD (.usda)";
+    case AssetFormat::kUsdc:
+      return "USD (.usdc)";
+    case AssetFormat::kUsdz:
+      return "USD (.usdz)";
     case AssetFormat::kGltf:
       break;
   }
@@ -27,7 +31,12 @@ AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) return AssetFormat::kGltf;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "G4MF", 4) == 0) return AssetFormat::kG4mf;
   if (bytes.size() >= 5 && std::memcmp(bytes.data(), "#usda", 5) == 0) return AssetFormat::kUsda;
+  if (bytes.size() >= 8 && std::memcmp(bytes.data(), "PXR-USDC", 8) == 0) return AssetFormat::kUsdc;
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "PK\x03\x04", 4) == 0)
+    return AssetFormat::kUsdz;
   const std::filesystem::path extension = path.extension();
+  if (extension == ".usdz") return AssetFormat::kUsdz;
+  if (extension == ".usdc") return AssetFormat::kUsdc;
   if (extension == ".usda") return AssetFormat::kUsda;
   return extension == ".g4tf" || extension == ".g4b" ? AssetFormat::kG4mf : AssetFormat::kGltf;
 }
@@ -43,6 +52,9 @@ Result<LoadedFile> LoadAsset(const std::filesystem::path& path) {
         return LoadG4mfFromMemory(bytes, path.parent_path());
       case AssetFormat::kUsda:
         return LoadUsdaFromMemory(bytes);
+      case AssetFormat::kUsdc:
+      case AssetFormat::kUsdz:
+        return LoadUsdFromMemory(bytes);
       case AssetFormat::kGltf:
         break;
     }

@@ -298,7 +298,7 @@ void PrintDescription(const std::string& path, const loader::LoadedFile& file) {
   std::printf("nodes %zu, scenes %zu (default %d), meshes %zu, primitives %zu, vertices %zu\n",
               a.nodes.size(), a.scenes.size(), a.scene, a.meshes.size(), totals.primitives,
               totals.vertices);
-  if (file.format == loader::AssetFormat::kUsda) PrintUsdOutline(path);
+  if (loader::IsUsd(file.format)) PrintUsdOutline(path);
   PrintSkins(a);
   if (!a.variants.empty()) {
     std::printf("material variants:");
@@ -493,7 +493,7 @@ void WriteDescription(const std::string& path, const loader::LoadedFile& file) {
   json.Key("default_scene").Int(a.scene);
   json.Key("primitives").Int(int64_t(totals.primitives));
   json.Key("vertices").Int(int64_t(totals.vertices));
-  if (file.format == loader::AssetFormat::kUsda) WriteUsdOutline(json, path);
+  if (loader::IsUsd(file.format)) WriteUsdOutline(json, path);
   WriteSkins(json, a);
   WriteStrings(json, "material_variants", a.variants);
   WriteMeshes(json, a);

@@ -158,7 +158,7 @@ bool MeasureFile(const std::filesystem::path& path, loader::GltfLoader& gltf_loa
                  first.error().ToString().c_str());
     return false;
   }
-  if (first->format == loader::AssetFormat::kUsda) {
+  if (loader::IsUsd(first->format)) {
     std::fprintf(stderr,
                  "sinew bench: %s: the loader benchmark compares JSON loaders; `sinew bench "
                  "--usda` measures the .usda reader\n",

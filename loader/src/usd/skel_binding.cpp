@@ -25,10 +25,13 @@ Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim) {
   const Attribute* method = nullptr;
   // From the prim up: the first authored value of each property wins.
   for (const Prim* p = &prim; p; p = p->parent < 0 ? nullptr : &layer.prims[size_t(p->parent)]) {
-    if (p != &prim && !HasBindingApi(*p)) continue;
+    const bool unapplied = p != &prim && !HasBindingApi(*p);
+    const auto used = [&]() {
+      if (unapplied && out.unapplied.empty()) out.unapplied = p->path;
+    };
     const auto take = [&](const Attribute** slot, const char* name) {
       if (*slot) return;
-      if (const Attribute* a = p->FindAttribute(name); Authored(a)) *slot = a;
+      if (const Attribute* a = p->FindAttribute(name); Authored(a)) *slot = a, used();
     };
     take(&out.joint_indices, "primvars:skel:jointIndices");
     take(&out.joint_weights, "primvars:skel:jointWeights");
@@ -37,7 +40,7 @@ Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim) {
     take(&method, "primvars:skel:skinningMethod");
     if (!skeleton) {
       const Relationship* r = p->FindRelationship("skel:skeleton");
-      if (r && !r->targets.Resolved().empty()) skeleton = r;
+      if (r && !r->targets.Resolved().empty()) skeleton = r, used();
     }
   }
   if (skeleton) {

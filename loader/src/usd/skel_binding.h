@@ -1,6 +1,8 @@
 // What a prim's SkelBindingAPI says, with UsdSkel's inheritance (docs/usda.md, "UsdSkel
 // building blocks"): the binding properties a prim does not author come from its nearest
-// ancestor with SkelBindingAPI that does.
+// ancestor that does. Like UsdSkel's cache, an ancestor counts even without SkelBindingAPI
+// applied (UsdSkel warns that this is deprecated; exporters still write it), and the binding
+// names it so that the loader can warn too.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +33,8 @@ struct SkelBinding {
   bool has_influences = false;
   int32_t influences_per_point = 0;
   bool rigid = false;
+  // The first ancestor without SkelBindingAPI whose properties the binding took; empty if none.
+  std::string unapplied;
 };
 
 // The binding of `prim` (which need not have SkelBindingAPI itself). Influence primvars that

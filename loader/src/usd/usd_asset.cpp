@@ -15,6 +15,7 @@
 #include "sinew/loader/file.h"
 #include "sinew/loader/usd.h"
 #include "usd/anim_mapper.h"
+#include "usd/read_layer.h"
 #include "usd/skel_animation.h"
 #include "usd/skel_binding.h"
 #include "usd/skel_blend_shapes.h"
@@ -562,6 +563,11 @@ void PointsTopology(LoadState& c, const Prim& p, size_t point_count, Topology* o
 // The Skeleton that skins `p`: null when it binds none, or one the loader did not map (warned), or
 // when `p` is outside every SkelRoot (UsdSkel deforms only what a SkelRoot holds; warned).
 const SkeletonInfo* BoundSkeleton(LoadState& c, const Prim& p, const usd::SkelBinding& binding) {
+  if (!binding.unapplied.empty()) {
+    c.Warn(p.path, "binds through " + binding.unapplied +
+                       ", which authors binding properties without SkelBindingAPI (deprecated; "
+                       "UsdSkel still reads them, and so does sinew)");
+  }
   if (!binding.skeleton) return nullptr;
   if (!UnderSkelRoot(*c.layer, p)) {
     c.Warn(p.path, "bound to " + binding.skeleton->path +
@@ -1004,10 +1010,10 @@ void AddAnimations(LoadState& c) {
 
 }  // namespace
 
-Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes, const UsdOptions& options) {
-  SINEW_TRY_ASSIGN(
-      const Layer layer,
-      usd::ReadUsda(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size())));
+namespace {
+
+// The UsdSkel loader proper, on a layer of any of the three formats.
+Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options) {
   LoadedAsset out;
   LoadState c;
   c.layer = &layer;
@@ -1033,9 +1039,28 @@ Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes, const Usd
   return out;
 }
 
+}  // namespace
+
+Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes, const UsdOptions& options) {
+  SINEW_TRY_ASSIGN(
+      const Layer layer,
+      usd::ReadUsda(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size())));
+  return LoadLayer(layer, options);
+}
+
 Result<LoadedAsset> LoadUsda(const std::filesystem::path& path, const UsdOptions& options) {
   SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
   return LoadUsdaFromMemory(std::span(file.data(), file.size), options);
+}
+
+Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes, const UsdOptions& options) {
+  SINEW_TRY_ASSIGN(const Layer layer, usd::ReadLayer(bytes));
+  return LoadLayer(layer, options);
+}
+
+Result<LoadedAsset> LoadUsd(const std::filesystem::path& path, const UsdOptions& options) {
+  SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
+  return LoadUsdFromMemory(std::span(file.data(), file.size), options);
 }
 
 }  // namespace sinew::loader

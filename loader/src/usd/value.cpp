@@ -140,6 +140,31 @@ float RoundToHalf(float value) noexcept {
   return std::signbit(value) ? -rounded : rounded;
 }
 
+float HalfToFloat(uint16_t bits) noexcept {
+  const uint32_t sign = uint32_t(bits & 0x8000u) << 16;
+  const uint32_t exponent = (bits >> 10) & 0x1fu;
+  const uint32_t mantissa = bits & 0x3ffu;
+  float magnitude;
+  if (exponent == 0) {
+    magnitude = float(mantissa) / 16777216.0f;  // subnormal: mantissa × 2^-24
+  } else if (exponent == 31) {
+    magnitude = mantissa ? NAN : INFINITY;
+  } else {
+    magnitude = std::bit_cast<float>(((exponent + 112u) << 23) | (mantissa << 13));
+  }
+  return std::bit_cast<float>(std::bit_cast<uint32_t>(magnitude) | sign);
+}
+
+uint16_t FloatToHalf(float value) noexcept {
+  const uint16_t sign = std::signbit(value) ? 0x8000u : 0u;
+  if (std::isnan(value)) return uint16_t(sign | 0x7e00u);
+  const float magnitude = std::fabs(RoundToHalf(value));
+  if (std::isinf(magnitude)) return uint16_t(sign | 0x7c00u);
+  if (magnitude < 6.103515625e-05f) return uint16_t(sign | uint16_t(magnitude * 16777216.0f));
+  const uint32_t bits = std::bit_cast<uint32_t>(magnitude);
+  return uint16_t(sign | ((((bits >> 23) & 0xffu) - 112u) << 10) | ((bits >> 13) & 0x3ffu));
+}
+
 size_t Value::size() const noexcept {
   const size_t per = components ? components : 1;
   return std::visit(

@@ -116,6 +116,11 @@ std::optional<ValueType> FindValueType(std::string_view name) noexcept;
 // largest half (65504) it is an infinity of the same sign, as converting to half gives.
 float RoundToHalf(float value) noexcept;
 
+// A half-precision number's 16 bits (IEEE 754 binary16) as the float it is, and back (rounded as
+// RoundToHalf rounds). Binary USD files store halves as these bits.
+float HalfToFloat(uint16_t bits) noexcept;
+uint16_t FloatToHalf(float value) noexcept;
+
 struct DictionaryEntry;
 // A metadata dictionary's entries, in file order.
 using Dictionary = std::vector<DictionaryEntry>;

@@ -47,6 +47,8 @@ const char* ErrorName(Error error) noexcept {
       return "kInvalidGlb";
     case Error::kInvalidG4b:
       return "kInvalidG4b";
+    case Error::kInvalidUsdc:
+      return "kInvalidUsdc";
     case Error::kInvalidUri:
       return "kInvalidUri";
     case Error::kInvalidBase64:

@@ -10,13 +10,20 @@
 
 namespace sinew::loader {
 
-enum class AssetFormat : uint8_t { kGltf, kG4mf, kUsda };
+enum class AssetFormat : uint8_t { kGltf, kG4mf, kUsda, kUsdc, kUsdz };
 
-// "glTF 2.0", "G4MF (3D)" or "USD (.usda)".
+// "glTF 2.0", "G4MF (3D)", "USD (.usda)", "USD (.usdc)" or "USD (.usdz)".
 const char* ToString(AssetFormat format);
 
-// By content first (the GLB magic "glTF", the .g4b magic "G4MF", the "#usda" header), then by
-// extension (.g4tf and .g4b are G4MF, .usda is USD); anything else is taken for glTF JSON.
+// Whether the format is one of USD's three encodings.
+constexpr bool IsUsd(AssetFormat format) noexcept {
+  return format == AssetFormat::kUsda || format == AssetFormat::kUsdc ||
+         format == AssetFormat::kUsdz;
+}
+
+// By content first (the GLB magic "glTF", the .g4b magic "G4MF", the "#usda" header, the crate
+// magic "PXR-USDC", a zip archive's "PK\3\4" for .usdz), then by extension (.g4tf and .g4b are
+// G4MF, .usda, .usdc and .usdz USD); anything else is taken for glTF JSON.
 AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const uint8_t> bytes);
 
 struct LoadedFile {

@@ -1,4 +1,5 @@
-// The UsdSkel loader: one flattened .usda layer (docs/usda.md) into a validated sinew::Asset —
+// The UsdSkel loader: one flattened USD layer (.usda text, docs/usda.md; a .usdc crate file or a
+// .usdz package, docs/usdc.md) into a validated sinew::Asset —
 // each Skeleton's joints as nodes, each skinned or blend-shaped Mesh as a mesh of one Primitive
 // with its Skin, each bound SkelAnimation as an Animation. The mapping, rule by rule, and what it
 // refuses: docs/usda.md, "The UsdSkel loader".
@@ -30,5 +31,12 @@ Result<LoadedAsset> LoadUsda(const std::filesystem::path& path, const UsdOptions
 // Loads .usda text from memory (no padding needed: the layer pulls nothing in from other files).
 Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes,
                                        const UsdOptions& options = {});
+
+// Loads a layer in any of USD's encodings, told apart by content: a .usdz package (a zip archive:
+// its root layer), a .usdc crate file ("PXR-USDC"), else .usda text. Crate and package errors
+// name the section or spec and the byte offset ("Robot.usdc: SPECS at byte 812", docs/usdc.md).
+Result<LoadedAsset> LoadUsd(const std::filesystem::path& path, const UsdOptions& options = {});
+Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes,
+                                      const UsdOptions& options = {});
 
 }  // namespace sinew::loader

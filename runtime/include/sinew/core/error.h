@@ -34,6 +34,7 @@ enum class Error : uint32_t {
   kOutOfBounds,           // A byte range reaches past its buffer or view.
   kInvalidGlb,            // A malformed GLB header or chunk.
   kInvalidG4b,            // A malformed G4MF binary (.g4b) header or chunk, or a bad Zstd stream.
+  kInvalidUsdc,           // A malformed .usdc crate file, LZ4 stream or .usdz package.
   kInvalidUri,            // A malformed URI or data: URI.
   kInvalidBase64,         // Bad base64 payload.
   kUnsupportedExtension,  // An extension in extensionsRequired that sinew does not implement.

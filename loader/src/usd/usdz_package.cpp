@@ -1,0 +1,135 @@
+#include "usd/usdz_package.h"
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+namespace sinew::loader::usd {
+namespace {
+
+constexpr uint32_t kLocalHeader = 0x04034b50;
+constexpr uint32_t kCentralHeader = 0x02014b50;
+constexpr uint32_t kEndOfDirectory = 0x06054b50;
+constexpr size_t kLocalHeaderSize = 30;
+constexpr size_t kAlignment = 64;
+
+template <typename T>
+T Load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+template <typename T>
+void Store(std::vector<uint8_t>* out, T v) {
+  const size_t at = out->size();
+  out->resize(at + sizeof(T));
+  std::memcpy(out->data() + at, &v, sizeof(T));
+}
+
+uint32_t Crc32(std::span<const uint8_t> bytes) {
+  static const std::array<uint32_t, 256> table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  uint32_t crc = ~0u;
+  for (uint8_t b : bytes) crc = table[(crc ^ b) & 0xffu] ^ (crc >> 8);
+  return ~crc;
+}
+
+Status Malformed(std::string message, size_t offset) {
+  return Status(Error::kInvalidUsdc, std::move(message), "usdz at byte " + std::to_string(offset));
+}
+
+}  // namespace
+
+Result<PackagedFile> UsdzRootLayer(std::span<const uint8_t> package) {
+  if (package.size() < kLocalHeaderSize || Load<uint32_t>(package.data()) != kLocalHeader) {
+    return Malformed("not a zip archive (no local file header at its start)", 0);
+  }
+  const uint8_t* h = package.data();
+  const uint16_t flags = Load<uint16_t>(h + 6), method = Load<uint16_t>(h + 8);
+  const uint32_t size = Load<uint32_t>(h + 18), stored_size = Load<uint32_t>(h + 22);
+  const uint16_t name_size = Load<uint16_t>(h + 26), extra_size = Load<uint16_t>(h + 28);
+  if (flags & 1u) return Status(Error::kUnsupportedFeature, "an encrypted entry", "usdz at byte 0");
+  if (flags & 8u) {
+    return Status(Error::kUnsupportedFeature,
+                  "an entry whose sizes follow its data (a usdz package gives them in the header)",
+                  "usdz at byte 0");
+  }
+  if (method != 0) {
+    return Status(Error::kUnsupportedFeature,
+                  "a compressed entry (method " + std::to_string(method) +
+                      "): usdz packages store their files uncompressed",
+                  "usdz at byte 0");
+  }
+  if (size != stored_size) return Malformed("a stored entry whose two sizes differ", 18);
+  const size_t data = kLocalHeaderSize + size_t(name_size) + extra_size;
+  if (data > package.size() || size > package.size() - data) {
+    return Malformed("the first entry (" + std::to_string(size) + " bytes at byte " +
+                         std::to_string(data) + ") reaches past the end of the package",
+                     0);
+  }
+  PackagedFile out;
+  out.name.assign(reinterpret_cast<const char*>(h + kLocalHeaderSize), name_size);
+  out.bytes = package.subspan(data, size);
+  if (Crc32(out.bytes) != Load<uint32_t>(h + 14)) {
+    return Malformed("the first entry's CRC-32 does not match its data", 14);
+  }
+  return out;
+}
+
+std::vector<uint8_t> WriteUsdz(std::span<const PackagedFile> files) {
+  std::vector<uint8_t> out, directory;
+  for (const PackagedFile& f : files) {
+    const uint32_t offset = uint32_t(out.size()), crc = Crc32(f.bytes);
+    const size_t unpadded = out.size() + kLocalHeaderSize + f.name.size();
+    // Extra field padding (its own header: id 0x1986, as USD's writer uses, and a size).
+    size_t padding = (kAlignment - unpadded % kAlignment) % kAlignment;
+    if (padding && padding < 4) padding += kAlignment;
+    const auto header = [&](std::vector<uint8_t>* to, bool central) {
+      Store<uint32_t>(to, central ? kCentralHeader : kLocalHeader);
+      if (central) Store<uint16_t>(to, 20);  // made by
+      Store<uint16_t>(to, 20);               // needed to extract
+      Store<uint16_t>(to, 0);                // flags
+      Store<uint16_t>(to, 0);                // stored
+      Store<uint32_t>(to, 0);                // time and date
+      Store<uint32_t>(to, crc);
+      Store<uint32_t>(to, uint32_t(f.bytes.size()));
+      Store<uint32_t>(to, uint32_t(f.bytes.size()));
+      Store<uint16_t>(to, uint16_t(f.name.size()));
+      Store<uint16_t>(to, central ? 0 : uint16_t(padding));
+      if (central) {
+        for (int i = 0; i < 4; ++i) Store<uint16_t>(to, 0);  // comment, disk, attributes
+        Store<uint32_t>(to, 0);                              // external attributes
+        Store<uint32_t>(to, offset);
+      }
+      to->insert(to->end(), f.name.begin(), f.name.end());
+    };
+    header(&out, false);
+    if (padding) {
+      Store<uint16_t>(&out, 0x1986);
+      Store<uint16_t>(&out, uint16_t(padding - 4));
+      out.resize(out.size() + padding - 4);
+    }
+    out.insert(out.end(), f.bytes.begin(), f.bytes.end());
+    header(&directory, true);
+  }
+  const uint32_t start = uint32_t(out.size());
+  out.insert(out.end(), directory.begin(), directory.end());
+  Store<uint32_t>(&out, kEndOfDirectory);
+  Store<uint32_t>(&out, 0);  // disk numbers
+  Store<uint16_t>(&out, uint16_t(files.size()));
+  Store<uint16_t>(&out, uint16_t(files.size()));
+  Store<uint32_t>(&out, uint32_t(directory.size()));
+  Store<uint32_t>(&out, start);
+  Store<uint16_t>(&out, 0);  // comment
+  return out;
+}
+
+}  // namespace sinew::loader::usd
