@@ -4,6 +4,7 @@
 // one clip as a UsdSkel .usda layer (loader/usda_writer.h); warns on stderr about what it leaves
 // out. With --json, what was written and left out goes to stdout as one object.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -22,7 +23,7 @@ namespace {
 struct ConvertOptions {
   std::string in, out;
   loader::G4mfWriteOptions write;
-  bool usda = false;  // OUT ends in .usda
+  std::string usd;  // OUT's USD extension (".usda", ".usdc", ".usdz"); empty for G4MF
   loader::UsdaWriteOptions usda_write;
   bool json = false;
 };
@@ -61,17 +62,21 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
   }
   if (o->in.empty() || o->out.empty()) {
     std::fputs(
-        "usage: sinew convert IN OUT.g4tf|OUT.g4b|OUT.usda [--zstd] [--anim N] [--json]\n"
+        "usage: sinew convert IN OUT.g4tf|OUT.g4b|OUT.usda|OUT.usdc|OUT.usdz [--zstd]\n"
+        "                     [--anim N] [--json]\n"
         "  writes IN's mesh instances as a 3D G4MF file (skinned ones with their bones in\n"
         "  the bind pose and sparse influences, unskinned ones under their joint; blend\n"
-        "  shapes), or its skinned characters as a UsdSkel .usda layer (skeletons, clip N\n"
-        "  (default 0) as SkelAnimations, meshes with blend shapes); --zstd encodes a .g4b's\n"
-        "  data chunk; --json reports on stdout as JSON\n",
+        "  shapes), or its skinned characters as a UsdSkel layer (skeletons, clip N\n"
+        "  (default 0) as SkelAnimations, meshes with blend shapes): .usda text, a .usdc\n"
+        "  crate file (0.8.0) or a .usdz package of one; --zstd encodes a .g4b's data\n"
+        "  chunk; --json reports on stdout as JSON\n",
         stderr);
     return 2;
   }
   o->write.binary = EndsWith(o->out, ".g4b");
-  o->usda = EndsWith(o->out, ".usda");
+  for (const char* extension : {".usda", ".usdc", ".usdz"}) {
+    if (EndsWith(o->out, extension)) o->usd = extension;
+  }
   if (o->write.zstd && !o->write.binary) {
     std::fputs("sinew convert: --zstd needs a .g4b output\n", stderr);
     return 2;
@@ -132,13 +137,19 @@ int ConvertCommand(std::span<const std::string_view> args) {
   loader::G4mfWriteReport report;
   loader::UsdaWriteReport usda_report;
   Result<std::vector<uint8_t>> bytes = std::vector<uint8_t>();
-  if (o.usda) {
+  if (o.usd == ".usda") {
     auto text = loader::WriteUsda(loaded->loaded.asset, o.usda_write, &usda_report);
     if (text) {
       bytes = std::vector<uint8_t>(text->begin(), text->end());
     } else {
       bytes = text.status();
     }
+  } else if (o.usd == ".usdc") {
+    bytes = loader::WriteUsdc(loaded->loaded.asset, o.usda_write, &usda_report);
+  } else if (o.usd == ".usdz") {
+    // The package's one layer, named after it.
+    const std::string layer = std::filesystem::path(o.out).stem().string() + ".usdc";
+    bytes = loader::WriteUsdz(loaded->loaded.asset, layer, o.usda_write, &usda_report);
   } else {
     bytes = loader::WriteG4mf(loaded->loaded.asset, o.write, &report);
   }

@@ -1,6 +1,7 @@
-// `sinew bench --usda [--json] [--mb N] [FILES]`: how fast the .usda reader (loader/src/usd) turns
-// text into a layer, in MB/s of text. Without FILES it writes a synthetic stage (synthetic_usda.h)
-// of about N MB (default 32) and reads that.
+// `sinew bench --usda [--json] [--mb N] [FILES]`: how fast the USD readers (loader/src/usd) turn a
+// file's bytes into a layer (MB/s of the file), and the UsdSkel loader into a validated, packed
+// asset. Without FILES it writes a synthetic stage (synthetic_usda.h) of about N MB (default 32),
+// and the same layer as a .usdc crate file, and reads both side by side.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -11,7 +12,10 @@
 #include "commands.h"
 #include "json_writer.h"
 #include "sinew/loader/file.h"
+#include "sinew/loader/usd.h"
 #include "synthetic_usda.h"
+#include "usd/crate_writer.h"
+#include "usd/read_layer.h"
 #include "usd/usda_parser.h"
 
 namespace sinew::tool {
@@ -23,10 +27,13 @@ double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(
 
 struct UsdaRow {
   std::string file;
+  std::string format;  // usda, usdc or usdz
   size_t bytes = 0;
   size_t prims = 0, attributes = 0, time_samples = 0, numbers = 0;
   size_t rounds = 0;
   double first_ms = 0, median_ms = 0, min_ms = 0;
+  size_t load_rounds = 0;
+  double load_median_ms = 0;  // bytes -> validated asset with packed influences (LoadUsdFromMemory)
   double mb_per_s() const { return double(bytes) / (median_ms * 1e-3) / 1e6; }
 };
 
@@ -54,8 +61,24 @@ void Count(const loader::usd::Layer& layer, UsdaRow* row) {
   }
 }
 
-// Reads `path` once (first_ms), then again until at least 5 rounds and about a second (at most
-// 100 rounds) from the same bytes in memory. False (after a message) when it does not read.
+// Runs `step` until at least `min_rounds` rounds and about a second (at most 100 rounds); the
+// times in ms, or empty when a round fails.
+template <typename Step>
+std::vector<double> Rounds(size_t min_rounds, Step&& step) {
+  std::vector<double> times;
+  const auto start = Clock::now();
+  while (times.size() < min_rounds || (Ms(Clock::now() - start) < 1000 && times.size() < 100)) {
+    const auto t0 = Clock::now();
+    const bool ok = step();
+    times.push_back(Ms(Clock::now() - t0));
+    if (!ok) return {};
+  }
+  return times;
+}
+
+// Reads `path` once (first_ms), then again until at least 5 rounds and about a second from the
+// same bytes in memory; then loads it as an asset at least 3 times. False (after a message) when
+// it does not read.
 bool MeasureFile(const std::filesystem::path& path, UsdaRow* row) {
   row->file = path.filename().string();
   auto bytes = loader::ReadFile(path);
@@ -63,10 +86,14 @@ bool MeasureFile(const std::filesystem::path& path, UsdaRow* row) {
     std::fprintf(stderr, "sinew bench: %s\n", bytes.error().ToString().c_str());
     return false;
   }
-  const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size);
-  row->bytes = text.size();
+  const std::span<const uint8_t> data(bytes->data(), bytes->size);
+  const loader::usd::LayerEncoding encoding = loader::usd::DetectLayerEncoding(data);
+  row->format = encoding == loader::usd::LayerEncoding::kUsda   ? "usda"
+                : encoding == loader::usd::LayerEncoding::kUsdc ? "usdc"
+                                                                : "usdz";
+  row->bytes = data.size();
   auto t0 = Clock::now();
-  auto layer = loader::usd::ReadUsda(text);
+  auto layer = loader::usd::ReadLayer(data);
   row->first_ms = Ms(Clock::now() - t0);
   if (!layer) {
     std::fprintf(stderr, "sinew bench: %s: %s\n", path.string().c_str(),
@@ -74,17 +101,21 @@ bool MeasureFile(const std::filesystem::path& path, UsdaRow* row) {
     return false;
   }
   Count(*layer, row);
-  std::vector<double> times;
-  const auto start = Clock::now();
-  while (times.size() < 5 || (Ms(Clock::now() - start) < 1000 && times.size() < 100)) {
-    t0 = Clock::now();
-    const bool ok = loader::usd::ReadUsda(text).ok();
-    times.push_back(Ms(Clock::now() - t0));
-    if (!ok) return false;
-  }
+  const std::vector<double> times = Rounds(5, [&] { return loader::usd::ReadLayer(data).ok(); });
+  if (times.empty()) return false;
   row->rounds = times.size();
   row->median_ms = Median(times);
   row->min_ms = *std::min_element(times.begin(), times.end());
+  auto loaded = loader::LoadUsdFromMemory(data);
+  if (!loaded) {
+    std::fprintf(stderr, "sinew bench: %s: %s\n", path.string().c_str(),
+                 loaded.error().ToString().c_str());
+    return false;
+  }
+  const std::vector<double> loads = Rounds(3, [&] { return loader::LoadUsdFromMemory(data).ok(); });
+  if (loads.empty()) return false;
+  row->load_rounds = loads.size();
+  row->load_median_ms = Median(loads);
   return true;
 }
 
@@ -95,6 +126,7 @@ void PrintJson(const std::vector<UsdaRow>& rows) {
   for (const UsdaRow& r : rows) {
     json.BeginObject(JsonWriter::kInline);
     json.Key("file").String(r.file);
+    json.Key("format").String(r.format);
     json.Key("bytes").Int(int64_t(r.bytes));
     json.Key("prims").Int(int64_t(r.prims));
     json.Key("attributes").Int(int64_t(r.attributes));
@@ -105,6 +137,8 @@ void PrintJson(const std::vector<UsdaRow>& rows) {
     json.Key("median_ms").Number(r.median_ms, JsonWriter::Fixed(3));
     json.Key("min_ms").Number(r.min_ms, JsonWriter::Fixed(3));
     json.Key("mb_per_s").Number(r.mb_per_s(), JsonWriter::Fixed(1));
+    json.Key("load_rounds").Int(int64_t(r.load_rounds));
+    json.Key("load_median_ms").Number(r.load_median_ms, JsonWriter::Fixed(3));
     json.EndObject();
   }
   json.EndArray();
@@ -112,17 +146,18 @@ void PrintJson(const std::vector<UsdaRow>& rows) {
 }
 
 void PrintTable(const std::vector<UsdaRow>& rows) {
-  std::printf("%-32s %9s %7s %8s %8s %10s %9s %9s %8s\n", "file", "KB", "prims", "attrs", "samples",
-              "numbers", "first ms", "median ms", "MB/s");
+  std::printf("%-28s %-5s %9s %6s %7s %8s %10s %9s %9s %8s %8s\n", "file", "fmt", "KB", "prims",
+              "attrs", "samples", "numbers", "first ms", "median ms", "MB/s", "load ms");
   for (const UsdaRow& r : rows) {
-    std::printf("%-32s %9.1f %7zu %8zu %8zu %10zu %9.2f %9.2f %8.1f\n", r.file.c_str(),
-                double(r.bytes) / 1024.0, r.prims, r.attributes, r.time_samples, r.numbers,
-                r.first_ms, r.median_ms, r.mb_per_s());
+    std::printf("%-28s %-5s %9.1f %6zu %7zu %8zu %10zu %9.2f %9.2f %8.1f %8.2f\n", r.file.c_str(),
+                r.format.c_str(), double(r.bytes) / 1024.0, r.prims, r.attributes, r.time_samples,
+                r.numbers, r.first_ms, r.median_ms, r.mb_per_s(), r.load_median_ms);
   }
   std::printf(
       "first = the first read of the file's bytes in this process; median = the median of the\n"
-      "reads after it (at least 5, about a second), text in memory -> usd::Layer; MB/s = file\n"
-      "bytes (10^6) / median\n");
+      "reads after it (at least 5, about a second), bytes in memory -> usd::Layer; MB/s = file\n"
+      "bytes (10^6) / median; load = bytes -> validated sinew::Asset with packed influences\n"
+      "(LoadUsdFromMemory), median of at least 3\n");
 }
 
 // Returns an empty string on success, else what was wrong.
@@ -164,6 +199,26 @@ int UsdaBench(std::span<const std::string_view> args) {
       return 1;
     }
     o.files.push_back(path);
+    // The same layer as a crate file, read side by side with the text.
+    auto text = loader::ReadFile(path);
+    if (!text) return 1;
+    auto layer = loader::usd::ReadUsda(
+        std::string_view(reinterpret_cast<const char*>(text->data()), text->size));
+    auto crate =
+        layer ? loader::usd::WriteCrate(*layer) : Result<std::vector<uint8_t>>(layer.status());
+    if (!crate) {
+      std::fprintf(stderr, "sinew bench: %s\n", crate.error().ToString().c_str());
+      return 1;
+    }
+    const auto crate_path = dir / "synthetic_stage.usdc";
+    std::FILE* f = std::fopen(crate_path.string().c_str(), "wb");
+    const bool written_all = f && std::fwrite(crate->data(), 1, crate->size(), f) == crate->size();
+    if (f) std::fclose(f);
+    if (!written_all) {
+      std::fprintf(stderr, "sinew bench: cannot write %s\n", crate_path.string().c_str());
+      return 1;
+    }
+    o.files.push_back(crate_path);
   }
   std::vector<UsdaRow> rows;
   for (const auto& path : o.files) {

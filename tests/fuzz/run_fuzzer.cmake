@@ -1,8 +1,9 @@
 # Builds the fuzz targets with clang in SCRATCH_DIR and runs FUZZER for SECONDS seconds on the seed
 # corpus (tests/fuzz/corpus/<format>) plus SEED_DIRS, with the libFuzzer dictionary DICT when given.
 # Fails on any crash, leak or sanitizer report.
-# With CONVERT (the sinew tool) and CONVERT_INPUTS, each input is first converted to .g4tf, .g4b and
-# Zstd .g4b seeds (G4MF seeds made from the shared glTF assets, never stored in the repo).
+# With CONVERT (the sinew tool) and CONVERT_INPUTS, each input is first converted to seeds of the
+# format (seeds made from the shared glTF assets, never stored in the repo): for FORMAT g4mf .g4tf,
+# .g4b and Zstd .g4b files, for usdc .usdc and .usdz files.
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
@@ -19,7 +20,10 @@ run(${CMAKE_COMMAND} -S ${FUZZ_SOURCE_DIR} -B ${SCRATCH_DIR} -G ${GENERATOR}
 run(${CMAKE_COMMAND} --build ${SCRATCH_DIR} --target ${FUZZER})
 # A scratch copy of the corpus: libFuzzer writes new inputs into the first corpus folder.
 file(REMOVE_RECURSE ${SCRATCH_DIR}/corpus)
-file(COPY ${FUZZ_SOURCE_DIR}/corpus/${FORMAT}/ DESTINATION ${SCRATCH_DIR}/corpus)
+file(MAKE_DIRECTORY ${SCRATCH_DIR}/corpus)
+if(IS_DIRECTORY ${FUZZ_SOURCE_DIR}/corpus/${FORMAT})
+  file(COPY ${FUZZ_SOURCE_DIR}/corpus/${FORMAT}/ DESTINATION ${SCRATCH_DIR}/corpus)
+endif()
 set(seeds)
 if(CONVERT)
   file(REMOVE_RECURSE ${SCRATCH_DIR}/converted)
@@ -27,9 +31,14 @@ if(CONVERT)
   foreach(input ${CONVERT_INPUTS})
     get_filename_component(name ${input} NAME_WE)
     set(out ${SCRATCH_DIR}/converted/${name})
-    run(${CONVERT} convert ${input} ${out}.g4tf)
-    run(${CONVERT} convert ${input} ${out}.g4b)
-    run(${CONVERT} convert ${input} ${out}_zstd.g4b --zstd)
+    if(FORMAT STREQUAL "usdc")
+      run(${CONVERT} convert ${input} ${out}.usdc)
+      run(${CONVERT} convert ${input} ${out}.usdz)
+    else()
+      run(${CONVERT} convert ${input} ${out}.g4tf)
+      run(${CONVERT} convert ${input} ${out}.g4b)
+      run(${CONVERT} convert ${input} ${out}_zstd.g4b --zstd)
+    endif()
   endforeach()
   list(APPEND seeds ${SCRATCH_DIR}/converted)
 endif()

@@ -8,14 +8,10 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
-#include <utility>
-#include <vector>
 
-#include "sinew/cpu/deform_primitive.h"
-#include "sinew/cpu/evaluate_scene.h"
-#include "sinew/cpu/rigid_transform_job.h"
 #include "sinew/loader/usd.h"
 #include "usd/usda_parser.h"
+#include "usd_fuzz_checks.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The input as it is: no terminator or padding after it, so a read past its end is caught.
@@ -25,14 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (layer.error().code == sinew::Error::kNone || layer.error().where.empty()) __builtin_trap();
     return 0;
   }
-  // The model's own invariants: each prim is found at its path, and parents and children agree.
-  const auto& prims = layer->prims;
-  for (uint32_t i = 0; i < prims.size(); ++i) {
-    if (layer->FindPrim(prims[i].path) != &prims[i]) __builtin_trap();
-    for (uint32_t child : prims[i].children) {
-      if (child >= prims.size() || prims[child].parent != int32_t(i)) __builtin_trap();
-    }
-  }
+  if (!sinew::fuzz::KeepsItsInvariants(*layer)) __builtin_trap();
   // The UsdSkel loader: an error says where; an asset poses (at the start of its first clip),
   // every drawn primitive deforms and every rigid binding is placed.
   auto loaded = sinew::loader::LoadUsdaFromMemory(std::span(data, size));
@@ -41,24 +30,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       __builtin_trap();
     return 0;
   }
-  const sinew::Asset& a = loaded->asset;
-  auto scene = sinew::cpu::EvaluateScene(a, a.animations.empty() ? -1 : 0, 0);
-  if (!scene) __builtin_trap();
-  for (const sinew::cpu::DrawnMesh& drawn : sinew::cpu::DrawnMeshes(a)) {
-    std::vector<sinew::Float3x4> palette;
-    if (drawn.skin >= 0) {
-      auto p = sinew::cpu::NodePalette(a, drawn.node, scene->world);
-      if (!p) __builtin_trap();
-      palette = std::move(p.value());
-    }
-    for (uint32_t k = 0; k < a.meshes[drawn.mesh].primitives.size(); ++k) {
-      sinew::cpu::DeformedPrimitive out;
-      if (!sinew::cpu::DeformPrimitive(a, drawn.node, k, scene->world,
-                                       scene->pose.weights[drawn.node], palette, &out)) {
-        __builtin_trap();
-      }
-    }
-  }
-  if (!sinew::cpu::RigidTransforms(a, scene->world)) __builtin_trap();
+  if (!sinew::fuzz::PosesAndDeforms(loaded->asset)) __builtin_trap();
   return 0;
 }

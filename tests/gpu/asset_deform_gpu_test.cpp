@@ -133,6 +133,9 @@ INSTANTIATE_TEST_SUITE_P(SharedAssets, AssetDeformGpu,
 INSTANTIATE_TEST_SUITE_P(UsdSkelScenes, AssetDeformGpu,
                          ::testing::ValuesIn(testing::kUsdSkelScenes));
 
+// The real binary USD packages (.usdz holding a .usdc).
+INSTANTIATE_TEST_SUITE_P(UsdPackages, AssetDeformGpu, ::testing::ValuesIn(testing::kUsdPackages));
+
 class RobotExpressiveFaceGpu : public testing::GpuTest {};
 
 // RobotExpressive's face shapes (mesh "Head": Angry, Surprised, Sad, over three primitives, of

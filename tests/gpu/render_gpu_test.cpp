@@ -75,6 +75,8 @@ INSTANTIATE_TEST_SUITE_P(SharedAssets, RenderGpu,
 
 INSTANTIATE_TEST_SUITE_P(UsdSkelScenes, RenderGpu, ::testing::ValuesIn(testing::kUsdSkelScenes));
 
+INSTANTIATE_TEST_SUITE_P(UsdPackages, RenderGpu, ::testing::ValuesIn(testing::kUsdPackages));
+
 class RenderG4mfGpu : public testing::GpuTest {};
 
 // A G4MF character draws like any other: CesiumMan and Fox written as binary G4MF (WriteG4mf)

@@ -1,6 +1,6 @@
-// The files the GPU suites run on: every shared skinned or morphing glTF asset (under
-// SINEW_TEST_ASSETS) and Pixar's UsdSkel scenes (under SINEW_TEST_CONFORMANCE, "usdskel/..."),
-// and where a parameter's file is.
+// The files the GPU suites run on: every shared skinned or morphing glTF asset and binary USD
+// package (under SINEW_TEST_ASSETS) and Pixar's UsdSkel scenes (under SINEW_TEST_CONFORMANCE,
+// "usdskel/..."), and where a parameter's file is.
 #pragma once
 
 #include <filesystem>
@@ -34,6 +34,13 @@ inline constexpr const char* kUsdSkelScenes[] = {
     "usdskel/dqs.usda",
     "usdskel/blendshapes.usda",
     "usdskel/blendshapesWithNormals.usda",
+};
+
+// The real binary USD packages (crate 0.8.0 .usdc inside .usdz, written by a common converter).
+inline constexpr const char* kUsdPackages[] = {
+    "usd/RiggedSimple.usdz",
+    "usd/AnimatedMorphCube.usdz",
+    "usd/AnimatedMorphSphere.usdz",
 };
 
 // A parameter's file: under the shared assets, or for "usdskel/..." among Pixar's UsdSkel scenes in

@@ -1,5 +1,6 @@
-// Writing .usda (sinew/loader/usda_writer.h): shared glTF characters written as UsdSkel layers and
-// read back by the UsdSkel loader deform as the originals at times across their clip — skeletons,
+// Writing USD (sinew/loader/usda_writer.h): shared glTF characters written as UsdSkel layers — as
+// .usda text, as a .usdc crate file and as a .usdz package — and read back by the UsdSkel loader
+// deform as the originals at times across their clip — skeletons,
 // the clip as SkelAnimations, influences, blend shapes with their weights — and what cannot be
 // written is refused or reported.
 #include "sinew/loader/usda_writer.h"
@@ -58,11 +59,28 @@ Asset LoadShared(const char* relative) {
   return loaded.ok() ? std::move(loaded->loaded.asset) : Asset();
 }
 
-Asset ReadBack(const std::string& text) {
-  auto loaded =
-      LoadUsdaFromMemory(std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+Asset ReadBack(std::span<const uint8_t> bytes) {
+  auto loaded = LoadUsdFromMemory(bytes);
   EXPECT_TRUE(loaded.ok()) << loaded.error().ToString();
   return loaded.ok() ? std::move(loaded->asset) : Asset();
+}
+
+// `original` written in each of USD's three encodings and read back.
+std::vector<std::pair<std::string, Asset>> WriteAndReadBack(const Asset& original) {
+  std::vector<std::pair<std::string, Asset>> out;
+  UsdaWriteReport report;
+  auto text = WriteUsda(original, {}, &report);
+  EXPECT_TRUE(text.ok()) << text.error().ToString();
+  if (!text.ok()) return out;
+  out.emplace_back(
+      "usda", ReadBack(std::span(reinterpret_cast<const uint8_t*>(text->data()), text->size())));
+  auto crate = WriteUsdc(original);
+  EXPECT_TRUE(crate.ok()) << crate.error().ToString();
+  if (crate.ok()) out.emplace_back("usdc", ReadBack(*crate));
+  auto package = WriteUsdz(original, "Character.usdc");
+  EXPECT_TRUE(package.ok()) << package.error().ToString();
+  if (package.ok()) out.emplace_back("usdz", ReadBack(*package));
+  return out;
 }
 
 // `original`'s clip 0, and the only clip of `original` written and read back, at the clip's
@@ -70,33 +88,34 @@ Asset ReadBack(const std::string& text) {
 // normals within 1e-4. What is read back skins its normals by UsdSkel's rule
 // (NormalBlend::kPerJoint), so the original is baked by that rule too.
 void ExpectRoundTrip(Asset original, float tolerance) {
-  UsdaWriteReport report;
-  auto text = WriteUsda(original, {}, &report);
-  ASSERT_TRUE(text.ok()) << text.error().ToString();
-  const Asset back = ReadBack(*text);
+  const auto encodings = WriteAndReadBack(original);
+  ASSERT_EQ(encodings.size(), 3u);
   for (Mesh& mesh : original.meshes) {
     for (Primitive& primitive : mesh.primitives) primitive.normal_blend = NormalBlend::kPerJoint;
   }
-  ASSERT_EQ(back.animations.size(), 1u);
-  const cpu::ClipRange range = cpu::RangeOf(original.animations.at(0));
-  for (float f : {0.0f, 0.23f, 0.5f, 0.77f, 1.0f}) {
-    const float t = range.start + f * range.duration();
-    SCOPED_TRACE(t);
-    const Baked want = Bake(original, 0, t), got = Bake(back, 0, t);
-    ASSERT_EQ(got.positions.size(), want.positions.size());
-    ASSERT_FALSE(want.positions.empty());
-    const float extent = BoundsDiagonal(want.positions);
-    float worst = 0;
-    for (size_t i = 0; i < want.positions.size(); ++i) {
-      worst = std::max(worst, std::fabs(got.positions[i] - want.positions[i]));
+  for (const auto& [encoding, back] : encodings) {
+    SCOPED_TRACE(encoding);
+    ASSERT_EQ(back.animations.size(), 1u);
+    const cpu::ClipRange range = cpu::RangeOf(original.animations.at(0));
+    for (float f : {0.0f, 0.23f, 0.5f, 0.77f, 1.0f}) {
+      const float t = range.start + f * range.duration();
+      SCOPED_TRACE(t);
+      const Baked want = Bake(original, 0, t), got = Bake(back, 0, t);
+      ASSERT_EQ(got.positions.size(), want.positions.size());
+      ASSERT_FALSE(want.positions.empty());
+      const float extent = BoundsDiagonal(want.positions);
+      float worst = 0;
+      for (size_t i = 0; i < want.positions.size(); ++i) {
+        worst = std::max(worst, std::fabs(got.positions[i] - want.positions[i]));
+      }
+      EXPECT_LE(worst, tolerance * extent);
+      ASSERT_EQ(got.normals.size(), want.normals.size());
+      float worst_normal = 0;
+      for (size_t i = 0; i < want.normals.size(); ++i) {
+        worst_normal = std::max(worst_normal, std::fabs(got.normals[i] - want.normals[i]));
+      }
+      EXPECT_LE(worst_normal, 1e-4f);
     }
-    EXPECT_LE(worst, tolerance * extent);
-    ASSERT_EQ(got.normals.size(), want.normals.size());
-    float worst_normal = 0;
-    for (size_t i = 0; i < want.normals.size(); ++i) {
-      worst_normal = std::max(worst_normal, std::fabs(got.normals[i] - want.normals[i]));
-    }
-    EXPECT_LE(worst_normal, 1e-4f);
   }
 }
 

@@ -288,13 +288,15 @@ TEST(SinewBench, LoaderComparesTheLoaderWithADomParse) {
 }
 
 // The .usda reader on a synthetic stage of about a megabyte, in MB/s.
-TEST(SinewBench, UsdaReadsASyntheticStageAndReportsItsSpeed) {
+// The stage as .usda, then the same layer as .usdc: the same counts, a smaller file, both loaded.
+TEST(SinewBench, UsdaReadsASyntheticStageAsTextAndAsACrateAndReportsTheirSpeed) {
   ScratchDir dir;
   const JsonDocument doc = RunJson({"bench", "--usda", "--mb", "1", "--json"}, dir);
   const JsonValue rows = doc.root()["usda"];
-  ASSERT_EQ(rows.size(), 1u);
-  const JsonValue row = rows[0];
+  ASSERT_EQ(rows.size(), 2u);
+  const JsonValue row = rows[0], crate = rows[1];
   EXPECT_EQ(row["file"].String(), "synthetic_stage.usda");
+  EXPECT_EQ(row["format"].String(), "usda");
   EXPECT_GE(row["bytes"].Int(), 1 << 20);
   EXPECT_GT(row["prims"].Int(), 3);  // the root, the skeleton, its animation and meshes
   EXPECT_GT(row["time_samples"].Int(), 0);
@@ -302,6 +304,15 @@ TEST(SinewBench, UsdaReadsASyntheticStageAndReportsItsSpeed) {
   EXPECT_GE(row["rounds"].Int(), 5);
   EXPECT_GT(row["mb_per_s"].Number(), 0.0);
   EXPECT_LE(row["min_ms"].Number(), row["median_ms"].Number());
+  EXPECT_GE(row["load_rounds"].Int(), 3);
+  EXPECT_GT(row["load_median_ms"].Number(), 0.0);
+  EXPECT_EQ(crate["file"].String(), "synthetic_stage.usdc");
+  EXPECT_EQ(crate["format"].String(), "usdc");
+  EXPECT_LT(crate["bytes"].Int(), row["bytes"].Int());
+  for (const char* count : {"prims", "attributes", "time_samples", "numbers"}) {
+    EXPECT_EQ(crate[count].Int(), row[count].Int()) << count;
+  }
+  EXPECT_GT(crate["load_median_ms"].Number(), 0.0);
 }
 
 // The .usda reader on a file given: Pixar's LBS scene, with the counts it holds.

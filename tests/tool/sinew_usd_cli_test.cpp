@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -197,6 +198,61 @@ TEST(SinewBench, TimesTheBlendShapesOfAnUnskinnedMesh) {
     rows.push_back(r["path"].String() + " " + r["layout"].String());
   }
   EXPECT_EQ(rows, (std::vector<std::string>{"cpu /TestPlane/Mesh/0 rigid"}));
+}
+
+// A glTF character converted to .usdc and to .usdz by the tool, then read back by it: `info`
+// names the encoding and the layer's UsdSkel prims, `bake` writes the same vertices from either
+// file, `bench` skins it.
+TEST(SinewConvert, WritesUsdcAndUsdzThatTheToolReadsBack) {
+  ScratchDir dir;
+  const std::string fox = (TestAssets() / "Fox/Fox.glb").string();
+  for (const char* out : {"fox.usdc", "fox.usdz"}) {
+    const ToolRun run = RunSinew({"convert", fox, out, "--json"}, dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(JsonDocument(run.out).root()["bytes"].Int(),
+              int64_t(std::filesystem::file_size(dir.path() / out)));
+  }
+  const ToolRun info = RunSinew({"info", "fox.usdz", "--json"}, dir.path());
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const JsonDocument doc(info.out);
+  EXPECT_EQ(doc.root()["format"].String(), "USD (.usdz)");
+  EXPECT_EQ(doc.root()["usd"]["skeletons"][0]["joints"].Int(), 24);
+  EXPECT_EQ(doc.root()["animations"].size(), 1u);
+  std::vector<std::string> objs;
+  for (const char* file : {"fox.usdc", "fox.usdz"}) {
+    const std::string prefix = std::string(file).substr(5);
+    const ToolRun bake =
+        RunSinew({"bake", file, "--anim", "0", "--time", "0.4", "--format", "obj", "--out", prefix},
+                 dir.path());
+    ASSERT_EQ(bake.exit_code, 0) << bake.err;
+    objs.push_back(ReadText(dir.path() / (prefix + ".obj")));
+  }
+  ASSERT_GT(objs[0].size(), 1000u);
+  // The same vertices (the first line names the source file).
+  EXPECT_EQ(objs[0].substr(objs[0].find('\n')), objs[1].substr(objs[1].find('\n')));
+  const ToolRun bench =
+      RunSinew({"bench", "fox.usdc", "--cpu-only", "--characters", "1", "--frames", "1", "--json"},
+               dir.path());
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  EXPECT_GT(JsonDocument(bench.out).root()["results"].size(), 0u);
+}
+
+// A crate file cut short: the tool says which section and byte, and exits 1.
+TEST(SinewInfo, NamesTheSectionAndByteOfABrokenCrateFile) {
+  ScratchDir dir;
+  const std::string fox = (TestAssets() / "Fox/Fox.glb").string();
+  ASSERT_EQ(RunSinew({"convert", fox, "fox.usdc"}, dir.path()).exit_code, 0);
+  std::string bytes = ReadText(dir.path() / "fox.usdc");
+  bytes.resize(bytes.size() - 100);  // the table of contents cut off
+  {
+    std::ofstream f(dir.path() / "cut.usdc", std::ios::binary);
+    f << bytes;
+  }
+  const ToolRun run = RunSinew({"info", "cut.usdc"}, dir.path());
+  EXPECT_EQ(run.exit_code, 1);
+  const std::string said = run.out + run.err;
+  EXPECT_NE(said.find("kOutOfBounds at table of contents at byte "), std::string::npos) << said;
+  EXPECT_NE(said.find("6 sections do not fit"), std::string::npos) << said;
 }
 
 }  // namespace

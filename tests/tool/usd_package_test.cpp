@@ -1,3 +1,7 @@
+// Binary USD that sinew writes: shared glTF characters converted to .usdc and baked on the GPU
+// match their originals baked on the CPU reference (loader/usda_writer_test.cpp checks every
+// encoding on the CPU).
+//
 // Real binary USD: the three packages of ../shared/assets/usd (.usdz holding a crate 0.8.0 .usdc,
 // written by a common glTF-to-USD converter) load through LoadAsset and deform like their glTF
 // originals at times across the clip, on the CPU reference and on the GPU. RiggedSimple's glTF
@@ -15,6 +19,8 @@
 #include "sinew/core/math.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
+#include "sinew/loader/usd.h"
+#include "sinew/loader/usda_writer.h"
 #include "test_assets.h"
 
 namespace sinew::tool {
@@ -229,6 +235,32 @@ TEST_F(UsdPackagesOnGpu, RiggedSimpleOnTheGpuMatchesTheCpuReference) {
     const std::vector<float> gpu = Stream(Bake(usd.loaded.asset, t, context_.get()), false);
     ASSERT_EQ(gpu.size(), cpu.size());
     EXPECT_LE(Worst(gpu, cpu), 1e-5f * BoundsDiagonal(cpu)) << "t = " << t;
+  }
+}
+
+// The original by UsdSkel's normal rule (what is read back from USD uses it), on the CPU; its
+// .usdc read back, on the GPU: the same vertices at the clip's start, middle and end.
+TEST_F(UsdPackagesOnGpu, ConvertedCharactersAsUsdcDeformOnTheGpuLikeTheirGltfOriginals) {
+  for (const char* file : {"CesiumMan/CesiumMan.glb", "Fox/Fox.glb"}) {
+    SCOPED_TRACE(file);
+    loader::LoadedFile gltf = Load(file);
+    auto crate = loader::WriteUsdc(gltf.loaded.asset);
+    ASSERT_TRUE(crate.ok()) << crate.error().ToString();
+    auto back = loader::LoadUsdFromMemory(*crate);
+    ASSERT_TRUE(back.ok()) << back.error().ToString();
+    Asset& original = gltf.loaded.asset;
+    for (Mesh& mesh : original.meshes) {
+      for (Primitive& p : mesh.primitives) p.normal_blend = NormalBlend::kPerJoint;
+    }
+    const cpu::ClipRange range = cpu::RangeOf(original.animations.at(0));
+    for (float f : {0.0f, 0.5f, 1.0f}) {
+      const float t = range.start + f * range.duration();
+      const BakeResult want = Bake(original, t), got = Bake(back->asset, t, context_.get());
+      const std::vector<float> wp = Stream(want, false), gp = Stream(got, false);
+      ASSERT_EQ(gp.size(), wp.size());
+      EXPECT_LE(Worst(gp, wp), 1e-5f * BoundsDiagonal(wp)) << "t = " << t;
+      EXPECT_LE(Worst(Stream(got, true), Stream(want, true)), 1e-4f) << "t = " << t;
+    }
   }
 }
 

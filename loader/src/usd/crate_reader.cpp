@@ -1,6 +1,7 @@
 #include "usd/crate_reader.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -22,6 +23,11 @@ using crate::Type;
 
 // LZ4's largest expansion: a block cannot decompress to more than this many bytes per byte.
 constexpr uint64_t kLz4MaxRatio = 255;
+
+// count × size, or UINT64_MAX when that overflows (sizes read from a file may be anything).
+constexpr uint64_t Times(uint64_t count, uint64_t size) noexcept {
+  return size && count > UINT64_MAX / size ? UINT64_MAX : count * size;
+}
 
 // How a crate value type is held in the model: the model's type and the bytes of one element.
 struct TypeLayout {
@@ -360,12 +366,12 @@ bool CrateReader::CompressedInts(Cursor& c, std::vector<T>* out, uint64_t count,
   uint64_t compressed = 0;
   if (!Get(c, &compressed) || !Count(c, compressed, 1, "compressed bytes")) return false;
   // Each integer takes at least two bits of the decompressed coding.
-  const uint64_t most = compressed * kLz4MaxRatio + 64;
-  if ((count + 3) / 4 > most) {
+  const uint64_t most = compressed * kLz4MaxRatio + 64;  // compressed fits in the file
+  if (count / 4 > most) {
     return Invalid(c, std::to_string(count) + " " + std::string(of) + " cannot come from " +
                           std::to_string(compressed) + " compressed bytes");
   }
-  if (!Limit(c, count * sizeof(T), of)) return false;
+  if (!Limit(c, Times(count, sizeof(T)), of)) return false;
   const uint64_t capacity = std::min<uint64_t>(MaxEncodedIntegersSize(count, sizeof(T)), most);
   if (!Limit(c, capacity, of)) return false;
   std::vector<uint8_t> coded(capacity);
@@ -433,10 +439,11 @@ bool CrateReader::FieldsSection() {
   if (!Get(c, &count) || !CompressedInts(c, &names, count, "field names")) return false;
   uint64_t compressed = 0;
   if (!Get(c, &compressed) || !Count(c, compressed, 1, "compressed bytes")) return false;
-  if (count * 8 > compressed * kLz4MaxRatio + 64) {
+  if (Times(count, 8) > compressed * kLz4MaxRatio + 64) {
     return Invalid(c, std::to_string(count) + " field values cannot come from " +
                           std::to_string(compressed) + " compressed bytes");
   }
+  if (!Limit(c, Times(count, 8), "the field values")) return false;
   std::vector<uint64_t> reps(count);
   std::string why;
   if (!Lz4Decompress(file_.subspan(c.pos, compressed),
@@ -471,7 +478,7 @@ bool CrateReader::Paths() {
   if (!Section("PATHS", &c)) return false;
   uint64_t count = 0, encoded = 0;
   if (!Get(c, &count) || !Get(c, &encoded)) return false;
-  if (!Limit(c, count * sizeof(PathEntry), "the path table")) return false;
+  if (!Limit(c, Times(count, sizeof(PathEntry)), "the path table")) return false;
   std::vector<uint32_t> index;
   std::vector<int32_t> element, jump;
   if (!CompressedInts(c, &index, encoded, "path indices") ||
@@ -738,7 +745,7 @@ bool CrateReader::Elements(Cursor& c, const TypeLayout& layout, uint64_t count, 
   if (!Count(c, count, layout.bytes, "elements")) return false;
   const ValueTypeInfo& info = Info(layout.type);
   const uint64_t numbers = count * info.components;
-  if (!Limit(c, numbers * 8, "an array")) return false;
+  if (!Limit(c, Times(numbers, 8), "an array")) return false;
   const uint8_t* p = file_.data() + c.pos;
   c.pos += count * layout.bytes;
   const Scalar scalar = info.scalar;
@@ -1241,7 +1248,11 @@ bool CrateReader::PrimFields(const Fields& fields, Prim* prim, std::vector<std::
 }
 
 bool CrateReader::Typed(const Attribute& attribute, Value* value) {
-  if (value->blocked) return true;
+  if (value->blocked) {  // typed as the attribute, as the text reader types `None`
+    Prepare({attribute.type, 0}, attribute.array, value);
+    value->blocked = true;
+    return true;
+  }
   const ValueTypeInfo& declared = Info(attribute.type);
   const ValueTypeInfo& stored = Info(value->type);
   const bool same = StorageOf(declared.scalar) == StorageOf(stored.scalar) &&
@@ -1446,12 +1457,21 @@ bool CrateReader::BuildLayer(Layer* layer) {
     prim.path = p.path;
     prim.parent = next.parent;
     (next.parent < 0 ? layer->roots : layer->prims[size_t(next.parent)].children).push_back(index);
-    layer->prim_index.emplace(prim.path, index);
+    if (!layer->prim_index.emplace(prim.path, index).second) {
+      return Fail(Error::kInvalidUsdc, "two prims at one path", where_, 0);
+    }
     std::vector<std::string> children, properties;
     if (!PrimFields(FieldsOf(specs_[next.spec]), &layer->prims[index], &children, &properties))
       return false;
     std::vector<uint32_t>& own = props[next.spec];
     OrderBy(&own, properties, name_of);
+    std::unordered_map<std::string_view, uint32_t> seen;
+    for (uint32_t spec : own) {
+      if (!seen.emplace(name_of(spec), spec).second) {
+        return Fail(Error::kInvalidUsdc, "two properties of one name",
+                    paths_[specs_[spec].path].path, 0);
+      }
+    }
     for (uint32_t spec : own) {
       where_ = paths_[specs_[spec].path].path;
       const Fields fields = FieldsOf(specs_[spec]);

@@ -20,10 +20,10 @@ LayerEncoding DetectLayerEncoding(std::span<const uint8_t> bytes) noexcept {
   return LayerEncoding::kUsda;
 }
 
-Result<Layer> ReadLayer(std::span<const uint8_t> bytes) {
+Result<Layer> ReadLayer(std::span<const uint8_t> bytes, const UsdcOptions& options) {
   switch (DetectLayerEncoding(bytes)) {
     case LayerEncoding::kUsdc:
-      return ReadUsdc(bytes);
+      return ReadUsdc(bytes, options);
     case LayerEncoding::kUsda:
       return ReadUsda(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
     case LayerEncoding::kUsdz:
@@ -36,7 +36,7 @@ Result<Layer> ReadLayer(std::span<const uint8_t> bytes) {
     return Status(Error::kUnsupportedFeature, "a package whose root layer is a package", file.name);
   }
   auto layer = DetectLayerEncoding(file.bytes) == LayerEncoding::kUsdc
-                   ? ReadUsdc(file.bytes)
+                   ? ReadUsdc(file.bytes, options)
                    : ReadUsda(std::string_view(reinterpret_cast<const char*>(file.bytes.data()),
                                                file.bytes.size()));
   if (layer.ok()) return layer;

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "sinew/core/error.h"
+#include "usd/crate_reader.h"
 #include "usd/layer.h"
 
 namespace sinew::loader::usd {
@@ -19,6 +20,7 @@ LayerEncoding DetectLayerEncoding(std::span<const uint8_t> bytes) noexcept;
 // The layer. A package's errors name the packaged file in front of their `where`
 // ("Robot.usdc: SPECS at byte 812"); a package whose root layer is itself a package is refused
 // (kUnsupportedFeature).
-Result<Layer> ReadLayer(std::span<const uint8_t> bytes);
+// `options` bound the crate reader (the fuzz target lowers its allocation limit).
+Result<Layer> ReadLayer(std::span<const uint8_t> bytes, const UsdcOptions& options = {});
 
 }  // namespace sinew::loader::usd

@@ -7,7 +7,11 @@
 #include <set>
 #include <string_view>
 
+#include "common/load_status.h"
 #include "sinew/cpu/evaluate_scene.h"
+#include "usd/crate_writer.h"
+#include "usd/usda_parser.h"
+#include "usd/usdz_package.h"
 
 namespace sinew::loader {
 namespace {
@@ -545,6 +549,21 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
   }
   out += "}\n";
   return out;
+}
+
+// The text is the one mapping from an Asset to UsdSkel; the binary encodings re-encode its layer.
+Result<std::vector<uint8_t>> WriteUsdc(const Asset& asset, const UsdaWriteOptions& options,
+                                       UsdaWriteReport* report) {
+  SINEW_TRY_ASSIGN(const std::string text, WriteUsda(asset, options, report));
+  SINEW_TRY_ASSIGN(const usd::Layer layer, usd::ReadUsda(text));
+  return usd::WriteCrate(layer);
+}
+
+Result<std::vector<uint8_t>> WriteUsdz(const Asset& asset, std::string_view layer_name,
+                                       const UsdaWriteOptions& options, UsdaWriteReport* report) {
+  SINEW_TRY_ASSIGN(const std::vector<uint8_t> crate, WriteUsdc(asset, options, report));
+  const usd::PackagedFile file{std::string(layer_name), crate};
+  return usd::PackageUsdz(std::span(&file, 1));
 }
 
 }  // namespace sinew::loader

@@ -84,7 +84,7 @@ Result<PackagedFile> UsdzRootLayer(std::span<const uint8_t> package) {
   return out;
 }
 
-std::vector<uint8_t> WriteUsdz(std::span<const PackagedFile> files) {
+std::vector<uint8_t> PackageUsdz(std::span<const PackagedFile> files) {
   std::vector<uint8_t> out, directory;
   for (const PackagedFile& f : files) {
     const uint32_t offset = uint32_t(out.size()), crc = Crc32(f.bytes);

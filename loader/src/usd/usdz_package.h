@@ -24,6 +24,6 @@ Result<PackagedFile> UsdzRootLayer(std::span<const uint8_t> package);
 
 // A package of `files` in order, the first the root layer: stored entries, each file's data
 // aligned to 64 bytes by padding the local header's extra field, CRC-32s, a central directory.
-std::vector<uint8_t> WriteUsdz(std::span<const PackagedFile> files);
+std::vector<uint8_t> PackageUsdz(std::span<const PackagedFile> files);
 
 }  // namespace sinew::loader::usd

@@ -1,6 +1,7 @@
-// Writing a skinned sinew::Asset (typically loaded from glTF) as a UsdSkel .usda layer: what
-// `sinew convert IN OUT.usda` writes, and how sinew proves that its UsdSkel reading agrees with its
-// glTF reading (a character converted and read back deforms as the original).
+// Writing a skinned sinew::Asset (typically loaded from glTF) as a UsdSkel layer, as .usda text, a
+// .usdc crate file or a .usdz package: what `sinew convert IN OUT.usda|.usdc|.usdz` writes, and how
+// sinew proves that its UsdSkel reading agrees with its glTF reading (a character converted and
+// read back deforms as the original).
 //
 // What is written, under one SkelRoot "/Root" at the origin (docs/usda.md, "Writing .usda"):
 // - per skin that a drawn node instantiates (skins of the same joints with the same inverse binds
@@ -53,5 +54,15 @@ std::string UsdPrimName(std::string_view name, std::string_view fallback);
 // scene evaluation's errors (kInvalidHierarchy, the animation jobs').
 Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& options = {},
                               UsdaWriteReport* report = nullptr);
+
+// The same layer as a binary crate file (.usdc, version 0.8.0: docs/usdc.md, "Writing .usdc").
+// WriteUsda's errors.
+Result<std::vector<uint8_t>> WriteUsdc(const Asset& asset, const UsdaWriteOptions& options = {},
+                                       UsdaWriteReport* report = nullptr);
+
+// The crate file in a .usdz package, as its one file `layer_name` ("Character.usdc").
+Result<std::vector<uint8_t>> WriteUsdz(const Asset& asset, std::string_view layer_name,
+                                       const UsdaWriteOptions& options = {},
+                                       UsdaWriteReport* report = nullptr);
 
 }  // namespace sinew::loader

@@ -1,0 +1,52 @@
+// What the USD fuzz targets (.usda, .usdc/.usdz) ask of what they read: a layer keeps the model's
+// invariants; an asset the UsdSkel loader accepted poses at the start of its first clip, every
+// drawn primitive deforms on the CPU reference and every rigid binding is placed, all without an
+// error (an error there means the loader let through something it should have refused).
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "sinew/asset/asset.h"
+#include "sinew/cpu/deform_primitive.h"
+#include "sinew/cpu/evaluate_scene.h"
+#include "sinew/cpu/rigid_transform_job.h"
+#include "usd/layer.h"
+
+namespace sinew::fuzz {
+
+// Each prim is found at its path, and parents and children agree.
+inline bool KeepsItsInvariants(const loader::usd::Layer& layer) {
+  const auto& prims = layer.prims;
+  for (uint32_t i = 0; i < prims.size(); ++i) {
+    if (layer.FindPrim(prims[i].path) != &prims[i]) return false;
+    for (uint32_t child : prims[i].children) {
+      if (child >= prims.size() || prims[child].parent != int32_t(i)) return false;
+    }
+  }
+  return true;
+}
+
+inline bool PosesAndDeforms(const Asset& a) {
+  auto scene = cpu::EvaluateScene(a, a.animations.empty() ? -1 : 0, 0);
+  if (!scene) return false;
+  for (const cpu::DrawnMesh& drawn : cpu::DrawnMeshes(a)) {
+    std::vector<Float3x4> palette;
+    if (drawn.skin >= 0) {
+      auto p = cpu::NodePalette(a, drawn.node, scene->world);
+      if (!p) return false;
+      palette = std::move(p.value());
+    }
+    for (uint32_t k = 0; k < a.meshes[drawn.mesh].primitives.size(); ++k) {
+      cpu::DeformedPrimitive out;
+      if (!cpu::DeformPrimitive(a, drawn.node, k, scene->world, scene->pose.weights[drawn.node],
+                                palette, &out)) {
+        return false;
+      }
+    }
+  }
+  return cpu::RigidTransforms(a, scene->world).ok();
+}
+
+}  // namespace sinew::fuzz
