@@ -331,6 +331,26 @@ TEST(UsdAsset, JointsBecomeNodesUnderTheSkeletonsNodeWithTheirRestTransforms) {
   EXPECT_EQ(a.scenes[0].nodes, std::vector<uint32_t>{uint32_t(NodeNamed(a, "R"))});
 }
 
+// The SkelRoot binds the skeleton without SkelBindingAPI applied (as converted packages do): the
+// mesh still takes it, as UsdSkel's cache reads it, with UsdSkel's deprecation warning repeated.
+TEST(UsdAsset, AnAncestorsBindingWithoutSkelBindingApiCountsWithAWarning) {
+  std::string text = Rig(kInfluences);
+  const std::string api = "(\n    prepend apiSchemas = [\"SkelBindingAPI\"]\n)\n";
+  const size_t at = text.find(api);
+  ASSERT_NE(at, std::string::npos);
+  text.erase(at, api.size());  // the SkelRoot's, the first
+  const LoadedAsset loaded = Load(text);
+  ASSERT_EQ(loaded.asset.skins.size(), 1u);
+  ASSERT_EQ(loaded.warnings.size(), 1u);
+  EXPECT_EQ(loaded.warnings[0].where, "/R/M");
+  EXPECT_NE(loaded.warnings[0].message.find("binds through /R, which authors binding properties "
+                                            "without SkelBindingAPI"),
+            std::string::npos)
+      << loaded.warnings[0].message;
+  // With the API applied there is nothing to warn about.
+  EXPECT_TRUE(Load(Rig(kInfluences)).warnings.empty());
+}
+
 TEST(UsdAsset, SkinJointsAreTheSkeletonsAndInverseBindsInvertTheBindTransforms) {
   const LoadedAsset loaded = Load(Rig(kInfluences));
   const Asset& a = loaded.asset;

@@ -300,7 +300,7 @@ TEST(Usdc, EveryValueTypeWrittenAsACrateReadsBackAsTheSameLayer) {
   const std::vector<uint8_t> crate = Crate(text);
   ASSERT_GT(crate.size(), crate::kBootstrapSize);
   EXPECT_EQ(std::memcmp(crate.data(), "PXR-USDC", 8), 0);
-  EXPECT_EQ(crate[9], 8);  // version 0.8.0
+  EXPECT_EQ(crate[9], 9);  // version 0.9.0: the timecode needs its type
   const Layer back = Read(crate);
   ExpectSameLayer(text, back);
   // Spot checks that the comparison compares.
@@ -460,6 +460,23 @@ uint64_t SectionStart(const std::vector<uint8_t>& bytes, std::string_view name,
   return 0;
 }
 
+// Without a timecode the file is 0.8.0. Small-integer vectors and diagonal matrices are inlined
+// as USD inlines them (int8s in the ValueRep), and read back as the numbers they were.
+TEST(Usdc, WritesVersion080AndInlinesSmallIntegerVectorsAndDiagonalMatrices) {
+  EXPECT_EQ(SmallCrate()[9], 8);
+  const auto size_of = [](const char* value) {
+    const std::string text = std::string("#usda 1.0\ndef \"A\"\n{\n    ") + value + "\n}\n";
+    const Layer layer = Text(text);
+    const std::vector<uint8_t> crate = Crate(layer);
+    ExpectSameLayer(layer, Read(crate));
+    return crate.size();
+  };
+  EXPECT_LT(size_of("float3 v = (1, -2, 127)"), size_of("float3 v = (1, -2, 128)"));
+  EXPECT_LT(size_of("double3 v = (0, 0, -128)"), size_of("double3 v = (0, 0, 0.5)"));
+  EXPECT_LT(size_of("matrix4d m = ((2, 0, 0, 0), (0, 1, 0, 0), (0, 0, -1, 0), (0, 0, 0, 1))"),
+            size_of("matrix4d m = ((2, 0, 0, 0), (0, 1, 0, 0), (0, 0, -1, 0), (0, 0, 1, 1))"));
+}
+
 TEST(UsdcErrors, ABrokenBootstrapIsRefusedNamingIt) {
   std::vector<uint8_t> bytes = SmallCrate();
   ASSERT_TRUE(ReadUsdc(bytes).ok());
@@ -535,20 +552,55 @@ TEST(UsdcErrors, EveryTruncationAndEveryCorruptByteIsAnErrorNotACrash) {
   }
 }
 
+// Each arc written as a crate writes it (a list op of paths or strings): refused by its name, at
+// the spec that holds it. An empty subLayers list, which writers leave behind, is no arc.
 TEST(UsdcErrors, CompositionArcsAndVariantsAreRefusedByName) {
+  for (const char* key :
+       {"references", "payload", "inheritPaths", "specializes", "variantSetNames", "subLayers"}) {
+    SCOPED_TRACE(key);
+    Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
+    const bool strings =
+        std::string_view(key) == "variantSetNames" || std::string_view(key) == "subLayers";
+    MetadataEntry arc{key, ListOpKind::kPrepend, {}, 0};
+    arc.value.type = strings ? ValueType::kString : ValueType::kPath;
+    arc.value.array = true;
+    arc.value.data = std::vector<std::string>{strings ? "other.usda" : "/B"};
+    Metadata& on = std::string_view(key) == "subLayers" ? layer.metadata : layer.prims[0].metadata;
+    on.entries.push_back(arc);
+    auto r = ReadUsdc(Crate(layer));
+    EXPECT_EQ(r.code(), Error::kUnsupportedFeature);
+    EXPECT_NE(r.error().message.find(std::string("composition arc '") + key + "'"),
+              std::string::npos)
+        << r.error().message;
+    EXPECT_EQ(r.error().where.substr(0, 2), std::string_view(key) == "subLayers" ? "/ " : "/A");
+  }
   Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
-  MetadataEntry refs{"references", ListOpKind::kPrepend, {}, 0};
-  refs.value.type = ValueType::kPath;
-  refs.value.array = true;
-  refs.value.data = std::vector<std::string>{"/B"};
-  layer.prims[0].metadata.entries.push_back(refs);
-  MetadataEntry inherits = refs;
-  inherits.key = "inheritPaths";
-  layer.prims[0].metadata.entries[0] = inherits;
-  auto r = ReadUsdc(Crate(layer));
+  MetadataEntry empty{"subLayers", ListOpKind::kExplicit, {}, 0};
+  empty.value.type = ValueType::kString;
+  empty.value.array = true;
+  empty.value.data = std::vector<std::string>{};
+  layer.metadata.entries.push_back(empty);
+  EXPECT_TRUE(ReadUsdc(Crate(layer)).ok());
+}
+
+// Prims nested past the reader's depth: refused while the path tree is read, before any path
+// string longer than that is built.
+TEST(UsdcErrors, PathsNestingPastTheDepthLimitAreRefused) {
+  std::string text = "#usda 1.0\n";
+  for (int i = 0; i < 140; ++i) text += "def \"P\" {\n";
+  for (int i = 0; i < 140; ++i) text += "}\n";
+  UsdaOptions deep;
+  deep.max_depth = 200;
+  auto layer = ReadUsda(text, deep);
+  ASSERT_TRUE(layer.ok()) << layer.error().ToString();
+  const std::vector<uint8_t> crate = Crate(*layer);
+  auto r = ReadUsdc(crate);
   EXPECT_EQ(r.code(), Error::kUnsupportedFeature);
-  EXPECT_NE(r.error().message.find("composition arc 'inheritPaths'"), std::string::npos);
-  EXPECT_NE(r.error().where.find("/A"), std::string::npos);
+  EXPECT_EQ(r.error().message, "paths nest deeper than 130");
+  EXPECT_EQ(r.error().where.substr(0, 5), "PATHS");
+  UsdcOptions allow;
+  allow.max_depth = 200;
+  EXPECT_TRUE(ReadUsdc(crate, allow).ok());
 }
 
 TEST(UsdcErrors, AValueOfAnotherTypeThanItsAttributeIsAWrongType) {
@@ -581,9 +633,14 @@ TEST(Usdz, ABrokenPackageIsRefusedAndErrorsInsideNameTheLayer) {
   std::vector<uint8_t> bad = package;
   bad[8] = 8;  // deflate
   EXPECT_EQ(ReadLayer(bad).code(), Error::kUnsupportedFeature);
+  auto root = UsdzRootLayer(package);
+  ASSERT_TRUE(root.ok());
   bad = package;
-  bad[package.size() - 40] ^= 1;  // a byte of the layer (before the central directory)
-  EXPECT_EQ(UsdzRootLayer(std::span(bad).first(40)).code(), Error::kInvalidUsdc);
+  bad[size_t(root->bytes.data() - package.data()) + 20] ^= 1;  // a byte of the layer
+  auto crc = UsdzRootLayer(bad);
+  EXPECT_EQ(crc.code(), Error::kInvalidUsdc);
+  EXPECT_EQ(crc.error().message, "the first entry's CRC-32 does not match its data");
+  EXPECT_EQ(UsdzRootLayer(std::span(package).first(29)).code(), Error::kInvalidUsdc);
   bad = package;
   Poke<uint32_t>(&bad, 18, uint32_t(package.size()));  // the entry's size
   Poke<uint32_t>(&bad, 22, uint32_t(package.size()));

@@ -216,12 +216,15 @@ class CrateReader {
     }
     return true;
   }
+  // Charges `bytes` that are about to be decoded (allocated) against the read's budget: each
+  // value can be reached from many places in a file, so the budget is for the whole read.
   bool Limit(const Cursor& c, uint64_t bytes, std::string_view of) {
-    if (bytes > options_.max_decoded_bytes) {
+    decoded_ = bytes > options_.max_decoded_bytes ? UINT64_MAX : decoded_ + bytes;
+    if (decoded_ > options_.max_decoded_bytes) {
       return Fail(Error::kUnsupportedFeature,
-                  std::string(of) + " would take " + std::to_string(bytes) +
-                      " bytes, over the reader's limit of " +
-                      std::to_string(options_.max_decoded_bytes),
+                  std::string(of) + " of " + std::to_string(bytes) +
+                      " bytes would take the read past its limit of " +
+                      std::to_string(options_.max_decoded_bytes) + " decoded bytes",
                   c.what, c.pos);
     }
     return true;
@@ -250,8 +253,8 @@ class CrateReader {
   template <typename T>
   bool CompressedInts(Cursor& c, std::vector<T>* out, uint64_t count, std::string_view of);
   // The decoded tree of the PATHS section (iterative: a sibling waits on a stack).
-  bool BuildPaths(const std::vector<uint32_t>& index, const std::vector<int32_t>& element,
-                  const std::vector<int32_t>& jump);
+  bool BuildPaths(const Cursor& c, const std::vector<uint32_t>& index,
+                  const std::vector<int32_t>& element, const std::vector<int32_t>& jump);
 
   // Values.
   bool TokenAt(uint32_t index, std::string* out, const Cursor& c);
@@ -302,6 +305,7 @@ class CrateReader {
   std::vector<PathEntry> paths_;
   std::vector<Spec> specs_;
   std::string where_ = "value";  // the spec whose values are read, for errors
+  uint64_t decoded_ = 0;         // bytes charged by Limit()
 };
 
 bool CrateReader::Bootstrap() {
@@ -404,6 +408,7 @@ bool CrateReader::Tokens() {
   std::string why;
   if (!Lz4Decompress(file_.subspan(c.pos, compressed), text, &why))
     return Invalid(c, "tokens: " + why);
+  if (!Limit(c, Times(count, sizeof(std::string)), "the tokens")) return false;
   tokens_.reserve(count);
   const char* p = reinterpret_cast<const char*>(text.data());
   const char* end = p + text.size();
@@ -478,6 +483,11 @@ bool CrateReader::Paths() {
   if (!Section("PATHS", &c)) return false;
   uint64_t count = 0, encoded = 0;
   if (!Get(c, &count) || !Get(c, &encoded)) return false;
+  // Every path but the empty one (which may have a slot) is in the encoded tree.
+  if (count > encoded + 1) {
+    return Invalid(
+        c, std::to_string(count) + " paths, but " + std::to_string(encoded) + " encoded ones");
+  }
   if (!Limit(c, Times(count, sizeof(PathEntry)), "the path table")) return false;
   std::vector<uint32_t> index;
   std::vector<int32_t> element, jump;
@@ -487,21 +497,30 @@ bool CrateReader::Paths() {
     return false;
   }
   paths_.resize(count);
-  return BuildPaths(index, element, jump);
+  return BuildPaths(c, index, element, jump);
 }
 
-bool CrateReader::BuildPaths(const std::vector<uint32_t>& index,
+bool CrateReader::BuildPaths(const Cursor& c, const std::vector<uint32_t>& index,
                              const std::vector<int32_t>& element,
                              const std::vector<int32_t>& jump) {
-  Cursor c;
-  Section("PATHS", &c);
   std::vector<uint8_t> seen(index.size());
-  std::vector<std::pair<uint64_t, int32_t>> pending;  // (entry, parent path index)
-  if (!index.empty()) pending.emplace_back(0, -1);
+  struct Pending {
+    uint64_t at;
+    int32_t parent;  // path index
+    uint32_t depth;  // of the entry
+  };
+  std::vector<Pending> pending;
+  if (!index.empty()) pending.push_back({0, -1, 0});
+  // Prims nest max_depth deep; a property and a relationship target may add two levels.
+  const uint32_t deepest = options_.max_depth + 2;
   while (!pending.empty()) {
-    auto [at, parent] = pending.back();
+    auto [at, parent, depth] = pending.back();
     pending.pop_back();
     while (true) {
+      if (depth > deepest) {
+        return Fail(Error::kUnsupportedFeature, "paths nest deeper than " + std::to_string(deepest),
+                    c.what, c.pos);
+      }
       if (at >= index.size() || seen[at]) {
         return Invalid(c, "the path tree jumps to entry " + std::to_string(at) +
                               (at < index.size() ? ", reached twice" : ", past its end"));
@@ -534,11 +553,12 @@ bool CrateReader::BuildPaths(const std::vector<uint32_t>& index,
           e.path += '/';
         }
         e.path += e.name;
+        if (!Limit(c, e.path.size(), "the paths")) return false;
       }
       const int32_t j = jump[at];
       const bool child = j > 0 || j == -1, sibling = j >= 0;
-      if (child && sibling) pending.emplace_back(at + uint64_t(j), parent);
-      if (child) parent = int32_t(p);
+      if (child && sibling) pending.push_back({at + uint64_t(j), parent, depth});
+      if (child) parent = int32_t(p), ++depth;
       if (!child && !sibling) break;
       ++at;
     }
@@ -565,7 +585,7 @@ bool CrateReader::Specs() {
       return Invalid(c, "spec " + std::to_string(i) + " names field set " +
                             std::to_string(fieldset[i]) + " of " +
                             std::to_string(fieldsets_.size()));
-    if (type[i] > uint32_t(SpecType::kVariantSet))
+    if (type[i] == uint32_t(SpecType::kUnknown) || type[i] > uint32_t(SpecType::kVariantSet))
       return Invalid(
           c, "spec " + std::to_string(i) + " has the unknown spec type " + std::to_string(type[i]));
     specs_[i] = {path[i], fieldset[i], SpecType(type[i])};
@@ -940,7 +960,7 @@ bool CrateReader::Vector(Cursor& c, ValueType element, Value* out) {
   strings.resize(count);
   for (std::string& s : strings) {
     uint32_t index = 0;
-    Get(c, &index);
+    if (!Get(c, &index)) return false;
     const bool ok = element == ValueType::kToken    ? TokenAt(index, &s, c)
                     : element == ValueType::kString ? StringAt(index, &s, c)
                                                     : PathAt(index, &s, c);
@@ -985,6 +1005,10 @@ bool CrateReader::Unpack(uint64_t rep, Value* out, uint32_t depth) {
                 "values nest deeper than " + std::to_string(options_.max_depth), where_,
                 crate::Payload(rep));
   }
+  // Each value decoded costs a Value, whether or not its data was decoded before: values that
+  // many dictionary entries share cannot multiply the work without bound.
+  const Cursor at{crate::Payload(rep), file_.size(), where_};
+  if (!Limit(at, sizeof(Value), "the values")) return false;
   const Type type = crate::TypeOf(rep);
   TypeLayout layout;
   if (LayoutOf(type, &layout)) {
@@ -1110,8 +1134,19 @@ bool CrateReader::Refused(std::string_view key, uint64_t rep) {
                    key == "subLayers" || key == "relocates" || key == "layerRelocates";
   if (!arc) return false;
   // An empty list is no arc (writers leave empty subLayers behind).
-  if (crate::TypeOf(rep) == Type::kTokenVector || crate::TypeOf(rep) == Type::kStringVector ||
-      crate::TypeOf(rep) == Type::kPathVector) {
+  const Type type = crate::TypeOf(rep);
+  if (type == Type::kTokenListOp || type == Type::kStringListOp || type == Type::kPathListOp) {
+    ListOp op;
+    const ValueType element = type == Type::kTokenListOp    ? ValueType::kToken
+                              : type == Type::kStringListOp ? ValueType::kString
+                                                            : ValueType::kPath;
+    bool empty = ListOpValue(rep, element, &op);
+    for (unsigned k = 0; k <= unsigned(ListOpKind::kReorder) && empty; ++k) {
+      empty = op.Items(ListOpKind(k)).empty();
+    }
+    if (empty) return false;
+  } else if (TypeLayout layout; LayoutOf(type, &layout) || type == Type::kTokenVector ||
+                                type == Type::kStringVector || type == Type::kPathVector) {
     Value v;
     if (Unpack(rep, &v, 1) && v.size() == 0) return false;
   }
@@ -1318,16 +1353,19 @@ bool CrateReader::AttributeFields(const Fields& fields, Attribute* attribute) {
       double d = 0;
       if (key == "custom" && Number(v, &d)) {
         attribute->custom = d != 0;
-      } else if (key == "elementSize" && Number(v, &d)) {
-        attribute->element_size = int32_t(d);
-      } else if (key == "weight" && Number(v, &d)) {
-        attribute->weight = float(d);
+      } else if (key == "elementSize" && v.type == ValueType::kInt && v.ints().size() == 1) {
+        attribute->element_size = v.ints()[0];
+      } else if (key == "weight" && v.floats().size() == 1) {
+        attribute->weight = v.floats()[0];
       } else if ((key == "interpolation" || key == "documentation") && v.strings().size() == 1) {
         (key == "interpolation" ? attribute->interpolation : attribute->doc) = v.strings()[0];
       } else {
         return Fail(Error::kWrongType, "'" + std::string(key) + "' of the wrong type", where_,
                     crate::Payload(rep));
       }
+    } else if (key == "spline") {
+      return Fail(Error::kUnsupportedFeature, "attribute splines ('spline')", where_,
+                  crate::Payload(rep));
     } else if (key == "connectionPaths") {
       if (!ListOpValue(rep, ValueType::kPath, &attribute->connections)) return false;
     } else if (key == "connectionChildren" || key == "targetChildren") {

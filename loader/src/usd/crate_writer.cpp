@@ -1,5 +1,6 @@
 #include "usd/crate_writer.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -43,8 +44,9 @@ Type CrateType(ValueType type) {
     case ValueType::kFloat:
       return Type::kFloat;
     case ValueType::kDouble:
-    case ValueType::kTimeCode:
       return Type::kDouble;
+    case ValueType::kTimeCode:
+      return Type::kTimeCode;
     case ValueType::kString:
       return Type::kString;
     case ValueType::kToken:
@@ -85,6 +87,41 @@ Type CrateType(ValueType type) {
 
 bool IsQuaternion(ValueType type) {
   return type == ValueType::kQuath || type == ValueType::kQuatf || type == ValueType::kQuatd;
+}
+
+// USD inlines a vector whose components are all small integers (int8s, one a byte) and a matrix
+// that is diagonal with small integers there (its diagonal as int8s): the payload, or false.
+bool SmallIntegers(const Value& value, uint64_t* payload) {
+  const ValueTypeInfo& info = Info(value.type);
+  if (IsQuaternion(value.type) || value.array || info.scalar == Scalar::kString ||
+      (info.components < 2 && info.rows == 0)) {
+    return false;
+  }
+  std::vector<double> numbers;
+  for (int32_t v : value.ints()) numbers.push_back(v);
+  for (float v : value.floats()) numbers.push_back(v);
+  for (double v : value.doubles()) numbers.push_back(v);
+  const auto small = [](double v) { return v == std::trunc(v) && v >= -128 && v <= 127; };
+  uint8_t bytes[8] = {};
+  if (info.rows) {
+    const size_t n = info.rows;
+    if (numbers.size() != n * n || n > 4) return false;
+    for (size_t r = 0; r < n; ++r) {
+      for (size_t c = 0; c < n; ++c) {
+        const double v = numbers[r * n + c];
+        if ((r != c && v != 0) || !small(v)) return false;
+      }
+      bytes[r] = uint8_t(int8_t(numbers[r * n + r]));
+    }
+  } else {
+    if (numbers.size() != info.components || numbers.size() > 4) return false;
+    for (size_t k = 0; k < numbers.size(); ++k) {
+      if (!small(numbers[k])) return false;
+      bytes[k] = uint8_t(int8_t(numbers[k]));
+    }
+  }
+  std::memcpy(payload, bytes, 8);
+  return true;
 }
 
 class CrateWriter {
@@ -172,6 +209,7 @@ class CrateWriter {
     uint32_t path, fieldset, type;
   };
   std::vector<SpecEntry> specs_;
+  bool timecodes_ = false;  // a TimeCode value was written: the file is 0.9.0
 };
 
 uint32_t CrateWriter::Token(std::string_view text) {
@@ -212,8 +250,9 @@ uint32_t CrateWriter::Path(const std::string& path) {
 }
 
 uint64_t CrateWriter::DoubleRep(double v) {
-  const float f = float(v);
-  if (std::isfinite(v) && double(f) == v) {  // a float holds it: inlined as that float
+  const bool in_range = std::isfinite(v) && std::fabs(v) <= double(FLT_MAX);
+  const float f = in_range ? float(v) : 0.0f;
+  if (in_range && double(f) == v) {  // a float holds it: inlined as that float
     uint32_t bits;
     std::memcpy(&bits, &f, 4);
     return crate::MakeRep(Type::kDouble, bits, crate::kInlinedBit);
@@ -332,7 +371,8 @@ uint64_t CrateWriter::ScalarRep(const Value& value, Type type) {
     case Type::kInt:
     case Type::kUInt:
     case Type::kHalf:
-    case Type::kFloat: {
+    case Type::kFloat:
+    case Type::kVec2h: {
       // Four bytes or fewer: the value's own bytes, inlined.
       const size_t at = out_.size();
       Element(value, type, 0);
@@ -343,6 +383,9 @@ uint64_t CrateWriter::ScalarRep(const Value& value, Type type) {
     }
     default:
       break;
+  }
+  if (uint64_t payload = 0; SmallIntegers(value, &payload)) {
+    return crate::MakeRep(type, payload, crate::kInlinedBit);
   }
   Align(8);
   const uint64_t at = out_.size();
@@ -406,6 +449,7 @@ uint64_t CrateWriter::ValueRep(const Value& value) {
     return crate::MakeRep(Type::kPathVector, at);
   }
   const Type type = CrateType(value.type);
+  timecodes_ |= type == Type::kTimeCode;
   return value.array ? ArrayRep(value, type) : ScalarRep(value, type);
 }
 
@@ -600,7 +644,7 @@ void CrateWriter::Sections() {
 bool CrateWriter::Write(const Layer& layer) {
   out_.assign(crate::kBootstrapSize, 0);
   std::memcpy(out_.data(), crate::kMagic, 8);
-  out_[8] = uint8_t(crate::kWrittenVersion >> 16);
+  out_[8] = uint8_t(crate::kWrittenVersion >> 16);  // 0.8.0, or 0.9.0 with timecodes (below)
   out_[9] = uint8_t(crate::kWrittenVersion >> 8);
   out_[10] = uint8_t(crate::kWrittenVersion);
   Token(";-)");
@@ -637,6 +681,7 @@ bool CrateWriter::Write(const Layer& layer) {
     return false;
   }
   Sections();
+  if (timecodes_) out_[9] = 9;
   return true;
 }
 

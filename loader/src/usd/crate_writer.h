@@ -1,5 +1,6 @@
 // Writes a Layer (layer.h) as a binary USD crate file (.usdc) of version 0.8.0, the version the
-// packages in the wild use: what `sinew convert IN OUT.usdc` writes (through usdc_writer.h), and
+// packages in the wild use (0.9.0 when a timecode value needs its type): what `sinew convert IN
+// OUT.usdc` writes (through sinew/loader/usda_writer.h's WriteUsdc), and
 // how the tests turn any .usda into a crate file to read back. docs/usdc.md, "Writing .usdc",
 // lists what is written and how; crate_reader.h reads it.
 #pragma once

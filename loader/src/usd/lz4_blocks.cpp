@@ -2,6 +2,7 @@
 
 #include <lz4.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -65,12 +66,29 @@ bool Lz4Decompress(std::span<const uint8_t> in, std::span<uint8_t> out, std::str
 }
 
 std::vector<uint8_t> Lz4Compress(std::span<const uint8_t> in) {
-  std::vector<uint8_t> out(1 + size_t(LZ4_compressBound(int(in.size()))));
-  out[0] = 0;
-  const int n = LZ4_compress_default(reinterpret_cast<const char*>(in.data()),
-                                     reinterpret_cast<char*>(out.data() + 1), int(in.size()),
-                                     int(out.size() - 1));
-  out.resize(1 + size_t(n > 0 ? n : 0));
+  // One block when LZ4 takes the input whole; else chunks of LZ4's largest input, each an int32
+  // size and a block, after their count.
+  const size_t chunk = LZ4_MAX_INPUT_SIZE;
+  const size_t chunks = in.size() <= chunk ? 0 : (in.size() + chunk - 1) / chunk;
+  std::vector<uint8_t> out(1, uint8_t(chunks));
+  const auto block = [&](std::span<const uint8_t> part, bool sized) {
+    const size_t at = out.size() + (sized ? 4 : 0);
+    out.resize(at + size_t(LZ4_compressBound(int(part.size()))));
+    const int n = LZ4_compress_default(reinterpret_cast<const char*>(part.data()),
+                                       reinterpret_cast<char*>(out.data() + at), int(part.size()),
+                                       int(out.size() - at));
+    out.resize(at + size_t(n > 0 ? n : 0));
+    if (sized) {
+      const int32_t size = n;
+      std::memcpy(out.data() + at - 4, &size, 4);
+    }
+  };
+  if (chunks == 0) {
+    block(in, false);
+  } else {
+    for (size_t c = 0; c < chunks; ++c)
+      block(in.subspan(c * chunk, std::min(chunk, in.size() - c * chunk)), true);
+  }
   return out;
 }
 

@@ -17,7 +17,7 @@ namespace sinew::loader::usd {
 bool Lz4Decompress(std::span<const uint8_t> in, std::span<uint8_t> out, std::string* why,
                    size_t* written = nullptr);
 
-// `in` framed and compressed (one block: the writer never writes more than 2 GB in one piece).
+// `in` framed and compressed: one block, or chunks when it is larger than one LZ4 block takes.
 std::vector<uint8_t> Lz4Compress(std::span<const uint8_t> in);
 
 }  // namespace sinew::loader::usd

@@ -1,5 +1,6 @@
 #include "usd/usdz_package.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <vector>
@@ -88,17 +89,19 @@ std::vector<uint8_t> PackageUsdz(std::span<const PackagedFile> files) {
   std::vector<uint8_t> out, directory;
   for (const PackagedFile& f : files) {
     const uint32_t offset = uint32_t(out.size()), crc = Crc32(f.bytes);
+    const bool utf8 = std::any_of(f.name.begin(), f.name.end(), [](char c) { return c & 0x80; });
     const size_t unpadded = out.size() + kLocalHeaderSize + f.name.size();
     // Extra field padding (its own header: id 0x1986, as USD's writer uses, and a size).
     size_t padding = (kAlignment - unpadded % kAlignment) % kAlignment;
     if (padding && padding < 4) padding += kAlignment;
     const auto header = [&](std::vector<uint8_t>* to, bool central) {
       Store<uint32_t>(to, central ? kCentralHeader : kLocalHeader);
-      if (central) Store<uint16_t>(to, 20);  // made by
-      Store<uint16_t>(to, 20);               // needed to extract
-      Store<uint16_t>(to, 0);                // flags
-      Store<uint16_t>(to, 0);                // stored
-      Store<uint32_t>(to, 0);                // time and date
+      if (central) Store<uint16_t>(to, 20);    // made by
+      Store<uint16_t>(to, 20);                 // needed to extract
+      Store<uint16_t>(to, utf8 ? 0x0800 : 0);  // flags: the name's encoding
+      Store<uint16_t>(to, 0);                  // stored
+      Store<uint16_t>(to, 0);                  // time 00:00:00
+      Store<uint16_t>(to, 0x21);               // date 1980-01-01, DOS's first
       Store<uint32_t>(to, crc);
       Store<uint32_t>(to, uint32_t(f.bytes.size()));
       Store<uint32_t>(to, uint32_t(f.bytes.size()));
