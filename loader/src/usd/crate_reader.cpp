@@ -1127,6 +1127,17 @@ Fields CrateReader::FieldsOf(const Spec& spec) {
   return out;
 }
 
+// The items' type of a list op of tokens, strings or paths; false for any other type.
+bool ListOpOf(Type type, ValueType* element) {
+  if (type != Type::kTokenListOp && type != Type::kStringListOp && type != Type::kPathListOp) {
+    return false;
+  }
+  *element = type == Type::kTokenListOp    ? ValueType::kToken
+             : type == Type::kStringListOp ? ValueType::kString
+                                           : ValueType::kPath;
+  return true;
+}
+
 // Composition arcs and variants, which a flattened layer has none of.
 bool CrateReader::Refused(std::string_view key, uint64_t rep) {
   const bool arc = key == "references" || key == "payload" || key == "inheritPaths" ||
@@ -1135,11 +1146,8 @@ bool CrateReader::Refused(std::string_view key, uint64_t rep) {
   if (!arc) return false;
   // An empty list is no arc (writers leave empty subLayers behind).
   const Type type = crate::TypeOf(rep);
-  if (type == Type::kTokenListOp || type == Type::kStringListOp || type == Type::kPathListOp) {
+  if (ValueType element; ListOpOf(type, &element)) {
     ListOp op;
-    const ValueType element = type == Type::kTokenListOp    ? ValueType::kToken
-                              : type == Type::kStringListOp ? ValueType::kString
-                                                            : ValueType::kPath;
     bool empty = ListOpValue(rep, element, &op);
     for (unsigned k = 0; k <= unsigned(ListOpKind::kReorder) && empty; ++k) {
       empty = op.Items(ListOpKind(k)).empty();
@@ -1161,18 +1169,13 @@ bool CrateReader::Refused(std::string_view key, uint64_t rep) {
 
 bool CrateReader::Generic(std::string_view key, uint64_t rep, Metadata* metadata) {
   const Type type = crate::TypeOf(rep);
-  if (type == Type::kTokenListOp || type == Type::kStringListOp || type == Type::kPathListOp) {
+  if (ValueType element; ListOpOf(type, &element)) {
     ListOp op;
-    const ValueType element = type == Type::kTokenListOp    ? ValueType::kToken
-                              : type == Type::kStringListOp ? ValueType::kString
-                                                            : ValueType::kPath;
     if (!ListOpValue(rep, element, &op)) return false;
     for (unsigned k = 0; k <= unsigned(ListOpKind::kReorder); ++k) {
       if (!op.Has(ListOpKind(k))) continue;
       MetadataEntry e{std::string(key), ListOpKind(k), {}, 0};
-      e.value.type = element == ValueType::kToken    ? ValueType::kToken
-                     : element == ValueType::kString ? ValueType::kString
-                                                     : ValueType::kPath;
+      e.value.type = element;
       e.value.array = true;
       e.value.data = op.Items(ListOpKind(k));
       metadata->entries.push_back(std::move(e));
