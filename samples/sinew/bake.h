@@ -33,6 +33,9 @@ struct BakeOptions {
   std::string pose = "rest";
   // A KHR_materials_variants name; empty for the default materials.
   std::string variant;
+  // The CPU reference's threads (cpu::DeformPrimitive): 0 every hardware thread, 1 the calling
+  // thread alone. The vertices come out the same bit for bit either way.
+  uint32_t threads = 0;
 };
 
 // The pose BakeOptions asks for: the clip sampled at its time, explicit weights applied, the bind

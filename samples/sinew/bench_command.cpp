@@ -27,6 +27,7 @@
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/cpu/sub_shape_weights_job.h"
+#include "sinew/cpu/thread_count.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
@@ -54,6 +55,9 @@ struct BenchOptions {
   bool layouts = true;           // also the dense-vs-sparse cases
   bool shapes = true;            // also the blend-shape cases (procedural face shapes on K = 4)
   bool dual_quaternions = true;  // also each dense K blended with dual quaternions
+  // The CPU reference is timed on one thread, then again on this many (0: every hardware thread;
+  // 1: not again), its outputs checked equal to the one thread's bit for bit.
+  uint32_t cpu_threads = 0;
 };
 
 struct Row {
@@ -73,6 +77,8 @@ struct Row {
   uint32_t active_shapes = 0;      // blend-shape cases: targets with a nonzero weight
   size_t touched = 0;              // vertex moves per character per frame by those targets
   const char* auto_layout = "";    // the layout InfluenceLayout::kAuto picks for this mesh
+  uint32_t threads = 1;            // CPU only: threads of the second timing (1: none)
+  double threaded_ms = -1;         // CPU only: ms per frame on `threads` threads
   double mvertices_per_s() const { return vertices / (ms_per_frame * 1e-3) / 1e6; }
   double gb_per_s() const {
     return vertices * double(bytes_per_vertex) / (ms_per_frame * 1e-3) / 1e9;
@@ -133,6 +139,8 @@ void PrintHelp() {
       "  --device SEL      Vulkan device: index or name substring (default: SINEW_DEVICE, else\n"
       "                    discrete GPU first, then lavapipe)\n"
       "  --cpu-only        skip the GPU\n"
+      "  --cpu-threads N   time the CPU reference again on N threads (default 0: every\n"
+      "                    hardware thread; 1: once only), its outputs checked equal bit for bit\n"
       "  --no-layouts      skip the dense-vs-sparse cases (a uniform 4-bone mesh as sparse; a\n"
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
       "  --no-dqs          skip the dual-quaternion cases (each dense K again, blended with dual\n"
@@ -162,6 +170,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
       o->json = true;
     } else if (a == "--cpu-only") {
       o->skip_gpu = true;
+    } else if (a == "--cpu-threads") {
+      if (!ParseUint(value(), &o->cpu_threads)) return "--cpu-threads N (0: every hardware thread)";
     } else if (a == "--no-layouts") {
       o->layouts = false;
     } else if (a == "--no-shapes") {
@@ -208,7 +218,7 @@ struct CpuOutputs {
 // Runs the CPU reference over the crowd `frames` times; returns ms per frame and the outputs.
 double RunCpu(const Primitive& mesh, uint32_t joints, const std::vector<Float3x4>& palettes,
               const std::vector<float>& morph_weights, uint32_t characters, uint32_t frames,
-              CpuOutputs* out, Progress* progress) {
+              uint32_t threads, CpuOutputs* out, Progress* progress) {
   const size_t v = mesh.vertex_count();
   const size_t j = mesh.palette_size(joints);
   out->positions.resize(characters * v * 3);
@@ -223,7 +233,7 @@ double RunCpu(const Primitive& mesh, uint32_t joints, const std::vector<Float3x4
       const Status s = cpu::SkinMesh(mesh, std::span(palettes).subspan(c * j, j), morph_weights,
                                      std::span(out->positions).subspan(c * v * 3, v * 3),
                                      std::span(out->normals).subspan(c * nv * 3, nv * 3),
-                                     std::span(out->tangents).subspan(c * tv * 4, tv * 4));
+                                     std::span(out->tangents).subspan(c * tv * 4, tv * 4), threads);
       if (!s) {
         std::fprintf(stderr, "sinew bench: CPU job status: %s\n", s.error().ToString().c_str());
         std::exit(1);
@@ -678,7 +688,19 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   cpu_row.active_shapes = c.active;
   cpu_row.touched = c.touched;
   cpu_row.ms_per_frame = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,
-                                &reference, progress);
+                                1, &reference, progress);
+  if (const uint32_t threads = cpu::ThreadCount(o.cpu_threads); threads > 1) {
+    CpuOutputs threaded;
+    cpu_row.threads = threads;
+    cpu_row.threaded_ms = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,
+                                 threads, &threaded, progress);
+    if (threaded.positions != reference.positions || threaded.normals != reference.normals ||
+        threaded.tangents != reference.tangents) {
+      std::fprintf(stderr, "sinew bench: %s: the CPU reference on %u threads differs from one\n",
+                   c.layout.c_str(), threads);
+      return false;
+    }
+  }
   rows->push_back(cpu_row);
   if (!ctx) return true;
   Row gpu_row = cpu_row;
@@ -811,6 +833,14 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
     json.Key("auto_layout").String(r.auto_layout);
     json.Key("active_shapes").Int(r.active_shapes);
     json.Key("touched_per_character").Int(int64_t(r.touched));
+    if (r.path == "cpu") {
+      json.Key("threads").Int(r.threads);
+      if (r.threaded_ms >= 0) {
+        json.Key("threaded_ms_per_frame").Number(r.threaded_ms, JsonWriter::Fixed(4));
+      } else {
+        json.Key("threaded_ms_per_frame").Null();
+      }
+    }
     if (r.path == "gpu") {
       json.Key("record_us").Number(r.record_us, JsonWriter::Fixed(2));
       json.Key("pose_us");
@@ -833,6 +863,18 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
   }
   json.EndArray();
   json.EndObject();
+}
+
+// The CPU reference on several threads beside one: Mvertices/s, and per thread.
+void PrintThreadedCpu(const std::vector<Row>& rows) {
+  for (const Row& r : rows) {
+    if (r.path != "cpu" || r.threaded_ms < 0) continue;
+    const double mvs = double(r.vertices) / (r.threaded_ms * 1e-3) / 1e6;
+    std::printf(
+        "cpu %-18s on %u threads: %.3f ms/frame, %.1f Mvert/s (%.1f per thread; 1 thread: "
+        "%.1f), the same outputs bit for bit\n",
+        r.layout.c_str(), r.threads, r.threaded_ms, mvs, mvs / r.threads, r.mvertices_per_s());
+  }
 }
 
 // The human-readable table, with the GPU-vs-CPU verdict and the blend-shape summary.
@@ -884,6 +926,7 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
   }
   PrintShapeCosts(report.rows, o.characters);
   PrintDualQuaternionCosts(report.rows);
+  PrintThreadedCpu(report.rows);
 }
 
 // The GPU path's Context, or null (with `note` saying why) when it is skipped or none is found.

@@ -3,6 +3,7 @@
 #include "dual_quaternion_vertex.h"
 #include "sinew/asset/primitive.h"
 #include "skin_vertex.h"
+#include "vertex_ranges.h"
 
 namespace sinew::cpu {
 
@@ -23,26 +24,31 @@ Status SkinDenseJob::Run() const {
   const uint32_t k_count = influences_per_vertex;
   if (!dual_quaternions.empty()) {
     const bool has_scale = HasScale(dual_quaternions);
-    for (size_t v = 0; v < vertex_count; ++v) {
-      detail::BlendedDualQuaternion blend;
-      for (uint32_t k = 0; k < k_count; ++k) {
-        blend.Pivot(weights[v * k_count + k], dual_quaternions[joints[v * k_count + k]]);
+    detail::ForEachVertexRange(vertex_count, threads, [&](size_t begin, size_t end) {
+      for (size_t v = begin; v < end; ++v) {
+        detail::BlendedDualQuaternion blend;
+        for (uint32_t k = 0; k < k_count; ++k) {
+          blend.Pivot(weights[v * k_count + k], dual_quaternions[joints[v * k_count + k]]);
+        }
+        for (uint32_t k = 0; k < k_count; ++k) {
+          blend.Add(weights[v * k_count + k], dual_quaternions[joints[v * k_count + k]]);
+        }
+        detail::WriteDualQuaternionSkinned(streams, v, blend, has_scale);
       }
-      for (uint32_t k = 0; k < k_count; ++k) {
-        blend.Add(weights[v * k_count + k], dual_quaternions[joints[v * k_count + k]]);
-      }
-      detail::WriteDualQuaternionSkinned(streams, v, blend, has_scale);
-    }
+    });
     return {};
   }
-  for (size_t v = 0; v < vertex_count; ++v) {
-    // Blend the matrices first, then transform once (as the GPU kernel does).
-    detail::BlendedMatrix blend(normal_blend == NormalBlend::kPerJoint);
-    for (uint32_t k = 0; k < k_count; ++k) {
-      blend.Add(weights[v * k_count + k], palette[joints[v * k_count + k]]);
+  const bool per_joint = normal_blend == NormalBlend::kPerJoint;
+  detail::ForEachVertexRange(vertex_count, threads, [&](size_t begin, size_t end) {
+    for (size_t v = begin; v < end; ++v) {
+      // Blend the matrices first, then transform once (as the GPU kernel does).
+      detail::BlendedMatrix blend(per_joint);
+      for (uint32_t k = 0; k < k_count; ++k) {
+        blend.Add(weights[v * k_count + k], palette[joints[v * k_count + k]]);
+      }
+      detail::WriteSkinned(streams, v, blend);
     }
-    detail::WriteSkinned(streams, v, blend);
-  }
+  });
   return {};
 }
 

@@ -7,12 +7,14 @@
 #include "sinew/cpu/skin_dense_job.h"
 #include "sinew/cpu/skin_sparse_job.h"
 #include "skin_vertex.h"
+#include "vertex_ranges.h"
 
 namespace sinew::cpu {
 
 Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
                       std::span<const Float3x4> palette, std::span<float> out_positions,
-                      std::span<float> out_normals, std::span<float> out_tangents, bool rigid) {
+                      std::span<float> out_normals, std::span<float> out_tangents, bool rigid,
+                      uint32_t threads) {
   std::vector<DualQuaternion> dual_quaternions;
   if (!rigid && mesh.skinning == SkinningMethod::kDualQuaternion) {
     dual_quaternions.resize(palette.size());
@@ -33,6 +35,7 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
     job.out_positions = out_positions;
     job.out_normals = out_normals;
     job.out_tangents = out_tangents;
+    job.threads = threads;
     return job.Run();
   }
   if (!rigid && mesh.skinned()) {
@@ -44,6 +47,7 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
     job.out_positions = out_positions;
     job.out_normals = out_normals;
     job.out_tangents = out_tangents;
+    job.threads = threads;
     return job.Run();
   }
   // Rigid: one matrix for every vertex (docs/semantics.md, "Normals and tangents").
@@ -56,7 +60,9 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
   }
   detail::BlendedMatrix blend;
   blend.Add(1.0f, palette[0]);
-  for (size_t v = 0; v < streams.vertex_count(); ++v) detail::WriteSkinned(streams, v, blend);
+  detail::ForEachVertexRange(streams.vertex_count(), threads, [&](size_t begin, size_t end) {
+    for (size_t v = begin; v < end; ++v) detail::WriteSkinned(streams, v, blend);
+  });
   return {};
 }
 
@@ -69,9 +75,11 @@ Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
 
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
                 std::span<const float> morph_weights, std::span<float> out_positions,
-                std::span<float> out_normals, std::span<float> out_tangents) {
+                std::span<float> out_normals, std::span<float> out_tangents, uint32_t threads) {
+  const SkinInput rest{mesh.positions, mesh.normals, mesh.tangents};
   if (mesh.targets.empty() && morph_weights.empty()) {
-    return SkinMesh(mesh, palette, out_positions, out_normals, out_tangents);
+    return SkinAttributes(mesh, rest, palette, out_positions, out_normals, out_tangents, false,
+                          threads);
   }
   if (!morph_weights.empty() && morph_weights.size() != mesh.targets.size()) {
     return Status(Error::kSizeMismatch,
@@ -92,7 +100,8 @@ Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
   if (job.Inactive()) {
     // MorphTargetsJob would copy the attributes unchanged: skin the rest attributes directly.
     if (Status s = job.Validate(); !s) return s;
-    return SkinMesh(mesh, palette, out_positions, out_normals, out_tangents);
+    return SkinAttributes(mesh, rest, palette, out_positions, out_normals, out_tangents, false,
+                          threads);
   }
   std::vector<float> positions(mesh.positions.size()), normals(mesh.normals.size()),
       tangents(mesh.tangents.size());
@@ -101,7 +110,7 @@ Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
   job.out_tangents = tangents;
   if (Status s = job.Run(); !s) return s;
   return SkinAttributes(mesh, {positions, normals, tangents}, palette, out_positions, out_normals,
-                        out_tangents);
+                        out_tangents, false, threads);
 }
 
 }  // namespace sinew::cpu

@@ -4,6 +4,7 @@
 
 #include "dual_quaternion_vertex.h"
 #include "skin_vertex.h"
+#include "vertex_ranges.h"
 
 namespace sinew::cpu {
 
@@ -32,27 +33,32 @@ Status SkinSparseJob::Run() const {
   const SparseInfluences& in = *influences;
   if (!dual_quaternions.empty()) {
     const bool has_scale = HasScale(dual_quaternions);
-    for (size_t v = 0; v < vertex_count; ++v) {
-      detail::BlendedDualQuaternion blend;
-      for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
-        blend.Pivot(in.weights[e], dual_quaternions[in.groups[e]]);
+    detail::ForEachVertexRange(vertex_count, threads, [&](size_t begin, size_t end) {
+      for (size_t v = begin; v < end; ++v) {
+        detail::BlendedDualQuaternion blend;
+        for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
+          blend.Pivot(in.weights[e], dual_quaternions[in.groups[e]]);
+        }
+        for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
+          blend.Add(in.weights[e], dual_quaternions[in.groups[e]]);
+        }
+        detail::WriteDualQuaternionSkinned(streams, v, blend, has_scale);
       }
-      for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
-        blend.Add(in.weights[e], dual_quaternions[in.groups[e]]);
-      }
-      detail::WriteDualQuaternionSkinned(streams, v, blend, has_scale);
-    }
+    });
     return {};
   }
-  for (size_t v = 0; v < vertex_count; ++v) {
-    // Entries in stored order (weights descending): for a stream made by DenseToSparse from
-    // descending dense slots, the same additions in the same order as SkinDenseJob.
-    detail::BlendedMatrix blend(normal_blend == NormalBlend::kPerJoint);
-    for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
-      blend.Add(in.weights[e], palette[in.groups[e]]);
+  const bool per_joint = normal_blend == NormalBlend::kPerJoint;
+  detail::ForEachVertexRange(vertex_count, threads, [&](size_t begin, size_t end) {
+    for (size_t v = begin; v < end; ++v) {
+      // Entries in stored order (weights descending): for a stream made by DenseToSparse from
+      // descending dense slots, the same additions in the same order as SkinDenseJob.
+      detail::BlendedMatrix blend(per_joint);
+      for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
+        blend.Add(in.weights[e], palette[in.groups[e]]);
+      }
+      detail::WriteSkinned(streams, v, blend);
     }
-    detail::WriteSkinned(streams, v, blend);
-  }
+  });
   return {};
 }
 

@@ -1,0 +1,12 @@
+#include "sinew/cpu/thread_count.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace sinew::cpu {
+
+uint32_t ThreadCount(uint32_t requested) noexcept {
+  return requested != 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace sinew::cpu

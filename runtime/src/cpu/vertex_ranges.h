@@ -1,0 +1,39 @@
+// Splitting a skinning job's vertices over threads (the jobs' `threads` field): contiguous ranges,
+// the calling thread taking the first. Each vertex is computed by the same code whichever thread
+// runs it and writes only its own outputs, so the result does not depend on the split.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "sinew/cpu/thread_count.h"
+
+namespace sinew::cpu::detail {
+
+// Fewer vertices than this per thread cost more to hand out than they take to skin.
+inline constexpr size_t kMinVerticesPerThread = 4096;
+
+// Calls body(begin, end) over [0, count) in at most ThreadsFor(threads) contiguous ranges.
+template <typename Body>
+void ForEachVertexRange(size_t count, uint32_t threads, const Body& body) {
+  const size_t most = std::max<size_t>(1, count / kMinVerticesPerThread);
+  const size_t parts = std::min<size_t>(ThreadCount(threads), most);
+  if (parts <= 1) {
+    body(size_t(0), count);
+    return;
+  }
+  const size_t step = (count + parts - 1) / parts;
+  std::vector<std::thread> workers;
+  workers.reserve(parts - 1);
+  for (size_t p = 1; p < parts; ++p) {
+    const size_t begin = std::min(count, p * step), end = std::min(count, begin + step);
+    workers.emplace_back([&body, begin, end] { body(begin, end); });
+  }
+  body(size_t(0), std::min(count, step));
+  for (std::thread& t : workers) t.join();
+}
+
+}  // namespace sinew::cpu::detail
