@@ -252,7 +252,8 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
           s = out.status();
         }
       } else {
-        s = cpu::DeformPrimitive(a, n, k, world, pose.weights[n], palette, &b.data, o.threads);
+        s = cpu::DeformPrimitive(a, n, k, world, pose.weights[n], palette, &b.data,
+                                 cpu::SkinRun{o.threads});
       }
       if (!s) return Prefixed(s, where + "/primitives/" + std::to_string(k));
       result.primitives.push_back(std::move(b));

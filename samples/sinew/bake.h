@@ -33,7 +33,7 @@ struct BakeOptions {
   std::string pose = "rest";
   // A KHR_materials_variants name; empty for the default materials.
   std::string variant;
-  // The CPU reference's threads (cpu::DeformPrimitive): 0 every hardware thread, 1 the calling
+  // The CPU reference's threads (cpu::SkinRun, vectorized): 0 every hardware thread, 1 the calling
   // thread alone. The vertices come out the same bit for bit either way.
   uint32_t threads = 0;
 };

@@ -26,8 +26,8 @@
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/cpu/skin_mesh.h"
+#include "sinew/cpu/skin_run.h"
 #include "sinew/cpu/sub_shape_weights_job.h"
-#include "sinew/cpu/thread_count.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/procedural/character.h"
 #include "sinew/procedural/crowd.h"
@@ -55,8 +55,9 @@ struct BenchOptions {
   bool layouts = true;           // also the dense-vs-sparse cases
   bool shapes = true;            // also the blend-shape cases (procedural face shapes on K = 4)
   bool dual_quaternions = true;  // also each dense K blended with dual quaternions
-  // The CPU reference is timed on one thread, then again on this many (0: every hardware thread;
-  // 1: not again), its outputs checked equal to the one thread's bit for bit.
+  // The CPU reference is timed as the scalar code on one thread, then vectorized on one thread and
+  // on this many (0: every hardware thread; 1: not again), each checked equal to the scalar
+  // outputs bit for bit.
   uint32_t cpu_threads = 0;
 };
 
@@ -77,8 +78,9 @@ struct Row {
   uint32_t active_shapes = 0;      // blend-shape cases: targets with a nonzero weight
   size_t touched = 0;              // vertex moves per character per frame by those targets
   const char* auto_layout = "";    // the layout InfluenceLayout::kAuto picks for this mesh
-  uint32_t threads = 1;            // CPU only: threads of the second timing (1: none)
-  double threaded_ms = -1;         // CPU only: ms per frame on `threads` threads
+  double vectorized_ms = -1;       // CPU only: ms per frame, vectorized, one thread
+  uint32_t threads = 1;            // CPU only: threads of the third timing (1: none)
+  double threaded_ms = -1;         // CPU only: ms per frame, vectorized, on `threads` threads
   double mvertices_per_s() const { return vertices / (ms_per_frame * 1e-3) / 1e6; }
   double gb_per_s() const {
     return vertices * double(bytes_per_vertex) / (ms_per_frame * 1e-3) / 1e9;
@@ -139,8 +141,9 @@ void PrintHelp() {
       "  --device SEL      Vulkan device: index or name substring (default: SINEW_DEVICE, else\n"
       "                    discrete GPU first, then lavapipe)\n"
       "  --cpu-only        skip the GPU\n"
-      "  --cpu-threads N   time the CPU reference again on N threads (default 0: every\n"
-      "                    hardware thread; 1: once only), its outputs checked equal bit for bit\n"
+      "  --cpu-threads N   the cpu rows time the scalar reference; then the fast path\n"
+      "                    (vectorized) on one thread and on N (default 0: every hardware\n"
+      "                    thread; 1: not), each checked equal to the reference bit for bit\n"
       "  --no-layouts      skip the dense-vs-sparse cases (a uniform 4-bone mesh as sparse; a\n"
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
       "  --no-dqs          skip the dual-quaternion cases (each dense K again, blended with dual\n"
@@ -218,7 +221,7 @@ struct CpuOutputs {
 // Runs the CPU reference over the crowd `frames` times; returns ms per frame and the outputs.
 double RunCpu(const Primitive& mesh, uint32_t joints, const std::vector<Float3x4>& palettes,
               const std::vector<float>& morph_weights, uint32_t characters, uint32_t frames,
-              uint32_t threads, CpuOutputs* out, Progress* progress) {
+              const cpu::SkinRun& run, CpuOutputs* out, Progress* progress) {
   const size_t v = mesh.vertex_count();
   const size_t j = mesh.palette_size(joints);
   out->positions.resize(characters * v * 3);
@@ -233,7 +236,7 @@ double RunCpu(const Primitive& mesh, uint32_t joints, const std::vector<Float3x4
       const Status s = cpu::SkinMesh(mesh, std::span(palettes).subspan(c * j, j), morph_weights,
                                      std::span(out->positions).subspan(c * v * 3, v * 3),
                                      std::span(out->normals).subspan(c * nv * 3, nv * 3),
-                                     std::span(out->tangents).subspan(c * tv * 4, tv * 4), threads);
+                                     std::span(out->tangents).subspan(c * tv * 4, tv * 4), run);
       if (!s) {
         std::fprintf(stderr, "sinew bench: CPU job status: %s\n", s.error().ToString().c_str());
         std::exit(1);
@@ -688,18 +691,25 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   cpu_row.active_shapes = c.active;
   cpu_row.touched = c.touched;
   cpu_row.ms_per_frame = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,
-                                1, &reference, progress);
-  if (const uint32_t threads = cpu::ThreadCount(o.cpu_threads); threads > 1) {
-    CpuOutputs threaded;
-    cpu_row.threads = threads;
-    cpu_row.threaded_ms = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,
-                                 threads, &threaded, progress);
-    if (threaded.positions != reference.positions || threaded.normals != reference.normals ||
-        threaded.tangents != reference.tangents) {
-      std::fprintf(stderr, "sinew bench: %s: the CPU reference on %u threads differs from one\n",
-                   c.layout.c_str(), threads);
-      return false;
+                                cpu::SkinRun{1, false}, &reference, progress);
+  // The fast path: vectorized on one thread, then on several; the same outputs, bit for bit.
+  const auto fast = [&](uint32_t threads, double* ms) {
+    CpuOutputs out;
+    *ms = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,
+                 cpu::SkinRun{threads, true}, &out, progress);
+    if (out.positions == reference.positions && out.normals == reference.normals &&
+        out.tangents == reference.tangents) {
+      return true;
     }
+    std::fprintf(stderr,
+                 "sinew bench: %s: the vectorized CPU path on %u threads differs from the scalar\n",
+                 c.layout.c_str(), threads);
+    return false;
+  };
+  if (!fast(1, &cpu_row.vectorized_ms)) return false;
+  if (const uint32_t threads = cpu::ThreadCount(o.cpu_threads); threads > 1) {
+    cpu_row.threads = threads;
+    if (!fast(threads, &cpu_row.threaded_ms)) return false;
   }
   rows->push_back(cpu_row);
   if (!ctx) return true;
@@ -834,6 +844,7 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
     json.Key("active_shapes").Int(r.active_shapes);
     json.Key("touched_per_character").Int(int64_t(r.touched));
     if (r.path == "cpu") {
+      json.Key("vectorized_ms_per_frame").Number(r.vectorized_ms, JsonWriter::Fixed(4));
       json.Key("threads").Int(r.threads);
       if (r.threaded_ms >= 0) {
         json.Key("threaded_ms_per_frame").Number(r.threaded_ms, JsonWriter::Fixed(4));
@@ -865,15 +876,19 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
   json.EndObject();
 }
 
-// The CPU reference on several threads beside one: Mvertices/s, and per thread.
-void PrintThreadedCpu(const std::vector<Row>& rows) {
+// The CPU fast path beside the scalar reference (the table's cpu rows): Mvertices/s vectorized on
+// one thread, and on several (with the figure per thread).
+void PrintFastCpu(const std::vector<Row>& rows) {
   for (const Row& r : rows) {
-    if (r.path != "cpu" || r.threaded_ms < 0) continue;
-    const double mvs = double(r.vertices) / (r.threaded_ms * 1e-3) / 1e6;
-    std::printf(
-        "cpu %-18s on %u threads: %.3f ms/frame, %.1f Mvert/s (%.1f per thread; 1 thread: "
-        "%.1f), the same outputs bit for bit\n",
-        r.layout.c_str(), r.threads, r.threaded_ms, mvs, mvs / r.threads, r.mvertices_per_s());
+    if (r.path != "cpu" || r.vectorized_ms < 0) continue;
+    const auto mvs = [&](double ms) { return double(r.vertices) / (ms * 1e-3) / 1e6; };
+    std::printf("cpu %-18s scalar %.1f Mvert/s; vectorized %.1f", r.layout.c_str(),
+                r.mvertices_per_s(), mvs(r.vectorized_ms));
+    if (r.threaded_ms >= 0) {
+      std::printf(", on %u threads %.1f (%.1f per thread)", r.threads, mvs(r.threaded_ms),
+                  mvs(r.threaded_ms) / r.threads);
+    }
+    std::printf("; the same outputs bit for bit\n");
   }
 }
 
@@ -926,7 +941,7 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
   }
   PrintShapeCosts(report.rows, o.characters);
   PrintDualQuaternionCosts(report.rows);
-  PrintThreadedCpu(report.rows);
+  PrintFastCpu(report.rows);
 }
 
 // The GPU path's Context, or null (with `note` saying why) when it is skipped or none is found.

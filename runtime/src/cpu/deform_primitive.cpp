@@ -85,7 +85,7 @@ Result<std::vector<Float3x4>> InstancePalette(const Asset& asset, uint32_t node,
 Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
                        std::span<const Float4x4> world, std::span<const float> weights,
                        std::span<const Float3x4> palette, DeformedPrimitive* out,
-                       uint32_t threads) {
+                       const SkinRun& run) {
   if (node >= asset.nodes.size() || node >= world.size() || asset.nodes[node].mesh < 0) {
     return Status(Error::kInvalidArgument, "node " + std::to_string(node) + " has no mesh");
   }
@@ -111,7 +111,7 @@ Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
   const Float3x4 node_matrix = ToFloat3x4(world[node]);
   return SkinAttributes(p, {positions, normals, tangents},
                         skinned ? palette : std::span<const Float3x4>(&node_matrix, 1),
-                        out->positions, out->normals, out->tangents, !skinned, threads);
+                        out->positions, out->normals, out->tangents, !skinned, run);
 }
 
 }  // namespace sinew::cpu

@@ -3,6 +3,7 @@
 #include "dual_quaternion_vertex.h"
 #include "sinew/asset/primitive.h"
 #include "skin_vertex.h"
+#include "skin_vertex_x4.h"
 #include "vertex_ranges.h"
 
 namespace sinew::cpu {
@@ -24,7 +25,7 @@ Status SkinDenseJob::Run() const {
   const uint32_t k_count = influences_per_vertex;
   if (!dual_quaternions.empty()) {
     const bool has_scale = HasScale(dual_quaternions);
-    detail::ForEachVertexRange(vertex_count, threads, [&](size_t begin, size_t end) {
+    detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
       for (size_t v = begin; v < end; ++v) {
         detail::BlendedDualQuaternion blend;
         for (uint32_t k = 0; k < k_count; ++k) {
@@ -39,8 +40,18 @@ Status SkinDenseJob::Run() const {
     return {};
   }
   const bool per_joint = normal_blend == NormalBlend::kPerJoint;
-  detail::ForEachVertexRange(vertex_count, threads, [&](size_t begin, size_t end) {
-    for (size_t v = begin; v < end; ++v) {
+  detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
+    size_t v = begin;
+#if defined(SINEW_SKIN_X4)
+    // Four vertices at a time, bit for bit as below (skin_vertex_x4.h).
+    if (!per_joint && run.vectorized) {
+      for (; v + 4 <= end; v += 4) {
+        detail::SkinDenseLinearX4(streams, v, k_count, joints.data(), weights.data(),
+                                  palette.data());
+      }
+    }
+#endif
+    for (; v < end; ++v) {
       // Blend the matrices first, then transform once (as the GPU kernel does).
       detail::BlendedMatrix blend(per_joint);
       for (uint32_t k = 0; k < k_count; ++k) {

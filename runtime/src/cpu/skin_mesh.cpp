@@ -14,7 +14,7 @@ namespace sinew::cpu {
 Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
                       std::span<const Float3x4> palette, std::span<float> out_positions,
                       std::span<float> out_normals, std::span<float> out_tangents, bool rigid,
-                      uint32_t threads) {
+                      const SkinRun& run) {
   std::vector<DualQuaternion> dual_quaternions;
   if (!rigid && mesh.skinning == SkinningMethod::kDualQuaternion) {
     dual_quaternions.resize(palette.size());
@@ -35,7 +35,7 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
     job.out_positions = out_positions;
     job.out_normals = out_normals;
     job.out_tangents = out_tangents;
-    job.threads = threads;
+    job.run = run;
     return job.Run();
   }
   if (!rigid && mesh.skinned()) {
@@ -47,7 +47,7 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
     job.out_positions = out_positions;
     job.out_normals = out_normals;
     job.out_tangents = out_tangents;
-    job.threads = threads;
+    job.run = run;
     return job.Run();
   }
   // Rigid: one matrix for every vertex (docs/semantics.md, "Normals and tangents").
@@ -60,7 +60,7 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
   }
   detail::BlendedMatrix blend;
   blend.Add(1.0f, palette[0]);
-  detail::ForEachVertexRange(streams.vertex_count(), threads, [&](size_t begin, size_t end) {
+  detail::ForEachVertexRange(streams.vertex_count(), run.threads, [&](size_t begin, size_t end) {
     for (size_t v = begin; v < end; ++v) detail::WriteSkinned(streams, v, blend);
   });
   return {};
@@ -75,11 +75,11 @@ Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
 
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
                 std::span<const float> morph_weights, std::span<float> out_positions,
-                std::span<float> out_normals, std::span<float> out_tangents, uint32_t threads) {
+                std::span<float> out_normals, std::span<float> out_tangents, const SkinRun& run) {
   const SkinInput rest{mesh.positions, mesh.normals, mesh.tangents};
   if (mesh.targets.empty() && morph_weights.empty()) {
     return SkinAttributes(mesh, rest, palette, out_positions, out_normals, out_tangents, false,
-                          threads);
+                          run);
   }
   if (!morph_weights.empty() && morph_weights.size() != mesh.targets.size()) {
     return Status(Error::kSizeMismatch,
@@ -101,7 +101,7 @@ Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
     // MorphTargetsJob would copy the attributes unchanged: skin the rest attributes directly.
     if (Status s = job.Validate(); !s) return s;
     return SkinAttributes(mesh, rest, palette, out_positions, out_normals, out_tangents, false,
-                          threads);
+                          run);
   }
   std::vector<float> positions(mesh.positions.size()), normals(mesh.normals.size()),
       tangents(mesh.tangents.size());
@@ -110,7 +110,7 @@ Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
   job.out_tangents = tangents;
   if (Status s = job.Run(); !s) return s;
   return SkinAttributes(mesh, {positions, normals, tangents}, palette, out_positions, out_normals,
-                        out_tangents, false, threads);
+                        out_tangents, false, run);
 }
 
 }  // namespace sinew::cpu

@@ -33,7 +33,7 @@ Status SkinSparseJob::Run() const {
   const SparseInfluences& in = *influences;
   if (!dual_quaternions.empty()) {
     const bool has_scale = HasScale(dual_quaternions);
-    detail::ForEachVertexRange(vertex_count, threads, [&](size_t begin, size_t end) {
+    detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
       for (size_t v = begin; v < end; ++v) {
         detail::BlendedDualQuaternion blend;
         for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
@@ -48,7 +48,7 @@ Status SkinSparseJob::Run() const {
     return {};
   }
   const bool per_joint = normal_blend == NormalBlend::kPerJoint;
-  detail::ForEachVertexRange(vertex_count, threads, [&](size_t begin, size_t end) {
+  detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
     for (size_t v = begin; v < end; ++v) {
       // Entries in stored order (weights descending): for a stream made by DenseToSparse from
       // descending dense slots, the same additions in the same order as SkinDenseJob.

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "sinew/cpu/thread_count.h"
+#include "sinew/cpu/skin_run.h"
 
 namespace sinew::cpu::detail {
 

@@ -12,6 +12,7 @@
 #include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
+#include "sinew/cpu/skin_run.h"
 
 namespace sinew::cpu {
 
@@ -29,13 +30,13 @@ Result<std::vector<Float3x4>> NodePalette(const Asset& asset, uint32_t node,
 // Deforms primitive `primitive` of node `node`'s mesh. `world` holds every node's scene matrix
 // (SceneTransformsJob); `weights` the node's morph weights (ScenePose::weights[node]; empty = no
 // morphing). `palette` is NodePalette's for a skinned node (empty for an unskinned one).
-// `threads` splits the skinning (SkinAttributes; the same outputs either way). Errors:
+// `run` is the skinning's (SkinAttributes; the same outputs either way). Errors:
 // kInvalidArgument for a node without a mesh or a primitive out of range; those of the morph and
 // skinning jobs.
 Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
                        std::span<const Float4x4> world, std::span<const float> weights,
                        std::span<const Float3x4> palette, DeformedPrimitive* out,
-                       uint32_t threads = 1);
+                       const SkinRun& run = {});
 
 // Morphs primitive `primitive` of node `node`'s mesh by `weights` (the first step of
 // DeformPrimitive) into `out`: the weights resolved over the mesh's in-betweens

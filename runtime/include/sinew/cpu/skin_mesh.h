@@ -8,6 +8,7 @@
 #include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
+#include "sinew/cpu/skin_run.h"
 
 namespace sinew::cpu {
 
@@ -24,13 +25,13 @@ struct SkinInput {
 // DualQuaternionPaletteJob on each call), and for a rigid mesh (or with `rigid` set, a skinned mesh
 // drawn by a node without a skin) every vertex by palette[0], normals by its cofactor. `palette`
 // has mesh.palette_size(joints) entries (the dense job checks joint indices against its size);
-// outputs are sized like the inputs (empty where the mesh has no normals/tangents). `threads` is
-// the jobs' (1: the calling thread; 0: every hardware thread; the same outputs either way).
+// outputs are sized like the inputs (empty where the mesh has no normals/tangents). `run` is the
+// jobs' (threads, vectorized or not: the same outputs either way).
 // Errors: those of the job; kEmptyPalette for a rigid mesh with an empty palette.
 Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
                       std::span<const Float3x4> palette, std::span<float> out_positions,
                       std::span<float> out_normals, std::span<float> out_tangents,
-                      bool rigid = false, uint32_t threads = 1);
+                      bool rigid = false, const SkinRun& run = {});
 
 // SkinAttributes over the mesh's rest attributes.
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
@@ -41,9 +42,10 @@ Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
 // empty = all 0), as the fused GPU kernel does: normals and tangents are renormalized when some
 // weight is nonzero; with every weight 0 the result is SkinMesh's without morph targets, bit for
 // bit. kSizeMismatch ("morph_weights") for another weight count; MorphTargetsJob's errors.
-// `threads` as SkinAttributes's (the skinning is split; the morph targets are not).
+// `run` as SkinAttributes's (for the skinning; the morph targets run on the calling thread).
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
                 std::span<const float> morph_weights, std::span<float> out_positions,
-                std::span<float> out_normals, std::span<float> out_tangents, uint32_t threads = 1);
+                std::span<float> out_normals, std::span<float> out_tangents,
+                const SkinRun& run = {});
 
 }  // namespace sinew::cpu

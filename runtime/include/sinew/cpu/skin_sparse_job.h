@@ -11,6 +11,7 @@
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
 #include "sinew/cpu/dual_quaternion_palette_job.h"
+#include "sinew/cpu/skin_run.h"
 
 namespace sinew::cpu {
 
@@ -35,10 +36,9 @@ struct SkinSparseJob {
   // The normal rule of linear skinning (NormalBlend::kPerJoint: normal' = normalize(Σ w ·
   // inverse-transpose(palette entry₃ₓ₃) · n), UsdSkel's). Dual quaternions ignore it.
   NormalBlend normal_blend = NormalBlend::kBlendedMatrix;
-  // Threads the vertices are split over: 1 (the default) the calling thread alone, 0 every
-  // hardware thread. Each vertex is computed by the same code on any thread, so the outputs are
-  // the same bit for bit whatever the split (the tests compare them).
-  uint32_t threads = 1;
+  // Threads, and four vertices at a time or one (sinew/cpu/skin_run.h): the same outputs either
+  // way.
+  SkinRun run;
   std::span<float> out_positions;
   std::span<float> out_normals;
   std::span<float> out_tangents;

@@ -1,4 +1,4 @@
-#include "sinew/cpu/thread_count.h"
+#include "sinew/cpu/skin_run.h"
 
 #include <algorithm>
 #include <thread>

@@ -1,0 +1,154 @@
+// How the CPU skinning runs (sinew/cpu/skin_run.h: threads, four vertices at a time) never changes
+// what it computes: every method and layout, vectorized or not, on any number of threads, gives
+// the scalar one-thread outputs bit for bit — on a procedural character large enough to be split,
+// and on meshes of 1 to 9 vertices (the vectorized blocks and the scalar tail).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "sinew/asset/influence_layout.h"
+#include "sinew/cpu/skin_mesh.h"
+#include "sinew/cpu/skin_run.h"
+#include "sinew/procedural/character.h"
+#include "sinew/procedural/crowd.h"
+#include "sinew/procedural/face_shapes.h"
+
+namespace sinew::cpu {
+namespace {
+
+struct Outputs {
+  std::vector<float> positions, normals, tangents;
+  bool operator==(const Outputs& o) const {
+    const auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
+      return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * 4) == 0;
+    };
+    return same(positions, o.positions) && same(normals, o.normals) && same(tangents, o.tangents);
+  }
+};
+
+struct Fixture {
+  Primitive mesh;
+  std::vector<Float3x4> palette;
+  std::vector<float> weights;  // morph weights (empty: none)
+};
+
+// 50,001 vertices, K = 8: split into up to 12 ranges (4,096 vertices or more each), the last one
+// shorter.
+Fixture Character() {
+  procedural::CharacterOptions o;
+  o.vertex_count = 50001;
+  o.influences_per_vertex = 8;
+  auto c = procedural::MakeCharacter(o);
+  EXPECT_TRUE(c.ok());
+  Fixture f;
+  f.mesh = std::move(c->mesh);
+  f.palette.resize(c->skeleton.joint_count());
+  EXPECT_TRUE(procedural::CrowdPalette(c->skeleton, 0.4f, 3, f.palette).ok());
+  return f;
+}
+
+Outputs Skin(const Fixture& f, SkinRun run, bool rigid = false) {
+  Outputs out;
+  out.positions.resize(f.mesh.positions.size());
+  out.normals.resize(f.mesh.normals.size());
+  out.tangents.resize(f.mesh.tangents.size());
+  const Status s =
+      rigid ? SkinAttributes(f.mesh, {f.mesh.positions, f.mesh.normals, f.mesh.tangents}, f.palette,
+                             out.positions, out.normals, out.tangents, true, run)
+            : SkinMesh(f.mesh, f.palette, f.weights, out.positions, out.normals, out.tangents,
+                       run);
+  EXPECT_TRUE(s.ok()) << s.error().ToString();
+  return out;
+}
+
+// The scalar code on one thread is the reference; vectorized or not, on any threads, the same.
+void ExpectTheSameOnAnyThreads(const Fixture& f, bool rigid = false) {
+  const Outputs scalar = Skin(f, {1, false}, rigid);
+  ASSERT_FALSE(scalar.positions.empty());
+  for (uint32_t threads : {1u, 2u, 3u, 7u, 64u, 0u}) {
+    for (bool vectorized : {false, true}) {
+      EXPECT_TRUE(Skin(f, {threads, vectorized}, rigid) == scalar)
+          << threads << " threads, vectorized " << vectorized;
+    }
+  }
+}
+
+// The first `n` vertices of the character, with its influences.
+Fixture FirstVertices(const Fixture& f, size_t n) {
+  Fixture out = f;
+  const size_t k = f.mesh.influences.influences_per_vertex;
+  out.mesh.positions.resize(n * 3);
+  out.mesh.normals.resize(n * 3);
+  out.mesh.tangents.resize(n * 4);
+  out.mesh.influences.joints.resize(n * k);
+  out.mesh.influences.weights.resize(n * k);
+  out.mesh.indices.clear();
+  return out;
+}
+
+TEST(SkinRun, LinearBlendingIsTheSameOnAnyNumberOfThreads) {
+  ExpectTheSameOnAnyThreads(Character());
+}
+
+TEST(SkinRun, UsdSkelsPerJointNormalsAreTheSameOnAnyNumberOfThreads) {
+  Fixture f = Character();
+  f.mesh.normal_blend = NormalBlend::kPerJoint;
+  ExpectTheSameOnAnyThreads(f);
+}
+
+TEST(SkinRun, DualQuaternionsAreTheSameOnAnyNumberOfThreads) {
+  Fixture f = Character();
+  f.mesh.skinning = SkinningMethod::kDualQuaternion;
+  ExpectTheSameOnAnyThreads(f);
+}
+
+TEST(SkinRun, SparseInfluencesAreTheSameOnAnyNumberOfThreads) {
+  Fixture f = Character();
+  ASSERT_TRUE(UseInfluenceLayout(f.mesh, InfluenceLayout::kSparse, 0, f.palette.size()).ok());
+  ASSERT_TRUE(f.mesh.sparse());
+  ExpectTheSameOnAnyThreads(f);
+}
+
+TEST(SkinRun, ARigidMeshIsTheSameOnAnyNumberOfThreads) {
+  ExpectTheSameOnAnyThreads(Character(), true);
+}
+
+TEST(SkinRun, MorphTargetsThenSkinningAreTheSameOnAnyNumberOfThreads) {
+  Fixture f = Character();
+  procedural::FaceShapeOptions o;
+  o.shapes = 6;
+  auto shapes = procedural::MakeFaceShapes(f.mesh, o);
+  ASSERT_TRUE(shapes.ok());
+  f.mesh.targets = shapes->targets;
+  f.weights.assign(f.mesh.targets.size(), 0.5f);
+  ExpectTheSameOnAnyThreads(f);
+}
+
+// 1 to 9 vertices: no block of four, one with a tail of 1 to 3, two blocks.
+TEST(SkinRun, SmallMeshesAreTheSameVectorizedAsScalar) {
+  const Fixture f = Character();
+  for (size_t n = 1; n <= 9; ++n) ExpectTheSameOnAnyThreads(FirstVertices(f, n));
+}
+
+// Vertices without influence (every weight 0: the identity), with one joint, with weights not
+// summing to 1, and a palette entry that mirrors (negative determinant): the lanes keep them apart.
+TEST(SkinRun, UnweightedMirroredAndUnnormalizedVerticesAreTheSameVectorizedAsScalar) {
+  Fixture f = FirstVertices(Character(), 4096 + 7);
+  const size_t k = f.mesh.influences.influences_per_vertex;
+  std::vector<float>& w = f.mesh.influences.weights;
+  for (size_t v = 0; v < f.mesh.vertex_count(); v += 5) {
+    for (size_t i = 0; i < k; ++i) w[v * k + i] = 0.0f;
+  }
+  for (size_t v = 1; v < f.mesh.vertex_count(); v += 7) w[v * k] *= 3.0f;
+  for (Float4& row : f.palette[1].row) row.x = -row.x;
+  ExpectTheSameOnAnyThreads(f);
+}
+
+TEST(SkinRun, ZeroThreadsMeansEveryHardwareThread) {
+  EXPECT_GE(ThreadCount(0), 1u);
+  EXPECT_EQ(ThreadCount(3), 3u);
+}
+
+}  // namespace
+}  // namespace sinew::cpu
