@@ -2,7 +2,7 @@
 // arithmetic of skin_vertex.h's BlendedMatrix::Add and WriteSkinned, operation for operation, one
 // vertex per lane. SSE2's add, multiply, divide and square root round as the scalar ones do, and
 // nothing here is fused, so each lane computes its vertex's outputs bit for bit as the scalar
-// code does (tests/cpu/skin_threads_test.cpp compares them). Used by SkinDenseJob for linear
+// code does (tests/cpu/skin_run_test.cpp compares them). Used by SkinDenseJob for linear
 // blending with the blended-matrix normal rule; the other modes, and the last vertices of a range
 // that do not fill four lanes, take the scalar code.
 #pragma once

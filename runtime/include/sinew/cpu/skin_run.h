@@ -1,5 +1,5 @@
 // How the CPU skinning jobs run — never what they compute: every choice here gives the same
-// outputs bit for bit (tests/cpu/skin_threads_test.cpp). The skinning jobs, SkinAttributes,
+// outputs bit for bit (tests/cpu/skin_run_test.cpp). The skinning jobs, SkinAttributes,
 // SkinMesh and DeformPrimitive take one.
 #pragma once
 
