@@ -98,11 +98,11 @@ void WriteDualQuaternionSkinned(uint v, Vertex x, DqBlend b) {
   vec3 o = DqRotate(r, p) + translation;
   vec3 n = vec3(0.0);
   vec4 t = vec4(0.0);
-  if ((inst.flags & SINEW_FLAG_NORMALS) != 0u) {
+  if (kNormals) {
     vec3 ns = has_scale ? vec3(dot(b.n0, x.n), dot(b.n1, x.n), dot(b.n2, x.n)) : x.n;
     n = NormalizeOrKeep(DqRotate(r, ns));
   }
-  if ((inst.flags & SINEW_FLAG_TANGENTS) != 0u) {
+  if (kTangents) {
     vec3 ts = x.t.xyz;
     if (has_scale) ts = vec3(dot(b.k0, x.t.xyz), dot(b.k1, x.t.xyz), dot(b.k2, x.t.xyz));
     t = vec4(NormalizeOrKeep(DqRotate(r, ts)), x.t.w);

@@ -5,7 +5,17 @@
 // pc.item_base + i, which names an instance record and a group of 64 of that instance's vertices.
 // Instances of any number of meshes, each with its own sizes and streams, share the dispatch.
 
-// Flags in SkinInstance.flags.
+// The per-mesh choices, fixed per pipeline as specialization constants (runtime/src/vk/kernels.cpp
+// creates one pipeline per kernel and combination in use): the kernels never branch on them.
+layout(constant_id = 0) const bool kNormals = true;        // the mesh has normals
+layout(constant_id = 1) const bool kTangents = true;       // the mesh has tangents
+layout(constant_id = 2) const bool kMorphNormals = false;  // morph deltas carry normal offsets
+layout(constant_id = 3) const bool kMorphTangents = false; // morph deltas carry tangent offsets
+// Normals by Σ w · each joint's inverse-transpose (UsdSkel's rule; the linear kernels only).
+layout(constant_id = 4) const bool kJointNormals = false;
+
+// Flags in SkinInstance.flags. The first four and the last mirror the constants above (a mesh's
+// record carries them too); the previous-position flags change from frame to frame.
 #define SINEW_FLAG_NORMALS 1u
 #define SINEW_FLAG_TANGENTS 2u
 #define SINEW_FLAG_MORPH_NORMALS 4u   // morph deltas carry normal offsets
@@ -117,8 +127,8 @@ Vertex LoadRest(uint v) {
   x.p = MeshVec3(inst.rest_positions + v * 3u);
   x.n = vec3(0.0);
   x.t = vec4(0.0);
-  if ((inst.flags & SINEW_FLAG_NORMALS) != 0u) x.n = MeshVec3(inst.rest_normals + v * 3u);
-  if ((inst.flags & SINEW_FLAG_TANGENTS) != 0u) x.t = mesh_vec4[inst.rest_tangents + v];
+  if (kNormals) x.n = MeshVec3(inst.rest_normals + v * 3u);
+  if (kTangents) x.t = mesh_vec4[inst.rest_tangents + v];
   return x;
 }
 
@@ -133,11 +143,11 @@ void AddMorphBlock(uvec4 block, float w, inout Vertex x) {
   uint at = inst.morph_deltas + (block.w + below) * inst.morph_stride;
   x.p += w * MeshVec3(at);
   at += 3u;
-  if ((inst.flags & SINEW_FLAG_MORPH_NORMALS) != 0u) {
+  if (kMorphNormals) {
     x.n += w * MeshVec3(at);
     at += 3u;
   }
-  if ((inst.flags & SINEW_FLAG_MORPH_TANGENTS) != 0u) x.t.xyz += w * MeshVec3(at);
+  if (kMorphTangents) x.t.xyz += w * MeshVec3(at);
 }
 
 // Adds the instance's weighted morph deltas to vertex x (this invocation's vertex of the group),
@@ -179,12 +189,12 @@ void ApplyMorphs(inout Vertex x) {
   x.t.xyz = NormalizeOrKeep(x.t.xyz);
 }
 
-// With SINEW_FLAG_JOINT_NORMALS: the rows of Σ w · inverse-transpose(entry 3x3) over the
+// With kJointNormals: the rows of Σ w · inverse-transpose(entry 3x3) over the
 // vertex's influences so far (AddJoint), what WriteSkinned transforms the normal by.
 vec3 joint_normal_rows[3] = vec3[3](vec3(0.0), vec3(0.0), vec3(0.0));
 
 // Adds palette entry `entry` of the instance, times w, to the blended rows r0..r2 (and, with
-// SINEW_FLAG_JOINT_NORMALS, w · its inverse-transpose, as cofactor / det, to joint_normal_rows; an
+// kJointNormals, w · its inverse-transpose, as cofactor / det, to joint_normal_rows; an
 // entry with det 0 adds nothing there), as BlendedMatrix::Add does on the CPU
 // (runtime/src/cpu/skin_vertex.h).
 void AddJoint(uint entry, float w, inout vec4 r0, inout vec4 r1, inout vec4 r2) {
@@ -195,7 +205,7 @@ void AddJoint(uint entry, float w, inout vec4 r0, inout vec4 r1, inout vec4 r2) 
   r0 += w * p0;
   r1 += w * p1;
   r2 += w * p2;
-  if ((inst.flags & SINEW_FLAG_JOINT_NORMALS) != 0u) {
+  if (kJointNormals) {
     vec3 c0 = cross(p1.xyz, p2.xyz);
     vec3 c1 = cross(p2.xyz, p0.xyz);
     vec3 c2 = cross(p0.xyz, p1.xyz);
@@ -226,13 +236,13 @@ void WriteVertex(uint v, vec3 o, vec3 n, vec4 t) {
   out_positions[dst] = o.x;
   out_positions[dst + 1u] = o.y;
   out_positions[dst + 2u] = o.z;
-  if ((inst.flags & SINEW_FLAG_NORMALS) != 0u) {
+  if (kNormals) {
     uint at = inst.out_normals + v * 3u;
     out_normals[at] = n.x;
     out_normals[at + 1u] = n.y;
     out_normals[at + 2u] = n.z;
   }
-  if ((inst.flags & SINEW_FLAG_TANGENTS) != 0u) out_tangents[inst.out_tangents + v] = t;
+  if (kTangents) out_tangents[inst.out_tangents + v] = t;
 }
 
 // Transforms vertex x (vertex `v` of the instance) by the blended matrix rows r0..r2 (identity
@@ -248,10 +258,10 @@ void WriteSkinned(uint v, Vertex x, vec4 r0, vec4 r1, vec4 r2, float weight_sum)
   vec3 o = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
   vec3 n = vec3(0.0);
   vec4 t = vec4(0.0);
-  if ((inst.flags & SINEW_FLAG_JOINT_NORMALS) != 0u && weight_sum != 0.0) {
+  if (kJointNormals && weight_sum != 0.0) {
     n = NormalizeOrKeep(vec3(dot(joint_normal_rows[0], x.n), dot(joint_normal_rows[1], x.n),
                              dot(joint_normal_rows[2], x.n)));
-  } else if ((inst.flags & SINEW_FLAG_NORMALS) != 0u) {
+  } else if (kNormals) {
     // sign(det) · cofactor(M3x3) == inverse-transpose up to a positive scale.
     vec3 c0 = vec3(r1.y * r2.z - r1.z * r2.y, r1.z * r2.x - r1.x * r2.z, r1.x * r2.y - r1.y * r2.x);
     vec3 c1 = vec3(r0.z * r2.y - r0.y * r2.z, r0.x * r2.z - r0.z * r2.x, r0.y * r2.x - r0.x * r2.y);
@@ -260,7 +270,7 @@ void WriteSkinned(uint v, Vertex x, vec4 r0, vec4 r1, vec4 r2, float weight_sum)
     float s = det < 0.0 ? -1.0 : 1.0;
     n = NormalizeOrKeep(s * vec3(dot(c0, x.n), dot(c1, x.n), dot(c2, x.n)));
   }
-  if ((inst.flags & SINEW_FLAG_TANGENTS) != 0u) {
+  if (kTangents) {
     vec3 a = vec3(dot(r0.xyz, x.t.xyz), dot(r1.xyz, x.t.xyz), dot(r2.xyz, x.t.xyz));
     t = vec4(NormalizeOrKeep(a), x.t.w);
   }

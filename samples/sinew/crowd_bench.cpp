@@ -309,7 +309,7 @@ Status MakeKinds(const CrowdOptions& o, std::vector<Kind>* kinds) {
 }
 
 struct CrowdRow {
-  uint32_t characters = 0, instances = 0, meshes = 0, dispatches = 0;
+  uint32_t characters = 0, instances = 0, meshes = 0, dispatches = 0, kernel_variants = 0;
   uint64_t vertices = 0;
   std::vector<double> pose_us;  // per thread count
   double upload_us = 0, record_us = 0, gpu_ms = 0;
@@ -558,6 +558,7 @@ Status RunCrowdFrames(const vk::Context& ctx, const std::vector<Kind>& kinds, co
   row->instances = stats.instances;
   row->meshes = stats.meshes;
   row->dispatches = stats.dispatches;
+  row->kernel_variants = stats.kernel_variants;
   row->vertices = stats.vertices;
   for (const auto& p : pose_us) row->pose_us.push_back(Median(p));
   row->upload_us = Median(upload_us);
@@ -703,6 +704,7 @@ void PrintCrowdJson(const CrowdOptions& o, const std::string& device,
     json.Key("upload_us").Number(r.upload_us, JsonWriter::Fixed(1));
     json.Key("record_us").Number(r.record_us, JsonWriter::Fixed(1));
     json.Key("dispatches").Int(r.dispatches);
+    json.Key("kernel_variants").Int(r.kernel_variants);
     json.Key("gpu_ms").Number(r.gpu_ms, JsonWriter::Fixed(3));
     json.Key("mvertices_per_s").Number(r.mvertices_per_s(), JsonWriter::Fixed(1));
     json.Key("max_error_over_extent").Number(r.max_error, JsonWriter::Significant(3));

@@ -1,5 +1,8 @@
 #include "kernels.h"
 
+#include <array>
+#include <string>
+
 #include "functions.h"
 #include "shaders.h"
 #include "sinew/vk/gpu_layout.h"
@@ -49,12 +52,16 @@ Status Kernels::CreateLayouts() {
   return {};
 }
 
-Result<Kernel> Kernels::Get(KernelKind kind) {
+Result<Kernel> Kernels::Get(uint32_t variant) {
+  if (variant >= kKernelVariants) {
+    return Status(Error::kInvalidArgument, "kernel variant " + std::to_string(variant), "variant");
+  }
   std::lock_guard lock(mutex_);
   if (!layout_) {
     if (Status s = CreateLayouts(); !s) return s;
   }
-  VkPipeline& pipeline = pipelines_[static_cast<size_t>(kind)];
+  const KernelKind kind = KernelOf(variant);
+  VkPipeline& pipeline = pipelines_[variant];
   if (!pipeline) {
     const Functions& f = Fn(context_);
     const VkDevice device = context_.device();
@@ -72,6 +79,16 @@ Result<Kernel> Kernels::Get(KernelKind kind) {
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     info.stage.module = module;
     info.stage.pName = "main";
+    // The choices as the shaders' boolean specialization constants, constant_id = bit index.
+    std::array<VkBool32, 5> values{};
+    std::array<VkSpecializationMapEntry, 5> entries{};
+    for (uint32_t bit = 0; bit < 5; ++bit) {
+      values[bit] = (ChoicesOf(variant) >> bit) & 1u;
+      entries[bit] = {bit, uint32_t(bit * sizeof(VkBool32)), sizeof(VkBool32)};
+    }
+    VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(values),
+                                        values.data()};
+    info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
     const VkResult r = f.vkCreateComputePipelines(device, context_.pipeline_cache(), 1, &info,
                                                   context_.allocator(), &pipeline);
@@ -80,7 +97,9 @@ Result<Kernel> Kernels::Get(KernelKind kind) {
       pipeline = VK_NULL_HANDLE;
       return VulkanError("vkCreateComputePipelines", r);
     }
-    SetName(context_, VK_OBJECT_TYPE_PIPELINE, pipeline, shaders::SkinName(kind));
+    const std::string name =
+        std::string(shaders::SkinName(kind)) + " choices " + std::to_string(ChoicesOf(variant));
+    SetName(context_, VK_OBJECT_TYPE_PIPELINE, pipeline, name.c_str());
   }
   return Kernel{pipeline, layout_, set_layout_};
 }

@@ -1,6 +1,9 @@
 // The compute pipelines of a Context: created once per kernel variant, on first use, through the
-// Context's pipeline cache, and shared by every SkinCache of that Context (a character that spawns
-// compiles nothing). Destroyed with the Context.
+// Context's pipeline cache, and shared by every SkinCache of that Context (a character of a kind
+// already drawn compiles nothing). A variant is a kernel (dense or sparse, linear or dual
+// quaternions) and the per-mesh choices it takes as specialization constants
+// (shaders/skinning_common.glsl, constant_id 0 to 4), so that no kernel branches on them.
+// Destroyed with the Context.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -21,14 +24,27 @@ enum class KernelKind {
   kCount
 };
 
-inline constexpr uint32_t kKernelVariants = static_cast<uint32_t>(KernelKind::kCount);
+inline constexpr uint32_t kKernelKinds = static_cast<uint32_t>(KernelKind::kCount);
 
-// A mesh's kernel as a number below kKernelVariants (the order of KernelKind), for sorting work by
-// kernel.
-inline uint32_t KernelVariant(bool sparse, bool dual_quaternion) {
-  return (sparse ? 1u : 0u) + (dual_quaternion ? 2u : 0u);
+// The per-mesh choices, bits of a variant's choice number; each is the specialization constant of
+// the same name in shaders/skinning_common.glsl (constant_id = the bit's index).
+inline constexpr uint32_t kChoiceNormals = 1u;        // kNormals
+inline constexpr uint32_t kChoiceTangents = 2u;       // kTangents
+inline constexpr uint32_t kChoiceMorphNormals = 4u;   // kMorphNormals
+inline constexpr uint32_t kChoiceMorphTangents = 8u;  // kMorphTangents
+inline constexpr uint32_t kChoiceJointNormals = 16u;  // kJointNormals
+inline constexpr uint32_t kKernelChoices = 32u;
+inline constexpr uint32_t kKernelVariants = kKernelKinds * kKernelChoices;
+
+// A mesh's kernel variant as a number below kKernelVariants, for sorting work by pipeline: the
+// kernel (KernelKind's order) and the choices.
+inline uint32_t KernelVariant(bool sparse, bool dual_quaternion, uint32_t choices) {
+  return (sparse ? 1u : 0u) + (dual_quaternion ? 2u : 0u) + kKernelKinds * choices;
 }
-inline KernelKind KernelFor(uint32_t variant) { return static_cast<KernelKind>(variant); }
+inline KernelKind KernelOf(uint32_t variant) {
+  return static_cast<KernelKind>(variant % kKernelKinds);
+}
+inline uint32_t ChoicesOf(uint32_t variant) { return variant / kKernelKinds; }
 
 // What Record() binds for a kernel: the pipeline and the layout its descriptor set and push
 // constants go through (one set layout, gpu_layout.h's bindings, for every kernel).
@@ -45,8 +61,9 @@ class Kernels {
   Kernels& operator=(const Kernels&) = delete;
   ~Kernels();
 
-  // The kernel of `kind`, created on the first call (thread-safe). kVulkanCallFailed.
-  Result<Kernel> Get(KernelKind kind);
+  // The kernel of `variant` (KernelVariant), created on the first call (thread-safe).
+  // kVulkanCallFailed; kInvalidArgument for a variant past kKernelVariants.
+  Result<Kernel> Get(uint32_t variant);
   // How many pipelines this Context has created so far (tests: one per variant, not per mesh).
   uint32_t pipelines_created() const;
 
@@ -57,7 +74,7 @@ class Kernels {
   mutable std::mutex mutex_;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  std::array<VkPipeline, static_cast<size_t>(KernelKind::kCount)> pipelines_{};
+  std::array<VkPipeline, kKernelVariants> pipelines_{};
 };
 
 // The kernel cache of `context`.

@@ -17,7 +17,7 @@ struct Shader {
 };
 
 // In KernelKind's order.
-const std::array<Shader, detail::kKernelVariants> kShaders = {{
+const std::array<Shader, detail::kKernelKinds> kShaders = {{
     {sinew_spv_skin_dense, "sinew skin_dense"},
     {sinew_spv_skin_sparse, "sinew skin_sparse"},
     {sinew_spv_skin_dense_dq, "sinew skin_dense_dq"},

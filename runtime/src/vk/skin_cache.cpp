@@ -1,6 +1,7 @@
 #include "sinew/vk/skin_cache.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -149,7 +150,7 @@ struct SkinCache::State {
   std::vector<Page> pages;
   std::vector<Frame> frames;
   detail::SkinDescriptorPool descriptors;
-  // By kernel variant: KernelVariant(sparse, dual quaternion).
+  // By kernel variant (KernelVariant: the kernel and the mesh's choices), as the meshes need them.
   detail::Kernel kernels[detail::kKernelVariants];
   // Byte offsets of the ranges within each frame's buffer, and their sizes.
   VkDeviceSize records_at = 0, items_at = 0, palettes_at = 0, morph_at = 0, frame_bytes = 0;
@@ -316,9 +317,12 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
       context, options.frames_in_flight * uint32_t(s.pages.size()), "sinew skin cache");
   if (!descriptors) return descriptors.status();
   s.descriptors = std::move(descriptors.value());
-  // The linear kernels now; the dual-quaternion ones with the first mesh that needs them.
-  for (uint32_t variant : {0u, 1u}) {
-    auto kernel = detail::KernelsOf(context).Get(detail::KernelFor(variant));
+  // The linear kernels for meshes with normals and tangents now; any other variant with the first
+  // mesh that needs it.
+  for (const bool sparse : {false, true}) {
+    const uint32_t variant =
+        detail::KernelVariant(sparse, false, detail::kChoiceNormals | detail::kChoiceTangents);
+    auto kernel = detail::KernelsOf(context).Get(variant);
     if (!kernel) return kernel.status();
     s.kernels[variant] = *kernel;
   }
@@ -360,9 +364,10 @@ Result<MeshId> SkinCache::RecordMesh(const Primitive& mesh, uint32_t joints,
   if (uint64_t{layout.vertex_count} * 4 > UINT32_MAX) {
     return ErrorInfo{Error::kInvalidArgument, "a mesh of more than 2^30 vertices", "positions", 0};
   }
-  const uint32_t variant = detail::KernelVariant(layout.sparse, layout.dual_quaternion);
+  const uint32_t variant =
+      detail::KernelVariant(layout.sparse, layout.dual_quaternion, detail::KernelChoices(layout));
   if (!s.kernels[variant].pipeline) {
-    auto kernel = detail::KernelsOf(context_).Get(detail::KernelFor(variant));
+    auto kernel = detail::KernelsOf(context_).Get(variant);
     if (!kernel) return kernel.status();
     s.kernels[variant] = *kernel;
   }
@@ -678,7 +683,7 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     in->stamp = stamp;
     const MeshLayout& l = s.meshes.slots[in->mesh].layout;
     s.keys.push_back(detail::kKernelVariants * in->page +
-                     detail::KernelVariant(l.sparse, l.dual_quaternion));
+                     detail::KernelVariant(l.sparse, l.dual_quaternion, detail::KernelChoices(l)));
   }
   // Dual-quaternion palettes: brought up to date in this slot, converted where a dual-quaternion
   // mesh reads them, before anything is recorded, so that a palette that cannot be converted (a
@@ -768,6 +773,9 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
   }
   stats.instances = static_cast<uint32_t>(s.order.size());
   stats.work_items = item_count;
+  std::bitset<detail::kKernelVariants> variants;
+  for (const State::ItemRun& run : s.runs) variants.set(run.key % detail::kKernelVariants);
+  stats.kernel_variants = static_cast<uint32_t>(variants.count());
   for (const State::ItemRun& run : s.runs) {
     stats.dispatches += detail::RecordSkinDispatches(
         context_, cmd, s.kernels[run.key % detail::kKernelVariants],

@@ -15,6 +15,13 @@ uint32_t Words(VkDeviceSize bytes) { return static_cast<uint32_t>(bytes / 4); }
 
 }  // namespace
 
+uint32_t KernelChoices(const MeshLayout& l) {
+  return (l.has_normals ? kChoiceNormals : 0u) | (l.has_tangents ? kChoiceTangents : 0u) |
+         (l.morph_normals ? kChoiceMorphNormals : 0u) |
+         (l.morph_tangents ? kChoiceMorphTangents : 0u) |
+         (l.per_joint_normals && !l.dual_quaternion ? kChoiceJointNormals : 0u);
+}
+
 SkinInstance MeshRecord(const MeshLayout& l, VkDeviceSize base) {
   SkinInstance r{};
   r.vertex_count = l.vertex_count;
@@ -68,7 +75,8 @@ void WriteMorphSlot(std::span<const float> weights, uint32_t* words) {
 
 Result<SkinDescriptorPool> CreateSkinDescriptorPool(const Context& context, uint32_t count,
                                                     const char* name) {
-  auto kernel = KernelsOf(context).Get(KernelKind::kSkinDense);  // the layout is shared
+  auto kernel = KernelsOf(context).Get(
+      KernelVariant(false, false, kChoiceNormals | kChoiceTangents));  // the layout is shared
   if (!kernel) return kernel.status();
   const Functions& f = Fn(context);
   SkinDescriptorPool out;

@@ -19,6 +19,9 @@ inline uint32_t GroupCount(uint32_t vertex_count) {
   return (vertex_count + kSkinWorkgroupSize - 1) / kSkinWorkgroupSize;
 }
 
+// The per-mesh choices `layout`'s kernel is specialized for (kernels.h's kChoice* bits).
+uint32_t KernelChoices(const MeshLayout& layout);
+
 // The mesh half of an instance record (SkinInstance): sizes, flags and the word offsets of
 // `layout`'s streams in a mesh buffer where the layout starts at byte `base` (16-byte aligned).
 SkinInstance MeshRecord(const MeshLayout& layout, VkDeviceSize base);

@@ -1,8 +1,10 @@
 // The frame model for crowds, what engines call a GPU skin cache: one object owns the deformed
 // vertices of every instance of every mesh of a scene, in a few large buffers, and records a
-// frame's deformation in at most four dispatches (one per kernel variant: dense or sparse
-// influences, blended linearly or with dual quaternions) per output page, whatever the number of
-// meshes and instances (output_pages()).
+// frame's deformation in one dispatch per kernel variant in use per output page, whatever the
+// number of meshes and instances (output_pages()). A variant is a kernel (dense or sparse
+// influences, blended linearly or with dual quaternions) specialized for a mesh's choices
+// (normals, tangents, morph normal and tangent offsets, UsdSkel's normal rule): meshes that agree
+// share one, so a crowd of many meshes of one or two kinds is one or two dispatches.
 //
 // What it holds:
 // * meshes: a Primitive's rest data (dense, sparse or rigid, with or without morph targets),
@@ -122,7 +124,13 @@ struct InstanceOutputs {
 
 // What the last Record() did.
 struct SkinCacheFrameStats {
-  uint32_t dispatches = 0;  // vkCmdDispatch calls: at most one per kernel variant in use
+  // vkCmdDispatch calls: one per kernel variant in use on each output page (more only past the
+  // device's workgroup-count limit).
+  uint32_t dispatches = 0;
+  // Distinct kernel variants among the instances: the kernel (dense or sparse, linear or dual
+  // quaternions) and the mesh's choices it is specialized for (normals, tangents, morph normal and
+  // tangent offsets, UsdSkel's per-joint normal rule). Meshes that agree share one.
+  uint32_t kernel_variants = 0;
   uint32_t instances = 0;   // instances deformed
   uint32_t work_items = 0;  // workgroups: one per 64 vertices of each instance
   uint64_t vertices = 0;    // vertices deformed
@@ -253,7 +261,8 @@ class SkinCache {
 
   // Buffers the outputs live in: output_bytes split in pages of at most the device's
   // maxStorageBufferRange (what one storage binding sees; lavapipe: 128 MiB, desktop GPUs: 2 to 4
-  // GiB). Each page adds up to four dispatches to a frame (InstanceOutputs::buffer says which).
+  // GiB). Each page adds its own dispatches (one per kernel variant on it) to a frame
+  // (InstanceOutputs::buffer says which).
   uint32_t output_pages() const;
   // The pool every mesh's rest data lives in.
   VkBuffer mesh_buffer() const;
