@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -697,8 +698,11 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
     CpuOutputs out;
     *ms = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,
                  cpu::SkinRun{threads, true}, &out, progress);
-    if (out.positions == reference.positions && out.normals == reference.normals &&
-        out.tangents == reference.tangents) {
+    const auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
+      return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+    };
+    if (same(out.positions, reference.positions) && same(out.normals, reference.normals) &&
+        same(out.tangents, reference.tangents)) {
       return true;
     }
     std::fprintf(stderr,

@@ -56,8 +56,7 @@ Outputs Skin(const Fixture& f, SkinRun run, bool rigid = false) {
   const Status s =
       rigid ? SkinAttributes(f.mesh, {f.mesh.positions, f.mesh.normals, f.mesh.tangents}, f.palette,
                              out.positions, out.normals, out.tangents, true, run)
-            : SkinMesh(f.mesh, f.palette, f.weights, out.positions, out.normals, out.tangents,
-                       run);
+            : SkinMesh(f.mesh, f.palette, f.weights, out.positions, out.normals, out.tangents, run);
   EXPECT_TRUE(s.ok()) << s.error().ToString();
   return out;
 }
@@ -143,6 +142,48 @@ TEST(SkinRun, UnweightedMirroredAndUnnormalizedVerticesAreTheSameVectorizedAsSca
   for (size_t v = 1; v < f.mesh.vertex_count(); v += 7) w[v * k] *= 3.0f;
   for (Float4& row : f.palette[1].row) row.x = -row.x;
   ExpectTheSameOnAnyThreads(f);
+}
+
+// K = 4, with what the lanes must keep apart: -0 weights (skipped, as 0), zero-length normals and
+// tangents (kept), a singular palette entry (determinant 0) and one that mirrors, and a joint
+// whose entry is never weighted but holds infinities (a skipped weight never reads it into a sum).
+TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
+  procedural::CharacterOptions o;
+  o.vertex_count = 4096 * 2 + 3;
+  o.influences_per_vertex = 4;
+  auto c = procedural::MakeCharacter(o);
+  ASSERT_TRUE(c.ok());
+  Fixture f;
+  f.mesh = std::move(c->mesh);
+  f.palette.resize(c->skeleton.joint_count() + 1);
+  ASSERT_TRUE(procedural::CrowdPalette(c->skeleton, 0.7f, 2,
+                                       std::span(f.palette).first(c->skeleton.joint_count()))
+                  .ok());
+  const size_t unused = f.palette.size() - 1;
+  for (Float4& row : f.palette[unused].row) row = {INFINITY, -INFINITY, INFINITY, 1.0f};
+  for (Float4& row : f.palette[2].row) row.y = 0.0f, row.x = 0.0f;  // singular
+  for (Float4& row : f.palette[3].row) row.z = -row.z;              // mirrors
+  std::vector<float>& w = f.mesh.influences.weights;
+  std::vector<uint16_t>& j = f.mesh.influences.joints;
+  for (size_t v = 0; v < f.mesh.vertex_count(); ++v) {
+    if (v % 3 == 0) w[v * 4 + 3] = -0.0f, j[v * 4 + 3] = uint16_t(unused);
+    if (v % 11 == 0) {
+      for (int k = 0; k < 3; ++k) f.mesh.normals[v * 3 + size_t(k)] = 0.0f;
+    }
+    if (v % 13 == 0) {
+      for (int k = 0; k < 3; ++k) f.mesh.tangents[v * 4 + size_t(k)] = 0.0f;
+    }
+  }
+  ExpectTheSameOnAnyThreads(f);
+}
+
+// On x86-64 the four-vertex path is compiled in, so the comparisons above compare two codes.
+TEST(SkinRun, TheVectorizedPathIsThereOnX8664) {
+#if defined(__x86_64__) || defined(_M_X64)
+  EXPECT_TRUE(VectorizedSkinning());
+#else
+  GTEST_SKIP() << "no four-vertex path on this architecture";
+#endif
 }
 
 TEST(SkinRun, ZeroThreadsMeansEveryHardwareThread) {

@@ -1,10 +1,11 @@
 // Dense linear blend skinning of four vertices at once with SSE2 (x86-64's baseline): the
 // arithmetic of skin_vertex.h's BlendedMatrix::Add and WriteSkinned, operation for operation, one
 // vertex per lane. SSE2's add, multiply, divide and square root round as the scalar ones do, and
-// nothing here is fused, so each lane computes its vertex's outputs bit for bit as the scalar
-// code does (tests/cpu/skin_run_test.cpp compares them). Used by SkinDenseJob for linear
-// blending with the blended-matrix normal rule; the other modes, and the last vertices of a range
-// that do not fill four lanes, take the scalar code.
+// the runtime is built without contraction into fused multiply-adds (runtime/CMakeLists.txt), so
+// each lane computes its vertex's outputs bit for bit as the scalar code does
+// (tests/cpu/skin_run_test.cpp compares them; a NaN's payload may differ). Used by SkinDenseJob for
+// linear blending with the blended-matrix normal rule; the other modes, and the last vertices of a
+// range that do not fill four lanes, take the scalar code.
 #pragma once
 
 #include <cstddef>
@@ -13,7 +14,7 @@
 #include "sinew/core/math.h"
 #include "skin_vertex.h"
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #define SINEW_SKIN_X4 1
 #endif

@@ -27,12 +27,21 @@ void ForEachVertexRange(size_t count, uint32_t threads, const Body& body) {
   }
   const size_t step = (count + parts - 1) / parts;
   std::vector<std::thread> workers;
-  workers.reserve(parts - 1);
-  for (size_t p = 1; p < parts; ++p) {
-    const size_t begin = std::min(count, p * step), end = std::min(count, begin + step);
-    workers.emplace_back([&body, begin, end] { body(begin, end); });
+  size_t started = 1;  // ranges handed to a thread, after the calling thread's first
+  try {
+    workers.reserve(parts - 1);
+    for (; started < parts; ++started) {
+      const size_t begin = std::min(count, started * step), end = std::min(count, begin + step);
+      workers.emplace_back([&body, begin, end] { body(begin, end); });
+    }
+  } catch (...) {
+    // No thread (or no memory) for the rest: the calling thread runs them below.
   }
   body(size_t(0), std::min(count, step));
+  for (size_t p = started; p < parts; ++p) {
+    const size_t begin = std::min(count, p * step);
+    body(begin, std::min(count, begin + step));
+  }
   for (std::thread& t : workers) t.join();
 }
 

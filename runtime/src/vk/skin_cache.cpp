@@ -159,11 +159,11 @@ struct SkinCache::State {
   uint64_t record_stamp = 0;
   uint64_t topology = 0;        // bumped by every AddInstance and RemoveInstance
   std::vector<uint32_t> order;  // this Record's instances, by page, then kernel variant
-  std::vector<uint32_t> keys;   // per entry of the active list: 4 page + kernel variant
+  std::vector<uint32_t> keys;   // per entry of the active list: kKernelVariants page + variant
   std::vector<uint32_t> key_counts;
   std::vector<uint32_t> order_keys;  // the key of each entry of `order`
   std::vector<InstanceId> all;       // scratch for Record(cmd)
-  // This Record's runs of work items, one per (page, kernel): key 4 page + kernel variant.
+  // This Record's runs of work items, one per (page, variant): key kKernelVariants page + variant.
   struct ItemRun {
     uint32_t key, first, end;
   };

@@ -17,6 +17,10 @@ struct SkinRun {
   bool vectorized = true;
 };
 
+// Whether this build has the four-vertex path (SSE2: every x86-64 build); without it `vectorized`
+// runs the scalar code.
+bool VectorizedSkinning() noexcept;
+
 // `requested` threads, or every hardware thread for 0 (at least 1).
 uint32_t ThreadCount(uint32_t requested) noexcept;
 

@@ -158,8 +158,10 @@ class Context {
   bool debug_names() const { return debug_names_; }
   // Whether buffers may be created with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT.
   bool buffer_device_address() const { return buffer_device_address_; }
-  // How many compute pipelines this Context has created: each kernel variant once, on first use,
-  // whatever the number of meshes and SkinCaches (so a spawning character compiles nothing).
+  // How many compute pipelines this Context has created: each kernel variant (the kernel and a
+  // mesh's specialization choices) once, on first use — in SkinCache::Create for the common
+  // linear ones, else in the AddMesh that first needs it — whatever the number of meshes and
+  // SkinCaches.
   uint32_t pipelines_created() const;
 
   // Whether VK_LAYER_KHRONOS_validation is active on this (headless) context.

@@ -3,7 +3,8 @@
 //
 // Every skinning dispatch walks a work table: one work item per workgroup, naming an instance
 // record (which mesh, where its data and outputs live) and a group of 64 of its vertices. Meshes
-// of any size and any number of instances share one dispatch per kernel variant (dense, sparse).
+// of any size and any number of instances share one dispatch per kernel variant (the kernel and
+// the mesh's specialization choices: runtime/src/vk/kernels.h).
 #pragma once
 
 #include <cstddef>
@@ -48,7 +49,8 @@ static_assert(sizeof(SkinWorkItem) == 8);
 
 // One instance record (binding kBindingInstances). Offsets count 32-bit words into the buffer of
 // their binding, except where a field says vec4 (16-byte units; those streams are 16-byte
-// aligned). A stream the mesh lacks has offset 0 and is never touched (flags say which exist).
+// aligned). A stream the mesh lacks has offset 0 and is never touched (the kernel variant's
+// specialization constants say which exist; `flags` repeats them for readers of the record).
 struct SkinInstance {
   // The mesh (binding kBindingMeshWords and its vec4/uvec4 views).
   uint32_t vertex_count;
