@@ -11,7 +11,7 @@ layout(local_size_x = SINEW_GROUP_SIZE) in;
 void main() {
   uint v;
   if (!SkinItem(v)) return;
-  uint k_count = inst.influences_per_vertex;
+  uint k_count = InfluencesPerVertex();
 
   vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
   float weight_sum = 0.0;

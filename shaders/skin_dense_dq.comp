@@ -11,7 +11,7 @@ layout(local_size_x = SINEW_GROUP_SIZE) in;
 
 // Influence k of vertex v's K: its palette entry and weight.
 void DenseInfluence(uint v, uint k, out uint entry, out float w) {
-  uint at = v * inst.influences_per_vertex + k;
+  uint at = v * InfluencesPerVertex() + k;
   uint pair = mesh_words[inst.influence_indices + (at >> 1u)];
   entry = (at & 1u) == 0u ? (pair & 0xFFFFu) : (pair >> 16u);
   w = MeshFloat(inst.weights + at);
@@ -20,7 +20,7 @@ void DenseInfluence(uint v, uint k, out uint entry, out float w) {
 void main() {
   uint v;
   if (!SkinItem(v)) return;
-  uint k_count = inst.influences_per_vertex;
+  uint k_count = InfluencesPerVertex();
   DqBlend b = DqBegin();
   uint entry;
   float w;

@@ -13,6 +13,9 @@ layout(constant_id = 2) const bool kMorphNormals = false;  // morph deltas carry
 layout(constant_id = 3) const bool kMorphTangents = false; // morph deltas carry tangent offsets
 // Normals by Σ w · each joint's inverse-transpose (UsdSkel's rule; the linear kernels only).
 layout(constant_id = 4) const bool kJointNormals = false;
+// The dense kernels' influence slots per vertex K, fixed per pipeline when the mesh's K is 4, 8,
+// 12 or 16 (so the loop over them has a constant bound); 0: the record's (other K, sparse).
+layout(constant_id = 5) const uint kInfluences = 0u;
 
 // Flags in SkinInstance.flags. The first four and the last mirror the constants above (a mesh's
 // record carries them too); the previous-position flags change from frame to frame.
@@ -92,6 +95,11 @@ layout(std430, set = 0, binding = 9) writeonly buffer OutTangents { vec4 out_tan
 // This workgroup's instance record and vertex group (SkinItem).
 SkinInstance inst;
 uint group;
+
+// K of a dense mesh: the pipeline's constant when it has one, else the record's.
+uint InfluencesPerVertex() {
+  return kInfluences != 0u ? kInfluences : inst.influences_per_vertex;
+}
 
 // Loads the workgroup's work item into `inst` and `group`; false when the workgroup is past the
 // dispatch's items or the invocation past its instance's vertices.

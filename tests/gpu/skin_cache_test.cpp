@@ -169,16 +169,17 @@ TEST_F(SkinCacheTest, AMixedCrowdMatchesTheCpuReferenceWhileInstancesComeGoAndSi
     RunFrame(*context_, cache, active);
     const vk::SkinCacheFrameStats& stats = cache.last_frame_stats();
     EXPECT_EQ(stats.instances, active.size());
-    // One dispatch per kernel variant in use, never one per mesh: dense with normals and
-    // tangents, dense with normals, sparse, blend shapes with normal offsets, dense bare.
-    std::set<std::tuple<bool, bool, bool, bool>> variants;
+    // One dispatch per kernel variant in use, never one per mesh: dense K = 4 with normals and
+    // tangents, dense K = 8 with normals, sparse, blend shapes with normal offsets, dense bare.
+    std::set<std::tuple<bool, bool, bool, bool, uint32_t>> variants;
     for (const vk::InstanceId& id : active) {
       for (const Member& m : crowd) {
         for (const auto& [k, instance] : m.parts) {
           if (instance.index != id.index) continue;
           const Primitive& p = meshes[k];
           variants.insert({p.sparse(), !p.normals.empty(), !p.tangents.empty(),
-                           !p.targets.empty() && !p.targets[0].normals.empty()});
+                           !p.targets.empty() && !p.targets[0].normals.empty(),
+                           p.sparse() ? 0u : p.influences.influences_per_vertex});
         }
       }
     }
@@ -206,8 +207,6 @@ TEST_F(SkinCacheTest, AMixedCrowdMatchesTheCpuReferenceWhileInstancesComeGoAndSi
   EXPECT_EQ(context_->pipelines_created(), 5u);
 }
 
-// The dispatch count does not grow with the number of meshes: ten meshes of one kernel variant
-// are one dispatch, as one mesh is.
 // A primitive without influences (a prop, or a mesh whose node has no skin) is uploaded as it is
 // and moves rigidly with palette entry 0, its node's world matrix, on the GPU as on the CPU; its
 // palette has one entry whatever the joint count says.
@@ -232,6 +231,8 @@ TEST_F(SkinCacheTest, ARigidPrimitiveMovesWithPaletteEntryZero) {
   }
 }
 
+// The dispatch count does not grow with the number of meshes: ten meshes of two kernel variants
+// are two dispatches, as two meshes are.
 TEST_F(SkinCacheTest, TenMeshesAreOneDispatchPerKernelVariant) {
   auto cache = vk::SkinCache::Create(*context_);
   ASSERT_TRUE(cache.ok());
@@ -245,7 +246,9 @@ TEST_F(SkinCacheTest, TenMeshesAreOneDispatchPerKernelVariant) {
   ASSERT_TRUE(
       context_->SubmitAndWait([&](VkCommandBuffer cmd) { ASSERT_TRUE((*cache)->Record(cmd).ok()); })
           .ok());
-  EXPECT_EQ((*cache)->last_frame_stats().dispatches, 1u);
+  // Two kinds of mesh (K = 4 and K = 8, a constant of the dense kernel): two dispatches.
+  EXPECT_EQ((*cache)->last_frame_stats().kernel_variants, 2u);
+  EXPECT_EQ((*cache)->last_frame_stats().dispatches, 2u);
   EXPECT_EQ((*cache)->last_frame_stats().meshes, 10u);
   EXPECT_EQ((*cache)->last_frame_stats().instances, 30u);
 }

@@ -79,12 +79,14 @@ Result<Kernel> Kernels::Get(uint32_t variant) {
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     info.stage.module = module;
     info.stage.pName = "main";
-    // The choices as the shaders' boolean specialization constants, constant_id = bit index.
-    std::array<VkBool32, 5> values{};
-    std::array<VkSpecializationMapEntry, 5> entries{};
-    for (uint32_t bit = 0; bit < 5; ++bit) {
-      values[bit] = (ChoicesOf(variant) >> bit) & 1u;
-      entries[bit] = {bit, uint32_t(bit * sizeof(VkBool32)), sizeof(VkBool32)};
+    // The choices as the shaders' specialization constants: five booleans (constant_id = bit
+    // index), then K (constant_id 5, a uint; 0 reads the record's).
+    std::array<uint32_t, 6> values{};
+    std::array<VkSpecializationMapEntry, 6> entries{};
+    for (uint32_t id = 0; id < 6; ++id) {
+      values[id] = id < 5 ? (ChoicesOf(variant) >> id) & 1u
+                          : 4u * (ChoicesOf(variant) >> kChoiceInfluencesShift);
+      entries[id] = {id, uint32_t(id * sizeof(uint32_t)), sizeof(uint32_t)};
     }
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(values),
                                         values.data()};

@@ -2,7 +2,7 @@
 // Context's pipeline cache, and shared by every SkinCache of that Context (a character of a kind
 // already drawn compiles nothing). A variant is a kernel (dense or sparse, linear or dual
 // quaternions) and the per-mesh choices it takes as specialization constants
-// (shaders/skinning_common.glsl, constant_id 0 to 4), so that no kernel branches on them.
+// (shaders/skinning_common.glsl, constant_id 0 to 5), so that no kernel branches on them.
 // Destroyed with the Context.
 #pragma once
 
@@ -26,14 +26,19 @@ enum class KernelKind {
 
 inline constexpr uint32_t kKernelKinds = static_cast<uint32_t>(KernelKind::kCount);
 
-// The per-mesh choices, bits of a variant's choice number; each is the specialization constant of
-// the same name in shaders/skinning_common.glsl (constant_id = the bit's index).
+// The per-mesh choices, a variant's choice number. Its low five bits are the boolean
+// specialization constants of the same names in shaders/skinning_common.glsl (constant_id = the
+// bit's index); the bits above, kInfluences (constant_id 5) divided by 4: a dense mesh's K when
+// it is 4, 8, 12 or 16, else 0 (the kernel reads K from the record).
 inline constexpr uint32_t kChoiceNormals = 1u;        // kNormals
 inline constexpr uint32_t kChoiceTangents = 2u;       // kTangents
 inline constexpr uint32_t kChoiceMorphNormals = 4u;   // kMorphNormals
 inline constexpr uint32_t kChoiceMorphTangents = 8u;  // kMorphTangents
 inline constexpr uint32_t kChoiceJointNormals = 16u;  // kJointNormals
-inline constexpr uint32_t kKernelChoices = 32u;
+inline constexpr uint32_t kChoiceInfluencesShift = 5u;
+inline constexpr uint32_t kMaxConstantInfluences = 16u;
+inline constexpr uint32_t kKernelChoices = (kMaxConstantInfluences / 4 + 1)
+                                           << kChoiceInfluencesShift;
 inline constexpr uint32_t kKernelVariants = kKernelKinds * kKernelChoices;
 
 // A mesh's kernel variant as a number below kKernelVariants, for sorting work by pipeline: the
@@ -41,6 +46,14 @@ inline constexpr uint32_t kKernelVariants = kKernelKinds * kKernelChoices;
 inline uint32_t KernelVariant(bool sparse, bool dual_quaternion, uint32_t choices) {
   return (sparse ? 1u : 0u) + (dual_quaternion ? 2u : 0u) + kKernelKinds * choices;
 }
+// The variants a SkinCache creates up front: linear blending of a mesh with normals and
+// tangents, dense with K = 4 or sparse.
+inline uint32_t CommonVariant(bool sparse) {
+  return KernelVariant(
+      sparse, false,
+      kChoiceNormals | kChoiceTangents | (sparse ? 0u : 1u << kChoiceInfluencesShift));
+}
+
 inline KernelKind KernelOf(uint32_t variant) {
   return static_cast<KernelKind>(variant % kKernelKinds);
 }

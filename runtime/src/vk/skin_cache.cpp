@@ -317,11 +317,10 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
       context, options.frames_in_flight * uint32_t(s.pages.size()), "sinew skin cache");
   if (!descriptors) return descriptors.status();
   s.descriptors = std::move(descriptors.value());
-  // The linear kernels for meshes with normals and tangents now; any other variant with the first
-  // mesh that needs it.
+  // The common linear kernels now (CommonVariant); any other variant with the first mesh that
+  // needs it.
   for (const bool sparse : {false, true}) {
-    const uint32_t variant =
-        detail::KernelVariant(sparse, false, detail::kChoiceNormals | detail::kChoiceTangents);
+    const uint32_t variant = detail::CommonVariant(sparse);
     auto kernel = detail::KernelsOf(context).Get(variant);
     if (!kernel) return kernel.status();
     s.kernels[variant] = *kernel;

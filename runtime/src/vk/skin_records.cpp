@@ -15,11 +15,18 @@ uint32_t Words(VkDeviceSize bytes) { return static_cast<uint32_t>(bytes / 4); }
 
 }  // namespace
 
+// K when the dense kernels take it as a constant (4, 8, 12 or 16), else 0.
+uint32_t ConstantInfluences(const MeshLayout& l) {
+  const uint32_t k = l.influences_per_vertex;
+  return !l.sparse && k != 0 && k % 4 == 0 && k <= kMaxConstantInfluences ? k : 0u;
+}
+
 uint32_t KernelChoices(const MeshLayout& l) {
   return (l.has_normals ? kChoiceNormals : 0u) | (l.has_tangents ? kChoiceTangents : 0u) |
          (l.morph_normals ? kChoiceMorphNormals : 0u) |
          (l.morph_tangents ? kChoiceMorphTangents : 0u) |
-         (l.per_joint_normals && !l.dual_quaternion ? kChoiceJointNormals : 0u);
+         (l.per_joint_normals && !l.dual_quaternion ? kChoiceJointNormals : 0u) |
+         (ConstantInfluences(l) / 4u) << kChoiceInfluencesShift;
 }
 
 SkinInstance MeshRecord(const MeshLayout& l, VkDeviceSize base) {
@@ -75,8 +82,7 @@ void WriteMorphSlot(std::span<const float> weights, uint32_t* words) {
 
 Result<SkinDescriptorPool> CreateSkinDescriptorPool(const Context& context, uint32_t count,
                                                     const char* name) {
-  auto kernel = KernelsOf(context).Get(
-      KernelVariant(false, false, kChoiceNormals | kChoiceTangents));  // the layout is shared
+  auto kernel = KernelsOf(context).Get(CommonVariant(false));  // the layout is shared
   if (!kernel) return kernel.status();
   const Functions& f = Fn(context);
   SkinDescriptorPool out;

@@ -3,8 +3,9 @@
 // frame's deformation in one dispatch per kernel variant in use per output page, whatever the
 // number of meshes and instances (output_pages()). A variant is a kernel (dense or sparse
 // influences, blended linearly or with dual quaternions) specialized for a mesh's choices
-// (normals, tangents, morph normal and tangent offsets, UsdSkel's normal rule): meshes that agree
-// share one, so a crowd of many meshes of one or two kinds is one or two dispatches.
+// (normals, tangents, morph normal and tangent offsets, UsdSkel's normal rule, dense K up to 16):
+// meshes that agree share one, so a crowd of many meshes of one or two kinds is one or two
+// dispatches.
 //
 // What it holds:
 // * meshes: a Primitive's rest data (dense, sparse or rigid, with or without morph targets),
@@ -129,7 +130,8 @@ struct SkinCacheFrameStats {
   uint32_t dispatches = 0;
   // Distinct kernel variants among the instances: the kernel (dense or sparse, linear or dual
   // quaternions) and the mesh's choices it is specialized for (normals, tangents, morph normal and
-  // tangent offsets, UsdSkel's per-joint normal rule). Meshes that agree share one.
+  // tangent offsets, UsdSkel's per-joint normal rule, dense K up to 16). Meshes that agree share
+  // one.
   uint32_t kernel_variants = 0;
   uint32_t instances = 0;   // instances deformed
   uint32_t work_items = 0;  // workgroups: one per 64 vertices of each instance
