@@ -22,7 +22,7 @@ constexpr uint32_t Version(uint32_t major, uint32_t minor, uint32_t patch) noexc
 inline constexpr uint32_t kOldestVersion = Version(0, 4, 0);
 // The newest version read. OpenUSD writes 0.8.0 unless the content needs a newer type; 0.9.0 to
 // 0.12.0 added TimeCode (read), PathExpression, Relocates and Spline (refused or skipped: none is
-// UsdSkel's). 0.13.0 and later change the encoding of values (a new ValueRep flag).
+// UsdSkel's). 0.13.0 extends splines and 0.14.0 adds a ValueRep flag (array edits): not read.
 inline constexpr uint32_t kNewestVersion = Version(0, 12, 0);
 // What the writer emits: the version the packages in the wild use.
 inline constexpr uint32_t kWrittenVersion = Version(0, 8, 0);
