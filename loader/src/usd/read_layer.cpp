@@ -20,25 +20,25 @@ LayerEncoding DetectLayerEncoding(std::span<const uint8_t> bytes) noexcept {
   return LayerEncoding::kUsda;
 }
 
+namespace {
+
+// A layer file's bytes, .usda or .usdc (not a package).
+Result<Layer> ReadLayerFile(std::span<const uint8_t> bytes, const UsdcOptions& options) {
+  if (DetectLayerEncoding(bytes) == LayerEncoding::kUsdc) return ReadUsdc(bytes, options);
+  return ReadUsda(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+}  // namespace
+
 Result<Layer> ReadLayer(std::span<const uint8_t> bytes, const UsdcOptions& options) {
-  switch (DetectLayerEncoding(bytes)) {
-    case LayerEncoding::kUsdc:
-      return ReadUsdc(bytes, options);
-    case LayerEncoding::kUsda:
-      return ReadUsda(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-    case LayerEncoding::kUsdz:
-      break;
-  }
+  if (DetectLayerEncoding(bytes) != LayerEncoding::kUsdz) return ReadLayerFile(bytes, options);
   auto root = UsdzRootLayer(bytes);
   if (!root.ok()) return root.status();
   const PackagedFile& file = root.value();
   if (DetectLayerEncoding(file.bytes) == LayerEncoding::kUsdz) {
     return Status(Error::kUnsupportedFeature, "a package whose root layer is a package", file.name);
   }
-  auto layer = DetectLayerEncoding(file.bytes) == LayerEncoding::kUsdc
-                   ? ReadUsdc(file.bytes, options)
-                   : ReadUsda(std::string_view(reinterpret_cast<const char*>(file.bytes.data()),
-                                               file.bytes.size()));
+  auto layer = ReadLayerFile(file.bytes, options);
   if (layer.ok()) return layer;
   ErrorInfo error = layer.error();
   error.where = file.name + (error.where.empty() ? "" : ": ") + error.where;
