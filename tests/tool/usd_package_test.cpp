@@ -152,31 +152,35 @@ void ExpectDeformsLikeOriginal(const std::string& package, const std::string& or
   std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
   ASSERT_GT(times.size(), 10u);
-  std::vector<BakeResult> want, got;
+  // Each key time's streams, flattened once: every conversion below compares against them.
+  struct Streams {
+    std::vector<float> want_positions, want_normals, got_positions, got_normals;
+  };
+  std::vector<Streams> at;
   float moved = 0, extent = 0;
   const std::vector<float> first = Stream(*gltf_rest, false);
   for (const float t : times) {
-    want.push_back(Bake(gltf.loaded.asset, t));
-    got.push_back(Bake(usd.loaded.asset, t, context));
-    extent = std::max(extent, BoundsDiagonal(Stream(want.back(), false)));
-    moved = std::max(moved, Worst(first, Stream(want.back(), false)));
+    const BakeResult want = Bake(gltf.loaded.asset, t), got = Bake(usd.loaded.asset, t, context);
+    at.push_back({Stream(want, false), Stream(want, true), Stream(got, false), Stream(got, true)});
+    const Streams& a = at.back();
+    ASSERT_EQ(a.got_positions.size(), a.want_positions.size());
+    ASSERT_EQ(a.got_normals.size(), a.want_normals.size());
+    extent = std::max(extent, BoundsDiagonal(a.want_positions));
+    moved = std::max(moved, Worst(first, a.want_positions));
   }
   EXPECT_GT(moved, 1e-2f * extent)
       << "the clip never changes the shape: the comparison proves nothing";
   float best = INFINITY, best_normal = INFINITY;
   for (const Conversion& c : conversions) {
     float worst = 0, worst_normal = 0;
-    for (size_t i = 0; i < times.size(); ++i) {
-      const std::vector<float> wp = Stream(want[i], false), gp = Stream(got[i], false);
-      const std::vector<float> wn = Stream(want[i], true), gn = Stream(got[i], true);
-      ASSERT_EQ(gp.size(), wp.size());
-      ASSERT_EQ(gn.size(), wn.size());
+    for (const Streams& a : at) {
       for (size_t v = 0; v < c.original_of.size(); ++v) {
         const size_t o = c.original_of[v];
         for (int k = 0; k < 3; ++k) {
-          worst = std::max(worst, std::fabs(c.Position(gp, v, k) - wp[o * 3 + size_t(k)]));
-          worst_normal =
-              std::max(worst_normal, std::fabs(c.Normal(gn, v, k) - wn[o * 3 + size_t(k)]));
+          worst = std::max(worst, std::fabs(c.Position(a.got_positions, v, k) -
+                                            a.want_positions[o * 3 + size_t(k)]));
+          worst_normal = std::max(worst_normal, std::fabs(c.Normal(a.got_normals, v, k) -
+                                                          a.want_normals[o * 3 + size_t(k)]));
         }
       }
     }
