@@ -536,8 +536,8 @@ TEST(UsdcErrors, CountsTheFileCannotHoldAreRefusedBeforeAnythingIsAllocated) {
   EXPECT_EQ(r.code(), Error::kUnsupportedFeature);
 }
 
-// Every prefix of a file, and every byte of it set to 0xff in turn: an error (or, for a byte the
-// reader never looks at, a layer), never a crash.
+// Every prefix of a file, and every byte of it set to 0xff in turn: an error that says where (or,
+// for a byte the reader never looks at, a layer), never a crash.
 TEST(UsdcErrors, EveryTruncationAndEveryCorruptByteIsAnErrorNotACrash) {
   const std::vector<uint8_t> bytes = SmallCrate();
   for (size_t n = 0; n < bytes.size(); ++n) {
@@ -548,7 +548,8 @@ TEST(UsdcErrors, EveryTruncationAndEveryCorruptByteIsAnErrorNotACrash) {
   for (size_t i = 0; i < bytes.size(); ++i) {
     std::vector<uint8_t> bad = bytes;
     bad[i] = 0xff;
-    (void)ReadUsdc(bad, small);
+    const auto r = ReadUsdc(bad, small);
+    EXPECT_TRUE(r.ok() || !r.error().where.empty()) << "byte " << i << ": an error without where";
   }
 }
 
