@@ -16,14 +16,11 @@ void main() {
   vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
   float weight_sum = 0.0;
   uint first = v * k_count;
-  for (uint k = 0u; k < k_count; k += 2u) {
-    uint pair = mesh_words[inst.influence_indices + ((first + k) >> 1u)];
-    for (uint half_index = 0u; half_index < 2u; ++half_index) {
-      float w = MeshFloat(inst.weights + first + k + half_index);
-      if (w == 0.0) continue;
-      AddJoint(half_index == 0u ? (pair & 0xFFFFu) : (pair >> 16u), w, r0, r1, r2);
-      weight_sum += w;
-    }
+  for (uint k = 0u; k < k_count; ++k) {
+    float w = WeightAt(first + k);
+    if (w == 0.0) continue;
+    AddJoint(JointAt(first + k), w, r0, r1, r2);
+    weight_sum += w;
   }
   Vertex x = LoadRest(v);
   ApplyMorphs(x);  // morph targets first, then skinning, fused in this pass

@@ -12,9 +12,8 @@ layout(local_size_x = SINEW_GROUP_SIZE) in;
 // Influence k of vertex v's K: its palette entry and weight.
 void DenseInfluence(uint v, uint k, out uint entry, out float w) {
   uint at = v * InfluencesPerVertex() + k;
-  uint pair = mesh_words[inst.influence_indices + (at >> 1u)];
-  entry = (at & 1u) == 0u ? (pair & 0xFFFFu) : (pair >> 16u);
-  w = MeshFloat(inst.weights + at);
+  entry = JointAt(at);
+  w = WeightAt(at);
 }
 
 void main() {

@@ -16,9 +16,9 @@ void main() {
   float weight_sum = 0.0;
   uint end = mesh_words[inst.influence_offsets + v + 1u];
   for (uint e = mesh_words[inst.influence_offsets + v]; e < end; ++e) {
-    float w = MeshFloat(inst.weights + e);
+    float w = WeightAt(e);
     if (w == 0.0) continue;
-    AddJoint(mesh_words[inst.influence_indices + e], w, r0, r1, r2);
+    AddJoint(JointAt(e), w, r0, r1, r2);
     weight_sum += w;
   }
   Vertex x = LoadRest(v);

@@ -16,11 +16,11 @@ void main() {
   uint first = mesh_words[inst.influence_offsets + v];
   uint end = mesh_words[inst.influence_offsets + v + 1u];
   for (uint e = first; e < end; ++e) {
-    DqPivot(b, mesh_words[inst.influence_indices + e], MeshFloat(inst.weights + e));
+    DqPivot(b, JointAt(e), WeightAt(e));
   }
   DqLoadPivot(b);
   for (uint e = first; e < end; ++e) {
-    DqAdd(b, mesh_words[inst.influence_indices + e], MeshFloat(inst.weights + e));
+    DqAdd(b, JointAt(e), WeightAt(e));
   }
   Vertex x = LoadRest(v);
   ApplyMorphs(x);  // morph targets first, then skinning, fused in this pass

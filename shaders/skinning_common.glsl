@@ -16,6 +16,20 @@ layout(constant_id = 4) const bool kJointNormals = false;
 // The dense kernels' influence slots per vertex K, fixed per pipeline when the mesh's K is 4, 8,
 // 12 or 16 (so the loop over them has a constant bound); 0: the record's (other K, sparse).
 layout(constant_id = 5) const uint kInfluences = 0u;
+// The mesh's stream formats (vertex_formats.glsl), each a boolean so that the kernel branches on
+// a specialization constant itself, as on the choices above: weights in unorm16 or unorm8 (else
+// float32); joint indices or groups in 8 or 32 bits (else 16); rest normals and tangents
+// octahedral or snorm10 (else float32); and the normals and tangents the kernel writes likewise.
+layout(constant_id = 6) const bool kWeightsUnorm16 = false;
+layout(constant_id = 7) const bool kWeightsUnorm8 = false;
+layout(constant_id = 8) const bool kJoints8 = false;
+layout(constant_id = 9) const bool kJoints32 = false;
+layout(constant_id = 10) const bool kOctahedral = false;
+layout(constant_id = 11) const bool kSnorm10 = false;
+layout(constant_id = 12) const bool kOutOctahedral = false;
+layout(constant_id = 13) const bool kOutSnorm10 = false;
+
+#include "vertex_formats.glsl"
 
 // Flags in SkinInstance.flags. The first four and the last mirror the constants above (a mesh's
 // record carries them too); the previous-position flags change from frame to frame.
@@ -49,7 +63,7 @@ struct SkinInstance {
   uint morph_stride;           // floats per morph delta
   uint rest_positions;
   uint rest_normals;
-  uint rest_tangents;  // vec4 units
+  uint rest_tangents;  // vec4 units (float32), words (packed)
   uint influence_indices;
   uint weights;
   uint influence_offsets;
@@ -60,14 +74,15 @@ struct SkinInstance {
   uint morph_slot;
   uint out_positions;
   uint out_normals;
-  uint out_tangents;  // vec4 units
+  uint out_tangents;  // vec4 units (float32), words into out_direction_words (packed)
   uint previous_positions;
 };
 
-// Every mesh's rest data, viewed three ways. Positions and normals are xyz floats per vertex,
-// tangents vec4 per vertex. Influences: dense, K u16 joint indices per vertex, two to a uint (low
-// half first), and K weights; sparse (CSR), one u32 group and one weight per entry, vertex v's
-// entries in [influence_offsets[v], influence_offsets[v + 1]). Morph targets are packed sparse per
+// Every mesh's rest data, viewed three ways. Positions are xyz floats per vertex; normals xyz
+// floats and tangents vec4 per vertex, or one packed word each (kOctahedral, kSnorm10). Influences: dense,
+// K joint indices and K weights per vertex; sparse (CSR), one group and one weight per entry,
+// vertex v's entries in [influence_offsets[v], influence_offsets[v + 1]). Indices and weights
+// narrower than a word are packed, the lowest bits first (JointAt, WeightAt). Morph targets are packed sparse per
 // group of 64 vertices (runtime/include/sinew/asset/morph_deltas.h); G = ceil(vertex_count / 64)
 // groups. morph_lookup holds G + 1 group offsets (group g's blocks are [lookup[g], lookup[g + 1])),
 // then the group-major block index (target t's block in group g is
@@ -89,7 +104,9 @@ layout(std430, set = 0, binding = 5) readonly buffer Palette { vec4 palette[]; }
 layout(std430, set = 0, binding = 6) readonly buffer MorphInstances { uint morph_words[]; };
 // Outputs, vertex_count vertices from the instance's offsets.
 layout(std430, set = 0, binding = 7) buffer OutPositions { float out_positions[]; };
-layout(std430, set = 0, binding = 8) writeonly buffer OutNormals { float out_normals[]; };
+// Normals (xyz floats, or one packed word each) and packed tangents (kOut*); binding 9
+// holds float32 tangents. The three output bindings view the same buffer.
+layout(std430, set = 0, binding = 8) writeonly buffer OutDirections { uint out_direction_words[]; };
 layout(std430, set = 0, binding = 9) writeonly buffer OutTangents { vec4 out_tangents[]; };
 
 // This workgroup's instance record and vertex group (SkinItem).
@@ -117,6 +134,28 @@ bool SkinItem(out uint v) {
 float MeshFloat(uint at) { return uintBitsToFloat(mesh_words[at]); }
 vec3 MeshVec3(uint at) { return vec3(MeshFloat(at), MeshFloat(at + 1u), MeshFloat(at + 2u)); }
 
+// Influence slot (dense) or entry (sparse) i's joint index or group: 8, 16 or 32 bits.
+uint JointAt(uint i) {
+  if (kJoints8) {
+    return bitfieldExtract(mesh_words[inst.influence_indices + (i >> 2u)], int((i & 3u) * 8u), 8);
+  }
+  if (kJoints32) return mesh_words[inst.influence_indices + i];
+  return bitfieldExtract(mesh_words[inst.influence_indices + (i >> 1u)], int((i & 1u) * 16u), 16);
+}
+
+// Influence slot or entry i's weight: unorm16, unorm8 or float32.
+float WeightAt(uint i) {
+  if (kWeightsUnorm16) {
+    return float(bitfieldExtract(mesh_words[inst.weights + (i >> 1u)], int((i & 1u) * 16u), 16)) /
+           65535.0;
+  }
+  if (kWeightsUnorm8) {
+    return float(bitfieldExtract(mesh_words[inst.weights + (i >> 2u)], int((i & 3u) * 8u), 8)) /
+           255.0;
+  }
+  return MeshFloat(inst.weights + i);
+}
+
 // v / |v|, or v unchanged when |v| == 0 (as NormalizeOrKeep on the CPU).
 vec3 NormalizeOrKeep(vec3 v) {
   float len = length(v);
@@ -135,8 +174,24 @@ Vertex LoadRest(uint v) {
   x.p = MeshVec3(inst.rest_positions + v * 3u);
   x.n = vec3(0.0);
   x.t = vec4(0.0);
-  if (kNormals) x.n = MeshVec3(inst.rest_normals + v * 3u);
-  if (kTangents) x.t = mesh_vec4[inst.rest_tangents + v];
+  if (kNormals) {
+    if (kOctahedral) {
+      x.n = DecodeOctahedralNormal(mesh_words[inst.rest_normals + v]);
+    } else if (kSnorm10) {
+      x.n = DecodeSnorm10(mesh_words[inst.rest_normals + v]).xyz;
+    } else {
+      x.n = MeshVec3(inst.rest_normals + v * 3u);
+    }
+  }
+  if (kTangents) {
+    if (kOctahedral) {
+      x.t = DecodeOctahedralTangent(mesh_words[inst.rest_tangents + v]);
+    } else if (kSnorm10) {
+      x.t = DecodeSnorm10(mesh_words[inst.rest_tangents + v]);
+    } else {
+      x.t = mesh_vec4[inst.rest_tangents + v];
+    }
+  }
   return x;
 }
 
@@ -245,12 +300,26 @@ void WriteVertex(uint v, vec3 o, vec3 n, vec4 t) {
   out_positions[dst + 1u] = o.y;
   out_positions[dst + 2u] = o.z;
   if (kNormals) {
-    uint at = inst.out_normals + v * 3u;
-    out_normals[at] = n.x;
-    out_normals[at + 1u] = n.y;
-    out_normals[at + 2u] = n.z;
+    if (kOutOctahedral) {
+      out_direction_words[inst.out_normals + v] = EncodeOctahedralNormal(n);
+    } else if (kOutSnorm10) {
+      out_direction_words[inst.out_normals + v] = EncodeSnorm10(vec4(n, 0.0));
+    } else {
+      uint at = inst.out_normals + v * 3u;
+      out_direction_words[at] = floatBitsToUint(n.x);
+      out_direction_words[at + 1u] = floatBitsToUint(n.y);
+      out_direction_words[at + 2u] = floatBitsToUint(n.z);
+    }
   }
-  if (kTangents) out_tangents[inst.out_tangents + v] = t;
+  if (kTangents) {
+    if (kOutOctahedral) {
+      out_direction_words[inst.out_tangents + v] = EncodeOctahedralTangent(t);
+    } else if (kOutSnorm10) {
+      out_direction_words[inst.out_tangents + v] = EncodeSnorm10(t);
+    } else {
+      out_tangents[inst.out_tangents + v] = t;
+    }
+  }
 }
 
 // Transforms vertex x (vertex `v` of the instance) by the blended matrix rows r0..r2 (identity

@@ -56,6 +56,7 @@ struct BenchOptions {
   bool layouts = true;           // also the dense-vs-sparse cases
   bool shapes = true;            // also the blend-shape cases (procedural face shapes on K = 4)
   bool dual_quaternions = true;  // also each dense K blended with dual quaternions
+  bool formats = true;           // also each dense K in compact vertex formats (GPU only)
   // The CPU reference is timed as the scalar code on one thread, then vectorized on one thread and
   // on this many (0: every hardware thread; 1: not again), each checked equal to the scalar
   // outputs bit for bit.
@@ -82,6 +83,11 @@ struct Row {
   double vectorized_ms = -1;       // CPU only: ms per frame, vectorized, one thread
   uint32_t threads = 1;            // CPU only: threads of the third timing (1: none)
   double threaded_ms = -1;         // CPU only: ms per frame, vectorized, on `threads` threads
+  // GPU only: the largest errors allowed against the CPU reference (exact formats: 1e-5; the
+  // compact ones: what docs/vertex_formats.md states for them).
+  double position_tolerance = 1e-5;
+  double direction_tolerance = 1e-5;
+  std::string formats = "float32";  // GPU only: the mesh's vertex formats (Case::formats_name)
   double mvertices_per_s() const { return vertices / (ms_per_frame * 1e-3) / 1e6; }
   double gb_per_s() const {
     return vertices * double(bytes_per_vertex) / (ms_per_frame * 1e-3) / 1e9;
@@ -149,6 +155,9 @@ void PrintHelp() {
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
       "  --no-dqs          skip the dual-quaternion cases (each dense K again, blended with dual\n"
       "                    quaternions: 'dense K=4 dqs')\n"
+      "  --no-formats      skip the compact-format cases (each dense K on the GPU only, from and\n"
+      "                    into compact vertex formats: 'compact' unorm16 weights and octahedral\n"
+      "                    normals and tangents; 'u8+s10' unorm8 weights, snorm10 directions)\n"
       "  --no-shapes       skip the blend-shape cases (K = 4 with 50 procedural face shapes, 10\n"
       "                    with an in-between, at 0, 5 and 50 active shapes)\n"
       "  --json            machine-readable output on stdout\n"
@@ -182,6 +191,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
       o->shapes = false;
     } else if (a == "--no-dqs") {
       o->dual_quaternions = false;
+    } else if (a == "--no-formats") {
+      o->formats = false;
     } else if (a == "--characters") {
       if (!ParseUint(value(), &o->characters) || o->characters == 0) return "--characters N >= 1";
     } else if (a == "--vertices") {
@@ -255,13 +266,16 @@ constexpr float kReferenceTime = 0.75f;
 // One SkinCache holding the GPU path's characters: a palette and an instance each.
 struct GpuCrowd {
   std::unique_ptr<vk::SkinCache> cache;
+  vk::MeshId mesh;
   std::vector<vk::PaletteId> palettes;
   std::vector<vk::InstanceId> instances;
 };
 
 Result<GpuCrowd> CreateGpuCrowd(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
-                                const std::vector<float>& morph_weights, uint32_t characters) {
+                                const std::vector<float>& morph_weights, uint32_t characters,
+                                const VertexFormats& formats) {
   vk::SkinCacheOptions base;
+  base.formats = formats;
   base.frames_in_flight = 1;
   base.previous_positions = vk::PreviousPositions::kNone;
   auto options = vk::SkinCacheOptionsFor(mesh, joints, characters, base);
@@ -272,6 +286,7 @@ Result<GpuCrowd> CreateGpuCrowd(const vk::Context& ctx, const Primitive& mesh, u
   crowd.cache = std::move(cache.value());
   auto mesh_id = crowd.cache->AddMesh(mesh, joints);
   if (!mesh_id) return mesh_id.status();
+  crowd.mesh = *mesh_id;
   for (uint32_t c = 0; c < characters; ++c) {
     auto palette = crowd.cache->AddPalette(
         uint32_t(mesh.palette_size(joints)),
@@ -348,13 +363,17 @@ Status CompareWithReference(const vk::Context& ctx, const GpuCrowd& crowd, const
   return {};
 }
 
-// Runs the GPU path; fills `row` (time, record cost, error against `reference`).
+// Runs the GPU path with the mesh in `formats`; fills `row` (time, record cost, bytes per vertex
+// as the cache laid the mesh out plus `morph_bytes_per_vertex`, error against `reference`).
 Status RunGpu(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
               const std::vector<Float3x4>& palettes, const Skeleton* procedural,
-              const std::vector<float>& morph_weights, const BenchOptions& o,
-              const CpuOutputs& reference, Row* row, Progress* progress) {
-  auto crowd = CreateGpuCrowd(ctx, mesh, joints, morph_weights, o.characters);
+              const std::vector<float>& morph_weights, const VertexFormats& formats,
+              double morph_bytes_per_vertex, const BenchOptions& o, const CpuOutputs& reference,
+              Row* row, Progress* progress) {
+  auto crowd = CreateGpuCrowd(ctx, mesh, joints, morph_weights, o.characters, formats);
   if (!crowd) return crowd.status();
+  row->bytes_per_vertex = uint32_t(std::lround(
+      vk::BytesPerVertex(*crowd->cache->mesh_layout(crowd->mesh)) + morph_bytes_per_vertex));
   if (Status s = RunGpuFrames(ctx, *crowd, mesh, joints, palettes, procedural, o, row, progress);
       !s) {
     return s;
@@ -373,6 +392,12 @@ struct Case {
   std::vector<Float3x4> palettes;     // per character; empty: the procedural crowd's
   uint32_t joints = 0;  // of the skin: a palette has mesh.palette_size(joints) entries
   Skeleton skeleton;    // the procedural crowd's, posed every frame; empty for a file's
+  // The formats the GPU path stores and writes the mesh in. A compact case runs on the GPU only
+  // (its CPU reference is the float32 one, computed once, untimed) with its own tolerances.
+  VertexFormats formats;
+  bool gpu_only = false;
+  double position_tolerance = 1e-5, direction_tolerance = 1e-5;
+  std::string formats_name = "float32";
 };
 
 Result<procedural::Character> ProceduralCharacter(const BenchOptions& o, uint32_t influences) {
@@ -533,6 +558,39 @@ Status AddDenseCases(const BenchOptions& o, std::vector<Case>* cases) {
   return {};
 }
 
+// Each dense K from and into compact formats, on the GPU: VertexFormats::Compact() and unorm8
+// weights with snorm10 directions. Tolerances: positions (x extent) above the largest errors
+// measured on the procedural crowd for K = 4 to 16 (unorm16: 1e-5; unorm8: 1.7e-3); directions
+// as component differences of unit vectors, about the angle in radians.
+Status AddFormatCases(const BenchOptions& o, std::vector<Case>* cases) {
+  struct Format {
+    const char* name;
+    VertexFormats formats;
+    double position, direction;
+  };
+  const Format formats[] = {
+      {"compact", VertexFormats::Compact(), 1e-4, 1e-3},
+      {"u8+s10",
+       {WeightFormat::kUnorm8, DirectionFormat::kSnorm10, DirectionFormat::kSnorm10},
+       4e-3,
+       1e-2}};
+  for (uint32_t k : o.influences) {
+    for (const Format& f : formats) {
+      auto character = ProceduralCharacter(o, k);
+      if (!character) return character.status();
+      Case c = CrowdCase("dense K=" + std::to_string(k) + " " + f.name, std::move(character->mesh),
+                         character->skeleton);
+      c.formats = f.formats;
+      c.gpu_only = true;
+      c.formats_name = f.name;
+      c.position_tolerance = f.position;
+      c.direction_tolerance = f.direction;
+      cases->push_back(std::move(c));
+    }
+  }
+  return {};
+}
+
 // Keeps each vertex's heaviest entries: 8-16 of them on every 10th vertex, else 1 or 2.
 SparseInfluences VariedInfluences(const SparseInfluences& s) {
   SparseInfluences kept;
@@ -641,6 +699,7 @@ Status AddShapeCases(const BenchOptions& o, std::vector<Case>* cases) {
 bool MakeCases(const BenchOptions& o, std::vector<Case>* cases, std::string* file_note) {
   if (!o.file.empty()) return LoadFileCases(o, cases, file_note);
   Status status = AddDenseCases(o, cases);
+  if (status && o.formats && !o.skip_gpu) status = AddFormatCases(o, cases);
   if (status && o.layouts) status = AddLayoutCases(o, cases);
   if (status && o.shapes) status = AddShapeCases(o, cases);
   if (!status) std::fprintf(stderr, "sinew bench: %s\n", status.error().ToString().c_str());
@@ -691,8 +750,15 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   cpu_row.auto_layout = mesh.skinned() ? ToString(ChooseInfluenceLayout(mesh)) : "-";
   cpu_row.active_shapes = c.active;
   cpu_row.touched = c.touched;
-  cpu_row.ms_per_frame = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,
-                                cpu::SkinRun{1, false}, &reference, progress);
+  if (c.gpu_only) {  // the reference alone, untimed: one frame on the fast path
+    if (!ctx) return true;
+    RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, 1,
+           cpu::SkinRun{cpu::ThreadCount(o.cpu_threads), true}, &reference, progress);
+  }
+  cpu_row.ms_per_frame = c.gpu_only
+                             ? 0
+                             : RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters,
+                                      o.frames, cpu::SkinRun{1, false}, &reference, progress);
   // The fast path: vectorized on one thread, then on several; the same outputs, bit for bit.
   const auto fast = [&](uint32_t threads, double* ms) {
     CpuOutputs out;
@@ -710,15 +776,20 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
                  c.layout.c_str(), threads);
     return false;
   };
-  if (!fast(1, &cpu_row.vectorized_ms)) return false;
-  if (const uint32_t threads = cpu::ThreadCount(o.cpu_threads); threads > 1) {
-    cpu_row.threads = threads;
-    if (!fast(threads, &cpu_row.threaded_ms)) return false;
+  if (!c.gpu_only) {
+    if (!fast(1, &cpu_row.vectorized_ms)) return false;
+    if (const uint32_t threads = cpu::ThreadCount(o.cpu_threads); threads > 1) {
+      cpu_row.threads = threads;
+      if (!fast(threads, &cpu_row.threaded_ms)) return false;
+    }
+    rows->push_back(cpu_row);
   }
-  rows->push_back(cpu_row);
   if (!ctx) return true;
   Row gpu_row = cpu_row;
   gpu_row.path = "gpu";
+  gpu_row.position_tolerance = c.position_tolerance;
+  gpu_row.direction_tolerance = c.direction_tolerance;
+  gpu_row.formats = c.formats_name;
   if (warm) {
     if (Status s = warm->WarmUp(kWarmUpMinMs, kWarmUpMaxMs); !s) {
       std::fprintf(stderr, "sinew bench: warming the GPU up: %s\n", s.error().ToString().c_str());
@@ -726,7 +797,8 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
     }
   }
   if (Status s = RunGpu(*ctx, mesh, c.joints, palettes, c.palettes.empty() ? &c.skeleton : nullptr,
-                        c.morph_weights, o, reference, &gpu_row, progress);
+                        c.morph_weights, c.formats, c.morph_bytes_per_vertex, o, reference,
+                        &gpu_row, progress);
       !s) {
     std::fprintf(stderr, "sinew bench: GPU path status: %s\n", s.error().ToString().c_str());
     return false;
@@ -735,11 +807,12 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   return true;
 }
 
-// GPU rows within tolerance of the CPU reference: positions <= 1e-5 x extent, normals and
-// tangents <= 1e-5.
+// GPU rows within their tolerance of the CPU reference (positions x extent, normals and
+// tangents).
 bool WithinTolerance(const std::vector<Row>& rows) {
   return std::all_of(rows.begin(), rows.end(), [](const Row& r) {
-    return r.path != "gpu" || (r.max_error <= 1e-5 && r.max_direction_error <= 1e-5);
+    return r.path != "gpu" ||
+           (r.max_error <= r.position_tolerance && r.max_direction_error <= r.direction_tolerance);
   });
 }
 
@@ -857,6 +930,9 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
       }
     }
     if (r.path == "gpu") {
+      json.Key("formats").String(r.formats);
+      json.Key("position_tolerance").Number(r.position_tolerance);
+      json.Key("direction_tolerance").Number(r.direction_tolerance);
       json.Key("record_us").Number(r.record_us, JsonWriter::Fixed(2));
       json.Key("pose_us");
       if (r.pose_us >= 0) {
@@ -932,7 +1008,8 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
     }
   }
   std::printf(
-      "GPU vs CPU: %s (positions <= 1e-5 x extent, normals/tangents <= 1e-5)\n",
+      "GPU vs CPU: %s (positions <= 1e-5 x extent, normals/tangents <= 1e-5; compact formats:\n"
+      "  compact 1e-4 and 1e-3, u8+s10 4e-3 and 1e-2)\n",
       report.gpu ? (report.within_tolerance ? "within tolerance" : "OUT OF TOLERANCE") : "not run");
   if (report.copy) {
     std::printf(

@@ -66,15 +66,8 @@ TEST_P(AssetDeformGpu, EveryPrimitiveOfTwoCharactersMatchesTheCpuAtFourTimesOfEv
                         .ok());
         scenes.push_back(std::move(scene.value()));
       }
-      ASSERT_TRUE(context_
-                      ->SubmitAndWait([&](VkCommandBuffer cmd) {
-                        (*cache)->RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                                     VK_ACCESS_TRANSFER_READ_BIT);
-                        ASSERT_TRUE((*cache)->Record(cmd).ok());
-                        (*cache)->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                                      VK_ACCESS_TRANSFER_READ_BIT);
-                      })
-                      .ok());
+      const Status frame = testing::DeformFrameForReadback(*context_, **cache);
+      ASSERT_TRUE(frame.ok()) << frame.error().ToString();
       EXPECT_LE((*cache)->last_frame_stats().dispatches, 2u);
       for (size_t c = 0; c < characters.size(); ++c) {
         const cpu::EvaluatedScene& scene = scenes[c];

@@ -86,6 +86,16 @@ float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
   return m;
 }
 
+Status DeformFrameForReadback(const vk::Context& ctx, vk::SkinCache& cache) {
+  Status recorded;
+  const Status submitted = ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
+    cache.RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    recorded = cache.Record(cmd);
+    cache.RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  });
+  return recorded ? submitted : recorded;
+}
+
 void ExpectGpuMatchesCpu(const vk::Context& ctx, const Primitive& mesh,
                          const std::vector<Float3x4>& palettes, uint32_t instances,
                          const std::vector<float>& morph_weights) {

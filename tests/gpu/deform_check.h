@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "sinew/asset/primitive.h"
+#include "sinew/core/error.h"
 #include "sinew/core/math.h"
 #include "sinew/procedural/character.h"
 #include "sinew/vk/context.h"
+#include "sinew/vk/skin_cache.h"
 
 namespace sinew::testing {
 
@@ -37,6 +39,11 @@ Streams SkinOnCpu(const Primitive& mesh, const std::vector<Float3x4>& palettes, 
                   const std::vector<float>& morph_weights = {});
 
 float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b);
+
+// One frame of `cache` recorded as a test reads it back: the reuse barrier (the last readback
+// before the kernels write), Record(), the output barrier to a transfer read; submitted and
+// waited for. The first failure's status.
+Status DeformFrameForReadback(const vk::Context& ctx, vk::SkinCache& cache);
 
 // `mesh` (dense, skinned by a skin of DefaultJoints()) with its influences as sparse CSR
 // influences instead.

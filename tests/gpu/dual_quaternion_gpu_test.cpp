@@ -102,16 +102,6 @@ std::vector<float> Positions(const vk::Context& ctx, const vk::SkinCache& cache,
   return out.ok() ? out->positions : std::vector<float>();
 }
 
-Status RecordFrame(const vk::Context& ctx, vk::SkinCache& cache) {
-  Status recorded;
-  const Status submitted = ctx.SubmitAndWait([&](VkCommandBuffer cmd) {
-    cache.RecordReuseBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    recorded = cache.Record(cmd);
-    cache.RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-  });
-  return recorded ? submitted : recorded;
-}
-
 // One dual-quaternion palette feeds a linear mesh (the matrices) and a dual-quaternion mesh (their
 // dual quaternions); written once, in the first frame, it keeps its value in every frame slot
 // after (three frames in flight), and writing it again is seen in the next frame.
@@ -149,7 +139,7 @@ TEST_F(DualQuaternionGpuTest, OnePaletteFeedsLinearAndDualQuaternionMeshesFrameA
       ASSERT_EQ(in_place.size(), next.size());
       std::copy(next.begin(), next.end(), in_place.begin());
     }
-    ASSERT_TRUE(RecordFrame(*context_, cache).ok());
+    ASSERT_TRUE(testing::DeformFrameForReadback(*context_, cache).ok());
     const float linear_tolerance = 1e-5f * BoundsDiagonal(linear.positions);
     const float dual_tolerance = 1e-5f * BoundsDiagonal(dual.positions);
     EXPECT_LE(testing::MaxAbsDiff(Positions(*context_, cache, *a),
@@ -199,19 +189,19 @@ TEST_F(DualQuaternionGpuTest, AMatrixThatCannotBeConvertedFailsTheRecordUntilMen
   ASSERT_TRUE(instance.ok());
   const std::vector<Float3x4> pose = testing::CrowdPalettes(DefaultSkeleton(), 1);
   ASSERT_TRUE(cache.SetPalette(*palette, pose).ok());
-  ASSERT_TRUE(RecordFrame(*context_, cache).ok());
+  ASSERT_TRUE(testing::DeformFrameForReadback(*context_, cache).ok());
   const uint64_t frame = cache.frame();
   ASSERT_EQ(cache.last_frame_stats().dispatches, 1u);
 
   cache.palette(*palette)[2].row[1].y = std::nanf("");
-  const Status failed = RecordFrame(*context_, cache);
+  const Status failed = testing::DeformFrameForReadback(*context_, cache);
   EXPECT_EQ(failed.code(), Error::kNonFiniteValue);
   EXPECT_EQ(failed.error().where, "active/0/palette/2");
   EXPECT_EQ(cache.frame(), frame);
   EXPECT_EQ(cache.last_frame_stats().dispatches, 1u);
 
   ASSERT_TRUE(cache.SetPalette(*palette, pose).ok());
-  ASSERT_TRUE(RecordFrame(*context_, cache).ok());
+  ASSERT_TRUE(testing::DeformFrameForReadback(*context_, cache).ok());
   EXPECT_EQ(cache.frame(), frame + 1);
   EXPECT_LE(testing::MaxAbsDiff(Positions(*context_, cache, *instance),
                                 testing::SkinOnCpu(mesh, pose, 1).positions),
@@ -229,7 +219,7 @@ TEST_F(DualQuaternionGpuTest, APaletteOnlyLinearMeshesReadIsNotConverted) {
   ASSERT_TRUE(mesh_id.ok() && palette.ok());
   ASSERT_TRUE(cache.AddInstance(*mesh_id, *palette).ok());
   cache.palette(*palette)[2].row[1].y = std::nanf("");
-  EXPECT_TRUE(RecordFrame(*context_, cache).ok());
+  EXPECT_TRUE(testing::DeformFrameForReadback(*context_, cache).ok());
 }
 
 Float3x4 Trs(Float3 t, Quat r, Float3 s = {1, 1, 1}) { return ToFloat3x4(ComposeTrs(t, r, s)); }

@@ -1,5 +1,6 @@
 #include "kernels.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -12,7 +13,7 @@ namespace sinew::vk::detail {
 Kernels::~Kernels() {
   const Functions& f = Fn(context_);
   const VkDevice device = context_.device();
-  for (VkPipeline pipeline : pipelines_) {
+  for (const auto& [variant, pipeline] : pipelines_) {
     if (pipeline) f.vkDestroyPipeline(device, pipeline, context_.allocator());
   }
   if (layout_) f.vkDestroyPipelineLayout(device, layout_, context_.allocator());
@@ -80,13 +81,24 @@ Result<Kernel> Kernels::Get(uint32_t variant) {
     info.stage.module = module;
     info.stage.pName = "main";
     // The choices as the shaders' specialization constants: five booleans (constant_id = bit
-    // index), then K (constant_id 5, a uint; 0 reads the record's).
-    std::array<uint32_t, 6> values{};
-    std::array<VkSpecializationMapEntry, 6> entries{};
-    for (uint32_t id = 0; id < 6; ++id) {
-      values[id] = id < 5 ? (ChoicesOf(variant) >> id) & 1u
-                          : 4u * (ChoicesOf(variant) >> kChoiceInfluencesShift);
-      entries[id] = {id, uint32_t(id * sizeof(uint32_t)), sizeof(uint32_t)};
+    // index), K (constant_id 5, a uint; 0 reads the record's), then two booleans per format
+    // (constant_id 6 to 13: the field's value 1 or 2).
+    const uint32_t choices = ChoicesOf(variant);
+    const auto field = [&](uint32_t shift, uint32_t bits) {
+      return (choices >> shift) & ((1u << bits) - 1u);
+    };
+    std::array<uint32_t, 14> values{};
+    for (uint32_t id = 0; id < 5; ++id) values[id] = field(id, 1);
+    values[5] = 4u * field(kChoiceInfluencesShift, 3);
+    uint32_t id = 6;
+    for (const uint32_t shift : {kChoiceWeightsShift, kChoiceJointBitsShift, kChoiceDirectionsShift,
+                                 kChoiceOutDirectionsShift}) {
+      values[id++] = field(shift, 2) == 1 ? 1u : 0u;
+      values[id++] = field(shift, 2) == 2 ? 1u : 0u;
+    }
+    std::array<VkSpecializationMapEntry, values.size()> entries{};
+    for (uint32_t e = 0; e < entries.size(); ++e) {
+      entries[e] = {e, uint32_t(e * sizeof(uint32_t)), sizeof(uint32_t)};
     }
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(values),
                                         values.data()};
@@ -109,7 +121,7 @@ Result<Kernel> Kernels::Get(uint32_t variant) {
 uint32_t Kernels::pipelines_created() const {
   std::lock_guard lock(mutex_);
   uint32_t n = 0;
-  for (VkPipeline p : pipelines_) n += p ? 1 : 0;
+  for (const auto& [variant, p] : pipelines_) n += p ? 1 : 0;
   return n;
 }
 

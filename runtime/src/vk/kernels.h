@@ -2,14 +2,14 @@
 // Context's pipeline cache, and shared by every SkinCache of that Context (a character of a kind
 // already drawn compiles nothing). A variant is a kernel (dense or sparse, linear or dual
 // quaternions) and the per-mesh choices it takes as specialization constants
-// (shaders/skinning_common.glsl, constant_id 0 to 5), so that no kernel branches on them.
+// (shaders/skinning_common.glsl, constant_id 0 to 13), so that no kernel branches on them.
 // Destroyed with the Context.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
 
-#include <array>
 #include <mutex>
+#include <unordered_map>
 
 #include "sinew/core/error.h"
 #include "sinew/vk/context.h"
@@ -28,8 +28,11 @@ inline constexpr uint32_t kKernelKinds = static_cast<uint32_t>(KernelKind::kCoun
 
 // The per-mesh choices, a variant's choice number. Its low five bits are the boolean
 // specialization constants of the same names in shaders/skinning_common.glsl (constant_id = the
-// bit's index); the bits above, kInfluences (constant_id 5) divided by 4: a dense mesh's K when
-// it is 4, 8, 12 or 16, else 0 (the kernel reads K from the record).
+// bit's index); bits 5-7, kInfluences (constant_id 5) divided by 4: a dense mesh's K when it is
+// 4, 8, 12 or 16, else 0 (the kernel reads K from the record); then two bits each for the stream
+// formats: weights (WeightFormat), joint index bits (0: 16, 1: 8, 2: 32), rest directions and
+// output directions (DirectionFormat). The shaders take each format as two booleans, value 1 and
+// value 2 (constant_id 6 to 13), the form the five choices above take.
 inline constexpr uint32_t kChoiceNormals = 1u;        // kNormals
 inline constexpr uint32_t kChoiceTangents = 2u;       // kTangents
 inline constexpr uint32_t kChoiceMorphNormals = 4u;   // kMorphNormals
@@ -37,8 +40,11 @@ inline constexpr uint32_t kChoiceMorphTangents = 8u;  // kMorphTangents
 inline constexpr uint32_t kChoiceJointNormals = 16u;  // kJointNormals
 inline constexpr uint32_t kChoiceInfluencesShift = 5u;
 inline constexpr uint32_t kMaxConstantInfluences = 16u;
-inline constexpr uint32_t kKernelChoices = (kMaxConstantInfluences / 4 + 1)
-                                           << kChoiceInfluencesShift;
+inline constexpr uint32_t kChoiceWeightsShift = 8u;
+inline constexpr uint32_t kChoiceJointBitsShift = 10u;
+inline constexpr uint32_t kChoiceDirectionsShift = 12u;
+inline constexpr uint32_t kChoiceOutDirectionsShift = 14u;
+inline constexpr uint32_t kKernelChoices = 1u << 16;
 inline constexpr uint32_t kKernelVariants = kKernelKinds * kKernelChoices;
 
 // A mesh's kernel variant as a number below kKernelVariants, for sorting work by pipeline: the
@@ -47,11 +53,12 @@ inline uint32_t KernelVariant(bool sparse, bool dual_quaternion, uint32_t choice
   return (sparse ? 1u : 0u) + (dual_quaternion ? 2u : 0u) + kKernelKinds * choices;
 }
 // The variants a SkinCache creates up front: linear blending of a mesh with normals and
-// tangents, dense with K = 4 or sparse.
+// tangents, dense with K = 4 or sparse, a palette of at most 256 entries (8-bit joint indices),
+// float32 formats otherwise.
 inline uint32_t CommonVariant(bool sparse) {
-  return KernelVariant(
-      sparse, false,
-      kChoiceNormals | kChoiceTangents | (sparse ? 0u : 1u << kChoiceInfluencesShift));
+  return KernelVariant(sparse, false,
+                       kChoiceNormals | kChoiceTangents | 1u << kChoiceJointBitsShift |
+                           (sparse ? 0u : 1u << kChoiceInfluencesShift));
 }
 
 inline KernelKind KernelOf(uint32_t variant) {
@@ -87,7 +94,7 @@ class Kernels {
   mutable std::mutex mutex_;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  std::array<VkPipeline, kKernelVariants> pipelines_{};
+  std::unordered_map<uint32_t, VkPipeline> pipelines_;  // by variant
 };
 
 // The kernel cache of `context`.

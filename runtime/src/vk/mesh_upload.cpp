@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
+#include <vector>
 
 #include "functions.h"
 #include "sinew/vk/gpu_layout.h"
@@ -16,13 +18,48 @@ VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
+// `values` of `bits` each (8, 16 or 32), packed from the lowest bits of each word up.
+void PackInto(std::span<const uint32_t> values, uint32_t bits, unsigned char* out) {
+  auto* words = reinterpret_cast<uint32_t*>(out);
+  const uint32_t per_word = 32 / bits;
+  for (size_t i = 0; i < values.size(); ++i) {
+    words[i / per_word] |= values[i] << (bits * (i % per_word));
+  }
+}
+
+// The influence indices (joints or groups) and weights into their streams, in the layout's
+// formats. Quantized weights keep each vertex's sum: its `per_vertex` slots (dense), or its
+// entries between the CSR `offsets` (sparse: offsets not empty).
+void WriteInfluences(const MeshLayout& l, std::span<const uint32_t> indices,
+                     std::span<const float> weights, uint32_t per_vertex,
+                     std::span<const uint32_t> offsets, unsigned char* bytes) {
+  PackInto(indices, l.joint_bits, bytes + l.influence_indices.offset);
+  const WeightFormat format = l.formats.weights;
+  if (format == WeightFormat::kFloat32) {
+    std::memcpy(bytes + l.weights.offset, weights.data(), weights.size_bytes());
+    return;
+  }
+  std::vector<uint32_t> q(weights.size());
+  if (offsets.empty()) {
+    QuantizeWeights(weights, per_vertex, format, q);
+  } else {
+    for (size_t v = 0; v + 1 < offsets.size(); ++v) {
+      const uint32_t first = offsets[v], count = offsets[v + 1] - offsets[v];
+      QuantizeWeights(weights.subspan(first, count), count, format,
+                      std::span(q).subspan(first, count));
+    }
+  }
+  PackInto(q, WeightBytes(format) * 8, bytes + l.weights.offset);
+}
+
 }  // namespace
 
 VkDeviceSize StreamAlignment(const Context& context) {
   return std::max<VkDeviceSize>(16, context.properties().limits.minStorageBufferOffsetAlignment);
 }
 
-Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDeviceSize alignment) {
+Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDeviceSize alignment,
+                                  const VertexFormats& formats) {
   if (Status s = mesh.Validate(joints); !s) return s;
   if (mesh.vertex_count() == 0) {
     return ErrorInfo{Error::kInvalidArgument, "the mesh has no vertices", "positions", 0};
@@ -40,6 +77,13 @@ Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDevi
   l.palette_size = static_cast<uint32_t>(mesh.palette_size(joints));
   l.has_normals = !mesh.normals.empty();
   l.has_tangents = !mesh.tangents.empty();
+  l.formats = formats;
+  const std::vector<float>& weights =
+      mesh.sparse() ? mesh.sparse_influences.weights : mesh.influences.weights;
+  if (std::any_of(weights.begin(), weights.end(), [](float w) { return w > 1.0f; })) {
+    l.formats.weights = WeightFormat::kFloat32;  // unorm holds [0, 1] only
+  }
+  l.joint_bits = JointIndexBits(l.palette_size);
 
   VkDeviceSize cursor = 0;
   const auto place = [&](BufferRange* range, VkDeviceSize bytes) {
@@ -47,18 +91,20 @@ Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDevi
     range->size = bytes;
     cursor = AlignUp(cursor + bytes, alignment);
   };
+  const size_t v = l.vertex_count;
   place(&l.positions, mesh.positions.size() * sizeof(float));
-  place(&l.normals, mesh.normals.size() * sizeof(float));
-  place(&l.tangents, mesh.tangents.size() * sizeof(float));
-  const SparseInfluences& sparse = mesh.sparse_influences;
+  place(&l.normals, l.has_normals ? v * NormalBytes(formats.directions) : 0);
+  place(&l.tangents, l.has_tangents ? v * TangentBytes(formats.directions) : 0);
+  // Indices and weights narrower than a word fill whole words.
+  const auto packed = [](size_t count, size_t bytes_each) {
+    return (count * bytes_each + 3) / 4 * 4;
+  };
+  const size_t slots =
+      mesh.sparse() ? mesh.sparse_influences.groups.size() : v * l.influences_per_vertex;
+  place(&l.influence_indices, packed(slots, l.joint_bits / 8));
+  place(&l.weights, packed(slots, WeightBytes(l.formats.weights)));
   if (mesh.sparse()) {
-    place(&l.influence_indices, sparse.groups.size() * sizeof(uint32_t));
-    place(&l.weights, sparse.weights.size() * sizeof(float));
-    place(&l.influence_offsets, sparse.offsets.size() * sizeof(uint32_t));
-  } else {
-    const size_t slots = size_t{l.vertex_count} * l.influences_per_vertex;
-    place(&l.influence_indices, slots * sizeof(uint16_t));
-    place(&l.weights, slots * sizeof(float));
+    place(&l.influence_offsets, mesh.sparse_influences.offsets.size() * sizeof(uint32_t));
   }
   if (!mesh.targets.empty()) {
     out.morphs = PackMorphTargets(mesh.vertex_count(), mesh.targets);
@@ -83,22 +129,35 @@ void WriteMeshUpload(const Primitive& mesh, const MeshUpload& upload, void* out)
     if (range.size) std::memcpy(bytes + range.offset, src, range.size);
   };
   copy(l.positions, mesh.positions.data());
-  copy(l.normals, mesh.normals.data());
-  copy(l.tangents, mesh.tangents.data());
-  const SparseInfluences& sparse = mesh.sparse_influences;
-  if (mesh.sparse()) {
-    copy(l.influence_indices, sparse.groups.data());
-    copy(l.weights, sparse.weights.data());
-    copy(l.influence_offsets, sparse.offsets.data());
-  } else if (l.rigid) {  // joint 0 (zeroed above), weight 1 in the first slot of each vertex
-    auto* weights = bytes + l.weights.offset;
-    for (size_t v = 0; v < l.vertex_count; ++v) {
-      const float one = 1.0f;
-      std::memcpy(weights + v * 4 * sizeof(float), &one, sizeof(float));
-    }
+  const DirectionFormat directions = l.formats.directions;
+  if (directions == DirectionFormat::kFloat32) {
+    copy(l.normals, mesh.normals.data());
+    copy(l.tangents, mesh.tangents.data());
   } else {
-    copy(l.influence_indices, mesh.influences.joints.data());
-    copy(l.weights, mesh.influences.weights.data());
+    auto* normals = reinterpret_cast<uint32_t*>(bytes + l.normals.offset);
+    auto* tangents = reinterpret_cast<uint32_t*>(bytes + l.tangents.offset);
+    const size_t n = l.has_normals ? l.vertex_count : 0, t = l.has_tangents ? l.vertex_count : 0;
+    for (size_t v = 0; v < n; ++v) {
+      const float* d = &mesh.normals[v * 3];
+      normals[v] = EncodeNormal({d[0], d[1], d[2]}, directions);
+    }
+    for (size_t v = 0; v < t; ++v) {
+      const float* d = &mesh.tangents[v * 4];
+      tangents[v] = EncodeTangent({d[0], d[1], d[2], d[3]}, directions);
+    }
+  }
+  if (mesh.sparse()) {
+    const SparseInfluences& sparse = mesh.sparse_influences;
+    WriteInfluences(l, sparse.groups, sparse.weights, 0, sparse.offsets, bytes);
+    copy(l.influence_offsets, sparse.offsets.data());
+  } else if (l.rigid) {  // joint 0, weight 1 in the first slot of each vertex
+    std::vector<float> weights(size_t{l.vertex_count} * 4, 0.0f);
+    for (size_t v = 0; v < l.vertex_count; ++v) weights[v * 4] = 1.0f;
+    WriteInfluences(l, std::vector<uint32_t>(weights.size(), 0u), weights, 4, {}, bytes);
+  } else {
+    const DenseInfluences& dense = mesh.influences;
+    WriteInfluences(l, std::vector<uint32_t>(dense.joints.begin(), dense.joints.end()),
+                    dense.weights, l.influences_per_vertex, {}, bytes);
   }
   const MorphDeltas& m = upload.morphs;
   if (l.morph_lookup.size) {

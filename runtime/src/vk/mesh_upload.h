@@ -22,12 +22,14 @@ struct MeshUpload {
 VkDeviceSize StreamAlignment(const Context& context);
 
 // Validates `mesh` (Primitive::Validate(joints); kInvalidArgument for a mesh without vertices)
-// and plans its streams from offset 0 at `alignment`. A rigid mesh is planned as a dense one of
-// K = 4 on palette entry 0 (WriteMeshUpload writes those influences).
-Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDeviceSize alignment);
+// and plans its streams from offset 0 at `alignment`, in `formats` (MeshLayout::formats says
+// where a mesh keeps float32 instead). A rigid mesh is planned as a dense one of K = 4 on palette
+// entry 0 (WriteMeshUpload writes those influences).
+Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDeviceSize alignment,
+                                  const VertexFormats& formats = {});
 
-// Writes every stream of `mesh` at its planned offset into `bytes` (upload.layout.bytes bytes,
-// zeroed between streams).
+// Writes every stream of `mesh` at its planned offset and in its planned format into `bytes`
+// (upload.layout.bytes bytes, zeroed between streams).
 void WriteMeshUpload(const Primitive& mesh, const MeshUpload& upload, void* bytes);
 
 // Records the copy of `region` from `staging` to `dst` into `cmd` (queue family `family`); on the

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "functions.h"
+#include "sinew/core/vertex_formats.h"
 
 namespace sinew::vk {
 
@@ -50,11 +51,30 @@ Result<cpu::DeformedPrimitive> ReadInstanceOutputs(const Context& context, const
     return Status{};
   };
   if (Status s = read(out.positions, v * 12, &result.positions); !s) return s;
+  const DirectionFormat format = out.directions;
   if (out.has_normals) {
-    if (Status s = read(out.normals, v * 12, &result.normals); !s) return s;
+    if (Status s = read(out.normals, v * NormalBytes(format), &result.normals); !s) return s;
   }
   if (out.has_tangents) {
-    if (Status s = read(out.tangents, v * 16, &result.tangents); !s) return s;
+    if (Status s = read(out.tangents, v * TangentBytes(format), &result.tangents); !s) return s;
+  }
+  if (format == DirectionFormat::kFloat32) return result;
+  // One packed word per vertex: decoded to float xyz and xyzw.
+  const auto words = [](const std::vector<float>& packed) {
+    std::vector<uint32_t> w(packed.size());
+    std::memcpy(w.data(), packed.data(), packed.size() * sizeof(float));
+    return w;
+  };
+  const std::vector<uint32_t> normals = words(result.normals), tangents = words(result.tangents);
+  result.normals.assign(normals.size() * 3, 0.0f);
+  for (size_t i = 0; i < normals.size(); ++i) {
+    const Float3 n = DecodeNormal(normals[i], format);
+    std::memcpy(&result.normals[i * 3], &n, sizeof(n));
+  }
+  result.tangents.assign(tangents.size() * 4, 0.0f);
+  for (size_t i = 0; i < tangents.size(); ++i) {
+    const Float4 t = DecodeTangent(tangents[i], format);
+    std::memcpy(&result.tangents[i * 4], &t, sizeof(t));
   }
   return result;
 }

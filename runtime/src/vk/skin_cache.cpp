@@ -1,7 +1,6 @@
 #include "sinew/vk/skin_cache.h"
 
 #include <algorithm>
-#include <bitset>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -76,6 +75,7 @@ struct SkinCache::State {
     MeshLayout layout;
     VkDeviceSize base = 0;  // bytes into the mesh pool
     SkinInstance record{};  // the mesh half of its instances' records
+    uint32_t kernel = 0;    // its kernel variant's index in `kernels`
     uint32_t users = 0;     // live instances
     uint64_t stamp = 0;     // last Record() that counted it
   };
@@ -150,8 +150,11 @@ struct SkinCache::State {
   std::vector<Page> pages;
   std::vector<Frame> frames;
   detail::SkinDescriptorPool descriptors;
-  // By kernel variant (KernelVariant: the kernel and the mesh's choices), as the meshes need them.
-  detail::Kernel kernels[detail::kKernelVariants];
+  // The kernel variants (KernelVariant: the kernel and the mesh's choices) this cache's meshes
+  // have needed, in the order they first did (a handful, of kKernelVariants possible), and the
+  // variant of each.
+  std::vector<detail::Kernel> kernels;
+  std::vector<uint32_t> kernel_variants;
   // Byte offsets of the ranges within each frame's buffer, and their sizes.
   VkDeviceSize records_at = 0, items_at = 0, palettes_at = 0, morph_at = 0, frame_bytes = 0;
   uint32_t max_work_items = 0;
@@ -159,15 +162,29 @@ struct SkinCache::State {
   uint64_t record_stamp = 0;
   uint64_t topology = 0;        // bumped by every AddInstance and RemoveInstance
   std::vector<uint32_t> order;  // this Record's instances, by page, then kernel variant
-  std::vector<uint32_t> keys;   // per entry of the active list: kKernelVariants page + variant
+  // Per entry of the active list: kernels.size() × page + the mesh's index in `kernels`.
+  std::vector<uint32_t> keys;
   std::vector<uint32_t> key_counts;
   std::vector<uint32_t> order_keys;  // the key of each entry of `order`
   std::vector<InstanceId> all;       // scratch for Record(cmd)
-  // This Record's runs of work items, one per (page, variant): key kKernelVariants page + variant.
+  std::vector<bool> kernels_used;    // scratch for Record's statistics
+  // This Record's runs of work items, one per (page, variant): a key as in `keys`.
   struct ItemRun {
     uint32_t key, first, end;
   };
   std::vector<ItemRun> runs;
+
+  // The index in `kernels` of `variant`, its pipeline got from the Context's cache on first use.
+  Result<uint32_t> KernelIndex(const Context& context, uint32_t variant) {
+    for (uint32_t k = 0; k < kernel_variants.size(); ++k) {
+      if (kernel_variants[k] == variant) return k;
+    }
+    auto kernel = detail::KernelsOf(context).Get(variant);
+    if (!kernel) return kernel.status();
+    kernels.push_back(*kernel);
+    kernel_variants.push_back(variant);
+    return static_cast<uint32_t>(kernels.size() - 1);
+  }
 
   unsigned char* FrameBytes(uint32_t slot) const {
     return static_cast<unsigned char*>(frames[slot].buffer.mapped());
@@ -223,14 +240,17 @@ VkDeviceSize SkinCacheOutputBytes(VkDeviceSize total, VkDeviceSize largest,
 Result<SkinCacheOptions> SkinCacheOptionsFor(const Primitive& mesh, uint32_t joints,
                                              uint32_t instances, const SkinCacheOptions& base) {
   // 256: the largest storage-buffer offset alignment Vulkan allows.
-  auto upload = detail::PlanMeshUpload(mesh, joints, 256);
+  auto upload = detail::PlanMeshUpload(mesh, joints, 256, base.formats);
   if (!upload) return upload.status();
   const MeshLayout& l = upload->layout;
   const uint64_t n = std::max<uint32_t>(instances, 1);
   const uint64_t previous = base.previous_positions == PreviousPositions::kNone ? 1 : 2;
   const uint64_t v = l.vertex_count;
   const uint64_t per_instance =
-      (12 * previous + (l.has_normals ? 12 : 0) + (l.has_tangents ? 16 : 0)) * v + 4 * 16;
+      (12 * previous + (l.has_normals ? NormalBytes(base.formats.output_directions) : 0) +
+       (l.has_tangents ? TangentBytes(base.formats.output_directions) : 0)) *
+          v +
+      4 * 16;
   SkinCacheOptions o = base;
   o.max_instances = o.max_palettes = uint32_t(n);
   o.mesh_bytes = l.bytes;
@@ -320,10 +340,7 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
   // The common linear kernels now (CommonVariant); any other variant with the first mesh that
   // needs it.
   for (const bool sparse : {false, true}) {
-    const uint32_t variant = detail::CommonVariant(sparse);
-    auto kernel = detail::KernelsOf(context).Get(variant);
-    if (!kernel) return kernel.status();
-    s.kernels[variant] = *kernel;
+    if (auto k = s.KernelIndex(context, detail::CommonVariant(sparse)); !k) return k.status();
   }
 
   s.frames.resize(options.frames_in_flight);
@@ -357,7 +374,8 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
 Result<MeshId> SkinCache::RecordMesh(const Primitive& mesh, uint32_t joints,
                                      VkCommandBuffer upload_cmd, Buffer* staging_out) {
   State& s = *state_;
-  auto upload = detail::PlanMeshUpload(mesh, joints, detail::StreamAlignment(context_));
+  auto upload =
+      detail::PlanMeshUpload(mesh, joints, detail::StreamAlignment(context_), options_.formats);
   if (!upload) return upload.status();
   const MeshLayout& layout = upload->layout;
   if (uint64_t{layout.vertex_count} * 4 > UINT32_MAX) {
@@ -365,11 +383,8 @@ Result<MeshId> SkinCache::RecordMesh(const Primitive& mesh, uint32_t joints,
   }
   const uint32_t variant =
       detail::KernelVariant(layout.sparse, layout.dual_quaternion, detail::KernelChoices(layout));
-  if (!s.kernels[variant].pipeline) {
-    auto kernel = detail::KernelsOf(context_).Get(variant);
-    if (!kernel) return kernel.status();
-    s.kernels[variant] = *kernel;
-  }
+  auto kernel = s.KernelIndex(context_, variant);
+  if (!kernel) return kernel.status();
   const auto base = s.mesh_pool.Allocate(layout.bytes, detail::StreamAlignment(context_));
   if (!base) return Full("the mesh pool", "SkinCacheOptions::mesh_bytes");
   auto staging = context_.CreateBuffer(layout.bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
@@ -386,6 +401,7 @@ Result<MeshId> SkinCache::RecordMesh(const Primitive& mesh, uint32_t joints,
   m.layout = layout;
   m.base = *base;
   m.record = detail::MeshRecord(layout, *base);
+  m.kernel = *kernel;
   return s.meshes.Add<MeshId>(std::move(m));
 }
 
@@ -557,8 +573,10 @@ Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) 
   const VkDeviceSize v = l.vertex_count;
   const VkDeviceSize positions = AlignUp(12 * v, kOutputAlignment);
   const bool previous = options_.previous_positions != PreviousPositions::kNone;
-  const VkDeviceSize normals = l.has_normals ? AlignUp(12 * v, kOutputAlignment) : 0;
-  const VkDeviceSize tangents = l.has_tangents ? 16 * v : 0;
+  const DirectionFormat directions = options_.formats.output_directions;
+  const VkDeviceSize normals =
+      l.has_normals ? AlignUp(NormalBytes(directions) * v, kOutputAlignment) : 0;
+  const VkDeviceSize tangents = l.has_tangents ? TangentBytes(directions) * v : 0;
   State::Instance in;
   in.block_bytes = positions * (previous ? 2 : 1) + normals + tangents;
   std::optional<uint64_t> block;
@@ -652,6 +670,7 @@ InstanceOutputs SkinCache::outputs(InstanceId id) const {
   out.normals = l.has_normals ? in->normals : 0;
   out.has_tangents = l.has_tangents;
   out.tangents = l.has_tangents ? in->tangents : 0;
+  out.directions = options_.formats.output_directions;
   return out;
 }
 
@@ -673,6 +692,7 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
   const uint64_t stamp = ++s.record_stamp;
   // Check every id first: on error nothing is recorded and the frame stays open.
   s.keys.clear();
+  const auto kernel_count = static_cast<uint32_t>(s.kernels.size());
   for (size_t i = 0; i < active.size(); ++i) {
     State::Instance* in = s.instances.Find(active[i]);
     if (!in || in->stamp == stamp) {
@@ -680,9 +700,7 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
               "active/" + std::to_string(i)};
     }
     in->stamp = stamp;
-    const MeshLayout& l = s.meshes.slots[in->mesh].layout;
-    s.keys.push_back(detail::kKernelVariants * in->page +
-                     detail::KernelVariant(l.sparse, l.dual_quaternion, detail::KernelChoices(l)));
+    s.keys.push_back(kernel_count * in->page + s.meshes.slots[in->mesh].kernel);
   }
   // Dual-quaternion palettes: brought up to date in this slot, converted where a dual-quaternion
   // mesh reads them, before anything is recorded, so that a palette that cannot be converted (a
@@ -701,8 +719,8 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     }
   }
   // By output page, then kernel variant: one contiguous run of work items per (page, kernel), one
-  // dispatch each. A counting sort by that key (kKernelVariants per page), stable.
-  s.key_counts.assign(detail::kKernelVariants * s.pages.size() + 1, 0);
+  // dispatch each. A counting sort by that key (kernel_count per page), stable.
+  s.key_counts.assign(kernel_count * s.pages.size() + 1, 0);
   for (uint32_t key : s.keys) ++s.key_counts[key + 1];
   for (size_t k = 1; k < s.key_counts.size(); ++k) s.key_counts[k] += s.key_counts[k - 1];
   s.order.resize(active.size());
@@ -749,7 +767,9 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     rec.morph_slot = in.morph_offset;
     rec.out_positions = static_cast<uint32_t>(in.positions[in.current] / 4);
     rec.out_normals = static_cast<uint32_t>(in.normals / 4);
-    rec.out_tangents = static_cast<uint32_t>(in.tangents / 16);
+    // vec4 units for float32 tangents, words for packed ones (skinning_common.glsl).
+    rec.out_tangents = static_cast<uint32_t>(
+        in.tangents / (options_.formats.output_directions == DirectionFormat::kFloat32 ? 16 : 4));
     records[r] = rec;
     const uint32_t key = s.order_keys[r];
     if (s.runs.empty() || s.runs.back().key != key) s.runs.push_back({key, item_count, item_count});
@@ -772,13 +792,15 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
   }
   stats.instances = static_cast<uint32_t>(s.order.size());
   stats.work_items = item_count;
-  std::bitset<detail::kKernelVariants> variants;
-  for (const State::ItemRun& run : s.runs) variants.set(run.key % detail::kKernelVariants);
-  stats.kernel_variants = static_cast<uint32_t>(variants.count());
+  s.kernels_used.assign(kernel_count, false);
+  for (const State::ItemRun& run : s.runs) {
+    if (!s.kernels_used[run.key % kernel_count]) ++stats.kernel_variants;
+    s.kernels_used[run.key % kernel_count] = true;
+  }
   for (const State::ItemRun& run : s.runs) {
     stats.dispatches += detail::RecordSkinDispatches(
-        context_, cmd, s.kernels[run.key % detail::kKernelVariants],
-        frame.sets[run.key / detail::kKernelVariants], run.first, run.end - run.first);
+        context_, cmd, s.kernels[run.key % kernel_count], frame.sets[run.key / kernel_count],
+        run.first, run.end - run.first);
   }
   stats_ = stats;
 

@@ -61,8 +61,11 @@ SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
                    : 8 * p.sparse_influences.weights.size() + 4 * (v + 1);
       bytes += t ? 4 * (groups + 1 + t * groups) + 16 * t * groups + 36 * t * v : 0;
       mesh_bytes += bytes + 10 * kPad;
+      const DirectionFormat out = base.formats.output_directions;
       const uint64_t instance_bytes =
-          (12 * (1 + previous) + (p.normals.empty() ? 0 : 12) + (p.tangents.empty() ? 0 : 16)) * v +
+          (12 * (1 + previous) + (p.normals.empty() ? 0 : NormalBytes(out)) +
+           (p.tangents.empty() ? 0 : TangentBytes(out))) *
+              v +
           4 * 16;
       output_bytes += instance_bytes;
       largest_output = std::max(largest_output, instance_bytes);

@@ -26,7 +26,11 @@ uint32_t KernelChoices(const MeshLayout& l) {
          (l.morph_normals ? kChoiceMorphNormals : 0u) |
          (l.morph_tangents ? kChoiceMorphTangents : 0u) |
          (l.per_joint_normals && !l.dual_quaternion ? kChoiceJointNormals : 0u) |
-         (ConstantInfluences(l) / 4u) << kChoiceInfluencesShift;
+         (ConstantInfluences(l) / 4u) << kChoiceInfluencesShift |
+         static_cast<uint32_t>(l.formats.weights) << kChoiceWeightsShift |
+         (l.joint_bits == 8 ? 1u : (l.joint_bits == 32 ? 2u : 0u)) << kChoiceJointBitsShift |
+         static_cast<uint32_t>(l.formats.directions) << kChoiceDirectionsShift |
+         static_cast<uint32_t>(l.formats.output_directions) << kChoiceOutDirectionsShift;
 }
 
 SkinInstance MeshRecord(const MeshLayout& l, VkDeviceSize base) {
@@ -44,7 +48,8 @@ SkinInstance MeshRecord(const MeshLayout& l, VkDeviceSize base) {
   };
   r.rest_positions = at(l.positions);
   r.rest_normals = at(l.normals);
-  r.rest_tangents = at(l.tangents) / 4;
+  // vec4 units for float32 tangents, words for packed ones (skinning_common.glsl).
+  r.rest_tangents = at(l.tangents) / (l.formats.directions == DirectionFormat::kFloat32 ? 4 : 1);
   r.influence_indices = at(l.influence_indices);
   r.weights = at(l.weights);
   r.influence_offsets = at(l.influence_offsets);

@@ -59,20 +59,21 @@ struct SkinInstance {
   uint32_t morph_target_count;     // 0: no morph targets
   uint32_t morph_stride;           // floats per morph delta
   uint32_t rest_positions;         // xyz floats per vertex
-  uint32_t rest_normals;           // xyz floats per vertex
-  uint32_t rest_tangents;          // vec4 units: xyzw per vertex
-  uint32_t influence_indices;      // dense: u16 joint pairs; sparse: u32 groups
-  uint32_t weights;                // floats
+  uint32_t rest_normals;           // xyz floats, or one packed word, per vertex
+  uint32_t rest_tangents;          // vec4 units: xyzw per vertex; words when packed
+  uint32_t influence_indices;      // joint indices (dense) or groups (sparse), 8/16/32 bits
+  uint32_t weights;                // floats, or unorm16/unorm8 packed in words
   uint32_t influence_offsets;      // sparse only: CSR offsets (vertex_count + 1)
   uint32_t morph_lookup;           // MorphDeltas::group_offsets, then block_index
   uint32_t morph_blocks;           // uvec4 units: MorphDeltas::blocks
   uint32_t morph_deltas;           // MorphDeltas::deltas
   // The instance.
-  uint32_t palette;             // vec4 units into kBindingPalette: its first entry's first row
-  uint32_t morph_slot;          // into kBindingMorphInstances: MorphSlotWords(T) words
-  uint32_t out_positions;       // into kBindingOutPositions: xyz floats per vertex
-  uint32_t out_normals;         // into kBindingOutNormals: xyz floats per vertex
-  uint32_t out_tangents;        // vec4 units into kBindingOutTangents
+  uint32_t palette;        // vec4 units into kBindingPalette: its first entry's first row
+  uint32_t morph_slot;     // into kBindingMorphInstances: MorphSlotWords(T) words
+  uint32_t out_positions;  // into kBindingOutPositions: xyz floats per vertex
+  uint32_t out_normals;    // into kBindingOutNormals: xyz floats or one word per vertex
+  // vec4 units into kBindingOutTangents (float32 outputs); packed: words into kBindingOutNormals
+  uint32_t out_tangents;
   uint32_t previous_positions;  // into kBindingOutPositions (kFlagCopyPrevious and
                                 // kFlagPreviousIsCurrent only)
 };
@@ -98,7 +99,8 @@ static_assert(offsetof(MorphActiveTarget, target) == 0);
 static_assert(offsetof(MorphActiveTarget, weight) == 4);
 
 // Descriptor set 0 bindings. The three mesh bindings view one buffer (every mesh's rest data);
-// the three output bindings may view one buffer too.
+// the three output bindings view one buffer too (packed tangents are written through
+// kBindingOutNormals).
 enum SkinBinding : uint32_t {
   kBindingMeshWords = 0,       // uint[]: every stream, floats as bits
   kBindingMeshVec4 = 1,        // vec4[]: rest tangents
@@ -108,7 +110,7 @@ enum SkinBinding : uint32_t {
   kBindingPalette = 5,         // vec4[]: 3x4 matrices, three rows each
   kBindingMorphInstances = 6,  // uint[]: morph slots
   kBindingOutPositions = 7,    // float[] (read too: kFlagCopyPrevious)
-  kBindingOutNormals = 8,      // float[]
+  kBindingOutNormals = 8,      // uint[]: normals, and packed tangents
   kBindingOutTangents = 9,     // vec4[]
   kSkinBindingCount = 10
 };

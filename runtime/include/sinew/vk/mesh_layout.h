@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "sinew/core/vertex_formats.h"
+
 namespace sinew::vk {
 
 // A byte range of a buffer; size 0 for a stream the mesh lacks.
@@ -36,10 +38,15 @@ struct MeshLayout {
   uint32_t morph_stride = 0;  // floats per morph delta
   bool morph_normals = false;
   bool morph_tangents = false;
+  // The formats the streams are stored in, as asked for (SkinCacheOptions::formats) except that a
+  // mesh with a weight above 1, which unorm cannot hold, keeps float32 weights;
+  // output_directions is the cache's. joint_bits: JointIndexBits(palette_size).
+  VertexFormats formats;
+  uint32_t joint_bits = 16;
 
   // Each stream at a 16-byte (and minStorageBufferOffsetAlignment) aligned offset.
   BufferRange positions, normals, tangents;
-  // Dense: u16 joint indices; sparse: u32 groups.
+  // Dense: joint indices; sparse: groups (joint_bits each).
   BufferRange influence_indices;
   BufferRange weights;
   // Sparse only: the CSR offsets (vertex_count + 1 u32).
@@ -50,5 +57,19 @@ struct MeshLayout {
   // Bytes of the whole layout (a multiple of the alignment).
   VkDeviceSize bytes = 0;
 };
+
+// Bytes one vertex of `l` moves when deformed, on average: its rest streams read (position,
+// normal, tangent, influence indices, weights, CSR offsets) and its outputs written (position,
+// normal, tangent in formats.output_directions). Left out: morph data (it depends on the active
+// targets), palette reads (shared by a character's vertices), previous positions.
+inline double BytesPerVertex(const MeshLayout& l) {
+  if (l.vertex_count == 0) return 0;
+  const VkDeviceSize read = l.positions.size + l.normals.size + l.tangents.size +
+                            l.influence_indices.size + l.weights.size + l.influence_offsets.size;
+  const DirectionFormat out = l.formats.output_directions;
+  const uint32_t written =
+      12 + (l.has_normals ? NormalBytes(out) : 0) + (l.has_tangents ? TangentBytes(out) : 0);
+  return double(read) / double(l.vertex_count) + written;
+}
 
 }  // namespace sinew::vk

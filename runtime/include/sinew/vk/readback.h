@@ -17,9 +17,9 @@ Result<std::vector<float>> ReadFloats(const Context& context, VkBuffer buffer, V
                                       VkDeviceSize size);
 
 // The outputs of the last Record() that deformed `instance` of `cache` (positions, and normals and
-// tangents where its mesh has them), read back; the Record's submission must have completed and
-// been followed by an output barrier to TRANSFER / TRANSFER_READ. kInvalidHandle, and
-// ReadFloats' errors.
+// tangents where its mesh has them, decoded to floats from packed formats), read back; the Record's
+// submission must have completed and been followed by an output barrier to TRANSFER /
+// TRANSFER_READ. kInvalidHandle, and ReadFloats' errors.
 Result<cpu::DeformedPrimitive> ReadInstanceOutputs(const Context& context, const SkinCache& cache,
                                                    InstanceId instance);
 

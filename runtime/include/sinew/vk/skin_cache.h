@@ -70,8 +70,8 @@ struct SkinCacheOptions {
   // Bytes of the mesh pool (every mesh's rest data: MeshLayout::bytes each).
   VkDeviceSize mesh_bytes = VkDeviceSize{32} << 20;
   // Bytes of output (in output_pages() buffers): per instance 12 bytes per vertex of positions, 12
-  // of normals and 16 of tangents where its mesh has them, and 12 more of previous positions unless
-  // kNone.
+  // of normals and 16 of tangents where its mesh has them (4 and 4 with packed
+  // formats.output_directions), and 12 more of previous positions unless kNone.
   VkDeviceSize output_bytes = VkDeviceSize{64} << 20;
   // Largest output page in bytes; 0: the device's maxStorageBufferRange (pages smaller than that
   // only make sense to bound single allocations). Each page can waste up to one instance's outputs
@@ -89,6 +89,9 @@ struct SkinCacheOptions {
   // the semaphore that orders the upload's submission before the first Record() that reads the
   // mesh also makes the copy visible to it.
   uint32_t upload_family = VK_QUEUE_FAMILY_IGNORED;
+  // The formats meshes are stored in and normals and tangents written in (vertex_formats.h).
+  // float32 is exact; VertexFormats::Compact() halves the bytes a vertex moves.
+  VertexFormats formats;
   // Extra usage bits for the output buffer, on top of STORAGE | VERTEX | TRANSFER_SRC (e.g.
   // SHADER_DEVICE_ADDRESS for vertex pulling; the Context must have buffer_device_address()).
   VkBufferUsageFlags extra_output_usage = 0;
@@ -107,11 +110,14 @@ using PaletteId = SkinCacheId<struct PaletteTag>;
 using InstanceId = SkinCacheId<struct InstanceTag>;
 
 // Where an instance's outputs are, for binding them as vertex buffers: the output page's buffer
-// and byte offsets in it, float xyz positions and normals (12-byte stride), float xyzw tangents
-// (16-byte stride). `positions` are the outputs of the last Record() that deformed the instance;
-// `previous_positions` what they were one frame before that. Both hold the same positions when the
-// instance has no previous frame to move from: before its second deformation, after Teleport(),
-// when it was left out of the last Record(), or with PreviousPositions::kNone.
+// and byte offsets in it, float xyz positions (12-byte stride); normals as float xyz (12-byte
+// stride) and tangents as float xyzw (16-byte stride), or one packed 32-bit word each in
+// `directions` (SkinCacheOptions::formats.output_directions; DecodeNormal and DecodeTangent in
+// vertex_formats.h, or VK_FORMAT_A2B10G10R10_SNORM_PACK32 for kSnorm10). `positions` are the
+// outputs of the last Record() that deformed the instance; `previous_positions` what they were one
+// frame before that. Both hold the same positions when the instance has no previous frame to move
+// from: before its second deformation, after Teleport(), when it was left out of the last Record(),
+// or with PreviousPositions::kNone.
 struct InstanceOutputs {
   VkBuffer buffer = VK_NULL_HANDLE;
   uint32_t vertex_count = 0;
@@ -121,6 +127,7 @@ struct InstanceOutputs {
   VkDeviceSize normals = 0;
   bool has_tangents = false;
   VkDeviceSize tangents = 0;
+  DirectionFormat directions = DirectionFormat::kFloat32;
 };
 
 // What the last Record() did.

@@ -32,7 +32,7 @@ struct AssetInstance {
 // `base` with every capacity set to hold `characters` characters of `asset` (its meshes once):
 // what AddAssetMeshes and AddAssetInstance need, from an upper bound of each mesh's packed size
 // (morph targets are counted as if each moved every vertex). frames_in_flight, the previous
-// positions mode and the extra output usage are base's.
+// positions mode, the vertex formats and the extra output usage are base's.
 SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
                                      const SkinCacheOptions& base = {});
 
