@@ -28,6 +28,8 @@ layout(constant_id = 10) const bool kOctahedral = false;
 layout(constant_id = 11) const bool kSnorm10 = false;
 layout(constant_id = 12) const bool kOutOctahedral = false;
 layout(constant_id = 13) const bool kOutSnorm10 = false;
+// Rest positions as unorm16 on the mesh's bounds (else float32 xyz).
+layout(constant_id = 14) const bool kPositions16 = false;
 
 #include "vertex_formats.glsl"
 
@@ -78,7 +80,8 @@ struct SkinInstance {
   uint previous_positions;
 };
 
-// Every mesh's rest data, viewed three ways. Positions are xyz floats per vertex; normals xyz
+// Every mesh's rest data, viewed three ways. Positions are xyz floats per vertex, or (kPositions16)
+// a grid origin and step (two vec4) followed by three unorm16 per vertex, two to a word; normals xyz
 // floats and tangents vec4 per vertex, or one packed word each (kOctahedral, kSnorm10). Influences: dense,
 // K joint indices and K weights per vertex; sparse (CSR), one group and one weight per entry,
 // vertex v's entries in [influence_offsets[v], influence_offsets[v + 1]). Indices and weights
@@ -171,7 +174,16 @@ struct Vertex {
 
 Vertex LoadRest(uint v) {
   Vertex x;
-  x.p = MeshVec3(inst.rest_positions + v * 3u);
+  if (kPositions16) {
+    uint grid = inst.rest_positions >> 2u;  // the stream is 16-byte aligned
+    uint first = inst.rest_positions + 8u, h = 3u * v;
+    vec3 q = vec3(bitfieldExtract(mesh_words[first + (h >> 1u)], int((h & 1u) * 16u), 16),
+                  bitfieldExtract(mesh_words[first + ((h + 1u) >> 1u)], int(((h + 1u) & 1u) * 16u), 16),
+                  bitfieldExtract(mesh_words[first + ((h + 2u) >> 1u)], int(((h + 2u) & 1u) * 16u), 16));
+    x.p = mesh_vec4[grid].xyz + q * mesh_vec4[grid + 1u].xyz;
+  } else {
+    x.p = MeshVec3(inst.rest_positions + v * 3u);
+  }
   x.n = vec3(0.0);
   x.t = vec4(0.0);
   if (kNormals) {

@@ -157,7 +157,8 @@ void PrintHelp() {
       "                    quaternions: 'dense K=4 dqs')\n"
       "  --no-formats      skip the compact-format cases (each dense K on the GPU only, from and\n"
       "                    into compact vertex formats: 'compact' unorm16 weights and octahedral\n"
-      "                    normals and tangents; 'u8+s10' unorm8 weights, snorm10 directions)\n"
+      "                    normals and tangents; 'c+p16' the same with unorm16 positions;\n"
+      "                    'u8+s10' unorm8 weights, snorm10 directions)\n"
       "  --no-shapes       skip the blend-shape cases (K = 4 with 50 procedural face shapes, 10\n"
       "                    with an in-between, at 0, 5 and 50 active shapes)\n"
       "  --json            machine-readable output on stdout\n"
@@ -558,10 +559,10 @@ Status AddDenseCases(const BenchOptions& o, std::vector<Case>* cases) {
   return {};
 }
 
-// Each dense K from and into compact formats, on the GPU: VertexFormats::Compact() and unorm8
-// weights with snorm10 directions. Tolerances: positions (x extent) above the largest errors
-// measured on the procedural crowd for K = 4 to 16 (unorm16: 1e-5; unorm8: 1.7e-3); directions
-// as component differences of unit vectors, about the angle in radians.
+// Each dense K from and into compact formats, on the GPU: VertexFormats::Compact(), the same with
+// unorm16 rest positions, and unorm8 weights with snorm10 directions. Tolerances: positions (x
+// extent) above the largest errors measured on the procedural crowd for K = 4 to 16 (unorm16: 1e-5;
+// unorm8: 1.7e-3); directions as component differences of unit vectors, about the angle in radians.
 Status AddFormatCases(const BenchOptions& o, std::vector<Case>* cases) {
   struct Format {
     const char* name;
@@ -570,6 +571,11 @@ Status AddFormatCases(const BenchOptions& o, std::vector<Case>* cases) {
   };
   const Format formats[] = {
       {"compact", VertexFormats::Compact(), 1e-4, 1e-3},
+      {"c+p16",
+       {WeightFormat::kUnorm16, DirectionFormat::kOctahedral, DirectionFormat::kOctahedral,
+        PositionFormat::kUnorm16},
+       1e-4,
+       1e-3},
       {"u8+s10",
        {WeightFormat::kUnorm8, DirectionFormat::kSnorm10, DirectionFormat::kSnorm10},
        4e-3,
@@ -1009,7 +1015,7 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
   }
   std::printf(
       "GPU vs CPU: %s (positions <= 1e-5 x extent, normals/tangents <= 1e-5; compact formats:\n"
-      "  compact 1e-4 and 1e-3, u8+s10 4e-3 and 1e-2)\n",
+      "  compact and c+p16 1e-4 and 1e-3, u8+s10 4e-3 and 1e-2)\n",
       report.gpu ? (report.within_tolerance ? "within tolerance" : "OUT OF TOLERANCE") : "not run");
   if (report.copy) {
     std::printf(

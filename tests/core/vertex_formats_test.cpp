@@ -143,6 +143,29 @@ TEST(VertexFormats, QuantizedWeightsStayWithinOneStepEachOverManyInfluences) {
   }
 }
 
+// Positions on the bounds' grid come back within half a step per axis (and float rounding of
+// origin + q · step: 1e-6 at these magnitudes); a flat axis (every vertex
+// at z = 2) comes back exactly; an odd vertex count packs its last value alone in a word.
+TEST(VertexFormats, Unorm16PositionsComeBackWithinHalfAStepOfTheBoundsGrid) {
+  std::mt19937 random(3);
+  std::uniform_real_distribution<float> uniform(-5.0f, 7.0f);
+  std::vector<float> xyz;
+  for (int v = 0; v < 1001; ++v) xyz.insert(xyz.end(), {uniform(random), uniform(random), 2.0f});
+  const PositionGrid grid = PositionGridOf(xyz);
+  EXPECT_EQ(grid.step.z, 0.0f);
+  EXPECT_GT(grid.step.x, 0.0f);
+  ASSERT_EQ(QuantizedPositionWords(1001), 1502u);
+  std::vector<uint32_t> words(QuantizedPositionWords(1001), 0u);
+  QuantizePositions(xyz, grid, words);
+  for (size_t v = 0; v < 1001; ++v) {
+    const Float3 p = DequantizePosition(words, v, grid);
+    ASSERT_LE(std::fabs(p.x - xyz[v * 3]), 0.5f * grid.step.x + 1e-6f) << v;
+    ASSERT_LE(std::fabs(p.y - xyz[v * 3 + 1]), 0.5f * grid.step.y + 1e-6f) << v;
+    ASSERT_EQ(p.z, 2.0f) << v;
+  }
+  EXPECT_EQ(words.back() >> 16, 0u) << "the last word holds one value";
+}
+
 TEST(VertexFormats, JointIndicesTakeTheNarrowestWidthThatHoldsThePalette) {
   EXPECT_EQ(JointIndexBits(1), 8u);
   EXPECT_EQ(JointIndexBits(256), 8u);

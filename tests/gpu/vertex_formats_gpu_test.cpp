@@ -50,6 +50,12 @@ const FormatCase kCases[] = {
      {WeightFormat::kUnorm16, DirectionFormat::kSnorm10, DirectionFormat::kOctahedral},
      1e-5,
      0.15},
+    // measured: 8.4e-6 x extent, 0.0056 degrees
+    {"CompactWithUnorm16Positions",
+     {WeightFormat::kUnorm16, DirectionFormat::kOctahedral, DirectionFormat::kOctahedral,
+      PositionFormat::kUnorm16},
+     2e-5,
+     0.01},
     // measured: 8.5e-4 x extent, 0.20 degrees
     {"Unorm8OctahedralInFloatOut",
      {WeightFormat::kUnorm8, DirectionFormat::kOctahedral, DirectionFormat::kFloat32},
@@ -174,8 +180,8 @@ class VertexFormatBytesGpu : public testing::GpuTest {};
 
 // The procedural character (dense K = 4, normals and tangents, a palette under 256 joints) as a
 // SkinCache lays it out: 100 B per vertex in float32 (8-bit joint indices), 52 B in
-// VertexFormats::Compact(), 48 B with unorm8 weights and snorm10 directions; every stream the
-// size its format says.
+// VertexFormats::Compact(), 48 B with unorm8 weights and snorm10 directions, 46 B with Compact()
+// and unorm16 positions; every stream the size its format says.
 TEST_F(VertexFormatBytesGpu, ADenseFourInfluenceVertexMovesHalfTheBytesInCompactFormats) {
   const Primitive mesh = testing::CharacterMesh(20000, 4);
   const uint32_t j = testing::DefaultJoints();
@@ -183,9 +189,13 @@ TEST_F(VertexFormatBytesGpu, ADenseFourInfluenceVertexMovesHalfTheBytesInCompact
     VertexFormats formats;
     double bytes;
   };
+  // unorm16 positions: 6 B a vertex, and the grid's 32 B shared by the 20,000.
   for (const Case& c :
        {Case{VertexFormats{}, 100}, Case{VertexFormats::Compact(), 52},
-        Case{{WeightFormat::kUnorm8, DirectionFormat::kSnorm10, DirectionFormat::kSnorm10}, 48}}) {
+        Case{{WeightFormat::kUnorm8, DirectionFormat::kSnorm10, DirectionFormat::kSnorm10}, 48},
+        Case{{WeightFormat::kUnorm16, DirectionFormat::kOctahedral, DirectionFormat::kOctahedral,
+              PositionFormat::kUnorm16},
+             46 + 32.0 / 20000}}) {
     vk::SkinCacheOptions base;
     base.formats = c.formats;
     auto cache = vk::SkinCache::Create(*context_, *vk::SkinCacheOptionsFor(mesh, j, 1, base));
@@ -197,7 +207,7 @@ TEST_F(VertexFormatBytesGpu, ADenseFourInfluenceVertexMovesHalfTheBytesInCompact
     EXPECT_EQ(l.joint_bits, 8u);
     EXPECT_EQ(l.weights.size, 20000u * 4 * WeightBytes(c.formats.weights));
     EXPECT_EQ(l.normals.size, 20000u * NormalBytes(c.formats.directions));
-    EXPECT_EQ(vk::BytesPerVertex(l), c.bytes);
+    EXPECT_DOUBLE_EQ(vk::BytesPerVertex(l), c.bytes);
   }
 }
 

@@ -61,8 +61,9 @@ void ExpectGpuRowsWithinTolerance(const JsonValue& report) {
       continue;
     }
     const std::string formats = r["formats"].String();
-    const double position = formats == "float32" ? kTolerance : formats == "compact" ? 1e-4 : 4e-3;
-    const double direction = formats == "float32" ? kTolerance : formats == "compact" ? 1e-3 : 1e-2;
+    const bool unorm16 = formats == "compact" || formats == "c+p16";
+    const double position = formats == "float32" ? kTolerance : unorm16 ? 1e-4 : 4e-3;
+    const double direction = formats == "float32" ? kTolerance : unorm16 ? 1e-3 : 1e-2;
     EXPECT_EQ(r["position_tolerance"].Number(), position) << r.path();
     EXPECT_EQ(r["direction_tolerance"].Number(), direction) << r.path();
     EXPECT_LE(r["max_error_over_extent"].Number(), position) << r.path();
@@ -159,6 +160,7 @@ TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
   EXPECT_EQ(bytes["gpu dense K=4"], 100);
   EXPECT_EQ(bytes["gpu dense K=4 compact"], 52);
   EXPECT_EQ(bytes["gpu dense K=4 u8+s10"], 48);
+  EXPECT_EQ(bytes["gpu dense K=4 c+p16"], 46);  // and the grid's 32 B over 1,000 vertices
 }
 
 // The copy kernel runs in the same report, on the same device: it moved a whole number of

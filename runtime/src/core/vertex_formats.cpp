@@ -130,6 +130,39 @@ float DequantizeWeight(uint32_t q, WeightFormat format) {
   return static_cast<float>(q) / (format == WeightFormat::kUnorm8 ? 255.0f : 65535.0f);
 }
 
+PositionGrid PositionGridOf(std::span<const float> xyz) {
+  if (xyz.size() < 3) return {};
+  float lo[3] = {xyz[0], xyz[1], xyz[2]}, hi[3] = {xyz[0], xyz[1], xyz[2]};
+  for (size_t i = 0; i < xyz.size(); ++i) {
+    lo[i % 3] = std::min(lo[i % 3], xyz[i]);
+    hi[i % 3] = std::max(hi[i % 3], xyz[i]);
+  }
+  const auto step = [&](int a) { return (hi[a] - lo[a]) / 65535.0f; };
+  return {{lo[0], lo[1], lo[2]}, {step(0), step(1), step(2)}};
+}
+
+size_t QuantizedPositionWords(size_t vertex_count) { return (vertex_count * 3 + 1) / 2; }
+
+void QuantizePositions(std::span<const float> xyz, const PositionGrid& grid,
+                       std::span<uint32_t> out) {
+  const float origin[3] = {grid.origin.x, grid.origin.y, grid.origin.z};
+  const float step[3] = {grid.step.x, grid.step.y, grid.step.z};
+  for (size_t i = 0; i < xyz.size(); ++i) {
+    const size_t a = i % 3;
+    const float q = step[a] > 0.0f ? std::floor((xyz[i] - origin[a]) / step[a] + 0.5f) : 0.0f;
+    const auto value = static_cast<uint32_t>(std::clamp(q, 0.0f, 65535.0f));
+    out[i / 2] |= value << (16 * (i % 2));
+  }
+}
+
+Float3 DequantizePosition(std::span<const uint32_t> words, size_t v, const PositionGrid& grid) {
+  const auto at = [&](size_t i) {
+    return static_cast<float>((words[i / 2] >> (16 * (i % 2))) & 0xFFFFu);
+  };
+  return {grid.origin.x + at(3 * v) * grid.step.x, grid.origin.y + at(3 * v + 1) * grid.step.y,
+          grid.origin.z + at(3 * v + 2) * grid.step.z};
+}
+
 uint32_t EncodeNormal(Float3 n, DirectionFormat format) {
   if (format == DirectionFormat::kSnorm10) return EncodeSnorm10(n.x, n.y, n.z, 0.0f);
   float u = 0, v = 0;

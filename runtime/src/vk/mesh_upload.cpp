@@ -92,7 +92,10 @@ Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDevi
     cursor = AlignUp(cursor + bytes, alignment);
   };
   const size_t v = l.vertex_count;
-  place(&l.positions, mesh.positions.size() * sizeof(float));
+  // unorm16 positions: the grid (origin and step, two vec4) before them.
+  place(&l.positions, formats.positions == PositionFormat::kUnorm16
+                          ? 32 + QuantizedPositionWords(v) * sizeof(uint32_t)
+                          : mesh.positions.size() * sizeof(float));
   place(&l.normals, l.has_normals ? v * NormalBytes(formats.directions) : 0);
   place(&l.tangents, l.has_tangents ? v * TangentBytes(formats.directions) : 0);
   // Indices and weights narrower than a word fill whole words.
@@ -128,7 +131,17 @@ void WriteMeshUpload(const Primitive& mesh, const MeshUpload& upload, void* out)
   const auto copy = [&](const BufferRange& range, const void* src) {
     if (range.size) std::memcpy(bytes + range.offset, src, range.size);
   };
-  copy(l.positions, mesh.positions.data());
+  if (l.formats.positions == PositionFormat::kUnorm16) {
+    const PositionGrid grid = PositionGridOf(mesh.positions);
+    const float header[8] = {grid.origin.x, grid.origin.y, grid.origin.z, 0.0f,
+                             grid.step.x,   grid.step.y,   grid.step.z,   0.0f};
+    std::memcpy(bytes + l.positions.offset, header, sizeof(header));
+    QuantizePositions(mesh.positions, grid,
+                      std::span(reinterpret_cast<uint32_t*>(bytes + l.positions.offset + 32),
+                                QuantizedPositionWords(l.vertex_count)));
+  } else {
+    copy(l.positions, mesh.positions.data());
+  }
   const DirectionFormat directions = l.formats.directions;
   if (directions == DirectionFormat::kFloat32) {
     copy(l.normals, mesh.normals.data());

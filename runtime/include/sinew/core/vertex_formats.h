@@ -8,6 +8,9 @@
 //    is the rounded float sum: a vertex whose weights add up to 1 still does, exactly.
 //  * Joint indices: 8, 16 or 32 bits each, packed the same way; the width is the smallest that
 //    holds the mesh's palette (JointIndexBits), so it loses nothing and is never an option.
+//  * Rest positions: float32, or unorm16 on the mesh's bounds (as KHR_mesh_quantization files
+//    often store them): a grid origin and step per axis, then x, y, z of each vertex as 16-bit
+//    integers, two to a word (p = origin + q · step).
 //  * Directions (normals, tangents): float32 (xyz, tangents xyzw), or one 32-bit word each:
 //    - octahedral: the direction mapped onto the octahedron |x| + |y| + |z| = 1, its lower half
 //      folded over the upper, (x, y) as snorm16 (normals); a tangent keeps 15 bits for y and puts
@@ -26,6 +29,7 @@ namespace sinew {
 
 enum class WeightFormat : uint8_t { kFloat32, kUnorm16, kUnorm8 };
 enum class DirectionFormat : uint8_t { kFloat32, kOctahedral, kSnorm10 };
+enum class PositionFormat : uint8_t { kFloat32, kUnorm16 };
 
 // How a SkinCache stores rest data and writes outputs. The default moves float32 everywhere and
 // is exact (the GPU matches the CPU reference bit for bit on lavapipe); Compact() is what an
@@ -35,6 +39,7 @@ struct VertexFormats {
   WeightFormat weights = WeightFormat::kFloat32;
   DirectionFormat directions = DirectionFormat::kFloat32;         // rest normals and tangents
   DirectionFormat output_directions = DirectionFormat::kFloat32;  // skinned normals and tangents
+  PositionFormat positions = PositionFormat::kFloat32;            // rest positions
 
   // unorm16 weights, octahedral rest and output directions: 52 B per dense K = 4 vertex with
   // normals and tangents, against 104 B in float32.
@@ -61,6 +66,22 @@ void QuantizeWeights(std::span<const float> weights, uint32_t per_vertex, Weight
                      std::span<uint32_t> out);
 // A quantized weight back as a float (q / 65535 or q / 255).
 float DequantizeWeight(uint32_t q, WeightFormat format);
+
+// The grid unorm16 positions are stored on: the bounds' minimum, and per axis the extent / 65535
+// (0 for a flat axis, whose every vertex then sits at the origin's coordinate).
+struct PositionGrid {
+  Float3 origin;
+  Float3 step;
+};
+PositionGrid PositionGridOf(std::span<const float> xyz);
+// Words of `vertex_count` unorm16 positions: three 16-bit values per vertex, two to a word.
+size_t QuantizedPositionWords(size_t vertex_count);
+// `xyz` (three floats per vertex) on `grid`, each coordinate rounded to the nearest step, into
+// `out` (QuantizedPositionWords(xyz.size() / 3) words, zeroed by the caller).
+void QuantizePositions(std::span<const float> xyz, const PositionGrid& grid,
+                       std::span<uint32_t> out);
+// Vertex v of `words` back on the grid: origin + q · step.
+Float3 DequantizePosition(std::span<const uint32_t> words, size_t v, const PositionGrid& grid);
 
 // A normal (xyz) or tangent (xyz, w its handedness) as one packed word; `format` must not be
 // kFloat32.
