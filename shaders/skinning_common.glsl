@@ -30,6 +30,8 @@ layout(constant_id = 12) const bool kOutOctahedral = false;
 layout(constant_id = 13) const bool kOutSnorm10 = false;
 // Rest positions as unorm16 on the mesh's bounds (else float32 xyz).
 layout(constant_id = 14) const bool kPositions16 = false;
+// Morph deltas as half floats, two to a word (else float32).
+layout(constant_id = 15) const bool kMorphHalf = false;
 
 #include "vertex_formats.glsl"
 
@@ -90,7 +92,8 @@ struct SkinInstance {
 // groups. morph_lookup holds G + 1 group offsets (group g's blocks are [lookup[g], lookup[g + 1])),
 // then the group-major block index (target t's block in group g is
 // lookup[G + 1 + g * morph_target_count + t], or SINEW_NO_MORPH_BLOCK). A block is (target, mask of
-// vertices 0-31, mask of 32-63, first delta); deltas morph_stride floats each.
+// vertices 0-31, mask of 32-63, first delta); deltas morph_stride floats each (kMorphHalf: half
+// floats, two to a word).
 layout(std430, set = 0, binding = 0) readonly buffer MeshWords { uint mesh_words[]; };
 layout(std430, set = 0, binding = 1) readonly buffer MeshVec4 { vec4 mesh_vec4[]; };
 layout(std430, set = 0, binding = 2) readonly buffer MeshBlocks { uvec4 mesh_blocks[]; };
@@ -207,6 +210,17 @@ Vertex LoadRest(uint v) {
   return x;
 }
 
+// The three values of a morph delta from value `at` of the instance's deltas.
+vec3 MorphDelta(uint at) {
+  if (kMorphHalf) {
+    uint base = inst.morph_deltas;
+    return vec3(unpackHalf2x16(mesh_words[base + (at >> 1u)])[at & 1u],
+                unpackHalf2x16(mesh_words[base + ((at + 1u) >> 1u)])[(at + 1u) & 1u],
+                unpackHalf2x16(mesh_words[base + ((at + 2u) >> 1u)])[(at + 2u) & 1u]);
+  }
+  return MeshVec3(inst.morph_deltas + at);
+}
+
 // Adds block's deltas times w to vertex x if the block moves this invocation's vertex.
 void AddMorphBlock(uvec4 block, float w, inout Vertex x) {
   uint lane = gl_LocalInvocationID.x;
@@ -215,14 +229,14 @@ void AddMorphBlock(uvec4 block, float w, inout Vertex x) {
   if ((word & bit) == 0u) return;
   uint below = lane < 32u ? uint(bitCount(block.y & (bit - 1u)))
                           : uint(bitCount(block.y)) + uint(bitCount(block.z & (bit - 1u)));
-  uint at = inst.morph_deltas + (block.w + below) * inst.morph_stride;
-  x.p += w * MeshVec3(at);
+  uint at = (block.w + below) * inst.morph_stride;  // floats (or halves) into the deltas
+  x.p += w * MorphDelta(at);
   at += 3u;
   if (kMorphNormals) {
-    x.n += w * MeshVec3(at);
+    x.n += w * MorphDelta(at);
     at += 3u;
   }
-  if (kMorphTangents) x.t.xyz += w * MeshVec3(at);
+  if (kMorphTangents) x.t.xyz += w * MorphDelta(at);
 }
 
 // Adds the instance's weighted morph deltas to vertex x (this invocation's vertex of the group),

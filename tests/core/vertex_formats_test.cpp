@@ -166,6 +166,25 @@ TEST(VertexFormats, Unorm16PositionsComeBackWithinHalfAStepOfTheBoundsGrid) {
   EXPECT_EQ(words.back() >> 16, 0u) << "the last word holds one value";
 }
 
+// Half floats: every finite half comes back exactly through float; known encodings; rounding to
+// nearest with ties to even; past kHalfMax infinite; below the smallest subnormal, zero.
+TEST(VertexFormats, HalfFloatsRoundToNearestEvenAndComeBackExactly) {
+  for (uint32_t h = 0; h < 0x10000u; ++h) {
+    if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu)) continue;  // NaN
+    ASSERT_EQ(FloatToHalf(HalfToFloat(uint16_t(h))), h) << h;
+  }
+  EXPECT_EQ(FloatToHalf(1.0f), 0x3C00u);
+  EXPECT_EQ(FloatToHalf(-2.0f), 0xC000u);
+  EXPECT_EQ(FloatToHalf(0.1f), 0x2E66u);
+  EXPECT_EQ(FloatToHalf(kHalfMax), 0x7BFFu);
+  EXPECT_EQ(FloatToHalf(65520.0f), 0x7C00u);             // halfway past the largest: infinite
+  EXPECT_EQ(FloatToHalf(1.0f + 0x1p-11f), 0x3C00u);      // a tie: to the even neighbour
+  EXPECT_EQ(FloatToHalf(1.0f + 3 * 0x1p-11f), 0x3C02u);  // a tie: to the even neighbour
+  EXPECT_EQ(FloatToHalf(0x1p-24f), 0x0001u);             // the smallest subnormal
+  EXPECT_EQ(FloatToHalf(0x1p-26f), 0x0000u);             // below half of it
+  EXPECT_EQ(HalfToFloat(0x0001u), 0x1p-24f);
+}
+
 TEST(VertexFormats, JointIndicesTakeTheNarrowestWidthThatHoldsThePalette) {
   EXPECT_EQ(JointIndexBits(1), 8u);
   EXPECT_EQ(JointIndexBits(256), 8u);

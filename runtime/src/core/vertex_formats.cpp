@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -161,6 +162,47 @@ Float3 DequantizePosition(std::span<const uint32_t> words, size_t v, const Posit
   };
   return {grid.origin.x + at(3 * v) * grid.step.x, grid.origin.y + at(3 * v + 1) * grid.step.y,
           grid.origin.z + at(3 * v + 2) * grid.step.z};
+}
+
+uint16_t FloatToHalf(float f) {
+  uint32_t x = 0;
+  std::memcpy(&x, &f, sizeof(x));
+  const auto sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+  const uint32_t exponent = (x >> 23) & 0xFFu, mantissa = x & 0x7FFFFFu;
+  if (exponent == 0xFFu) return sign | 0x7C00u | (mantissa ? 0x200u : 0u);  // inf, NaN
+  const int32_t e = int32_t(exponent) - 127 + 15;
+  if (e >= 31) return sign | 0x7C00u;
+  // Round `value` shifted right by `shift` to nearest, ties to even.
+  const auto round = [](uint32_t value, uint32_t shift) {
+    const uint32_t kept = value >> shift, rest = value & ((1u << shift) - 1u);
+    const uint32_t half = 1u << (shift - 1);
+    return kept + ((rest > half || (rest == half && (kept & 1u))) ? 1u : 0u);
+  };
+  if (e <= 0) {  // a subnormal half, or zero
+    if (e < -10) return sign;
+    return static_cast<uint16_t>(sign | round(mantissa | 0x800000u, uint32_t(14 - e)));
+  }
+  // A carry out of the mantissa rounds up into the exponent (to infinity past kHalfMax).
+  return static_cast<uint16_t>(sign | round((uint32_t(e) << 23) | mantissa, 13));
+}
+
+float HalfToFloat(uint16_t h) {
+  const uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  const uint32_t exponent = (h >> 10) & 0x1Fu, mantissa = h & 0x3FFu;
+  uint32_t bits = 0;
+  if (exponent == 0x1Fu) {
+    bits = sign | 0x7F800000u | (mantissa << 13);
+  } else if (exponent != 0) {
+    bits = sign | ((exponent - 15 + 127) << 23) | (mantissa << 13);
+  } else if (mantissa != 0) {  // subnormal: mantissa · 2^-24
+    const float value = static_cast<float>(mantissa) * 0x1p-24f;
+    return sign ? -value : value;
+  } else {
+    bits = sign;
+  }
+  float f = 0;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
 }
 
 uint32_t EncodeNormal(Float3 n, DirectionFormat format) {

@@ -1,6 +1,7 @@
 #include "mesh_upload.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <span>
 #include <vector>
@@ -118,7 +119,13 @@ Result<MeshUpload> PlanMeshUpload(const Primitive& mesh, uint32_t joints, VkDevi
     l.morph_tangents = m.tangents;
     place(&l.morph_lookup, (m.group_offsets.size() + m.block_index.size()) * sizeof(uint32_t));
     place(&l.morph_blocks, m.blocks.size() * sizeof(uint32_t));
-    place(&l.morph_deltas, m.deltas.size() * sizeof(float));
+    if (std::any_of(m.deltas.begin(), m.deltas.end(),
+                    [](float d) { return std::fabs(d) > kHalfMax; })) {
+      l.formats.morph_deltas = MorphDeltaFormat::kFloat32;  // a half float would be infinite
+    }
+    place(&l.morph_deltas, l.formats.morph_deltas == MorphDeltaFormat::kHalf
+                               ? (m.deltas.size() + 1) / 2 * sizeof(uint32_t)
+                               : m.deltas.size() * sizeof(float));
   }
   l.bytes = std::max(cursor, alignment);
   return out;
@@ -180,7 +187,14 @@ void WriteMeshUpload(const Primitive& mesh, const MeshUpload& upload, void* out)
                 m.block_index.size() * sizeof(uint32_t));
   }
   copy(l.morph_blocks, m.blocks.data());
-  copy(l.morph_deltas, m.deltas.data());
+  if (l.formats.morph_deltas == MorphDeltaFormat::kHalf) {
+    auto* words = reinterpret_cast<uint32_t*>(bytes + l.morph_deltas.offset);
+    for (size_t i = 0; i < m.deltas.size(); ++i) {
+      words[i / 2] |= uint32_t{FloatToHalf(m.deltas[i])} << (16 * (i % 2));
+    }
+  } else {
+    copy(l.morph_deltas, m.deltas.data());
+  }
 }
 
 void RecordUpload(const Context& context, VkCommandBuffer cmd, uint32_t family, VkBuffer staging,

@@ -31,7 +31,10 @@ uint32_t KernelChoices(const MeshLayout& l) {
          (l.joint_bits == 8 ? 1u : (l.joint_bits == 32 ? 2u : 0u)) << kChoiceJointBitsShift |
          static_cast<uint32_t>(l.formats.directions) << kChoiceDirectionsShift |
          static_cast<uint32_t>(l.formats.output_directions) << kChoiceOutDirectionsShift |
-         (l.formats.positions == PositionFormat::kUnorm16 ? kChoicePositions16 : 0u);
+         (l.formats.positions == PositionFormat::kUnorm16 ? kChoicePositions16 : 0u) |
+         (l.morph_target_count && l.formats.morph_deltas == MorphDeltaFormat::kHalf
+              ? kChoiceMorphHalf
+              : 0u);
 }
 
 SkinInstance MeshRecord(const MeshLayout& l, VkDeviceSize base) {

@@ -11,6 +11,7 @@
 //  * Rest positions: float32, or unorm16 on the mesh's bounds (as KHR_mesh_quantization files
 //    often store them): a grid origin and step per axis, then x, y, z of each vertex as 16-bit
 //    integers, two to a word (p = origin + q · step).
+//  * Morph deltas: float32, or IEEE half floats, two to a word, lowest first.
 //  * Directions (normals, tangents): float32 (xyz, tangents xyzw), or one 32-bit word each:
 //    - octahedral: the direction mapped onto the octahedron |x| + |y| + |z| = 1, its lower half
 //      folded over the upper, (x, y) as snorm16 (normals); a tangent keeps 15 bits for y and puts
@@ -30,6 +31,7 @@ namespace sinew {
 enum class WeightFormat : uint8_t { kFloat32, kUnorm16, kUnorm8 };
 enum class DirectionFormat : uint8_t { kFloat32, kOctahedral, kSnorm10 };
 enum class PositionFormat : uint8_t { kFloat32, kUnorm16 };
+enum class MorphDeltaFormat : uint8_t { kFloat32, kHalf };
 
 // How a SkinCache stores rest data and writes outputs. The default moves float32 everywhere and
 // is exact (the GPU matches the CPU reference bit for bit on lavapipe); Compact() is what an
@@ -40,6 +42,7 @@ struct VertexFormats {
   DirectionFormat directions = DirectionFormat::kFloat32;         // rest normals and tangents
   DirectionFormat output_directions = DirectionFormat::kFloat32;  // skinned normals and tangents
   PositionFormat positions = PositionFormat::kFloat32;            // rest positions
+  MorphDeltaFormat morph_deltas = MorphDeltaFormat::kFloat32;     // blend-shape offsets
 
   // unorm16 weights, octahedral rest and output directions: 52 B per dense K = 4 vertex with
   // normals and tangents, against 104 B in float32.
@@ -82,6 +85,12 @@ void QuantizePositions(std::span<const float> xyz, const PositionGrid& grid,
                        std::span<uint32_t> out);
 // Vertex v of `words` back on the grid: origin + q · step.
 Float3 DequantizePosition(std::span<const uint32_t> words, size_t v, const PositionGrid& grid);
+
+// The largest magnitude a half float holds; a larger value would become infinite.
+inline constexpr float kHalfMax = 65504.0f;
+// An IEEE binary16 of `f`, rounded to nearest even (infinite beyond kHalfMax), and back exactly.
+uint16_t FloatToHalf(float f);
+float HalfToFloat(uint16_t h);
 
 // A normal (xyz) or tangent (xyz, w its handedness) as one packed word; `format` must not be
 // kFloat32.

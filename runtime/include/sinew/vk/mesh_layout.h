@@ -39,7 +39,8 @@ struct MeshLayout {
   bool morph_normals = false;
   bool morph_tangents = false;
   // The formats the streams are stored in, as asked for (SkinCacheOptions::formats) except that a
-  // mesh with a weight above 1, which unorm cannot hold, keeps float32 weights;
+  // mesh with a weight above 1, which unorm cannot hold, keeps float32 weights, and one with a
+  // morph delta past kHalfMax float32 deltas;
   // output_directions is the cache's. joint_bits: JointIndexBits(palette_size).
   VertexFormats formats;
   uint32_t joint_bits = 16;
