@@ -32,6 +32,10 @@ layout(constant_id = 13) const bool kOutSnorm10 = false;
 layout(constant_id = 14) const bool kPositions16 = false;
 // Morph deltas as half floats, two to a word (else float32).
 layout(constant_id = 15) const bool kMorphHalf = false;
+// Outputs interleaved: each vertex's position, normal and tangent together (else a stream each),
+// and the words from one vertex's position to the next's (3 when separate).
+layout(constant_id = 16) const bool kInterleaved = false;
+layout(constant_id = 17) const uint kOutStride = 3u;
 
 #include "vertex_formats.glsl"
 
@@ -78,7 +82,7 @@ struct SkinInstance {
   uint morph_slot;
   uint out_positions;
   uint out_normals;
-  uint out_tangents;  // vec4 units (float32), words into out_direction_words (packed)
+  uint out_tangents;  // vec4 units (float32, separate), else words into out_direction_words
   uint previous_positions;
 };
 
@@ -311,8 +315,8 @@ void AddJoint(uint entry, float w, inout vec4 r0, inout vec4 r1, inout vec4 r2) 
 // Writes vertex `v` of the instance: its position (previous positions first, as the flags ask),
 // and its normal and tangent where the mesh has them.
 void WriteVertex(uint v, vec3 o, vec3 n, vec4 t) {
-  uint dst = inst.out_positions + v * 3u;
-  uint previous = inst.previous_positions + v * 3u;
+  uint dst = inst.out_positions + v * kOutStride;
+  uint previous = inst.previous_positions + v * kOutStride;
   if ((inst.flags & SINEW_FLAG_PREVIOUS_IS_CURRENT) != 0u) {
     out_positions[previous] = o.x;
     out_positions[previous + 1u] = o.y;
@@ -325,25 +329,38 @@ void WriteVertex(uint v, vec3 o, vec3 n, vec4 t) {
   out_positions[dst] = o.x;
   out_positions[dst + 1u] = o.y;
   out_positions[dst + 2u] = o.z;
+  // A packed direction is one word a vertex, a float32 normal three; interleaved, kOutStride.
   if (kNormals) {
+    uint at = inst.out_normals;
     if (kOutOctahedral) {
-      out_direction_words[inst.out_normals + v] = EncodeOctahedralNormal(n);
+      if (kInterleaved) at += v * kOutStride; else at += v;
+      out_direction_words[at] = EncodeOctahedralNormal(n);
     } else if (kOutSnorm10) {
-      out_direction_words[inst.out_normals + v] = EncodeSnorm10(vec4(n, 0.0));
+      if (kInterleaved) at += v * kOutStride; else at += v;
+      out_direction_words[at] = EncodeSnorm10(vec4(n, 0.0));
     } else {
-      uint at = inst.out_normals + v * 3u;
+      if (kInterleaved) at += v * kOutStride; else at += v * 3u;
       out_direction_words[at] = floatBitsToUint(n.x);
       out_direction_words[at + 1u] = floatBitsToUint(n.y);
       out_direction_words[at + 2u] = floatBitsToUint(n.z);
     }
   }
   if (kTangents) {
+    uint at = inst.out_tangents;
     if (kOutOctahedral) {
-      out_direction_words[inst.out_tangents + v] = EncodeOctahedralTangent(t);
+      if (kInterleaved) at += v * kOutStride; else at += v;
+      out_direction_words[at] = EncodeOctahedralTangent(t);
     } else if (kOutSnorm10) {
-      out_direction_words[inst.out_tangents + v] = EncodeSnorm10(t);
+      if (kInterleaved) at += v * kOutStride; else at += v;
+      out_direction_words[at] = EncodeSnorm10(t);
+    } else if (kInterleaved) {  // float32 xyzw inside the vertex: not 16-byte aligned
+      at += v * kOutStride;
+      out_direction_words[at] = floatBitsToUint(t.x);
+      out_direction_words[at + 1u] = floatBitsToUint(t.y);
+      out_direction_words[at + 2u] = floatBitsToUint(t.z);
+      out_direction_words[at + 3u] = floatBitsToUint(t.w);
     } else {
-      out_tangents[inst.out_tangents + v] = t;
+      out_tangents[at + v] = t;
     }
   }
 }

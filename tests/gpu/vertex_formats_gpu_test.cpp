@@ -63,6 +63,19 @@ const FormatCase kCases[] = {
       PositionFormat::kFloat32, MorphDeltaFormat::kHalf},
      2.5e-4,
      0.01},
+    // Interleaved outputs, ping-ponged between two whole-vertex blocks: float32 exactly as the
+    // separate streams (measured: 3.8e-8 x extent, as AssetDeformGpu's separate streams), and
+    // Compact() as above (3.3e-6).
+    {"InterleavedFloat32",
+     {WeightFormat::kFloat32, DirectionFormat::kFloat32, DirectionFormat::kFloat32,
+      PositionFormat::kFloat32, MorphDeltaFormat::kFloat32, OutputLayout::kInterleaved},
+     1e-5,
+     1e-3},
+    {"InterleavedCompact",
+     {WeightFormat::kUnorm16, DirectionFormat::kOctahedral, DirectionFormat::kOctahedral,
+      PositionFormat::kFloat32, MorphDeltaFormat::kFloat32, OutputLayout::kInterleaved},
+     1e-5,
+     0.01},
     // measured: 8.5e-4 x extent, 0.20 degrees
     {"Unorm8OctahedralInFloatOut",
      {WeightFormat::kUnorm8, DirectionFormat::kOctahedral, DirectionFormat::kFloat32},
@@ -232,6 +245,72 @@ TEST_F(VertexFormatBytesGpu, WeightsAboveOneKeepFloat32) {
   ASSERT_TRUE(id.ok()) << id.error().ToString();
   EXPECT_EQ((*cache)->mesh_layout(*id)->formats.weights, WeightFormat::kFloat32);
   EXPECT_EQ((*cache)->mesh_layout(*id)->formats.directions, DirectionFormat::kOctahedral);
+}
+
+class InterleavedOutputsGpu : public testing::GpuTest {};
+
+// `count` positions `stride` bytes apart from `offset` of `buffer`, read back.
+std::vector<float> StridedPositions(const vk::Context& ctx, VkBuffer buffer, VkDeviceSize offset,
+                                    uint32_t stride, uint32_t count) {
+  auto words = vk::ReadFloats(ctx, buffer, offset, VkDeviceSize(count - 1) * stride + 12);
+  EXPECT_TRUE(words.ok());
+  std::vector<float> out;
+  for (uint32_t v = 0; words.ok() && v < count; ++v) {
+    out.insert(out.end(), words->begin() + v * (stride / 4), words->begin() + v * (stride / 4) + 3);
+  }
+  return out;
+}
+
+// Interleaved outputs keep previous positions in the same layout: with ping-pong and with the
+// kernel's copy, the second frame's previous positions (read at the vertex stride) are the first
+// frame's positions exactly, and its positions the CPU's; the strides say where each stream is.
+TEST_F(InterleavedOutputsGpu, PreviousPositionsFollowTheInterleavedLayoutInBothModes) {
+  const Primitive mesh = testing::CharacterMesh(300, 4);
+  const uint32_t j = testing::DefaultJoints();
+  const std::vector<Float3x4> palettes = testing::CrowdPalettes(testing::DefaultSkeleton(), 2);
+  for (const vk::PreviousPositions mode :
+       {vk::PreviousPositions::kPingPong, vk::PreviousPositions::kCopy}) {
+    SCOPED_TRACE(mode == vk::PreviousPositions::kCopy ? "copy" : "ping-pong");
+    vk::SkinCacheOptions base;
+    base.previous_positions = mode;
+    base.formats = VertexFormats::Compact();
+    base.formats.outputs = OutputLayout::kInterleaved;
+    auto cache = vk::SkinCache::Create(*context_, *vk::SkinCacheOptionsFor(mesh, j, 1, base));
+    ASSERT_TRUE(cache.ok());
+    auto id = (*cache)->AddMesh(mesh, j);
+    ASSERT_TRUE(id.ok());
+    auto palette = (*cache)->AddPalette(j);
+    ASSERT_TRUE(palette.ok());
+    auto instance = (*cache)->AddInstance(*id, *palette);
+    ASSERT_TRUE(instance.ok());
+    std::vector<std::vector<float>> frames;
+    for (uint32_t f = 0; f < 2; ++f) {
+      const auto posed = std::span(palettes).subspan(f * j, j);
+      ASSERT_TRUE((*cache)->SetPalette(*palette, posed).ok());
+      const Status frame = testing::DeformFrameForReadback(*context_, **cache);
+      ASSERT_TRUE(frame.ok()) << frame.error().ToString();
+      const vk::InstanceOutputs out = (*cache)->outputs(*instance);
+      EXPECT_EQ(out.positions_stride, 12u + 4 + 4);
+      EXPECT_EQ(out.normals_stride, out.positions_stride);
+      EXPECT_EQ(out.normals, out.positions + 12);
+      EXPECT_EQ(out.tangents, out.positions + 16);
+      auto got = vk::ReadInstanceOutputs(*context_, **cache, *instance);
+      ASSERT_TRUE(got.ok());
+      const testing::Streams expected =
+          testing::SkinOnCpu(mesh, std::vector<Float3x4>(posed.begin(), posed.end()), 1);
+      EXPECT_LE(testing::MaxAbsDiff(got->positions, expected.positions),
+                1e-5f * BoundsDiagonal(expected.positions));
+      const std::vector<float> previous = StridedPositions(
+          *context_, out.buffer, out.previous_positions, out.positions_stride, 300);
+      if (f == 1) {
+        EXPECT_EQ(previous, frames[0]) << "the first frame's positions";
+      } else {
+        EXPECT_EQ(previous, got->positions) << "no frame before the first";
+      }
+      frames.push_back(got->positions);
+    }
+    EXPECT_NE(frames[0], frames[1]);
+  }
 }
 
 class JointIndexWidthsGpu : public testing::GpuTest {};

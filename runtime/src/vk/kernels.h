@@ -2,7 +2,7 @@
 // Context's pipeline cache, and shared by every SkinCache of that Context (a character of a kind
 // already drawn compiles nothing). A variant is a kernel (dense or sparse, linear or dual
 // quaternions) and the per-mesh choices it takes as specialization constants
-// (shaders/skinning_common.glsl, constant_id 0 to 15), so that no kernel branches on them.
+// (shaders/skinning_common.glsl, constant_id 0 to 17), so that no kernel branches on them.
 // Destroyed with the Context.
 #pragma once
 
@@ -33,7 +33,9 @@ inline constexpr uint32_t kKernelKinds = static_cast<uint32_t>(KernelKind::kCoun
 // formats: weights (WeightFormat), joint index bits (0: 16, 1: 8, 2: 32), rest directions and
 // output directions (DirectionFormat). The shaders take each format as two booleans, value 1 and
 // value 2 (constant_id 6 to 13), the form the five choices above take; then unorm16 rest
-// positions (bit 16, constant_id 14) and half-float morph deltas (bit 17, constant_id 15).
+// positions (bit 16, constant_id 14), half-float morph deltas (bit 17, constant_id 15) and
+// interleaved outputs (bit 18, constant_id 16; with kOutStride, constant_id 17, the words of one
+// output vertex, which the other choices determine).
 inline constexpr uint32_t kChoiceNormals = 1u;        // kNormals
 inline constexpr uint32_t kChoiceTangents = 2u;       // kTangents
 inline constexpr uint32_t kChoiceMorphNormals = 4u;   // kMorphNormals
@@ -47,7 +49,8 @@ inline constexpr uint32_t kChoiceDirectionsShift = 12u;
 inline constexpr uint32_t kChoiceOutDirectionsShift = 14u;
 inline constexpr uint32_t kChoicePositions16 = 1u << 16;  // kPositions16 (constant_id 14)
 inline constexpr uint32_t kChoiceMorphHalf = 1u << 17;    // kMorphHalf (constant_id 15)
-inline constexpr uint32_t kKernelChoices = 1u << 18;
+inline constexpr uint32_t kChoiceInterleaved = 1u << 18;  // kInterleaved (constant_id 16)
+inline constexpr uint32_t kKernelChoices = 1u << 19;
 inline constexpr uint32_t kKernelVariants = kKernelKinds * kKernelChoices;
 
 // A mesh's kernel variant as a number below kKernelVariants, for sorting work by pipeline: the

@@ -43,20 +43,33 @@ Result<cpu::DeformedPrimitive> ReadInstanceOutputs(const Context& context, const
   const InstanceOutputs out = cache.outputs(instance);
   if (out.vertex_count == 0) return Status{Error::kInvalidHandle, "no such instance", "instance"};
   const VkDeviceSize v = out.vertex_count;
-  cpu::DeformedPrimitive result;
-  const auto read = [&](VkDeviceSize offset, VkDeviceSize bytes, std::vector<float>* to) {
-    auto floats = ReadFloats(context, out.buffer, offset, bytes);
-    if (!floats) return floats.status();
-    *to = std::move(floats.value());
+  // A stream's `bytes` per vertex, `stride` apart from `offset`, gathered into `to` as 32-bit
+  // words (floats, or packed words decoded below).
+  const auto read = [&](VkDeviceSize offset, uint32_t bytes, uint32_t stride,
+                        std::vector<float>* to) {
+    auto words = ReadFloats(context, out.buffer, offset, (v - 1) * stride + bytes);
+    if (!words) return words.status();
+    const uint32_t per_vertex = bytes / 4, step = stride / 4;
+    to->resize(v * per_vertex);
+    for (VkDeviceSize i = 0; i < v; ++i) {
+      std::memcpy(to->data() + i * per_vertex, words->data() + i * step, bytes);
+    }
     return Status{};
   };
-  if (Status s = read(out.positions, v * 12, &result.positions); !s) return s;
+  cpu::DeformedPrimitive result;
+  if (Status s = read(out.positions, 12, out.positions_stride, &result.positions); !s) return s;
   const DirectionFormat format = out.directions;
   if (out.has_normals) {
-    if (Status s = read(out.normals, v * NormalBytes(format), &result.normals); !s) return s;
+    if (Status s = read(out.normals, NormalBytes(format), out.normals_stride, &result.normals);
+        !s) {
+      return s;
+    }
   }
   if (out.has_tangents) {
-    if (Status s = read(out.tangents, v * TangentBytes(format), &result.tangents); !s) return s;
+    if (Status s = read(out.tangents, TangentBytes(format), out.tangents_stride, &result.tangents);
+        !s) {
+      return s;
+    }
   }
   if (format == DirectionFormat::kFloat32) return result;
   // One packed word per vertex: decoded to float xyz and xyzw.

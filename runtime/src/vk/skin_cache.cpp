@@ -247,9 +247,7 @@ Result<SkinCacheOptions> SkinCacheOptionsFor(const Primitive& mesh, uint32_t joi
   const uint64_t previous = base.previous_positions == PreviousPositions::kNone ? 1 : 2;
   const uint64_t v = l.vertex_count;
   const uint64_t per_instance =
-      (12 * previous + (l.has_normals ? NormalBytes(base.formats.output_directions) : 0) +
-       (l.has_tangents ? TangentBytes(base.formats.output_directions) : 0)) *
-          v +
+      detail::OutputBytesPerVertex(l.has_normals, l.has_tangents, base.formats, previous == 2) * v +
       4 * 16;
   SkinCacheOptions o = base;
   o.max_instances = o.max_palettes = uint32_t(n);
@@ -571,12 +569,15 @@ Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) 
   }
   const MeshLayout& l = m->layout;
   const VkDeviceSize v = l.vertex_count;
-  const VkDeviceSize positions = AlignUp(12 * v, kOutputAlignment);
+  const detail::OutputStrides strides =
+      detail::OutputStridesOf(l.has_normals, l.has_tangents, options_.formats);
+  const bool interleaved = options_.formats.outputs == OutputLayout::kInterleaved;
+  // Interleaved, a "positions" range holds whole vertices and the other two are empty.
+  const VkDeviceSize positions = AlignUp(strides.positions * v, kOutputAlignment);
   const bool previous = options_.previous_positions != PreviousPositions::kNone;
-  const DirectionFormat directions = options_.formats.output_directions;
   const VkDeviceSize normals =
-      l.has_normals ? AlignUp(NormalBytes(directions) * v, kOutputAlignment) : 0;
-  const VkDeviceSize tangents = l.has_tangents ? TangentBytes(directions) * v : 0;
+      l.has_normals && !interleaved ? AlignUp(strides.normals * v, kOutputAlignment) : 0;
+  const VkDeviceSize tangents = l.has_tangents && !interleaved ? strides.tangents * v : 0;
   State::Instance in;
   in.block_bytes = positions * (previous ? 2 : 1) + normals + tangents;
   std::optional<uint64_t> block;
@@ -671,6 +672,16 @@ InstanceOutputs SkinCache::outputs(InstanceId id) const {
   out.has_tangents = l.has_tangents;
   out.tangents = l.has_tangents ? in->tangents : 0;
   out.directions = options_.formats.output_directions;
+  const detail::OutputStrides strides =
+      detail::OutputStridesOf(l.has_normals, l.has_tangents, options_.formats);
+  out.positions_stride = strides.positions;
+  out.normals_stride = strides.normals;
+  out.tangents_stride = strides.tangents;
+  if (options_.formats.outputs == OutputLayout::kInterleaved) {
+    out.normals = l.has_normals ? out.positions + 12 : 0;
+    out.tangents =
+        l.has_tangents ? out.positions + 12 + (l.has_normals ? NormalBytes(out.directions) : 0) : 0;
+  }
   return out;
 }
 
@@ -766,10 +777,17 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     rec.palette = (p.offset + (m.layout.dual_quaternion ? p.entries : 0)) * 3;
     rec.morph_slot = in.morph_offset;
     rec.out_positions = static_cast<uint32_t>(in.positions[in.current] / 4);
-    rec.out_normals = static_cast<uint32_t>(in.normals / 4);
-    // vec4 units for float32 tangents, words for packed ones (skinning_common.glsl).
-    rec.out_tangents = static_cast<uint32_t>(
-        in.tangents / (options_.formats.output_directions == DirectionFormat::kFloat32 ? 16 : 4));
+    if (options_.formats.outputs == OutputLayout::kInterleaved) {  // inside the vertex, in words
+      rec.out_normals = rec.out_positions + 3;
+      rec.out_tangents =
+          rec.out_normals +
+          (m.layout.has_normals ? NormalBytes(options_.formats.output_directions) / 4 : 0);
+    } else {
+      rec.out_normals = static_cast<uint32_t>(in.normals / 4);
+      // vec4 units for float32 tangents, words for packed ones (skinning_common.glsl).
+      rec.out_tangents = static_cast<uint32_t>(
+          in.tangents / (options_.formats.output_directions == DirectionFormat::kFloat32 ? 16 : 4));
+    }
     records[r] = rec;
     const uint32_t key = s.order_keys[r];
     if (s.runs.empty() || s.runs.back().key != key) s.runs.push_back({key, item_count, item_count});

@@ -5,6 +5,7 @@
 
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/skin_instance_palette_job.h"
+#include "skin_records.h"
 
 namespace sinew::vk {
 
@@ -61,10 +62,9 @@ SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
                    : 8 * p.sparse_influences.weights.size() + 4 * (v + 1);
       bytes += t ? 4 * (groups + 1 + t * groups) + 16 * t * groups + 36 * t * v : 0;
       mesh_bytes += bytes + 10 * kPad;
-      const DirectionFormat out = base.formats.output_directions;
       const uint64_t instance_bytes =
-          (12 * (1 + previous) + (p.normals.empty() ? 0 : NormalBytes(out)) +
-           (p.tangents.empty() ? 0 : TangentBytes(out))) *
+          uint64_t{detail::OutputBytesPerVertex(!p.normals.empty(), !p.tangents.empty(),
+                                                base.formats, previous == 1)} *
               v +
           4 * 16;
       output_bytes += instance_bytes;

@@ -15,6 +15,21 @@ uint32_t Words(VkDeviceSize bytes) { return static_cast<uint32_t>(bytes / 4); }
 
 }  // namespace
 
+OutputStrides OutputStridesOf(bool normals, bool tangents, const VertexFormats& formats) {
+  const uint32_t normal = NormalBytes(formats.output_directions);
+  const uint32_t tangent = TangentBytes(formats.output_directions);
+  if (formats.outputs == OutputLayout::kSeparate) return {12, normal, tangent};
+  const uint32_t vertex = 12 + (normals ? normal : 0) + (tangents ? tangent : 0);
+  return {vertex, vertex, vertex};
+}
+
+uint32_t OutputBytesPerVertex(bool normals, bool tangents, const VertexFormats& formats,
+                              bool previous) {
+  const OutputStrides s = OutputStridesOf(normals, tangents, formats);
+  if (formats.outputs == OutputLayout::kInterleaved) return s.positions * (previous ? 2 : 1);
+  return 12 * (previous ? 2 : 1) + (normals ? s.normals : 0) + (tangents ? s.tangents : 0);
+}
+
 // K when the dense kernels take it as a constant (4, 8, 12 or 16), else 0.
 uint32_t ConstantInfluences(const MeshLayout& l) {
   const uint32_t k = l.influences_per_vertex;
@@ -34,7 +49,8 @@ uint32_t KernelChoices(const MeshLayout& l) {
          (l.formats.positions == PositionFormat::kUnorm16 ? kChoicePositions16 : 0u) |
          (l.morph_target_count && l.formats.morph_deltas == MorphDeltaFormat::kHalf
               ? kChoiceMorphHalf
-              : 0u);
+              : 0u) |
+         (l.formats.outputs == OutputLayout::kInterleaved ? kChoiceInterleaved : 0u);
 }
 
 SkinInstance MeshRecord(const MeshLayout& l, VkDeviceSize base) {

@@ -19,6 +19,17 @@ inline uint32_t GroupCount(uint32_t vertex_count) {
   return (vertex_count + kSkinWorkgroupSize - 1) / kSkinWorkgroupSize;
 }
 
+// Bytes from one output vertex to the next in each stream of an instance with normals and
+// tangents as given (InstanceOutputs' strides): separate streams, or one interleaved vertex.
+struct OutputStrides {
+  uint32_t positions, normals, tangents;
+};
+OutputStrides OutputStridesOf(bool normals, bool tangents, const VertexFormats& formats);
+// Output bytes per vertex of such an instance: positions, normals and tangents, and with
+// `previous` the previous positions' range (interleaved: the whole vertex again).
+uint32_t OutputBytesPerVertex(bool normals, bool tangents, const VertexFormats& formats,
+                              bool previous);
+
 // The per-mesh choices `layout`'s kernel is specialized for (kernels.h's kChoice* bits).
 uint32_t KernelChoices(const MeshLayout& layout);
 

@@ -32,6 +32,9 @@ enum class WeightFormat : uint8_t { kFloat32, kUnorm16, kUnorm8 };
 enum class DirectionFormat : uint8_t { kFloat32, kOctahedral, kSnorm10 };
 enum class PositionFormat : uint8_t { kFloat32, kUnorm16 };
 enum class MorphDeltaFormat : uint8_t { kFloat32, kHalf };
+// How an instance's outputs lie: a stream each (positions, normals, tangents), or one interleaved
+// stream of whole vertices (position, then normal, then tangent).
+enum class OutputLayout : uint8_t { kSeparate, kInterleaved };
 
 // How a SkinCache stores rest data and writes outputs. The default moves float32 everywhere and
 // is exact (the GPU matches the CPU reference bit for bit on lavapipe); Compact() is what an
@@ -43,6 +46,7 @@ struct VertexFormats {
   DirectionFormat output_directions = DirectionFormat::kFloat32;  // skinned normals and tangents
   PositionFormat positions = PositionFormat::kFloat32;            // rest positions
   MorphDeltaFormat morph_deltas = MorphDeltaFormat::kFloat32;     // blend-shape offsets
+  OutputLayout outputs = OutputLayout::kSeparate;                 // how the outputs lie
 
   // unorm16 weights, octahedral rest and output directions: 52 B per dense K = 4 vertex with
   // normals and tangents, against 104 B in float32.
@@ -53,6 +57,7 @@ struct VertexFormats {
 };
 
 // Bytes of one weight (4, 2 or 1) and of one direction (normal: 12 or 4; tangent: 16 or 4).
+// An interleaved output vertex is 12 + NormalBytes + TangentBytes of what the mesh has.
 uint32_t WeightBytes(WeightFormat format);
 uint32_t NormalBytes(DirectionFormat format);
 uint32_t TangentBytes(DirectionFormat format);

@@ -71,7 +71,8 @@ struct SkinCacheOptions {
   VkDeviceSize mesh_bytes = VkDeviceSize{32} << 20;
   // Bytes of output (in output_pages() buffers): per instance 12 bytes per vertex of positions, 12
   // of normals and 16 of tangents where its mesh has them (4 and 4 with packed
-  // formats.output_directions), and 12 more of previous positions unless kNone.
+  // formats.output_directions), and 12 more of previous positions unless kNone (interleaved
+  // outputs: the whole vertex again).
   VkDeviceSize output_bytes = VkDeviceSize{64} << 20;
   // Largest output page in bytes; 0: the device's maxStorageBufferRange (pages smaller than that
   // only make sense to bound single allocations). Each page can waste up to one instance's outputs
@@ -110,10 +111,12 @@ using PaletteId = SkinCacheId<struct PaletteTag>;
 using InstanceId = SkinCacheId<struct InstanceTag>;
 
 // Where an instance's outputs are, for binding them as vertex buffers: the output page's buffer
-// and byte offsets in it, float xyz positions (12-byte stride); normals as float xyz (12-byte
-// stride) and tangents as float xyzw (16-byte stride), or one packed 32-bit word each in
+// and byte offsets in it, float xyz positions; normals as float xyz and tangents as float xyzw,
+// or one packed 32-bit word each in
 // `directions` (SkinCacheOptions::formats.output_directions; DecodeNormal and DecodeTangent in
-// vertex_formats.h, or VK_FORMAT_A2B10G10R10_SNORM_PACK32 for kSnorm10). `positions` are the
+// vertex_formats.h, or VK_FORMAT_A2B10G10R10_SNORM_PACK32 for kSnorm10); the strides below say
+// whether they are separate streams or one interleaved stream
+// (SkinCacheOptions::formats.outputs). `positions` are the
 // outputs of the last Record() that deformed the instance; `previous_positions` what they were one
 // frame before that. Both hold the same positions when the instance has no previous frame to move
 // from: before its second deformation, after Teleport(), when it was left out of the last Record(),
@@ -128,6 +131,13 @@ struct InstanceOutputs {
   bool has_tangents = false;
   VkDeviceSize tangents = 0;
   DirectionFormat directions = DirectionFormat::kFloat32;
+  // Bytes from one vertex to the next in each stream: 12, 12 (4 packed), 16 (4 packed) for
+  // separate streams; with OutputLayout::kInterleaved all three (and previous_positions) are the
+  // whole vertex, 12 + the normal's + the tangent's bytes, normals at positions + 12 and tangents
+  // after them.
+  uint32_t positions_stride = 12;
+  uint32_t normals_stride = 12;
+  uint32_t tangents_stride = 16;
 };
 
 // What the last Record() did.
