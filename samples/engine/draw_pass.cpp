@@ -80,6 +80,7 @@ Status DrawPass::Init(const DrawPassInfo& info) {
   device_ = info.device;
   memory_properties_ = info.memory_properties;
   width_ = info.width;
+  octahedral_normals_ = info.octahedral_normals;
   height_ = info.height;
   // Every entry point first, so that the destructor only ever sees a complete table.
   Functions loaded;
@@ -301,13 +302,22 @@ Status DrawPass::CreatePipelines() {
   stages[0].module = modules[0];
   stages[1].module = modules[1];
   stages[0].pName = stages[1].pName = "main";
+  // The vertex shader's kOctahedralNormals (constant_id 0).
+  const VkBool32 octahedral = octahedral_normals_ ? VK_TRUE : VK_FALSE;
+  const VkSpecializationMapEntry entry{0, 0, sizeof(VkBool32)};
+  const VkSpecializationInfo specialization{1, &entry, sizeof(octahedral), &octahedral};
+  stages[0].pSpecializationInfo = &specialization;
   // Positions from binding 0, normals from binding 1, previous positions from binding 2: each a
-  // tightly packed xyz float stream.
-  const VkVertexInputBindingDescription bindings[3] = {{0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
-                                                       {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
-                                                       {2, 12, VK_VERTEX_INPUT_RATE_VERTEX}};
+  // tightly packed stream of xyz floats, or for octahedral normals of two snorm16.
+  const uint32_t normal_stride = octahedral_normals_ ? 4 : 12;
+  const VkFormat normal_format =
+      octahedral_normals_ ? VK_FORMAT_R16G16_SNORM : VK_FORMAT_R32G32B32_SFLOAT;
+  const VkVertexInputBindingDescription bindings[3] = {
+      {0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+      {1, normal_stride, VK_VERTEX_INPUT_RATE_VERTEX},
+      {2, 12, VK_VERTEX_INPUT_RATE_VERTEX}};
   const VkVertexInputAttributeDescription attributes[3] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
-                                                           {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                                                           {1, 1, normal_format, 0},
                                                            {2, 2, VK_FORMAT_R32G32B32_SFLOAT, 0}};
   VkPipelineVertexInputStateCreateInfo input{
       VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};

@@ -24,6 +24,9 @@ struct DrawPassInfo {
   VkPhysicalDeviceMemoryProperties memory_properties{};
   uint32_t width = 0;
   uint32_t height = 0;
+  // Normals as sinew writes them with DirectionFormat::kOctahedral (one word, two snorm16 read
+  // as VK_FORMAT_R16G16_SNORM and unfolded in the vertex shader) instead of xyz floats.
+  bool octahedral_normals = false;
 };
 
 // One draw: `vertex_count` vertices of a vertex buffer (xyz float positions, and xyz float normals
@@ -97,6 +100,7 @@ class DrawPass {
   VkDevice device_ = VK_NULL_HANDLE;
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   uint32_t width_ = 0, height_ = 0;
+  bool octahedral_normals_ = false;
   VkImage color_ = VK_NULL_HANDLE, depth_ = VK_NULL_HANDLE;
   VkDeviceMemory color_memory_ = VK_NULL_HANDLE, depth_memory_ = VK_NULL_HANDLE;
   VkImageView color_view_ = VK_NULL_HANDLE, depth_view_ = VK_NULL_HANDLE;

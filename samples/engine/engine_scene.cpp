@@ -22,7 +22,14 @@ Result<std::unique_ptr<EngineScene>> EngineScene::Create(const vk::Context& cont
                                                          VkCommandBuffer upload_cmd) {
   std::unique_ptr<EngineScene> scene(new EngineScene());
   scene->asset_ = &asset;
+  const VertexFormats& f = options.formats;
+  if (f.outputs != OutputLayout::kSeparate || f.output_directions == DirectionFormat::kSnorm10) {
+    return Status(Error::kInvalidArgument,
+                  "the engine sample draws float32 or octahedral normals from separate streams",
+                  "formats");
+  }
   vk::SkinCacheOptions base;
+  base.formats = f;
   base.frames_in_flight = 1;
   base.previous_positions =
       options.motion_vectors ? vk::PreviousPositions::kPingPong : vk::PreviousPositions::kNone;
@@ -48,6 +55,7 @@ Result<std::unique_ptr<EngineScene>> EngineScene::Create(const vk::Context& cont
   info.memory_properties = context.memory_properties();
   info.width = options.width;
   info.height = options.height;
+  info.octahedral_normals = f.output_directions == DirectionFormat::kOctahedral;
   auto pass = DrawPass::Create(info);
   if (!pass) return pass.status();
   scene->pass_ = std::move(pass.value());

@@ -15,6 +15,7 @@
 #include "sinew/asset/asset.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
+#include "sinew/core/vertex_formats.h"
 #include "sinew/vk/context.h"
 #include "sinew/vk/skin_cache.h"
 #include "sinew/vk/skin_cache_asset.h"
@@ -26,6 +27,9 @@ struct SceneOptions {
   uint32_t width = 512, height = 512;  // of the picture
   // Keep last frame's positions (vk::PreviousPositions::kPingPong) for RecordMotionVectors.
   bool motion_vectors = false;
+  // The SkinCache's vertex formats (docs/vertex_formats.md). The draw pass reads float32 or
+  // octahedral normals from separate streams; other output formats are refused.
+  VertexFormats formats;
 };
 
 class EngineScene {

@@ -46,6 +46,7 @@ Result<RenderedFrames> RenderAsset(const vk::Context& context, const Asset& a,
   scene_options.width = o.width;
   scene_options.height = o.height;
   scene_options.motion_vectors = o.motion_vectors;
+  scene_options.formats = o.formats;
   auto scene = engine::EngineScene::Create(context, a, scene_options, VK_NULL_HANDLE);
   if (!scene) return scene.status();
   const std::vector<float> times = o.times.empty() ? std::vector<float>{o.pose.time} : o.times;

@@ -12,6 +12,7 @@
 #include "sinew/asset/asset.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
+#include "sinew/core/vertex_formats.h"
 #include "sinew/vk/context.h"
 
 namespace sinew::tool {
@@ -26,6 +27,9 @@ struct RenderOptions {
   bool motion_vectors = false;
   float motion_fps = 30;
   const char* camera = "auto";  // one of engine::kCameraViews
+  // The SkinCache's formats (engine::SceneOptions::formats): float32, or compact ones with
+  // octahedral output normals.
+  VertexFormats formats;
 };
 
 // The scale of `sinew render --motion-vectors`' colours: 0.5 + pixels / 32 (motions up to 16

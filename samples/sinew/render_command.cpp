@@ -30,6 +30,7 @@ struct CommandOptions {
   uint32_t frames = 1;  // --frames: a contact sheet of this many pictures
   float fps = 0;        // --fps: frames this far apart from the clip's start (0: across the clip)
   bool motion_vectors = false;
+  bool compact = false;  // --formats compact
   const char* camera = "auto";
 };
 
@@ -39,14 +40,17 @@ void Usage() {
       "                    [--frames N [--fps F]] [--loop] [--pose rest|bind|bind:TYPE]\n"
       "                    [--weights MESH=w0,w1,...] [--variant NAME] [--skinning linear|dqs]\n"
       "                    [--size WxH] [--camera auto|front|side|top] [--motion-vectors]\n"
-      "                    [--device INDEX|NAME]\n"
+      "                    [--formats float32|compact] [--device INDEX|NAME]\n"
       "  draws every mesh instance of the scene, deformed on the GPU, in its material's base\n"
       "  colour, lit by its skinned normals, from a camera that frames the whole clip;\n"
       "  --frames N: a contact sheet of N pictures across the clip (or F a second from its "
       "start),\n"
       "  left to right, top to bottom; --size: of each picture (default 512x512);\n"
       "  --motion-vectors: each pixel's screen-space motion since 1/F s earlier (F: --fps, else\n"
-      "  30) as red = 0.5 + dx/32, green = 0.5 + dy/32 (pixels, y down)\n",
+      "  30) as red = 0.5 + dx/32, green = 0.5 + dy/32 (pixels, y down);\n"
+      "  --formats compact: the meshes stored and deformed in VertexFormats::Compact() (unorm16\n"
+      "  weights, octahedral normals in and out; docs/vertex_formats.md), drawn from those "
+      "outputs\n",
       stderr);
 }
 
@@ -94,6 +98,13 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
       o->camera = *known;
     } else if (a == "--device") {
       o->device = std::string(args[++i]);
+    } else if (a == "--formats") {
+      const std::string_view formats = args[++i];
+      if (formats != "float32" && formats != "compact") {
+        std::fputs("sinew render: --formats float32|compact\n", stderr);
+        return 2;
+      }
+      o->compact = formats == "compact";
     } else if (a == "--size") {
       if (!ParseSize(args[++i], &o->width, &o->height)) {
         std::fputs("sinew render: --size WxH, each 1 to 8192\n", stderr);
@@ -170,6 +181,7 @@ int RenderCommand(std::span<const std::string_view> args) {
   ro.width = o.width;
   ro.height = o.height;
   ro.motion_vectors = o.motion_vectors;
+  if (o.compact) ro.formats = VertexFormats::Compact();
   ro.camera = o.camera;
   if (o.fps > 0) ro.motion_fps = o.fps;
   auto rendered = RenderAsset(**context, a, ro);

@@ -618,6 +618,14 @@ TEST_F(SinewRenderOnGpu, WritesAPngOfThePictureAndAContactSheetOfFrames) {
   run = RunSinew({"render", fox, "--variant", "none", "--out", "x.png"}, dir.path());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("no material variant 'none'"), std::string::npos) << run.err;
+  // Compact formats (the picture itself: tests/gpu/render_gpu_test.cpp, RenderCompactGpu).
+  run = RunSinew({"render", fox, "--formats", "compact", "--size", "48x48", "--out", "c.png"},
+                 dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(PngSize(ReadText(dir.path() / "c.png")), std::make_pair(48u, 48u));
+  run = RunSinew({"render", fox, "--formats", "half", "--out", "x.png"}, dir.path());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--formats float32|compact"), std::string::npos) << run.err;
 }
 
 }  // namespace

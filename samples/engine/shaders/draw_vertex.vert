@@ -2,6 +2,10 @@
 // The engine sample's vertex stage: a deformed vertex straight from a sinew::vk::SkinCache output
 // buffer (positions, normals and previous positions, in scene space) through the camera.
 
+// Normals as sinew's octahedral words (DirectionFormat::kOctahedral), read as R16G16_SNORM: the
+// folded coordinates in normal.xy, unfolded here as sinew's shaders/vertex_formats.glsl does.
+layout(constant_id = 0) const bool kOctahedralNormals = false;
+
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec3 normal;
 layout(location = 2) in vec3 previous_position;  // last frame's (motion vectors)
@@ -20,7 +24,15 @@ layout(location = 3) out vec4 out_previous_clip;  // last frame's, through the s
 void main() {
   gl_Position = pc.view_projection * vec4(position, 1.0);
   gl_PointSize = 1.0;
-  out_normal = normal;
+  if (kOctahedralNormals) {
+    vec3 n = vec3(normal.xy, 1.0 - abs(normal.x) - abs(normal.y));
+    float t = max(-n.z, 0.0);
+    n.x += n.x >= 0.0 ? -t : t;
+    n.y += n.y >= 0.0 ? -t : t;
+    out_normal = normalize(n);
+  } else {
+    out_normal = normal;
+  }
   out_position = position;
   out_clip = gl_Position;
   out_previous_clip = pc.view_projection * vec4(previous_position, 1.0);
