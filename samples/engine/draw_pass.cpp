@@ -308,10 +308,11 @@ Status DrawPass::CreatePipelines() {
   const VkSpecializationInfo specialization{1, &entry, sizeof(octahedral), &octahedral};
   stages[0].pSpecializationInfo = &specialization;
   // Positions from binding 0, normals from binding 1, previous positions from binding 2: each a
-  // tightly packed stream of xyz floats, or for octahedral normals of two snorm16.
+  // tightly packed stream of xyz floats, or for octahedral normals of one word each. Normals are
+  // read as raw words either way (the vertex shader decodes them).
   const uint32_t normal_stride = octahedral_normals_ ? 4 : 12;
   const VkFormat normal_format =
-      octahedral_normals_ ? VK_FORMAT_R16G16_SNORM : VK_FORMAT_R32G32B32_SFLOAT;
+      octahedral_normals_ ? VK_FORMAT_R32_UINT : VK_FORMAT_R32G32B32_UINT;
   const VkVertexInputBindingDescription bindings[3] = {
       {0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
       {1, normal_stride, VK_VERTEX_INPUT_RATE_VERTEX},

@@ -24,8 +24,8 @@ struct DrawPassInfo {
   VkPhysicalDeviceMemoryProperties memory_properties{};
   uint32_t width = 0;
   uint32_t height = 0;
-  // Normals as sinew writes them with DirectionFormat::kOctahedral (one word, two snorm16 read
-  // as VK_FORMAT_R16G16_SNORM and unfolded in the vertex shader) instead of xyz floats.
+  // Normals as sinew writes them with DirectionFormat::kOctahedral (one word each, decoded in the
+  // vertex shader by sinew's shaders/vertex_formats.glsl) instead of xyz floats.
   bool octahedral_normals = false;
 };
 

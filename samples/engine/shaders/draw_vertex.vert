@@ -1,13 +1,17 @@
 #version 450
+#extension GL_GOOGLE_include_directive : require
 // The engine sample's vertex stage: a deformed vertex straight from a sinew::vk::SkinCache output
 // buffer (positions, normals and previous positions, in scene space) through the camera.
 
-// Normals as sinew's octahedral words (DirectionFormat::kOctahedral), read as R16G16_SNORM: the
-// folded coordinates in normal.xy, unfolded here as sinew's shaders/vertex_formats.glsl does.
+// sinew's decoders of its packed formats (shaders/vertex_formats.glsl).
+#include "vertex_formats.glsl"
+
+// Normals as sinew's octahedral words (DirectionFormat::kOctahedral) instead of xyz floats. Either
+// way they arrive as raw 32-bit words (R32G32B32_UINT or R32_UINT).
 layout(constant_id = 0) const bool kOctahedralNormals = false;
 
 layout(location = 0) in vec3 position;
-layout(location = 1) in vec3 normal;
+layout(location = 1) in uvec3 normal_bits;
 layout(location = 2) in vec3 previous_position;  // last frame's (motion vectors)
 
 layout(push_constant) uniform DrawConstants {
@@ -25,13 +29,9 @@ void main() {
   gl_Position = pc.view_projection * vec4(position, 1.0);
   gl_PointSize = 1.0;
   if (kOctahedralNormals) {
-    vec3 n = vec3(normal.xy, 1.0 - abs(normal.x) - abs(normal.y));
-    float t = max(-n.z, 0.0);
-    n.x += n.x >= 0.0 ? -t : t;
-    n.y += n.y >= 0.0 ? -t : t;
-    out_normal = normalize(n);
+    out_normal = DecodeOctahedralNormal(normal_bits.x);
   } else {
-    out_normal = normal;
+    out_normal = uintBitsToFloat(normal_bits);
   }
   out_position = position;
   out_clip = gl_Position;
