@@ -36,6 +36,8 @@ layout(constant_id = 15) const bool kMorphHalf = false;
 // and the words from one vertex's position to the next's (3 when separate).
 layout(constant_id = 16) const bool kInterleaved = false;
 layout(constant_id = 17) const uint kOutStride = 3u;
+// The mesh has morph targets (else the kernel has no morph stage at all).
+layout(constant_id = 18) const bool kMorphs = false;
 
 #include "vertex_formats.glsl"
 
@@ -245,41 +247,43 @@ void AddMorphBlock(uvec4 block, float w, inout Vertex x) {
 
 // Adds the instance's weighted morph deltas to vertex x (this invocation's vertex of the group),
 // target by target in ascending order, then renormalizes normal and tangent; identical to
-// sinew::cpu::MorphTargetsJob. An instance without any nonzero weight skips the stage,
+// sinew::cpu::MorphTargetsJob. A mesh without morph targets has no such stage (kMorphs); an
+// instance without any nonzero weight skips it,
 // renormalization included. Otherwise the group visits the shorter of two lists, both ascending
 // by target (so the sum is the same either way): the instance's A active targets, each found in
 // the group through the block index, or the group's B blocks, each with its target's weight (0:
 // skipped). The choice and every lookup are the same for the whole workgroup; the cost per vertex
 // is min(A, B) steps, nothing for a target whose weight is 0.
 void ApplyMorphs(inout Vertex x) {
-  uint targets = inst.morph_target_count;
-  if (targets == 0u) return;
-  uint slot = inst.morph_slot;
-  uint active_count = morph_words[slot];
-  if (active_count == 0u) return;
-  uint first = mesh_words[inst.morph_lookup + group];
-  uint end = mesh_words[inst.morph_lookup + group + 1u];
-  if (active_count <= end - first) {
-    uint groups = (inst.vertex_count + uint(SINEW_GROUP_SIZE) - 1u) / uint(SINEW_GROUP_SIZE);
-    uint index_base = inst.morph_lookup + groups + 1u + group * targets;
-    for (uint k = 1u; k <= active_count; ++k) {
-      uint target = morph_words[slot + 2u * k];
-      uint b = mesh_words[index_base + target];
-      if (b != SINEW_NO_MORPH_BLOCK) {
-        AddMorphBlock(mesh_blocks[inst.morph_blocks + b],
-                      uintBitsToFloat(morph_words[slot + 2u * k + 1u]), x);
+  if (kMorphs) {
+    uint targets = inst.morph_target_count;
+    uint slot = inst.morph_slot;
+    uint active_count = morph_words[slot];
+    if (active_count == 0u) return;
+    uint first = mesh_words[inst.morph_lookup + group];
+    uint end = mesh_words[inst.morph_lookup + group + 1u];
+    if (active_count <= end - first) {
+      uint groups = (inst.vertex_count + uint(SINEW_GROUP_SIZE) - 1u) / uint(SINEW_GROUP_SIZE);
+      uint index_base = inst.morph_lookup + groups + 1u + group * targets;
+      for (uint k = 1u; k <= active_count; ++k) {
+        uint target = morph_words[slot + 2u * k];
+        uint b = mesh_words[index_base + target];
+        if (b != SINEW_NO_MORPH_BLOCK) {
+          AddMorphBlock(mesh_blocks[inst.morph_blocks + b],
+                        uintBitsToFloat(morph_words[slot + 2u * k + 1u]), x);
+        }
+      }
+    } else {
+      uint weight_base = slot + 2u * targets + 2u;
+      for (uint b = first; b < end; ++b) {
+        uvec4 block = mesh_blocks[inst.morph_blocks + b];
+        float w = uintBitsToFloat(morph_words[weight_base + block.x]);
+        if (w != 0.0) AddMorphBlock(block, w, x);
       }
     }
-  } else {
-    uint weight_base = slot + 2u * targets + 2u;
-    for (uint b = first; b < end; ++b) {
-      uvec4 block = mesh_blocks[inst.morph_blocks + b];
-      float w = uintBitsToFloat(morph_words[weight_base + block.x]);
-      if (w != 0.0) AddMorphBlock(block, w, x);
-    }
+    x.n = NormalizeOrKeep(x.n);
+    x.t.xyz = NormalizeOrKeep(x.t.xyz);
   }
-  x.n = NormalizeOrKeep(x.n);
-  x.t.xyz = NormalizeOrKeep(x.t.xyz);
 }
 
 // With kJointNormals: the rows of Σ w · inverse-transpose(entry 3x3) over the

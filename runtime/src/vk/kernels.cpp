@@ -83,12 +83,12 @@ Result<Kernel> Kernels::Get(uint32_t variant) {
     // The choices as the shaders' specialization constants: five booleans (constant_id = bit
     // index), K (constant_id 5, a uint; 0 reads the record's), then two booleans per format
     // (constant_id 6 to 13: the field's value 1 or 2), unorm16 positions (14), half morph deltas
-    // (15), interleaved outputs (16) and the output stride in words (17).
+    // (15), interleaved outputs (16), the output stride in words (17), morph targets (18).
     const uint32_t choices = ChoicesOf(variant);
     const auto field = [&](uint32_t shift, uint32_t bits) {
       return (choices >> shift) & ((1u << bits) - 1u);
     };
-    std::array<uint32_t, 18> values{};
+    std::array<uint32_t, 19> values{};
     for (uint32_t id = 0; id < 5; ++id) values[id] = field(id, 1);
     values[5] = 4u * field(kChoiceInfluencesShift, 3);
     uint32_t id = 6;
@@ -105,6 +105,7 @@ Result<Kernel> Kernels::Get(uint32_t variant) {
     values[17] = 3u + (values[16] ? (values[0] ? (packed ? 1u : 3u) : 0u) +
                                         (values[1] ? (packed ? 1u : 4u) : 0u)
                                   : 0u);
+    values[18] = (choices & kChoiceMorphs) ? 1u : 0u;
     std::array<VkSpecializationMapEntry, values.size()> entries{};
     for (uint32_t e = 0; e < entries.size(); ++e) {
       entries[e] = {e, uint32_t(e * sizeof(uint32_t)), sizeof(uint32_t)};

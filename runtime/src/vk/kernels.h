@@ -2,7 +2,7 @@
 // Context's pipeline cache, and shared by every SkinCache of that Context (a character of a kind
 // already drawn compiles nothing). A variant is a kernel (dense or sparse, linear or dual
 // quaternions) and the per-mesh choices it takes as specialization constants
-// (shaders/skinning_common.glsl, constant_id 0 to 17), so that no kernel branches on them.
+// (shaders/skinning_common.glsl, constant_id 0 to 18), so that no kernel branches on them.
 // Destroyed with the Context.
 #pragma once
 
@@ -35,7 +35,8 @@ inline constexpr uint32_t kKernelKinds = static_cast<uint32_t>(KernelKind::kCoun
 // value 2 (constant_id 6 to 13), the form the five choices above take; then unorm16 rest
 // positions (bit 16, constant_id 14), half-float morph deltas (bit 17, constant_id 15) and
 // interleaved outputs (bit 18, constant_id 16; with kOutStride, constant_id 17, the words of one
-// output vertex, which the other choices determine).
+// output vertex, which the other choices determine); whether the mesh has morph targets at all
+// (bit 19, constant_id 18).
 inline constexpr uint32_t kChoiceNormals = 1u;        // kNormals
 inline constexpr uint32_t kChoiceTangents = 2u;       // kTangents
 inline constexpr uint32_t kChoiceMorphNormals = 4u;   // kMorphNormals
@@ -50,7 +51,8 @@ inline constexpr uint32_t kChoiceOutDirectionsShift = 14u;
 inline constexpr uint32_t kChoicePositions16 = 1u << 16;  // kPositions16 (constant_id 14)
 inline constexpr uint32_t kChoiceMorphHalf = 1u << 17;    // kMorphHalf (constant_id 15)
 inline constexpr uint32_t kChoiceInterleaved = 1u << 18;  // kInterleaved (constant_id 16)
-inline constexpr uint32_t kKernelChoices = 1u << 19;
+inline constexpr uint32_t kChoiceMorphs = 1u << 19;       // kMorphs (constant_id 18)
+inline constexpr uint32_t kKernelChoices = 1u << 20;
 inline constexpr uint32_t kKernelVariants = kKernelKinds * kKernelChoices;
 
 // A mesh's kernel variant as a number below kKernelVariants, for sorting work by pipeline: the

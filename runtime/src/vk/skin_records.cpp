@@ -50,7 +50,8 @@ uint32_t KernelChoices(const MeshLayout& l) {
          (l.morph_target_count && l.formats.morph_deltas == MorphDeltaFormat::kHalf
               ? kChoiceMorphHalf
               : 0u) |
-         (l.formats.outputs == OutputLayout::kInterleaved ? kChoiceInterleaved : 0u);
+         (l.formats.outputs == OutputLayout::kInterleaved ? kChoiceInterleaved : 0u) |
+         (l.morph_target_count ? kChoiceMorphs : 0u);
 }
 
 SkinInstance MeshRecord(const MeshLayout& l, VkDeviceSize base) {
