@@ -1,6 +1,7 @@
 // The engine sample: sinew inside an engine, start to finish, in one file to read first.
 //
 //   sinew_engine_sample FILE [--characters N] [--frames F] [--fps R] [--size WxH] [--out DIR]
+//                       [--compact]
 //
 // 1. The engine creates its own Vulkan instance (the validation layer on when installed; required
 //    when CI=true) and a device with one queue family that does graphics and compute.
@@ -8,6 +9,8 @@
 // 3. It loads FILE with sinew's loader and puts N characters of it in one vk::SkinCache
 //    (engine_scene.h), standing in a square grid, each in its own material variant when the file
 //    has KHR_materials_variants (character c: variant c - 1, character 0 the default materials).
+//    With --compact the cache stores and writes VertexFormats::Compact() (docs/vertex_formats.md)
+//    and the graphics pass decodes the octahedral normals in its vertex shader.
 // 4. Every frame it poses each character on the CPU (its clip time offset by a third of a second
 //    per character; the engine's placement pre-multiplies the scene matrices), records sinew's
 //    kernels and its own graphics pass into one command buffer, submits it and waits, and writes
@@ -48,6 +51,7 @@ struct Options {
   std::string file, out = ".";
   uint32_t characters = 3, frames = 3, width = 640, height = 360;
   float fps = 10;
+  bool compact = false;
 };
 
 bool ParseOptions(int argc, char** argv, Options* o) {
@@ -62,6 +66,8 @@ bool ParseOptions(int argc, char** argv, Options* o) {
       o->fps = std::strtof(argv[++i], nullptr);
     } else if (a == "--out" && value) {
       o->out = argv[++i];
+    } else if (a == "--compact") {
+      o->compact = true;
     } else if (a == "--size" && value) {
       if (std::sscanf(argv[++i], "%ux%u", &o->width, &o->height) != 2) return false;
     } else if (o->file.empty() && !a.starts_with("--")) {
@@ -132,7 +138,7 @@ int main(int argc, char** argv) {
   if (!ParseOptions(argc, argv, &o)) {
     std::fputs(
         "usage: sinew_engine_sample FILE [--characters N] [--frames F] [--fps R] "
-        "[--size WxH] [--out DIR]\n",
+        "[--size WxH] [--out DIR] [--compact]\n",
         stderr);
     return 2;
   }
@@ -272,6 +278,7 @@ int main(int argc, char** argv) {
     scene_options.characters = o.characters;
     scene_options.width = o.width;
     scene_options.height = o.height;
+    if (o.compact) scene_options.formats = sinew::VertexFormats::Compact();
     std::unique_ptr<sinew::engine::EngineScene> scene;
     sinew::Status created;
     if (!submit([&] {
