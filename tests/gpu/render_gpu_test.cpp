@@ -81,8 +81,9 @@ INSTANTIATE_TEST_SUITE_P(UsdPackages, RenderGpu, ::testing::ValuesIn(testing::kU
 class RenderCompactGpu : public testing::GpuTest,
                          public ::testing::WithParamInterface<const char*> {};
 
-// Drawn from compact outputs (VertexFormats::Compact(): octahedral normals read as
-// R16G16_SNORM and unfolded by the engine sample's vertex shader), the picture still shows the CPU
+// Drawn from compact outputs (VertexFormats::Compact(): octahedral normals read as raw words and
+// decoded by the engine sample's vertex shader with shaders/vertex_formats.glsl), the picture
+// still shows the CPU
 // bake where the camera projects it, and it is the float32 picture but for at most 1 % of its
 // pixels, none of them by more than 8 levels of 255 (normals within 0.006 degrees move the
 // shading by at most a level or two).

@@ -9,8 +9,9 @@
 namespace sinew {
 namespace {
 
-// floor(v · scale + 0.5) of v clamped to [-1, 1] (or [0, 1] for weights), as the kernels round
-// (shaders/vertex_formats.glsl): the same formula on both sides, so ties break alike.
+// floor(v · scale + 0.5) of v clamped to [-1, 1] (or [0, 1] for weights), the formula the kernels
+// round with too (shaders/vertex_formats.glsl; a GPU may fuse its multiply-add, so a value within
+// an ulp of a tie can round the other way there).
 int32_t Quantize(float v, float lo, float scale) {
   return static_cast<int32_t>(std::floor(std::clamp(v, lo, 1.0f) * scale + 0.5f));
 }

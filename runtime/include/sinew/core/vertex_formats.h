@@ -49,7 +49,7 @@ struct VertexFormats {
   OutputLayout outputs = OutputLayout::kSeparate;                 // how the outputs lie
 
   // unorm16 weights, octahedral rest and output directions: 52 B per dense K = 4 vertex with
-  // normals and tangents, against 104 B in float32.
+  // normals and tangents, against 100 B in float32 (both with 8-bit joint indices).
   static VertexFormats Compact() {
     return {WeightFormat::kUnorm16, DirectionFormat::kOctahedral, DirectionFormat::kOctahedral};
   }

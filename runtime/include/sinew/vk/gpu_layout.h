@@ -57,8 +57,8 @@ struct SkinInstance {
   uint32_t influences_per_vertex;  // K of a dense mesh; 0 for a sparse one
   uint32_t flags;                  // kFlag*
   uint32_t morph_target_count;     // 0: no morph targets
-  uint32_t morph_stride;           // floats per morph delta
-  uint32_t rest_positions;         // xyz floats per vertex
+  uint32_t morph_stride;           // values (floats or halves) per morph delta
+  uint32_t rest_positions;         // xyz floats per vertex; unorm16: grid (2 vec4), then packed
   uint32_t rest_normals;           // xyz floats, or one packed word, per vertex
   uint32_t rest_tangents;          // vec4 units: xyzw per vertex; words when packed
   uint32_t influence_indices;      // joint indices (dense) or groups (sparse), 8/16/32 bits
@@ -70,9 +70,9 @@ struct SkinInstance {
   // The instance.
   uint32_t palette;        // vec4 units into kBindingPalette: its first entry's first row
   uint32_t morph_slot;     // into kBindingMorphInstances: MorphSlotWords(T) words
-  uint32_t out_positions;  // into kBindingOutPositions: xyz floats per vertex
+  uint32_t out_positions;  // into kBindingOutPositions: xyz floats, kOutStride words apart
   uint32_t out_normals;    // into kBindingOutNormals: xyz floats or one word per vertex
-  // vec4 units into kBindingOutTangents (float32 outputs); packed: words into kBindingOutNormals
+  // vec4 units into kBindingOutTangents (float32, separate); else words into kBindingOutNormals
   uint32_t out_tangents;
   uint32_t previous_positions;  // into kBindingOutPositions (kFlagCopyPrevious and
                                 // kFlagPreviousIsCurrent only)
