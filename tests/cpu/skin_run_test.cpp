@@ -186,6 +186,29 @@ TEST(SkinRun, TheVectorizedPathIsThereOnX8664) {
 #endif
 }
 
+// What the four-vertex path covers: dense linear blending with the blended-matrix normal rule,
+// and only when asked for; the other meshes say they run one vertex at a time.
+TEST(SkinRun, OnlyDenseLinearMeshesWithTheBlendedMatrixRuleGoFourAtATime) {
+  const Fixture f = Character();
+  const Primitive& dense = f.mesh;
+  const SkinRun fast{1, true}, scalar{1, false};
+  EXPECT_EQ(SkinsFourAtATime(dense, fast), VectorizedSkinning());
+  EXPECT_FALSE(SkinsFourAtATime(dense, scalar));
+  Primitive dqs = dense;
+  dqs.skinning = SkinningMethod::kDualQuaternion;
+  EXPECT_FALSE(SkinsFourAtATime(dqs, fast));
+  Primitive per_joint = dense;
+  per_joint.normal_blend = NormalBlend::kPerJoint;
+  EXPECT_FALSE(SkinsFourAtATime(per_joint, fast));
+  Primitive sparse = dense;
+  ASSERT_TRUE(UseInfluenceLayout(sparse, InfluenceLayout::kSparse, 0, f.palette.size()).ok());
+  ASSERT_TRUE(sparse.sparse());
+  EXPECT_FALSE(SkinsFourAtATime(sparse, fast));
+  Primitive rigid = dense;
+  rigid.influences = {};
+  EXPECT_FALSE(SkinsFourAtATime(rigid, fast));
+}
+
 TEST(SkinRun, ZeroThreadsMeansEveryHardwareThread) {
   EXPECT_GE(ThreadCount(0), 1u);
   EXPECT_EQ(ThreadCount(3), 3u);

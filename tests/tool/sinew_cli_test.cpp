@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpu/gpu_test.h"
+#include "sinew/cpu/skin_run.h"
 #include "test_assets.h"
 #include "tool/tool_run.h"
 
@@ -161,6 +162,17 @@ TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
   EXPECT_EQ(bytes["gpu dense K=4 compact"], 52);
   EXPECT_EQ(bytes["gpu dense K=4 u8+s10"], 48);
   EXPECT_EQ(bytes["gpu dense K=4 c+p16"], 46);  // and the grid's 32 B over 1,000 vertices
+  // The cpu rows say where the fast path is vectorized: dense linear, not dual quaternions.
+  for (const JsonValue& r : report["results"].Elements()) {
+    if (r["path"].String() != "cpu") continue;
+    const std::string layout = r["layout"].String();
+    if (layout == "dense K=4") {
+      EXPECT_EQ(r["four_at_a_time"].Bool(), cpu::VectorizedSkinning());
+    }
+    if (layout == "dense K=4 dqs") {
+      EXPECT_FALSE(r["four_at_a_time"].Bool());
+    }
+  }
 }
 
 // The copy kernel runs in the same report, on the same device: it moved a whole number of

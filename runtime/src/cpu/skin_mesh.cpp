@@ -66,6 +66,12 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
   return {};
 }
 
+bool SkinsFourAtATime(const Primitive& mesh, const SkinRun& run) noexcept {
+  // As SkinAttributes dispatches and SkinDenseJob::Run chooses (skin_dense_job.cpp).
+  return run.vectorized && VectorizedSkinning() && mesh.skinned() && !mesh.sparse() &&
+         mesh.skinning == SkinningMethod::kLinear && mesh.normal_blend != NormalBlend::kPerJoint;
+}
+
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
                 std::span<float> out_positions, std::span<float> out_normals,
                 std::span<float> out_tangents) {
