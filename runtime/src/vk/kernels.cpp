@@ -7,6 +7,7 @@
 #include "functions.h"
 #include "shaders.h"
 #include "sinew/vk/gpu_layout.h"
+#include "skin_records.h"
 
 namespace sinew::vk::detail {
 
@@ -101,10 +102,10 @@ Result<Kernel> Kernels::Get(uint32_t variant) {
     values[15] = (choices & kChoiceMorphHalf) ? 1u : 0u;
     values[16] = (choices & kChoiceInterleaved) ? 1u : 0u;
     // Words from one vertex's position to the next's: 3, or the whole interleaved vertex.
-    const bool packed = field(kChoiceOutDirectionsShift, 2) != 0;
-    values[17] = 3u + (values[16] ? (values[0] ? (packed ? 1u : 3u) : 0u) +
-                                        (values[1] ? (packed ? 1u : 4u) : 0u)
-                                  : 0u);
+    VertexFormats outputs;
+    outputs.output_directions = DirectionFormat(field(kChoiceOutDirectionsShift, 2));
+    outputs.outputs = values[16] ? OutputLayout::kInterleaved : OutputLayout::kSeparate;
+    values[17] = OutputStridesOf(values[0] != 0, values[1] != 0, outputs).positions / 4;
     values[18] = (choices & kChoiceMorphs) ? 1u : 0u;
     std::array<VkSpecializationMapEntry, values.size()> entries{};
     for (uint32_t e = 0; e < entries.size(); ++e) {

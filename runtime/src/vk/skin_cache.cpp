@@ -678,9 +678,8 @@ InstanceOutputs SkinCache::outputs(InstanceId id) const {
   out.normals_stride = strides.normals;
   out.tangents_stride = strides.tangents;
   if (options_.formats.outputs == OutputLayout::kInterleaved) {
-    out.normals = l.has_normals ? out.positions + 12 : 0;
-    out.tangents =
-        l.has_tangents ? out.positions + 12 + (l.has_normals ? NormalBytes(out.directions) : 0) : 0;
+    out.normals = l.has_normals ? out.positions + strides.normal_offset : 0;
+    out.tangents = l.has_tangents ? out.positions + strides.tangent_offset : 0;
   }
   return out;
 }
@@ -778,10 +777,10 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     rec.morph_slot = in.morph_offset;
     rec.out_positions = static_cast<uint32_t>(in.positions[in.current] / 4);
     if (options_.formats.outputs == OutputLayout::kInterleaved) {  // inside the vertex, in words
-      rec.out_normals = rec.out_positions + 3;
-      rec.out_tangents =
-          rec.out_normals +
-          (m.layout.has_normals ? NormalBytes(options_.formats.output_directions) / 4 : 0);
+      const detail::OutputStrides strides =
+          detail::OutputStridesOf(m.layout.has_normals, m.layout.has_tangents, options_.formats);
+      rec.out_normals = rec.out_positions + strides.normal_offset / 4;
+      rec.out_tangents = rec.out_positions + strides.tangent_offset / 4;
     } else {
       rec.out_normals = static_cast<uint32_t>(in.normals / 4);
       // vec4 units for float32 tangents, words for packed ones (skinning_common.glsl).

@@ -19,8 +19,9 @@ OutputStrides OutputStridesOf(bool normals, bool tangents, const VertexFormats& 
   const uint32_t normal = NormalBytes(formats.output_directions);
   const uint32_t tangent = TangentBytes(formats.output_directions);
   if (formats.outputs == OutputLayout::kSeparate) return {12, normal, tangent};
-  const uint32_t vertex = 12 + (normals ? normal : 0) + (tangents ? tangent : 0);
-  return {vertex, vertex, vertex};
+  const uint32_t tangent_offset = 12 + (normals ? normal : 0);
+  const uint32_t vertex = tangent_offset + (tangents ? tangent : 0);
+  return {vertex, vertex, vertex, 12, tangent_offset};
 }
 
 uint32_t OutputBytesPerVertex(bool normals, bool tangents, const VertexFormats& formats,

@@ -20,9 +20,11 @@ inline uint32_t GroupCount(uint32_t vertex_count) {
 }
 
 // Bytes from one output vertex to the next in each stream of an instance with normals and
-// tangents as given (InstanceOutputs' strides): separate streams, or one interleaved vertex.
+// tangents as given (InstanceOutputs' strides): separate streams, or one interleaved vertex;
+// interleaved, where the normal and the tangent sit in the vertex (bytes after its position).
 struct OutputStrides {
   uint32_t positions, normals, tangents;
+  uint32_t normal_offset = 0, tangent_offset = 0;
 };
 OutputStrides OutputStridesOf(bool normals, bool tangents, const VertexFormats& formats);
 // Output bytes per vertex of such an instance: positions, normals and tangents, and with
