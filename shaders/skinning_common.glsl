@@ -316,6 +316,13 @@ void AddJoint(uint entry, float w, inout vec4 r0, inout vec4 r1, inout vec4 r2) 
   }
 }
 
+// The first word of output direction `v` from `base` (a normal or tangent stream's offset): `words`
+// words a vertex in a separate stream, kOutStride interleaved.
+uint DirectionAt(uint base, uint v, uint words) {
+  if (kInterleaved) return base + v * kOutStride;
+  return base + v * words;
+}
+
 // Writes vertex `v` of the instance: its position (previous positions first, as the flags ask),
 // and its normal and tangent where the mesh has them.
 void WriteVertex(uint v, vec3 o, vec3 n, vec4 t) {
@@ -333,38 +340,31 @@ void WriteVertex(uint v, vec3 o, vec3 n, vec4 t) {
   out_positions[dst] = o.x;
   out_positions[dst + 1u] = o.y;
   out_positions[dst + 2u] = o.z;
-  // A packed direction is one word a vertex, a float32 normal three; interleaved, kOutStride.
   if (kNormals) {
-    uint at = inst.out_normals;
     if (kOutOctahedral) {
-      if (kInterleaved) at += v * kOutStride; else at += v;
-      out_direction_words[at] = EncodeOctahedralNormal(n);
+      out_direction_words[DirectionAt(inst.out_normals, v, 1u)] = EncodeOctahedralNormal(n);
     } else if (kOutSnorm10) {
-      if (kInterleaved) at += v * kOutStride; else at += v;
-      out_direction_words[at] = EncodeSnorm10(vec4(n, 0.0));
+      out_direction_words[DirectionAt(inst.out_normals, v, 1u)] = EncodeSnorm10(vec4(n, 0.0));
     } else {
-      if (kInterleaved) at += v * kOutStride; else at += v * 3u;
+      uint at = DirectionAt(inst.out_normals, v, 3u);
       out_direction_words[at] = floatBitsToUint(n.x);
       out_direction_words[at + 1u] = floatBitsToUint(n.y);
       out_direction_words[at + 2u] = floatBitsToUint(n.z);
     }
   }
   if (kTangents) {
-    uint at = inst.out_tangents;
     if (kOutOctahedral) {
-      if (kInterleaved) at += v * kOutStride; else at += v;
-      out_direction_words[at] = EncodeOctahedralTangent(t);
+      out_direction_words[DirectionAt(inst.out_tangents, v, 1u)] = EncodeOctahedralTangent(t);
     } else if (kOutSnorm10) {
-      if (kInterleaved) at += v * kOutStride; else at += v;
-      out_direction_words[at] = EncodeSnorm10(t);
+      out_direction_words[DirectionAt(inst.out_tangents, v, 1u)] = EncodeSnorm10(t);
     } else if (kInterleaved) {  // float32 xyzw inside the vertex: not 16-byte aligned
-      at += v * kOutStride;
+      uint at = DirectionAt(inst.out_tangents, v, 4u);
       out_direction_words[at] = floatBitsToUint(t.x);
       out_direction_words[at + 1u] = floatBitsToUint(t.y);
       out_direction_words[at + 2u] = floatBitsToUint(t.z);
       out_direction_words[at + 3u] = floatBitsToUint(t.w);
     } else {
-      out_tangents[at + v] = t;
+      out_tangents[inst.out_tangents + v] = t;
     }
   }
 }
