@@ -582,10 +582,10 @@ Status AddFormatCases(const BenchOptions& o, std::vector<Case>* cases) {
        4e-3,
        1e-2}};
   for (uint32_t k : o.influences) {
+    auto character = ProceduralCharacter(o, k);  // one character per K, each format a copy
+    if (!character) return character.status();
     for (const Format& f : formats) {
-      auto character = ProceduralCharacter(o, k);
-      if (!character) return character.status();
-      Case c = CrowdCase("dense K=" + std::to_string(k) + " " + f.name, std::move(character->mesh),
+      Case c = CrowdCase("dense K=" + std::to_string(k) + " " + f.name, character->mesh,
                          character->skeleton);
       c.formats = f.formats;
       c.gpu_only = true;
