@@ -19,19 +19,23 @@ VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-// `values` of `bits` each (8, 16 or 32), packed from the lowest bits of each word up.
-void PackInto(std::span<const uint32_t> values, uint32_t bits, unsigned char* out) {
+// `values` of `bits` each (8, 16 or 32), packed from the lowest bits of each word up (into
+// zeroed memory).
+template <typename Value>
+void PackInto(std::span<const Value> values, uint32_t bits, unsigned char* out) {
   auto* words = reinterpret_cast<uint32_t*>(out);
   const uint32_t per_word = 32 / bits;
   for (size_t i = 0; i < values.size(); ++i) {
-    words[i / per_word] |= values[i] << (bits * (i % per_word));
+    words[i / per_word] |= uint32_t{values[i]} << (bits * (i % per_word));
   }
 }
 
 // The influence indices (joints or groups) and weights into their streams, in the layout's
 // formats. Quantized weights keep each vertex's sum: its `per_vertex` slots (dense), or its
-// entries between the CSR `offsets` (sparse: offsets not empty).
-void WriteInfluences(const MeshLayout& l, std::span<const uint32_t> indices,
+// entries between the CSR `offsets` (sparse: offsets not empty). Dense joint indices are 16-bit,
+// sparse groups 32-bit.
+template <typename Index>
+void WriteInfluences(const MeshLayout& l, std::span<const Index> indices,
                      std::span<const float> weights, uint32_t per_vertex,
                      std::span<const uint32_t> offsets, unsigned char* bytes) {
   PackInto(indices, l.joint_bits, bytes + l.influence_indices.offset);
@@ -50,7 +54,7 @@ void WriteInfluences(const MeshLayout& l, std::span<const uint32_t> indices,
                       std::span(q).subspan(first, count));
     }
   }
-  PackInto(q, WeightBytes(format) * 8, bytes + l.weights.offset);
+  PackInto(std::span<const uint32_t>(q), WeightBytes(format) * 8, bytes + l.weights.offset);
 }
 
 }  // namespace
@@ -168,16 +172,17 @@ void WriteMeshUpload(const Primitive& mesh, const MeshUpload& upload, void* out)
   }
   if (mesh.sparse()) {
     const SparseInfluences& sparse = mesh.sparse_influences;
-    WriteInfluences(l, sparse.groups, sparse.weights, 0, sparse.offsets, bytes);
+    WriteInfluences(l, std::span<const uint32_t>(sparse.groups), sparse.weights, 0, sparse.offsets,
+                    bytes);
     copy(l.influence_offsets, sparse.offsets.data());
-  } else if (l.rigid) {  // joint 0, weight 1 in the first slot of each vertex
+  } else if (l.rigid) {  // joint 0 (the zeroed stream as it is), weight 1 in the first slot
     std::vector<float> weights(size_t{l.vertex_count} * 4, 0.0f);
     for (size_t v = 0; v < l.vertex_count; ++v) weights[v * 4] = 1.0f;
-    WriteInfluences(l, std::vector<uint32_t>(weights.size(), 0u), weights, 4, {}, bytes);
+    WriteInfluences(l, std::span<const uint16_t>(), weights, 4, {}, bytes);
   } else {
     const DenseInfluences& dense = mesh.influences;
-    WriteInfluences(l, std::vector<uint32_t>(dense.joints.begin(), dense.joints.end()),
-                    dense.weights, l.influences_per_vertex, {}, bytes);
+    WriteInfluences(l, std::span<const uint16_t>(dense.joints), dense.weights,
+                    l.influences_per_vertex, {}, bytes);
   }
   const MorphDeltas& m = upload.morphs;
   if (l.morph_lookup.size) {
