@@ -149,12 +149,14 @@ void QuantizePositions(std::span<const float> xyz, const PositionGrid& grid,
                        std::span<uint32_t> out) {
   const float origin[3] = {grid.origin.x, grid.origin.y, grid.origin.z};
   const float step[3] = {grid.step.x, grid.step.y, grid.step.z};
-  for (size_t i = 0; i < xyz.size(); ++i) {
+  const auto lane = [&](size_t i) -> uint32_t {
+    if (i >= xyz.size()) return 0;
     const size_t a = i % 3;
     const float q = step[a] > 0.0f ? std::floor((xyz[i] - origin[a]) / step[a] + 0.5f) : 0.0f;
-    const auto value = static_cast<uint32_t>(std::clamp(q, 0.0f, 65535.0f));
-    out[i / 2] |= value << (16 * (i % 2));
-  }
+    return static_cast<uint32_t>(std::clamp(q, 0.0f, 65535.0f));
+  };
+  // Whole words, each stored once (`out` may be mapped memory that is slow to read).
+  for (size_t i = 0; i < xyz.size(); i += 2) out[i / 2] = lane(i) | lane(i + 1) << 16;
 }
 
 Float3 DequantizePosition(std::span<const uint32_t> words, size_t v, const PositionGrid& grid) {

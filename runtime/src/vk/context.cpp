@@ -555,10 +555,11 @@ Result<std::unique_ptr<Context>> Context::Adopt(const AdoptInfo& info) {
 
 namespace {
 
-// Memory types for a buffer, best first: preferred-and-required, then required only.
+// Memory types for a buffer, best first: preferred-and-required without the avoided flags, then
+// required only.
 std::vector<uint32_t> MemoryCandidates(const VkPhysicalDeviceMemoryProperties& properties,
                                        uint32_t type_bits, MemoryUsage memory) {
-  VkMemoryPropertyFlags required = 0, preferred = 0;
+  VkMemoryPropertyFlags required = 0, preferred = 0, avoided = 0;
   switch (memory) {
     case MemoryUsage::kDeviceLocal:
       preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
@@ -571,13 +572,20 @@ std::vector<uint32_t> MemoryCandidates(const VkPhysicalDeviceMemoryProperties& p
       required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
       preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
       break;
+    case MemoryUsage::kStaging:
+      // Device-local host-visible memory is scarce on a discrete GPU (its BAR window) and gains
+      // nothing for a buffer the GPU only copies from.
+      required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+      avoided = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+      break;
   }
   std::vector<uint32_t> candidates;
   for (int pass = 0; pass < 2; ++pass) {
     const VkMemoryPropertyFlags want = pass == 0 ? (required | preferred) : required;
+    const VkMemoryPropertyFlags shun = pass == 0 ? avoided : 0;
     for (uint32_t i = 0; i < properties.memoryTypeCount; ++i) {
       const VkMemoryPropertyFlags flags = properties.memoryTypes[i].propertyFlags;
-      if ((type_bits & (1u << i)) && (flags & want) == want &&
+      if ((type_bits & (1u << i)) && (flags & want) == want && (flags & shun) == 0 &&
           std::find(candidates.begin(), candidates.end(), i) == candidates.end()) {
         candidates.push_back(i);
       }

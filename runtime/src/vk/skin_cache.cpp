@@ -386,7 +386,7 @@ Result<MeshId> SkinCache::RecordMesh(const Primitive& mesh, uint32_t joints,
   const auto base = s.mesh_pool.Allocate(layout.bytes, detail::StreamAlignment(context_));
   if (!base) return Full("the mesh pool", "SkinCacheOptions::mesh_bytes");
   auto staging = context_.CreateBuffer(layout.bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                       MemoryUsage::kUpload, "sinew skin cache staging");
+                                       MemoryUsage::kStaging, "sinew skin cache staging");
   if (!staging) {
     s.mesh_pool.Free(*base, layout.bytes);
     return staging.status();

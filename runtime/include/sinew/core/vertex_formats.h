@@ -85,7 +85,7 @@ PositionGrid PositionGridOf(std::span<const float> xyz);
 // Words of `vertex_count` unorm16 positions: three 16-bit values per vertex, two to a word.
 size_t QuantizedPositionWords(size_t vertex_count);
 // `xyz` (three floats per vertex) on `grid`, each coordinate rounded to the nearest step, into
-// `out` (QuantizedPositionWords(xyz.size() / 3) words, zeroed by the caller).
+// `out` (QuantizedPositionWords(xyz.size() / 3) words, each written once and never read).
 void QuantizePositions(std::span<const float> xyz, const PositionGrid& grid,
                        std::span<uint32_t> out);
 // Vertex v of `words` back on the grid: origin + q · step.

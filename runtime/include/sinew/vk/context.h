@@ -95,7 +95,9 @@ struct AdoptInfo {
 enum class MemoryUsage {
   kDeviceLocal,  // GPU only; filled by copies or shaders.
   kUpload,       // Host-visible and coherent, persistently mapped; device-local when possible.
-  kReadback      // Host-visible and coherent, persistently mapped; cached when possible.
+  kReadback,     // Host-visible and coherent, persistently mapped; cached when possible.
+  kStaging       // Host-visible and coherent, persistently mapped, in host memory when possible:
+                 // the source of a one-off copy, written once by the host.
 };
 
 // A VkBuffer with its own memory. Move-only; destroyed with its Context still alive.
@@ -110,7 +112,7 @@ class Buffer {
 
   VkBuffer handle() const { return buffer_; }
   VkDeviceSize size() const { return size_; }
-  // Host pointer for kUpload/kReadback buffers (coherent), null for kDeviceLocal.
+  // Host pointer for kUpload/kReadback/kStaging buffers (coherent), null for kDeviceLocal.
   void* mapped() const { return mapped_; }
 
  private:
