@@ -365,15 +365,26 @@ Status CompareWithReference(const vk::Context& ctx, const GpuCrowd& crowd, const
   return {};
 }
 
+// How long the copy kernel runs before a GPU case's frames on a hardware GPU: at least the first,
+// until its time is steady, at most the second (CopyKernel::WarmUp).
+constexpr double kWarmUpMinMs = 300;
+constexpr double kWarmUpMaxMs = 3000;
+
 // Runs the GPU path with the mesh in `formats`; fills `row` (time, record cost, bytes per vertex
 // as the cache laid the mesh out plus `morph_bytes_per_vertex`, error against `reference`).
+// `warm`, when given, runs between the mesh's upload and the frames to bring the GPU's clocks up:
+// packing a large mesh into compact formats leaves the GPU idle for a second or more, and an
+// H200 measured 0.78 ms instead of 0.03 per frame when its clocks were down (BENCHMARKS.md).
 Status RunGpu(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
               const std::vector<Float3x4>& palettes, const Skeleton* procedural,
               const std::vector<float>& morph_weights, const VertexFormats& formats,
               double morph_bytes_per_vertex, const BenchOptions& o, const CpuOutputs& reference,
-              Row* row, Progress* progress) {
+              CopyKernel* warm, Row* row, Progress* progress) {
   auto crowd = CreateGpuCrowd(ctx, mesh, joints, morph_weights, o.characters, formats);
   if (!crowd) return crowd.status();
+  if (warm) {
+    if (Status s = warm->WarmUp(kWarmUpMinMs, kWarmUpMaxMs); !s) return s;
+  }
   row->bytes_per_vertex = uint32_t(std::lround(
       vk::BytesPerVertex(*crowd->cache->mesh_layout(crowd->mesh)) + morph_bytes_per_vertex));
   if (Status s = RunGpuFrames(ctx, *crowd, mesh, joints, palettes, procedural, o, row, progress);
@@ -727,14 +738,9 @@ uint32_t BytesPerVertex(const Case& c) {
   return 80 + uint32_t(std::lround(double(influence_bytes) / double(v) + c.morph_bytes_per_vertex));
 }
 
-// How long the copy kernel runs before each GPU case on a hardware GPU: at least the first, until
-// its time is steady, at most the second (CopyKernel::WarmUp).
-constexpr double kWarmUpMinMs = 300;
-constexpr double kWarmUpMaxMs = 3000;
-
 // Runs a case on the CPU and, with `ctx`, the GPU; appends a row each. False after a message.
 // `warm`, when given, runs before the GPU frames to bring the GPU's clocks up (the CPU reference
-// before it leaves the GPU idle for seconds).
+// and the mesh's upload before them leave the GPU idle for seconds): see RunGpu.
 bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyKernel* warm,
              Progress* progress, std::vector<Row>* rows) {
   const Primitive& mesh = c.mesh;
@@ -798,14 +804,8 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   gpu_row.position_tolerance = c.position_tolerance;
   gpu_row.direction_tolerance = c.direction_tolerance;
   gpu_row.formats = c.formats_name;
-  if (warm) {
-    if (Status s = warm->WarmUp(kWarmUpMinMs, kWarmUpMaxMs); !s) {
-      std::fprintf(stderr, "sinew bench: warming the GPU up: %s\n", s.error().ToString().c_str());
-      return false;
-    }
-  }
   if (Status s = RunGpu(*ctx, mesh, c.joints, palettes, c.palettes.empty() ? &c.skeleton : nullptr,
-                        c.morph_weights, c.formats, c.morph_bytes_per_vertex, o, reference,
+                        c.morph_weights, c.formats, c.morph_bytes_per_vertex, o, reference, warm,
                         &gpu_row, progress);
       !s) {
     std::fprintf(stderr, "sinew bench: GPU path status: %s\n", s.error().ToString().c_str());
