@@ -147,6 +147,7 @@ TEST(SkinRun, UnweightedMirroredAndUnnormalizedVerticesAreTheSameVectorizedAsSca
 // K = 4, with what the lanes must keep apart: -0 weights (skipped, as 0), zero-length normals and
 // tangents (kept), a singular palette entry (determinant 0) and one that mirrors, and a joint
 // whose entry is never weighted but holds infinities (a skipped weight never reads it into a sum).
+// Then again with that entry finite and huge: the four-vertex path without the zero-weight mask.
 TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
   procedural::CharacterOptions o;
   o.vertex_count = 4096 * 2 + 3;
@@ -174,6 +175,8 @@ TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
       for (int k = 0; k < 3; ++k) f.mesh.tangents[v * 4 + size_t(k)] = 0.0f;
     }
   }
+  ExpectTheSameOnAnyThreads(f);
+  for (Float4& row : f.palette[unused].row) row = {3.0e38f, -3.0e38f, 3.0e38f, 1.0f};
   ExpectTheSameOnAnyThreads(f);
 }
 

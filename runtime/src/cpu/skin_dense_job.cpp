@@ -40,14 +40,20 @@ Status SkinDenseJob::Run() const {
     return {};
   }
   const bool per_joint = normal_blend == NormalBlend::kPerJoint;
+  const bool finite_palette = !per_joint && run.vectorized && detail::FinitePalette(palette);
   detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
     size_t v = begin;
 #if defined(SINEW_SKIN_X4)
     // Four vertices at a time, bit for bit as below (skin_vertex_x4.h).
     if (!per_joint && run.vectorized) {
       for (; v + 4 <= end; v += 4) {
-        detail::SkinDenseLinearX4(streams, v, k_count, joints.data(), weights.data(),
-                                  palette.data());
+        if (finite_palette) {
+          detail::SkinDenseLinearX4<true>(streams, v, k_count, joints.data(), weights.data(),
+                                          palette.data());
+        } else {
+          detail::SkinDenseLinearX4<false>(streams, v, k_count, joints.data(), weights.data(),
+                                           palette.data());
+        }
       }
     }
 #endif

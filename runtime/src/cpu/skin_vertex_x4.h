@@ -8,8 +8,10 @@
 // range that do not fill four lanes, take the scalar code.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "sinew/core/math.h"
 #include "skin_vertex.h"
@@ -21,6 +23,18 @@
 
 namespace sinew::cpu::detail {
 
+// Every number of every palette entry finite (SkinDenseLinearX4's fast case).
+inline bool FinitePalette(std::span<const Float3x4> palette) {
+  int finite = 1;
+  for (const Float3x4& p : palette) {
+    for (const Float4& r : p.row) {
+      finite &= int(std::isfinite(r.x)) & int(std::isfinite(r.y)) & int(std::isfinite(r.z)) &
+                int(std::isfinite(r.w));
+    }
+  }
+  return finite != 0;
+}
+
 #if defined(SINEW_SKIN_X4)
 
 // Lane i of `mask` ? a : b.
@@ -28,15 +42,30 @@ inline __m128 Select(__m128 mask, __m128 a, __m128 b) {
   return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
 }
 
-// One number of each of four vertices whose numbers lie `stride` floats apart, from `first`.
-inline __m128 Gather(const float* first, size_t stride) {
-  return _mm_set_ps(first[3 * stride], first[2 * stride], first[stride], first[0]);
+// [a[i], a[i], b[j], b[j]]: two lanes picked for Interleave below.
+template <int i, int j>
+inline __m128 Pick(__m128 a, __m128 b) {
+  return _mm_shuffle_ps(a, b, _MM_SHUFFLE(j, j, i, i));
 }
 
-inline void Scatter(__m128 lanes, float* first, size_t stride) {
-  alignas(16) float out[4];
-  _mm_store_ps(out, lanes);
-  for (size_t i = 0; i < 4; ++i) first[i * stride] = out[i];
+// [t[0], t[2], u[0], u[2]].
+inline __m128 Evens(__m128 t, __m128 u) { return _mm_shuffle_ps(t, u, _MM_SHUFFLE(2, 0, 2, 0)); }
+
+// Four vertices' xyz, 12 floats from `p` in three loads, as x, y and z of each lane.
+inline void LoadXyz(const float* p, __m128& x, __m128& y, __m128& z) {
+  const __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4), c = _mm_loadu_ps(p + 8);
+  // a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3.
+  x = Evens(Pick<0, 3>(a, a), Pick<2, 1>(b, c));
+  y = Evens(Pick<1, 0>(a, b), Pick<3, 2>(b, c));
+  z = Evens(Pick<2, 1>(a, b), Pick<0, 3>(c, c));
+}
+
+// The inverse of LoadXyz: lane i's x, y, z to p[3i], p[3i + 1], p[3i + 2], in three stores.
+inline void StoreXyz(float* p, __m128 x, __m128 y, __m128 z) {
+  _mm_storeu_ps(p,
+                _mm_shuffle_ps(_mm_unpacklo_ps(x, y), Pick<0, 1>(z, x), _MM_SHUFFLE(2, 0, 1, 0)));
+  _mm_storeu_ps(p + 4, Evens(Pick<1, 1>(y, z), Pick<2, 2>(x, y)));
+  _mm_storeu_ps(p + 8, Evens(Pick<2, 3>(z, x), Pick<3, 3>(y, z)));
 }
 
 // NormalizeOrKeep per lane: a / |a|, or a where |a| is not above 0.
@@ -50,50 +79,63 @@ inline void NormalizeOrKeepX4(__m128& x, __m128& y, __m128& z) {
 }
 
 // Skins vertices v .. v + 3 of `s` with `k_count` dense influences each (joints and weights of
-// the whole mesh), linear blending, normals by the blended matrix's cofactor.
+// the whole mesh), linear blending, normals by the blended matrix's cofactor. `finite_palette`:
+// every palette entry is finite (FinitePalette), so a zero weight's products are zeros that leave
+// the sums as they are, and need no mask.
+template <bool finite_palette>
 inline void SkinDenseLinearX4(const SkinStreams& s, size_t v, uint32_t k_count,
                               const uint16_t* joints, const float* weights,
                               const Float3x4* palette) {
   const __m128 zero = _mm_setzero_ps();
+  // Each vertex's matrix is summed row by row (4 columns a lane), then the four are transposed
+  // to one lane per vertex: the same products and sums as BlendedMatrix::Add, entry by entry.
   __m128 m[3][4];
-  for (auto& row : m) {
-    for (__m128& e : row) e = zero;
+  alignas(16) float weight_sum[4];
+  for (size_t i = 0; i < 4; ++i) {
+    __m128 row[3] = {zero, zero, zero};
+    float sum = 0.0f;
+    const uint16_t* joint = &joints[(v + i) * k_count];
+    const float* weight = &weights[(v + i) * k_count];
+    for (uint32_t k = 0; k < k_count; ++k) {
+      // A zero weight adds nothing (as BlendedMatrix::Add skips it): a sum starts at +0, and
+      // adding ±0 to a sum other than -0 leaves it unchanged, so only a non-finite palette
+      // entry (0 · inf is NaN) has to be masked out.
+      const __m128 w = _mm_set1_ps(weight[k]);
+      sum += weight[k];
+      const Float3x4& p = palette[joint[k]];
+      if constexpr (finite_palette) {
+        for (int r = 0; r < 3; ++r) {
+          row[r] = _mm_add_ps(row[r], _mm_mul_ps(w, _mm_loadu_ps(&p.row[r].x)));
+        }
+      } else {
+        const __m128 live = _mm_cmpneq_ps(w, zero);
+        for (int r = 0; r < 3; ++r) {
+          row[r] = _mm_add_ps(row[r], _mm_and_ps(live, _mm_mul_ps(w, _mm_loadu_ps(&p.row[r].x))));
+        }
+      }
+    }
+    for (int r = 0; r < 3; ++r) m[r][i] = row[r];
+    weight_sum[i] = sum;
   }
-  __m128 weight_sum = zero;
-  for (uint32_t k = 0; k < k_count; ++k) {
-    const __m128 w = Gather(&weights[v * k_count + k], k_count);
-    // A zero weight adds nothing (as BlendedMatrix::Add skips it): +0 added leaves a sum that
-    // started at +0 unchanged, and a non-finite palette entry stays out.
-    const __m128 live = _mm_cmpneq_ps(w, zero);
-    weight_sum = _mm_add_ps(weight_sum, _mm_and_ps(live, w));
-    const Float3x4* p[4];
-    for (size_t i = 0; i < 4; ++i) p[i] = &palette[joints[(v + i) * k_count + k]];
+  for (auto& row : m) _MM_TRANSPOSE4_PS(row[0], row[1], row[2], row[3]);
+  // The identity where the weights sum to 0.
+  const __m128 none = _mm_cmpeq_ps(_mm_load_ps(weight_sum), zero);
+  const __m128 one = _mm_set1_ps(1.0f);
+  if (_mm_movemask_ps(none) != 0) {
     for (int r = 0; r < 3; ++r) {
-      __m128 c0 = _mm_loadu_ps(&p[0]->row[r].x), c1 = _mm_loadu_ps(&p[1]->row[r].x);
-      __m128 c2 = _mm_loadu_ps(&p[2]->row[r].x), c3 = _mm_loadu_ps(&p[3]->row[r].x);
-      _MM_TRANSPOSE4_PS(c0, c1, c2, c3);  // now entry (r, c) of each lane's palette entry
-      m[r][0] = _mm_add_ps(m[r][0], _mm_and_ps(live, _mm_mul_ps(w, c0)));
-      m[r][1] = _mm_add_ps(m[r][1], _mm_and_ps(live, _mm_mul_ps(w, c1)));
-      m[r][2] = _mm_add_ps(m[r][2], _mm_and_ps(live, _mm_mul_ps(w, c2)));
-      m[r][3] = _mm_add_ps(m[r][3], _mm_and_ps(live, _mm_mul_ps(w, c3)));
+      for (int c = 0; c < 4; ++c) m[r][c] = Select(none, r == c ? one : zero, m[r][c]);
     }
   }
-  // The identity where the weights sum to 0.
-  const __m128 none = _mm_cmpeq_ps(weight_sum, zero);
-  const __m128 one = _mm_set1_ps(1.0f);
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 4; ++c) m[r][c] = Select(none, r == c ? one : zero, m[r][c]);
-  }
 
-  const __m128 px = Gather(&s.positions[v * 3], 3), py = Gather(&s.positions[v * 3 + 1], 3),
-               pz = Gather(&s.positions[v * 3 + 2], 3);
+  __m128 px, py, pz;
+  LoadXyz(&s.positions[v * 3], px, py, pz);
+  __m128 out[3];
   for (int r = 0; r < 3; ++r) {
-    const __m128 out =
-        _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(m[r][0], px), _mm_mul_ps(m[r][1], py)),
-                              _mm_mul_ps(m[r][2], pz)),
-                   m[r][3]);
-    Scatter(out, &s.out_positions[v * 3 + size_t(r)], 3);
+    out[r] = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(m[r][0], px), _mm_mul_ps(m[r][1], py)),
+                                   _mm_mul_ps(m[r][2], pz)),
+                        m[r][3]);
   }
+  StoreXyz(&s.out_positions[v * 3], out[0], out[1], out[2]);
 
   const auto sub_of_products = [](__m128 a, __m128 b, __m128 c, __m128 d) {
     return _mm_sub_ps(_mm_mul_ps(a, b), _mm_mul_ps(c, d));
@@ -113,28 +155,30 @@ inline void SkinDenseLinearX4(const SkinStreams& s, size_t v, uint32_t k_count,
     const __m128 c22 = sub_of_products(m[0][0], m[1][1], m[0][1], m[1][0]);
     const __m128 det = dot3(m[0][0], c00, m[0][1], c01, m[0][2], c02);
     const __m128 sign = Select(_mm_cmplt_ps(det, zero), _mm_set1_ps(-1.0f), one);
-    const __m128 nx = Gather(&s.normals[v * 3], 3), ny = Gather(&s.normals[v * 3 + 1], 3),
-                 nz = Gather(&s.normals[v * 3 + 2], 3);
+    __m128 nx, ny, nz;
+    LoadXyz(&s.normals[v * 3], nx, ny, nz);
     __m128 ox = _mm_mul_ps(sign, dot3(c00, nx, c01, ny, c02, nz));
     __m128 oy = _mm_mul_ps(sign, dot3(c10, nx, c11, ny, c12, nz));
     __m128 oz = _mm_mul_ps(sign, dot3(c20, nx, c21, ny, c22, nz));
     NormalizeOrKeepX4(ox, oy, oz);
-    Scatter(ox, &s.out_normals[v * 3], 3);
-    Scatter(oy, &s.out_normals[v * 3 + 1], 3);
-    Scatter(oz, &s.out_normals[v * 3 + 2], 3);
+    StoreXyz(&s.out_normals[v * 3], ox, oy, oz);
   }
 
   if (!s.tangents.empty()) {
-    const __m128 tx = Gather(&s.tangents[v * 4], 4), ty = Gather(&s.tangents[v * 4 + 1], 4),
-                 tz = Gather(&s.tangents[v * 4 + 2], 4);
+    const float* t = &s.tangents[v * 4];
+    __m128 tx = _mm_loadu_ps(t), ty = _mm_loadu_ps(t + 4), tz = _mm_loadu_ps(t + 8),
+           tw = _mm_loadu_ps(t + 12);
+    _MM_TRANSPOSE4_PS(tx, ty, tz, tw);
     __m128 ox = dot3(m[0][0], tx, m[0][1], ty, m[0][2], tz);
     __m128 oy = dot3(m[1][0], tx, m[1][1], ty, m[1][2], tz);
     __m128 oz = dot3(m[2][0], tx, m[2][1], ty, m[2][2], tz);
     NormalizeOrKeepX4(ox, oy, oz);
-    Scatter(ox, &s.out_tangents[v * 4], 4);
-    Scatter(oy, &s.out_tangents[v * 4 + 1], 4);
-    Scatter(oz, &s.out_tangents[v * 4 + 2], 4);
-    for (size_t i = 0; i < 4; ++i) s.out_tangents[(v + i) * 4 + 3] = s.tangents[(v + i) * 4 + 3];
+    _MM_TRANSPOSE4_PS(ox, oy, oz, tw);  // w as it came in
+    float* o = &s.out_tangents[v * 4];
+    _mm_storeu_ps(o, ox);
+    _mm_storeu_ps(o + 4, oy);
+    _mm_storeu_ps(o + 8, oz);
+    _mm_storeu_ps(o + 12, tw);
   }
 }
 
