@@ -189,9 +189,47 @@ TEST(SkinRun, TheVectorizedPathIsThereOnX8664) {
 #endif
 }
 
-// What the four-vertex path covers: dense linear blending with the blended-matrix normal rule,
-// and only when asked for; the other meshes say they run one vertex at a time.
-TEST(SkinRun, OnlyDenseLinearMeshesWithTheBlendedMatrixRuleGoFourAtATime) {
+// Sparse entries as they come from files rather than from DenseToSparse: 0 to 6 entries a vertex
+// (none: the vertex keeps its rest attributes), trailing zero weights, and a zero-weighted group
+// whose entry holds infinities; then again with that entry finite and huge (the four-vertex path
+// without the zero-weight mask).
+TEST(SkinRun, EdgeCasesOfSparseInfluencesAreTheSameVectorizedAsScalar) {
+  procedural::CharacterOptions o;
+  o.vertex_count = 4096 * 2 + 3;
+  auto c = procedural::MakeCharacter(o);
+  ASSERT_TRUE(c.ok());
+  Fixture f;
+  f.mesh = std::move(c->mesh);
+  const uint32_t joints = uint32_t(c->skeleton.joint_count());
+  f.palette.resize(joints + 1);
+  ASSERT_TRUE(
+      procedural::CrowdPalette(c->skeleton, 0.7f, 2, std::span(f.palette).first(joints)).ok());
+  const uint32_t unused = joints;
+  for (Float4& row : f.palette[unused].row) row = {INFINITY, -INFINITY, INFINITY, 1.0f};
+  SparseInfluences sparse;
+  sparse.group_count = joints + 1;
+  sparse.offsets.push_back(0);
+  for (size_t v = 0; v < f.mesh.vertex_count(); ++v) {
+    const size_t count = v % 7;
+    for (size_t e = 0; e < count; ++e) {  // descending weights, distinct groups
+      sparse.groups.push_back(uint32_t((v * 7 + e * 13) % joints));
+      sparse.weights.push_back(e + 1 == count && v % 2 ? 0.0f : 1.0f / float(e + 2));
+    }
+    if (count > 0 && v % 5 == 0) sparse.groups.back() = unused, sparse.weights.back() = 0.0f;
+    sparse.offsets.push_back(uint32_t(sparse.groups.size()));
+  }
+  ASSERT_TRUE(ValidateSparseInfluences(f.mesh.vertex_count(), sparse).ok());
+  f.mesh.influences = {};
+  f.mesh.sparse_influences = std::move(sparse);
+  ASSERT_TRUE(f.mesh.sparse());
+  ExpectTheSameOnAnyThreads(f);
+  for (Float4& row : f.palette[unused].row) row = {3.0e38f, -3.0e38f, 3.0e38f, 1.0f};
+  ExpectTheSameOnAnyThreads(f);
+}
+
+// What the four-vertex path covers: linear blending, dense or sparse, with the blended-matrix
+// normal rule, and only when asked for; the other meshes say they run one vertex at a time.
+TEST(SkinRun, OnlyLinearMeshesWithTheBlendedMatrixRuleGoFourAtATime) {
   const Fixture f = Character();
   const Primitive& dense = f.mesh;
   const SkinRun fast{1, true}, scalar{1, false};
@@ -206,7 +244,8 @@ TEST(SkinRun, OnlyDenseLinearMeshesWithTheBlendedMatrixRuleGoFourAtATime) {
   Primitive sparse = dense;
   ASSERT_TRUE(UseInfluenceLayout(sparse, InfluenceLayout::kSparse, 0, f.palette.size()).ok());
   ASSERT_TRUE(sparse.sparse());
-  EXPECT_FALSE(SkinsFourAtATime(sparse, fast));
+  EXPECT_EQ(SkinsFourAtATime(sparse, fast), VectorizedSkinning());
+  EXPECT_FALSE(SkinsFourAtATime(sparse, scalar));
   Primitive rigid = dense;
   rigid.influences = {};
   EXPECT_FALSE(SkinsFourAtATime(rigid, fast));

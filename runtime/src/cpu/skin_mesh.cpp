@@ -67,8 +67,8 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
 }
 
 bool SkinsFourAtATime(const Primitive& mesh, const SkinRun& run) noexcept {
-  // As SkinAttributes dispatches and SkinDenseJob::Run chooses (skin_dense_job.cpp).
-  return run.vectorized && VectorizedSkinning() && mesh.skinned() && !mesh.sparse() &&
+  // As SkinAttributes dispatches and SkinDenseJob::Run and SkinSparseJob::Run choose.
+  return run.vectorized && VectorizedSkinning() && mesh.skinned() &&
          mesh.skinning == SkinningMethod::kLinear && mesh.normal_blend != NormalBlend::kPerJoint;
 }
 

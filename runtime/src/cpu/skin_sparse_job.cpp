@@ -4,6 +4,7 @@
 
 #include "dual_quaternion_vertex.h"
 #include "skin_vertex.h"
+#include "skin_vertex_x4.h"
 #include "vertex_ranges.h"
 
 namespace sinew::cpu {
@@ -48,8 +49,24 @@ Status SkinSparseJob::Run() const {
     return {};
   }
   const bool per_joint = normal_blend == NormalBlend::kPerJoint;
+  const bool finite_palette = !per_joint && run.vectorized && detail::FinitePalette(palette);
   detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
-    for (size_t v = begin; v < end; ++v) {
+    size_t v = begin;
+#if defined(SINEW_SKIN_X4)
+    // Four vertices at a time, bit for bit as below (skin_vertex_x4.h).
+    if (!per_joint && run.vectorized) {
+      for (; v + 4 <= end; v += 4) {
+        if (finite_palette) {
+          detail::SkinSparseLinearX4<true>(streams, v, in.offsets.data(), in.groups.data(),
+                                           in.weights.data(), palette.data());
+        } else {
+          detail::SkinSparseLinearX4<false>(streams, v, in.offsets.data(), in.groups.data(),
+                                            in.weights.data(), palette.data());
+        }
+      }
+    }
+#endif
+    for (; v < end; ++v) {
       // Entries in stored order (weights descending): for a stream made by DenseToSparse from
       // descending dense slots, the same additions in the same order as SkinDenseJob.
       detail::BlendedMatrix blend(per_joint);

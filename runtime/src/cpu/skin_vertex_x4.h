@@ -1,11 +1,11 @@
-// Dense linear blend skinning of four vertices at once with SSE2 (x86-64's baseline): the
-// arithmetic of skin_vertex.h's BlendedMatrix::Add and WriteSkinned, operation for operation, one
-// vertex per lane. SSE2's add, multiply, divide and square root round as the scalar ones do, and
-// the runtime is built without contraction into fused multiply-adds (runtime/CMakeLists.txt), so
-// each lane computes its vertex's outputs bit for bit as the scalar code does
-// (tests/cpu/skin_run_test.cpp compares them; a NaN's payload may differ). Used by SkinDenseJob for
-// linear blending with the blended-matrix normal rule; the other modes, and the last vertices of a
-// range that do not fill four lanes, take the scalar code.
+// Linear blend skinning of four vertices at once with SSE2 (x86-64's baseline): the arithmetic of
+// skin_vertex.h's BlendedMatrix::Add and WriteSkinned, operation for operation, one vertex per
+// lane. SSE2's add, multiply, divide and square root round as the scalar ones do, and the runtime
+// is built without contraction into fused multiply-adds (runtime/CMakeLists.txt), so each lane
+// computes its vertex's outputs bit for bit as the scalar code does (tests/cpu/skin_run_test.cpp
+// compares them; a NaN's payload may differ). Used by SkinDenseJob and SkinSparseJob for linear
+// blending with the blended-matrix normal rule; the other modes, and the last vertices of a range
+// that do not fill four lanes, take the scalar code.
 #pragma once
 
 #include <cmath>
@@ -21,9 +21,20 @@
 #define SINEW_SKIN_X4 1
 #endif
 
+// The four-vertex functions stay out of the loops that call them: inlined, they change how the
+// compiler allocates registers for the scalar loop beside them, which cost that loop up to a third
+// of its speed on the development VM.
+#if defined(__GNUC__) || defined(__clang__)
+#define SINEW_X4_OUT_OF_LINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define SINEW_X4_OUT_OF_LINE __declspec(noinline)
+#else
+#define SINEW_X4_OUT_OF_LINE
+#endif
+
 namespace sinew::cpu::detail {
 
-// Every number of every palette entry finite (SkinDenseLinearX4's fast case).
+// Every number of every palette entry finite (BlendLane's fast case).
 inline bool FinitePalette(std::span<const Float3x4> palette) {
   int finite = 1;
   for (const Float3x4& p : palette) {
@@ -78,48 +89,53 @@ inline void NormalizeOrKeepX4(__m128& x, __m128& y, __m128& z) {
   z = Select(positive, _mm_div_ps(z, len), z);
 }
 
-// Skins vertices v .. v + 3 of `s` with `k_count` dense influences each (joints and weights of
-// the whole mesh), linear blending, normals by the blended matrix's cofactor. `finite_palette`:
-// every palette entry is finite (FinitePalette), so a zero weight's products are zeros that leave
-// the sums as they are, and need no mask.
-template <bool finite_palette>
-inline void SkinDenseLinearX4(const SkinStreams& s, size_t v, uint32_t k_count,
-                              const uint16_t* joints, const float* weights,
-                              const Float3x4* palette) {
-  const __m128 zero = _mm_setzero_ps();
-  // Each vertex's matrix is summed row by row (4 columns a lane), then the four are transposed
-  // to one lane per vertex: the same products and sums as BlendedMatrix::Add, entry by entry.
-  __m128 m[3][4];
+// Four vertices' blended matrices: rows[r][i] is row r of lane i's matrix (its 4 columns), and
+// weight_sum[i] its weights' sum.
+struct BlendedRowsX4 {
+  __m128 rows[3][4];
   alignas(16) float weight_sum[4];
-  for (size_t i = 0; i < 4; ++i) {
-    __m128 row[3] = {zero, zero, zero};
-    float sum = 0.0f;
-    const uint16_t* joint = &joints[(v + i) * k_count];
-    const float* weight = &weights[(v + i) * k_count];
-    for (uint32_t k = 0; k < k_count; ++k) {
-      // A zero weight adds nothing (as BlendedMatrix::Add skips it): a sum starts at +0, and
-      // adding ±0 to a sum other than -0 leaves it unchanged, so only a non-finite palette
-      // entry (0 · inf is NaN) has to be masked out.
-      const __m128 w = _mm_set1_ps(weight[k]);
-      sum += weight[k];
-      const Float3x4& p = palette[joint[k]];
-      if constexpr (finite_palette) {
-        for (int r = 0; r < 3; ++r) {
-          row[r] = _mm_add_ps(row[r], _mm_mul_ps(w, _mm_loadu_ps(&p.row[r].x)));
-        }
-      } else {
-        const __m128 live = _mm_cmpneq_ps(w, zero);
-        for (int r = 0; r < 3; ++r) {
-          row[r] = _mm_add_ps(row[r], _mm_and_ps(live, _mm_mul_ps(w, _mm_loadu_ps(&p.row[r].x))));
-        }
+};
+
+// Lane i of `out`: the sum of weight[e] · palette[index[e]] over e < count, in that order. The
+// same products and sums as BlendedMatrix::Add, entry by entry. `finite_palette`: every palette
+// entry is finite (FinitePalette), so a zero weight's products need no mask (see below).
+template <bool finite_palette, typename Index>
+inline void BlendLane(BlendedRowsX4& out, size_t i, const Index* index, const float* weight,
+                      size_t count, const Float3x4* palette) {
+  const __m128 zero = _mm_setzero_ps();
+  __m128 row[3] = {zero, zero, zero};
+  float sum = 0.0f;
+  for (size_t e = 0; e < count; ++e) {
+    // A zero weight adds nothing (as BlendedMatrix::Add skips it): a sum starts at +0, and adding
+    // ±0 to a sum other than -0 leaves it unchanged, so only a non-finite palette entry (0 · inf
+    // is NaN) has to be masked out.
+    const __m128 w = _mm_set1_ps(weight[e]);
+    sum += weight[e];
+    const Float3x4& p = palette[index[e]];
+    if constexpr (finite_palette) {
+      for (int r = 0; r < 3; ++r) {
+        row[r] = _mm_add_ps(row[r], _mm_mul_ps(w, _mm_loadu_ps(&p.row[r].x)));
+      }
+    } else {
+      const __m128 live = _mm_cmpneq_ps(w, zero);
+      for (int r = 0; r < 3; ++r) {
+        row[r] = _mm_add_ps(row[r], _mm_and_ps(live, _mm_mul_ps(w, _mm_loadu_ps(&p.row[r].x))));
       }
     }
-    for (int r = 0; r < 3; ++r) m[r][i] = row[r];
-    weight_sum[i] = sum;
   }
+  for (int r = 0; r < 3; ++r) out.rows[r][i] = row[r];
+  out.weight_sum[i] = sum;
+}
+
+// Writes vertices v .. v + 3 of `s` from their blended matrices, as WriteSkinned does one: normals
+// by the cofactor rule.
+inline void WriteSkinnedX4(const SkinStreams& s, size_t v, BlendedRowsX4& blend) {
+  const __m128 zero = _mm_setzero_ps();
+  // m[r][c]: entry (r, c) of each lane's matrix.
+  auto& m = blend.rows;
   for (auto& row : m) _MM_TRANSPOSE4_PS(row[0], row[1], row[2], row[3]);
   // The identity where the weights sum to 0.
-  const __m128 none = _mm_cmpeq_ps(_mm_load_ps(weight_sum), zero);
+  const __m128 none = _mm_cmpeq_ps(_mm_load_ps(blend.weight_sum), zero);
   const __m128 one = _mm_set1_ps(1.0f);
   if (_mm_movemask_ps(none) != 0) {
     for (int r = 0; r < 3; ++r) {
@@ -180,6 +196,34 @@ inline void SkinDenseLinearX4(const SkinStreams& s, size_t v, uint32_t k_count,
     _mm_storeu_ps(o + 8, oz);
     _mm_storeu_ps(o + 12, tw);
   }
+}
+
+// Skins vertices v .. v + 3 with `k_count` dense influences each (joints and weights of the whole
+// mesh).
+template <bool finite_palette>
+SINEW_X4_OUT_OF_LINE void SkinDenseLinearX4(const SkinStreams& s, size_t v, uint32_t k_count,
+                                            const uint16_t* joints, const float* weights,
+                                            const Float3x4* palette) {
+  BlendedRowsX4 blend;
+  for (size_t i = 0; i < 4; ++i) {
+    const size_t first = (v + i) * k_count;
+    BlendLane<finite_palette>(blend, i, joints + first, weights + first, k_count, palette);
+  }
+  WriteSkinnedX4(s, v, blend);
+}
+
+// Skins vertices v .. v + 3 with their sparse entries (CSR `offsets`, `groups`, `weights`).
+template <bool finite_palette>
+SINEW_X4_OUT_OF_LINE void SkinSparseLinearX4(const SkinStreams& s, size_t v,
+                                             const uint32_t* offsets, const uint32_t* groups,
+                                             const float* weights, const Float3x4* palette) {
+  BlendedRowsX4 blend;
+  for (size_t i = 0; i < 4; ++i) {
+    const size_t first = offsets[v + i];
+    BlendLane<finite_palette>(blend, i, groups + first, weights + first, offsets[v + i + 1] - first,
+                              palette);
+  }
+  WriteSkinnedX4(s, v, blend);
 }
 
 #endif  // SINEW_SKIN_X4

@@ -33,10 +33,10 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
                       std::span<float> out_normals, std::span<float> out_tangents,
                       bool rigid = false, const SkinRun& run = {});
 
-// Whether SkinAttributes with `run` skins `mesh` four vertices at a time: a dense mesh blended
-// linearly with the blended-matrix normal rule, `run.vectorized`, on a build with the path
-// (VectorizedSkinning). Sparse, dual-quaternion, per-joint-normal and rigid meshes run one vertex
-// at a time whatever `run` says (the outputs are the same either way).
+// Whether SkinAttributes with `run` skins `mesh` four vertices at a time: a dense or sparse mesh
+// blended linearly with the blended-matrix normal rule, `run.vectorized`, on a build with the path
+// (VectorizedSkinning). Dual-quaternion, per-joint-normal and rigid meshes run one vertex at a
+// time whatever `run` says (the outputs are the same either way).
 bool SkinsFourAtATime(const Primitive& mesh, const SkinRun& run) noexcept;
 
 // SkinAttributes over the mesh's rest attributes.
