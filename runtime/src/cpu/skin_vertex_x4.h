@@ -73,8 +73,9 @@ inline void LoadXyz(const float* p, __m128& x, __m128& y, __m128& z) {
 
 // The inverse of LoadXyz: lane i's x, y, z to p[3i], p[3i + 1], p[3i + 2], in three stores.
 inline void StoreXyz(float* p, __m128 x, __m128 y, __m128 z) {
-  _mm_storeu_ps(p,
-                _mm_shuffle_ps(_mm_unpacklo_ps(x, y), Pick<0, 1>(z, x), _MM_SHUFFLE(2, 0, 1, 0)));
+  // (_mm_shuffle_ps may be a macro, which would split a template argument list at its comma.)
+  const __m128 zx = Pick<0, 1>(z, x);
+  _mm_storeu_ps(p, _mm_shuffle_ps(_mm_unpacklo_ps(x, y), zx, _MM_SHUFFLE(2, 0, 1, 0)));
   _mm_storeu_ps(p + 4, Evens(Pick<1, 1>(y, z), Pick<2, 2>(x, y)));
   _mm_storeu_ps(p + 8, Evens(Pick<2, 3>(z, x), Pick<3, 3>(y, z)));
 }
