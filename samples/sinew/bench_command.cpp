@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -409,6 +410,10 @@ struct Case {
   // (its CPU reference is the float32 one, computed once, untimed) with its own tolerances.
   VertexFormats formats;
   bool gpu_only = false;
+  // A GPU-only case's reference is the CPU outputs of the case named here, when it ran before
+  // (the same mesh and poses, in float32); keep_reference: a later case names this one.
+  std::string reference_of;
+  bool keep_reference = false;
   double position_tolerance = 1e-5, direction_tolerance = 1e-5;
   std::string formats_name = "float32";
 };
@@ -600,6 +605,7 @@ Status AddFormatCases(const BenchOptions& o, std::vector<Case>* cases) {
                          character->skeleton);
       c.formats = f.formats;
       c.gpu_only = true;
+      c.reference_of = "dense K=" + std::to_string(k);
       c.formats_name = f.name;
       c.position_tolerance = f.position;
       c.direction_tolerance = f.direction;
@@ -718,6 +724,9 @@ bool MakeCases(const BenchOptions& o, std::vector<Case>* cases, std::string* fil
   if (!o.file.empty()) return LoadFileCases(o, cases, file_note);
   Status status = AddDenseCases(o, cases);
   if (status && o.formats && !o.skip_gpu) status = AddFormatCases(o, cases);
+  for (const Case& c : *cases) {
+    for (Case& named : *cases) named.keep_reference |= named.layout == c.reference_of;
+  }
   if (status && o.layouts) status = AddLayoutCases(o, cases);
   if (status && o.shapes) status = AddShapeCases(o, cases);
   if (!status) std::fprintf(stderr, "sinew bench: %s\n", status.error().ToString().c_str());
@@ -738,11 +747,15 @@ uint32_t BytesPerVertex(const Case& c) {
   return 80 + uint32_t(std::lround(double(influence_bytes) / double(v) + c.morph_bytes_per_vertex));
 }
 
+// CPU outputs kept for the cases that take them as their reference (Case::reference_of), by
+// layout.
+using KeptReferences = std::map<std::string, CpuOutputs>;
+
 // Runs a case on the CPU and, with `ctx`, the GPU; appends a row each. False after a message.
 // `warm`, when given, runs before the GPU frames to bring the GPU's clocks up (the CPU reference
 // and the mesh's upload before them leave the GPU idle for seconds): see RunGpu.
 bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyKernel* warm,
-             Progress* progress, std::vector<Row>* rows) {
+             KeptReferences* kept, Progress* progress, std::vector<Row>* rows) {
   const Primitive& mesh = c.mesh;
   const size_t j = mesh.palette_size(c.joints);
   std::vector<Float3x4> palettes(o.characters * j);
@@ -758,20 +771,25 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   const size_t v = mesh.vertex_count();
   const double entries = mesh.sparse() ? double(mesh.sparse_influences.entry_count()) / double(v)
                                        : double(mesh.influences.influences_per_vertex);
-  CpuOutputs reference;
+  CpuOutputs own;
+  const CpuOutputs* reference = &own;
   Row cpu_row{"cpu", c.layout, entries, uint64_t(o.characters) * v, BytesPerVertex(c)};
   cpu_row.auto_layout = mesh.skinned() ? ToString(ChooseInfluenceLayout(mesh)) : "-";
   cpu_row.active_shapes = c.active;
   cpu_row.touched = c.touched;
-  if (c.gpu_only) {  // the reference alone, untimed: one frame on the fast path
+  if (c.gpu_only) {  // the reference alone: kept from an earlier case, or one untimed frame
     if (!ctx) return true;
-    RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, 1,
-           cpu::SkinRun{cpu::ThreadCount(o.cpu_threads), true}, &reference, progress);
+    if (auto it = kept->find(c.reference_of); it != kept->end()) {
+      reference = &it->second;
+    } else {
+      RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, 1,
+             cpu::SkinRun{cpu::ThreadCount(o.cpu_threads), true}, &own, progress);
+    }
   }
   cpu_row.ms_per_frame = c.gpu_only
                              ? 0
                              : RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters,
-                                      o.frames, cpu::SkinRun{1, false}, &reference, progress);
+                                      o.frames, cpu::SkinRun{1, false}, &own, progress);
   // The fast path: vectorized on one thread, then on several; the same outputs, bit for bit.
   const auto fast = [&](uint32_t threads, double* ms) {
     CpuOutputs out;
@@ -780,8 +798,8 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
     const auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
       return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
     };
-    if (same(out.positions, reference.positions) && same(out.normals, reference.normals) &&
-        same(out.tangents, reference.tangents)) {
+    if (same(out.positions, own.positions) && same(out.normals, own.normals) &&
+        same(out.tangents, own.tangents)) {
       return true;
     }
     std::fprintf(stderr,
@@ -805,13 +823,14 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   gpu_row.direction_tolerance = c.direction_tolerance;
   gpu_row.formats = c.formats_name;
   if (Status s = RunGpu(*ctx, mesh, c.joints, palettes, c.palettes.empty() ? &c.skeleton : nullptr,
-                        c.morph_weights, c.formats, c.morph_bytes_per_vertex, o, reference, warm,
+                        c.morph_weights, c.formats, c.morph_bytes_per_vertex, o, *reference, warm,
                         &gpu_row, progress);
       !s) {
     std::fprintf(stderr, "sinew bench: GPU path status: %s\n", s.error().ToString().c_str());
     return false;
   }
   rows->push_back(gpu_row);
+  if (c.keep_reference) (*kept)[c.layout] = std::move(own);
   return true;
 }
 
@@ -1102,8 +1121,9 @@ int BenchCommand(std::span<const std::string_view> args) {
   CopyKernel* warm = ctx && ctx->properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU
                          ? copy_kernel.get()
                          : nullptr;
+  KeptReferences kept;
   for (const Case& c : cases) {
-    if (!RunCase(c, o, ctx.get(), warm, &progress, &report.rows)) return 1;
+    if (!RunCase(c, o, ctx.get(), warm, &kept, &progress, &report.rows)) return 1;
   }
   if (copy_kernel) {
     if (warm) (void)warm->WarmUp(kWarmUpMinMs, kWarmUpMaxMs);
