@@ -62,6 +62,7 @@ struct BenchOptions {
   // on this many (0: every hardware thread; 1: not again), each checked equal to the scalar
   // outputs bit for bit.
   uint32_t cpu_threads = 0;
+  uint32_t cpu_lanes = 0;  // the fast path's cpu::SkinRun::max_lanes
 };
 
 struct Row {
@@ -84,7 +85,7 @@ struct Row {
   double vectorized_ms = -1;       // CPU only: ms per frame, vectorized, one thread
   uint32_t threads = 1;            // CPU only: threads of the third timing (1: none)
   double threaded_ms = -1;         // CPU only: ms per frame, vectorized, on `threads` threads
-  bool four_at_a_time = false;     // CPU only: the fast path is four vertices at a time here
+  uint32_t lanes = 1;              // CPU only: vertices at a time on the fast path (1: scalar)
   // GPU only: the largest errors allowed against the CPU reference (exact formats: 1e-5; the
   // compact ones: what docs/vertex_formats.md states for them).
   double position_tolerance = 1e-5;
@@ -153,6 +154,8 @@ void PrintHelp() {
       "  --cpu-threads N   the cpu rows time the scalar reference; then the fast path\n"
       "                    (vectorized) on one thread and on N (default 0: every hardware\n"
       "                    thread; 1: not), each checked equal to the reference bit for bit\n"
+      "  --cpu-lanes N     the fast path skins at most N vertices at a time (default 0: 8 with\n"
+      "                    AVX, else 4; 4: SSE2's four even where AVX would take eight)\n"
       "  --no-layouts      skip the dense-vs-sparse cases (a uniform 4-bone mesh as sparse; a\n"
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
       "  --no-dqs          skip the dual-quaternion cases (each dense K again, blended with dual\n"
@@ -188,6 +191,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
       o->skip_gpu = true;
     } else if (a == "--cpu-threads") {
       if (!ParseUint(value(), &o->cpu_threads)) return "--cpu-threads N (0: every hardware thread)";
+    } else if (a == "--cpu-lanes") {
+      if (!ParseUint(value(), &o->cpu_lanes)) return "--cpu-lanes N (0: the widest, 4: SSE2)";
     } else if (a == "--no-layouts") {
       o->layouts = false;
     } else if (a == "--no-shapes") {
@@ -783,7 +788,7 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
       reference = &it->second;
     } else {
       RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, 1,
-             cpu::SkinRun{cpu::ThreadCount(o.cpu_threads), true}, &own, progress);
+             cpu::SkinRun{cpu::ThreadCount(o.cpu_threads), true, o.cpu_lanes}, &own, progress);
     }
   }
   cpu_row.ms_per_frame = c.gpu_only
@@ -794,7 +799,7 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   const auto fast = [&](uint32_t threads, double* ms) {
     CpuOutputs out;
     *ms = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,
-                 cpu::SkinRun{threads, true}, &out, progress);
+                 cpu::SkinRun{threads, true, o.cpu_lanes}, &out, progress);
     const auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
       return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
     };
@@ -808,7 +813,7 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
     return false;
   };
   if (!c.gpu_only) {
-    cpu_row.four_at_a_time = cpu::SkinsFourAtATime(mesh, cpu::SkinRun{1, true});
+    cpu_row.lanes = cpu::SkinLanes(mesh, cpu::SkinRun{1, true, o.cpu_lanes});
     if (!fast(1, &cpu_row.vectorized_ms)) return false;
     if (const uint32_t threads = cpu::ThreadCount(o.cpu_threads); threads > 1) {
       cpu_row.threads = threads;
@@ -949,7 +954,7 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
     json.Key("touched_per_character").Int(int64_t(r.touched));
     if (r.path == "cpu") {
       json.Key("vectorized_ms_per_frame").Number(r.vectorized_ms, JsonWriter::Fixed(4));
-      json.Key("four_at_a_time").Bool(r.four_at_a_time);
+      json.Key("lanes").Int(r.lanes);
       json.Key("threads").Int(r.threads);
       if (r.threaded_ms >= 0) {
         json.Key("threaded_ms_per_frame").Number(r.threaded_ms, JsonWriter::Fixed(4));
@@ -990,15 +995,16 @@ void PrintFastCpu(const std::vector<Row>& rows) {
   for (const Row& r : rows) {
     if (r.path != "cpu" || r.vectorized_ms < 0) continue;
     const auto mvs = [&](double ms) { return double(r.vertices) / (ms * 1e-3) / 1e6; };
-    // The fast path is vectorized only for dense linear meshes (cpu::SkinsFourAtATime); the
-    // others run their scalar code there too, on threads.
+    // The fast path is vectorized only for linear blending with the blended-matrix normal rule
+    // (cpu::SkinLanes); the others run their scalar code there too, on threads.
     std::printf("cpu %-18s scalar %.1f Mvert/s; %s %.1f", r.layout.c_str(), r.mvertices_per_s(),
-                r.four_at_a_time ? "vectorized" : "fast path (scalar code for this mesh)",
+                r.lanes > 1 ? "vectorized" : "fast path (scalar code for this mesh)",
                 mvs(r.vectorized_ms));
     if (r.threaded_ms >= 0) {
       std::printf(", on %u threads %.1f (%.1f per thread)", r.threads, mvs(r.threaded_ms),
                   mvs(r.threaded_ms) / r.threads);
     }
+    if (r.lanes > 1) std::printf("; %u vertices at a time", r.lanes);
     std::printf("; the same outputs bit for bit\n");
   }
 }

@@ -167,10 +167,10 @@ TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
     if (r["path"].String() != "cpu") continue;
     const std::string layout = r["layout"].String();
     if (layout == "dense K=4") {
-      EXPECT_EQ(r["four_at_a_time"].Bool(), cpu::VectorizedSkinning());
+      EXPECT_EQ(r["lanes"].Number(), double(cpu::WidestSkinLanes()));
     }
     if (layout == "dense K=4 dqs") {
-      EXPECT_FALSE(r["four_at_a_time"].Bool());
+      EXPECT_EQ(r["lanes"].Number(), 1.0);
     }
   }
 }

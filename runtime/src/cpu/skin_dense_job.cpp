@@ -3,7 +3,7 @@
 #include "dual_quaternion_vertex.h"
 #include "sinew/asset/primitive.h"
 #include "skin_vertex.h"
-#include "skin_vertex_x4.h"
+#include "skin_vertex_x8.h"
 #include "vertex_ranges.h"
 
 namespace sinew::cpu {
@@ -40,23 +40,13 @@ Status SkinDenseJob::Run() const {
     return {};
   }
   const bool per_joint = normal_blend == NormalBlend::kPerJoint;
-  const bool finite_palette = !per_joint && run.vectorized && detail::FinitePalette(palette);
+  const uint32_t lanes = per_joint ? 1 : detail::LanesOf(run);
+  const bool finite_palette = lanes > 1 && detail::FinitePalette(palette);
+  const detail::DenseLanes dense{joints.data(), weights.data(), k_count};
   detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
-    size_t v = begin;
-#if defined(SINEW_SKIN_X4)
-    // Four vertices at a time, bit for bit as below (skin_vertex_x4.h).
-    if (!per_joint && run.vectorized) {
-      for (; v + 4 <= end; v += 4) {
-        if (finite_palette) {
-          detail::SkinDenseLinearX4<true>(streams, v, k_count, joints.data(), weights.data(),
-                                          palette.data());
-        } else {
-          detail::SkinDenseLinearX4<false>(streams, v, k_count, joints.data(), weights.data(),
-                                           palette.data());
-        }
-      }
-    }
-#endif
+    // Eight or four vertices at a time, bit for bit as below (skin_vertex_x8.h).
+    size_t v = detail::SkinLinearVectorized(streams, begin, end, dense, palette.data(),
+                                            finite_palette, lanes);
     for (; v < end; ++v) {
       // Blend the matrices first, then transform once (as the GPU kernel does).
       detail::BlendedMatrix blend(per_joint);

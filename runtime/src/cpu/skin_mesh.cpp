@@ -7,6 +7,7 @@
 #include "sinew/cpu/skin_dense_job.h"
 #include "sinew/cpu/skin_sparse_job.h"
 #include "skin_vertex.h"
+#include "skin_vertex_x8.h"
 #include "vertex_ranges.h"
 
 namespace sinew::cpu {
@@ -66,10 +67,11 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
   return {};
 }
 
-bool SkinsFourAtATime(const Primitive& mesh, const SkinRun& run) noexcept {
+uint32_t SkinLanes(const Primitive& mesh, const SkinRun& run) noexcept {
   // As SkinAttributes dispatches and SkinDenseJob::Run and SkinSparseJob::Run choose.
-  return run.vectorized && VectorizedSkinning() && mesh.skinned() &&
-         mesh.skinning == SkinningMethod::kLinear && mesh.normal_blend != NormalBlend::kPerJoint;
+  const bool lanes_apply = mesh.skinned() && mesh.skinning == SkinningMethod::kLinear &&
+                           mesh.normal_blend != NormalBlend::kPerJoint;
+  return lanes_apply ? detail::LanesOf(run) : 1;
 }
 
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,

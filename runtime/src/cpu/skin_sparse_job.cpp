@@ -4,7 +4,7 @@
 
 #include "dual_quaternion_vertex.h"
 #include "skin_vertex.h"
-#include "skin_vertex_x4.h"
+#include "skin_vertex_x8.h"
 #include "vertex_ranges.h"
 
 namespace sinew::cpu {
@@ -49,23 +49,13 @@ Status SkinSparseJob::Run() const {
     return {};
   }
   const bool per_joint = normal_blend == NormalBlend::kPerJoint;
-  const bool finite_palette = !per_joint && run.vectorized && detail::FinitePalette(palette);
+  const uint32_t lanes = per_joint ? 1 : detail::LanesOf(run);
+  const bool finite_palette = lanes > 1 && detail::FinitePalette(palette);
+  const detail::SparseLanes sparse{in.offsets.data(), in.groups.data(), in.weights.data()};
   detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
-    size_t v = begin;
-#if defined(SINEW_SKIN_X4)
-    // Four vertices at a time, bit for bit as below (skin_vertex_x4.h).
-    if (!per_joint && run.vectorized) {
-      for (; v + 4 <= end; v += 4) {
-        if (finite_palette) {
-          detail::SkinSparseLinearX4<true>(streams, v, in.offsets.data(), in.groups.data(),
-                                           in.weights.data(), palette.data());
-        } else {
-          detail::SkinSparseLinearX4<false>(streams, v, in.offsets.data(), in.groups.data(),
-                                            in.weights.data(), palette.data());
-        }
-      }
-    }
-#endif
+    // Eight or four vertices at a time, bit for bit as below (skin_vertex_x8.h).
+    size_t v = detail::SkinLinearVectorized(streams, begin, end, sparse, palette.data(),
+                                            finite_palette, lanes);
     for (; v < end; ++v) {
       // Entries in stored order (weights descending): for a stream made by DenseToSparse from
       // descending dense slots, the same additions in the same order as SkinDenseJob.

@@ -4,8 +4,9 @@
 // is built without contraction into fused multiply-adds (runtime/CMakeLists.txt), so each lane
 // computes its vertex's outputs bit for bit as the scalar code does (tests/cpu/skin_run_test.cpp
 // compares them; a NaN's payload may differ). Used by SkinDenseJob and SkinSparseJob for linear
-// blending with the blended-matrix normal rule; the other modes, and the last vertices of a range
-// that do not fill four lanes, take the scalar code.
+// blending with the blended-matrix normal rule, through skin_vertex_x8.h (which takes eight at a
+// time where the CPU has AVX); the other modes, and the last vertices of a range that do not fill
+// four lanes, take the scalar code.
 #pragma once
 
 #include <cmath>
@@ -33,6 +34,35 @@
 #endif
 
 namespace sinew::cpu::detail {
+
+// A vertex's influences as the lanes read them: `count` (index, weight) pairs.
+template <typename Index>
+struct LaneEntries {
+  const Index* index;
+  const float* weight;
+  size_t count;
+};
+
+// Dense influences: `k` joints and weights per vertex.
+struct DenseLanes {
+  const uint16_t* joints;
+  const float* weights;
+  uint32_t k;
+  LaneEntries<uint16_t> Entries(size_t vertex) const {
+    return {joints + vertex * k, weights + vertex * k, k};
+  }
+};
+
+// Sparse influences: a vertex's entries between its CSR offsets.
+struct SparseLanes {
+  const uint32_t* offsets;
+  const uint32_t* groups;
+  const float* weights;
+  LaneEntries<uint32_t> Entries(size_t vertex) const {
+    const uint32_t first = offsets[vertex];
+    return {groups + first, weights + first, offsets[vertex + 1] - first};
+  }
+};
 
 // Every number of every palette entry finite (BlendLane's fast case).
 inline bool FinitePalette(std::span<const Float3x4> palette) {
@@ -199,30 +229,14 @@ inline void WriteSkinnedX4(const SkinStreams& s, size_t v, BlendedRowsX4& blend)
   }
 }
 
-// Skins vertices v .. v + 3 with `k_count` dense influences each (joints and weights of the whole
-// mesh).
-template <bool finite_palette>
-SINEW_X4_OUT_OF_LINE void SkinDenseLinearX4(const SkinStreams& s, size_t v, uint32_t k_count,
-                                            const uint16_t* joints, const float* weights,
-                                            const Float3x4* palette) {
+// Skins vertices v .. v + 3 (`lanes`: DenseLanes or SparseLanes).
+template <bool finite_palette, typename Lanes>
+SINEW_X4_OUT_OF_LINE void SkinLinearX4(const SkinStreams& s, size_t v, const Lanes& lanes,
+                                       const Float3x4* palette) {
   BlendedRowsX4 blend;
   for (size_t i = 0; i < 4; ++i) {
-    const size_t first = (v + i) * k_count;
-    BlendLane<finite_palette>(blend, i, joints + first, weights + first, k_count, palette);
-  }
-  WriteSkinnedX4(s, v, blend);
-}
-
-// Skins vertices v .. v + 3 with their sparse entries (CSR `offsets`, `groups`, `weights`).
-template <bool finite_palette>
-SINEW_X4_OUT_OF_LINE void SkinSparseLinearX4(const SkinStreams& s, size_t v,
-                                             const uint32_t* offsets, const uint32_t* groups,
-                                             const float* weights, const Float3x4* palette) {
-  BlendedRowsX4 blend;
-  for (size_t i = 0; i < 4; ++i) {
-    const size_t first = offsets[v + i];
-    BlendLane<finite_palette>(blend, i, groups + first, weights + first, offsets[v + i + 1] - first,
-                              palette);
+    const auto entries = lanes.Entries(v + i);
+    BlendLane<finite_palette>(blend, i, entries.index, entries.weight, entries.count, palette);
   }
   WriteSkinnedX4(s, v, blend);
 }

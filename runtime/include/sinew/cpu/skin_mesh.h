@@ -33,11 +33,11 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
                       std::span<float> out_normals, std::span<float> out_tangents,
                       bool rigid = false, const SkinRun& run = {});
 
-// Whether SkinAttributes with `run` skins `mesh` four vertices at a time: a dense or sparse mesh
-// blended linearly with the blended-matrix normal rule, `run.vectorized`, on a build with the path
-// (VectorizedSkinning). Dual-quaternion, per-joint-normal and rigid meshes run one vertex at a
-// time whatever `run` says (the outputs are the same either way).
-bool SkinsFourAtATime(const Primitive& mesh, const SkinRun& run) noexcept;
+// How many vertices at a time SkinAttributes with `run` skins `mesh`: 8 or 4 for a dense or sparse
+// mesh blended linearly with the blended-matrix normal rule and `run.vectorized` (the widest the
+// CPU allows within run.max_lanes: WidestSkinLanes); 1 for dual-quaternion, per-joint-normal and
+// rigid meshes whatever `run` says (the outputs are the same either way).
+uint32_t SkinLanes(const Primitive& mesh, const SkinRun& run) noexcept;
 
 // SkinAttributes over the mesh's rest attributes.
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,

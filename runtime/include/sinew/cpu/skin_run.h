@@ -11,15 +11,19 @@ struct SkinRun {
   // Threads the vertices are split over, in contiguous ranges: 1 the calling thread alone, 0
   // every hardware thread (ThreadCount). Ranges are at least 4,096 vertices.
   uint32_t threads = 1;
-  // Four vertices at a time with SSE2 where the CPU has it, for dense linear blending with the
-  // blended-matrix normal rule (the other modes run one vertex at a time). False: the scalar code
-  // for every vertex, the reference the vectorized code is compared with.
+  // Several vertices at a time, for linear blending (dense or sparse) with the blended-matrix
+  // normal rule (the other modes run one vertex at a time): eight with AVX where the CPU has it,
+  // else four with SSE2. False: the scalar code for every vertex, the reference the vectorized
+  // code is compared with.
   bool vectorized = true;
+  // At most this many vertices at a time (0: as many as the CPU allows; 4: SSE2's four even where
+  // AVX would take eight). Every width gives the same outputs; this is for tests and benchmarks.
+  uint32_t max_lanes = 0;
 };
 
-// Whether this build has the four-vertex path (SSE2: every x86-64 build); without it `vectorized`
-// runs the scalar code.
-bool VectorizedSkinning() noexcept;
+// The most vertices at a time this build skins on this CPU: 8 (AVX), 4 (SSE2: every x86-64
+// build), or 1 (no vectorized path: `vectorized` runs the scalar code).
+uint32_t WidestSkinLanes() noexcept;
 
 // `requested` threads, or every hardware thread for 0 (at least 1).
 uint32_t ThreadCount(uint32_t requested) noexcept;
