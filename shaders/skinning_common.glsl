@@ -41,15 +41,10 @@ layout(constant_id = 18) const bool kMorphs = false;
 
 #include "vertex_formats.glsl"
 
-// Flags in SkinInstance.flags. The first four and the last mirror the constants above (a mesh's
-// record carries them too); the previous-position flags change from frame to frame.
-#define SINEW_FLAG_NORMALS 1u
-#define SINEW_FLAG_TANGENTS 2u
-#define SINEW_FLAG_MORPH_NORMALS 4u   // morph deltas carry normal offsets
-#define SINEW_FLAG_MORPH_TANGENTS 8u  // morph deltas carry tangent offsets
-#define SINEW_FLAG_COPY_PREVIOUS 16u  // copy each replaced position to previous_positions first
-#define SINEW_FLAG_PREVIOUS_IS_CURRENT 32u  // write the new position to previous_positions too
-#define SINEW_FLAG_JOINT_NORMALS 64u  // normals by Σ w · each joint's inverse-transpose (linear only)
+// Flags in SkinInstance.flags: what this frame does with previous positions (what the mesh has is
+// in the constants above).
+#define SINEW_FLAG_COPY_PREVIOUS 1u  // copy each replaced position to previous_positions first
+#define SINEW_FLAG_PREVIOUS_IS_CURRENT 2u  // write the new position to previous_positions too
 
 // Vertices per workgroup, and per morph group (MorphDeltas, kMorphGroupSize).
 #define SINEW_GROUP_SIZE 64

@@ -59,10 +59,6 @@ SkinInstance MeshRecord(const MeshLayout& l, VkDeviceSize base) {
   SkinInstance r{};
   r.vertex_count = l.vertex_count;
   r.influences_per_vertex = l.influences_per_vertex;
-  r.flags = (l.has_normals ? kFlagNormals : 0u) | (l.has_tangents ? kFlagTangents : 0u) |
-            (l.morph_normals ? kFlagMorphNormals : 0u) |
-            (l.morph_tangents ? kFlagMorphTangents : 0u) |
-            (l.per_joint_normals ? kFlagJointNormals : 0u);
   r.morph_target_count = l.morph_target_count;
   r.morph_stride = l.morph_stride;
   const auto at = [&](const BufferRange& range) {

@@ -12,19 +12,15 @@
 
 namespace sinew::vk {
 
-inline constexpr uint32_t kFlagNormals = 1u;        // SINEW_FLAG_NORMALS
-inline constexpr uint32_t kFlagTangents = 2u;       // SINEW_FLAG_TANGENTS
-inline constexpr uint32_t kFlagMorphNormals = 4u;   // SINEW_FLAG_MORPH_NORMALS
-inline constexpr uint32_t kFlagMorphTangents = 8u;  // SINEW_FLAG_MORPH_TANGENTS
+// Flags in SkinInstance::flags: what this frame does with previous positions. (What a mesh has,
+// such as normals, tangents or morph normals, is not a flag: each kernel variant takes it as a
+// specialization constant, vk/kernels.h.)
 // SINEW_FLAG_COPY_PREVIOUS: before writing a position, copy the one it replaces to
 // previous_positions.
-inline constexpr uint32_t kFlagCopyPrevious = 16u;
+inline constexpr uint32_t kFlagCopyPrevious = 1u;
 // SINEW_FLAG_PREVIOUS_IS_CURRENT: also write the new position to previous_positions (an
 // instance's first frame, or one after a teleport, has no motion).
-inline constexpr uint32_t kFlagPreviousIsCurrent = 32u;
-// SINEW_FLAG_JOINT_NORMALS: normals by the weighted sum of each joint's inverse-transpose
-// (NormalBlend::kPerJoint; the linear kernels only).
-inline constexpr uint32_t kFlagJointNormals = 64u;
+inline constexpr uint32_t kFlagPreviousIsCurrent = 2u;
 inline constexpr uint32_t kSkinWorkgroupSize = 64;  // local_size_x of every skinning kernel
 inline constexpr uint32_t kNoMorphBlockIndex = 0xFFFFFFFFu;  // SINEW_NO_MORPH_BLOCK
 
@@ -50,7 +46,7 @@ static_assert(sizeof(SkinWorkItem) == 8);
 // One instance record (binding kBindingInstances). Offsets count 32-bit words into the buffer of
 // their binding, except where a field says vec4 (16-byte units; those streams are 16-byte
 // aligned). A stream the mesh lacks has offset 0 and is never touched (the kernel variant's
-// specialization constants say which exist; `flags` repeats them for readers of the record).
+// specialization constants say which exist).
 struct SkinInstance {
   // The mesh (binding kBindingMeshWords and its vec4/uvec4 views).
   uint32_t vertex_count;
