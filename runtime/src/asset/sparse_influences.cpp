@@ -73,7 +73,7 @@ Status ValidateSparseInfluences(size_t vertex_count, const SparseInfluences& inf
   constexpr float kMaxFinite = std::numeric_limits<float>::max();
   for (float w : influences.weights) fine &= int(w >= 0.0f) & int(w <= kMaxFinite);
   for (size_t v = 0; v < vertex_count && fine; ++v) {
-    for (size_t e = offsets[v] + 1; e < offsets[v + 1]; ++e) {
+    for (size_t e = size_t(offsets[v]) + 1; e < offsets[v + 1]; ++e) {
       const Entry previous{influences.groups[e - 1], influences.weights[e - 1]};
       fine &= int(!Before({influences.groups[e], influences.weights[e]}, previous));
     }

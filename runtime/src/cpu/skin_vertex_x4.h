@@ -138,8 +138,9 @@ inline void BlendLane(BlendedRowsX4& out, size_t i, const Index* index, const fl
   float sum = 0.0f;
   for (size_t e = 0; e < count; ++e) {
     // A zero weight adds nothing (as BlendedMatrix::Add skips it): a sum starts at +0, and adding
-    // ±0 to a sum other than -0 leaves it unchanged, so only a non-finite palette entry (0 · inf
-    // is NaN) has to be masked out.
+    // ±0 to a sum other than -0 leaves it unchanged (rounding to nearest, the default: a host that
+    // rounds down would turn +0 + -0 into -0), so only a non-finite palette entry (0 · inf is NaN)
+    // has to be masked out.
     const __m128 w = _mm_set1_ps(weight[e]);
     sum += weight[e];
     const Float3x4& p = palette[index[e]];

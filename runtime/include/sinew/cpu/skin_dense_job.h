@@ -49,8 +49,8 @@ struct SkinDenseJob {
   // The normal rule of linear skinning (NormalBlend::kPerJoint: normal' = normalize(Σ w ·
   // inverse-transpose(palette entry₃ₓ₃) · n), UsdSkel's). Dual quaternions ignore it.
   NormalBlend normal_blend = NormalBlend::kBlendedMatrix;
-  // Threads, and four vertices at a time or one (sinew/cpu/skin_run.h): the same outputs either
-  // way.
+  // Threads, and eight, four or one vertex at a time (sinew/cpu/skin_run.h): the same outputs
+  // either way.
   SkinRun run;
 
   // Outputs sized like their inputs; out_normals/out_tangents empty when the inputs are.
