@@ -1,16 +1,11 @@
 #include "sinew/asset/dense_influences.h"
 
-#include <algorithm>
 #include <cmath>
-#include <limits>
 #include <string>
 
+#include "influence_prepass.h"
+
 namespace sinew {
-namespace {
-
-constexpr float kMaxFinite = std::numeric_limits<float>::max();
-
-}  // namespace
 
 Status ValidateDenseInfluences(size_t vertex_count, uint32_t k, std::span<const uint16_t> joints,
                                std::span<const float> weights, size_t palette_size) {
@@ -37,13 +32,10 @@ Status ValidateDenseInfluences(size_t vertex_count, uint32_t k, std::span<const 
   if (palette_size == 0) {
     return {Error::kEmptyPalette, "the skinning palette has no joints", "palette"};
   }
-  // Skinning jobs validate on every run, so the common case, nothing wrong, is one branch-free
-  // pass the compiler vectorizes; the loop below names the first fault only when there is one.
-  uint16_t largest = 0;
-  for (uint16_t j : joints) largest = std::max(largest, j);
-  int in_range = 1;  // every weight finite and non-negative (NaN fails both comparisons)
-  for (float w : weights) in_range &= int(w >= 0.0f) & int(w <= kMaxFinite);
-  if (largest < palette_size && in_range) return {};
+  // Nothing wrong (influence_prepass.h): done; else the loop below names the first fault.
+  if (detail::AllBelow(joints, palette_size) && detail::AllWeightsFiniteAndNonNegative(weights)) {
+    return {};
+  }
   for (size_t i = 0; i < expected; ++i) {
     if (joints[i] >= palette_size) {
       return {Error::kJointIndexOutOfRange,

@@ -5,6 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "influence_prepass.h"
+
 namespace sinew {
 namespace {
 
@@ -64,14 +66,11 @@ Status ValidateSparseInfluences(size_t vertex_count, const SparseInfluences& inf
             "sparse_influences/group_count"};
   }
 
-  // Skinning jobs validate on every run, so the common case, nothing wrong, takes passes without
-  // early exits first (the first two vectorize); the loop below names the first fault only when
-  // there is one.
-  uint32_t largest = 0;
-  for (uint32_t g : influences.groups) largest = std::max(largest, g);
-  int fine = largest < influences.group_count;
-  constexpr float kMaxFinite = std::numeric_limits<float>::max();
-  for (float w : influences.weights) fine &= int(w >= 0.0f) & int(w <= kMaxFinite);
+  // Nothing wrong (influence_prepass.h, then the order without early exits): done; else the loop
+  // below names the first fault.
+  int fine =
+      detail::AllBelow(std::span<const uint32_t>(influences.groups), influences.group_count) &&
+      detail::AllWeightsFiniteAndNonNegative(influences.weights);
   for (size_t v = 0; v < vertex_count && fine; ++v) {
     for (size_t e = size_t(offsets[v]) + 1; e < offsets[v + 1]; ++e) {
       const Entry previous{influences.groups[e - 1], influences.weights[e - 1]};
