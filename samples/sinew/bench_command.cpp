@@ -416,9 +416,8 @@ struct Case {
   VertexFormats formats;
   bool gpu_only = false;
   // A GPU-only case's reference is the CPU outputs of the case named here, when it ran before
-  // (the same mesh and poses, in float32); keep_reference: a later case names this one.
+  // (the same mesh and poses, in float32).
   std::string reference_of;
-  bool keep_reference = false;
   double position_tolerance = 1e-5, direction_tolerance = 1e-5;
   std::string formats_name = "float32";
 };
@@ -729,9 +728,6 @@ bool MakeCases(const BenchOptions& o, std::vector<Case>* cases, std::string* fil
   if (!o.file.empty()) return LoadFileCases(o, cases, file_note);
   Status status = AddDenseCases(o, cases);
   if (status && o.formats && !o.skip_gpu) status = AddFormatCases(o, cases);
-  for (const Case& c : *cases) {
-    for (Case& named : *cases) named.keep_reference |= named.layout == c.reference_of;
-  }
   if (status && o.layouts) status = AddLayoutCases(o, cases);
   if (status && o.shapes) status = AddShapeCases(o, cases);
   if (!status) std::fprintf(stderr, "sinew bench: %s\n", status.error().ToString().c_str());
@@ -835,7 +831,7 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
     return false;
   }
   rows->push_back(gpu_row);
-  if (c.keep_reference) (*kept)[c.layout] = std::move(own);
+  if (!own.positions.empty()) (*kept)[c.layout] = std::move(own);  // for later cases to name
   return true;
 }
 
@@ -1131,10 +1127,10 @@ int BenchCommand(std::span<const std::string_view> args) {
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
     if (!RunCase(c, o, ctx.get(), warm, &kept, &progress, &report.rows)) return 1;
-    // A kept reference goes once its last user has run (10M vertices: 400 MB a character).
-    const auto later = [&](const Case& d) { return d.reference_of == c.reference_of; };
-    if (!c.reference_of.empty() && std::none_of(cases.begin() + i + 1, cases.end(), later)) {
-      kept.erase(c.reference_of);
+    // A kept reference goes once no later case names it (10M vertices: 400 MB a character).
+    for (const std::string& key : {c.layout, c.reference_of}) {
+      const auto names = [&](const Case& d) { return d.reference_of == key; };
+      if (std::none_of(cases.begin() + i + 1, cases.end(), names)) kept.erase(key);
     }
   }
   if (copy_kernel) {
