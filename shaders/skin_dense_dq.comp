@@ -7,8 +7,6 @@
 #include "skinning_common.glsl"
 #include "dual_quaternion.glsl"
 
-layout(local_size_x = SINEW_GROUP_SIZE) in;
-
 // Influence k of vertex v's K: its palette entry and weight.
 void DenseInfluence(uint v, uint k, out uint entry, out float w) {
   uint at = v * InfluencesPerVertex() + k;

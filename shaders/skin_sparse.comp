@@ -6,8 +6,6 @@
 
 #include "skinning_common.glsl"
 
-layout(local_size_x = SINEW_GROUP_SIZE) in;
-
 void main() {
   uint v;
   if (!SkinItem(v)) return;

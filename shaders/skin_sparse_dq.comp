@@ -7,8 +7,6 @@
 #include "skinning_common.glsl"
 #include "dual_quaternion.glsl"
 
-layout(local_size_x = SINEW_GROUP_SIZE) in;
-
 void main() {
   uint v;
   if (!SkinItem(v)) return;

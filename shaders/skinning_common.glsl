@@ -2,7 +2,8 @@
 // runtime/include/sinew/vk/gpu_layout.h (static_asserts keep the two in step).
 //
 // A dispatch walks a work table: workgroup i of the dispatch takes work item
-// pc.item_base + i, which names an instance record and a group of 64 of that instance's vertices.
+// pc.item_base + i, which names an instance record and a group of that instance's vertices, as many
+// as the workgroup has invocations (constant_id 19 below).
 // Instances of any number of meshes, each with its own sizes and streams, share the dispatch.
 
 // The per-mesh choices, fixed per pipeline as specialization constants (runtime/src/vk/kernels.cpp
@@ -38,6 +39,9 @@ layout(constant_id = 16) const bool kInterleaved = false;
 layout(constant_id = 17) const uint kOutStride = 3u;
 // The mesh has morph targets (else the kernel has no morph stage at all).
 layout(constant_id = 18) const bool kMorphs = false;
+// Invocations per workgroup, one vertex each: a power of two from 64 to 1024, chosen per SkinCache
+// from the device's subgroup size (runtime/src/vk/skin_cache.cpp); gl_WorkGroupSize.x.
+layout(local_size_x_id = 19) in;
 
 #include "vertex_formats.glsl"
 
@@ -46,8 +50,8 @@ layout(constant_id = 18) const bool kMorphs = false;
 #define SINEW_FLAG_COPY_PREVIOUS 1u  // copy each replaced position to previous_positions first
 #define SINEW_FLAG_PREVIOUS_IS_CURRENT 2u  // write the new position to previous_positions too
 
-// Vertices per workgroup, and per morph group (MorphDeltas, kMorphGroupSize).
-#define SINEW_GROUP_SIZE 64
+// Vertices per morph group (MorphDeltas, kMorphGroupSize): a workgroup holds whole ones.
+#define SINEW_MORPH_GROUP_SIZE 64u
 // MorphDeltas::block_index where a target moves no vertex of the group (kNoMorphBlock).
 #define SINEW_NO_MORPH_BLOCK 0xFFFFFFFFu
 
@@ -116,16 +120,18 @@ layout(std430, set = 0, binding = 7) buffer OutPositions { float out_positions[]
 layout(std430, set = 0, binding = 8) writeonly buffer OutDirections { uint out_direction_words[]; };
 layout(std430, set = 0, binding = 9) writeonly buffer OutTangents { vec4 out_tangents[]; };
 
-// This workgroup's instance record and vertex group (SkinItem).
+// This workgroup's instance record (SkinItem), and the morph group of this invocation's vertex
+// and the vertex's place in it.
 SkinInstance inst;
-uint group;
+uint morph_group;
+uint morph_lane;
 
 // K of a dense mesh: the pipeline's constant when it has one, else the record's.
 uint InfluencesPerVertex() {
   return kInfluences != 0u ? kInfluences : inst.influences_per_vertex;
 }
 
-// Loads the workgroup's work item into `inst` and `group`; false when the workgroup is past the
+// Loads the workgroup's work item into `inst`, and `morph_group` and `morph_lane`; false when the workgroup is past the
 // dispatch's items or the invocation past its instance's vertices.
 bool SkinItem(out uint v) {
   uint index = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
@@ -133,8 +139,9 @@ bool SkinItem(out uint v) {
   if (index >= pc.item_count) return false;
   uvec2 item = work_items[pc.item_base + index];
   inst = instances[item.x];
-  group = item.y;
-  v = group * uint(SINEW_GROUP_SIZE) + gl_LocalInvocationID.x;
+  v = item.y * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  morph_group = v / SINEW_MORPH_GROUP_SIZE;
+  morph_lane = v % SINEW_MORPH_GROUP_SIZE;
   return v < inst.vertex_count;
 }
 
@@ -224,7 +231,7 @@ vec3 MorphDelta(uint at) {
 
 // Adds block's deltas times w to vertex x if the block moves this invocation's vertex.
 void AddMorphBlock(uvec4 block, float w, inout Vertex x) {
-  uint lane = gl_LocalInvocationID.x;
+  uint lane = morph_lane;
   uint bit = 1u << (lane & 31u);
   uint word = lane < 32u ? block.y : block.z;
   if ((word & bit) == 0u) return;
@@ -247,19 +254,20 @@ void AddMorphBlock(uvec4 block, float w, inout Vertex x) {
 // renormalization included. Otherwise the group visits the shorter of two lists, both ascending
 // by target (so the sum is the same either way): the instance's A active targets, each found in
 // the group through the block index, or the group's B blocks, each with its target's weight (0:
-// skipped). The choice and every lookup are the same for the whole workgroup; the cost per vertex
-// is min(A, B) steps, nothing for a target whose weight is 0.
+// skipped). The choice and every lookup are the same for the whole morph group of 64 vertices,
+// which no subgroup of 64 invocations or fewer straddles; the cost per vertex is min(A, B) steps,
+// nothing for a target whose weight is 0.
 void ApplyMorphs(inout Vertex x) {
   if (kMorphs) {
     uint targets = inst.morph_target_count;
     uint slot = inst.morph_slot;
     uint active_count = morph_words[slot];
     if (active_count == 0u) return;
-    uint first = mesh_words[inst.morph_lookup + group];
-    uint end = mesh_words[inst.morph_lookup + group + 1u];
+    uint first = mesh_words[inst.morph_lookup + morph_group];
+    uint end = mesh_words[inst.morph_lookup + morph_group + 1u];
     if (active_count <= end - first) {
-      uint groups = (inst.vertex_count + uint(SINEW_GROUP_SIZE) - 1u) / uint(SINEW_GROUP_SIZE);
-      uint index_base = inst.morph_lookup + groups + 1u + group * targets;
+      uint groups = (inst.vertex_count + SINEW_MORPH_GROUP_SIZE - 1u) / SINEW_MORPH_GROUP_SIZE;
+      uint index_base = inst.morph_lookup + groups + 1u + morph_group * targets;
       for (uint k = 1u; k <= active_count; ++k) {
         uint target = morph_words[slot + 2u * k];
         uint b = mesh_words[index_base + target];

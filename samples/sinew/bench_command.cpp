@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -62,7 +63,8 @@ struct BenchOptions {
   // on this many (0: every hardware thread; 1: not again), each checked equal to the scalar
   // outputs bit for bit.
   uint32_t cpu_threads = 0;
-  uint32_t cpu_lanes = 0;  // the fast path's cpu::SkinRun::max_lanes
+  uint32_t cpu_lanes = 0;       // the fast path's cpu::SkinRun::max_lanes
+  uint32_t workgroup_size = 0;  // the GPU kernels' (vk::SkinCacheOptions::workgroup_size)
 };
 
 struct Row {
@@ -156,6 +158,8 @@ void PrintHelp() {
       "                    thread; 1: not), each checked equal to the reference bit for bit\n"
       "  --cpu-lanes N     the fast path skins at most N vertices at a time (default 0: 8 with\n"
       "                    AVX, else 4; 4: SSE2's four even where AVX would take eight)\n"
+      "  --workgroup-size N vertices per workgroup of the GPU kernels, a power of two from 64\n"
+      "                    (default 0: the device's, from its subgroup size)\n"
       "  --no-layouts      skip the dense-vs-sparse cases (a uniform 4-bone mesh as sparse; a\n"
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
       "  --no-dqs          skip the dual-quaternion cases (each dense K again, blended with dual\n"
@@ -193,6 +197,10 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
       if (!ParseUint(value(), &o->cpu_threads)) return "--cpu-threads N (0: every hardware thread)";
     } else if (a == "--cpu-lanes") {
       if (!ParseUint(value(), &o->cpu_lanes)) return "--cpu-lanes N (0: the widest, 4: SSE2)";
+    } else if (a == "--workgroup-size") {
+      if (!ParseUint(value(), &o->workgroup_size)) {
+        return "--workgroup-size N (0: the device's, else a power of two from 64)";
+      }
     } else if (a == "--no-layouts") {
       o->layouts = false;
     } else if (a == "--no-shapes") {
@@ -281,9 +289,10 @@ struct GpuCrowd {
 
 Result<GpuCrowd> CreateGpuCrowd(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
                                 const std::vector<float>& morph_weights, uint32_t characters,
-                                const VertexFormats& formats) {
+                                const VertexFormats& formats, uint32_t workgroup_size) {
   vk::SkinCacheOptions base;
   base.formats = formats;
+  base.workgroup_size = workgroup_size;
   base.frames_in_flight = 1;
   base.previous_positions = vk::PreviousPositions::kNone;
   auto options = vk::SkinCacheOptionsFor(mesh, joints, characters, base);
@@ -386,7 +395,8 @@ Status RunGpu(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
               const std::vector<float>& morph_weights, const VertexFormats& formats,
               double morph_bytes_per_vertex, const BenchOptions& o, const CpuOutputs& reference,
               CopyKernel* warm, Row* row, Progress* progress) {
-  auto crowd = CreateGpuCrowd(ctx, mesh, joints, morph_weights, o.characters, formats);
+  auto crowd =
+      CreateGpuCrowd(ctx, mesh, joints, morph_weights, o.characters, formats, o.workgroup_size);
   if (!crowd) return crowd.status();
   if (warm) {
     if (Status s = warm->WarmUp(kWarmUpMinMs, kWarmUpMaxMs); !s) return s;
@@ -884,7 +894,9 @@ void PrintDualQuaternionCosts(const std::vector<Row>& rows) {
 
 // What the run measured, for the table or the JSON.
 struct BenchReport {
-  std::string device;     // the GPU's name, "none" without one
+  std::string device;           // the GPU's name, "none" without one
+  uint32_t workgroup_size = 0;  // the GPU kernels' (0 without a GPU)
+  uint32_t subgroup_size = 0;   // the GPU's (Context::subgroup_size)
   std::string gpu_note;   // why the GPU path did not run ("" when it did, or was not asked for)
   std::string file_note;  // FILE: what was loaded, and how long it took
   bool gpu = false;       // the GPU path ran
@@ -909,6 +921,15 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
   JsonWriter json(stdout);
   json.BeginObject();
   json.Key("device").String(report.device);
+  for (const auto& [key, value] : {std::pair{"workgroup_size", report.workgroup_size},
+                                   std::pair{"subgroup_size", report.subgroup_size}}) {
+    json.Key(key);
+    if (value) {
+      json.Int(value);
+    } else {
+      json.Null();
+    }
+  }
   json.Key("file");
   if (o.file.empty()) {
     json.Null();
@@ -1015,6 +1036,10 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
                 report.file_note.c_str(), o.characters, o.frames, report.device.c_str());
   }
   if (!report.gpu_note.empty()) std::printf("GPU path skipped: %s\n", report.gpu_note.c_str());
+  if (report.workgroup_size) {
+    std::printf("GPU kernels: workgroups of %u vertices (the device's subgroups: %u)\n",
+                report.workgroup_size, report.subgroup_size);
+  }
   std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %6s %10s %9s %9s %12s\n", "path",
               "influences", "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s",
               "%copy", "record us", "pose us", "upload us", "max err/ext");
@@ -1107,6 +1132,15 @@ int BenchCommand(std::span<const std::string_view> args) {
   const std::unique_ptr<vk::Context> ctx = CreateBenchContext(o, &report.gpu_note);
   report.gpu = ctx != nullptr;
   report.device = ctx ? ctx->properties().deviceName : "none";
+  if (ctx) {
+    auto workgroup_size = vk::SkinWorkgroupSize(*ctx, o.workgroup_size);
+    if (!workgroup_size) {
+      std::fprintf(stderr, "sinew bench: %s\n", workgroup_size.error().ToString().c_str());
+      return 2;
+    }
+    report.workgroup_size = *workgroup_size;
+    report.subgroup_size = ctx->subgroup_size();
+  }
   Progress progress;
   std::vector<Case> cases;
   if (!MakeCases(o, &cases, &report.file_note)) return 1;

@@ -10,7 +10,6 @@
 #include <initializer_list>
 #include <limits>
 #include <memory>
-#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -37,37 +36,6 @@ using testing::CrowdPalettes;
 using testing::DefaultJoints;
 using testing::DefaultSkeleton;
 
-// `count` targets, each moving a random 5% of the vertices (at least one); every third target
-// also moves normals, every fourth tangents.
-std::vector<MorphTarget> RandomTargets(size_t vertices, size_t count, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> offset(-0.2f, 0.2f);
-  std::vector<MorphTarget> targets(count);
-  for (size_t t = 0; t < count; ++t) {
-    MorphTarget& m = targets[t];
-    m.positions.assign(vertices * 3, 0.0f);
-    if (t % 3 == 0) m.normals.assign(vertices * 3, 0.0f);
-    if (t % 4 == 0) m.tangents.assign(vertices * 3, 0.0f);
-    const size_t touched = std::max<size_t>(1, vertices / 20);
-    for (size_t k = 0; k < touched; ++k) {
-      const size_t v = rng() % vertices;
-      for (size_t c = 0; c < 3; ++c) {
-        m.positions[v * 3 + c] = offset(rng);
-        if (!m.normals.empty()) m.normals[v * 3 + c] = offset(rng);
-        if (!m.tangents.empty()) m.tangents[v * 3 + c] = offset(rng);
-      }
-    }
-  }
-  return targets;
-}
-
-// Per instance: target t's weight is 0 for every fifth target, else in [-0.5, 1.5].
-std::vector<float> Weights(size_t targets, uint32_t instances) {
-  std::vector<float> w(targets * instances);
-  for (size_t i = 0; i < w.size(); ++i) w[i] = i % 5 == 0 ? 0.0f : -0.5f + float(i % 9) * 0.25f;
-  return w;
-}
-
 class BlendShapeGpu : public testing::GpuTest,
                       public ::testing::WithParamInterface<std::tuple<uint32_t, bool>> {};
 
@@ -77,11 +45,11 @@ TEST_P(BlendShapeGpu, FusedMorphAndSkinMatchesTheCpuReference) {
   if (sparse) {
     ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kSparse, 0, DefaultJoints()).ok());
   }
-  mesh.targets = RandomTargets(vertices, 12, vertices);
+  mesh.targets = testing::RandomMorphTargets(vertices, 12, vertices);
   ASSERT_TRUE(mesh.Validate(DefaultJoints()).ok())
       << mesh.Validate(DefaultJoints()).error().ToString();
   testing::ExpectGpuMatchesCpu(*context_, mesh, CrowdPalettes(DefaultSkeleton(), 3), 3,
-                               Weights(12, 3));
+                               testing::CrowdMorphWeights(12, 3));
 }
 
 INSTANTIATE_TEST_SUITE_P(SizesAndLayouts, BlendShapeGpu,
@@ -113,7 +81,7 @@ TEST_F(BlendShapeGpuTest, AllWeightsZeroLeavesPositionsAsSkinningAlone) {
   Primitive mesh = CharacterMesh(500, 4, /*normals=*/false, /*tangents=*/false);
   const std::vector<Float3x4> palettes = CrowdPalettes(DefaultSkeleton(), 1);
   const testing::Streams plain = testing::SkinOnCpu(mesh, palettes, 1);
-  mesh.targets = RandomTargets(500, 4, 7);
+  mesh.targets = testing::RandomMorphTargets(500, 4, 7);
   testing::ExpectGpuMatchesCpu(*context_, mesh, palettes, 1, std::vector<float>(4, 0.0f));
   const testing::Streams zero = testing::SkinOnCpu(mesh, palettes, 1, std::vector<float>(4, 0.0f));
   EXPECT_EQ(testing::MaxAbsDiff(plain.positions, zero.positions), 0.0f);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/skin_mesh.h"
@@ -96,16 +97,45 @@ Status DeformFrameForReadback(const vk::Context& ctx, vk::SkinCache& cache) {
   return recorded ? submitted : recorded;
 }
 
+std::vector<MorphTarget> RandomMorphTargets(size_t vertices, size_t count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> offset(-0.2f, 0.2f);
+  std::vector<MorphTarget> targets(count);
+  for (size_t t = 0; t < count; ++t) {
+    MorphTarget& m = targets[t];
+    m.positions.assign(vertices * 3, 0.0f);
+    if (t % 3 == 0) m.normals.assign(vertices * 3, 0.0f);
+    if (t % 4 == 0) m.tangents.assign(vertices * 3, 0.0f);
+    const size_t touched = std::max<size_t>(1, vertices / 20);
+    for (size_t k = 0; k < touched; ++k) {
+      const size_t v = rng() % vertices;
+      for (size_t c = 0; c < 3; ++c) {
+        m.positions[v * 3 + c] = offset(rng);
+        if (!m.normals.empty()) m.normals[v * 3 + c] = offset(rng);
+        if (!m.tangents.empty()) m.tangents[v * 3 + c] = offset(rng);
+      }
+    }
+  }
+  return targets;
+}
+
+std::vector<float> CrowdMorphWeights(size_t targets, uint32_t instances) {
+  std::vector<float> w(targets * instances);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = i % 5 == 0 ? 0.0f : -0.5f + float(i % 9) * 0.25f;
+  return w;
+}
+
 void ExpectGpuMatchesCpu(const vk::Context& ctx, const Primitive& mesh,
                          const std::vector<Float3x4>& palettes, uint32_t instances,
-                         const std::vector<float>& morph_weights) {
+                         const std::vector<float>& morph_weights,
+                         const vk::SkinCacheOptions& base) {
   const size_t j = palettes.size() / instances;
   ASSERT_EQ(palettes.size(), instances * j);
   ASSERT_EQ(mesh.palette_size(j), j);
   const Streams expected = SkinOnCpu(mesh, palettes, instances, morph_weights);
 
   // As an engine: one SkinCache, one palette and instance per crowd member, one Record().
-  auto options = vk::SkinCacheOptionsFor(mesh, uint32_t(j), instances);
+  auto options = vk::SkinCacheOptionsFor(mesh, uint32_t(j), instances, base);
   ASSERT_TRUE(options.ok()) << options.error().ToString();
   auto cache = vk::SkinCache::Create(ctx, *options);
   ASSERT_TRUE(cache.ok()) << cache.error().ToString();

@@ -2,6 +2,7 @@
 // sparse mesh), the GPU deformation, and the comparison (docs/semantics.md, "Tolerances").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -45,15 +46,24 @@ float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b);
 // waited for. The first failure's status.
 Status DeformFrameForReadback(const vk::Context& ctx, vk::SkinCache& cache);
 
+// `count` morph targets over `vertices` vertices, each moving a random 5% of them (at least one;
+// from `seed`); every third target also moves normals, every fourth tangents.
+std::vector<MorphTarget> RandomMorphTargets(size_t vertices, size_t count, uint32_t seed);
+// Weights of `targets` morph targets for each of `instances` instances: every fifth 0, the others
+// in [-0.5, 1.5].
+std::vector<float> CrowdMorphWeights(size_t targets, uint32_t instances);
+
 // `mesh` (dense, skinned by a skin of DefaultJoints()) with its influences as sparse CSR
 // influences instead.
 Primitive SparseCharacterMesh(Primitive mesh);
 
 // Deforms `instances` copies of `mesh` with `palettes` (and per-instance `morph_weights`) on the
 // GPU and expects the CPU result:
-// positions within 1e-5 x extent, normals and tangents within 1e-5.
+// positions within 1e-5 x extent, normals and tangents within 1e-5. The SkinCache takes `base`'s
+// choices besides its capacities (SkinCacheOptionsFor).
 void ExpectGpuMatchesCpu(const vk::Context& ctx, const Primitive& mesh,
                          const std::vector<Float3x4>& palettes, uint32_t instances,
-                         const std::vector<float>& morph_weights = {});
+                         const std::vector<float>& morph_weights = {},
+                         const vk::SkinCacheOptions& base = {});
 
 }  // namespace sinew::testing

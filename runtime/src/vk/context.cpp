@@ -211,6 +211,12 @@ void Context::QueryDevice() {
   const detail::Functions& f = *functions_;
   f.vkGetPhysicalDeviceProperties(physical_device_, &properties_);
   f.vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+  VkPhysicalDeviceSubgroupProperties subgroup{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  properties2.pNext = &subgroup;
+  f.vkGetPhysicalDeviceProperties2(physical_device_, &properties2);
+  subgroup_size_ = subgroup.subgroupSize;
 }
 
 namespace {

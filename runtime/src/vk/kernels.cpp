@@ -54,16 +54,31 @@ Status Kernels::CreateLayouts() {
   return {};
 }
 
-Result<Kernel> Kernels::Get(uint32_t variant) {
+Result<Kernel> Kernels::Layouts() {
+  std::lock_guard lock(mutex_);
+  if (!layout_) {
+    if (Status s = CreateLayouts(); !s) return s;
+  }
+  return Kernel{VK_NULL_HANDLE, layout_, set_layout_};
+}
+
+Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
   if (variant >= kKernelVariants) {
     return Status(Error::kInvalidArgument, "kernel variant " + std::to_string(variant), "variant");
+  }
+  uint32_t size_index = 0;
+  while ((kMinSkinWorkgroupSize << size_index) < workgroup_size) ++size_index;
+  if ((kMinSkinWorkgroupSize << size_index) != workgroup_size ||
+      workgroup_size > kMaxSkinWorkgroupSize) {
+    return Status(Error::kInvalidArgument, "workgroup size " + std::to_string(workgroup_size),
+                  "workgroup_size");
   }
   std::lock_guard lock(mutex_);
   if (!layout_) {
     if (Status s = CreateLayouts(); !s) return s;
   }
   const KernelKind kind = KernelOf(variant);
-  VkPipeline& pipeline = pipelines_[variant];
+  VkPipeline& pipeline = pipelines_[variant + kKernelVariants * size_index];
   if (!pipeline) {
     const Functions& f = Fn(context_);
     const VkDevice device = context_.device();
@@ -84,12 +99,13 @@ Result<Kernel> Kernels::Get(uint32_t variant) {
     // The choices as the shaders' specialization constants: five booleans (constant_id = bit
     // index), K (constant_id 5, a uint; 0 reads the record's), then two booleans per format
     // (constant_id 6 to 13: the field's value 1 or 2), unorm16 positions (14), half morph deltas
-    // (15), interleaved outputs (16), the output stride in words (17), morph targets (18).
+    // (15), interleaved outputs (16), the output stride in words (17), morph targets (18); the
+    // workgroup size (19, local_size_x_id).
     const uint32_t choices = ChoicesOf(variant);
     const auto field = [&](uint32_t shift, uint32_t bits) {
       return (choices >> shift) & ((1u << bits) - 1u);
     };
-    std::array<uint32_t, 19> values{};
+    std::array<uint32_t, 20> values{};
     for (uint32_t id = 0; id < 5; ++id) values[id] = field(id, 1);
     values[5] = 4u * field(kChoiceInfluencesShift, 3);
     uint32_t id = 6;
@@ -107,6 +123,7 @@ Result<Kernel> Kernels::Get(uint32_t variant) {
     outputs.outputs = values[16] ? OutputLayout::kInterleaved : OutputLayout::kSeparate;
     values[17] = OutputStridesOf(values[0] != 0, values[1] != 0, outputs).positions / 4;
     values[18] = (choices & kChoiceMorphs) ? 1u : 0u;
+    values[19] = workgroup_size;
     std::array<VkSpecializationMapEntry, values.size()> entries{};
     for (uint32_t e = 0; e < entries.size(); ++e) {
       entries[e] = {e, uint32_t(e * sizeof(uint32_t)), sizeof(uint32_t)};
@@ -122,8 +139,9 @@ Result<Kernel> Kernels::Get(uint32_t variant) {
       pipeline = VK_NULL_HANDLE;
       return VulkanError("vkCreateComputePipelines", r);
     }
-    const std::string name =
-        std::string(shaders::SkinName(kind)) + " choices " + std::to_string(ChoicesOf(variant));
+    const std::string name = std::string(shaders::SkinName(kind)) + " choices " +
+                             std::to_string(ChoicesOf(variant)) + " workgroup " +
+                             std::to_string(workgroup_size);
     SetName(context_, VK_OBJECT_TYPE_PIPELINE, pipeline, name.c_str());
   }
   return Kernel{pipeline, layout_, set_layout_};

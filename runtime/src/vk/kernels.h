@@ -2,7 +2,8 @@
 // Context's pipeline cache, and shared by every SkinCache of that Context (a character of a kind
 // already drawn compiles nothing). A variant is a kernel (dense or sparse, linear or dual
 // quaternions) and the per-mesh choices it takes as specialization constants
-// (shaders/skinning_common.glsl, constant_id 0 to 18), so that no kernel branches on them.
+// (shaders/skinning_common.glsl, constant_id 0 to 18), so that no kernel branches on them, and
+// its workgroup size (constant_id 19).
 // Destroyed with the Context.
 #pragma once
 
@@ -89,9 +90,13 @@ class Kernels {
   Kernels& operator=(const Kernels&) = delete;
   ~Kernels();
 
-  // The kernel of `variant` (KernelVariant), created on the first call (thread-safe).
-  // kVulkanCallFailed; kInvalidArgument for a variant past kKernelVariants.
-  Result<Kernel> Get(uint32_t variant);
+  // The kernel of `variant` (KernelVariant) with `workgroup_size` invocations per workgroup (a
+  // power of two from kMinSkinWorkgroupSize to kMaxSkinWorkgroupSize, specialization constant 19),
+  // created on the first call (thread-safe). kVulkanCallFailed; kInvalidArgument for a variant
+  // past kKernelVariants or another workgroup size.
+  Result<Kernel> Get(uint32_t variant, uint32_t workgroup_size);
+  // The descriptor set and pipeline layouts every kernel shares (the pipeline left null).
+  Result<Kernel> Layouts();
   // How many pipelines this Context has created so far (tests: one per variant, not per mesh).
   uint32_t pipelines_created() const;
 
@@ -102,7 +107,8 @@ class Kernels {
   mutable std::mutex mutex_;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  std::unordered_map<uint32_t, VkPipeline> pipelines_;  // by variant
+  // By variant and workgroup size: variant + kKernelVariants · log2(workgroup size / 64).
+  std::unordered_map<uint32_t, VkPipeline> pipelines_;
 };
 
 // The kernel cache of `context`.

@@ -12,7 +12,7 @@
 namespace sinew::vk::detail {
 namespace {
 
-static_assert(kMorphGroupSize == kSkinWorkgroupSize, "a morph group is one workgroup");
+static_assert(kMinSkinWorkgroupSize % kMorphGroupSize == 0, "a workgroup holds whole morph groups");
 static_assert(kNoMorphBlock == kNoMorphBlockIndex, "SINEW_NO_MORPH_BLOCK");
 
 VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {

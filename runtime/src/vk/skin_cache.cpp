@@ -158,6 +158,7 @@ struct SkinCache::State {
   // Byte offsets of the ranges within each frame's buffer, and their sizes.
   VkDeviceSize records_at = 0, items_at = 0, palettes_at = 0, morph_at = 0, frame_bytes = 0;
   uint32_t max_work_items = 0;
+  uint32_t workgroup_size = kMinSkinWorkgroupSize;  // vertices per work item
   std::vector<Retired> retired;
   uint64_t record_stamp = 0;
   uint64_t topology = 0;        // bumped by every AddInstance and RemoveInstance
@@ -179,7 +180,7 @@ struct SkinCache::State {
     for (uint32_t k = 0; k < kernel_variants.size(); ++k) {
       if (kernel_variants[k] == variant) return k;
     }
-    auto kernel = detail::KernelsOf(context).Get(variant);
+    auto kernel = detail::KernelsOf(context).Get(variant, workgroup_size);
     if (!kernel) return kernel.status();
     kernels.push_back(*kernel);
     kernel_variants.push_back(variant);
@@ -262,6 +263,25 @@ Result<SkinCacheOptions> SkinCacheOptionsFor(const Primitive& mesh, uint32_t joi
   return o;
 }
 
+Result<uint32_t> SkinWorkgroupSize(const Context& context, uint32_t requested) {
+  const VkPhysicalDeviceLimits& limits = context.properties().limits;
+  const uint32_t largest = std::min({limits.maxComputeWorkGroupSize[0],
+                                     limits.maxComputeWorkGroupInvocations, kMaxSkinWorkgroupSize});
+  if (requested == 0) {
+    uint32_t size = kMinSkinWorkgroupSize;
+    while (size < context.subgroup_size() && size * 2 <= largest) size *= 2;
+    return size;
+  }
+  if (requested < kMinSkinWorkgroupSize || requested > largest ||
+      (requested & (requested - 1)) != 0) {
+    return ErrorInfo{Error::kInvalidArgument,
+                     "workgroup size " + std::to_string(requested) +
+                         " is not 0 or a power of two from 64 to " + std::to_string(largest),
+                     "SkinCacheOptions::workgroup_size", 0};
+  }
+  return requested;
+}
+
 SkinCache::SkinCache(const Context& context) : context_(context) {}
 
 SkinCache::~SkinCache() {
@@ -279,11 +299,15 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
     return ErrorInfo{Error::kInvalidArgument, "every capacity must be at least 1",
                      "SkinCacheOptions", 0};
   }
+  auto workgroup_size = SkinWorkgroupSize(context, options.workgroup_size);
+  if (!workgroup_size) return workgroup_size.status();
   std::unique_ptr<SkinCache> c(new SkinCache(context));
   c->options_ = options;
+  c->options_.workgroup_size = *workgroup_size;
   c->frames_in_flight_ = options.frames_in_flight;
   c->state_ = std::make_unique<State>();
   State& s = *c->state_;
+  s.workgroup_size = *workgroup_size;
 
   if (options.upload_family == VK_QUEUE_FAMILY_IGNORED) {
     c->options_.upload_family = context.queue_family();
@@ -314,10 +338,10 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
   const uint64_t morph_words = 3 * uint64_t{options.max_morph_weights} + 2 * options.max_instances;
   s.morph_pool = detail::RangeAllocator(options.max_morph_weights ? morph_words : 0);
 
-  // Work items: one per 64 vertices of each instance; every vertex has at least 12 bytes of
-  // output, so the output buffer bounds them.
+  // Work items: one per workgroup_size vertices of each instance; every vertex has at least 12
+  // bytes of output, so the output buffer bounds them.
   s.max_work_items = static_cast<uint32_t>(std::min<uint64_t>(
-      options.output_bytes / (12 * kSkinWorkgroupSize) + options.max_instances, UINT32_MAX / 2));
+      options.output_bytes / (12 * s.workgroup_size) + options.max_instances, UINT32_MAX / 2));
   const VkDeviceSize align = detail::StreamAlignment(context);
   VkDeviceSize cursor = 0;
   const auto place = [&](VkDeviceSize bytes) {
@@ -790,9 +814,9 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     records[r] = rec;
     const uint32_t key = s.order_keys[r];
     if (s.runs.empty() || s.runs.back().key != key) s.runs.push_back({key, item_count, item_count});
-    item_count += items_stand
-                      ? detail::GroupCount(m.layout.vertex_count)
-                      : detail::WriteWorkItems(r, m.layout.vertex_count, items + item_count);
+    item_count += items_stand ? detail::GroupCount(m.layout.vertex_count, s.workgroup_size)
+                              : detail::WriteWorkItems(r, m.layout.vertex_count, s.workgroup_size,
+                                                       items + item_count);
     s.runs.back().end = item_count;
     in.deformed = true;
     in.teleport = false;

@@ -77,8 +77,9 @@ SkinInstance MeshRecord(const MeshLayout& l, VkDeviceSize base) {
   return r;
 }
 
-uint32_t WriteWorkItems(uint32_t record, uint32_t vertex_count, SkinWorkItem* out) {
-  const uint32_t groups = GroupCount(vertex_count);
+uint32_t WriteWorkItems(uint32_t record, uint32_t vertex_count, uint32_t workgroup_size,
+                        SkinWorkItem* out) {
+  const uint32_t groups = GroupCount(vertex_count, workgroup_size);
   for (uint32_t g = 0; g < groups; ++g) out[g] = SkinWorkItem{record, g};
   return groups;
 }
@@ -105,7 +106,7 @@ void WriteMorphSlot(std::span<const float> weights, uint32_t* words) {
 
 Result<SkinDescriptorPool> CreateSkinDescriptorPool(const Context& context, uint32_t count,
                                                     const char* name) {
-  auto kernel = KernelsOf(context).Get(CommonVariant(false));  // the layout is shared
+  auto kernel = KernelsOf(context).Layouts();
   if (!kernel) return kernel.status();
   const Functions& f = Fn(context);
   SkinDescriptorPool out;

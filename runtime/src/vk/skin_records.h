@@ -14,9 +14,9 @@
 
 namespace sinew::vk::detail {
 
-// Workgroups (groups of 64 vertices) of a mesh.
-inline uint32_t GroupCount(uint32_t vertex_count) {
-  return (vertex_count + kSkinWorkgroupSize - 1) / kSkinWorkgroupSize;
+// Workgroups of `workgroup_size` vertices each of a mesh.
+inline uint32_t GroupCount(uint32_t vertex_count, uint32_t workgroup_size) {
+  return (vertex_count + workgroup_size - 1) / workgroup_size;
 }
 
 // Bytes from one output vertex to the next in each stream of an instance with normals and
@@ -39,9 +39,10 @@ uint32_t KernelChoices(const MeshLayout& layout);
 // `layout`'s streams in a mesh buffer where the layout starts at byte `base` (16-byte aligned).
 SkinInstance MeshRecord(const MeshLayout& layout, VkDeviceSize base);
 
-// Writes the work items of instance record `record` (one per group of 64 of its vertex_count
-// vertices) to `out`; returns how many (GroupCount(vertex_count)).
-uint32_t WriteWorkItems(uint32_t record, uint32_t vertex_count, SkinWorkItem* out);
+// Writes the work items of instance record `record` (one per group of `workgroup_size` of its
+// vertex_count vertices) to `out`; returns how many (GroupCount).
+uint32_t WriteWorkItems(uint32_t record, uint32_t vertex_count, uint32_t workgroup_size,
+                        SkinWorkItem* out);
 
 // kNonFiniteValue (where "weights/<t>") for a NaN or infinite weight, which would poison every
 // vertex its target moves (as cpu::MorphTargetsJob refuses it).

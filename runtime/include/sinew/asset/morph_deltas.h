@@ -1,8 +1,9 @@
 // Morph targets packed for the fused GPU kernel (docs/semantics.md, "Blend shapes"): sparse deltas
-// gathered per group of 64 vertices (one compute workgroup). Each group lists, target by target in
-// ascending order, a block {target, 64-bit mask of the group's vertices it moves, first delta}; a
-// vertex finds its delta by counting the mask bits below its own. Per group, the kernel walks the
-// shorter of the instance's active targets (nonzero weight, ascending; each found through
+// gathered per group of 64 vertices (the smallest compute workgroup: a larger one holds several
+// whole groups, and the choice below stays the same within each). Each group lists, target by
+// target in ascending order, a block {target, 64-bit mask of the group's vertices it moves, first
+// delta}; a vertex finds its delta by counting the mask bits below its own. Per group, the kernel
+// walks the shorter of the instance's active targets (nonzero weight, ascending; each found through
 // block_index) and the group's blocks (each with its weight): min(A, B) steps per vertex for A
 // active targets and B blocks in the group, so targets at weight 0 cost nothing per vertex when
 // A <= B (and an instance with none active skips the stage), at most B steps otherwise. Every
@@ -18,7 +19,7 @@
 
 namespace sinew {
 
-inline constexpr uint32_t kMorphGroupSize = 64;  // vertices per group: the kernels' workgroup size
+inline constexpr uint32_t kMorphGroupSize = 64;         // vertices per group
 inline constexpr uint32_t kNoMorphBlock = 0xFFFFFFFFu;  // block_index: the target moves nothing
 
 struct MorphDeltas {

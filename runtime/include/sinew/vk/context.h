@@ -148,6 +148,9 @@ class Context {
   VkQueue queue() const { return queue_; }
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
+  // Invocations per subgroup (VkPhysicalDeviceSubgroupProperties::subgroupSize): 32 on NVIDIA, 32
+  // or 64 on AMD, 8 to 32 on Intel, 4 to 16 on lavapipe (its SIMD width in floats).
+  uint32_t subgroup_size() const { return subgroup_size_; }
   // The entry points sinew loads its functions through: the host's in adopt mode, the loader's
   // in headless mode. A host (or the tool) loads its own calls on a headless device with them.
   PFN_vkGetInstanceProcAddr get_instance_proc_addr() const;
@@ -212,6 +215,7 @@ class Context {
   VkQueue queue_ = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};
+  uint32_t subgroup_size_ = 0;
   bool validation_enabled_ = false;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
   std::unique_ptr<MessageSink> sink_;

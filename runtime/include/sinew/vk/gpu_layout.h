@@ -2,7 +2,8 @@
 // Change both together; the static_asserts catch size and offset drift.
 //
 // Every skinning dispatch walks a work table: one work item per workgroup, naming an instance
-// record (which mesh, where its data and outputs live) and a group of 64 of its vertices. Meshes
+// record (which mesh, where its data and outputs live) and a group of its vertices, as many as
+// the workgroup has invocations (SkinCacheOptions::workgroup_size). Meshes
 // of any size and any number of instances share one dispatch per kernel variant (the kernel and
 // the mesh's specialization choices: runtime/src/vk/kernels.h).
 #pragma once
@@ -21,7 +22,11 @@ inline constexpr uint32_t kFlagCopyPrevious = 1u;
 // SINEW_FLAG_PREVIOUS_IS_CURRENT: also write the new position to previous_positions (an
 // instance's first frame, or one after a teleport, has no motion).
 inline constexpr uint32_t kFlagPreviousIsCurrent = 2u;
-inline constexpr uint32_t kSkinWorkgroupSize = 64;  // local_size_x of every skinning kernel
+// The workgroup sizes (local_size_x, vertices per work item) a SkinCache may run its kernels
+// with: powers of two from one morph group (64 vertices, asset/morph_deltas.h) to 1024, the most
+// Vulkan devices commonly allow.
+inline constexpr uint32_t kMinSkinWorkgroupSize = 64;
+inline constexpr uint32_t kMaxSkinWorkgroupSize = 1024;
 inline constexpr uint32_t kNoMorphBlockIndex = 0xFFFFFFFFu;  // SINEW_NO_MORPH_BLOCK
 
 // layout(push_constant) uniform SkinPushConstants
@@ -36,7 +41,7 @@ static_assert(offsetof(SkinPushConstants, item_base) == 0);
 static_assert(offsetof(SkinPushConstants, item_count) == 4);
 
 // One work item (binding kBindingWorkItems): instance record `instance`, vertices
-// [64 group, 64 group + 64) of it.
+// [W group, W group + W) of it, W the kernels' workgroup size.
 struct SkinWorkItem {
   uint32_t instance;
   uint32_t group;

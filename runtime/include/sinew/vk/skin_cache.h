@@ -96,7 +96,20 @@ struct SkinCacheOptions {
   // Extra usage bits for the output buffer, on top of STORAGE | VERTEX | TRANSFER_SRC (e.g.
   // SHADER_DEVICE_ADDRESS for vertex pulling; the Context must have buffer_device_address()).
   VkBufferUsageFlags extra_output_usage = 0;
+  // Vertices per workgroup of the kernels, one invocation each: 0 picks the device's own
+  // (SkinWorkgroupSize); else a power of two from 64 to 1024 the device allows. A workgroup
+  // holds whole subgroups and whole morph groups either way. options() reports the size in use.
+  uint32_t workgroup_size = 0;
 };
+
+// The workgroup size a SkinCache runs its kernels with on `context` for
+// SkinCacheOptions::workgroup_size `requested`. For 0: the smallest power of two of at least 64
+// vertices (one morph group) and at least the device's subgroup size (Context::subgroup_size), so
+// that every subgroup is full: 64 wherever subgroups have 64 invocations or fewer (NVIDIA, AMD,
+// Intel, Arm, lavapipe), 128 where they have 128 (some Qualcomm Adreno GPUs). kInvalidArgument
+// (where "SkinCacheOptions::workgroup_size") for a size that is not a power of two from 64 to the
+// device's maxComputeWorkGroupSize[0] and maxComputeWorkGroupInvocations (and 1024).
+Result<uint32_t> SkinWorkgroupSize(const Context& context, uint32_t requested);
 
 // Ids of a SkinCache's meshes, palettes and instances. An id stays valid until removed; a
 // removed or foreign id is refused with kInvalidHandle, even after its slot is reused.
@@ -151,7 +164,7 @@ struct SkinCacheFrameStats {
   // one.
   uint32_t kernel_variants = 0;
   uint32_t instances = 0;   // instances deformed
-  uint32_t work_items = 0;  // workgroups: one per 64 vertices of each instance
+  uint32_t work_items = 0;  // workgroups: one per workgroup_size vertices of each instance
   uint64_t vertices = 0;    // vertices deformed
   uint32_t meshes = 0;      // distinct meshes among them
 };
@@ -179,8 +192,9 @@ Result<SkinCacheOptions> SkinCacheOptionsFor(const Primitive& mesh, uint32_t joi
 
 class SkinCache {
  public:
-  // Allocates the pools. kInvalidArgument for frames_in_flight outside 1..8 or a zero size;
-  // kFeatureNotEnabled for device-address outputs without buffer_device_address(); Vulkan errors.
+  // Allocates the pools. kInvalidArgument for frames_in_flight outside 1..8, a zero size or a
+  // workgroup size the device cannot run (SkinWorkgroupSize); kFeatureNotEnabled for device-address
+  // outputs without buffer_device_address(); Vulkan errors.
   static Result<std::unique_ptr<SkinCache>> Create(const Context& context,
                                                    const SkinCacheOptions& options = {});
   ~SkinCache();
