@@ -9,16 +9,19 @@
 void main() {
   uint v;
   if (!SkinItem(v)) return;
-  uint k_count = InfluencesPerVertex();
+  uint quads = InfluencesPerVertex() / 4u;
 
   vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
   float weight_sum = 0.0;
-  uint first = v * k_count;
-  for (uint k = 0u; k < k_count; ++k) {
-    float w = WeightAt(first + k);
-    if (w == 0.0) continue;
-    AddJoint(JointAt(first + k), w, r0, r1, r2);
-    weight_sum += w;
+  for (uint c = 0u; c < quads; ++c) {  // slot by slot, in order: the CPU's sum
+    vec4 weights = WeightQuad(v * quads + c);
+    if (weights == vec4(0.0)) continue;  // a quad of zeros adds nothing (padding)
+    uvec4 joints = JointQuad(v * quads + c);
+    for (uint i = 0u; i < 4u; ++i) {
+      if (weights[i] == 0.0) continue;
+      AddJoint(joints[i], weights[i], r0, r1, r2);
+      weight_sum += weights[i];
+    }
   }
   Vertex x = LoadRest(v);
   ApplyMorphs(x);  // morph targets first, then skinning, fused in this pass

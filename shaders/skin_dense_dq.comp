@@ -7,28 +7,21 @@
 #include "skinning_common.glsl"
 #include "dual_quaternion.glsl"
 
-// Influence k of vertex v's K: its palette entry and weight.
-void DenseInfluence(uint v, uint k, out uint entry, out float w) {
-  uint at = v * InfluencesPerVertex() + k;
-  entry = JointAt(at);
-  w = WeightAt(at);
-}
-
 void main() {
   uint v;
   if (!SkinItem(v)) return;
-  uint k_count = InfluencesPerVertex();
+  uint quads = InfluencesPerVertex() / 4u;
   DqBlend b = DqBegin();
-  uint entry;
-  float w;
-  for (uint k = 0u; k < k_count; ++k) {
-    DenseInfluence(v, k, entry, w);
-    DqPivot(b, entry, w);
+  for (uint c = 0u; c < quads; ++c) {
+    uvec4 joints = JointQuad(v * quads + c);
+    vec4 weights = WeightQuad(v * quads + c);
+    for (uint i = 0u; i < 4u; ++i) DqPivot(b, joints[i], weights[i]);
   }
   DqLoadPivot(b);
-  for (uint k = 0u; k < k_count; ++k) {
-    DenseInfluence(v, k, entry, w);
-    DqAdd(b, entry, w);
+  for (uint c = 0u; c < quads; ++c) {
+    uvec4 joints = JointQuad(v * quads + c);
+    vec4 weights = WeightQuad(v * quads + c);
+    for (uint i = 0u; i < 4u; ++i) DqAdd(b, joints[i], weights[i]);
   }
   Vertex x = LoadRest(v);
   ApplyMorphs(x);  // morph targets first, then skinning, fused in this pass

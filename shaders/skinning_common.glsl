@@ -92,7 +92,7 @@ struct SkinInstance {
 // floats and tangents vec4 per vertex, or one packed word each (kOctahedral, kSnorm10). Influences: dense,
 // K joint indices and K weights per vertex; sparse (CSR), one group and one weight per entry,
 // vertex v's entries in [influence_offsets[v], influence_offsets[v + 1]). Indices and weights
-// narrower than a word are packed, the lowest bits first (JointAt, WeightAt). Morph targets are packed sparse per
+// narrower than a word are packed, the lowest bits first (WeightQuad, JointQuad, WeightAt, JointAt). Morph targets are packed sparse per
 // group of 64 vertices (runtime/include/sinew/asset/morph_deltas.h); G = ceil(vertex_count / 64)
 // groups. morph_lookup holds G + 1 group offsets (group g's blocks are [lookup[g], lookup[g + 1])),
 // then the group-major block index (target t's block in group g is
@@ -148,7 +148,7 @@ bool SkinItem(out uint v) {
 float MeshFloat(uint at) { return uintBitsToFloat(mesh_words[at]); }
 vec3 MeshVec3(uint at) { return vec3(MeshFloat(at), MeshFloat(at + 1u), MeshFloat(at + 2u)); }
 
-// Influence slot (dense) or entry (sparse) i's joint index or group: 8, 16 or 32 bits.
+// Sparse entry i's group: 8, 16 or 32 bits (the dense kernels read whole quads: JointQuad).
 uint JointAt(uint i) {
   if (kJoints8) {
     return bitfieldExtract(mesh_words[inst.influence_indices + (i >> 2u)], int((i & 3u) * 8u), 8);
@@ -157,7 +157,7 @@ uint JointAt(uint i) {
   return bitfieldExtract(mesh_words[inst.influence_indices + (i >> 1u)], int((i & 1u) * 16u), 16);
 }
 
-// Influence slot or entry i's weight: unorm16, unorm8 or float32.
+// Sparse entry i's weight: unorm16, unorm8 or float32.
 float WeightAt(uint i) {
   if (kWeightsUnorm16) {
     return float(bitfieldExtract(mesh_words[inst.weights + (i >> 1u)], int((i & 1u) * 16u), 16)) /
@@ -168,6 +168,41 @@ float WeightAt(uint i) {
            255.0;
   }
   return MeshFloat(inst.weights + i);
+}
+
+// Influence slots 4q to 4q + 3 of a dense mesh, counted from its first vertex's (vertex v's K = 4·n
+// slots are its quads v·n to v·n + n - 1): their weights (WeightQuad) and joint indices
+// (JointQuad), decoded as WeightAt and JointAt decode one entry but read as whole words. A quad of
+// float32 weights or 32-bit indices is one aligned 16-byte vector (every stream is 16-byte
+// aligned, runtime/src/vk/mesh_upload.cpp), of 16-bit fields two words, of 8-bit fields one word.
+vec4 WeightQuad(uint q) {
+  if (kWeightsUnorm16) {
+    uint lo = mesh_words[inst.weights + 2u * q];
+    uint hi = mesh_words[inst.weights + 2u * q + 1u];
+    return vec4(uvec4(bitfieldExtract(lo, 0, 16), bitfieldExtract(lo, 16, 16),
+                      bitfieldExtract(hi, 0, 16), bitfieldExtract(hi, 16, 16))) /
+           65535.0;
+  }
+  if (kWeightsUnorm8) {
+    uint word = mesh_words[inst.weights + q];
+    return vec4(uvec4(bitfieldExtract(word, 0, 8), bitfieldExtract(word, 8, 8),
+                      bitfieldExtract(word, 16, 8), bitfieldExtract(word, 24, 8))) /
+           255.0;
+  }
+  return mesh_vec4[(inst.weights >> 2u) + q];
+}
+
+uvec4 JointQuad(uint q) {
+  if (kJoints8) {
+    uint word = mesh_words[inst.influence_indices + q];
+    return uvec4(bitfieldExtract(word, 0, 8), bitfieldExtract(word, 8, 8),
+                 bitfieldExtract(word, 16, 8), bitfieldExtract(word, 24, 8));
+  }
+  if (kJoints32) return mesh_blocks[(inst.influence_indices >> 2u) + q];
+  uint lo = mesh_words[inst.influence_indices + 2u * q];
+  uint hi = mesh_words[inst.influence_indices + 2u * q + 1u];
+  return uvec4(bitfieldExtract(lo, 0, 16), bitfieldExtract(lo, 16, 16), bitfieldExtract(hi, 0, 16),
+               bitfieldExtract(hi, 16, 16));
 }
 
 // v / |v|, or v unchanged when |v| == 0 (as NormalizeOrKeep on the CPU).

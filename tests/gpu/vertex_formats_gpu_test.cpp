@@ -343,8 +343,8 @@ Primitive Shifted(Primitive mesh, uint32_t shift) {
 }
 
 // Palettes of `shift` decoys (a scale of 3, which would show in every position they touched),
-// then the crowd's posed entries, per instance.
-std::vector<Float3x4> ShiftedPalettes(uint32_t instances, uint32_t shift) {
+// then the crowd's posed entries, then `tail` decoys more, per instance.
+std::vector<Float3x4> ShiftedPalettes(uint32_t instances, uint32_t shift, uint32_t tail = 0) {
   const std::vector<Float3x4> posed = testing::CrowdPalettes(testing::DefaultSkeleton(), instances);
   const uint32_t j = testing::DefaultJoints();
   Float3x4 decoy;
@@ -353,31 +353,35 @@ std::vector<Float3x4> ShiftedPalettes(uint32_t instances, uint32_t shift) {
   for (uint32_t i = 0; i < instances; ++i) {
     out.insert(out.end(), shift, decoy);
     out.insert(out.end(), posed.begin() + i * j, posed.begin() + (i + 1) * j);
+    out.insert(out.end(), tail, decoy);
   }
   return out;
 }
 
 // 8-bit indices for a palette of up to 256 entries, 16 bits up to 65,536, 32 beyond: each width
-// reads the right entries (float32 everything else, so the GPU matches the CPU exactly).
+// reads the right entries (float32 everything else, so the GPU matches the CPU exactly). A dense
+// mesh's indices are 16-bit values, but the palette of a skin with more joints than that still
+// takes 32-bit indices.
 TEST_F(JointIndexWidthsGpu, IndicesOfEveryWidthReadTheEntriesTheCpuReads) {
   const Primitive dense = testing::CharacterMesh(300, 4);
   const Primitive sparse = testing::SparseCharacterMesh(dense);
   const uint32_t j = testing::DefaultJoints();
   struct Case {
     const Primitive* mesh;
-    uint32_t shift, bits;
+    uint32_t shift, bits, tail = 0;
   };
-  for (const Case& c : {Case{&dense, 0, 8}, Case{&dense, 300, 16}, Case{&sparse, 0, 8},
-                        Case{&sparse, 1000, 16}, Case{&sparse, 70000, 32}}) {
+  for (const Case& c : {Case{&dense, 0, 8}, Case{&dense, 300, 16}, Case{&dense, 300, 32, 70000},
+                        Case{&sparse, 0, 8}, Case{&sparse, 1000, 16}, Case{&sparse, 70000, 32}}) {
     SCOPED_TRACE(std::string(c.mesh->sparse() ? "sparse" : "dense") + " shifted by " +
-                 std::to_string(c.shift));
+                 std::to_string(c.shift) + ", " + std::to_string(c.tail) + " entries after");
     const Primitive mesh = Shifted(*c.mesh, c.shift);
-    auto cache = vk::SkinCache::Create(*context_, *vk::SkinCacheOptionsFor(mesh, j + c.shift, 1));
+    const uint32_t joints = j + c.shift + c.tail;
+    auto cache = vk::SkinCache::Create(*context_, *vk::SkinCacheOptionsFor(mesh, joints, 1));
     ASSERT_TRUE(cache.ok());
-    auto id = (*cache)->AddMesh(mesh, j + c.shift);
+    auto id = (*cache)->AddMesh(mesh, joints);
     ASSERT_TRUE(id.ok()) << id.error().ToString();
     EXPECT_EQ((*cache)->mesh_layout(*id)->joint_bits, c.bits);
-    testing::ExpectGpuMatchesCpu(*context_, mesh, ShiftedPalettes(2, c.shift), 2);
+    testing::ExpectGpuMatchesCpu(*context_, mesh, ShiftedPalettes(2, c.shift, c.tail), 2);
   }
 }
 
