@@ -12,15 +12,18 @@ void main() {
   if (!SkinItem(v)) return;
   uint quads = InfluencesPerVertex() / 4u;
   DqBlend b = DqBegin();
+  // Both passes skip a quad of zeros, which neither would use (DqPivot, DqAdd).
   for (uint c = 0u; c < quads; ++c) {
-    uvec4 joints = JointQuad(v * quads + c);
     vec4 weights = WeightQuad(v * quads + c);
+    if (weights == vec4(0.0)) continue;
+    uvec4 joints = JointQuad(v * quads + c);
     for (uint i = 0u; i < 4u; ++i) DqPivot(b, joints[i], weights[i]);
   }
   DqLoadPivot(b);
   for (uint c = 0u; c < quads; ++c) {
-    uvec4 joints = JointQuad(v * quads + c);
     vec4 weights = WeightQuad(v * quads + c);
+    if (weights == vec4(0.0)) continue;
+    uvec4 joints = JointQuad(v * quads + c);
     for (uint i = 0u; i < 4u; ++i) DqAdd(b, joints[i], weights[i]);
   }
   Vertex x = LoadRest(v);

@@ -50,7 +50,8 @@ layout(local_size_x_id = 19) in;
 #define SINEW_FLAG_COPY_PREVIOUS 1u  // copy each replaced position to previous_positions first
 #define SINEW_FLAG_PREVIOUS_IS_CURRENT 2u  // write the new position to previous_positions too
 
-// Vertices per morph group (MorphDeltas, kMorphGroupSize): a workgroup holds whole ones.
+// Vertices per morph group (MorphDeltas, kMorphGroupSize; gpu_layout.h kMorphGroupVertices): a
+// workgroup holds whole ones.
 #define SINEW_MORPH_GROUP_SIZE 64u
 // MorphDeltas::block_index where a target moves no vertex of the group (kNoMorphBlock).
 #define SINEW_NO_MORPH_BLOCK 0xFFFFFFFFu
@@ -88,17 +89,17 @@ struct SkinInstance {
 };
 
 // Every mesh's rest data, viewed three ways. Positions are xyz floats per vertex, or (kPositions16)
-// a grid origin and step (two vec4) followed by three unorm16 per vertex, two to a word; normals xyz
-// floats and tangents vec4 per vertex, or one packed word each (kOctahedral, kSnorm10). Influences: dense,
-// K joint indices and K weights per vertex; sparse (CSR), one group and one weight per entry,
-// vertex v's entries in [influence_offsets[v], influence_offsets[v + 1]). Indices and weights
-// narrower than a word are packed, the lowest bits first (WeightQuad, JointQuad, WeightAt, JointAt). Morph targets are packed sparse per
-// group of 64 vertices (runtime/include/sinew/asset/morph_deltas.h); G = ceil(vertex_count / 64)
-// groups. morph_lookup holds G + 1 group offsets (group g's blocks are [lookup[g], lookup[g + 1])),
-// then the group-major block index (target t's block in group g is
-// lookup[G + 1 + g * morph_target_count + t], or SINEW_NO_MORPH_BLOCK). A block is (target, mask of
-// vertices 0-31, mask of 32-63, first delta); deltas morph_stride floats each (kMorphHalf: half
-// floats, two to a word).
+// a grid origin and step (two vec4) followed by three unorm16 per vertex, two to a word; normals
+// xyz floats and tangents vec4 per vertex, or one packed word each (kOctahedral, kSnorm10).
+// Influences: dense, K joint indices and K weights per vertex; sparse (CSR), one group and one
+// weight per entry, vertex v's entries in [influence_offsets[v], influence_offsets[v + 1]). Indices
+// and weights narrower than a word are packed, the lowest bits first (WeightQuad, JointQuad,
+// WeightAt, JointAt). Morph targets are packed sparse per group of 64 vertices
+// (runtime/include/sinew/asset/morph_deltas.h); G = ceil(vertex_count / 64) groups. morph_lookup
+// holds G + 1 group offsets (group g's blocks are [lookup[g], lookup[g + 1])), then the group-major
+// block index (target t's block in group g is lookup[G + 1 + g * morph_target_count + t], or
+// SINEW_NO_MORPH_BLOCK). A block is (target, mask of vertices 0-31, mask of 32-63, first delta);
+// deltas morph_stride floats each (kMorphHalf: half floats, two to a word).
 layout(std430, set = 0, binding = 0) readonly buffer MeshWords { uint mesh_words[]; };
 layout(std430, set = 0, binding = 1) readonly buffer MeshVec4 { vec4 mesh_vec4[]; };
 layout(std430, set = 0, binding = 2) readonly buffer MeshBlocks { uvec4 mesh_blocks[]; };
@@ -131,8 +132,8 @@ uint InfluencesPerVertex() {
   return kInfluences != 0u ? kInfluences : inst.influences_per_vertex;
 }
 
-// Loads the workgroup's work item into `inst`, and `morph_group` and `morph_lane`; false when the workgroup is past the
-// dispatch's items or the invocation past its instance's vertices.
+// Loads the workgroup's work item into `inst`, and `morph_group` and `morph_lane`; false when the
+// workgroup is past the dispatch's items or the invocation past its instance's vertices.
 bool SkinItem(out uint v) {
   uint index = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   v = 0u;
@@ -173,8 +174,9 @@ float WeightAt(uint i) {
 // Influence slots 4q to 4q + 3 of a dense mesh, counted from its first vertex's (vertex v's K = 4·n
 // slots are its quads v·n to v·n + n - 1): their weights (WeightQuad) and joint indices
 // (JointQuad), decoded as WeightAt and JointAt decode one entry but read as whole words. A quad of
-// float32 weights or 32-bit indices is one aligned 16-byte vector (every stream is 16-byte
-// aligned, runtime/src/vk/mesh_upload.cpp), of 16-bit fields two words, of 8-bit fields one word.
+// float32 weights or 32-bit indices is one aligned 16-byte vector (each mesh's streams are 16-byte
+// aligned within it, runtime/src/vk/mesh_upload.cpp, and each mesh within the pool,
+// runtime/src/vk/skin_cache.cpp), of 16-bit fields two words, of 8-bit fields one word.
 vec4 WeightQuad(uint q) {
   if (kWeightsUnorm16) {
     uint lo = mesh_words[inst.weights + 2u * q];

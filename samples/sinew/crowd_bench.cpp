@@ -55,6 +55,8 @@ struct CrowdOptions {
   std::string assets;        // folder of skinned glTF/G4MF files ("" : none)
   std::string device;
   vk::PreviousPositions previous = vk::PreviousPositions::kPingPong;
+  // The GPU kernels' (vk::SkinCacheOptions::workgroup_size; 0: the device's), then the size in use.
+  uint32_t workgroup_size = 0;
   bool json = false;
 };
 
@@ -180,6 +182,10 @@ std::string ParseCrowdArgs(std::span<const std::string_view> args, CrowdOptions*
       } else {
         return "--previous pingpong|copy|none";
       }
+    } else if (a == "--workgroup-size") {
+      if (!ParseUint(value(), &o->workgroup_size)) {
+        return "--workgroup-size N (0: the device's, else a power of two from 64)";
+      }
     } else if (a == "--json") {
       o->json = true;
     } else {
@@ -204,6 +210,8 @@ void PrintCrowdHelp() {
       "  --vertices N      vertices per procedural character (default 2000)\n"
       "  --previous M      previous positions: pingpong (default), copy or none\n"
       "  --device SEL      Vulkan device: index or name substring\n"
+      "  --workgroup-size N vertices per workgroup of the GPU kernels, a power of two from 64\n"
+      "                    (default 0: the device's, from its subgroup size)\n"
       "  --json            machine-readable output on stdout\n",
       stdout);
 }
@@ -323,6 +331,7 @@ vk::SkinCacheOptions CrowdCacheOptions(const std::vector<Kind>& kinds,
                                        const std::vector<uint32_t>& count, const CrowdOptions& o) {
   vk::SkinCacheOptions options;
   options.previous_positions = o.previous;
+  options.workgroup_size = o.workgroup_size;
   options.frames_in_flight = 2;
   options.max_instances = options.max_palettes = options.max_palette_entries = 0;
   options.max_morph_weights = 0;
@@ -678,6 +687,7 @@ void PrintCrowdJson(const CrowdOptions& o, const std::string& device,
   json.BeginObject();
   json.Key("device").String(device);
   json.Key("previous_positions").String(ToString(o.previous));
+  json.Key("workgroup_size").Int(o.workgroup_size);
   json.Key("frames").Int(o.frames);
   json.Key("kinds").BeginArray();
   for (const Kind& k : kinds) {
@@ -720,8 +730,8 @@ void PrintCrowdTable(const CrowdOptions& o, const std::string& device,
                      const std::vector<CrowdRow>& rows) {
   std::printf(
       "sinew bench --crowd: %zu kinds of character, %u frames (median), previous "
-      "positions %s, device: %s\n",
-      kinds.size(), o.frames, ToString(o.previous), device.c_str());
+      "positions %s, workgroups of %u vertices, device: %s\n",
+      kinds.size(), o.frames, ToString(o.previous), o.workgroup_size, device.c_str());
   for (const Kind& k : kinds) {
     std::printf("  %-45s %6u vertices, %2u instances a character\n", k.name.c_str(), k.vertices,
                 k.instances);
@@ -945,6 +955,12 @@ int CrowdBench(std::span<const std::string_view> args) {
     std::fprintf(stderr, "sinew bench: %s\n", ctx.error().ToString().c_str());
     return 1;
   }
+  auto workgroup_size = vk::SkinWorkgroupSize(**ctx, o.workgroup_size);
+  if (!workgroup_size) {
+    std::fprintf(stderr, "sinew bench: %s\n", workgroup_size.error().ToString().c_str());
+    return 2;
+  }
+  o.workgroup_size = *workgroup_size;
   std::vector<Kind> kinds;
   if (Status s = MakeKinds(o, &kinds); !s) {
     std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());

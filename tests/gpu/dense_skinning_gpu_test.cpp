@@ -42,8 +42,9 @@ TEST_P(DenseSkinningGpu, MatchesTheCpuReferenceForEveryInstance) {
   ExpectGpuMatchesCpu(*context_, Character(vertices, k), 3);
 }
 
-// Sizes around the 64-wide workgroup, a single vertex, and a character-sized mesh; K = 4, 8, 12
-// (constants of their kernels) and 20 (read from the instance record).
+// Sizes around a 64-vertex workgroup (the default on most devices), a single vertex, and a
+// character-sized mesh; K = 4, 8, 12 (constants of their kernels) and 20 (read from the instance
+// record).
 INSTANTIATE_TEST_SUITE_P(SizesAndInfluenceCounts, DenseSkinningGpu,
                          ::testing::Combine(::testing::Values(1u, 63u, 64u, 65u, 1000u, 20000u),
                                             ::testing::Values(4u, 8u, 12u, 20u)));

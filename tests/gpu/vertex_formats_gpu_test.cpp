@@ -385,5 +385,67 @@ TEST_F(JointIndexWidthsGpu, IndicesOfEveryWidthReadTheEntriesTheCpuReads) {
   }
 }
 
+// `mesh` (dense, K = 4·n) with weights that are multiples of 1/255, exact in float32, unorm16 and
+// unorm8 alike, summing to 1 per vertex; every fifth vertex with all its weights 0, and the one
+// after it with every quad but the first 0.
+Primitive ExactWeights(Primitive mesh) {
+  const uint32_t k = mesh.influences.influences_per_vertex;
+  std::vector<float>& w = mesh.influences.weights;
+  for (size_t v = 0; v < mesh.vertex_count(); ++v) {
+    float* slots = &w[v * k];
+    const uint32_t kept = v % 5 == 0 ? 0 : v % 5 == 1 ? 4 : k;
+    uint32_t rest = 0;
+    for (uint32_t i = 1; i < k; ++i) {
+      const uint32_t n = i < kept ? uint32_t(std::floor(slots[i] * 255.0f)) : 0;
+      slots[i] = float(n) / 255.0f;
+      rest += n;
+    }
+    slots[0] = kept ? float(255 - rest) / 255.0f : 0.0f;
+  }
+  return mesh;
+}
+
+// The dense kernels read a vertex's influences a quad of four slots at a time, in each weight
+// format and joint index width (WeightQuad, JointQuad in shaders/skinning_common.glsl): with K = 8
+// and 20 (a constant of its kernel, and one read from the instance record), linear and
+// dual-quaternion, they read the slots the CPU reads, quads of zeros and vertices without weight
+// included.
+TEST_F(JointIndexWidthsGpu, DenseQuadsOfEveryFormatReadTheSlotsTheCpuReads) {
+  const uint32_t j = testing::DefaultJoints();
+  struct Width {
+    uint32_t shift, tail, bits;
+  };
+  for (const uint32_t k : {8u, 20u}) {
+    for (const bool dual_quaternion : {false, true}) {
+      Primitive mesh = ExactWeights(testing::CharacterMesh(200, k));
+      if (dual_quaternion) mesh.skinning = SkinningMethod::kDualQuaternion;
+      for (const Width w : {Width{0, 0, 8}, Width{300, 0, 16}, Width{300, 70000, 32}}) {
+        const Primitive shifted = Shifted(mesh, w.shift);
+        const uint32_t joints = j + w.shift + w.tail;
+        struct Format {
+          WeightFormat format;
+          const char* name;
+        };
+        for (const Format f :
+             {Format{WeightFormat::kFloat32, "float32"}, Format{WeightFormat::kUnorm16, "unorm16"},
+              Format{WeightFormat::kUnorm8, "unorm8"}}) {
+          SCOPED_TRACE("K = " + std::to_string(k) + (dual_quaternion ? ", dqs" : "") + ", " +
+                       std::to_string(w.bits) + "-bit joints, " + f.name + " weights");
+          vk::SkinCacheOptions base;
+          base.formats.weights = f.format;
+          auto cache =
+              vk::SkinCache::Create(*context_, *vk::SkinCacheOptionsFor(shifted, joints, 1, base));
+          ASSERT_TRUE(cache.ok());
+          auto id = (*cache)->AddMesh(shifted, joints);
+          ASSERT_TRUE(id.ok()) << id.error().ToString();
+          EXPECT_EQ((*cache)->mesh_layout(*id)->joint_bits, w.bits);
+          testing::ExpectGpuMatchesCpu(*context_, shifted, ShiftedPalettes(2, w.shift, w.tail), 2,
+                                       {}, base);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sinew

@@ -69,7 +69,7 @@ TEST_F(WorkgroupSizeTest, ASizeTheKernelsCannotRunIsRefusedNamingTheOption) {
 // compiled at two sizes is two pipelines.
 TEST_F(WorkgroupSizeTest, AFrameHasOneWorkItemPerWorkgroupOfEachInstance) {
   const Primitive mesh = testing::CharacterMesh(1000, 4);
-  for (const uint32_t size : {64u, 256u}) {
+  for (const uint32_t size : {64u, 128u}) {  // Vulkan lets every device run 128
     vk::SkinCacheOptions base;
     base.workgroup_size = size;
     auto options = vk::SkinCacheOptionsFor(mesh, testing::DefaultJoints(), 3, base);
@@ -84,14 +84,15 @@ TEST_F(WorkgroupSizeTest, AFrameHasOneWorkItemPerWorkgroupOfEachInstance) {
     ASSERT_TRUE(testing::DeformFrameForReadback(*context_, **cache).ok());
     EXPECT_EQ((*cache)->last_frame_stats().work_items, 3 * ((1000 + size - 1) / size));
   }
-  const uint32_t before = context_->pipelines_created();
-  vk::SkinCacheOptions options;
-  options.workgroup_size = 128;
-  auto again = vk::SkinCache::Create(*context_, options);
-  ASSERT_TRUE(again.ok());
-  auto twice = vk::SkinCache::Create(*context_, options);
-  ASSERT_TRUE(twice.ok());
-  EXPECT_EQ(context_->pipelines_created(), before + 2);  // the common dense and sparse kernels
+  // The common dense and sparse kernels (the mesh's is the dense one) at each size, then shared.
+  EXPECT_EQ(context_->pipelines_created(), 4u);
+  for (const uint32_t size : {64u, 128u}) {
+    vk::SkinCacheOptions options;
+    options.workgroup_size = size;
+    auto again = vk::SkinCache::Create(*context_, options);
+    ASSERT_TRUE(again.ok());
+  }
+  EXPECT_EQ(context_->pipelines_created(), 4u);
 }
 
 // Every kernel (dense or sparse, linear or dual quaternions) with morph targets, at vertex counts

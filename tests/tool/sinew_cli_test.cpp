@@ -203,6 +203,30 @@ TEST_F(SinewBenchOnGpu, MeasuresACopyKernelBesideTheSkinningKernels) {
   EXPECT_EQ(gpu_rows, 1u);
 }
 
+// `--workgroup-size` runs the kernels at the size asked for (0: the device's, from its subgroup
+// size), reports it beside the subgroup size, and refuses one the kernels cannot run.
+TEST_F(SinewBenchOnGpu, RunsTheKernelsAtTheWorkgroupSizeAskedFor) {
+  ScratchDir dir;
+  const std::vector<std::string> small = {"bench",       "--characters", "2",        "--vertices",
+                                          "300",         "--influences", "4",        "--no-layouts",
+                                          "--no-shapes", "--no-dqs",     "--frames", "1"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = small;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const JsonDocument chosen = RunJson(with({"--json"}), dir);
+  const int64_t subgroup = chosen.root()["subgroup_size"].Int();
+  EXPECT_GT(subgroup, 0);
+  EXPECT_EQ(chosen.root()["workgroup_size"].Int(), std::max<int64_t>(64, subgroup));
+  const JsonDocument asked = RunJson(with({"--workgroup-size", "128", "--json"}), dir);
+  EXPECT_EQ(asked.root()["workgroup_size"].Int(), 128);
+  ExpectGpuRowsWithinTolerance(asked.root());
+  const ToolRun refused = RunSinew(with({"--workgroup-size", "96"}), dir.path());
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("SkinCacheOptions::workgroup_size"), std::string::npos) << refused.err;
+}
+
 // Every skinned primitive of the file, for a few instances, in its own influence layout and the
 // other one. A file's instances are posed once, before the frames: the GPU rows time no pose.
 TEST_F(SinewBenchOnGpu, DeformsTheSkinnedPrimitivesOfAGltfFile) {
@@ -243,11 +267,12 @@ TEST_F(SinewBenchOnGpu, DeformsTheSkinnedPrimitivesOfAG4mfFile) {
 // meshes' specialization choices), fewer than the meshes; the last frame matches the CPU.
 TEST_F(SinewBenchOnGpu, DeformsAMixedCrowdInOneDispatchPerKernelVariantAFrame) {
   ScratchDir dir;
-  const JsonDocument doc = RunJson(
-      {"bench", "--crowd", "1,30", "--frames", "2", "--assets", TestAssets().string(), "--json"},
-      dir);
+  const JsonDocument doc = RunJson({"bench", "--crowd", "1,30", "--frames", "2", "--assets",
+                                    TestAssets().string(), "--workgroup-size", "128", "--json"},
+                                   dir);
   const JsonValue report = doc.root();
   EXPECT_NE(report["device"].String(), "none");
+  EXPECT_EQ(report["workgroup_size"].Int(), 128);
   bool robot = false;
   for (const JsonValue& kind : report["kinds"].Elements()) {
     if (kind["name"].String() != "three_RobotExpressive/RobotExpressive.glb") continue;

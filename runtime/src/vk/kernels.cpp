@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <string>
 
 #include "functions.h"
@@ -66,13 +67,12 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
   if (variant >= kKernelVariants) {
     return Status(Error::kInvalidArgument, "kernel variant " + std::to_string(variant), "variant");
   }
-  uint32_t size_index = 0;
-  while ((kMinSkinWorkgroupSize << size_index) < workgroup_size) ++size_index;
-  if ((kMinSkinWorkgroupSize << size_index) != workgroup_size ||
-      workgroup_size > kMaxSkinWorkgroupSize) {
+  if (workgroup_size < kMinSkinWorkgroupSize || workgroup_size > kMaxSkinWorkgroupSize ||
+      !std::has_single_bit(workgroup_size)) {
     return Status(Error::kInvalidArgument, "workgroup size " + std::to_string(workgroup_size),
                   "workgroup_size");
   }
+  const uint32_t size_index = uint32_t(std::countr_zero(workgroup_size / kMinSkinWorkgroupSize));
   std::lock_guard lock(mutex_);
   if (!layout_) {
     if (Status s = CreateLayouts(); !s) return s;

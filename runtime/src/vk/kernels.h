@@ -1,10 +1,9 @@
-// The compute pipelines of a Context: created once per kernel variant, on first use, through the
-// Context's pipeline cache, and shared by every SkinCache of that Context (a character of a kind
-// already drawn compiles nothing). A variant is a kernel (dense or sparse, linear or dual
-// quaternions) and the per-mesh choices it takes as specialization constants
-// (shaders/skinning_common.glsl, constant_id 0 to 18), so that no kernel branches on them, and
-// its workgroup size (constant_id 19).
-// Destroyed with the Context.
+// The compute pipelines of a Context: created once per kernel variant and workgroup size, on
+// first use, through the Context's pipeline cache, and shared by every SkinCache of that Context
+// that runs the same workgroup size (a character of a kind already drawn compiles nothing). A
+// variant is a kernel (dense or sparse, linear or dual quaternions) and the per-mesh choices it
+// takes as specialization constants (shaders/skinning_common.glsl, constant_id 0 to 18), so that
+// no kernel branches on them; the workgroup size is constant_id 19. Destroyed with the Context.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -97,7 +96,8 @@ class Kernels {
   Result<Kernel> Get(uint32_t variant, uint32_t workgroup_size);
   // The descriptor set and pipeline layouts every kernel shares (the pipeline left null).
   Result<Kernel> Layouts();
-  // How many pipelines this Context has created so far (tests: one per variant, not per mesh).
+  // How many pipelines this Context has created so far (tests: one per variant and workgroup
+  // size, not per mesh).
   uint32_t pipelines_created() const;
 
  private:

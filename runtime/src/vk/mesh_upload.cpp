@@ -12,6 +12,7 @@
 namespace sinew::vk::detail {
 namespace {
 
+static_assert(kMorphGroupVertices == kMorphGroupSize, "SINEW_MORPH_GROUP_SIZE");
 static_assert(kMinSkinWorkgroupSize % kMorphGroupSize == 0, "a workgroup holds whole morph groups");
 static_assert(kNoMorphBlock == kNoMorphBlockIndex, "SINEW_NO_MORPH_BLOCK");
 

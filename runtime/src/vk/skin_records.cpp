@@ -68,6 +68,8 @@ SkinInstance MeshRecord(const MeshLayout& l, VkDeviceSize base) {
   r.rest_normals = at(l.normals);
   // vec4 units for float32 tangents, words for packed ones (skinning_common.glsl).
   r.rest_tangents = at(l.tangents) / (l.formats.directions == DirectionFormat::kFloat32 ? 4 : 1);
+  // Multiples of 4 words, as every stream offset and `base` are of 16 bytes: the dense kernels read
+  // both as vec4/uvec4 (WeightQuad, JointQuad in shaders/skinning_common.glsl).
   r.influence_indices = at(l.influence_indices);
   r.weights = at(l.weights);
   r.influence_offsets = at(l.influence_offsets);

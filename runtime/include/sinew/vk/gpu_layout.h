@@ -23,10 +23,11 @@ inline constexpr uint32_t kFlagCopyPrevious = 1u;
 // instance's first frame, or one after a teleport, has no motion).
 inline constexpr uint32_t kFlagPreviousIsCurrent = 2u;
 // The workgroup sizes (local_size_x, vertices per work item) a SkinCache may run its kernels
-// with: powers of two from one morph group (64 vertices, asset/morph_deltas.h) to 1024, the most
-// Vulkan devices commonly allow.
+// with: powers of two from one morph group (64 vertices,
+// runtime/include/sinew/asset/morph_deltas.h) to 1024, the most Vulkan devices commonly allow.
 inline constexpr uint32_t kMinSkinWorkgroupSize = 64;
 inline constexpr uint32_t kMaxSkinWorkgroupSize = 1024;
+inline constexpr uint32_t kMorphGroupVertices = 64;  // SINEW_MORPH_GROUP_SIZE (kMorphGroupSize)
 inline constexpr uint32_t kNoMorphBlockIndex = 0xFFFFFFFFu;  // SINEW_NO_MORPH_BLOCK
 
 // layout(push_constant) uniform SkinPushConstants

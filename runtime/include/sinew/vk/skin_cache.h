@@ -97,8 +97,9 @@ struct SkinCacheOptions {
   // SHADER_DEVICE_ADDRESS for vertex pulling; the Context must have buffer_device_address()).
   VkBufferUsageFlags extra_output_usage = 0;
   // Vertices per workgroup of the kernels, one invocation each: 0 picks the device's own
-  // (SkinWorkgroupSize); else a power of two from 64 to 1024 the device allows. A workgroup
-  // holds whole subgroups and whole morph groups either way. options() reports the size in use.
+  // (SkinWorkgroupSize: whole subgroups); else a power of two from 64 to 1024 the device allows,
+  // which holds whole 64-vertex morph groups but may leave a subgroup of 128 half empty.
+  // options() reports the size in use.
   uint32_t workgroup_size = 0;
 };
 
