@@ -1,6 +1,6 @@
-// `sinew bench [FILE]`: deforms the built-in procedural crowd, or every skinned primitive of a glTF
-// or G4MF file, on the CPU reference and the GPU, checks the GPU against the CPU, and reports
-// throughput (GPU time from Vulkan timestamp queries). On the GPU every frame uploads every
+// `sinew bench [FILE]`: deforms the built-in procedural crowd, or every skinned primitive of a
+// glTF, G4MF or USD file, on the CPU reference and the GPU, checks the GPU against the CPU, and
+// reports throughput (GPU time from Vulkan timestamp queries). On the GPU every frame uploads every
 // instance's palette (the crowd is posed anew on the CPU each frame, timed apart).
 #include <algorithm>
 #include <bit>
@@ -157,9 +157,11 @@ void PrintHelp() {
       "                    (vectorized) on one thread and on N (default 0: every hardware\n"
       "                    thread; 1: not), each checked equal to the reference bit for bit\n"
       "  --cpu-lanes N     the fast path skins at most N vertices at a time (default 0: 8 with\n"
-      "                    AVX, else 4; 4: SSE2's four even where AVX would take eight)\n"
+      "                    AVX, else 4; 4: SSE2's four even where AVX would take eight; 1 to 3:\n"
+      "                    the scalar code)\n"
       "  --workgroup-size N vertices per workgroup of the GPU kernels, a power of two from 64\n"
-      "                    (default 0: the device's, from its subgroup size)\n"
+      "                    to the device's limit, at most 1024 (default 0: the device's, from\n"
+      "                    its subgroup size)\n"
       "  --no-layouts      skip the dense-vs-sparse cases (a uniform 4-bone mesh as sparse; a\n"
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
       "  --no-dqs          skip the dual-quaternion cases (each dense K again, blended with dual\n"
@@ -175,8 +177,8 @@ void PrintHelp() {
       "GB/s (B/vert x vertices per second) as a share of it. B/vert counts the mesh as each\n"
       "character reads it: when many characters share a mesh, a GPU's cache serves it after the\n"
       "first, so take --characters 1 with a large --vertices for memory traffic. On a hardware\n"
-      "GPU the copy kernel also runs before each GPU case (0.3 s, longer until its time is\n"
-      "steady, at most 3 s), so that the clocks are up.\n",
+      "GPU the copy kernel also runs before each GPU case's timed frames, after its mesh upload\n"
+      "(0.3 s, longer until its time is steady, at most 3 s), so that the clocks are up.\n",
       stdout);
 }
 

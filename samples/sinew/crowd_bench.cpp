@@ -1,7 +1,8 @@
 // `sinew bench --crowd N[,N...]`: a mixed crowd in one vk::SkinCache, frame after frame as an
 // engine runs it: every character posed on the CPU (CrowdPoseJob for the files' characters along
 // their first clip, the procedural clip for the procedural ones) straight into the cache's
-// palettes, the frame recorded (at most one dispatch per kernel variant) and timed on the GPU.
+// palettes, the frame recorded (at most one dispatch per kernel variant and output page) and timed
+// on the GPU.
 // The last frame is checked against the CPU reference.
 #include <algorithm>
 #include <chrono>
@@ -211,7 +212,8 @@ void PrintCrowdHelp() {
       "  --previous M      previous positions: pingpong (default), copy or none\n"
       "  --device SEL      Vulkan device: index or name substring\n"
       "  --workgroup-size N vertices per workgroup of the GPU kernels, a power of two from 64\n"
-      "                    (default 0: the device's, from its subgroup size)\n"
+      "                    to the device's limit, at most 1024 (default 0: the device's, from\n"
+      "                    its subgroup size)\n"
       "  --json            machine-readable output on stdout\n",
       stdout);
 }

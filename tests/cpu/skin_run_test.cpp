@@ -1,7 +1,8 @@
-// How the CPU skinning runs (sinew/cpu/skin_run.h: threads, four vertices at a time) never changes
-// what it computes: every method and layout, vectorized or not, on any number of threads, gives
-// the scalar one-thread outputs bit for bit — on a procedural character large enough to be split,
-// and on meshes of 1 to 9 vertices (the vectorized blocks and the scalar tail).
+// How the CPU skinning runs (sinew/cpu/skin_run.h: threads, eight or four vertices at a time)
+// never changes what it computes: every method and layout, vectorized or not, on any number of
+// threads, gives the scalar one-thread outputs bit for bit — on a procedural character large
+// enough to be split, and on meshes of 1 to 9 vertices (the vectorized blocks and the scalar
+// tail).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -127,7 +128,7 @@ TEST(SkinRun, MorphTargetsThenSkinningAreTheSameOnAnyNumberOfThreads) {
   ExpectTheSameOnAnyThreads(f);
 }
 
-// 1 to 9 vertices: no block of four, one with a tail of 1 to 3, two blocks.
+// 1 to 9 vertices: no block of four, one with a tail of 1 to 3, two blocks (or one of eight).
 TEST(SkinRun, SmallMeshesAreTheSameVectorizedAsScalar) {
   const Fixture f = Character();
   for (size_t n = 1; n <= 9; ++n) ExpectTheSameOnAnyThreads(FirstVertices(f, n));
@@ -150,7 +151,7 @@ TEST(SkinRun, UnweightedMirroredAndUnnormalizedVerticesAreTheSameVectorizedAsSca
 // K = 4, with what the lanes must keep apart: -0 weights (skipped, as 0), zero-length normals and
 // tangents (kept), a singular palette entry (determinant 0) and one that mirrors, and a joint
 // whose entry is never weighted but holds infinities (a skipped weight never reads it into a sum).
-// Then again with that entry finite and huge: the four-vertex path without the zero-weight mask.
+// Then again with that entry finite and huge: the vectorized path without the zero-weight mask.
 TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
   procedural::CharacterOptions o;
   o.vertex_count = 4096 * 2 + 3;
@@ -183,7 +184,7 @@ TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
   ExpectTheSameOnAnyThreads(f);
 }
 
-// On x86-64 the four-vertex path is compiled in, so the comparisons above compare two codes, and
+// On x86-64 the vectorized path is compiled in, so the comparisons above compare two codes, and
 // three where the CPU has AVX: GCC and Clang builds take eight lanes exactly there.
 TEST(SkinRun, TheVectorizedPathIsThereOnX8664) {
 #if (defined(__x86_64__)) && (defined(__GNUC__) || defined(__clang__))
@@ -191,13 +192,13 @@ TEST(SkinRun, TheVectorizedPathIsThereOnX8664) {
 #elif defined(__x86_64__) || defined(_M_X64)
   EXPECT_EQ(WidestSkinLanes(), 4u);
 #else
-  GTEST_SKIP() << "no four-vertex path on this architecture";
+  GTEST_SKIP() << "no vectorized path on this architecture";
 #endif
 }
 
 // Sparse entries as they come from files rather than from DenseToSparse: 0 to 6 entries a vertex
 // (none: the vertex keeps its rest attributes), trailing zero weights, and a zero-weighted group
-// whose entry holds infinities; then again with that entry finite and huge (the four-vertex path
+// whose entry holds infinities; then again with that entry finite and huge (the vectorized path
 // without the zero-weight mask).
 TEST(SkinRun, EdgeCasesOfSparseInfluencesAreTheSameVectorizedAsScalar) {
   procedural::CharacterOptions o;
@@ -233,7 +234,7 @@ TEST(SkinRun, EdgeCasesOfSparseInfluencesAreTheSameVectorizedAsScalar) {
   ExpectTheSameOnAnyThreads(f);
 }
 
-// What the four-vertex path covers: linear blending, dense or sparse, with the blended-matrix
+// What the vectorized path covers: linear blending, dense or sparse, with the blended-matrix
 // normal rule, and only when asked for; the other meshes say they run one vertex at a time.
 TEST(SkinRun, OnlyLinearMeshesWithTheBlendedMatrixRuleGoSeveralAtATime) {
   const Fixture f = Character();

@@ -2,11 +2,11 @@
 // match their originals baked on the CPU reference (loader/usda_writer_test.cpp checks every
 // encoding on the CPU).
 //
-// Real binary USD: the three packages of ../shared/assets/usd (.usdz holding a crate 0.8.0 .usdc,
-// written by a common glTF-to-USD converter) load through LoadAsset and deform like their glTF
-// originals at times across the clip, on the CPU reference and on the GPU. RiggedSimple's glTF
-// original is not among the shared assets: its checks are the bind pose, the GPU against the CPU,
-// and the clip's length.
+// Real binary USD: the three packages under the test assets' usd/ (tests/test_assets.h; .usdz
+// holding a crate 0.8.0 .usdc, written by a common glTF-to-USD converter) load through LoadAsset
+// and deform like their glTF originals at times across the clip, on the CPU reference and on the
+// GPU. RiggedSimple's glTF original is not among the shared assets: its checks are the bind pose,
+// the GPU against the CPU, and the clip's length.
 #include <gtest/gtest.h>
 
 #include <algorithm>
