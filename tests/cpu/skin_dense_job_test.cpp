@@ -384,5 +384,49 @@ TEST(SkinDenseJob, RunValidatesFirstAndLeavesOutputsUntouched) {
   for (float x : s.out_tangents) EXPECT_EQ(x, Skin::kSentinel);
 }
 
+// Validation runs on the job's threads where nothing is wrong; a fault in any thread's range is
+// named as one thread names it (the first in the streams), and nothing is written.
+TEST(SkinDenseJob, ValidationOnThreadsNamesTheFirstFaultAsOneThreadDoes) {
+  constexpr size_t kVertices = 20000;  // ranges of 4,096 vertices or more: up to four threads
+  Skin s;
+  s.positions.assign(kVertices * 3, 1.0f);
+  s.joints.assign(kVertices * 4, 0);
+  s.weights.assign(kVertices * 4, 0.0f);
+  for (size_t v = 0; v < kVertices; ++v) s.weights[v * 4] = 1.0f;
+  s.palette = {Translate(1, 2, 3), Translate(0, 1, 0)};
+  struct Fault {
+    size_t slot;
+    bool joint;  // else the weight
+    Error code;
+    const char* where;
+  };
+  for (const Fault f :
+       {Fault{4 * 19000 + 2, true, Error::kJointIndexOutOfRange, "influences/joints/76002"},
+        Fault{4 * 3 + 1, false, Error::kNonFiniteValue, "influences/weights/13"},
+        Fault{4 * 12000, false, Error::kNegativeWeight, "influences/weights/48000"}}) {
+    SCOPED_TRACE(f.where);
+    Skin bad = s;
+    if (f.joint) {
+      bad.joints[f.slot] = 2;
+    } else {
+      bad.weights[f.slot] = f.code == Error::kNonFiniteValue ? NAN : -0.5f;
+    }
+    for (const uint32_t threads : {1u, 2u, 4u}) {
+      SkinDenseJob job = bad.Job();
+      job.run.threads = threads;
+      const Status status = job.Run();
+      EXPECT_EQ(status.code(), f.code) << threads << " threads";
+      EXPECT_EQ(status.error().where, f.where) << threads << " threads";
+      for (float x : bad.out_positions) ASSERT_EQ(x, Skin::kSentinel);
+    }
+  }
+  for (const uint32_t threads : {1u, 2u, 4u}) {  // and nothing wrong: it skins
+    SkinDenseJob job = s.Job();
+    job.run.threads = threads;
+    ASSERT_TRUE(job.Run().ok());
+    EXPECT_EQ(s.out_positions[3 * (kVertices - 1)], 2.0f);
+  }
+}
+
 }  // namespace
 }  // namespace sinew::cpu

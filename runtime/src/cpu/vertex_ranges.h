@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <thread>
@@ -43,6 +44,17 @@ void ForEachVertexRange(size_t count, uint32_t threads, const Body& body) {
     body(begin, std::min(count, begin + step));
   }
   for (std::thread& t : workers) t.join();
+}
+
+// Whether check(begin, end) holds on every range of [0, count), run as ForEachVertexRange runs
+// its body: on the same threads.
+template <typename Check>
+bool AllVertexRanges(size_t count, uint32_t threads, const Check& check) {
+  std::atomic<bool> fine{true};
+  ForEachVertexRange(count, threads, [&](size_t begin, size_t end) {
+    if (!check(begin, end)) fine.store(false, std::memory_order_relaxed);
+  });
+  return fine.load(std::memory_order_relaxed);
 }
 
 }  // namespace sinew::cpu::detail
