@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cpu/matrix_literals.h"
+#include "cpu/validation_on_threads.h"
 
 // Hand-computed vectors for the CPU reference of dense skinning (docs/semantics.md,
 // "Dense skinning" and "Normals and tangents"). Every expected number below is written out, not
@@ -411,21 +412,10 @@ TEST(SkinDenseJob, ValidationOnThreadsNamesTheFirstFaultAsOneThreadDoes) {
     } else {
       bad.weights[f.slot] = f.code == Error::kNonFiniteValue ? NAN : -0.5f;
     }
-    for (const uint32_t threads : {1u, 2u, 4u}) {
-      SkinDenseJob job = bad.Job();
-      job.run.threads = threads;
-      const Status status = job.Run();
-      EXPECT_EQ(status.code(), f.code) << threads << " threads";
-      EXPECT_EQ(status.error().where, f.where) << threads << " threads";
-      for (float x : bad.out_positions) ASSERT_EQ(x, Skin::kSentinel);
-    }
+    sinew::testing::ExpectTheSameFaultOnAnyThreads(bad, f.code, f.where);
   }
-  for (const uint32_t threads : {1u, 2u, 4u}) {  // and nothing wrong: it skins
-    SkinDenseJob job = s.Job();
-    job.run.threads = threads;
-    ASSERT_TRUE(job.Run().ok());
-    EXPECT_EQ(s.out_positions[3 * (kVertices - 1)], 2.0f);
-  }
+  sinew::testing::ExpectRunsOnAnyThreads(s);  // and nothing wrong: it skins
+  EXPECT_EQ(s.out_positions[3 * (kVertices - 1)], 2.0f);
 }
 
 }  // namespace

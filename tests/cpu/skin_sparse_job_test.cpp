@@ -9,6 +9,7 @@
 
 #include "asset/sparse_order.h"
 #include "cpu/matrix_literals.h"
+#include "cpu/validation_on_threads.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/group_palette_job.h"
 #include "sinew/cpu/skin_dense_job.h"
@@ -287,6 +288,52 @@ TEST(SkinSparseJob, RunValidatesFirstAndLeavesOutputsUntouched) {
   for (float x : s.out_positions) EXPECT_EQ(x, Skin::kSentinel);
   for (float x : s.out_normals) EXPECT_EQ(x, Skin::kSentinel);
   for (float x : s.out_tangents) EXPECT_EQ(x, Skin::kSentinel);
+}
+
+// Validation runs on the job's threads where nothing is wrong; a fault in any thread's range is
+// named as one thread names it, and nothing is written.
+TEST(SkinSparseJob, ValidationOnThreadsNamesTheFirstFaultAsOneThreadDoes) {
+  constexpr uint32_t kVertices = 20000;  // ranges of 4,096 vertices or more: up to four threads
+  Skin s;
+  s.positions.assign(size_t{kVertices} * 3, 1.0f);
+  for (uint32_t v = 0; v <= kVertices; ++v) s.influences.offsets.push_back(2 * v);
+  for (uint32_t v = 0; v < kVertices; ++v) {
+    s.influences.groups.insert(s.influences.groups.end(), {1, 0});  // heavier first
+    s.influences.weights.insert(s.influences.weights.end(), {0.75f, 0.25f});
+  }
+  s.influences.group_count = 2;
+  s.palette = {Translate(4, 0, 0), Translate(0, 4, 0)};
+  // The same vertices with one entry each (group 0): offsets that decrease then name overlapping
+  // entries that are still in order, so only the offsets show the fault.
+  Skin single = s;
+  single.influences.offsets.clear();
+  for (uint32_t v = 0; v <= kVertices; ++v) single.influences.offsets.push_back(v);
+  single.influences.groups.assign(kVertices, 0);
+  single.influences.weights.assign(kVertices, 1.0f);
+  struct Fault {
+    const Skin* base;
+    void (*apply)(SparseInfluences&);
+    Error code;
+    const char* where;
+  };
+  const Fault faults[] = {
+      {&s, [](SparseInfluences& in) { in.groups[2 * 19000 + 1] = 2; }, Error::kJointIndexOutOfRange,
+       "sparse_influences/groups/38001"},
+      {&s, [](SparseInfluences& in) { std::swap(in.weights[18000], in.weights[18001]); },
+       Error::kInvalidArgument, "sparse_influences/weights/18001"},
+      {&single, [](SparseInfluences& in) { in.offsets[15001] = in.offsets[15000] - 1; },
+       Error::kSizeMismatch, "sparse_influences/offsets/15001"},
+      {&s, [](SparseInfluences& in) { in.weights[5] = NAN; }, Error::kNonFiniteValue,
+       "sparse_influences/weights/5"},
+  };
+  for (const Fault& f : faults) {
+    SCOPED_TRACE(f.where);
+    Skin bad = *f.base;
+    f.apply(bad.influences);
+    sinew::testing::ExpectTheSameFaultOnAnyThreads(bad, f.code, f.where);
+  }
+  sinew::testing::ExpectRunsOnAnyThreads(s);              // and nothing wrong: it skins
+  EXPECT_EQ(s.out_positions[3 * (kVertices - 1)], 2.0f);  // 1 + 0.25 · 4
 }
 
 // ---- Equivalence with dense skinning -----------------------------------------------------------

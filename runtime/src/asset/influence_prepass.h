@@ -4,9 +4,12 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
+
+#include "sinew/asset/sparse_influences.h"
 
 namespace sinew::detail {
 
@@ -23,6 +26,37 @@ inline bool AllWeightsFiniteAndNonNegative(std::span<const float> weights) {
   constexpr float kMaxFinite = std::numeric_limits<float>::max();
   int fine = 1;
   for (float w : weights) fine &= int(w >= 0.0f) & int(w <= kMaxFinite);
+  return fine != 0;
+}
+
+// The CSR order of two entries of one vertex: (group a, weight a) comes before (group b, weight b)
+// when it is heavier, or as heavy with a lower group.
+inline bool EntryBefore(uint32_t group_a, float weight_a, uint32_t group_b, float weight_b) {
+  return weight_a > weight_b || (weight_a == weight_b && group_a < group_b);
+}
+
+// Vertices [begin, end)'s offsets ascend and stay within the entry streams (offsets[end] <=
+// `entries`), given offsets of at least end + 1 values.
+inline bool OffsetsAscendWithin(std::span<const uint32_t> offsets, size_t begin, size_t end,
+                                size_t entries) {
+  int fine = int(offsets[end] <= entries);
+  for (size_t v = begin; v < end; ++v) fine &= int(offsets[v] <= offsets[v + 1]);
+  return fine != 0;
+}
+
+// Vertices [begin, end)'s entries: every group below group_count, every weight finite and
+// non-negative, each vertex's entries in CSR order (EntryBefore never holds of an entry and the
+// one before it). The offsets of [begin, end] must ascend within the streams (OffsetsAscendWithin).
+inline bool SparseEntriesFine(const SparseInfluences& in, size_t begin, size_t end) {
+  const size_t first = in.offsets[begin], count = in.offsets[end] - first;
+  int fine =
+      int(AllBelow(std::span<const uint32_t>(in.groups).subspan(first, count), in.group_count) &&
+          AllWeightsFiniteAndNonNegative(std::span<const float>(in.weights).subspan(first, count)));
+  for (size_t v = begin; v < end && fine; ++v) {
+    for (size_t e = size_t(in.offsets[v]) + 1; e < in.offsets[v + 1]; ++e) {
+      fine &= int(!EntryBefore(in.groups[e], in.weights[e], in.groups[e - 1], in.weights[e - 1]));
+    }
+  }
   return fine != 0;
 }
 

@@ -18,7 +18,7 @@ struct Entry {
 
 // The CSR order within a vertex: heavier first, ties by lower group first.
 bool Before(const Entry& a, const Entry& b) {
-  return a.weight > b.weight || (a.weight == b.weight && a.group < b.group);
+  return detail::EntryBefore(a.group, a.weight, b.group, b.weight);
 }
 
 std::string EntryWhere(const char* stream, size_t e) {
@@ -66,18 +66,8 @@ Status ValidateSparseInfluences(size_t vertex_count, const SparseInfluences& inf
             "sparse_influences/group_count"};
   }
 
-  // Nothing wrong (influence_prepass.h, then the order without early exits): done; else the loop
-  // below names the first fault.
-  int fine =
-      detail::AllBelow(std::span<const uint32_t>(influences.groups), influences.group_count) &&
-      detail::AllWeightsFiniteAndNonNegative(influences.weights);
-  for (size_t v = 0; v < vertex_count && fine; ++v) {
-    for (size_t e = size_t(offsets[v]) + 1; e < offsets[v + 1]; ++e) {
-      const Entry previous{influences.groups[e - 1], influences.weights[e - 1]};
-      fine &= int(!Before({influences.groups[e], influences.weights[e]}, previous));
-    }
-  }
-  if (fine) return {};
+  // Nothing wrong (influence_prepass.h): done; else the loop below names the first fault.
+  if (detail::SparseEntriesFine(influences, 0, vertex_count)) return {};
   // One pass over the entries, vertex by vertex, so the order check knows where a vertex starts.
   // Checks run per entry, so the first bad entry is reported whatever is wrong with it.
   for (size_t v = 0; v < vertex_count; ++v) {
