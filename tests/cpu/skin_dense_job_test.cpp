@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "cpu/matrix_literals.h"
@@ -386,36 +387,44 @@ TEST(SkinDenseJob, RunValidatesFirstAndLeavesOutputsUntouched) {
 }
 
 // Validation runs on the job's threads where nothing is wrong; a fault in any thread's range is
-// named as one thread names it (the first in the streams), and nothing is written.
+// named as one thread names it (the first in the streams), and nothing is written. K = 4 and 8.
 TEST(SkinDenseJob, ValidationOnThreadsNamesTheFirstFaultAsOneThreadDoes) {
   constexpr size_t kVertices = 20000;  // ranges of 4,096 vertices or more: up to four threads
-  Skin s;
-  s.positions.assign(kVertices * 3, 1.0f);
-  s.joints.assign(kVertices * 4, 0);
-  s.weights.assign(kVertices * 4, 0.0f);
-  for (size_t v = 0; v < kVertices; ++v) s.weights[v * 4] = 1.0f;
-  s.palette = {Translate(1, 2, 3), Translate(0, 1, 0)};
   struct Fault {
-    size_t slot;
+    size_t vertex;
+    uint32_t slot;
     bool joint;  // else the weight
     Error code;
-    const char* where;
   };
-  for (const Fault f :
-       {Fault{4 * 19000 + 2, true, Error::kJointIndexOutOfRange, "influences/joints/76002"},
-        Fault{4 * 3 + 1, false, Error::kNonFiniteValue, "influences/weights/13"},
-        Fault{4 * 12000, false, Error::kNegativeWeight, "influences/weights/48000"}}) {
-    SCOPED_TRACE(f.where);
-    Skin bad = s;
-    if (f.joint) {
-      bad.joints[f.slot] = 2;
-    } else {
-      bad.weights[f.slot] = f.code == Error::kNonFiniteValue ? NAN : -0.5f;
+  // One in each of the four ranges of 5,000 vertices (two of 10,000).
+  const Fault faults[] = {{19000, 2, true, Error::kJointIndexOutOfRange},
+                          {3, 1, false, Error::kNonFiniteValue},
+                          {12000, 0, false, Error::kNegativeWeight},
+                          {7000, 3, true, Error::kJointIndexOutOfRange}};
+  for (const uint32_t k : {4u, 8u}) {
+    Skin s;
+    s.k = k;
+    s.positions.assign(kVertices * 3, 1.0f);
+    s.joints.assign(kVertices * k, 0);
+    s.weights.assign(kVertices * k, 0.0f);
+    for (size_t v = 0; v < kVertices; ++v) s.weights[v * k] = 1.0f;
+    s.palette = {Translate(1, 2, 3), Translate(0, 1, 0)};
+    for (const Fault& f : faults) {
+      const size_t slot = f.vertex * k + f.slot;
+      const std::string where =
+          std::string("influences/") + (f.joint ? "joints/" : "weights/") + std::to_string(slot);
+      SCOPED_TRACE(where + ", K = " + std::to_string(k));
+      Skin bad = s;
+      if (f.joint) {
+        bad.joints[slot] = 2;
+      } else {
+        bad.weights[slot] = f.code == Error::kNonFiniteValue ? NAN : -0.5f;
+      }
+      sinew::testing::ExpectTheSameFaultOnAnyThreads(bad, f.code, where);
     }
-    sinew::testing::ExpectTheSameFaultOnAnyThreads(bad, f.code, f.where);
+    sinew::testing::ExpectRunsOnAnyThreads(s);  // and nothing wrong: it skins
+    EXPECT_EQ(s.out_positions[3 * (kVertices - 1)], 2.0f);
   }
-  sinew::testing::ExpectRunsOnAnyThreads(s);  // and nothing wrong: it skins
-  EXPECT_EQ(s.out_positions[3 * (kVertices - 1)], 2.0f);
 }
 
 }  // namespace

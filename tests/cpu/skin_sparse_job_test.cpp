@@ -325,6 +325,14 @@ TEST(SkinSparseJob, ValidationOnThreadsNamesTheFirstFaultAsOneThreadDoes) {
        Error::kSizeMismatch, "sparse_influences/offsets/15001"},
       {&s, [](SparseInfluences& in) { in.weights[5] = NAN; }, Error::kNonFiniteValue,
        "sparse_influences/weights/5"},
+      {&s, [](SparseInfluences& in) { in.weights[2 * 12000] = -1.0f; }, Error::kNegativeWeight,
+       "sparse_influences/weights/24000"},
+      // At vertex 10,000, where a range starts on two threads and on four: a decrease across the
+      // boundary, and an offset past the streams.
+      {&single, [](SparseInfluences& in) { in.offsets[10000] = in.offsets[9999] - 1; },
+       Error::kSizeMismatch, "sparse_influences/offsets/10000"},
+      {&single, [](SparseInfluences& in) { in.offsets[10000] = 0xFFFFFFFFu; }, Error::kSizeMismatch,
+       "sparse_influences/offsets/10001"},
   };
   for (const Fault& f : faults) {
     SCOPED_TRACE(f.where);
@@ -334,6 +342,24 @@ TEST(SkinSparseJob, ValidationOnThreadsNamesTheFirstFaultAsOneThreadDoes) {
   }
   sinew::testing::ExpectRunsOnAnyThreads(s);              // and nothing wrong: it skins
   EXPECT_EQ(s.out_positions[3 * (kVertices - 1)], 2.0f);  // 1 + 0.25 · 4
+}
+
+// On threads as on one, the influences' faults come before the palette's and the dual
+// quaternions'.
+TEST(SkinSparseJob, AnInfluenceFaultComesBeforeThePalettesOnAnyThreads) {
+  Skin s = OneVertex();
+  s.influences = {{0, 1}, {1}, {-1.0f}, 2};
+  s.palette = {Translate(1, 2, 3)};  // too small for two groups
+  sinew::testing::ExpectTheSameFaultOnAnyThreads(s, Error::kNegativeWeight,
+                                                 "sparse_influences/weights/0");
+  s.palette.push_back(Translate(0, 0, 0));
+  const std::vector<DualQuaternion> one(1);  // one short of the palette
+  for (const uint32_t threads : {1u, 2u}) {
+    SkinSparseJob job = s.Job();
+    job.dual_quaternions = one;
+    job.run.threads = threads;
+    EXPECT_EQ(job.Run().code(), Error::kNegativeWeight) << threads << " threads";
+  }
 }
 
 // ---- Equivalence with dense skinning -----------------------------------------------------------

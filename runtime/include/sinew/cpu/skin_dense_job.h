@@ -25,6 +25,7 @@ struct SkinDenseJob {
   //   absent in input and output or sized to the vertex count (kSizeMismatch);
   // - the influence stream (ValidateDenseInfluences): K a positive multiple of 4, K entries per
   //   vertex, non-empty palette, every joint < palette size, weights finite and >= 0.
+  // The per-slot checks run on `run`'s threads (the same error on any number of them).
   Status Validate() const;
   // Validates, then skins every vertex.
   Status Run() const;

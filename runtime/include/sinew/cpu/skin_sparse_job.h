@@ -22,7 +22,8 @@ struct SkinSparseJob {
   // Validate() checks: positions whole triples, outputs sized like inputs, normals/tangents sized
   // to the vertex count when present (kSizeMismatch); the influences (ValidateSparseInfluences);
   // palette has at least influences.group_count entries (kSizeMismatch, where "palette");
-  // dual_quaternions empty or one per palette entry (kSizeMismatch, "dual_quaternions").
+  // dual_quaternions empty or one per palette entry (kSizeMismatch, "dual_quaternions"). The
+  // per-entry checks run on `run`'s threads (the same error on any number of them).
   Status Validate() const;
   Status Run() const;
 
