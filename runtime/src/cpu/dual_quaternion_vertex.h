@@ -9,6 +9,7 @@
 
 #include "sinew/cpu/dual_quaternion_palette_job.h"
 #include "skin_vertex.h"
+#include "skin_vertex_x4.h"
 
 namespace sinew::cpu::detail {
 
@@ -40,15 +41,20 @@ struct BlendedDualQuaternion {
     }
   }
 
+  // With `sums_scale` false the scale sums are left at 0: for a palette without scale, whose
+  // sums WriteDualQuaternionSkinned does not read.
+  template <bool sums_scale = true>
   void Add(float w, const DualQuaternion& e) {
     if (w == 0.0f) return;
     weight_sum += w;
-    for (int r = 0; r < 3; ++r) {
-      const Float4& k = e.scale[r];
-      const Float4& kn = e.normal_scale[r];
-      scale[r][0] += w * k.x, scale[r][1] += w * k.y, scale[r][2] += w * k.z;
-      normal_scale[r][0] += w * kn.x, normal_scale[r][1] += w * kn.y,
-          normal_scale[r][2] += w * kn.z;
+    if constexpr (sums_scale) {
+      for (int r = 0; r < 3; ++r) {
+        const Float4& k = e.scale[r];
+        const Float4& kn = e.normal_scale[r];
+        scale[r][0] += w * k.x, scale[r][1] += w * k.y, scale[r][2] += w * k.z;
+        normal_scale[r][0] += w * kn.x, normal_scale[r][1] += w * kn.y,
+            normal_scale[r][2] += w * kn.z;
+      }
     }
     // Hemisphere: q and −q are one rotation; blend the one on the pivot's side.
     const float dot =
@@ -129,6 +135,36 @@ inline void WriteDualQuaternionSkinned(const SkinStreams& s, size_t v,
     s.out_tangents[v * 4 + 1] = out.y;
     s.out_tangents[v * 4 + 2] = out.z;
     s.out_tangents[v * 4 + 3] = tangent[3];
+  }
+}
+
+// Skins vertices [begin, end) with `dual_quaternions`, each vertex's (entry, weight) pairs from
+// `lanes` (DenseLanes or SparseLanes): Pivot over them, then Add, then WriteDualQuaternionSkinned.
+template <bool has_scale, typename Lanes>
+void SkinDualQuaternionRange(const SkinStreams& s, size_t begin, size_t end, const Lanes& lanes,
+                             const DualQuaternion* dual_quaternions) {
+  for (size_t v = begin; v < end; ++v) {
+    const auto entries = lanes.Entries(v);
+    BlendedDualQuaternion blend;
+    for (size_t e = 0; e < entries.count; ++e) {
+      blend.Pivot(entries.weight[e], dual_quaternions[entries.index[e]]);
+    }
+    for (size_t e = 0; e < entries.count; ++e) {
+      blend.Add<has_scale>(entries.weight[e], dual_quaternions[entries.index[e]]);
+    }
+    WriteDualQuaternionSkinned(s, v, blend, has_scale);
+  }
+}
+
+// SkinDualQuaternionRange for a palette with or without scale (HasScale): without, the blend
+// skips the scale sums.
+template <typename Lanes>
+void SkinDualQuaternions(const SkinStreams& s, size_t begin, size_t end, const Lanes& lanes,
+                         const DualQuaternion* dual_quaternions, bool has_scale) {
+  if (has_scale) {
+    SkinDualQuaternionRange<true>(s, begin, end, lanes, dual_quaternions);
+  } else {
+    SkinDualQuaternionRange<false>(s, begin, end, lanes, dual_quaternions);
   }
 }
 

@@ -36,26 +36,17 @@ Status SkinDenseJob::Run() const {
                                     out_positions, out_normals, out_tangents};
   const size_t vertex_count = streams.vertex_count();
   const uint32_t k_count = influences_per_vertex;
+  const detail::DenseLanes dense{joints.data(), weights.data(), k_count};
   if (!dual_quaternions.empty()) {
     const bool has_scale = HasScale(dual_quaternions);
     detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
-      for (size_t v = begin; v < end; ++v) {
-        detail::BlendedDualQuaternion blend;
-        for (uint32_t k = 0; k < k_count; ++k) {
-          blend.Pivot(weights[v * k_count + k], dual_quaternions[joints[v * k_count + k]]);
-        }
-        for (uint32_t k = 0; k < k_count; ++k) {
-          blend.Add(weights[v * k_count + k], dual_quaternions[joints[v * k_count + k]]);
-        }
-        detail::WriteDualQuaternionSkinned(streams, v, blend, has_scale);
-      }
+      detail::SkinDualQuaternions(streams, begin, end, dense, dual_quaternions.data(), has_scale);
     });
     return {};
   }
   const bool per_joint = normal_blend == NormalBlend::kPerJoint;
   const uint32_t lanes = per_joint ? 1 : detail::LanesOf(run);
   const bool finite_palette = lanes > 1 && detail::FinitePalette(palette);
-  const detail::DenseLanes dense{joints.data(), weights.data(), k_count};
   detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
     // Eight or four vertices at a time, bit for bit as below (skin_vertex_x8.h).
     size_t v = detail::SkinLinearVectorized(streams, begin, end, dense, palette.data(),

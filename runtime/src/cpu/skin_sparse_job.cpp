@@ -49,26 +49,17 @@ Status SkinSparseJob::Run() const {
                                     out_positions, out_normals, out_tangents};
   const size_t vertex_count = streams.vertex_count();
   const SparseInfluences& in = *influences;
+  const detail::SparseLanes sparse{in.offsets.data(), in.groups.data(), in.weights.data()};
   if (!dual_quaternions.empty()) {
     const bool has_scale = HasScale(dual_quaternions);
     detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
-      for (size_t v = begin; v < end; ++v) {
-        detail::BlendedDualQuaternion blend;
-        for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
-          blend.Pivot(in.weights[e], dual_quaternions[in.groups[e]]);
-        }
-        for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
-          blend.Add(in.weights[e], dual_quaternions[in.groups[e]]);
-        }
-        detail::WriteDualQuaternionSkinned(streams, v, blend, has_scale);
-      }
+      detail::SkinDualQuaternions(streams, begin, end, sparse, dual_quaternions.data(), has_scale);
     });
     return {};
   }
   const bool per_joint = normal_blend == NormalBlend::kPerJoint;
   const uint32_t lanes = per_joint ? 1 : detail::LanesOf(run);
   const bool finite_palette = lanes > 1 && detail::FinitePalette(palette);
-  const detail::SparseLanes sparse{in.offsets.data(), in.groups.data(), in.weights.data()};
   detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
     // Eight or four vertices at a time, bit for bit as below (skin_vertex_x8.h).
     size_t v = detail::SkinLinearVectorized(streams, begin, end, sparse, palette.data(),
