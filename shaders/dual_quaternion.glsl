@@ -20,10 +20,13 @@ struct DqBlend {
   vec3 k0, k1, k2;  // Σ w · K, by rows
   vec3 n0, n1, n2;  // Σ w · K⁻ᵀ, by rows
   float weight_sum;
+  bool has_scale;  // the palette's flag: without it the K sums are neither made nor read
 };
 
+// Call after SkinItem (it reads the instance's palette).
 DqBlend DqBegin() {
   DqBlend b;
+  b.has_scale = palette[inst.palette + 2u].w != 0.0;
   b.pivot_weight = 0.0;
   b.pivot_entry = 0u;
   b.pivot = vec4(0.0);
@@ -52,12 +55,14 @@ void DqAdd(inout DqBlend b, uint entry, float w) {
   if (w == 0.0) return;
   uint at = inst.palette + entry * 8u;
   b.weight_sum += w;
-  b.k0 += w * palette[at + 2u].xyz;
-  b.k1 += w * palette[at + 3u].xyz;
-  b.k2 += w * palette[at + 4u].xyz;
-  b.n0 += w * palette[at + 5u].xyz;
-  b.n1 += w * palette[at + 6u].xyz;
-  b.n2 += w * palette[at + 7u].xyz;
+  if (b.has_scale) {  // the same for the whole instance
+    b.k0 += w * palette[at + 2u].xyz;
+    b.k1 += w * palette[at + 3u].xyz;
+    b.k2 += w * palette[at + 4u].xyz;
+    b.n0 += w * palette[at + 5u].xyz;
+    b.n1 += w * palette[at + 6u].xyz;
+    b.n2 += w * palette[at + 7u].xyz;
+  }
   vec4 real = palette[at];
   // Hemisphere: q and −q are one rotation; blend the one on the pivot's side.
   float s = dot(real, b.pivot) < 0.0 ? -w : w;
@@ -93,7 +98,7 @@ void WriteDualQuaternionSkinned(uint v, Vertex x, DqBlend b) {
   }
   // Translation 2·vec(D ⊗ conj(R)).
   vec3 translation = 2.0 * (r.w * d.xyz - d.w * r.xyz - cross(d.xyz, r.xyz));
-  bool has_scale = palette[inst.palette + 2u].w != 0.0;
+  bool has_scale = b.has_scale;
   vec3 p = has_scale ? vec3(dot(b.k0, x.p), dot(b.k1, x.p), dot(b.k2, x.p)) : x.p;
   vec3 o = DqRotate(r, p) + translation;
   vec3 n = vec3(0.0);

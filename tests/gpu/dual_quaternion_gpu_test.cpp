@@ -4,6 +4,8 @@
 // blending, which the same poses visibly differ from.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <span>
 #include <vector>
@@ -78,6 +80,19 @@ TEST_F(DualQuaternionGpuTest, PalettesWithScaleMatchTheCpuReference) {
   testing::ExpectGpuMatchesCpu(*context_, DualQuaternion(CharacterMesh(300, 4)), palettes, 2);
   testing::ExpectGpuMatchesCpu(
       *context_, DualQuaternion(testing::SparseCharacterMesh(CharacterMesh(300, 8))), palettes, 2);
+}
+
+// Whether a palette has scale is the instance's own (the kernels skip the scale sums without it):
+// in one dispatch, instances with and without scale each match the CPU reference.
+TEST_F(DualQuaternionGpuTest, InstancesWithAndWithoutScaleShareADispatch) {
+  std::vector<Float3x4> palettes = testing::CrowdPalettes(DefaultSkeleton(), 3);
+  const size_t j = palettes.size() / 3;
+  const std::vector<Float3x4> scaled = Scaled(palettes);
+  std::copy(scaled.begin(), scaled.begin() + j, palettes.begin());            // instance 0
+  std::copy(scaled.begin() + 2 * j, scaled.end(), palettes.begin() + 2 * j);  // instance 2
+  testing::ExpectGpuMatchesCpu(*context_, DualQuaternion(CharacterMesh(300, 4)), palettes, 3);
+  testing::ExpectGpuMatchesCpu(
+      *context_, DualQuaternion(testing::SparseCharacterMesh(CharacterMesh(300, 8))), palettes, 3);
 }
 
 TEST_F(DualQuaternionGpuTest, BlendShapesAreAppliedBeforeTheDualQuaternionBlend) {
