@@ -344,9 +344,9 @@ TEST(SkinSparseJob, ValidationOnThreadsNamesTheFirstFaultAsOneThreadDoes) {
   EXPECT_EQ(s.out_positions[3 * (kVertices - 1)], 2.0f);  // 1 + 0.25 · 4
 }
 
-// On threads as on one, the influences' faults come before the palette's and the dual
-// quaternions'.
-TEST(SkinSparseJob, AnInfluenceFaultComesBeforeThePalettesOnAnyThreads) {
+// The influences' faults come before the palette's and the dual quaternions' (Validate()'s
+// order, kept where the influence checks run on the job's threads).
+TEST(SkinSparseJob, AnInfluenceFaultComesBeforeThePalettesAndTheDualQuaternions) {
   Skin s = OneVertex();
   s.influences = {{0, 1}, {1}, {-1.0f}, 2};
   s.palette = {Translate(1, 2, 3)};  // too small for two groups

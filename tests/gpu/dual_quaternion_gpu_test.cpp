@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <cmath>
 #include <span>
 #include <vector>
@@ -83,16 +82,21 @@ TEST_F(DualQuaternionGpuTest, PalettesWithScaleMatchTheCpuReference) {
 }
 
 // Whether a palette has scale is the instance's own (the kernels skip the scale sums without it):
-// in one dispatch, instances with and without scale each match the CPU reference.
+// in one dispatch, the middle one of three instances has scale, the first and the last none, and
+// each matches the CPU reference. Weights summing to 3/4 make the scale sums show either way: a
+// kernel that took another instance's flag would drop the middle one's scale, or scale the others
+// by 3/4.
 TEST_F(DualQuaternionGpuTest, InstancesWithAndWithoutScaleShareADispatch) {
   std::vector<Float3x4> palettes = testing::CrowdPalettes(DefaultSkeleton(), 3);
   const size_t j = palettes.size() / 3;
   const std::vector<Float3x4> scaled = Scaled(palettes);
-  std::copy(scaled.begin(), scaled.begin() + j, palettes.begin());            // instance 0
-  std::copy(scaled.begin() + 2 * j, scaled.end(), palettes.begin() + 2 * j);  // instance 2
-  testing::ExpectGpuMatchesCpu(*context_, DualQuaternion(CharacterMesh(300, 4)), palettes, 3);
-  testing::ExpectGpuMatchesCpu(
-      *context_, DualQuaternion(testing::SparseCharacterMesh(CharacterMesh(300, 8))), palettes, 3);
+  std::copy(scaled.begin() + j, scaled.begin() + 2 * j, palettes.begin() + j);  // instance 1
+  Primitive dense = DualQuaternion(CharacterMesh(300, 4));
+  for (float& w : dense.influences.weights) w *= 0.75f;
+  Primitive sparse = DualQuaternion(testing::SparseCharacterMesh(CharacterMesh(300, 8)));
+  for (float& w : sparse.sparse_influences.weights) w *= 0.75f;
+  testing::ExpectGpuMatchesCpu(*context_, dense, palettes, 3);
+  testing::ExpectGpuMatchesCpu(*context_, sparse, palettes, 3);
 }
 
 TEST_F(DualQuaternionGpuTest, BlendShapesAreAppliedBeforeTheDualQuaternionBlend) {

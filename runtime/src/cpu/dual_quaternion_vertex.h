@@ -7,9 +7,9 @@
 #include <span>
 #include <string>
 
+#include "influence_entries.h"
 #include "sinew/cpu/dual_quaternion_palette_job.h"
 #include "skin_vertex.h"
-#include "skin_vertex_x4.h"
 
 namespace sinew::cpu::detail {
 

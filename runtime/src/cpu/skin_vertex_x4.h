@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <span>
 
+#include "influence_entries.h"
 #include "sinew/core/math.h"
 #include "skin_vertex.h"
 
@@ -34,35 +35,6 @@
 #endif
 
 namespace sinew::cpu::detail {
-
-// A vertex's influences as the lanes read them: `count` (index, weight) pairs.
-template <typename Index>
-struct LaneEntries {
-  const Index* index;
-  const float* weight;
-  size_t count;
-};
-
-// Dense influences: `k` joints and weights per vertex.
-struct DenseLanes {
-  const uint16_t* joints;
-  const float* weights;
-  uint32_t k;
-  LaneEntries<uint16_t> Entries(size_t vertex) const {
-    return {joints + vertex * k, weights + vertex * k, k};
-  }
-};
-
-// Sparse influences: a vertex's entries between its CSR offsets.
-struct SparseLanes {
-  const uint32_t* offsets;
-  const uint32_t* groups;
-  const float* weights;
-  LaneEntries<uint32_t> Entries(size_t vertex) const {
-    const uint32_t first = offsets[vertex];
-    return {groups + first, weights + first, offsets[vertex + 1] - first};
-  }
-};
 
 // Every number of every palette entry finite (BlendLane's fast case).
 inline bool FinitePalette(std::span<const Float3x4> palette) {

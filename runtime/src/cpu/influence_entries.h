@@ -1,0 +1,42 @@
+// Where a vertex's (palette index, weight) pairs are, for the code that skins one vertex or
+// several at a time whatever the influence layout: dense slots (DenseLanes) or sparse CSR entries
+// (SparseLanes), each giving a vertex's pairs as LaneEntries. Used by the vectorized linear
+// blending (skin_vertex_x4.h, skin_vertex_x8.h) and the dual-quaternion loop
+// (dual_quaternion_vertex.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sinew::cpu::detail {
+
+// A vertex's influences: `count` (index, weight) pairs.
+template <typename Index>
+struct LaneEntries {
+  const Index* index;
+  const float* weight;
+  size_t count;
+};
+
+// Dense influences: `k` joints and weights per vertex.
+struct DenseLanes {
+  const uint16_t* joints;
+  const float* weights;
+  uint32_t k;
+  LaneEntries<uint16_t> Entries(size_t vertex) const {
+    return {joints + vertex * k, weights + vertex * k, k};
+  }
+};
+
+// Sparse influences: a vertex's entries between its CSR offsets.
+struct SparseLanes {
+  const uint32_t* offsets;
+  const uint32_t* groups;
+  const float* weights;
+  LaneEntries<uint32_t> Entries(size_t vertex) const {
+    const uint32_t first = offsets[vertex];
+    return {groups + first, weights + first, offsets[vertex + 1] - first};
+  }
+};
+
+}  // namespace sinew::cpu::detail
