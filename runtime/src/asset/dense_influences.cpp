@@ -7,24 +7,24 @@
 
 namespace sinew {
 
-Status ValidateDenseInfluences(size_t vertex_count, uint32_t k, std::span<const uint16_t> joints,
-                               std::span<const float> weights, size_t palette_size) {
+Status ValidateDenseInfluenceSizes(size_t vertex_count, uint32_t k, size_t joint_count,
+                                   size_t weight_count, size_t palette_size) {
   if (k == 0 || k % 4 != 0) {
     return {Error::kInvalidInfluenceCount,
             "influences per vertex is " + std::to_string(k) + ", must be a positive multiple of 4",
             "influences/influences_per_vertex"};
   }
   const size_t expected = vertex_count * k;
-  if (joints.size() != expected) {
+  if (joint_count != expected) {
     return {Error::kSizeMismatch,
-            "joints has " + std::to_string(joints.size()) + " entries, expected " +
+            "joints has " + std::to_string(joint_count) + " entries, expected " +
                 std::to_string(expected) + " (" + std::to_string(vertex_count) + " vertices x " +
                 std::to_string(k) + ")",
             "influences/joints"};
   }
-  if (weights.size() != expected) {
+  if (weight_count != expected) {
     return {Error::kSizeMismatch,
-            "weights has " + std::to_string(weights.size()) + " entries, expected " +
+            "weights has " + std::to_string(weight_count) + " entries, expected " +
                 std::to_string(expected) + " (" + std::to_string(vertex_count) + " vertices x " +
                 std::to_string(k) + ")",
             "influences/weights"};
@@ -32,6 +32,17 @@ Status ValidateDenseInfluences(size_t vertex_count, uint32_t k, std::span<const 
   if (palette_size == 0) {
     return {Error::kEmptyPalette, "the skinning palette has no joints", "palette"};
   }
+  return {};
+}
+
+Status ValidateDenseInfluences(size_t vertex_count, uint32_t k, std::span<const uint16_t> joints,
+                               std::span<const float> weights, size_t palette_size) {
+  if (Status s =
+          ValidateDenseInfluenceSizes(vertex_count, k, joints.size(), weights.size(), palette_size);
+      !s) {
+    return s;
+  }
+  const size_t expected = vertex_count * k;
   // Nothing wrong (influence_prepass.h): done; else the loop below names the first fault.
   if (detail::AllBelow(joints, palette_size) && detail::AllWeightsFiniteAndNonNegative(weights)) {
     return {};

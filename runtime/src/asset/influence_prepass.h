@@ -35,18 +35,9 @@ inline bool EntryBefore(uint32_t group_a, float weight_a, uint32_t group_b, floa
   return weight_a > weight_b || (weight_a == weight_b && group_a < group_b);
 }
 
-// Vertices [begin, end)'s offsets ascend and stay within the entry streams (offsets[end] <=
-// `entries`), given offsets of at least end + 1 values.
-inline bool OffsetsAscendWithin(std::span<const uint32_t> offsets, size_t begin, size_t end,
-                                size_t entries) {
-  int fine = int(offsets[end] <= entries);
-  for (size_t v = begin; v < end; ++v) fine &= int(offsets[v] <= offsets[v + 1]);
-  return fine != 0;
-}
-
 // Vertices [begin, end)'s entries: every group below group_count, every weight finite and
 // non-negative, each vertex's entries in CSR order (EntryBefore never holds of an entry and the
-// one before it). The offsets of [begin, end] must ascend within the streams (OffsetsAscendWithin).
+// one before it). The layout must hold (ValidateSparseInfluenceLayout).
 inline bool SparseEntriesFine(const SparseInfluences& in, size_t begin, size_t end) {
   const size_t first = in.offsets[begin], count = in.offsets[end] - first;
   int fine =

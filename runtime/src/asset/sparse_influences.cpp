@@ -27,7 +27,7 @@ std::string EntryWhere(const char* stream, size_t e) {
 
 }  // namespace
 
-Status ValidateSparseInfluences(size_t vertex_count, const SparseInfluences& influences) {
+Status ValidateSparseInfluenceLayout(size_t vertex_count, const SparseInfluences& influences) {
   const std::vector<uint32_t>& offsets = influences.offsets;
   if (offsets.empty() || offsets.size() - 1 != vertex_count) {  // (vertex_count + 1 may wrap.)
     return {Error::kSizeMismatch,
@@ -65,6 +65,12 @@ Status ValidateSparseInfluences(size_t vertex_count, const SparseInfluences& inf
     return {Error::kEmptyPalette, "group_count is 0: the group palette would be empty",
             "sparse_influences/group_count"};
   }
+  return {};
+}
+
+Status ValidateSparseInfluences(size_t vertex_count, const SparseInfluences& influences) {
+  if (Status s = ValidateSparseInfluenceLayout(vertex_count, influences); !s) return s;
+  const std::vector<uint32_t>& offsets = influences.offsets;
 
   // Nothing wrong (influence_prepass.h): done; else the loop below names the first fault.
   if (detail::SparseEntriesFine(influences, 0, vertex_count)) return {};

@@ -14,13 +14,16 @@ Status SkinDenseJob::Validate() const {
                                     out_positions, out_normals, out_tangents};
   if (Status s = detail::ValidateSkinStreams(streams); !s) return s;
   if (Status s = detail::ValidateDualQuaternions(dual_quaternions, palette.size()); !s) return s;
-  // The common case, nothing wrong, is checked on the job's threads by the branch-free passes
-  // (runtime/src/asset/influence_prepass.h) once the sizes hold; otherwise ValidateDenseInfluences,
+  // Once the sizes hold, the common case, nothing wrong, is checked on the job's threads by the
+  // branch-free passes (runtime/src/asset/influence_prepass.h); otherwise ValidateDenseInfluences,
   // on one thread, names the first fault.
   const size_t v = streams.vertex_count(), k = influences_per_vertex;
-  const bool sized =
-      k != 0 && k % 4 == 0 && joints.size() == v * k && weights.size() == v * k && !palette.empty();
-  if (sized && detail::AllVertexRanges(v, run.threads, [&](size_t begin, size_t end) {
+  if (Status s = ValidateDenseInfluenceSizes(v, influences_per_vertex, joints.size(),
+                                             weights.size(), palette.size());
+      !s) {
+    return s;
+  }
+  if (detail::AllVertexRanges(v, run.threads, [&](size_t begin, size_t end) {
         const size_t first = begin * k, slots = (end - begin) * k;
         return sinew::detail::AllBelow(joints.subspan(first, slots), palette.size()) &&
                sinew::detail::AllWeightsFiniteAndNonNegative(weights.subspan(first, slots));

@@ -17,21 +17,15 @@ Status SkinSparseJob::Validate() const {
   if (influences == nullptr) {
     return {Error::kInvalidArgument, "no sparse influences", "influences"};
   }
-  // The common case, nothing wrong, is checked on the job's threads by the branch-free passes
-  // (runtime/src/asset/influence_prepass.h) once the sizes hold, each range first making sure its
-  // offsets ascend within the streams; otherwise ValidateSparseInfluences, on one thread, names
-  // the first fault.
+  // Once the layout holds, the common case, nothing wrong with the entries, is checked on the
+  // job's threads by the branch-free passes (runtime/src/asset/influence_prepass.h); otherwise
+  // ValidateSparseInfluences, on one thread, names the first fault.
   const SparseInfluences& in = *influences;
   const size_t v = streams.vertex_count();
-  const bool sized = in.offsets.size() == v + 1 && in.offsets[0] == 0 &&
-                     in.groups.size() == in.offsets[v] && in.weights.size() == in.offsets[v] &&
-                     in.group_count != 0;
-  const bool fine =
-      sized && detail::AllVertexRanges(v, run.threads, [&](size_t begin, size_t end) {
-        return sinew::detail::OffsetsAscendWithin(in.offsets, begin, end, in.groups.size()) &&
-               sinew::detail::SparseEntriesFine(in, begin, end);
-      });
-  if (!fine) {
+  if (Status s = ValidateSparseInfluenceLayout(v, in); !s) return s;
+  if (!detail::AllVertexRanges(v, run.threads, [&](size_t begin, size_t end) {
+        return sinew::detail::SparseEntriesFine(in, begin, end);
+      })) {
     if (Status s = ValidateSparseInfluences(v, in); !s) return s;
   }
   if (palette.size() < influences->group_count) {

@@ -27,5 +27,9 @@ struct DenseInfluences {
 Status ValidateDenseInfluences(size_t vertex_count, uint32_t influences_per_vertex,
                                std::span<const uint16_t> joints, std::span<const float> weights,
                                size_t palette_size);
+// The first of those checks, on the sizes alone (kInvalidInfluenceCount, kSizeMismatch,
+// kEmptyPalette): what must hold before the streams' contents can be read per vertex.
+Status ValidateDenseInfluenceSizes(size_t vertex_count, uint32_t influences_per_vertex,
+                                   size_t joint_count, size_t weight_count, size_t palette_size);
 
 }  // namespace sinew

@@ -32,6 +32,9 @@ struct SparseInfluences {
 // >= 0 (kNegativeWeight); within a vertex, weights descend, ties by increasing group
 // (kInvalidArgument, "sparse_influences/weights/<e>").
 Status ValidateSparseInfluences(size_t vertex_count, const SparseInfluences& influences);
+// The first of those checks, up to group_count (kSizeMismatch, kEmptyPalette): what must hold
+// before the entries can be read vertex by vertex.
+Status ValidateSparseInfluenceLayout(size_t vertex_count, const SparseInfluences& influences);
 
 // Dense -> sparse (docs/semantics.md, "Converting between dense and sparse"): zero weights dropped,
 // entries sorted by descending weight, ties by lower group first; groups are the dense joint
