@@ -134,23 +134,26 @@ TEST(SkinRun, SmallMeshesAreTheSameVectorizedAsScalar) {
   for (size_t n = 1; n <= 9; ++n) ExpectTheSameOnAnyThreads(FirstVertices(f, n));
 }
 
-// Vertices without influence (every weight 0: the identity), with one joint, with weights not
-// summing to 1, and a palette entry that mirrors (negative determinant): the lanes keep them apart.
+// Vertices without influence (every weight +0 or -0: the identity), with one joint, with weights
+// not summing to 1, and a palette entry that mirrors (negative determinant): the lanes keep them
+// apart.
 TEST(SkinRun, UnweightedMirroredAndUnnormalizedVerticesAreTheSameVectorizedAsScalar) {
   Fixture f = FirstVertices(Character(), 4096 + 7);
   const size_t k = f.mesh.influences.influences_per_vertex;
   std::vector<float>& w = f.mesh.influences.weights;
   for (size_t v = 0; v < f.mesh.vertex_count(); v += 5) {
-    for (size_t i = 0; i < k; ++i) w[v * k + i] = 0.0f;
+    for (size_t i = 0; i < k; ++i) w[v * k + i] = (v / 5) % 2 ? -0.0f : 0.0f;
   }
   for (size_t v = 1; v < f.mesh.vertex_count(); v += 7) w[v * k] *= 3.0f;
   for (Float4& row : f.palette[1].row) row.x = -row.x;
   ExpectTheSameOnAnyThreads(f);
 }
 
-// K = 4, with what the lanes must keep apart: -0 weights (skipped, as 0), zero-length normals and
-// tangents (kept), a singular palette entry (determinant 0) and one that mirrors, and a joint
-// whose entry is never weighted but holds infinities (a skipped weight never reads it into a sum).
+// K = 4, with what the lanes must keep apart: -0 weights (skipped, as 0), vertices whose four
+// weights are all +0 or -0 (the identity) and one whose only weight is subnormal (not the
+// identity), zero-length normals and tangents (kept), a singular palette entry (determinant 0)
+// and one that mirrors, and a joint whose entry is never weighted but holds infinities (a skipped
+// weight never reads it into a sum).
 // Then again with that entry finite and huge: the vectorized path without the zero-weight mask.
 TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
   procedural::CharacterOptions o;
@@ -172,6 +175,12 @@ TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
   std::vector<uint16_t>& j = f.mesh.influences.joints;
   for (size_t v = 0; v < f.mesh.vertex_count(); ++v) {
     if (v % 3 == 0) w[v * 4 + 3] = -0.0f, j[v * 4 + 3] = uint16_t(unused);
+    if (v % 7 == 2) {
+      for (int k = 0; k < 4; ++k) w[v * 4 + size_t(k)] = v % 2 ? -0.0f : 0.0f;
+    }
+    if (v % 17 == 5) {
+      for (int k = 0; k < 4; ++k) w[v * 4 + size_t(k)] = k == 1 ? 1.0e-40f : 0.0f;
+    }
     if (v % 11 == 0) {
       for (int k = 0; k < 3; ++k) f.mesh.normals[v * 3 + size_t(k)] = 0.0f;
     }

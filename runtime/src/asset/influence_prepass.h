@@ -3,31 +3,20 @@
 // stream. The exact loops that name the first fault run only when these say there is one.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <span>
 
 #include "sinew/asset/sparse_influences.h"
 
 namespace sinew::detail {
 
-// Every index below `count`.
-template <typename Index>
-bool AllBelow(std::span<const Index> indices, size_t count) {
-  Index largest = 0;
-  for (Index i : indices) largest = std::max(largest, i);
-  return indices.empty() || largest < count;
-}
+// Every index below `count` (influence_prepass.cpp).
+bool AllBelow(std::span<const uint16_t> indices, size_t count);
+bool AllBelow(std::span<const uint32_t> indices, size_t count);
 
 // Every weight finite and non-negative (NaN fails both comparisons).
-inline bool AllWeightsFiniteAndNonNegative(std::span<const float> weights) {
-  constexpr float kMaxFinite = std::numeric_limits<float>::max();
-  int fine = 1;
-  for (float w : weights) fine &= int(w >= 0.0f) & int(w <= kMaxFinite);
-  return fine != 0;
-}
+bool AllWeightsFiniteAndNonNegative(std::span<const float> weights);
 
 // The CSR order of two entries of one vertex: (group a, weight a) comes before (group b, weight b)
 // when it is heavier, or as heavy with a lower group.

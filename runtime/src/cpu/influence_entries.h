@@ -18,18 +18,27 @@ struct LaneEntries {
   size_t count;
 };
 
-// Dense influences: `k` joints and weights per vertex.
+// Dense influences: `k` joints and weights per vertex. With kSlots above 0, k is kSlots and the
+// compiler knows it, which lets it unroll a vertex's loop over its slots (the jobs use 4 and 8, the
+// counts glTF characters carry; other counts take kSlots = 0).
+template <uint32_t kSlots = 0>
 struct DenseLanes {
+  static constexpr uint32_t kFixedSlots = kSlots;
   const uint16_t* joints;
   const float* weights;
   uint32_t k;
+  uint32_t slots() const {
+    if constexpr (kSlots != 0) return kSlots;
+    return k;
+  }
   LaneEntries<uint16_t> Entries(size_t vertex) const {
-    return {joints + vertex * k, weights + vertex * k, k};
+    return {joints + vertex * slots(), weights + vertex * slots(), slots()};
   }
 };
 
 // Sparse influences: a vertex's entries between its CSR offsets.
 struct SparseLanes {
+  static constexpr uint32_t kFixedSlots = 0;
   const uint32_t* offsets;
   const uint32_t* groups;
   const float* weights;

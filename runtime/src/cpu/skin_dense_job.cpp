@@ -39,7 +39,7 @@ Status SkinDenseJob::Run() const {
                                     out_positions, out_normals, out_tangents};
   const size_t vertex_count = streams.vertex_count();
   const uint32_t k_count = influences_per_vertex;
-  const detail::DenseLanes dense{joints.data(), weights.data(), k_count};
+  const detail::DenseLanes<> dense{joints.data(), weights.data(), k_count};
   if (!dual_quaternions.empty()) {
     const bool has_scale = HasScale(dual_quaternions);
     detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
@@ -52,8 +52,8 @@ Status SkinDenseJob::Run() const {
   const bool finite_palette = lanes > 1 && detail::FinitePalette(palette);
   detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
     // Eight or four vertices at a time, bit for bit as below (skin_vertex_x8.h).
-    size_t v = detail::SkinLinearVectorized(streams, begin, end, dense, palette.data(),
-                                            finite_palette, lanes);
+    size_t v = detail::SkinDenseLinearVectorized(streams, begin, end, dense, palette.data(),
+                                                 finite_palette, lanes);
     for (; v < end; ++v) {
       // Blend the matrices first, then transform once (as the GPU kernel does).
       detail::BlendedMatrix blend(per_joint);

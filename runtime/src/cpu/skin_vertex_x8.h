@@ -3,8 +3,13 @@
 // lane computes its vertex's outputs bit for bit as the scalar code does
 // (tests/cpu/skin_run_test.cpp runs both widths against it). Each vertex's matrix is summed with
 // its first two rows in one 256-bit register; the transforms, the cofactor normals and the
-// normalizations run eight vertices wide. Only the functions marked SINEW_AVX use AVX instructions:
-// the rest of the runtime stays within x86-64's baseline, and the jobs call these only when
+// normalizations run eight vertices wide. Vertex attributes are taken apart and put back with
+// vertices 0-3 in the low 128-bit halves and 4-7 in the high ones, so that most shuffles stay
+// within a half. Dense meshes of 4 or 8 slots have their slot loop unrolled (DenseLanes<4>,
+// DenseLanes<8>) and tell the vertices without weight from the weights themselves rather than
+// from a running sum. Only the functions marked SINEW_AVX use AVX instructions:
+// the rest of the runtime stays within x86-64's baseline (but for the AVX2 clones of the influence
+// checks, runtime/src/asset/influence_prepass.cpp), and the jobs call these only when
 // CpuHasAvx() says so.
 #pragma once
 
@@ -30,17 +35,25 @@ inline bool CpuHasAvx() noexcept {
   return has;
 }
 
+// Eight vertices' blended matrices: rows01[i] holds rows 0 and 1 of lane i's matrix (row 0's four
+// columns, then row 1's), row2[i] its row 2, and weight_sum[i] its weights' sum.
+struct BlendedRowsX8 {
+  __m256 rows01[8];
+  __m128 row2[8];
+  alignas(32) float weight_sum[8];
+};
+
 // Lane i of `out` from vertex i's entries, as BlendLane computes it: the same products and sums,
-// rows 0 and 1 side by side.
-template <bool finite_palette, typename Index>
-SINEW_AVX inline void BlendLaneAvx(BlendedRowsX4& out, size_t i, const Index* index,
+// rows 0 and 1 side by side. Without `sum_weights`, weight_sum[i] is left as it is.
+template <bool finite_palette, bool sum_weights, typename Index>
+SINEW_AVX inline void BlendLaneAvx(BlendedRowsX8& out, size_t i, const Index* index,
                                    const float* weight, size_t count, const Float3x4* palette) {
   __m256 rows01 = _mm256_setzero_ps();
   __m128 row2 = _mm_setzero_ps();
   float sum = 0.0f;
   for (size_t e = 0; e < count; ++e) {
     const __m256 w = _mm256_set1_ps(weight[e]);
-    sum += weight[e];
+    if constexpr (sum_weights) sum += weight[e];
     const float* p = &palette[index[e]].row[0].x;
     __m256 add01 = _mm256_mul_ps(w, _mm256_loadu_ps(p));
     __m128 add2 = _mm_mul_ps(_mm256_castps256_ps128(w), _mm_loadu_ps(p + 8));
@@ -52,15 +65,69 @@ SINEW_AVX inline void BlendLaneAvx(BlendedRowsX4& out, size_t i, const Index* in
     rows01 = _mm256_add_ps(rows01, add01);
     row2 = _mm_add_ps(row2, add2);
   }
-  out.rows[0][i] = _mm256_castps256_ps128(rows01);
-  out.rows[1][i] = _mm256_extractf128_ps(rows01, 1);
-  out.rows[2][i] = row2;
-  out.weight_sum[i] = sum;
+  out.rows01[i] = rows01;
+  out.row2[i] = row2;
+  if constexpr (sum_weights) out.weight_sum[i] = sum;
+}
+
+// Bit i set where lane i's weights sum to 0, from BlendLaneAvx's sums.
+SINEW_AVX inline int LanesSummingToZero(const BlendedRowsX8& blend) {
+  return _mm256_movemask_ps(
+      _mm256_cmp_ps(_mm256_load_ps(blend.weight_sum), _mm256_setzero_ps(), _CMP_EQ_OQ));
+}
+
+// The same bits for eight vertices of k dense slots each (4 or 8) from `weights`, without summing:
+// bit i set where vertex i has no weight other than 0. The jobs check the weights finite and
+// non-negative before they skin, and a sum of such numbers is 0 exactly when each of them is.
+template <uint32_t k>
+SINEW_AVX inline int LanesWithoutWeight(const float* weights) {
+  static_assert(k == 4 || k == 8);
+  uint64_t nonzero = 0;  // bit j: weights[j] != 0, so vertex i's slots are bits k·i .. k·i + k - 1
+  for (uint32_t j = 0; j < k; ++j) {
+    const __m256 w =
+        _mm256_cmp_ps(_mm256_loadu_ps(weights + 8 * j), _mm256_setzero_ps(), _CMP_NEQ_UQ);
+    nonzero |= uint64_t(uint32_t(_mm256_movemask_ps(w))) << (8 * j);
+  }
+  // Whether any vertex's k bits are all clear, in one test: subtracting 1 from each k-bit field
+  // borrows into its top bit only where the field is 0 (or a lower field already was).
+  constexpr uint64_t ones = k == 4 ? 0x11111111u : 0x0101010101010101u;
+  if (((nonzero - ones) & ~nonzero & (ones << (k - 1))) == 0) return 0;
+  int none = 0;
+  for (uint32_t i = 0; i < 8; ++i) {
+    if (((nonzero >> (k * i)) & ((uint64_t(1) << k) - 1)) == 0) none |= 1 << i;
+  }
+  return none;
+}
+
+// A mask of the lanes whose bit is set in `bits`.
+SINEW_AVX inline __m256 LaneMask(int bits) {
+  alignas(32) float lane[8];
+  for (int i = 0; i < 8; ++i) lane[i] = (bits >> i) & 1 ? 1.0f : 0.0f;
+  return _mm256_cmp_ps(_mm256_load_ps(lane), _mm256_setzero_ps(), _CMP_NEQ_OQ);
 }
 
 // Lanes 0-3 from `low`, 4-7 from `high`.
 SINEW_AVX inline __m256 Join(__m128 low, __m128 high) {
   return _mm256_insertf128_ps(_mm256_castps128_ps256(low), high, 1);
+}
+
+// Four floats from `low` into lanes 0-3 and four from `high` into lanes 4-7, and back.
+SINEW_AVX inline __m256 Load2x4(const float* low, const float* high) {
+  return Join(_mm_loadu_ps(low), _mm_loadu_ps(high));
+}
+SINEW_AVX inline void Store2x4(float* low, float* high, __m256 a) {
+  _mm_storeu_ps(low, _mm256_castps256_ps128(a));
+  _mm_storeu_ps(high, _mm256_extractf128_ps(a, 1));
+}
+
+// The 4x4 transpose of a, b, c and d, in each 128-bit half on its own.
+SINEW_AVX inline void Transpose4InHalves(__m256& a, __m256& b, __m256& c, __m256& d) {
+  const __m256 ab01 = _mm256_unpacklo_ps(a, b), cd01 = _mm256_unpacklo_ps(c, d);
+  const __m256 ab23 = _mm256_unpackhi_ps(a, b), cd23 = _mm256_unpackhi_ps(c, d);
+  a = _mm256_shuffle_ps(ab01, cd01, _MM_SHUFFLE(1, 0, 1, 0));
+  b = _mm256_shuffle_ps(ab01, cd01, _MM_SHUFFLE(3, 2, 3, 2));
+  c = _mm256_shuffle_ps(ab23, cd23, _MM_SHUFFLE(1, 0, 1, 0));
+  d = _mm256_shuffle_ps(ab23, cd23, _MM_SHUFFLE(3, 2, 3, 2));
 }
 
 // Lane i of `mask` ? a : b.
@@ -87,37 +154,61 @@ SINEW_AVX inline __m256 Dot3x8(__m256 a0, __m256 b0, __m256 a1, __m256 b1, __m25
                        _mm256_mul_ps(a2, b2));
 }
 
-// Eight vertices' xyz from `p` (24 floats), as LoadXyz does four.
+// LoadXyz's and StoreXyz's shuffles (skin_vertex_x4.h), in each half on its own.
+template <int i, int j>
+SINEW_AVX inline __m256 Pick8(__m256 a, __m256 b) {
+  return _mm256_shuffle_ps(a, b, _MM_SHUFFLE(j, j, i, i));
+}
+SINEW_AVX inline __m256 Evens8(__m256 t, __m256 u) {
+  return _mm256_shuffle_ps(t, u, _MM_SHUFFLE(2, 0, 2, 0));
+}
+
+// Eight vertices' xyz from `p` (24 floats): vertices 0-3 in the low halves, 4-7 in the high ones,
+// each half taken apart as LoadXyz takes four.
 SINEW_AVX inline void LoadXyz8(const float* p, __m256& x, __m256& y, __m256& z) {
-  __m128 x0, y0, z0, x1, y1, z1;
-  LoadXyz(p, x0, y0, z0);
-  LoadXyz(p + 12, x1, y1, z1);
-  x = Join(x0, x1);
-  y = Join(y0, y1);
-  z = Join(z0, z1);
+  const __m256 a = Load2x4(p, p + 12), b = Load2x4(p + 4, p + 16), c = Load2x4(p + 8, p + 20);
+  x = Evens8(Pick8<0, 3>(a, a), Pick8<2, 1>(b, c));
+  y = Evens8(Pick8<1, 0>(a, b), Pick8<3, 2>(b, c));
+  z = Evens8(Pick8<2, 1>(a, b), Pick8<0, 3>(c, c));
 }
 
+// The inverse of LoadXyz8.
 SINEW_AVX inline void StoreXyz8(float* p, __m256 x, __m256 y, __m256 z) {
-  StoreXyz(p, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y), _mm256_castps256_ps128(z));
-  StoreXyz(p + 12, _mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1),
-           _mm256_extractf128_ps(z, 1));
+  const __m256 zx = Pick8<0, 1>(z, x);
+  Store2x4(p, p + 12, _mm256_shuffle_ps(_mm256_unpacklo_ps(x, y), zx, _MM_SHUFFLE(2, 0, 1, 0)));
+  Store2x4(p + 4, p + 16, Evens8(Pick8<1, 1>(y, z), Pick8<2, 2>(x, y)));
+  Store2x4(p + 8, p + 20, Evens8(Pick8<2, 3>(z, x), Pick8<3, 3>(y, z)));
 }
 
-// Writes vertices v .. v + 7 of `s`, lanes 0-3 blended in `low` and 4-7 in `high`, as
-// WriteSkinnedX4 writes four.
-SINEW_AVX inline void WriteSkinnedX8(const SkinStreams& s, size_t v, BlendedRowsX4& low,
-                                     BlendedRowsX4& high) {
+// m[r][c]: entry (r, c) of each lane's matrix, from `blend`'s rows.
+SINEW_AVX inline void TransposeBlend(const BlendedRowsX8& blend, __m256 (&m)[3][4]) {
+  // Rows 0 and 1: an 8x8 transpose, lanes 0-3 and 4-7 apart, then their halves recombined.
+  __m256 low[4], high[4];
+  for (int c = 0; c < 4; ++c) {
+    low[c] = blend.rows01[c];
+    high[c] = blend.rows01[4 + c];
+  }
+  Transpose4InHalves(low[0], low[1], low[2], low[3]);  // low[c] = (m[0][c], m[1][c]) of 0-3
+  Transpose4InHalves(high[0], high[1], high[2], high[3]);
+  for (int c = 0; c < 4; ++c) {
+    m[0][c] = _mm256_permute2f128_ps(low[c], high[c], 0x20);
+    m[1][c] = _mm256_permute2f128_ps(low[c], high[c], 0x31);
+  }
+  // Row 2: lanes i and i + 4 side by side, then a 4x4 transpose in each half.
+  for (int i = 0; i < 4; ++i) m[2][i] = Join(blend.row2[i], blend.row2[4 + i]);
+  Transpose4InHalves(m[2][0], m[2][1], m[2][2], m[2][3]);
+}
+
+// Writes vertices v .. v + 7 of `s` from their blended matrices, as WriteSkinnedX4 writes four;
+// bit i of `no_weight` is set where lane i's weights sum to 0.
+SINEW_AVX inline void WriteSkinnedX8(const SkinStreams& s, size_t v, const BlendedRowsX8& blend,
+                                     int no_weight) {
   const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
   __m256 m[3][4];
-  for (int r = 0; r < 3; ++r) {
-    _MM_TRANSPOSE4_PS(low.rows[r][0], low.rows[r][1], low.rows[r][2], low.rows[r][3]);
-    _MM_TRANSPOSE4_PS(high.rows[r][0], high.rows[r][1], high.rows[r][2], high.rows[r][3]);
-    for (int c = 0; c < 4; ++c) m[r][c] = Join(low.rows[r][c], high.rows[r][c]);
-  }
+  TransposeBlend(blend, m);
   // The identity where the weights sum to 0.
-  const __m256 none = _mm256_cmp_ps(Join(_mm_load_ps(low.weight_sum), _mm_load_ps(high.weight_sum)),
-                                    zero, _CMP_EQ_OQ);
-  if (_mm256_movemask_ps(none) != 0) {
+  if (no_weight != 0) {
+    const __m256 none = LaneMask(no_weight);
     for (int r = 0; r < 3; ++r) {
       for (int c = 0; c < 4; ++c) m[r][c] = Select8(none, r == c ? one : zero, m[r][c]);
     }
@@ -156,44 +247,42 @@ SINEW_AVX inline void WriteSkinnedX8(const SkinStreams& s, size_t v, BlendedRows
   }
 
   if (!s.tangents.empty()) {
-    __m128 t[2][4];  // [half][x, y, z, w]
-    for (int h = 0; h < 2; ++h) {
-      const float* in = &s.tangents[(v + 4 * size_t(h)) * 4];
-      for (int i = 0; i < 4; ++i) t[h][i] = _mm_loadu_ps(in + 4 * i);
-      _MM_TRANSPOSE4_PS(t[h][0], t[h][1], t[h][2], t[h][3]);
-    }
-    const __m256 tx = Join(t[0][0], t[1][0]), ty = Join(t[0][1], t[1][1]),
-                 tz = Join(t[0][2], t[1][2]);
+    // Vertices i and i + 4 side by side, then a 4x4 transpose in each half: x, y, z and w.
+    const float* t = &s.tangents[v * 4];
+    __m256 tx = Load2x4(t, t + 16), ty = Load2x4(t + 4, t + 20), tz = Load2x4(t + 8, t + 24),
+           tw = Load2x4(t + 12, t + 28);
+    Transpose4InHalves(tx, ty, tz, tw);
     __m256 ox = Dot3x8(m[0][0], tx, m[0][1], ty, m[0][2], tz);
     __m256 oy = Dot3x8(m[1][0], tx, m[1][1], ty, m[1][2], tz);
     __m256 oz = Dot3x8(m[2][0], tx, m[2][1], ty, m[2][2], tz);
     NormalizeOrKeepX8(ox, oy, oz);
-    for (int h = 0; h < 2; ++h) {
-      __m128 x = h ? _mm256_extractf128_ps(ox, 1) : _mm256_castps256_ps128(ox);
-      __m128 y = h ? _mm256_extractf128_ps(oy, 1) : _mm256_castps256_ps128(oy);
-      __m128 z = h ? _mm256_extractf128_ps(oz, 1) : _mm256_castps256_ps128(oz);
-      __m128 w = t[h][3];  // as it came in
-      _MM_TRANSPOSE4_PS(x, y, z, w);
-      float* o = &s.out_tangents[(v + 4 * size_t(h)) * 4];
-      _mm_storeu_ps(o, x);
-      _mm_storeu_ps(o + 4, y);
-      _mm_storeu_ps(o + 8, z);
-      _mm_storeu_ps(o + 12, w);
-    }
+    Transpose4InHalves(ox, oy, oz, tw);  // w as it came in
+    float* o = &s.out_tangents[v * 4];
+    Store2x4(o, o + 16, ox);
+    Store2x4(o + 4, o + 20, oy);
+    Store2x4(o + 8, o + 24, oz);
+    Store2x4(o + 12, o + 28, tw);
   }
 }
 
-// Skins vertices v .. v + 7 (`lanes`: DenseLanes or SparseLanes).
+// Skins vertices v .. v + 7 (`lanes`: DenseLanes or SparseLanes). Dense slots of 4 or 8 find the
+// vertices without weight from their weights (LanesWithoutWeight); the others sum them.
 template <bool finite_palette, typename Lanes>
 SINEW_X4_OUT_OF_LINE SINEW_AVX void SkinLinearX8(const SkinStreams& s, size_t v, const Lanes& lanes,
                                                  const Float3x4* palette) {
-  BlendedRowsX4 half[2];
+  constexpr uint32_t k = Lanes::kFixedSlots;
+  constexpr bool sum_weights = k != 4 && k != 8;
+  BlendedRowsX8 blend;
   for (size_t i = 0; i < 8; ++i) {
     const auto entries = lanes.Entries(v + i);
-    BlendLaneAvx<finite_palette>(half[i / 4], i % 4, entries.index, entries.weight, entries.count,
-                                 palette);
+    BlendLaneAvx<finite_palette, sum_weights>(blend, i, entries.index, entries.weight,
+                                              entries.count, palette);
   }
-  WriteSkinnedX8(s, v, half[0], half[1]);
+  if constexpr (sum_weights) {
+    WriteSkinnedX8(s, v, blend, LanesSummingToZero(blend));
+  } else {
+    WriteSkinnedX8(s, v, blend, LanesWithoutWeight<k>(lanes.weights + v * k));
+  }
 }
 
 #endif  // SINEW_SKIN_X8
@@ -245,6 +334,23 @@ size_t SkinLinearVectorized(const SkinStreams& s, size_t v, size_t end, const La
   if (lanes_at_a_time < 4) return v;
   return finite_palette ? SkinLinearLanes<true>(s, v, end, lanes, palette, lanes_at_a_time)
                         : SkinLinearLanes<false>(s, v, end, lanes, palette, lanes_at_a_time);
+}
+
+// SkinLinearVectorized over dense influences, their slot count known to the compiler where it is
+// 4 or 8.
+inline size_t SkinDenseLinearVectorized(const SkinStreams& s, size_t v, size_t end,
+                                        const DenseLanes<>& dense, const Float3x4* palette,
+                                        bool finite_palette, uint32_t lanes_at_a_time) {
+  switch (dense.k) {
+    case 4:
+      return SkinLinearVectorized(s, v, end, DenseLanes<4>{dense.joints, dense.weights, 4}, palette,
+                                  finite_palette, lanes_at_a_time);
+    case 8:
+      return SkinLinearVectorized(s, v, end, DenseLanes<8>{dense.joints, dense.weights, 8}, palette,
+                                  finite_palette, lanes_at_a_time);
+    default:
+      return SkinLinearVectorized(s, v, end, dense, palette, finite_palette, lanes_at_a_time);
+  }
 }
 
 }  // namespace sinew::cpu::detail
