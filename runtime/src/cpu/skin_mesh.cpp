@@ -68,10 +68,10 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
 }
 
 uint32_t SkinLanes(const Primitive& mesh, const SkinRun& run) noexcept {
-  // As SkinAttributes dispatches and SkinDenseJob::Run and SkinSparseJob::Run choose.
-  const bool lanes_apply = mesh.skinned() && mesh.skinning == SkinningMethod::kLinear &&
-                           mesh.normal_blend != NormalBlend::kPerJoint;
-  return lanes_apply ? detail::LanesOf(run) : 1;
+  // SkinAttributes gives linear blending to SkinDenseJob or SkinSparseJob, which choose by
+  // LinearLanesOf; the other cases take scalar loops.
+  const bool linear = mesh.skinned() && mesh.skinning == SkinningMethod::kLinear;
+  return linear ? detail::LinearLanesOf(mesh.normal_blend, run) : 1;
 }
 
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,

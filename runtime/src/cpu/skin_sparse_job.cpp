@@ -52,7 +52,7 @@ Status SkinSparseJob::Run() const {
     return {};
   }
   const bool per_joint = normal_blend == NormalBlend::kPerJoint;
-  const uint32_t lanes = per_joint ? 1 : detail::LanesOf(run);
+  const uint32_t lanes = detail::LinearLanesOf(normal_blend, run);
   const bool finite_palette = lanes > 1 && detail::FinitePalette(palette);
   detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
     // Eight or four vertices at a time, bit for bit as below (skin_vertex_x8.h).

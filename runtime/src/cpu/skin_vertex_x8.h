@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sinew/asset/primitive.h"
 #include "sinew/cpu/skin_run.h"
 #include "skin_vertex_x4.h"
 
@@ -306,6 +307,13 @@ inline uint32_t LanesOf(const SkinRun& run) noexcept {
   const uint32_t widest = WidestLanes();
   if (run.max_lanes == 0 || run.max_lanes >= widest) return widest;
   return run.max_lanes >= 4 ? 4 : 1;
+}
+
+// How many vertices at a time SkinDenseJob and SkinSparseJob skin linear blending with
+// `normal_blend`: LanesOf(run), but one for the per-joint normal rule, which only the scalar code
+// computes. (Dual quaternions, the other method, take their own loop, one vertex at a time.)
+inline uint32_t LinearLanesOf(NormalBlend normal_blend, const SkinRun& run) noexcept {
+  return normal_blend == NormalBlend::kPerJoint ? 1 : LanesOf(run);
 }
 
 // Skins vertices [v, end) `lanes_at_a_time` (LanesOf) vertices at a time, then four at a time,
