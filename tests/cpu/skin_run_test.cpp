@@ -5,10 +5,12 @@
 // tail).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "sinew/asset/influence_layout.h"
+#include "sinew/cpu/dual_quaternion_palette_job.h"
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/cpu/skin_run.h"
 #include "sinew/procedural/character.h"
@@ -77,6 +79,46 @@ void ExpectTheSameOnAnyThreads(const Fixture& f, bool rigid = false) {
   }
 }
 
+// The palette's dual quaternions, as SkinMesh makes them.
+std::vector<DualQuaternion> DualQuaternions(std::span<const Float3x4> palette) {
+  std::vector<DualQuaternion> out(palette.size());
+  DualQuaternionPaletteJob job;
+  job.palette = palette;
+  job.output = out;
+  EXPECT_TRUE(job.Run().ok());
+  return out;
+}
+
+// A K = 4 character of `vertices` vertices whose palette is the crowd's at `time` and `variant`,
+// then `extra` identity entries for a test to fill.
+Fixture FourInfluenceCharacter(size_t vertices, float time, uint32_t variant, size_t extra) {
+  procedural::CharacterOptions o;
+  o.vertex_count = uint32_t(vertices);
+  o.influences_per_vertex = 4;
+  auto c = procedural::MakeCharacter(o);
+  EXPECT_TRUE(c.ok());
+  Fixture f;
+  f.mesh = std::move(c->mesh);
+  const size_t joints = c->skeleton.joint_count();
+  f.palette.resize(joints + extra);
+  EXPECT_TRUE(
+      procedural::CrowdPalette(c->skeleton, time, variant, std::span(f.palette).first(joints))
+          .ok());
+  return f;
+}
+
+// Zero-length normals (every 11th vertex) and tangents (every 13th), which skinning keeps.
+void ZeroSomeNormalsAndTangents(Fixture& f) {
+  for (size_t v = 0; v < f.mesh.vertex_count(); ++v) {
+    if (v % 11 == 0) {
+      for (int k = 0; k < 3; ++k) f.mesh.normals[v * 3 + size_t(k)] = 0.0f;
+    }
+    if (v % 13 == 0) {
+      for (int k = 0; k < 3; ++k) f.mesh.tangents[v * 4 + size_t(k)] = 0.0f;
+    }
+  }
+}
+
 // The first `n` vertices of the character, with its influences.
 Fixture FirstVertices(const Fixture& f, size_t n) {
   Fixture out = f;
@@ -100,9 +142,15 @@ TEST(SkinRun, UsdSkelsPerJointNormalsAreTheSameOnAnyNumberOfThreads) {
   ExpectTheSameOnAnyThreads(f);
 }
 
+// The crowd's palette has no scale, so dual quaternions go eight at a time where the CPU has AVX;
+// the same palette with one joint scaled takes the scalar code.
 TEST(SkinRun, DualQuaternionsAreTheSameOnAnyNumberOfThreads) {
   Fixture f = Character();
   f.mesh.skinning = SkinningMethod::kDualQuaternion;
+  ASSERT_FALSE(HasScale(DualQuaternions(f.palette)));
+  ExpectTheSameOnAnyThreads(f);
+  for (Float4& row : f.palette[1].row) row.x *= 1.5f;
+  ASSERT_TRUE(HasScale(DualQuaternions(f.palette)));
   ExpectTheSameOnAnyThreads(f);
 }
 
@@ -156,17 +204,7 @@ TEST(SkinRun, UnweightedMirroredAndUnnormalizedVerticesAreTheSameVectorizedAsSca
 // weight never reads it into a sum).
 // Then again with that entry finite and huge: the vectorized path without the zero-weight mask.
 TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
-  procedural::CharacterOptions o;
-  o.vertex_count = 4096 * 2 + 3;
-  o.influences_per_vertex = 4;
-  auto c = procedural::MakeCharacter(o);
-  ASSERT_TRUE(c.ok());
-  Fixture f;
-  f.mesh = std::move(c->mesh);
-  f.palette.resize(c->skeleton.joint_count() + 1);
-  ASSERT_TRUE(procedural::CrowdPalette(c->skeleton, 0.7f, 2,
-                                       std::span(f.palette).first(c->skeleton.joint_count()))
-                  .ok());
+  Fixture f = FourInfluenceCharacter(4096 * 2 + 3, 0.7f, 2, 1);
   const size_t unused = f.palette.size() - 1;
   for (Float4& row : f.palette[unused].row) row = {INFINITY, -INFINITY, INFINITY, 1.0f};
   for (Float4& row : f.palette[2].row) row.y = 0.0f, row.x = 0.0f;  // singular
@@ -181,13 +219,8 @@ TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
     if (v % 17 == 5) {
       for (int k = 0; k < 4; ++k) w[v * 4 + size_t(k)] = k == 1 ? 1.0e-40f : 0.0f;
     }
-    if (v % 11 == 0) {
-      for (int k = 0; k < 3; ++k) f.mesh.normals[v * 3 + size_t(k)] = 0.0f;
-    }
-    if (v % 13 == 0) {
-      for (int k = 0; k < 3; ++k) f.mesh.tangents[v * 4 + size_t(k)] = 0.0f;
-    }
   }
+  ZeroSomeNormalsAndTangents(f);
   ExpectTheSameOnAnyThreads(f);
   for (Float4& row : f.palette[unused].row) row = {3.0e38f, -3.0e38f, 3.0e38f, 1.0f};
   ExpectTheSameOnAnyThreads(f);
@@ -243,8 +276,9 @@ TEST(SkinRun, EdgeCasesOfSparseInfluencesAreTheSameVectorizedAsScalar) {
   ExpectTheSameOnAnyThreads(f);
 }
 
-// What the vectorized path covers: linear blending, dense or sparse, with the blended-matrix
-// normal rule, and only when asked for; the other meshes say they run one vertex at a time.
+// What the vectorized paths cover, only when asked for: linear blending, dense or sparse, with the
+// blended-matrix normal rule, and dual quaternions eight at a time; the other meshes say they run
+// one vertex at a time.
 TEST(SkinRun, OnlyLinearMeshesWithTheBlendedMatrixRuleGoSeveralAtATime) {
   const Fixture f = Character();
   const Primitive& dense = f.mesh;
@@ -254,7 +288,9 @@ TEST(SkinRun, OnlyLinearMeshesWithTheBlendedMatrixRuleGoSeveralAtATime) {
   EXPECT_EQ(SkinLanes(dense, scalar), 1u);
   Primitive dqs = dense;
   dqs.skinning = SkinningMethod::kDualQuaternion;
-  EXPECT_EQ(SkinLanes(dqs, fast), 1u);
+  EXPECT_EQ(SkinLanes(dqs, fast), WidestSkinLanes() == 8 ? 8u : 1u);
+  EXPECT_EQ(SkinLanes(dqs, four), 1u);
+  EXPECT_EQ(SkinLanes(dqs, scalar), 1u);
   Primitive per_joint = dense;
   per_joint.normal_blend = NormalBlend::kPerJoint;
   EXPECT_EQ(SkinLanes(per_joint, fast), 1u);
@@ -266,6 +302,55 @@ TEST(SkinRun, OnlyLinearMeshesWithTheBlendedMatrixRuleGoSeveralAtATime) {
   Primitive rigid = dense;
   rigid.influences = {};
   EXPECT_EQ(SkinLanes(rigid, fast), 1u);
+}
+
+// Dual quaternions eight at a time, dense and sparse, with what the lanes must keep apart:
+// vertices whose weights are all 0 (rest attributes), weighted only to a singular entry (a real
+// part of length 0: the identity), blending two rotations in opposite hemispheres (the lighter
+// one flipped), with weights not summing to 1, with a pivot tie (the first wins), and with
+// zero-length normals and tangents (kept).
+TEST(SkinRun, EdgeCasesOfDualQuaternionsAreTheSameVectorizedAsScalar) {
+  Fixture f = FourInfluenceCharacter(4096 * 2 + 5, 0.3f, 4, 3);
+  f.mesh.skinning = SkinningMethod::kDualQuaternion;
+  const size_t joints = f.palette.size() - 3;
+  const uint16_t singular = uint16_t(joints), plus = uint16_t(joints + 1),
+                 minus = uint16_t(joints + 2);
+  f.palette[singular].row = {{{0, 0, 0, 1}, {0, 0, 0, 2}, {0, 0, 0, 3}}};
+  // 170 degrees about +x and about -x: unit quaternions whose dot product is negative.
+  const float cs = std::cos(2.967f), sn = std::sin(2.967f);
+  f.palette[plus].row = {{{1, 0, 0, 0.5f}, {0, cs, -sn, 0}, {0, sn, cs, 0}}};
+  f.palette[minus].row = {{{1, 0, 0, 0}, {0, cs, sn, 0.25f}, {0, -sn, cs, 0}}};
+  std::vector<float>& w = f.mesh.influences.weights;
+  std::vector<uint16_t>& j = f.mesh.influences.joints;
+  for (size_t v = 0; v < f.mesh.vertex_count(); ++v) {
+    float* wv = &w[v * 4];
+    uint16_t* jv = &j[v * 4];
+    switch (v % 9) {
+      case 1:
+        wv[0] = wv[1] = wv[2] = wv[3] = 0.0f;
+        break;
+      case 2:
+        jv[0] = singular, wv[0] = 1.0f, wv[1] = wv[2] = wv[3] = 0.0f;
+        break;
+      case 3:
+        jv[0] = plus, jv[1] = minus, wv[0] = 0.7f, wv[1] = 0.3f, wv[2] = wv[3] = 0.0f;
+        break;
+      case 4:
+        jv[0] = minus, jv[1] = plus, wv[0] = wv[1] = 0.5f, wv[2] = wv[3] = 0.0f;
+        break;
+      case 5:
+        wv[0] *= 2.0f;
+        break;
+      default:
+        break;
+    }
+  }
+  ZeroSomeNormalsAndTangents(f);
+  ASSERT_FALSE(HasScale(DualQuaternions(f.palette)));
+  ExpectTheSameOnAnyThreads(f);
+  ASSERT_TRUE(UseInfluenceLayout(f.mesh, InfluenceLayout::kSparse, 0, f.palette.size()).ok());
+  ASSERT_TRUE(f.mesh.sparse());
+  ExpectTheSameOnAnyThreads(f);
 }
 
 TEST(SkinRun, ZeroThreadsMeansEveryHardwareThread) {

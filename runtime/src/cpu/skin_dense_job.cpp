@@ -1,7 +1,7 @@
 #include "sinew/cpu/skin_dense_job.h"
 
 #include "../asset/influence_prepass.h"
-#include "dual_quaternion_vertex.h"
+#include "dual_quaternion_x8.h"
 #include "sinew/asset/primitive.h"
 #include "skin_vertex.h"
 #include "skin_vertex_x8.h"
@@ -42,8 +42,12 @@ Status SkinDenseJob::Run() const {
   const detail::DenseLanes<> dense{joints.data(), weights.data(), k_count};
   if (!dual_quaternions.empty()) {
     const bool has_scale = HasScale(dual_quaternions);
+    const uint32_t lanes = detail::DualQuaternionLanesOf(run);
     detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
-      detail::SkinDualQuaternions(streams, begin, end, dense, dual_quaternions.data(), has_scale);
+      // Eight at a time without scale, bit for bit as one at a time (dual_quaternion_x8.h).
+      const size_t v = detail::SkinDualQuaternionsVectorized(
+          streams, begin, end, dense, dual_quaternions.data(), has_scale, lanes);
+      detail::SkinDualQuaternions(streams, v, end, dense, dual_quaternions.data(), has_scale);
     });
     return {};
   }

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "dual_quaternion_x8.h"
 #include "sinew/cpu/morph_targets_job.h"
 #include "sinew/cpu/skin_dense_job.h"
 #include "sinew/cpu/skin_sparse_job.h"
@@ -68,10 +69,11 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
 }
 
 uint32_t SkinLanes(const Primitive& mesh, const SkinRun& run) noexcept {
-  // SkinAttributes gives linear blending to SkinDenseJob or SkinSparseJob, which choose by
-  // LinearLanesOf; the other cases take scalar loops.
-  const bool linear = mesh.skinned() && mesh.skinning == SkinningMethod::kLinear;
-  return linear ? detail::LinearLanesOf(mesh.normal_blend, run) : 1;
+  // SkinAttributes gives skinned meshes to SkinDenseJob or SkinSparseJob, which choose by
+  // LinearLanesOf or DualQuaternionLanesOf; rigid meshes take a scalar loop.
+  if (!mesh.skinned()) return 1;
+  return mesh.skinning == SkinningMethod::kLinear ? detail::LinearLanesOf(mesh.normal_blend, run)
+                                                  : detail::DualQuaternionLanesOf(run);
 }
 
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "../asset/influence_prepass.h"
-#include "dual_quaternion_vertex.h"
+#include "dual_quaternion_x8.h"
 #include "skin_vertex.h"
 #include "skin_vertex_x8.h"
 #include "vertex_ranges.h"
@@ -46,8 +46,12 @@ Status SkinSparseJob::Run() const {
   const detail::SparseLanes sparse{in.offsets.data(), in.groups.data(), in.weights.data()};
   if (!dual_quaternions.empty()) {
     const bool has_scale = HasScale(dual_quaternions);
+    const uint32_t lanes = detail::DualQuaternionLanesOf(run);
     detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
-      detail::SkinDualQuaternions(streams, begin, end, sparse, dual_quaternions.data(), has_scale);
+      // Eight at a time without scale, bit for bit as one at a time (dual_quaternion_x8.h).
+      const size_t v = detail::SkinDualQuaternionsVectorized(
+          streams, begin, end, sparse, dual_quaternions.data(), has_scale, lanes);
+      detail::SkinDualQuaternions(streams, v, end, sparse, dual_quaternions.data(), has_scale);
     });
     return {};
   }

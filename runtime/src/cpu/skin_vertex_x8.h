@@ -181,23 +181,46 @@ SINEW_AVX inline void StoreXyz8(float* p, __m256 x, __m256 y, __m256 z) {
   Store2x4(p + 8, p + 20, Evens8(Pick8<2, 3>(z, x), Pick8<3, 3>(y, z)));
 }
 
-// m[r][c]: entry (r, c) of each lane's matrix, from `blend`'s rows.
-SINEW_AVX inline void TransposeBlend(const BlendedRowsX8& blend, __m256 (&m)[3][4]) {
-  // Rows 0 and 1: an 8x8 transpose, lanes 0-3 and 4-7 apart, then their halves recombined.
+// The 8x8 transpose of `rows` (lane i's eight numbers in rows[i]): first[c] holds number c of
+// each lane, second[c] number 4 + c. Lanes 0-3 and 4-7 are transposed apart, then their halves
+// recombined.
+SINEW_AVX inline void TransposeRows8(const __m256 (&rows)[8], __m256 (&first)[4],
+                                     __m256 (&second)[4]) {
   __m256 low[4], high[4];
   for (int c = 0; c < 4; ++c) {
-    low[c] = blend.rows01[c];
-    high[c] = blend.rows01[4 + c];
+    low[c] = rows[c];
+    high[c] = rows[4 + c];
   }
-  Transpose4InHalves(low[0], low[1], low[2], low[3]);  // low[c] = (m[0][c], m[1][c]) of 0-3
+  Transpose4InHalves(low[0], low[1], low[2], low[3]);  // low[c]: numbers c and 4 + c of 0-3
   Transpose4InHalves(high[0], high[1], high[2], high[3]);
   for (int c = 0; c < 4; ++c) {
-    m[0][c] = _mm256_permute2f128_ps(low[c], high[c], 0x20);
-    m[1][c] = _mm256_permute2f128_ps(low[c], high[c], 0x31);
+    first[c] = _mm256_permute2f128_ps(low[c], high[c], 0x20);
+    second[c] = _mm256_permute2f128_ps(low[c], high[c], 0x31);
   }
+}
+
+// m[r][c]: entry (r, c) of each lane's matrix, from `blend`'s rows.
+SINEW_AVX inline void TransposeBlend(const BlendedRowsX8& blend, __m256 (&m)[3][4]) {
+  TransposeRows8(blend.rows01, m[0], m[1]);
   // Row 2: lanes i and i + 4 side by side, then a 4x4 transpose in each half.
   for (int i = 0; i < 4; ++i) m[2][i] = Join(blend.row2[i], blend.row2[4 + i]);
   Transpose4InHalves(m[2][0], m[2][1], m[2][2], m[2][3]);
+}
+
+// Vertices v .. v + 7's tangents as x, y, z and w of each lane: vertices i and i + 4 side by side,
+// then a 4x4 transpose in each half.
+SINEW_AVX inline void LoadTangents8(const float* t, __m256 (&xyzw)[4]) {
+  for (int c = 0; c < 4; ++c) xyzw[c] = Load2x4(t + 4 * c, t + 16 + 4 * c);
+  Transpose4InHalves(xyzw[0], xyzw[1], xyzw[2], xyzw[3]);
+}
+
+// The inverse of LoadTangents8.
+SINEW_AVX inline void StoreTangents8(float* o, __m256 x, __m256 y, __m256 z, __m256 w) {
+  Transpose4InHalves(x, y, z, w);
+  Store2x4(o, o + 16, x);
+  Store2x4(o + 4, o + 20, y);
+  Store2x4(o + 8, o + 24, z);
+  Store2x4(o + 12, o + 28, w);
 }
 
 // Writes vertices v .. v + 7 of `s` from their blended matrices, as WriteSkinnedX4 writes four;
@@ -248,21 +271,13 @@ SINEW_AVX inline void WriteSkinnedX8(const SkinStreams& s, size_t v, const Blend
   }
 
   if (!s.tangents.empty()) {
-    // Vertices i and i + 4 side by side, then a 4x4 transpose in each half: x, y, z and w.
-    const float* t = &s.tangents[v * 4];
-    __m256 tx = Load2x4(t, t + 16), ty = Load2x4(t + 4, t + 20), tz = Load2x4(t + 8, t + 24),
-           tw = Load2x4(t + 12, t + 28);
-    Transpose4InHalves(tx, ty, tz, tw);
-    __m256 ox = Dot3x8(m[0][0], tx, m[0][1], ty, m[0][2], tz);
-    __m256 oy = Dot3x8(m[1][0], tx, m[1][1], ty, m[1][2], tz);
-    __m256 oz = Dot3x8(m[2][0], tx, m[2][1], ty, m[2][2], tz);
+    __m256 t[4];
+    LoadTangents8(&s.tangents[v * 4], t);
+    __m256 ox = Dot3x8(m[0][0], t[0], m[0][1], t[1], m[0][2], t[2]);
+    __m256 oy = Dot3x8(m[1][0], t[0], m[1][1], t[1], m[1][2], t[2]);
+    __m256 oz = Dot3x8(m[2][0], t[0], m[2][1], t[1], m[2][2], t[2]);
     NormalizeOrKeepX8(ox, oy, oz);
-    Transpose4InHalves(ox, oy, oz, tw);  // w as it came in
-    float* o = &s.out_tangents[v * 4];
-    Store2x4(o, o + 16, ox);
-    Store2x4(o + 4, o + 20, oy);
-    Store2x4(o + 8, o + 24, oz);
-    Store2x4(o + 12, o + 28, tw);
+    StoreTangents8(&s.out_tangents[v * 4], ox, oy, oz, t[3]);  // w as it came in
   }
 }
 

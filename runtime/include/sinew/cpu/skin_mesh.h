@@ -35,8 +35,10 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
 
 // How many vertices at a time SkinAttributes with `run` skins `mesh`: 8 or 4 for a dense or sparse
 // mesh blended linearly with the blended-matrix normal rule and `run.vectorized` (the widest the
-// CPU allows within run.max_lanes: WidestSkinLanes); 1 for dual-quaternion, per-joint-normal and
-// rigid meshes whatever `run` says (the outputs are the same either way).
+// CPU allows within run.max_lanes: WidestSkinLanes); for dual quaternions 8 where eight are
+// allowed, with palettes without scale (HasScale false; with scale they go one at a time), else
+// 1; 1 for per-joint-normal and rigid meshes whatever `run` says. The outputs are the same either
+// way.
 uint32_t SkinLanes(const Primitive& mesh, const SkinRun& run) noexcept;
 
 // SkinAttributes over the mesh's rest attributes.
