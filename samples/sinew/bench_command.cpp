@@ -158,7 +158,7 @@ void PrintHelp() {
       "                    thread; 1: not), each checked equal to the reference bit for bit\n"
       "  --cpu-lanes N     the fast path skins at most N vertices at a time (default 0: 8 with\n"
       "                    AVX, else 4; 4: SSE2's four even where AVX would take eight; 1 to 3:\n"
-      "                    the scalar code)\n"
+      "                    the scalar code; dual quaternions go eight at a time or one)\n"
       "  --workgroup-size N vertices per workgroup of the GPU kernels, a power of two from 64\n"
       "                    to the device's limit, at most 1024 (default 0: the device's, from\n"
       "                    its subgroup size)\n"
@@ -1014,8 +1014,9 @@ void PrintFastCpu(const std::vector<Row>& rows) {
   for (const Row& r : rows) {
     if (r.path != "cpu" || r.vectorized_ms < 0) continue;
     const auto mvs = [&](double ms) { return double(r.vertices) / (ms * 1e-3) / 1e6; };
-    // The fast path is vectorized only for linear blending with the blended-matrix normal rule
-    // (cpu::SkinLanes); the others run their scalar code there too, on threads.
+    // The fast path is vectorized for linear blending with the blended-matrix normal rule and for
+    // dual quaternions without scale, eight at a time (cpu::SkinLanes); the others run their
+    // scalar code there too, on threads.
     std::printf("cpu %-18s scalar %.1f Mvert/s; %s %.1f", r.layout.c_str(), r.mvertices_per_s(),
                 r.lanes > 1 ? "vectorized" : "fast path (scalar code for this mesh)",
                 mvs(r.vectorized_ms));
