@@ -9,6 +9,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <xmmintrin.h>
+#endif
+
 #include "sinew/asset/influence_layout.h"
 #include "sinew/cpu/dual_quaternion_palette_job.h"
 #include "sinew/cpu/skin_mesh.h"
@@ -176,15 +180,19 @@ TEST(SkinRun, MorphTargetsThenSkinningAreTheSameOnAnyNumberOfThreads) {
   ExpectTheSameOnAnyThreads(f);
 }
 
-// 1 to 9 vertices: no block of four, one with a tail of 1 to 3, two blocks (or one of eight).
+// 1 to 9 vertices: no block of four, one with a tail of 1 to 3, two blocks (or one of eight);
+// linear blending and dual quaternions.
 TEST(SkinRun, SmallMeshesAreTheSameVectorizedAsScalar) {
-  const Fixture f = Character();
-  for (size_t n = 1; n <= 9; ++n) ExpectTheSameOnAnyThreads(FirstVertices(f, n));
+  Fixture f = Character();
+  for (SkinningMethod method : {SkinningMethod::kLinear, SkinningMethod::kDualQuaternion}) {
+    f.mesh.skinning = method;
+    for (size_t n = 1; n <= 9; ++n) ExpectTheSameOnAnyThreads(FirstVertices(f, n));
+  }
 }
 
-// Vertices without influence (every weight +0 or -0: the identity), with one joint, with weights
-// not summing to 1, and a palette entry that mirrors (negative determinant): the lanes keep them
-// apart.
+// Vertices without influence (every weight +0 or -0: the identity), with one subnormal weight
+// (not the identity), with one joint, with weights not summing to 1, and a palette entry that
+// mirrors (negative determinant): the lanes keep them apart.
 TEST(SkinRun, UnweightedMirroredAndUnnormalizedVerticesAreTheSameVectorizedAsScalar) {
   Fixture f = FirstVertices(Character(), 4096 + 7);
   const size_t k = f.mesh.influences.influences_per_vertex;
@@ -193,6 +201,9 @@ TEST(SkinRun, UnweightedMirroredAndUnnormalizedVerticesAreTheSameVectorizedAsSca
     for (size_t i = 0; i < k; ++i) w[v * k + i] = (v / 5) % 2 ? -0.0f : 0.0f;
   }
   for (size_t v = 1; v < f.mesh.vertex_count(); v += 7) w[v * k] *= 3.0f;
+  for (size_t v = 5; v < f.mesh.vertex_count(); v += 17) {
+    for (size_t i = 0; i < k; ++i) w[v * k + i] = i == 2 ? 1.0e-40f : 0.0f;
+  }
   for (Float4& row : f.palette[1].row) row.x = -row.x;
   ExpectTheSameOnAnyThreads(f);
 }
@@ -305,16 +316,19 @@ TEST(SkinRun, OnlyLinearMeshesWithTheBlendedMatrixRuleGoSeveralAtATime) {
 }
 
 // Dual quaternions eight at a time, dense and sparse, with what the lanes must keep apart:
-// vertices whose weights are all 0 (rest attributes), weighted only to a singular entry (a real
-// part of length 0: the identity), blending two rotations in opposite hemispheres (the lighter
-// one flipped), with weights not summing to 1, with a pivot tie (the first wins), and with
-// zero-length normals and tangents (kept).
+// vertices whose weights are all 0 (rest attributes), weighted only to a singular entry or by a
+// weight of 1e-12 (a real part shorter than 1e-10: the identity), blending two rotations in
+// opposite hemispheres (the lighter one flipped) or at right angles (a dot product of exactly 0:
+// not flipped), with weights not summing to 1, with pivot ties (the first wins: a third entry
+// near both tells which), and with zero-length normals and tangents (kept).
 TEST(SkinRun, EdgeCasesOfDualQuaternionsAreTheSameVectorizedAsScalar) {
-  Fixture f = FourInfluenceCharacter(4096 * 2 + 5, 0.3f, 4, 3);
+  Fixture f = FourInfluenceCharacter(4096 * 2 + 5, 0.3f, 4, 5);
   f.mesh.skinning = SkinningMethod::kDualQuaternion;
-  const size_t joints = f.palette.size() - 3;
+  const size_t joints = f.palette.size() - 5;
   const uint16_t singular = uint16_t(joints), plus = uint16_t(joints + 1),
-                 minus = uint16_t(joints + 2);
+                 minus = uint16_t(joints + 2), identity = uint16_t(joints + 3),
+                 half_turn = uint16_t(joints + 4);
+  f.palette[half_turn].row = {{{1, 0, 0, 0}, {0, -1, 0, 0}, {0, 0, -1, 1}}};  // 180 degrees about x
   f.palette[singular].row = {{{0, 0, 0, 1}, {0, 0, 0, 2}, {0, 0, 0, 3}}};
   // 170 degrees about +x and about -x: unit quaternions whose dot product is negative.
   const float cs = std::cos(2.967f), sn = std::sin(2.967f);
@@ -338,6 +352,16 @@ TEST(SkinRun, EdgeCasesOfDualQuaternionsAreTheSameVectorizedAsScalar) {
       case 4:
         jv[0] = minus, jv[1] = plus, wv[0] = wv[1] = 0.5f, wv[2] = wv[3] = 0.0f;
         break;
+      case 6:  // a tie between opposite hemispheres, and a third entry on both sides
+        jv[0] = plus, jv[1] = minus, jv[2] = identity;
+        wv[0] = wv[1] = 0.4f, wv[2] = 0.2f, wv[3] = 0.0f;
+        break;
+      case 7:  // the identity's real part is at right angles to the half turn's
+        jv[0] = identity, jv[1] = half_turn, wv[0] = 0.6f, wv[1] = 0.4f, wv[2] = wv[3] = 0.0f;
+        break;
+      case 8:
+        wv[0] = 1.0e-12f, wv[1] = wv[2] = wv[3] = 0.0f;
+        break;
       case 5:
         wv[0] *= 2.0f;
         break;
@@ -351,6 +375,31 @@ TEST(SkinRun, EdgeCasesOfDualQuaternionsAreTheSameVectorizedAsScalar) {
   ASSERT_TRUE(UseInfluenceLayout(f.mesh, InfluenceLayout::kSparse, 0, f.palette.size()).ok());
   ASSERT_TRUE(f.mesh.sparse());
   ExpectTheSameOnAnyThreads(f);
+}
+
+// Where the host flushes subnormal numbers to zero (MXCSR's FTZ and DAZ, which some engines set),
+// a vertex whose only weight is subnormal sums its weights to 0 and keeps its rest attributes;
+// the eight-lane path, which finds such vertices without summing, follows the flags. On one
+// thread: the flags are the calling thread's.
+TEST(SkinRun, SubnormalWeightsAreTheSameVectorizedAsScalarWhereTheHostFlushesThemToZero) {
+#if defined(__SSE2__) || defined(_M_X64)
+  for (uint32_t k : {4u, 8u}) {
+    Fixture f = k == 4 ? FourInfluenceCharacter(4096 + 7, 0.7f, 2, 0)
+                       : FirstVertices(Character(), 4096 + 7);
+    std::vector<float>& w = f.mesh.influences.weights;
+    for (size_t v = 3; v < f.mesh.vertex_count(); v += 5) {
+      for (size_t i = 0; i < k; ++i) w[v * k + i] = i == 1 ? 1.0e-40f : 0.0f;
+    }
+    const unsigned csr = _mm_getcsr();
+    _mm_setcsr(csr | 0x8040u);  // FTZ and DAZ
+    const Outputs scalar = Skin(f, {1, false});
+    const Outputs fast = Skin(f, {1, true});
+    _mm_setcsr(csr);
+    EXPECT_TRUE(fast == scalar) << "K = " << k;
+  }
+#else
+  GTEST_SKIP() << "no MXCSR on this architecture";
+#endif
 }
 
 TEST(SkinRun, ZeroThreadsMeansEveryHardwareThread) {

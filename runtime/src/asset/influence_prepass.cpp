@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <limits>
 
-// With GCC or Clang on x86-64 Linux, each pass is compiled twice, for x86-64's baseline and for
-// AVX2, and the dynamic loader binds the one the CPU runs (an ifunc). Skinning jobs run these
-// passes over their influences on every run; the AVX2 ones take about half the time on the
-// development VM (BENCHMARKS.md).
-#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+// With GCC or Clang on x86-64 with glibc, each pass is compiled twice, for x86-64's baseline and
+// for AVX2, and the dynamic loader binds the one the CPU runs (an ifunc, which glibc provides).
+// Skinning jobs run these passes over their influences on every run; the AVX2 ones take about half
+// the time on the development VM (BENCHMARKS.md).
+#if defined(__x86_64__) && defined(__GLIBC__) && (defined(__GNUC__) || defined(__clang__))
 #define SINEW_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
 #else
 #define SINEW_AVX2_CLONE

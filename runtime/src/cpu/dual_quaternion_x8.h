@@ -17,6 +17,9 @@ namespace sinew::cpu::detail {
 
 #if defined(SINEW_SKIN_X8)
 
+static_assert(offsetof(DualQuaternion, dual) == offsetof(DualQuaternion, real) + 16,
+              "a dual quaternion's real and dual parts are one 32-byte load");
+
 // Eight vertices' blends: lane i's real part in real_dual[i]'s low half, its dual part in the high
 // half, and its weights' sum.
 struct BlendedDualQuaternionsX8 {

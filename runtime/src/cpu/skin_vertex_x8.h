@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "sinew/asset/primitive.h"
 #include "sinew/cpu/skin_run.h"
@@ -77,25 +78,31 @@ SINEW_AVX inline int LanesSummingToZero(const BlendedRowsX8& blend) {
       _mm256_cmp_ps(_mm256_load_ps(blend.weight_sum), _mm256_setzero_ps(), _CMP_EQ_OQ));
 }
 
-// The same bits for eight vertices of k dense slots each (4 or 8) from `weights`, without summing:
-// bit i set where vertex i has no weight other than 0. The jobs check the weights finite and
-// non-negative before they skin, and a sum of such numbers is 0 exactly when each of them is.
+// The same bits for eight vertices of k dense slots each (4 or 8) from `weights`, without summing.
+// The jobs check the weights finite and non-negative before they skin, and a sum of such numbers
+// is 0 exactly when each of them is 0 — or, where the host flushes subnormal numbers to zero
+// (MXCSR's FTZ or DAZ), exactly when each is below the smallest normal float. A weight counts
+// from that least value up.
 template <uint32_t k>
 SINEW_AVX inline int LanesWithoutWeight(const float* weights) {
   static_assert(k == 4 || k == 8);
-  uint64_t nonzero = 0;  // bit j: weights[j] != 0, so vertex i's slots are bits k·i .. k·i + k - 1
+  constexpr uint32_t kFlushToZero = 0x8000, kDenormalsAreZero = 0x0040;
+  const float least = (_mm_getcsr() & (kFlushToZero | kDenormalsAreZero)) != 0
+                          ? std::numeric_limits<float>::min()
+                          : std::numeric_limits<float>::denorm_min();
+  const __m256 threshold = _mm256_set1_ps(least);
+  uint64_t counts = 0;  // bit j: weights[j] counts, so vertex i's slots are bits k·i .. k·i + k - 1
   for (uint32_t j = 0; j < k; ++j) {
-    const __m256 w =
-        _mm256_cmp_ps(_mm256_loadu_ps(weights + 8 * j), _mm256_setzero_ps(), _CMP_NEQ_UQ);
-    nonzero |= uint64_t(uint32_t(_mm256_movemask_ps(w))) << (8 * j);
+    const __m256 w = _mm256_cmp_ps(_mm256_loadu_ps(weights + 8 * j), threshold, _CMP_GE_OQ);
+    counts |= uint64_t(uint32_t(_mm256_movemask_ps(w))) << (8 * j);
   }
   // Whether any vertex's k bits are all clear, in one test: subtracting 1 from each k-bit field
   // borrows into its top bit only where the field is 0 (or a lower field already was).
   constexpr uint64_t ones = k == 4 ? 0x11111111u : 0x0101010101010101u;
-  if (((nonzero - ones) & ~nonzero & (ones << (k - 1))) == 0) return 0;
+  if (((counts - ones) & ~counts & (ones << (k - 1))) == 0) return 0;
   int none = 0;
   for (uint32_t i = 0; i < 8; ++i) {
-    if (((nonzero >> (k * i)) & ((uint64_t(1) << k) - 1)) == 0) none |= 1 << i;
+    if (((counts >> (k * i)) & ((uint64_t(1) << k) - 1)) == 0) none |= 1 << i;
   }
   return none;
 }
@@ -326,7 +333,7 @@ inline uint32_t LanesOf(const SkinRun& run) noexcept {
 
 // How many vertices at a time SkinDenseJob and SkinSparseJob skin linear blending with
 // `normal_blend`: LanesOf(run), but one for the per-joint normal rule, which only the scalar code
-// computes. (Dual quaternions, the other method, take their own loop, one vertex at a time.)
+// computes. (Dual quaternions choose by DualQuaternionLanesOf, dual_quaternion_x8.h.)
 inline uint32_t LinearLanesOf(NormalBlend normal_blend, const SkinRun& run) noexcept {
   return normal_blend == NormalBlend::kPerJoint ? 1 : LanesOf(run);
 }
