@@ -43,7 +43,11 @@ AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const
 
 Result<LoadedFile> LoadAsset(const std::filesystem::path& path) {
   SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
-  const std::span<const uint8_t> bytes(file.data(), file.size);
+  return LoadAssetFromMemory(path, std::span<const uint8_t>(file.data(), file.size));
+}
+
+Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
+                                       std::span<const uint8_t> bytes) {
   LoadedFile out;
   out.format = DetectAssetFormat(path, bytes);
   const auto load = [&]() -> Result<LoadedAsset> {

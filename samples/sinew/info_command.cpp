@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -12,6 +13,7 @@
 #include "commands.h"
 #include "json_writer.h"
 #include "sinew/cpu/sample_animation_job.h"
+#include "sinew/loader/file.h"
 #include "sinew/loader/load_asset.h"
 #include "usd_outline.h"
 
@@ -245,8 +247,8 @@ void PrintClips(const Asset& a) {
 }
 
 // "usd: SkelRoot /Root; Skeleton /Root/Skeleton (3 joints); SkelAnimation ...; up axis Y, ...".
-void PrintUsdOutline(const std::string& path) {
-  auto outline = ReadUsdOutline(path);
+void PrintUsdOutline(std::span<const uint8_t> bytes) {
+  auto outline = ReadUsdOutline(bytes);
   if (!outline) return;  // the loader read it a moment ago: nothing new to say
   std::printf("usd:");
   for (const std::string& p : outline->skel_roots) std::printf(" SkelRoot %s;", p.c_str());
@@ -262,8 +264,8 @@ void PrintUsdOutline(const std::string& path) {
   std::printf("\n");
 }
 
-void WriteUsdOutline(JsonWriter& json, const std::string& path) {
-  auto outline = ReadUsdOutline(path);
+void WriteUsdOutline(JsonWriter& json, std::span<const uint8_t> bytes) {
+  auto outline = ReadUsdOutline(bytes);
   if (!outline) return;
   json.Key("usd").BeginObject();
   json.Key("skel_roots").BeginArray(JsonWriter::kInline);
@@ -291,14 +293,16 @@ void WriteUsdOutline(JsonWriter& json, const std::string& path) {
   json.EndObject();
 }
 
-void PrintDescription(const std::string& path, const loader::LoadedFile& file) {
+// `bytes`: the file's contents, which the loader has just read `file` from.
+void PrintDescription(const std::string& path, std::span<const uint8_t> bytes,
+                      const loader::LoadedFile& file) {
   const Asset& a = file.loaded.asset;
   std::printf("%s: valid %s\n", path.c_str(), loader::ToString(file.format));
   const Totals totals = CountPrimitives(a);
   std::printf("nodes %zu, scenes %zu (default %d), meshes %zu, primitives %zu, vertices %zu\n",
               a.nodes.size(), a.scenes.size(), a.scene, a.meshes.size(), totals.primitives,
               totals.vertices);
-  if (loader::IsUsd(file.format)) PrintUsdOutline(path);
+  if (loader::IsUsd(file.format)) PrintUsdOutline(bytes);
   PrintSkins(a);
   if (!a.variants.empty()) {
     std::printf("material variants:");
@@ -480,7 +484,8 @@ void WriteStrings(JsonWriter& json, const char* key, const std::vector<std::stri
   json.EndArray();
 }
 
-void WriteDescription(const std::string& path, const loader::LoadedFile& file) {
+void WriteDescription(const std::string& path, std::span<const uint8_t> bytes,
+                      const loader::LoadedFile& file) {
   const Asset& a = file.loaded.asset;
   JsonWriter json(stdout);
   json.BeginObject();
@@ -493,7 +498,7 @@ void WriteDescription(const std::string& path, const loader::LoadedFile& file) {
   json.Key("default_scene").Int(a.scene);
   json.Key("primitives").Int(int64_t(totals.primitives));
   json.Key("vertices").Int(int64_t(totals.vertices));
-  if (loader::IsUsd(file.format)) WriteUsdOutline(json, path);
+  if (loader::IsUsd(file.format)) WriteUsdOutline(json, bytes);
   WriteSkins(json, a);
   WriteStrings(json, "material_variants", a.variants);
   WriteMeshes(json, a);
@@ -544,11 +549,17 @@ int InfoCommand(std::span<const std::string_view> args) {
     // `sinew info --help` asks for the usage (on stdout); anything else malformed gets it on
     // stderr.
     const bool asked = help && args.size() == 1;
-    std::fputs("usage: sinew info FILE [--json]   (.gltf, .glb, .g4tf, .g4b or .usda)\n",
-               asked ? stdout : stderr);
+    std::fputs(
+        "usage: sinew info FILE [--json]   (.gltf, .glb, .g4tf, .g4b, .usda, .usdc or .usdz)\n",
+        asked ? stdout : stderr);
     return asked ? 0 : 2;
   }
-  auto file = loader::LoadAsset(path);
+  // Read once: the loader and the USD outline both take the bytes.
+  auto bytes = loader::ReadFile(path);
+  Result<loader::LoadedFile> file =
+      bytes
+          ? loader::LoadAssetFromMemory(path, std::span<const uint8_t>(bytes->data(), bytes->size))
+          : Result<loader::LoadedFile>(bytes.status());
   if (!file) {
     if (json) {
       WriteInvalid(path, file.error());
@@ -557,10 +568,11 @@ int InfoCommand(std::span<const std::string_view> args) {
     }
     return 1;
   }
+  const std::span<const uint8_t> contents(bytes->data(), bytes->size);
   if (json) {
-    WriteDescription(path, *file);
+    WriteDescription(path, contents, *file);
   } else {
-    PrintDescription(path, *file);
+    PrintDescription(path, contents, *file);
   }
   return 0;
 }

@@ -1,15 +1,12 @@
 #include "usd_outline.h"
 
-#include "sinew/loader/file.h"
 #include "usd/layer.h"
 #include "usd/read_layer.h"
 
 namespace sinew::tool {
 
-Result<UsdOutline> ReadUsdOutline(const std::filesystem::path& path) {
-  auto file = loader::ReadFile(path);
-  if (!file) return file.status();
-  auto layer = loader::usd::ReadLayer(std::span(file->data(), file->size));
+Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes) {
+  auto layer = loader::usd::ReadLayer(bytes);
   if (!layer) return layer.status();
   UsdOutline out;
   out.up_axis = layer->up_axis;

@@ -4,8 +4,9 @@
 #pragma once
 
 #include <cstddef>
-#include <filesystem>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,8 @@ struct UsdOutline {
   std::optional<double> meters_per_unit, time_codes_per_second;
 };
 
-// The outline of the .usda at `path`: defined, active prims only. The reader's errors.
-Result<UsdOutline> ReadUsdOutline(const std::filesystem::path& path);
+// The outline of the USD layer in `bytes` (a file's contents, read once for the loader and this):
+// defined, active prims only. The reader's errors.
+Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes);
 
 }  // namespace sinew::tool

@@ -16,6 +16,7 @@
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/rigid_transform_job.h"
 #include "sinew/cpu/sample_animation_job.h"
+#include "sinew/loader/file.h"
 #include "sinew/loader/gltf.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/loader/usd.h"
@@ -864,6 +865,19 @@ TEST(UsdAsset, LoadAssetDetectsUsdaByItsHeaderThenByItsExtension) {
   EXPECT_EQ(DetectAssetFormat("scene.usda", {}), AssetFormat::kUsda);
   EXPECT_EQ(DetectAssetFormat("scene.gltf", {}), AssetFormat::kGltf);
   auto file = LoadAsset(Scene("lbs.usda"));
+  ASSERT_TRUE(file.ok()) << file.error().ToString();
+  EXPECT_EQ(file->format, AssetFormat::kUsda);
+  EXPECT_EQ(file->loaded.asset.meshes.size(), 4u);
+  EXPECT_EQ(file->loaded.asset.animations.size(), 1u);
+}
+
+// A file already read loads as from its path: the format from the bytes (the path's extension
+// says glTF here), the same asset.
+TEST(UsdAsset, LoadAssetFromMemoryLoadsWhatLoadAssetReads) {
+  auto bytes = ReadFile(Scene("lbs.usda"));
+  ASSERT_TRUE(bytes.ok()) << bytes.error().ToString();
+  auto file =
+      LoadAssetFromMemory("copy.gltf", std::span<const uint8_t>(bytes->data(), bytes->size));
   ASSERT_TRUE(file.ok()) << file.error().ToString();
   EXPECT_EQ(file->format, AssetFormat::kUsda);
   EXPECT_EQ(file->loaded.asset.meshes.size(), 4u);

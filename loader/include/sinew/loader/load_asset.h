@@ -34,4 +34,9 @@ struct LoadedFile {
 // Reads the file, detects its format and loads it with that format's default options.
 Result<LoadedFile> LoadAsset(const std::filesystem::path& path);
 
+// The same for a file already read: `bytes` are its contents, `path` where it came from (its
+// extension helps detect the format; glTF and G4MF resolve their external buffers next to it).
+Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
+                                       std::span<const uint8_t> bytes);
+
 }  // namespace sinew::loader
