@@ -16,10 +16,10 @@ void main() {
   for (uint c = 0u; c < quads; ++c) {  // slot by slot, in order: the CPU's sum
     vec4 weights = WeightQuad(v * quads + c);
     if (weights == vec4(0.0)) continue;  // a quad of zeros adds nothing (padding)
-    uvec4 joints = JointQuad(v * quads + c);
+    uvec4 joints = QuadJoints(v * quads + c);
     for (uint i = 0u; i < 4u; ++i) {
       if (weights[i] == 0.0) continue;
-      AddJoint(joints[i], weights[i], r0, r1, r2);
+      AddJoint(QuadJoint(joints, v * quads + c, i), weights[i], r0, r1, r2);
       weight_sum += weights[i];
     }
   }

@@ -16,15 +16,21 @@ void main() {
   for (uint c = 0u; c < quads; ++c) {
     vec4 weights = WeightQuad(v * quads + c);
     if (weights == vec4(0.0)) continue;
-    uvec4 joints = JointQuad(v * quads + c);
-    for (uint i = 0u; i < 4u; ++i) DqPivot(b, joints[i], weights[i]);
+    uvec4 joints = QuadJoints(v * quads + c);
+    for (uint i = 0u; i < 4u; ++i) {  // a weight of 0 is never the pivot
+      if (kJointsBySlot && weights[i] == 0.0) continue;
+      DqPivot(b, QuadJoint(joints, v * quads + c, i), weights[i]);
+    }
   }
   DqLoadPivot(b);
   for (uint c = 0u; c < quads; ++c) {
     vec4 weights = WeightQuad(v * quads + c);
     if (weights == vec4(0.0)) continue;
-    uvec4 joints = JointQuad(v * quads + c);
-    for (uint i = 0u; i < 4u; ++i) DqAdd(b, joints[i], weights[i]);
+    uvec4 joints = QuadJoints(v * quads + c);
+    for (uint i = 0u; i < 4u; ++i) {  // a weight of 0 adds nothing
+      if (kJointsBySlot && weights[i] == 0.0) continue;
+      DqAdd(b, QuadJoint(joints, v * quads + c, i), weights[i]);
+    }
   }
   Vertex x = LoadRest(v);
   ApplyMorphs(x);  // morph targets first, then skinning, fused in this pass

@@ -39,6 +39,10 @@ layout(constant_id = 16) const bool kInterleaved = false;
 layout(constant_id = 17) const uint kOutStride = 3u;
 // The mesh has morph targets (else the kernel has no morph stage at all).
 layout(constant_id = 18) const bool kMorphs = false;
+// Whether the dense kernels read a slot's joint index on its own, only where its weight is not 0,
+// rather than with its quad (QuadJoints): set for K of 12 or more in unorm16 weights, where
+// lavapipe ran it faster (BENCHMARKS.md, "Joint indices by slot"); float32 weights ran slower so.
+layout(constant_id = 20) const bool kJointsBySlot = false;
 // Invocations per workgroup, one vertex each: a power of two from 64 to 1024, chosen per SkinCache
 // from the device's subgroup size (runtime/src/vk/skin_cache.cpp); gl_WorkGroupSize.x.
 layout(local_size_x_id = 19) in;
@@ -127,6 +131,7 @@ SkinInstance inst;
 uint morph_group;
 uint morph_lane;
 
+
 // K of a dense mesh: the pipeline's constant when it has one, else the record's.
 uint InfluencesPerVertex() {
   return kInfluences != 0u ? kInfluences : inst.influences_per_vertex;
@@ -149,7 +154,8 @@ bool SkinItem(out uint v) {
 float MeshFloat(uint at) { return uintBitsToFloat(mesh_words[at]); }
 vec3 MeshVec3(uint at) { return vec3(MeshFloat(at), MeshFloat(at + 1u), MeshFloat(at + 2u)); }
 
-// Sparse entry i's group: 8, 16 or 32 bits (the dense kernels read whole quads: JointQuad).
+// Sparse entry i's group: 8, 16 or 32 bits (the dense kernels read whole quads, JointQuad, unless
+// kJointsBySlot).
 uint JointAt(uint i) {
   if (kJoints8) {
     return bitfieldExtract(mesh_words[inst.influence_indices + (i >> 2u)], int((i & 3u) * 8u), 8);
@@ -205,6 +211,15 @@ uvec4 JointQuad(uint q) {
   uint hi = mesh_words[inst.influence_indices + 2u * q + 1u];
   return uvec4(bitfieldExtract(lo, 0, 16), bitfieldExtract(lo, 16, 16), bitfieldExtract(hi, 0, 16),
                bitfieldExtract(hi, 16, 16));
+}
+
+// Quad q's joint indices for QuadJoint: JointQuad's, or nothing with kJointsBySlot.
+uvec4 QuadJoints(uint q) { return kJointsBySlot ? uvec4(0u) : JointQuad(q); }
+
+// Slot i of quad q's joint index: from `joints` (QuadJoints), or read on its own with
+// kJointsBySlot (call it only for a slot whose weight is not 0).
+uint QuadJoint(uvec4 joints, uint q, uint i) {
+  return kJointsBySlot ? JointAt(q * 4u + i) : joints[i];
 }
 
 // v / |v|, or v unchanged when |v| == 0 (as NormalizeOrKeep on the CPU).

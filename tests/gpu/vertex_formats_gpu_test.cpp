@@ -407,15 +407,15 @@ Primitive ExactWeights(Primitive mesh) {
 
 // The dense kernels read a vertex's influences a quad of four slots at a time, in each weight
 // format and joint index width (WeightQuad, JointQuad in shaders/skinning_common.glsl): with K = 8
-// and 20 (a constant of its kernel, and one read from the instance record), linear and
-// dual-quaternion, they read the slots the CPU reads, quads of zeros and vertices without weight
-// included.
+// and 16 (constants of their kernels; at 16 in unorm16 weights the joint indices are read slot by
+// slot, kJointsBySlot) and 20 (read from the instance record), linear and dual-quaternion, they
+// read the slots the CPU reads, quads of zeros and vertices without weight included.
 TEST_F(JointIndexWidthsGpu, DenseQuadsOfEveryFormatReadTheSlotsTheCpuReads) {
   const uint32_t j = testing::DefaultJoints();
   struct Width {
     uint32_t shift, tail, bits;
   };
-  for (const uint32_t k : {8u, 20u}) {
+  for (const uint32_t k : {8u, 16u, 20u}) {
     for (const bool dual_quaternion : {false, true}) {
       Primitive mesh = ExactWeights(testing::CharacterMesh(200, k));
       if (dual_quaternion) mesh.skinning = SkinningMethod::kDualQuaternion;

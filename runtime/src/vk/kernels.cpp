@@ -100,12 +100,13 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
     // index), K (constant_id 5, a uint; 0 reads the record's), then two booleans per format
     // (constant_id 6 to 13: the field's value 1 or 2), unorm16 positions (14), half morph deltas
     // (15), interleaved outputs (16), the output stride in words (17), morph targets (18); the
-    // workgroup size (19, local_size_x_id).
+    // workgroup size (19, local_size_x_id); joint indices by slot (20: K of 12 or more in unorm16
+    // weights).
     const uint32_t choices = ChoicesOf(variant);
     const auto field = [&](uint32_t shift, uint32_t bits) {
       return (choices >> shift) & ((1u << bits) - 1u);
     };
-    std::array<uint32_t, 20> values{};
+    std::array<uint32_t, 21> values{};
     for (uint32_t id = 0; id < 5; ++id) values[id] = field(id, 1);
     values[5] = 4u * field(kChoiceInfluencesShift, 3);
     uint32_t id = 6;
@@ -124,6 +125,7 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
     values[17] = OutputStridesOf(values[0] != 0, values[1] != 0, outputs).positions / 4;
     values[18] = (choices & kChoiceMorphs) ? 1u : 0u;
     values[19] = workgroup_size;
+    values[20] = values[5] >= 12u && values[6] != 0u ? 1u : 0u;
     std::array<VkSpecializationMapEntry, values.size()> entries{};
     for (uint32_t e = 0; e < entries.size(); ++e) {
       entries[e] = {e, uint32_t(e * sizeof(uint32_t)), sizeof(uint32_t)};

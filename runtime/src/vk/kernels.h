@@ -2,8 +2,9 @@
 // first use, through the Context's pipeline cache, and shared by every SkinCache of that Context
 // that runs the same workgroup size (a character of a kind already drawn compiles nothing). A
 // variant is a kernel (dense or sparse, linear or dual quaternions) and the per-mesh choices it
-// takes as specialization constants (shaders/skinning_common.glsl, constant_id 0 to 18), so that
-// no kernel branches on them; the workgroup size is constant_id 19. Destroyed with the Context.
+// takes as specialization constants (shaders/skinning_common.glsl, constant_id 0 to 18 and 20),
+// so that no kernel branches on them; the workgroup size is constant_id 19. Destroyed with the
+// Context.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
