@@ -1015,7 +1015,7 @@ void PrintFastCpu(const std::vector<Row>& rows) {
     if (r.path != "cpu" || r.vectorized_ms < 0) continue;
     const auto mvs = [&](double ms) { return double(r.vertices) / (ms * 1e-3) / 1e6; };
     // The fast path is vectorized for linear blending with the blended-matrix normal rule and for
-    // dual quaternions without scale, eight at a time (cpu::SkinLanes); the others run their
+    // dual quaternions, eight at a time (cpu::SkinLanes); the others run their
     // scalar code there too, on threads.
     std::printf("cpu %-18s scalar %.1f Mvert/s; %s %.1f", r.layout.c_str(), r.mvertices_per_s(),
                 r.lanes > 1 ? "vectorized" : "fast path (scalar code for this mesh)",

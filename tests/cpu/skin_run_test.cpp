@@ -146,8 +146,8 @@ TEST(SkinRun, UsdSkelsPerJointNormalsAreTheSameOnAnyNumberOfThreads) {
   ExpectTheSameOnAnyThreads(f);
 }
 
-// The crowd's palette has no scale, so dual quaternions go eight at a time where the CPU has AVX;
-// the same palette with one joint scaled takes the scalar code.
+// Dual quaternions go eight at a time where the CPU has AVX, with the crowd's palette (no scale)
+// and with one joint scaled (the scale sums too).
 TEST(SkinRun, DualQuaternionsAreTheSameOnAnyNumberOfThreads) {
   Fixture f = Character();
   f.mesh.skinning = SkinningMethod::kDualQuaternion;
@@ -372,8 +372,15 @@ TEST(SkinRun, EdgeCasesOfDualQuaternionsAreTheSameVectorizedAsScalar) {
   ZeroSomeNormalsAndTangents(f);
   ASSERT_FALSE(HasScale(DualQuaternions(f.palette)));
   ExpectTheSameOnAnyThreads(f);
+  Primitive dense = f.mesh;
   ASSERT_TRUE(UseInfluenceLayout(f.mesh, InfluenceLayout::kSparse, 0, f.palette.size()).ok());
   ASSERT_TRUE(f.mesh.sparse());
+  ExpectTheSameOnAnyThreads(f);
+  // Again with scale: the identity entry stretched and sheared, dense and sparse.
+  f.palette[identity].row = {{{1.5f, 0.25f, 0, 0}, {0, 0.5f, 0, 0}, {0, 0, 2.0f, 0}}};
+  ASSERT_TRUE(HasScale(DualQuaternions(f.palette)));
+  ExpectTheSameOnAnyThreads(f);
+  f.mesh = std::move(dense);
   ExpectTheSameOnAnyThreads(f);
 }
 

@@ -48,7 +48,7 @@ Status SkinSparseJob::Run() const {
     const bool has_scale = HasScale(dual_quaternions);
     const uint32_t lanes = detail::DualQuaternionLanesOf(run);
     detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
-      // Eight at a time without scale, bit for bit as one at a time (dual_quaternion_x8.h).
+      // Eight at a time, bit for bit as one at a time (dual_quaternion_x8.h).
       const size_t v = detail::SkinDualQuaternionsVectorized(
           streams, begin, end, sparse, dual_quaternions.data(), has_scale, lanes);
       detail::SkinDualQuaternions(streams, v, end, sparse, dual_quaternions.data(), has_scale);

@@ -36,9 +36,8 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
 // How many vertices at a time SkinAttributes with `run` skins `mesh`: 8 or 4 for a dense or sparse
 // mesh blended linearly with the blended-matrix normal rule and `run.vectorized` (the widest the
 // CPU allows within run.max_lanes: WidestSkinLanes); for dual quaternions 8 where eight are
-// allowed, else 1 (this is for a palette without scale, HasScale false: the jobs skin a palette
-// with scale one vertex at a time, which this function, not given the palette, cannot tell); 1
-// for per-joint-normal and rigid meshes whatever `run` says. The outputs are the same either way.
+// allowed, else 1; 1 for per-joint-normal and rigid meshes whatever `run` says. The outputs are
+// the same either way.
 uint32_t SkinLanes(const Primitive& mesh, const SkinRun& run) noexcept;
 
 // SkinAttributes over the mesh's rest attributes.

@@ -12,10 +12,9 @@ struct SkinRun {
   // every hardware thread (ThreadCount). Ranges are at least 4,096 vertices.
   uint32_t threads = 1;
   // Several vertices at a time: for linear blending (dense or sparse) with the blended-matrix
-  // normal rule, eight with AVX where the CPU has it, else four with SSE2; for dual quaternions
-  // with a palette without scale, eight with AVX, else one; the other modes run one vertex at a
-  // time. False: the scalar code for every vertex, the reference the vectorized code is compared
-  // with.
+  // normal rule, eight with AVX where the CPU has it, else four with SSE2; for dual quaternions,
+  // eight with AVX, else one; the other modes run one vertex at a time. False: the scalar code for
+  // every vertex, the reference the vectorized code is compared with.
   bool vectorized = true;
   // At most this many vertices at a time (0: as many as the CPU allows; 4: SSE2's four even where
   // AVX would take eight). Every width gives the same outputs; this is for tests and benchmarks.
