@@ -36,6 +36,19 @@ struct DenseLanes {
   }
 };
 
+// Calls f with `dense` as DenseLanes<4> or DenseLanes<8> where its K is 4 or 8, else as it is.
+template <typename F>
+decltype(auto) WithFixedSlots(const DenseLanes<>& dense, F&& f) {
+  switch (dense.k) {
+    case 4:
+      return f(DenseLanes<4>{dense.joints, dense.weights, 4});
+    case 8:
+      return f(DenseLanes<8>{dense.joints, dense.weights, 8});
+    default:
+      return f(dense);
+  }
+}
+
 // Sparse influences: a vertex's entries between its CSR offsets.
 struct SparseLanes {
   static constexpr uint32_t kFixedSlots = 0;

@@ -45,8 +45,10 @@ Status SkinDenseJob::Run() const {
     const uint32_t lanes = detail::DualQuaternionLanesOf(run);
     detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
       // Eight at a time, bit for bit as one at a time (dual_quaternion_x8.h).
-      const size_t v = detail::SkinDualQuaternionsVectorized(
-          streams, begin, end, dense, dual_quaternions.data(), has_scale, lanes);
+      const size_t v = detail::WithFixedSlots(dense, [&](const auto& fixed) {
+        return detail::SkinDualQuaternionsVectorized(streams, begin, end, fixed,
+                                                     dual_quaternions.data(), has_scale, lanes);
+      });
       detail::SkinDualQuaternions(streams, v, end, dense, dual_quaternions.data(), has_scale);
     });
     return {};

@@ -371,16 +371,9 @@ size_t SkinLinearVectorized(const SkinStreams& s, size_t v, size_t end, const La
 inline size_t SkinDenseLinearVectorized(const SkinStreams& s, size_t v, size_t end,
                                         const DenseLanes<>& dense, const Float3x4* palette,
                                         bool finite_palette, uint32_t lanes_at_a_time) {
-  switch (dense.k) {
-    case 4:
-      return SkinLinearVectorized(s, v, end, DenseLanes<4>{dense.joints, dense.weights, 4}, palette,
-                                  finite_palette, lanes_at_a_time);
-    case 8:
-      return SkinLinearVectorized(s, v, end, DenseLanes<8>{dense.joints, dense.weights, 8}, palette,
-                                  finite_palette, lanes_at_a_time);
-    default:
-      return SkinLinearVectorized(s, v, end, dense, palette, finite_palette, lanes_at_a_time);
-  }
+  return WithFixedSlots(dense, [&](const auto& lanes) {
+    return SkinLinearVectorized(s, v, end, lanes, palette, finite_palette, lanes_at_a_time);
+  });
 }
 
 }  // namespace sinew::cpu::detail
