@@ -131,7 +131,6 @@ SkinInstance inst;
 uint morph_group;
 uint morph_lane;
 
-
 // K of a dense mesh: the pipeline's constant when it has one, else the record's.
 uint InfluencesPerVertex() {
   return kInfluences != 0u ? kInfluences : inst.influences_per_vertex;

@@ -93,12 +93,12 @@ std::vector<DualQuaternion> DualQuaternions(std::span<const Float3x4> palette) {
   return out;
 }
 
-// A K = 4 character of `vertices` vertices whose palette is the crowd's at `time` and `variant`,
-// then `extra` identity entries for a test to fill.
-Fixture FourInfluenceCharacter(size_t vertices, float time, uint32_t variant, size_t extra) {
+// A character of `vertices` vertices with K = `k` whose palette is the crowd's at `time` and
+// `variant`, then `extra` identity entries for a test to fill.
+Fixture CharacterOf(size_t vertices, uint32_t k, float time, uint32_t variant, size_t extra = 0) {
   procedural::CharacterOptions o;
   o.vertex_count = uint32_t(vertices);
-  o.influences_per_vertex = 4;
+  o.influences_per_vertex = k;
   auto c = procedural::MakeCharacter(o);
   EXPECT_TRUE(c.ok());
   Fixture f;
@@ -215,7 +215,7 @@ TEST(SkinRun, UnweightedMirroredAndUnnormalizedVerticesAreTheSameVectorizedAsSca
 // weight never reads it into a sum).
 // Then again with that entry finite and huge: the vectorized path without the zero-weight mask.
 TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
-  Fixture f = FourInfluenceCharacter(4096 * 2 + 3, 0.7f, 2, 1);
+  Fixture f = CharacterOf(4096 * 2 + 3, 4, 0.7f, 2, 1);
   const size_t unused = f.palette.size() - 1;
   for (Float4& row : f.palette[unused].row) row = {INFINITY, -INFINITY, INFINITY, 1.0f};
   for (Float4& row : f.palette[2].row) row.y = 0.0f, row.x = 0.0f;  // singular
@@ -315,6 +315,18 @@ TEST(SkinRun, OnlyLinearMeshesWithTheBlendedMatrixRuleGoSeveralAtATime) {
   EXPECT_EQ(SkinLanes(rigid, fast), 1u);
 }
 
+// Dual quaternions with a slot count the compiler does not know (K = 16; 4 and 8 are constants of
+// their code), with and without scale.
+TEST(SkinRun, DualQuaternionsOfSixteenInfluencesAreTheSameOnAnyNumberOfThreads) {
+  Fixture f = CharacterOf(4096 * 2 + 9, 16, 0.4f, 3);
+  f.mesh.skinning = SkinningMethod::kDualQuaternion;
+  ASSERT_FALSE(HasScale(DualQuaternions(f.palette)));
+  ExpectTheSameOnAnyThreads(f);
+  for (Float4& row : f.palette[1].row) row.x *= 1.5f;
+  ASSERT_TRUE(HasScale(DualQuaternions(f.palette)));
+  ExpectTheSameOnAnyThreads(f);
+}
+
 // Dual quaternions eight at a time, dense and sparse, with what the lanes must keep apart:
 // vertices whose weights are all 0 (rest attributes), weighted only to a singular entry or by a
 // weight of 1e-12 (a real part shorter than 1e-10: the identity), blending two rotations in
@@ -322,7 +334,7 @@ TEST(SkinRun, OnlyLinearMeshesWithTheBlendedMatrixRuleGoSeveralAtATime) {
 // not flipped), with weights not summing to 1, with pivot ties (the first wins: a third entry
 // near both tells which), and with zero-length normals and tangents (kept).
 TEST(SkinRun, EdgeCasesOfDualQuaternionsAreTheSameVectorizedAsScalar) {
-  Fixture f = FourInfluenceCharacter(4096 * 2 + 5, 0.3f, 4, 5);
+  Fixture f = CharacterOf(4096 * 2 + 5, 4, 0.3f, 4, 5);
   f.mesh.skinning = SkinningMethod::kDualQuaternion;
   const size_t joints = f.palette.size() - 5;
   const uint16_t singular = uint16_t(joints), plus = uint16_t(joints + 1),
@@ -391,8 +403,7 @@ TEST(SkinRun, EdgeCasesOfDualQuaternionsAreTheSameVectorizedAsScalar) {
 TEST(SkinRun, SubnormalWeightsAreTheSameVectorizedAsScalarWhereTheHostFlushesThemToZero) {
 #if defined(__SSE2__) || defined(_M_X64)
   for (uint32_t k : {4u, 8u}) {
-    Fixture f = k == 4 ? FourInfluenceCharacter(4096 + 7, 0.7f, 2, 0)
-                       : FirstVertices(Character(), 4096 + 7);
+    Fixture f = k == 4 ? CharacterOf(4096 + 7, 4, 0.7f, 2) : FirstVertices(Character(), 4096 + 7);
     std::vector<float>& w = f.mesh.influences.weights;
     for (size_t v = 3; v < f.mesh.vertex_count(); v += 5) {
       for (size_t i = 0; i < k; ++i) w[v * k + i] = i == 1 ? 1.0e-40f : 0.0f;

@@ -37,7 +37,8 @@ inline constexpr uint32_t kKernelKinds = static_cast<uint32_t>(KernelKind::kCoun
 // positions (bit 16, constant_id 14), half-float morph deltas (bit 17, constant_id 15) and
 // interleaved outputs (bit 18, constant_id 16; with kOutStride, constant_id 17, the words of one
 // output vertex, which the other choices determine); whether the mesh has morph targets at all
-// (bit 19, constant_id 18).
+// (bit 19, constant_id 18). kJointsBySlot (constant_id 20) has no bit of its own: Kernels::Get
+// sets it from K (12 or 16) and the weight format (unorm16).
 inline constexpr uint32_t kChoiceNormals = 1u;        // kNormals
 inline constexpr uint32_t kChoiceTangents = 2u;       // kTangents
 inline constexpr uint32_t kChoiceMorphNormals = 4u;   // kMorphNormals
