@@ -9,67 +9,87 @@
 
 namespace sinew::cpu {
 
+namespace {
+
+// Validate()'s checks before the per-slot ones: the streams, the dual quaternions, the influence
+// stream's sizes.
+Status ValidateSizes(const SkinDenseJob& job, const detail::SkinStreams& streams) {
+  if (Status s = detail::ValidateSkinStreams(streams); !s) return s;
+  if (Status s = detail::ValidateDualQuaternions(job.dual_quaternions, job.palette.size()); !s) {
+    return s;
+  }
+  return ValidateDenseInfluenceSizes(streams.vertex_count(), job.influences_per_vertex,
+                                     job.joints.size(), job.weights.size(), job.palette.size());
+}
+
+// Vertices [begin, end)'s slots: indices below the palette, weights finite and non-negative (the
+// branch-free passes of runtime/src/asset/influence_prepass.h). The sizes must hold.
+bool SlotsFine(const SkinDenseJob& job, size_t begin, size_t end) {
+  const size_t k = job.influences_per_vertex, first = begin * k, slots = (end - begin) * k;
+  return sinew::detail::AllBelow(job.joints.subspan(first, slots), job.palette.size()) &&
+         sinew::detail::AllWeightsFiniteAndNonNegative(job.weights.subspan(first, slots));
+}
+
+}  // namespace
+
 Status SkinDenseJob::Validate() const {
   const detail::SkinStreams streams{positions,     normals,     tangents,
                                     out_positions, out_normals, out_tangents};
-  if (Status s = detail::ValidateSkinStreams(streams); !s) return s;
-  if (Status s = detail::ValidateDualQuaternions(dual_quaternions, palette.size()); !s) return s;
-  // Once the sizes hold, the common case, nothing wrong, is checked on the job's threads by the
-  // branch-free passes (runtime/src/asset/influence_prepass.h); otherwise ValidateDenseInfluences,
-  // on one thread, names the first fault.
-  const size_t v = streams.vertex_count(), k = influences_per_vertex;
-  if (Status s = ValidateDenseInfluenceSizes(v, influences_per_vertex, joints.size(),
-                                             weights.size(), palette.size());
-      !s) {
-    return s;
-  }
-  if (detail::AllVertexRanges(v, run.threads, [&](size_t begin, size_t end) {
-        const size_t first = begin * k, slots = (end - begin) * k;
-        return sinew::detail::AllBelow(joints.subspan(first, slots), palette.size()) &&
-               sinew::detail::AllWeightsFiniteAndNonNegative(weights.subspan(first, slots));
+  if (Status s = ValidateSizes(*this, streams); !s) return s;
+  // Once the sizes hold, the common case, nothing wrong, is checked on the job's threads;
+  // otherwise ValidateDenseInfluences, on one thread, names the first fault.
+  if (detail::AllVertexRanges(streams.vertex_count(), run.threads, [&](size_t begin, size_t end) {
+        return SlotsFine(*this, begin, end);
       })) {
     return {};
   }
-  return ValidateDenseInfluences(v, influences_per_vertex, joints, weights, palette.size());
+  return ValidateDenseInfluences(streams.vertex_count(), influences_per_vertex, joints, weights,
+                                 palette.size());
 }
 
+// Validate() and the skinning in one pass over the threads: each range's slots are checked, and
+// once every range is found fine, skinned. On a fault nothing has been written, and Validate()
+// names it.
 Status SkinDenseJob::Run() const {
-  if (Status s = Validate(); !s) return s;
   const detail::SkinStreams streams{positions,     normals,     tangents,
                                     out_positions, out_normals, out_tangents};
+  if (Status s = ValidateSizes(*this, streams); !s) return s;
+  const auto fine = [&](size_t begin, size_t end) { return SlotsFine(*this, begin, end); };
   const size_t vertex_count = streams.vertex_count();
   const uint32_t k_count = influences_per_vertex;
   const detail::DenseLanes<> dense{joints.data(), weights.data(), k_count};
   if (!dual_quaternions.empty()) {
     const bool has_scale = HasScale(dual_quaternions);
     const uint32_t lanes = detail::DualQuaternionLanesOf(run);
-    detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
-      // Eight at a time, bit for bit as one at a time (dual_quaternion_x8.h).
-      const size_t v = detail::WithFixedSlots(dense, [&](const auto& fixed) {
-        return detail::SkinDualQuaternionsVectorized(streams, begin, end, fixed,
-                                                     dual_quaternions.data(), has_scale, lanes);
-      });
-      detail::SkinDualQuaternions(streams, v, end, dense, dual_quaternions.data(), has_scale);
-    });
-    return {};
+    const bool skinned = detail::CheckThenForEachVertexRange(
+        vertex_count, run.threads, fine, [&](size_t begin, size_t end) {
+          // Eight at a time, bit for bit as one at a time (dual_quaternion_x8.h).
+          const size_t v = detail::WithFixedSlots(dense, [&](const auto& fixed) {
+            return detail::SkinDualQuaternionsVectorized(streams, begin, end, fixed,
+                                                         dual_quaternions.data(), has_scale, lanes);
+          });
+          detail::SkinDualQuaternions(streams, v, end, dense, dual_quaternions.data(), has_scale);
+        });
+    return skinned ? Status{} : Validate();
   }
   const bool per_joint = normal_blend == NormalBlend::kPerJoint;
   const uint32_t lanes = detail::LinearLanesOf(normal_blend, run);
   const bool finite_palette = lanes > 1 && detail::FinitePalette(palette);
-  detail::ForEachVertexRange(vertex_count, run.threads, [&](size_t begin, size_t end) {
-    // Eight or four vertices at a time, bit for bit as below (skin_vertex_x8.h).
-    size_t v = detail::SkinDenseLinearVectorized(streams, begin, end, dense, palette.data(),
-                                                 finite_palette, lanes);
-    for (; v < end; ++v) {
-      // Blend the matrices first, then transform once (as the GPU kernel does).
-      detail::BlendedMatrix blend(per_joint);
-      for (uint32_t k = 0; k < k_count; ++k) {
-        blend.Add(weights[v * k_count + k], palette[joints[v * k_count + k]]);
-      }
-      detail::WriteSkinned(streams, v, blend);
-    }
-  });
-  return {};
+  const bool skinned = detail::CheckThenForEachVertexRange(
+      vertex_count, run.threads, fine, [&](size_t begin, size_t end) {
+        // Eight or four vertices at a time, bit for bit as below (skin_vertex_x8.h).
+        size_t v = detail::SkinDenseLinearVectorized(streams, begin, end, dense, palette.data(),
+                                                     finite_palette, lanes);
+        for (; v < end; ++v) {
+          // Blend the matrices first, then transform once (as the GPU kernel does).
+          detail::BlendedMatrix blend(per_joint);
+          for (uint32_t k = 0; k < k_count; ++k) {
+            blend.Add(weights[v * k_count + k], palette[joints[v * k_count + k]]);
+          }
+          detail::WriteSkinned(streams, v, blend);
+        }
+      });
+  return skinned ? Status{} : Validate();
 }
 
 SkinDenseJob SkinDenseJobFor(const Primitive& mesh, std::span<const Float3x4> palette) {
