@@ -146,16 +146,21 @@ TEST(SkinRun, UsdSkelsPerJointNormalsAreTheSameOnAnyNumberOfThreads) {
   ExpectTheSameOnAnyThreads(f);
 }
 
-// Dual quaternions go eight at a time where the CPU has AVX, with the crowd's palette (no scale)
-// and with one joint scaled (the scale sums too).
-TEST(SkinRun, DualQuaternionsAreTheSameOnAnyNumberOfThreads) {
-  Fixture f = Character();
+// `f` skinned with dual quaternions, with its palette (which must have no scale) and again with
+// joint 1 scaled (the scale sums too): the same on any threads, vectorized or not.
+void ExpectDualQuaternionsTheSameWithAndWithoutScale(Fixture f) {
   f.mesh.skinning = SkinningMethod::kDualQuaternion;
   ASSERT_FALSE(HasScale(DualQuaternions(f.palette)));
   ExpectTheSameOnAnyThreads(f);
   for (Float4& row : f.palette[1].row) row.x *= 1.5f;
   ASSERT_TRUE(HasScale(DualQuaternions(f.palette)));
   ExpectTheSameOnAnyThreads(f);
+}
+
+// Dual quaternions go eight at a time where the CPU has AVX, with the crowd's palette (no scale)
+// and with one joint scaled.
+TEST(SkinRun, DualQuaternionsAreTheSameOnAnyNumberOfThreads) {
+  ExpectDualQuaternionsTheSameWithAndWithoutScale(Character());
 }
 
 TEST(SkinRun, SparseInfluencesAreTheSameOnAnyNumberOfThreads) {
@@ -318,13 +323,7 @@ TEST(SkinRun, OnlyLinearMeshesWithTheBlendedMatrixRuleGoSeveralAtATime) {
 // Dual quaternions with a slot count the compiler does not know (K = 16; 4 and 8 are constants of
 // their code), with and without scale.
 TEST(SkinRun, DualQuaternionsOfSixteenInfluencesAreTheSameOnAnyNumberOfThreads) {
-  Fixture f = CharacterOf(4096 * 2 + 9, 16, 0.4f, 3);
-  f.mesh.skinning = SkinningMethod::kDualQuaternion;
-  ASSERT_FALSE(HasScale(DualQuaternions(f.palette)));
-  ExpectTheSameOnAnyThreads(f);
-  for (Float4& row : f.palette[1].row) row.x *= 1.5f;
-  ASSERT_TRUE(HasScale(DualQuaternions(f.palette)));
-  ExpectTheSameOnAnyThreads(f);
+  ExpectDualQuaternionsTheSameWithAndWithoutScale(CharacterOf(4096 * 2 + 9, 16, 0.4f, 3));
 }
 
 // Dual quaternions eight at a time, dense and sparse, with what the lanes must keep apart:
