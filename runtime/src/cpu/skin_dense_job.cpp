@@ -1,10 +1,8 @@
 #include "sinew/cpu/skin_dense_job.h"
 
 #include "../asset/influence_prepass.h"
-#include "dual_quaternion_x8.h"
 #include "sinew/asset/primitive.h"
-#include "skin_vertex.h"
-#include "skin_vertex_x8.h"
+#include "skin_range.h"
 #include "vertex_ranges.h"
 
 namespace sinew::cpu {
@@ -55,39 +53,13 @@ Status SkinDenseJob::Run() const {
                                     out_positions, out_normals, out_tangents};
   if (Status s = ValidateSizes(*this, streams); !s) return s;
   const auto fine = [&](size_t begin, size_t end) { return SlotsFine(*this, begin, end); };
-  const size_t vertex_count = streams.vertex_count();
-  const uint32_t k_count = influences_per_vertex;
-  const detail::DenseLanes<> dense{joints.data(), weights.data(), k_count};
-  if (!dual_quaternions.empty()) {
-    const bool has_scale = HasScale(dual_quaternions);
-    const uint32_t lanes = detail::DualQuaternionLanesOf(run);
-    const bool skinned = detail::CheckThenForEachVertexRange(
-        vertex_count, run.threads, fine, [&](size_t begin, size_t end) {
-          // Eight at a time, bit for bit as one at a time (dual_quaternion_x8.h).
-          const size_t v = detail::WithFixedSlots(dense, [&](const auto& fixed) {
-            return detail::SkinDualQuaternionsVectorized(streams, begin, end, fixed,
-                                                         dual_quaternions.data(), has_scale, lanes);
-          });
-          detail::SkinDualQuaternions(streams, v, end, dense, dual_quaternions.data(), has_scale);
-        });
-    return skinned ? Status{} : Validate();
-  }
-  const bool per_joint = normal_blend == NormalBlend::kPerJoint;
-  const uint32_t lanes = detail::LinearLanesOf(normal_blend, run);
-  const bool finite_palette = lanes > 1 && detail::FinitePalette(palette);
+  const detail::RangeSkinner skin =
+      detail::RangeSkinner::For(palette, dual_quaternions, normal_blend, run);
+  const detail::DenseLanes<> dense{joints.data(), weights.data(), influences_per_vertex};
   const bool skinned = detail::CheckThenForEachVertexRange(
-      vertex_count, run.threads, fine, [&](size_t begin, size_t end) {
-        // Eight or four vertices at a time, bit for bit as below (skin_vertex_x8.h).
-        size_t v = detail::SkinDenseLinearVectorized(streams, begin, end, dense, palette.data(),
-                                                     finite_palette, lanes);
-        for (; v < end; ++v) {
-          // Blend the matrices first, then transform once (as the GPU kernel does).
-          detail::BlendedMatrix blend(per_joint);
-          for (uint32_t k = 0; k < k_count; ++k) {
-            blend.Add(weights[v * k_count + k], palette[joints[v * k_count + k]]);
-          }
-          detail::WriteSkinned(streams, v, blend);
-        }
+      streams.vertex_count(), run.threads, fine, [&](size_t begin, size_t end) {
+        // K = 4 and 8 as constants of the code (WithFixedSlots).
+        detail::WithFixedSlots(dense, [&](const auto& lanes) { skin(streams, begin, end, lanes); });
       });
   return skinned ? Status{} : Validate();
 }

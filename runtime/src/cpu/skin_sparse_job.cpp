@@ -3,9 +3,7 @@
 #include <string>
 
 #include "../asset/influence_prepass.h"
-#include "dual_quaternion_x8.h"
-#include "skin_vertex.h"
-#include "skin_vertex_x8.h"
+#include "skin_range.h"
 #include "vertex_ranges.h"
 
 namespace sinew::cpu {
@@ -64,37 +62,12 @@ Status SkinSparseJob::Run() const {
   const auto fine = [&](size_t begin, size_t end) {
     return sinew::detail::SparseEntriesFine(in, begin, end);
   };
+  const detail::RangeSkinner skin =
+      detail::RangeSkinner::For(palette, dual_quaternions, normal_blend, run);
   const detail::SparseLanes sparse{in.offsets.data(), in.groups.data(), in.weights.data()};
-  if (!dual_quaternions.empty()) {
-    const bool has_scale = HasScale(dual_quaternions);
-    const uint32_t lanes = detail::DualQuaternionLanesOf(run);
-    const bool skinned = detail::CheckThenForEachVertexRange(
-        vertex_count, run.threads, fine, [&](size_t begin, size_t end) {
-          // Eight at a time, bit for bit as one at a time (dual_quaternion_x8.h).
-          const size_t v = detail::SkinDualQuaternionsVectorized(
-              streams, begin, end, sparse, dual_quaternions.data(), has_scale, lanes);
-          detail::SkinDualQuaternions(streams, v, end, sparse, dual_quaternions.data(), has_scale);
-        });
-    return skinned ? Status{} : Validate();
-  }
-  const bool per_joint = normal_blend == NormalBlend::kPerJoint;
-  const uint32_t lanes = detail::LinearLanesOf(normal_blend, run);
-  const bool finite_palette = lanes > 1 && detail::FinitePalette(palette);
   const bool skinned = detail::CheckThenForEachVertexRange(
-      vertex_count, run.threads, fine, [&](size_t begin, size_t end) {
-        // Eight or four vertices at a time, bit for bit as below (skin_vertex_x8.h).
-        size_t v = detail::SkinLinearVectorized(streams, begin, end, sparse, palette.data(),
-                                                finite_palette, lanes);
-        for (; v < end; ++v) {
-          // Entries in stored order (weights descending): for a stream made by DenseToSparse from
-          // descending dense slots, the same additions in the same order as SkinDenseJob.
-          detail::BlendedMatrix blend(per_joint);
-          for (size_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
-            blend.Add(in.weights[e], palette[in.groups[e]]);
-          }
-          detail::WriteSkinned(streams, v, blend);
-        }
-      });
+      vertex_count, run.threads, fine,
+      [&](size_t begin, size_t end) { skin(streams, begin, end, sparse); });
   return skinned ? Status{} : Validate();
 }
 

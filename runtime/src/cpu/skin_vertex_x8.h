@@ -366,14 +366,4 @@ size_t SkinLinearVectorized(const SkinStreams& s, size_t v, size_t end, const La
                         : SkinLinearLanes<false>(s, v, end, lanes, palette, lanes_at_a_time);
 }
 
-// SkinLinearVectorized over dense influences, their slot count known to the compiler where it is
-// 4 or 8.
-inline size_t SkinDenseLinearVectorized(const SkinStreams& s, size_t v, size_t end,
-                                        const DenseLanes<>& dense, const Float3x4* palette,
-                                        bool finite_palette, uint32_t lanes_at_a_time) {
-  return WithFixedSlots(dense, [&](const auto& lanes) {
-    return SkinLinearVectorized(s, v, end, lanes, palette, finite_palette, lanes_at_a_time);
-  });
-}
-
 }  // namespace sinew::cpu::detail
