@@ -55,6 +55,9 @@ struct BenchOptions {
   std::string file;    // a glTF or G4MF file instead of the procedural crowd
   bool json = false;
   bool skip_gpu = false;
+  // The GPU rows alone: no CPU row is timed; each case's CPU reference runs once, untimed, on the
+  // fast path's threads (its outputs are the scalar reference's bit for bit), for the error column.
+  bool gpu_only = false;
   bool layouts = true;           // also the dense-vs-sparse cases
   bool shapes = true;            // also the blend-shape cases (procedural face shapes on K = 4)
   bool dual_quaternions = true;  // also each dense K blended with dual quaternions
@@ -153,6 +156,8 @@ void PrintHelp() {
       "  --device SEL      Vulkan device: index or name substring (default: SINEW_DEVICE, else\n"
       "                    discrete GPU first, then lavapipe)\n"
       "  --cpu-only        skip the GPU\n"
+      "  --gpu-only        time the GPU alone: each case's CPU reference runs once, untimed, on\n"
+      "                    --cpu-threads threads, for the error column\n"
       "  --cpu-threads N   the cpu rows time the scalar reference; then the fast path\n"
       "                    (vectorized) on one thread and on N (default 0: every hardware\n"
       "                    thread; 1: not), each checked equal to the reference bit for bit\n"
@@ -195,6 +200,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
       o->json = true;
     } else if (a == "--cpu-only") {
       o->skip_gpu = true;
+    } else if (a == "--gpu-only") {
+      o->gpu_only = true;
     } else if (a == "--cpu-threads") {
       if (!ParseUint(value(), &o->cpu_threads)) return "--cpu-threads N (0: every hardware thread)";
     } else if (a == "--cpu-lanes") {
@@ -233,6 +240,7 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
       return "unknown option '" + std::string(a) + "'";
     }
   }
+  if (o->skip_gpu && o->gpu_only) return "--cpu-only and --gpu-only together leave nothing to run";
   return {};
 }
 
@@ -790,7 +798,8 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   cpu_row.auto_layout = mesh.skinned() ? ToString(ChooseInfluenceLayout(mesh)) : "-";
   cpu_row.active_shapes = c.active;
   cpu_row.touched = c.touched;
-  if (c.gpu_only) {  // the reference alone: kept from an earlier case, or one untimed frame
+  const bool gpu_only = c.gpu_only || o.gpu_only;
+  if (gpu_only) {  // the reference alone: kept from an earlier case, or one untimed frame
     if (!ctx) return true;
     if (auto it = kept->find(c.reference_of); it != kept->end()) {
       reference = &it->second;
@@ -799,10 +808,9 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
              cpu::SkinRun{cpu::ThreadCount(o.cpu_threads), true, o.cpu_lanes}, &own, progress);
     }
   }
-  cpu_row.ms_per_frame = c.gpu_only
-                             ? 0
-                             : RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters,
-                                      o.frames, cpu::SkinRun{1, false}, &own, progress);
+  cpu_row.ms_per_frame = gpu_only ? 0
+                                  : RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters,
+                                           o.frames, cpu::SkinRun{1, false}, &own, progress);
   // The fast path: vectorized on one thread, then on several; the same outputs, bit for bit.
   const auto fast = [&](uint32_t threads, double* ms) {
     CpuOutputs out;
@@ -820,7 +828,7 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
                  c.layout.c_str(), threads);
     return false;
   };
-  if (!c.gpu_only) {
+  if (!gpu_only) {
     cpu_row.lanes = cpu::SkinLanes(mesh, cpu::SkinRun{1, true, o.cpu_lanes});
     if (!fast(1, &cpu_row.vectorized_ms)) return false;
     if (const uint32_t threads = cpu::ThreadCount(o.cpu_threads); threads > 1) {
@@ -1134,6 +1142,10 @@ int BenchCommand(std::span<const std::string_view> args) {
   BenchReport report;
   const std::unique_ptr<vk::Context> ctx = CreateBenchContext(o, &report.gpu_note);
   report.gpu = ctx != nullptr;
+  if (o.gpu_only && !ctx) {
+    std::fprintf(stderr, "sinew bench: --gpu-only, and no GPU path\n");
+    return 1;
+  }
   report.device = ctx ? ctx->properties().deviceName : "none";
   if (ctx) {
     auto workgroup_size = vk::SkinWorkgroupSize(*ctx, o.workgroup_size);

@@ -228,6 +228,29 @@ TEST_F(SinewBenchOnGpu, RunsTheKernelsAtTheWorkgroupSizeAskedFor) {
   EXPECT_NE(refused.err.find("SkinCacheOptions::workgroup_size"), std::string::npos) << refused.err;
 }
 
+// `--gpu-only` times no CPU row, yet every GPU row is still checked against a CPU reference (an
+// empty reference would give an infinite error), the compact formats' included.
+TEST_F(SinewBenchOnGpu, TimesTheGpuAloneWhenAskedAndStillChecksItAgainstTheCpu) {
+  ScratchDir dir;
+  const JsonDocument doc =
+      RunJson({"bench", "--gpu-only", "--characters", "2", "--vertices", "500", "--influences", "4",
+               "--no-layouts", "--no-shapes", "--frames", "1", "--json"},
+              dir);
+  const std::vector<std::string> rows = RowNames(doc.root()["results"]);
+  EXPECT_EQ(rows,
+            (std::vector<std::string>{"gpu dense K=4", "gpu dense K=4 dqs", "gpu dense K=4 compact",
+                                      "gpu dense K=4 c+p16", "gpu dense K=4 u8+s10"}));
+  EXPECT_TRUE(doc.root()["within_tolerance"].Bool());
+  for (const JsonValue& r : doc.root()["results"].Elements()) {
+    EXPECT_GT(r["ms_per_frame"].Number(), 0.0) << r.path();
+    EXPECT_LE(r["max_error_over_extent"].Number(), r["position_tolerance"].Number()) << r.path();
+    EXPECT_LE(r["max_direction_error"].Number(), r["direction_tolerance"].Number()) << r.path();
+  }
+  const ToolRun refused = RunSinew({"bench", "--gpu-only", "--cpu-only"}, dir.path());
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("nothing to run"), std::string::npos) << refused.err;
+}
+
 // Every skinned primitive of the file, for a few instances, in its own influence layout and the
 // other one. A file's instances are posed once, before the frames: the GPU rows time no pose.
 TEST_F(SinewBenchOnGpu, DeformsTheSkinnedPrimitivesOfAGltfFile) {
