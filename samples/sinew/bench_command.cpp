@@ -77,7 +77,8 @@ struct Row {
   uint64_t vertices = 0;  // per frame, all characters
   uint32_t bytes_per_vertex = 0;
   double ms_per_frame = 0;
-  double record_us = 0;  // GPU only: CPU time to record one frame's commands
+  std::vector<double> frame_ms;  // GPU only: each timed frame's GPU time, in order (the spread)
+  double record_us = 0;          // GPU only: CPU time to record one frame's commands
   // GPU only: CPU time to pose every character's palette for one frame; negative when the frames
   // pose nothing (a file's instances, posed once before the frames): printed "-" / null.
   double pose_us = 0;
@@ -183,7 +184,8 @@ void PrintHelp() {
       "character reads it: when many characters share a mesh, a GPU's cache serves it after the\n"
       "first, so take --characters 1 with a large --vertices for memory traffic. On a hardware\n"
       "GPU the copy kernel also runs before each GPU case's timed frames, after its mesh upload\n"
-      "(0.3 s, longer until its time is steady, at most 3 s), so that the clocks are up.\n",
+      "(0.3 s, longer until its time is steady, at most 3 s), so that the clocks are up; then\n"
+      "the case's own frames run untimed until their time settles (50 ms, at most 1 s).\n",
       stdout);
 }
 
@@ -338,12 +340,23 @@ Result<GpuCrowd> CreateGpuCrowd(const vk::Context& ctx, const Primitive& mesh, u
 // `procedural`: the skeleton of the procedural crowd. A file's instances (`procedural` null) have
 // no procedural clip: their palettes, posed once from the file's clip, are uploaded every frame as
 // they are (no pose time: "pose us" prints "-").
+// How long the copy kernel runs before a GPU case's frames on a hardware GPU: at least the first,
+// until its time is steady, at most the second (CopyKernel::WarmUp).
+constexpr double kWarmUpMinMs = 300;
+constexpr double kWarmUpMaxMs = 3000;
+
+// `settle` (a hardware GPU): the case's own dispatch first runs untimed (SettleFrames).
 Status RunGpuFrames(const vk::Context& ctx, const GpuCrowd& crowd, const Primitive& mesh,
                     uint32_t joints, std::vector<Float3x4> posed, const Skeleton* procedural,
-                    const BenchOptions& o, Row* row, Progress* progress) {
+                    const BenchOptions& o, bool settle, Row* row, Progress* progress) {
   const size_t j = mesh.palette_size(joints);
   const GpuTimer timer(ctx);
   if (!timer.status()) return timer.status();
+  if (settle) {
+    if (Status s = SettleFrames(ctx, *crowd.cache, timer); !s) {
+      return s;
+    }
+  }
   std::vector<double> gpu_ms, record_us, pose_us, upload_us;
   for (uint32_t f = 0; f < o.frames; ++f) {
     const float time = kReferenceTime - float(o.frames - 1 - f) / 30.0f;
@@ -366,6 +379,7 @@ Status RunGpuFrames(const vk::Context& ctx, const GpuCrowd& crowd, const Primiti
     progress->Update("gpu", f + 1, o.frames);
   }
   row->ms_per_frame = Median(gpu_ms);
+  row->frame_ms = gpu_ms;
   row->record_us = Median(record_us);
   row->pose_us = procedural ? Median(pose_us) : -1.0;
   row->upload_us = Median(upload_us);
@@ -390,11 +404,6 @@ Status CompareWithReference(const vk::Context& ctx, const GpuCrowd& crowd, const
   return {};
 }
 
-// How long the copy kernel runs before a GPU case's frames on a hardware GPU: at least the first,
-// until its time is steady, at most the second (CopyKernel::WarmUp).
-constexpr double kWarmUpMinMs = 300;
-constexpr double kWarmUpMaxMs = 3000;
-
 // Runs the GPU path with the mesh in `formats`; fills `row` (time, record cost, bytes per vertex
 // as the cache laid the mesh out plus `morph_bytes_per_vertex`, error against `reference`).
 // `warm`, when given, runs between the mesh's upload and the frames to bring the GPU's clocks up:
@@ -413,7 +422,8 @@ Status RunGpu(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
   }
   row->bytes_per_vertex = uint32_t(std::lround(
       vk::BytesPerVertex(*crowd->cache->mesh_layout(crowd->mesh)) + morph_bytes_per_vertex));
-  if (Status s = RunGpuFrames(ctx, *crowd, mesh, joints, palettes, procedural, o, row, progress);
+  if (Status s = RunGpuFrames(ctx, *crowd, mesh, joints, palettes, procedural, o, warm != nullptr,
+                              row, progress);
       !s) {
     return s;
   }
@@ -993,6 +1003,9 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
       json.Key("formats").String(r.formats);
       json.Key("position_tolerance").Number(r.position_tolerance);
       json.Key("direction_tolerance").Number(r.direction_tolerance);
+      json.Key("frame_ms").BeginArray(JsonWriter::kInline);
+      for (double ms : r.frame_ms) json.Number(ms, JsonWriter::Fixed(4));
+      json.EndArray();
       json.Key("record_us").Number(r.record_us, JsonWriter::Fixed(2));
       json.Key("pose_us");
       if (r.pose_us >= 0) {

@@ -201,17 +201,7 @@ Result<double> CopyKernel::Run(uint32_t copies) {
 }
 
 Status CopyKernel::WarmUp(double min_ms, double max_ms) {
-  const auto start = std::chrono::steady_clock::now();
-  double previous = 0;
-  for (;;) {
-    auto t = Run(kWarmUpBatch);
-    if (!t) return t.status();
-    const double elapsed =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    const bool steady = previous > 0 && std::fabs(*t - previous) <= 0.03 * previous;
-    if (elapsed >= max_ms || (elapsed >= min_ms && steady)) return {};
-    previous = *t;
-  }
+  return RunUntilSteady([&] { return Run(kWarmUpBatch); }, min_ms, max_ms);
 }
 
 Result<CopyBandwidth> CopyKernel::Measure(int batches) {

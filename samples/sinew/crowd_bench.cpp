@@ -536,8 +536,9 @@ Status UploadMorphWeights(const std::vector<Kind>& kinds, CrowdRun* run) {
 }
 
 // Frames 0 .. --frames: each mapped, posed (once per thread count asked for, each writing the same
-// palettes), its morph weights uploaded, recorded and timed. Frame 0 is not timed. Fills `row`'s
-// times and the last frame's statistics.
+// palettes), its morph weights uploaded, recorded and timed. Frame 0 is not timed; on a hardware
+// GPU frames then run untimed until their time settles (SettleFrames). Fills `row`'s times and the
+// last frame's statistics.
 Status RunCrowdFrames(const vk::Context& ctx, const std::vector<Kind>& kinds, const CrowdOptions& o,
                       Workers& workers, CrowdRun* run, CrowdRow* row) {
   GpuTimer timer(ctx);
@@ -559,6 +560,9 @@ Status RunCrowdFrames(const vk::Context& ctx, const std::vector<Kind>& kinds, co
     if (!uploaded) return uploaded;
     auto timed = RunTimedFrame(ctx, *run->cache, timer);
     if (!timed) return timed.status();
+    if (frame == 0 && ctx.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+      if (Status s = SettleFrames(ctx, *run->cache, timer); !s) return s;
+    }
     if (frame > 0) {
       record_us.push_back(timed->record_us);
       gpu_ms.push_back(timed->gpu_ms);

@@ -1,6 +1,7 @@
 #include "timestamps.h"
 
 #include <chrono>
+#include <cmath>
 
 namespace sinew::tool {
 
@@ -58,6 +59,30 @@ Result<TimedFrame> RunTimedFrame(const vk::Context& ctx, vk::SkinCache& cache,
   if (!ms) return ms.status();
   frame.gpu_ms = *ms;
   return frame;
+}
+
+Status RunUntilSteady(const std::function<Result<double>()>& run, double min_ms, double max_ms) {
+  const auto start = std::chrono::steady_clock::now();
+  double previous = 0;
+  for (;;) {
+    auto t = run();
+    if (!t) return t.status();
+    const double elapsed =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const bool steady = previous > 0 && std::fabs(*t - previous) <= 0.03 * previous;
+    if (elapsed >= max_ms || (elapsed >= min_ms && steady)) return {};
+    previous = *t;
+  }
+}
+
+Status SettleFrames(const vk::Context& ctx, vk::SkinCache& cache, const GpuTimer& timer) {
+  return RunUntilSteady(
+      [&]() -> Result<double> {
+        auto frame = RunTimedFrame(ctx, cache, timer);
+        if (!frame) return frame.status();
+        return frame->gpu_ms;
+      },
+      50.0, 1000.0);
 }
 
 }  // namespace sinew::tool

@@ -229,12 +229,13 @@ TEST_F(SinewBenchOnGpu, RunsTheKernelsAtTheWorkgroupSizeAskedFor) {
 }
 
 // `--gpu-only` times no CPU row, yet every GPU row is still checked against a CPU reference (an
-// empty reference would give an infinite error), the compact formats' included.
+// empty reference would give an infinite error), the compact formats' included; each GPU row
+// lists its frames' times.
 TEST_F(SinewBenchOnGpu, TimesTheGpuAloneWhenAskedAndStillChecksItAgainstTheCpu) {
   ScratchDir dir;
   const JsonDocument doc =
       RunJson({"bench", "--gpu-only", "--characters", "2", "--vertices", "500", "--influences", "4",
-               "--no-layouts", "--no-shapes", "--frames", "1", "--json"},
+               "--no-layouts", "--no-shapes", "--frames", "3", "--json"},
               dir);
   const std::vector<std::string> rows = RowNames(doc.root()["results"]);
   EXPECT_EQ(rows,
@@ -243,6 +244,12 @@ TEST_F(SinewBenchOnGpu, TimesTheGpuAloneWhenAskedAndStillChecksItAgainstTheCpu) 
   EXPECT_TRUE(doc.root()["within_tolerance"].Bool());
   for (const JsonValue& r : doc.root()["results"].Elements()) {
     EXPECT_GT(r["ms_per_frame"].Number(), 0.0) << r.path();
+    // Each frame's time as it came, their median the row's.
+    std::vector<double> frames;
+    for (const JsonValue& ms : r["frame_ms"].Elements()) frames.push_back(ms.Number());
+    ASSERT_EQ(frames.size(), 3u) << r.path();
+    std::sort(frames.begin(), frames.end());
+    EXPECT_NEAR(frames[1], r["ms_per_frame"].Number(), 1e-4) << r.path();
     EXPECT_LE(r["max_error_over_extent"].Number(), r["position_tolerance"].Number()) << r.path();
     EXPECT_LE(r["max_direction_error"].Number(), r["direction_tolerance"].Number()) << r.path();
   }
