@@ -171,7 +171,8 @@ void PrintHelp() {
       "  --no-layouts      skip the dense-vs-sparse cases (a uniform 4-bone mesh as sparse; a\n"
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
       "  --no-dqs          skip the dual-quaternion cases (each dense K again, blended with dual\n"
-      "                    quaternions: 'dense K=4 dqs')\n"
+      "                    quaternions: 'dense K=4 dqs'; and the first K with scaled joints,\n"
+      "                    'dense K=4 dqs scaled')\n"
       "  --no-formats      skip the compact-format cases (each dense K on the GPU only, from and\n"
       "                    into compact vertex formats: 'compact' unorm16 weights and octahedral\n"
       "                    normals and tangents; 'c+p16' the same with unorm16 positions;\n"
@@ -607,6 +608,21 @@ Status AddDenseCases(const BenchOptions& o, std::vector<Case>* cases) {
     cases->push_back(CrowdCase("dense K=" + std::to_string(k) + " dqs", std::move(character->mesh),
                                character->skeleton));
   }
+  if (o.dual_quaternions && !o.influences.empty()) {
+    // The first K once more with a non-uniform scale in every third joint's rest transform, so
+    // that the palettes carry scale: the blending of the scale rows that the other dqs cases
+    // skip (the kernels' and the CPU fast path's "with scale" code).
+    const uint32_t k = o.influences.front();
+    auto character = ProceduralCharacter(o, k);
+    if (!character) return character.status();
+    character->mesh.skinning = SkinningMethod::kDualQuaternion;
+    std::vector<Float4x4>& rest = character->skeleton.rest_local;
+    for (size_t j = 1; j < rest.size(); j += 3) {
+      rest[j] = Multiply(rest[j], ComposeTrs({0, 0, 0}, {0, 0, 0, 1}, {1.15f, 0.9f, 1.05f}));
+    }
+    cases->push_back(CrowdCase("dense K=" + std::to_string(k) + " dqs scaled",
+                               std::move(character->mesh), character->skeleton));
+  }
   return {};
 }
 
@@ -898,8 +914,8 @@ void PrintShapeCosts(const std::vector<Row>& rows, uint32_t characters) {
   }
 }
 
-// The dual-quaternion summary: each dense K blended with dual quaternions against linearly, per
-// path.
+// The dual-quaternion summary: each dense K blended with dual quaternions against linearly, and
+// the scaled case against the same K without scale, per path.
 void PrintDualQuaternionCosts(const std::vector<Row>& rows) {
   for (const Row& dq : rows) {
     if (!dq.layout.ends_with(" dqs")) continue;
@@ -908,6 +924,16 @@ void PrintDualQuaternionCosts(const std::vector<Row>& rows) {
       if (r.path != dq.path || r.layout != linear) continue;
       std::printf("dual quaternions (%s, %s): %+.1f%% over linear blending\n", dq.path.c_str(),
                   linear.c_str(), 100.0 * (dq.ms_per_frame / r.ms_per_frame - 1.0));
+    }
+  }
+  for (const Row& scaled : rows) {
+    if (!scaled.layout.ends_with(" dqs scaled")) continue;
+    const std::string unscaled = scaled.layout.substr(0, scaled.layout.size() - 7);
+    for (const Row& r : rows) {
+      if (r.path != scaled.path || r.layout != unscaled) continue;
+      std::printf("dual quaternions with scale (%s, %s): %+.1f%% over without\n",
+                  scaled.path.c_str(), unscaled.c_str(),
+                  100.0 * (scaled.ms_per_frame / r.ms_per_frame - 1.0));
     }
   }
 }

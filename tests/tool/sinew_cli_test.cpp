@@ -146,7 +146,7 @@ TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
   EXPECT_EQ(report["vertices_per_character"].Int(), 1000);
   const std::vector<std::string> rows = RowNames(report["results"]);
   for (const char* k : {"dense K=4", "dense K=8", "dense K=12", "dense K=4 dqs", "dense K=12 dqs",
-                        "dense K=4 compact", "dense K=12 u8+s10"}) {
+                        "dense K=4 compact", "dense K=12 u8+s10", "dense K=4 dqs scaled"}) {
     EXPECT_NE(std::find(rows.begin(), rows.end(), std::string("gpu ") + k), rows.end()) << k;
   }
   EXPECT_EQ(report["results"][0]["vertices"].Int(), 3 * 1000);
@@ -162,16 +162,16 @@ TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
   EXPECT_EQ(bytes["gpu dense K=4 compact"], 52);
   EXPECT_EQ(bytes["gpu dense K=4 u8+s10"], 48);
   EXPECT_EQ(bytes["gpu dense K=4 c+p16"], 46);  // and the grid's 32 B over 1,000 vertices
-  // The cpu rows say where the fast path is vectorized: dense linear, and dual quaternions (the
-  // crowd's palette has no scale) eight at a time where the CPU has AVX.
+  // The cpu rows say where the fast path is vectorized: dense linear, and dual quaternions with
+  // and without scale eight at a time where the CPU has AVX.
   for (const JsonValue& r : report["results"].Elements()) {
     if (r["path"].String() != "cpu") continue;
     const std::string layout = r["layout"].String();
     if (layout == "dense K=4") {
       EXPECT_EQ(r["lanes"].Number(), double(cpu::WidestSkinLanes()));
     }
-    if (layout == "dense K=4 dqs") {
-      EXPECT_EQ(r["lanes"].Number(), cpu::WidestSkinLanes() == 8 ? 8.0 : 1.0);
+    if (layout == "dense K=4 dqs" || layout == "dense K=4 dqs scaled") {
+      EXPECT_EQ(r["lanes"].Number(), cpu::WidestSkinLanes() == 8 ? 8.0 : 1.0) << layout;
     }
   }
 }
