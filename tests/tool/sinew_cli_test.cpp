@@ -238,9 +238,9 @@ TEST_F(SinewBenchOnGpu, TimesTheGpuAloneWhenAskedAndStillChecksItAgainstTheCpu) 
                "--no-layouts", "--no-shapes", "--frames", "3", "--json"},
               dir);
   const std::vector<std::string> rows = RowNames(doc.root()["results"]);
-  EXPECT_EQ(rows,
-            (std::vector<std::string>{"gpu dense K=4", "gpu dense K=4 dqs", "gpu dense K=4 compact",
-                                      "gpu dense K=4 c+p16", "gpu dense K=4 u8+s10"}));
+  EXPECT_EQ(rows, (std::vector<std::string>{"gpu dense K=4", "gpu dense K=4 dqs",
+                                            "gpu dense K=4 dqs scaled", "gpu dense K=4 compact",
+                                            "gpu dense K=4 c+p16", "gpu dense K=4 u8+s10"}));
   EXPECT_TRUE(doc.root()["within_tolerance"].Bool());
   for (const JsonValue& r : doc.root()["results"].Elements()) {
     EXPECT_GT(r["ms_per_frame"].Number(), 0.0) << r.path();
