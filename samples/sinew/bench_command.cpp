@@ -1064,7 +1064,7 @@ void PrintFastCpu(const std::vector<Row>& rows) {
     // The fast path is vectorized for linear blending with the blended-matrix normal rule and for
     // dual quaternions, eight at a time (cpu::SkinLanes); the others run their
     // scalar code there too, on threads.
-    std::printf("cpu %-18s scalar %.1f Mvert/s; %s %.1f", r.layout.c_str(), r.mvertices_per_s(),
+    std::printf("cpu %-21s scalar %.1f Mvert/s; %s %.1f", r.layout.c_str(), r.mvertices_per_s(),
                 r.lanes > 1 ? "vectorized" : "fast path (scalar code for this mesh)",
                 mvs(r.vectorized_ms));
     if (r.threaded_ms >= 0) {
@@ -1090,11 +1090,11 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
     std::printf("GPU kernels: workgroups of %u vertices (the device's subgroups: %u)\n",
                 report.workgroup_size, report.subgroup_size);
   }
-  std::printf("%-5s %-18s %6s %6s %10s %7s %10s %9s %7s %6s %10s %9s %9s %12s\n", "path",
+  std::printf("%-5s %-21s %6s %6s %10s %7s %10s %9s %7s %6s %10s %9s %9s %12s\n", "path",
               "influences", "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s",
               "%copy", "record us", "pose us", "upload us", "max err/ext");
   for (const Row& r : report.rows) {
-    std::printf("%-5s %-18s %6.2f %6s %10llu %7u %10.3f %9.1f %7.2f", r.path.c_str(),
+    std::printf("%-5s %-21s %6.2f %6s %10llu %7u %10.3f %9.1f %7.2f", r.path.c_str(),
                 r.layout.c_str(), r.influences, r.auto_layout,
                 static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
                 r.mvertices_per_s(), r.gb_per_s());
