@@ -11,8 +11,8 @@ void main() {
   if (!SkinItem(v)) return;
   // For K of 4 and 8 the rest vertex comes first: its loads need nothing the influences give, so
   // they are in flight while the weights, joints and palette rows come in. On an H200 at 10M
-  // vertices that took every format 2-5 % faster; at K = 16 (1M vertices) holding it through the
-  // longer loop cost 7 % (BENCHMARKS.md), so larger K load it after.
+  // vertices that took every format 1.8-5 % faster; at K = 16 (1M vertices) holding it through
+  // the longer loop cost 7 % (BENCHMARKS.md), so larger K load it after.
   bool rest_first = kInfluences != 0u && InfluencesPerVertex() <= 8u;  // folds with K
   Vertex x;
   if (rest_first) x = LoadRest(v);

@@ -26,6 +26,7 @@
 #include "sinew/asset/morph_deltas.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/deform_primitive.h"
+#include "sinew/cpu/dual_quaternion_palette_job.h"
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/cpu/skin_mesh.h"
@@ -92,6 +93,9 @@ struct Row {
   uint32_t threads = 1;            // CPU only: threads of the third timing (1: none)
   double threaded_ms = -1;         // CPU only: ms per frame, vectorized, on `threads` threads
   uint32_t lanes = 1;              // CPU only: vertices at a time on the fast path (1: scalar)
+  // Dual-quaternion rows: 1 where some character's palette carries scale (cpu::HasScale), so that
+  // both paths blend the scale rows; 0 where none does; -1 for linear blending.
+  int palette_scale = -1;
   // GPU only: the largest errors allowed against the CPU reference (exact formats: 1e-5; the
   // compact ones: what docs/vertex_formats.md states for them).
   double position_tolerance = 1e-5;
@@ -333,6 +337,11 @@ Result<GpuCrowd> CreateGpuCrowd(const vk::Context& ctx, const Primitive& mesh, u
   return crowd;
 }
 
+// How long the copy kernel runs before a GPU case's frames on a hardware GPU: at least the first,
+// until its time is steady, at most the second (CopyKernel::WarmUp).
+constexpr double kWarmUpMinMs = 300;
+constexpr double kWarmUpMaxMs = 3000;
+
 // Runs the GPU path's frames; fills `row`'s times. Every frame is run as an engine runs it: each
 // character's palette at that frame's time (the procedural clip: PoseCharacter -> LocalToModelJob
 // -> SkinningPaletteJob, on the CPU), uploaded to its slot with SetPalette, then the dispatch.
@@ -341,23 +350,14 @@ Result<GpuCrowd> CreateGpuCrowd(const vk::Context& ctx, const Primitive& mesh, u
 // `procedural`: the skeleton of the procedural crowd. A file's instances (`procedural` null) have
 // no procedural clip: their palettes, posed once from the file's clip, are uploaded every frame as
 // they are (no pose time: "pose us" prints "-").
-// How long the copy kernel runs before a GPU case's frames on a hardware GPU: at least the first,
-// until its time is steady, at most the second (CopyKernel::WarmUp).
-constexpr double kWarmUpMinMs = 300;
-constexpr double kWarmUpMaxMs = 3000;
-
-// `settle` (a hardware GPU): the case's own dispatch first runs untimed (SettleFrames).
+// `settle` (a hardware GPU): once the first frame's palettes are uploaded, the case's own dispatch
+// runs untimed until its time settles (SettleFrames), and only then are the frames timed.
 Status RunGpuFrames(const vk::Context& ctx, const GpuCrowd& crowd, const Primitive& mesh,
                     uint32_t joints, std::vector<Float3x4> posed, const Skeleton* procedural,
                     const BenchOptions& o, bool settle, Row* row, Progress* progress) {
   const size_t j = mesh.palette_size(joints);
   const GpuTimer timer(ctx);
   if (!timer.status()) return timer.status();
-  if (settle) {
-    if (Status s = SettleFrames(ctx, *crowd.cache, timer); !s) {
-      return s;
-    }
-  }
   std::vector<double> gpu_ms, record_us, pose_us, upload_us;
   for (uint32_t f = 0; f < o.frames; ++f) {
     const float time = kReferenceTime - float(o.frames - 1 - f) / 30.0f;
@@ -373,6 +373,9 @@ Status RunGpuFrames(const vk::Context& ctx, const GpuCrowd& crowd, const Primiti
     pose_us.push_back(std::chrono::duration<double, std::micro>(p1 - p0).count());
     upload_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - p1).count());
     if (!status) return status;
+    if (f == 0 && settle) {
+      if (Status s = SettleFrames(ctx, *crowd.cache, timer); !s) return s;
+    }
     auto frame = RunTimedFrame(ctx, *crowd.cache, timer);
     if (!frame) return frame.status();
     record_us.push_back(frame->record_us);
@@ -423,8 +426,9 @@ Status RunGpu(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
   }
   row->bytes_per_vertex = uint32_t(std::lround(
       vk::BytesPerVertex(*crowd->cache->mesh_layout(crowd->mesh)) + morph_bytes_per_vertex));
-  if (Status s = RunGpuFrames(ctx, *crowd, mesh, joints, palettes, procedural, o, warm != nullptr,
-                              row, progress);
+  const bool hardware = ctx.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (Status s =
+          RunGpuFrames(ctx, *crowd, mesh, joints, palettes, procedural, o, hardware, row, progress);
       !s) {
     return s;
   }
@@ -824,6 +828,14 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   cpu_row.auto_layout = mesh.skinned() ? ToString(ChooseInfluenceLayout(mesh)) : "-";
   cpu_row.active_shapes = c.active;
   cpu_row.touched = c.touched;
+  if (mesh.dual_quaternion()) {
+    std::vector<cpu::DualQuaternion> dqs(palettes.size());
+    if (Status s = cpu::DualQuaternionPaletteJob{palettes, dqs}.Run(); !s) {
+      std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
+      return false;
+    }
+    cpu_row.palette_scale = cpu::HasScale(dqs) ? 1 : 0;
+  }
   const bool gpu_only = c.gpu_only || o.gpu_only;
   if (gpu_only) {  // the reference alone: kept from an earlier case, or one untimed frame
     if (!ctx) return true;
@@ -1015,6 +1027,12 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
     json.Key("auto_layout").String(r.auto_layout);
     json.Key("active_shapes").Int(r.active_shapes);
     json.Key("touched_per_character").Int(int64_t(r.touched));
+    json.Key("palette_scale");
+    if (r.palette_scale >= 0) {
+      json.Bool(r.palette_scale == 1);
+    } else {
+      json.Null();
+    }
     if (r.path == "cpu") {
       json.Key("vectorized_ms_per_frame").Number(r.vectorized_ms, JsonWriter::Fixed(4));
       json.Key("lanes").Int(r.lanes);

@@ -1,13 +1,12 @@
 #include "copy_bandwidth.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "copy_bandwidth.spv.h"
+#include "run_until_steady.h"
 #include "sinew/vk/readback.h"
 #include "timestamps.h"
 #include "vulkan_calls.h"

@@ -1,7 +1,8 @@
 #include "timestamps.h"
 
 #include <chrono>
-#include <cmath>
+
+#include "run_until_steady.h"
 
 namespace sinew::tool {
 
@@ -59,20 +60,6 @@ Result<TimedFrame> RunTimedFrame(const vk::Context& ctx, vk::SkinCache& cache,
   if (!ms) return ms.status();
   frame.gpu_ms = *ms;
   return frame;
-}
-
-Status RunUntilSteady(const std::function<Result<double>()>& run, double min_ms, double max_ms) {
-  const auto start = std::chrono::steady_clock::now();
-  double previous = 0;
-  for (;;) {
-    auto t = run();
-    if (!t) return t.status();
-    const double elapsed =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    const bool steady = previous > 0 && std::fabs(*t - previous) <= 0.03 * previous;
-    if (elapsed >= max_ms || (elapsed >= min_ms && steady)) return {};
-    previous = *t;
-  }
 }
 
 Status SettleFrames(const vk::Context& ctx, vk::SkinCache& cache, const GpuTimer& timer) {

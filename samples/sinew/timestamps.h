@@ -4,8 +4,6 @@
 
 #include <vulkan/vulkan_core.h>
 
-#include <functional>
-
 #include "sinew/core/error.h"
 #include "sinew/vk/context.h"
 #include "sinew/vk/skin_cache.h"
@@ -45,10 +43,6 @@ struct TimedFrame {
 // barriers (a transfer reads the outputs afterwards), timed by `timer`, submitted and waited for.
 Result<TimedFrame> RunTimedFrame(const vk::Context& ctx, vk::SkinCache& cache,
                                  const GpuTimer& timer);
-
-// Calls `run` (one timed step, in ms) for at least `min_ms` and until two steps in a row agree
-// within 3 %, for at most `max_ms`: how the benchmarks bring a GPU to its steady state.
-Status RunUntilSteady(const std::function<Result<double>()>& run, double min_ms, double max_ms);
 
 // Runs frames of `cache` untimed, as they are (the palettes and weights last set), for at least
 // 50 ms and until two in a row take the GPU the same time within 3 %, for at most a second: the

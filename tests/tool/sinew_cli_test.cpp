@@ -174,6 +174,18 @@ TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
       EXPECT_EQ(r["lanes"].Number(), cpu::WidestSkinLanes() == 8 ? 8.0 : 1.0) << layout;
     }
   }
+  // The scaled case's palettes carry scale and the others' do not, so the two dqs rows time the
+  // blend with and without the scale rows; a linear row has no such flag.
+  for (const JsonValue& r : report["results"].Elements()) {
+    const std::string layout = r["layout"].String();
+    if (layout == "dense K=4 dqs scaled") {
+      EXPECT_TRUE(r["palette_scale"].Bool()) << r.path();
+    } else if (layout.ends_with(" dqs")) {
+      EXPECT_FALSE(r["palette_scale"].Bool()) << r.path();
+    } else if (layout == "dense K=4") {
+      EXPECT_TRUE(r["palette_scale"].IsNull()) << r.path();
+    }
+  }
 }
 
 // The copy kernel runs in the same report, on the same device: it moved a whole number of
