@@ -55,7 +55,10 @@ Fixture Character() {
   return f;
 }
 
+// Skins `f` as `run` says, with ranges of 4,096 vertices or more (not the default 32,768), so
+// that these meshes of some thousands of vertices split over the threads asked for.
 Outputs Skin(const Fixture& f, SkinRun run, bool rigid = false) {
+  run.min_vertices_per_thread = 4096;
   Outputs out;
   out.positions.resize(f.mesh.positions.size());
   out.normals.resize(f.mesh.normals.size());

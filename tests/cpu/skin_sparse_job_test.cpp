@@ -293,7 +293,8 @@ TEST(SkinSparseJob, RunValidatesFirstAndLeavesOutputsUntouched) {
 // Validation runs on the job's threads where nothing is wrong; a fault in any thread's range is
 // named as one thread names it, and nothing is written.
 TEST(SkinSparseJob, ValidationOnThreadsNamesTheFirstFaultAsOneThreadDoes) {
-  constexpr uint32_t kVertices = 20000;  // ranges of 4,096 vertices or more: up to four threads
+  constexpr uint32_t kVertices =
+      20000;  // ranges of 4,096 or more (kTestVerticesPerThread): 4 threads
   Skin s;
   s.positions.assign(size_t{kVertices} * 3, 1.0f);
   for (uint32_t v = 0; v <= kVertices; ++v) s.influences.offsets.push_back(2 * v);
@@ -358,6 +359,7 @@ TEST(SkinSparseJob, AnInfluenceFaultComesBeforeThePalettesAndTheDualQuaternions)
     SkinSparseJob job = s.Job();
     job.dual_quaternions = one;
     job.run.threads = threads;
+    job.run.min_vertices_per_thread = sinew::testing::kTestVerticesPerThread;
     EXPECT_EQ(job.Run().code(), Error::kNegativeWeight) << threads << " threads";
   }
 }

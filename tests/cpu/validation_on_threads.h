@@ -11,6 +11,10 @@
 
 namespace sinew::testing {
 
+// The fewest vertices a thread is given in these tests (SkinRun::min_vertices_per_thread): small
+// enough that their meshes of some thousands of vertices split over every thread asked for.
+inline constexpr uint32_t kTestVerticesPerThread = 4096;
+
 // Runs `skin`'s job (Skin::Job(): outputs filled with Skin::kSentinel) on 1, 2 and 4 threads and
 // expects the error `code` at `where` each time, with nothing written.
 template <typename Skin>
@@ -18,6 +22,7 @@ void ExpectTheSameFaultOnAnyThreads(Skin& skin, Error code, const std::string& w
   for (const uint32_t threads : {1u, 2u, 4u}) {
     auto job = skin.Job();
     job.run.threads = threads;
+    job.run.min_vertices_per_thread = kTestVerticesPerThread;
     const Status status = job.Run();
     EXPECT_EQ(status.code(), code) << threads << " threads";
     EXPECT_EQ(status.error().where, where) << threads << " threads";
@@ -31,6 +36,7 @@ void ExpectRunsOnAnyThreads(Skin& skin) {
   for (const uint32_t threads : {1u, 2u, 4u}) {
     auto job = skin.Job();
     job.run.threads = threads;
+    job.run.min_vertices_per_thread = kTestVerticesPerThread;
     const Status status = job.Run();
     ASSERT_TRUE(status.ok()) << threads << " threads: " << status.error().ToString();
   }

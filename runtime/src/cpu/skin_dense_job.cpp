@@ -36,7 +36,7 @@ Status SkinDenseJob::Validate() const {
   if (Status s = ValidateSizes(*this, streams); !s) return s;
   // Once the sizes hold, the common case, nothing wrong, is checked on the job's threads;
   // otherwise ValidateDenseInfluences, on one thread, names the first fault.
-  if (detail::AllVertexRanges(streams.vertex_count(), run.threads, [&](size_t begin, size_t end) {
+  if (detail::AllVertexRanges(streams.vertex_count(), run, [&](size_t begin, size_t end) {
         return SlotsFine(*this, begin, end);
       })) {
     return {};
@@ -57,7 +57,7 @@ Status SkinDenseJob::Run() const {
       detail::RangeSkinner::For(palette, dual_quaternions, normal_blend, run);
   const detail::DenseLanes<> dense{joints.data(), weights.data(), influences_per_vertex};
   const bool skinned = detail::CheckThenForEachVertexRange(
-      streams.vertex_count(), run.threads, fine, [&](size_t begin, size_t end) {
+      streams.vertex_count(), run, fine, [&](size_t begin, size_t end) {
         // K = 4 and 8 as constants of the code (WithFixedSlots).
         detail::WithFixedSlots(dense, [&](const auto& lanes) { skin(streams, begin, end, lanes); });
       });

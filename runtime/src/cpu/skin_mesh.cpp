@@ -62,7 +62,7 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
   }
   detail::BlendedMatrix blend;
   blend.Add(1.0f, palette[0]);
-  detail::ForEachVertexRange(streams.vertex_count(), run.threads, [&](size_t begin, size_t end) {
+  detail::ForEachVertexRange(streams.vertex_count(), run, [&](size_t begin, size_t end) {
     for (size_t v = begin; v < end; ++v) detail::WriteSkinned(streams, v, blend);
   });
   return {};

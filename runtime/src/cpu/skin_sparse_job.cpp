@@ -41,7 +41,7 @@ Status SkinSparseJob::Validate() const {
   // ValidateSparseInfluences, on one thread, names the first fault.
   const SparseInfluences& in = *influences;
   const size_t v = streams.vertex_count();
-  if (!detail::AllVertexRanges(v, run.threads, [&](size_t begin, size_t end) {
+  if (!detail::AllVertexRanges(v, run, [&](size_t begin, size_t end) {
         return sinew::detail::SparseEntriesFine(in, begin, end);
       })) {
     if (Status s = ValidateSparseInfluences(v, in); !s) return s;
@@ -66,7 +66,7 @@ Status SkinSparseJob::Run() const {
       detail::RangeSkinner::For(palette, dual_quaternions, normal_blend, run);
   const detail::SparseLanes sparse{in.offsets.data(), in.groups.data(), in.weights.data()};
   const bool skinned = detail::CheckThenForEachVertexRange(
-      vertex_count, run.threads, fine,
+      vertex_count, run, fine,
       [&](size_t begin, size_t end) { skin(streams, begin, end, sparse); });
   return skinned ? Status{} : Validate();
 }

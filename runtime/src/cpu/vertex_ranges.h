@@ -17,20 +17,18 @@
 
 namespace sinew::cpu::detail {
 
-// Fewer vertices than this per thread cost more to hand out than they take to skin.
-inline constexpr size_t kMinVerticesPerThread = 4096;
-
-// How [0, count) is split for `threads`: `parts` contiguous ranges of `step` vertices (the last
-// shorter), at most ThreadCount(threads) and none below kMinVerticesPerThread but the only one.
+// How [0, count) is split for `run`: `parts` contiguous ranges of `step` vertices (the last
+// shorter), at most ThreadCount(run.threads) and none below run.min_vertices_per_thread but the
+// only one.
 struct VertexSplit {
   size_t count, parts, step;
   size_t begin(size_t part) const { return std::min(count, part * step); }
   size_t end(size_t part) const { return std::min(count, begin(part) + step); }
 };
 
-inline VertexSplit SplitVertices(size_t count, uint32_t threads) {
-  const size_t most = std::max<size_t>(1, count / kMinVerticesPerThread);
-  const size_t parts = std::min<size_t>(ThreadCount(threads), most);
+inline VertexSplit SplitVertices(size_t count, const SkinRun& run) {
+  const size_t most = std::max<size_t>(1, count / std::max<size_t>(1, run.min_vertices_per_thread));
+  const size_t parts = std::min<size_t>(ThreadCount(run.threads), most);
   return {count, parts, parts <= 1 ? count : (count + parts - 1) / parts};
 }
 
@@ -58,10 +56,10 @@ void RunSplit(const VertexSplit& split, const Participate& participate) {
   for (std::thread& t : workers) t.join();
 }
 
-// Calls body(begin, end) over [0, count) in at most ThreadCount(threads) contiguous ranges.
+// Calls body(begin, end) over [0, count) in SplitVertices(count, run)'s ranges.
 template <typename Body>
-void ForEachVertexRange(size_t count, uint32_t threads, const Body& body) {
-  const VertexSplit split = SplitVertices(count, threads);
+void ForEachVertexRange(size_t count, const SkinRun& run, const Body& body) {
+  const VertexSplit split = SplitVertices(count, run);
   if (split.parts <= 1) {
     body(size_t(0), count);
     return;
@@ -76,9 +74,9 @@ void ForEachVertexRange(size_t count, uint32_t threads, const Body& body) {
 // both steps (each thread's body waits until every range is checked). Returns whether every
 // check held; body has run on no range when one did not.
 template <typename Check, typename Body>
-bool CheckThenForEachVertexRange(size_t count, uint32_t threads, const Check& check,
+bool CheckThenForEachVertexRange(size_t count, const SkinRun& run, const Check& check,
                                  const Body& body) {
-  const VertexSplit split = SplitVertices(count, threads);
+  const VertexSplit split = SplitVertices(count, run);
   if (split.parts <= 1) {
     if (!check(size_t(0), count)) return false;
     body(size_t(0), count);
@@ -110,9 +108,9 @@ bool CheckThenForEachVertexRange(size_t count, uint32_t threads, const Check& ch
 // Whether check(begin, end) holds on every range of [0, count), run as ForEachVertexRange runs
 // its body: on the same threads.
 template <typename Check>
-bool AllVertexRanges(size_t count, uint32_t threads, const Check& check) {
+bool AllVertexRanges(size_t count, const SkinRun& run, const Check& check) {
   std::atomic<bool> fine{true};
-  ForEachVertexRange(count, threads, [&](size_t begin, size_t end) {
+  ForEachVertexRange(count, run, [&](size_t begin, size_t end) {
     if (!check(begin, end)) fine.store(false, std::memory_order_relaxed);
   });
   return fine.load(std::memory_order_relaxed);

@@ -9,7 +9,8 @@ namespace sinew::cpu {
 
 struct SkinRun {
   // Threads the vertices are split over, in contiguous ranges: 1 the calling thread alone, 0
-  // every hardware thread (ThreadCount). Ranges are at least 4,096 vertices.
+  // every hardware thread (ThreadCount). A job starts its threads each call, so a range is at
+  // least min_vertices_per_thread vertices (a smaller mesh is skinned on the calling thread).
   uint32_t threads = 1;
   // Several vertices at a time: for linear blending (dense or sparse) with the blended-matrix
   // normal rule, eight with AVX where the CPU has it, else four with SSE2; for dual quaternions,
@@ -19,6 +20,10 @@ struct SkinRun {
   // At most this many vertices at a time (0: as many as the CPU allows; 4: SSE2's four even where
   // AVX would take eight). Every width gives the same outputs; this is for tests and benchmarks.
   uint32_t max_lanes = 0;
+  // The fewest vertices a thread is given (0 counts as 1). 32,768: on a 2-vCPU VM, two threads
+  // skinned meshes of 20,000 vertices 25 % slower than one, and meshes of 80,000 5-12 % faster
+  // (BENCHMARKS.md).
+  uint32_t min_vertices_per_thread = 32768;
 };
 
 // The most vertices at a time this build skins on this CPU: 8 (AVX), 4 (SSE2: every x86-64
