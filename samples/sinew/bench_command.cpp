@@ -350,11 +350,11 @@ constexpr double kWarmUpMaxMs = 3000;
 // `procedural`: the skeleton of the procedural crowd. A file's instances (`procedural` null) have
 // no procedural clip: their palettes, posed once from the file's clip, are uploaded every frame as
 // they are (no pose time: "pose us" prints "-").
-// `settle` (a hardware GPU): once the first frame's palettes are uploaded, the case's own dispatch
-// runs untimed until its time settles (SettleFrames), and only then are the frames timed.
+// Once the first frame's palettes are uploaded, the case's own dispatch runs untimed until its
+// time settles (SettleFrames, on a hardware GPU), and only then are the frames timed.
 Status RunGpuFrames(const vk::Context& ctx, const GpuCrowd& crowd, const Primitive& mesh,
                     uint32_t joints, std::vector<Float3x4> posed, const Skeleton* procedural,
-                    const BenchOptions& o, bool settle, Row* row, Progress* progress) {
+                    const BenchOptions& o, Row* row, Progress* progress) {
   const size_t j = mesh.palette_size(joints);
   const GpuTimer timer(ctx);
   if (!timer.status()) return timer.status();
@@ -373,7 +373,7 @@ Status RunGpuFrames(const vk::Context& ctx, const GpuCrowd& crowd, const Primiti
     pose_us.push_back(std::chrono::duration<double, std::micro>(p1 - p0).count());
     upload_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - p1).count());
     if (!status) return status;
-    if (f == 0 && settle) {
+    if (f == 0) {
       if (Status s = SettleFrames(ctx, *crowd.cache, timer); !s) return s;
     }
     auto frame = RunTimedFrame(ctx, *crowd.cache, timer);
@@ -426,9 +426,7 @@ Status RunGpu(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
   }
   row->bytes_per_vertex = uint32_t(std::lround(
       vk::BytesPerVertex(*crowd->cache->mesh_layout(crowd->mesh)) + morph_bytes_per_vertex));
-  const bool hardware = ctx.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-  if (Status s =
-          RunGpuFrames(ctx, *crowd, mesh, joints, palettes, procedural, o, hardware, row, progress);
+  if (Status s = RunGpuFrames(ctx, *crowd, mesh, joints, palettes, procedural, o, row, progress);
       !s) {
     return s;
   }
@@ -1225,10 +1223,7 @@ int BenchCommand(std::span<const std::string_view> args) {
       report.copy_note = created.error().ToString();
     }
   }
-  // A CPU device (lavapipe) has no clocks to raise.
-  CopyKernel* warm = ctx && ctx->properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU
-                         ? copy_kernel.get()
-                         : nullptr;
+  CopyKernel* warm = ctx && HardwareGpu(*ctx) ? copy_kernel.get() : nullptr;
   KeptReferences kept;
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];

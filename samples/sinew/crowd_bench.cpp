@@ -560,7 +560,7 @@ Status RunCrowdFrames(const vk::Context& ctx, const std::vector<Kind>& kinds, co
     if (!uploaded) return uploaded;
     auto timed = RunTimedFrame(ctx, *run->cache, timer);
     if (!timed) return timed.status();
-    if (frame == 0 && ctx.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    if (frame == 0) {
       if (Status s = SettleFrames(ctx, *run->cache, timer); !s) return s;
     }
     if (frame > 0) {

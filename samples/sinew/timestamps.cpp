@@ -63,6 +63,7 @@ Result<TimedFrame> RunTimedFrame(const vk::Context& ctx, vk::SkinCache& cache,
 }
 
 Status SettleFrames(const vk::Context& ctx, vk::SkinCache& cache, const GpuTimer& timer) {
+  if (!HardwareGpu(ctx)) return {};
   return RunUntilSteady(
       [&]() -> Result<double> {
         auto frame = RunTimedFrame(ctx, cache, timer);
