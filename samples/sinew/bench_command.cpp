@@ -93,9 +93,9 @@ struct Row {
   uint32_t threads = 1;            // CPU only: threads of the third timing (1: none)
   double threaded_ms = -1;         // CPU only: ms per frame, vectorized, on `threads` threads
   uint32_t lanes = 1;              // CPU only: vertices at a time on the fast path (1: scalar)
-  // Dual-quaternion rows: 1 where some character's palette carries scale (cpu::HasScale), so that
-  // both paths blend the scale rows; 0 where none does; -1 for linear blending.
-  int palette_scale = -1;
+  // Dual-quaternion rows: whether some character's palette carries scale (cpu::HasScale), so that
+  // both paths blend the scale rows; none for linear blending.
+  std::optional<bool> palette_scale;
   // GPU only: the largest errors allowed against the CPU reference (exact formats: 1e-5; the
   // compact ones: what docs/vertex_formats.md states for them).
   double position_tolerance = 1e-5;
@@ -832,7 +832,7 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
       std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
       return false;
     }
-    cpu_row.palette_scale = cpu::HasScale(dqs) ? 1 : 0;
+    cpu_row.palette_scale = cpu::HasScale(dqs);
   }
   const bool gpu_only = c.gpu_only || o.gpu_only;
   if (gpu_only) {  // the reference alone: kept from an earlier case, or one untimed frame
@@ -1026,8 +1026,8 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
     json.Key("active_shapes").Int(r.active_shapes);
     json.Key("touched_per_character").Int(int64_t(r.touched));
     json.Key("palette_scale");
-    if (r.palette_scale >= 0) {
-      json.Bool(r.palette_scale == 1);
+    if (r.palette_scale) {
+      json.Bool(*r.palette_scale);
     } else {
       json.Null();
     }
