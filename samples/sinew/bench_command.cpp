@@ -900,17 +900,22 @@ bool WithinTolerance(const std::vector<Row>& rows) {
   });
 }
 
+// The row of `path` and `layout`, or null.
+const Row* FindRow(const std::vector<Row>& rows, const std::string& path,
+                   const std::string& layout) {
+  for (const Row& r : rows) {
+    if (r.path == path && r.layout == layout) return &r;
+  }
+  return nullptr;
+}
+
 // The blend-shape summary: fused kernel with no active shape against skinning alone, and the cost
 // per active shape and per touched vertex (50 active against 0 active), per path.
 void PrintShapeCosts(const std::vector<Row>& rows, uint32_t characters) {
   for (const char* path : {"cpu", "gpu"}) {
-    const Row *skin = nullptr, *none = nullptr, *all = nullptr;
-    for (const Row& r : rows) {
-      if (r.path != path) continue;
-      if (r.layout == "dense K=4") skin = &r;
-      if (r.layout == "K=4 shapes 0/50") none = &r;
-      if (r.layout == "K=4 shapes 50/50") all = &r;
-    }
+    const Row* skin = FindRow(rows, path, "dense K=4");
+    const Row* none = FindRow(rows, path, "K=4 shapes 0/50");
+    const Row* all = FindRow(rows, path, "K=4 shapes 50/50");
     if (!none || !all || all->touched == 0) continue;
     const double delta_ms = all->ms_per_frame - none->ms_per_frame;
     std::printf("blend shapes (%s): ", path);
@@ -927,23 +932,19 @@ void PrintShapeCosts(const std::vector<Row>& rows, uint32_t characters) {
 // The dual-quaternion summary: each dense K blended with dual quaternions against linearly, and
 // the scaled case against the same K without scale, per path.
 void PrintDualQuaternionCosts(const std::vector<Row>& rows) {
-  for (const Row& dq : rows) {
-    if (!dq.layout.ends_with(" dqs")) continue;
-    const std::string linear = dq.layout.substr(0, dq.layout.size() - 4);
+  // (suffix of the row's layout, the other row's, what the figure is over)
+  const struct {
+    const char *suffix, *what, *over;
+  } pairs[] = {{" dqs", "dual quaternions", "linear blending"},
+               {" scaled", "dual quaternions with scale", "without"}};
+  for (const auto& pair : pairs) {
     for (const Row& r : rows) {
-      if (r.path != dq.path || r.layout != linear) continue;
-      std::printf("dual quaternions (%s, %s): %+.1f%% over linear blending\n", dq.path.c_str(),
-                  linear.c_str(), 100.0 * (dq.ms_per_frame / r.ms_per_frame - 1.0));
-    }
-  }
-  for (const Row& scaled : rows) {
-    if (!scaled.layout.ends_with(" dqs scaled")) continue;
-    const std::string unscaled = scaled.layout.substr(0, scaled.layout.size() - 7);
-    for (const Row& r : rows) {
-      if (r.path != scaled.path || r.layout != unscaled) continue;
-      std::printf("dual quaternions with scale (%s, %s): %+.1f%% over without\n",
-                  scaled.path.c_str(), unscaled.c_str(),
-                  100.0 * (scaled.ms_per_frame / r.ms_per_frame - 1.0));
+      if (!r.layout.ends_with(std::string(pair.suffix))) continue;
+      const std::string base = r.layout.substr(0, r.layout.size() - std::strlen(pair.suffix));
+      if (const Row* b = FindRow(rows, r.path, base)) {
+        std::printf("%s (%s, %s): %+.1f%% over %s\n", pair.what, r.path.c_str(), base.c_str(),
+                    100.0 * (r.ms_per_frame / b->ms_per_frame - 1.0), pair.over);
+      }
     }
   }
 }
