@@ -191,17 +191,13 @@ SINEW_AVX inline void StoreXyz8(float* p, __m256 x, __m256 y, __m256 z) {
 // The 8x8 transpose of `rows` (lane i's eight numbers in rows[i]): first[c] holds number c of
 // each lane, second[c] number 4 + c. Lanes 0-3 and 4-7 are transposed apart, then their halves
 // recombined.
-// The rows are loaded into named registers with 32-byte loads: GCC 12 copied an array of them
-// into a local one 16 bytes at a time and read it back 32 at a time, and those loads, which
-// cannot take their data from two stores in flight, cost WriteSkinnedX8 about a sixth of its
-// time (perf).
+// The rows go into named registers, not local arrays: GCC 12 copied an array of them 16 bytes at
+// a time and read it back 32 at a time, and those loads, which cannot take their data from two
+// stores in flight, cost WriteSkinnedX8 about a sixth of its time (perf).
 SINEW_AVX inline void TransposeRows8(const __m256 (&rows)[8], __m256 (&first)[4],
                                      __m256 (&second)[4]) {
-  const float* r = reinterpret_cast<const float*>(rows);
-  __m256 l0 = _mm256_load_ps(r), l1 = _mm256_load_ps(r + 8), l2 = _mm256_load_ps(r + 16),
-         l3 = _mm256_load_ps(r + 24);
-  __m256 h0 = _mm256_load_ps(r + 32), h1 = _mm256_load_ps(r + 40), h2 = _mm256_load_ps(r + 48),
-         h3 = _mm256_load_ps(r + 56);
+  __m256 l0 = rows[0], l1 = rows[1], l2 = rows[2], l3 = rows[3];
+  __m256 h0 = rows[4], h1 = rows[5], h2 = rows[6], h3 = rows[7];
   Transpose4InHalves(l0, l1, l2, l3);  // l<c>: numbers c and 4 + c of lanes 0-3
   Transpose4InHalves(h0, h1, h2, h3);
   first[0] = _mm256_permute2f128_ps(l0, h0, 0x20);
