@@ -91,8 +91,11 @@ struct Row {
   const char* auto_layout = "";    // the layout InfluenceLayout::kAuto picks for this mesh
   double vectorized_ms = -1;       // CPU only: ms per frame, vectorized, one thread
   uint32_t threads = 1;            // CPU only: threads of the third timing (1: none)
-  double threaded_ms = -1;         // CPU only: ms per frame, vectorized, on `threads` threads
-  uint32_t lanes = 1;              // CPU only: vertices at a time on the fast path (1: scalar)
+  // CPU only: of those, the threads each character's job ran on (cpu::SkinThreads: a mesh too
+  // small for ranges of SkinRun::min_vertices_per_thread runs on fewer).
+  uint32_t threads_used = 1;
+  double threaded_ms = -1;  // CPU only: ms per frame, vectorized, on `threads` threads
+  uint32_t lanes = 1;       // CPU only: vertices at a time on the fast path (1: scalar)
   // Dual-quaternion rows: whether some character's palette carries scale (cpu::HasScale), so that
   // both paths blend the scale rows; none for linear blending.
   std::optional<bool> palette_scale;
@@ -869,6 +872,7 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
     if (!fast(1, &cpu_row.vectorized_ms)) return false;
     if (const uint32_t threads = cpu::ThreadCount(o.cpu_threads); threads > 1) {
       cpu_row.threads = threads;
+      cpu_row.threads_used = cpu::SkinThreads(v, cpu::SkinRun{threads});
       if (!fast(threads, &cpu_row.threaded_ms)) return false;
     }
     rows->push_back(cpu_row);
@@ -1036,6 +1040,7 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
       json.Key("vectorized_ms_per_frame").Number(r.vectorized_ms, JsonWriter::Fixed(4));
       json.Key("lanes").Int(r.lanes);
       json.Key("threads").Int(r.threads);
+      json.Key("threads_used").Int(r.threads_used);
       if (r.threaded_ms >= 0) {
         json.Key("threaded_ms_per_frame").Number(r.threaded_ms, JsonWriter::Fixed(4));
       } else {
@@ -1085,8 +1090,12 @@ void PrintFastCpu(const std::vector<Row>& rows) {
                 r.lanes > 1 ? "vectorized" : "fast path (scalar code for this mesh)",
                 mvs(r.vectorized_ms));
     if (r.threaded_ms >= 0) {
-      std::printf(", on %u threads %.1f (%.1f per thread)", r.threads, mvs(r.threaded_ms),
-                  mvs(r.threaded_ms) / r.threads);
+      std::printf(", on %u threads %.1f", r.threads, mvs(r.threaded_ms));
+      if (r.threads_used == r.threads) {
+        std::printf(" (%.1f per thread)", mvs(r.threaded_ms) / r.threads);
+      } else {
+        std::printf(" (%u used: the mesh is too small for more)", r.threads_used);
+      }
     }
     if (r.lanes > 1) std::printf("; %u vertices at a time", r.lanes);
     std::printf("; the same outputs bit for bit\n");

@@ -422,6 +422,21 @@ TEST(SkinRun, SubnormalWeightsAreTheSameVectorizedAsScalarWhereTheHostFlushesThe
 #endif
 }
 
+// A job runs on as many threads as ranges of min_vertices_per_thread fit its vertices, at most
+// the threads asked for, at least one; a minimum of 0 counts as 1.
+TEST(SkinRun, AJobRunsOnAsManyThreadsAsItsSmallestRangeAllows) {
+  EXPECT_EQ(SkinThreads(65535, SkinRun{2}), 1u);  // the default minimum, 32,768
+  EXPECT_EQ(SkinThreads(65536, SkinRun{2}), 2u);
+  EXPECT_EQ(SkinThreads(1000000, SkinRun{3}), 3u);
+  EXPECT_EQ(SkinThreads(0, SkinRun{2}), 1u);
+  SkinRun small{64};
+  small.min_vertices_per_thread = 4096;
+  EXPECT_EQ(SkinThreads(4096 * 2 + 3, small), 2u);
+  small.min_vertices_per_thread = 0;
+  EXPECT_EQ(SkinThreads(5, small), 5u);
+  EXPECT_EQ(SkinThreads(1000, SkinRun{0}), 1u);
+}
+
 TEST(SkinRun, ZeroThreadsMeansEveryHardwareThread) {
   EXPECT_GE(ThreadCount(0), 1u);
   EXPECT_EQ(ThreadCount(3), 3u);

@@ -18,8 +18,7 @@
 namespace sinew::cpu::detail {
 
 // How [0, count) is split for `run`: `parts` contiguous ranges of `step` vertices (the last
-// shorter), at most ThreadCount(run.threads) and none below run.min_vertices_per_thread but the
-// only one.
+// shorter), one a thread (SkinThreads).
 struct VertexSplit {
   size_t count, parts, step;
   size_t begin(size_t part) const { return std::min(count, part * step); }
@@ -27,8 +26,7 @@ struct VertexSplit {
 };
 
 inline VertexSplit SplitVertices(size_t count, const SkinRun& run) {
-  const size_t most = std::max<size_t>(1, count / std::max<size_t>(1, run.min_vertices_per_thread));
-  const size_t parts = std::min<size_t>(ThreadCount(run.threads), most);
+  const size_t parts = SkinThreads(count, run);
   return {count, parts, parts <= 1 ? count : (count + parts - 1) / parts};
 }
 

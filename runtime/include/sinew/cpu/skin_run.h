@@ -3,6 +3,7 @@
 // SkinMesh and DeformPrimitive take one.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace sinew::cpu {
@@ -32,5 +33,10 @@ uint32_t WidestSkinLanes() noexcept;
 
 // `requested` threads, or every hardware thread for 0 (at least 1).
 uint32_t ThreadCount(uint32_t requested) noexcept;
+
+// The threads, the calling one included, that a skinning job of `vertex_count` vertices runs on
+// under `run`: ThreadCount(run.threads), but no more than ranges of min_vertices_per_thread fit
+// (at least 1).
+uint32_t SkinThreads(size_t vertex_count, const SkinRun& run) noexcept;
 
 }  // namespace sinew::cpu
