@@ -105,9 +105,9 @@ struct Row {
   double direction_tolerance = 1e-5;
   std::string formats = "float32";  // GPU only: the mesh's vertex formats (Case::formats_name)
   double mvertices_per_s() const { return vertices / (ms_per_frame * 1e-3) / 1e6; }
-  double gb_per_s() const {
-    return vertices * double(bytes_per_vertex) / (ms_per_frame * 1e-3) / 1e9;
-  }
+  // The bytes a frame reads and writes (B/vert x vertices).
+  uint64_t frame_bytes() const { return vertices * bytes_per_vertex; }
+  double gb_per_s() const { return double(frame_bytes()) / (ms_per_frame * 1e-3) / 1e9; }
 };
 
 // A progress line on stderr, shown once a run has taken more than a second: rewritten in place on
@@ -188,7 +188,10 @@ void PrintHelp() {
       "                    with an in-between, at 0, 5 and 50 active shapes)\n"
       "  --json            machine-readable output on stdout\n"
       "On the GPU a plain copy kernel's bandwidth is measured in the same run; '%copy' is a row's\n"
-      "GB/s (B/vert x vertices per second) as a share of it. B/vert counts the mesh as each\n"
+      "GB/s (B/vert x vertices per second) as a share of it, and '%copy1' as a share of the copy\n"
+      "kernel's run as one dispatch that moves as many bytes as one of the row's frames (at most\n"
+      "512 MiB), which has the same launch and last wave as the row's dispatch. B/vert counts the "
+      "mesh as each\n"
       "character reads it: when many characters share a mesh, a GPU's cache serves it after the\n"
       "first, so take --characters 1 with a large --vertices for memory traffic. On a hardware\n"
       "GPU the copy kernel also runs before each GPU case's timed frames, after its mesh upload\n"
@@ -967,9 +970,20 @@ struct BenchReport {
   // it could be measured; copy_note says why not otherwise.
   std::optional<CopyBandwidth> copy;
   std::string copy_note;
+  // The copy kernel as one dispatch moving a frame's bytes (CopyKernel::MeasureOneDispatch), by
+  // Row::frame_bytes of the GPU rows; measured with `copy`.
+  std::map<uint64_t, CopyBandwidth> one_dispatch;
+  std::string one_dispatch_note;  // why one of those could not be measured ("" otherwise)
   // A GPU row's GB/s as a fraction of the copy kernel's; negative without a copy figure.
   double CopyFraction(const Row& r) const {
     return copy && copy->gb_per_s > 0 ? r.gb_per_s() / copy->gb_per_s : -1.0;
+  }
+  // The same against one copy dispatch of the row's bytes; negative without one.
+  double OneDispatchFraction(const Row& r) const {
+    const auto found = one_dispatch.find(r.frame_bytes());
+    return found != one_dispatch.end() && found->second.gb_per_s > 0
+               ? r.gb_per_s() / found->second.gb_per_s
+               : -1.0;
   }
 };
 
@@ -1016,6 +1030,16 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
   } else {
     json.Null();
   }
+  // CopyKernel::MeasureOneDispatch for each GPU row's frame bytes.
+  json.Key("one_dispatch_copies").BeginArray();
+  for (const auto& [frame_bytes, one] : report.one_dispatch) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("frame_bytes").Int(int64_t(frame_bytes));
+    json.Key("bytes").Int(int64_t(one.bytes));
+    json.Key("gb_per_s").Number(one.gb_per_s, JsonWriter::Fixed(3));
+    json.EndObject();
+  }
+  json.EndArray();
   json.Key("results").BeginArray();
   for (const Row& r : report.rows) {
     json.BeginObject(JsonWriter::kInline);
@@ -1062,11 +1086,15 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
         json.Null();
       }
       json.Key("upload_us").Number(r.upload_us, JsonWriter::Fixed(1));
-      json.Key("copy_fraction");
-      if (report.copy) {
-        json.Number(report.CopyFraction(r), JsonWriter::Fixed(4));
-      } else {
-        json.Null();
+      for (const auto& [key, fraction] :
+           {std::pair{"copy_fraction", report.CopyFraction(r)},
+            std::pair{"one_dispatch_copy_fraction", report.OneDispatchFraction(r)}}) {
+        json.Key(key);
+        if (fraction >= 0) {
+          json.Number(fraction, JsonWriter::Fixed(4));
+        } else {
+          json.Null();
+        }
       }
       json.Key("max_error_over_extent").Number(r.max_error, JsonWriter::Significant(3));
       json.Key("max_direction_error").Number(r.max_direction_error, JsonWriter::Significant(3));
@@ -1116,19 +1144,21 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
     std::printf("GPU kernels: workgroups of %u vertices (the device's subgroups: %u)\n",
                 report.workgroup_size, report.subgroup_size);
   }
-  std::printf("%-5s %-21s %6s %6s %10s %7s %10s %9s %7s %6s %10s %9s %9s %12s\n", "path",
+  std::printf("%-5s %-21s %6s %6s %10s %7s %10s %9s %7s %6s %6s %10s %9s %9s %12s\n", "path",
               "influences", "/vert", "auto", "vertices", "B/vert", "ms/frame", "Mvert/s", "GB/s",
-              "%copy", "record us", "pose us", "upload us", "max err/ext");
+              "%copy", "%copy1", "record us", "pose us", "upload us", "max err/ext");
   for (const Row& r : report.rows) {
     std::printf("%-5s %-21s %6.2f %6s %10llu %7u %10.3f %9.1f %7.2f", r.path.c_str(),
                 r.layout.c_str(), r.influences, r.auto_layout,
                 static_cast<unsigned long long>(r.vertices), r.bytes_per_vertex, r.ms_per_frame,
                 r.mvertices_per_s(), r.gb_per_s());
     if (r.path == "gpu") {
-      if (report.copy) {
-        std::printf(" %6.1f", 100.0 * report.CopyFraction(r));
-      } else {
-        std::printf(" %6s", "-");
+      for (double fraction : {report.CopyFraction(r), report.OneDispatchFraction(r)}) {
+        if (fraction >= 0) {
+          std::printf(" %6.1f", 100.0 * fraction);
+        } else {
+          std::printf(" %6s", "-");
+        }
       }
       std::printf(" %10.1f", r.record_us);
       if (r.pose_us >= 0) {
@@ -1138,7 +1168,7 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
       }
       std::printf(" %9.1f %12.2e\n", r.upload_us, r.max_error);
     } else {
-      std::printf(" %6s %10s %9s %9s %12s\n", "-", "-", "-", "-", "reference");
+      std::printf(" %6s %6s %10s %9s %9s %12s\n", "-", "-", "-", "-", "-", "reference");
     }
   }
   std::printf(
@@ -1151,6 +1181,16 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
         "GB/s / that\n",
         report.copy->gb_per_s, static_cast<unsigned long long>(report.copy->bytes >> 20),
         report.copy->copies_per_batch);
+    std::printf("%%copy1 = GB/s / the copy kernel's as one dispatch moving a frame's bytes:");
+    const char* separator = " ";
+    for (const auto& [frame_bytes, one] : report.one_dispatch) {
+      std::printf("%s%.1f MB %.1f GB/s", separator, 2.0 * double(one.bytes) / 1e6, one.gb_per_s);
+      separator = ", ";
+    }
+    if (!report.one_dispatch_note.empty()) {
+      std::printf("%snot measured (%s)", separator, report.one_dispatch_note.c_str());
+    }
+    std::printf("\n");
   } else if (report.gpu) {
     std::printf("copy kernel: not measured (%s)\n", report.copy_note.c_str());
   }
@@ -1249,6 +1289,15 @@ int BenchCommand(std::span<const std::string_view> args) {
     auto copy = copy_kernel->Measure();
     if (copy) {
       report.copy = *copy;
+      for (const Row& r : report.rows) {
+        if (r.path != "gpu" || report.one_dispatch.count(r.frame_bytes())) continue;
+        auto one = copy_kernel->MeasureOneDispatch(r.frame_bytes());
+        if (!one) {
+          report.one_dispatch_note = one.error().ToString();
+          break;
+        }
+        report.one_dispatch[r.frame_bytes()] = *one;
+      }
     } else {
       report.copy_note = copy.error().ToString();
     }

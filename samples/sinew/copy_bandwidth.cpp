@@ -203,6 +203,22 @@ Status CopyKernel::WarmUp(double min_ms, double max_ms) {
   return RunUntilSteady([&] { return Run(kWarmUpBatch); }, min_ms, max_ms);
 }
 
+namespace {
+
+// The median of `times` (reordered); 0 when empty.
+double Median(std::vector<double>& times) {
+  if (times.empty()) return 0.0;
+  std::nth_element(times.begin(), times.begin() + ptrdiff_t(times.size() / 2), times.end());
+  return times[times.size() / 2];
+}
+
+// (read + written) bytes over a copy of `bytes` that took `ms`.
+double CopyGbPerS(VkDeviceSize bytes, double ms) {
+  return ms > 0 ? 2.0 * double(bytes) / (ms * 1e6) : 0.0;
+}
+
+}  // namespace
+
 Result<CopyBandwidth> CopyKernel::Measure(int batches) {
   auto first = Run(1);  // untimed: fills the source, and sizes the batches
   if (!first) return first.status();
@@ -215,13 +231,34 @@ Result<CopyBandwidth> CopyKernel::Measure(int batches) {
     per_copy.push_back(*t / copies);
   }
   if (Status s = CheckCopied(state_->ctx, state_->destination); !s) return s;
-  std::nth_element(per_copy.begin(), per_copy.begin() + ptrdiff_t(per_copy.size() / 2),
-                   per_copy.end());
-  const double median = per_copy[per_copy.size() / 2];
   CopyBandwidth out;
   out.bytes = bytes();
   out.copies_per_batch = copies;
-  out.gb_per_s = median > 0 ? 2.0 * double(out.bytes) / (median * 1e6) : 0.0;
+  out.gb_per_s = CopyGbPerS(out.bytes, Median(per_copy));
+  return out;
+}
+
+Result<CopyBandwidth> CopyKernel::MeasureOneDispatch(VkDeviceSize moved, int runs) {
+  State& k = *state_;
+  const uint32_t all_words = k.push.word_count;
+  const uint32_t words = uint32_t(std::clamp<VkDeviceSize>(moved / 32, 1, all_words));
+  k.push.word_count = words;
+  std::vector<double> times;
+  Status failed;
+  for (int i = 0; i < std::max(runs, 1) && failed; ++i) {
+    auto t = Run(1);
+    if (t) {
+      times.push_back(*t);
+    } else {
+      failed = t.status();
+    }
+  }
+  k.push.word_count = all_words;
+  if (!failed) return failed;
+  CopyBandwidth out;
+  out.bytes = VkDeviceSize(words) * 16;
+  out.copies_per_batch = 1;
+  out.gb_per_s = CopyGbPerS(out.bytes, Median(times));
   return out;
 }
 

@@ -44,6 +44,12 @@ class CopyKernel {
   // otherwise).
   Result<CopyBandwidth> Measure(int batches = 5);
 
+  // The copy as one dispatch that reads and writes `moved` bytes in all (half each way, rounded
+  // down to 16; at most both buffers), timed alone `runs` times, one submission each: what a
+  // single skinning dispatch moving as many bytes is up against, its launch and its last wave
+  // included. The median; copies_per_batch is 1 and `bytes` the bytes copied.
+  Result<CopyBandwidth> MeasureOneDispatch(VkDeviceSize moved, int runs = 11);
+
  private:
   CopyKernel();
   // Runs `copies` copies in one submission; their milliseconds on the GPU.

@@ -197,7 +197,9 @@ TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
 
 // The copy kernel runs in the same report, on the same device: it moved a whole number of
 // 16-byte words (at most 256 MiB, and checked for its first and last word), and each GPU row's
-// copy_fraction is its GB/s over the copy's.
+// copy_fraction is its GB/s over the copy's. The copy also runs as one dispatch of each row's
+// frame bytes (half read, half written), and one_dispatch_copy_fraction is the row's GB/s over
+// that one's.
 TEST_F(SinewBenchOnGpu, MeasuresACopyKernelBesideTheSkinningKernels) {
   ScratchDir dir;
   const JsonDocument doc = RunJson(
@@ -219,8 +221,21 @@ TEST_F(SinewBenchOnGpu, MeasuresACopyKernelBesideTheSkinningKernels) {
     if (r["path"].String() != "gpu") continue;
     ++gpu_rows;
     EXPECT_NEAR(r["copy_fraction"].Number(), r["gb_per_s"].Number() / copy, 1e-3) << r.path();
+    const int64_t frame_bytes = r["vertices"].Int() * r["bytes_per_vertex"].Int();
+    size_t found = 0;
+    for (const JsonValue& one : report["one_dispatch_copies"].Elements()) {
+      if (one["frame_bytes"].Int() != frame_bytes) continue;
+      ++found;
+      EXPECT_EQ(one["bytes"].Int(), frame_bytes / 32 * 16) << one.path();
+      EXPECT_GT(one["gb_per_s"].Number(), 0.0) << one.path();
+      EXPECT_NEAR(r["one_dispatch_copy_fraction"].Number(),
+                  r["gb_per_s"].Number() / one["gb_per_s"].Number(), 1e-3)
+          << r.path();
+    }
+    EXPECT_EQ(found, 1u) << r.path();
   }
   EXPECT_EQ(gpu_rows, 1u);
+  EXPECT_EQ(report["one_dispatch_copies"].Elements().size(), 1u);
 }
 
 // `--workgroup-size` runs the kernels at the size asked for (0: the device's, from its subgroup
