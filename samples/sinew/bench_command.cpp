@@ -59,6 +59,9 @@ struct BenchOptions {
   // The GPU rows alone: no CPU row is timed; each case's CPU reference runs once, untimed, on the
   // fast path's threads (its outputs are the scalar reference's bit for bit), for the error column.
   bool gpu_only = false;
+  // Ask the driver for the compiled kernels' statistics (vk::ContextOptions::kernel_statistics)
+  // and report them after the rows.
+  bool kernel_stats = false;
   bool layouts = true;           // also the dense-vs-sparse cases
   bool shapes = true;            // also the blend-shape cases (procedural face shapes on K = 4)
   bool dual_quaternions = true;  // also each dense K blended with dual quaternions
@@ -175,6 +178,9 @@ void PrintHelp() {
       "  --workgroup-size N vertices per workgroup of the GPU kernels, a power of two from 64\n"
       "                    to the device's limit, at most 1024 (default 0: the device's, from\n"
       "                    its subgroup size)\n"
+      "  --kernel-stats    after the rows, what the driver says of each GPU kernel it compiled\n"
+      "                    (registers, code size: VK_KHR_pipeline_executable_properties), where\n"
+      "                    the device has that extension\n"
       "  --no-layouts      skip the dense-vs-sparse cases (a uniform 4-bone mesh as sparse; a\n"
       "                    mesh with 1-2 bones on most vertices and 8-16 on some, both layouts)\n"
       "  --no-dqs          skip the dual-quaternion cases (each dense K again, blended with dual\n"
@@ -215,6 +221,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
       o->skip_gpu = true;
     } else if (a == "--gpu-only") {
       o->gpu_only = true;
+    } else if (a == "--kernel-stats") {
+      o->kernel_stats = true;
     } else if (a == "--cpu-threads") {
       if (!ParseUint(value(), &o->cpu_threads)) return "--cpu-threads N (0: every hardware thread)";
     } else if (a == "--cpu-lanes") {
@@ -974,6 +982,10 @@ struct BenchReport {
   // Row::frame_bytes of the GPU rows; measured with `copy`.
   std::map<uint64_t, CopyBandwidth> one_dispatch;
   std::string one_dispatch_note;  // why one of those could not be measured ("" otherwise)
+  // With --kernel-stats: every kernel the run compiled, as the driver describes it, or why none
+  // could be listed.
+  std::optional<std::vector<vk::KernelStatistics>> kernels;
+  std::string kernels_note;
   // A GPU row's GB/s as a fraction of the copy kernel's; negative without a copy figure.
   double CopyFraction(const Row& r) const {
     return copy && copy->gb_per_s > 0 ? r.gb_per_s() / copy->gb_per_s : -1.0;
@@ -1027,6 +1039,25 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
     json.Key("gb_per_s").Number(report.copy->gb_per_s, JsonWriter::Fixed(3));
     json.Key("copies_per_batch").Int(report.copy->copies_per_batch);
     json.EndObject();
+  } else {
+    json.Null();
+  }
+  // --kernel-stats: each compiled kernel and what the driver says of it.
+  json.Key("kernel_statistics");
+  if (report.kernels) {
+    json.BeginArray();
+    for (const vk::KernelStatistics& k : *report.kernels) {
+      json.BeginObject(JsonWriter::kInline);
+      json.Key("kernel").String(k.kernel);
+      json.Key("executable").String(k.executable);
+      json.Key("statistics").BeginObject(JsonWriter::kInline);
+      for (const vk::KernelStatistic& s : k.statistics) {
+        json.Key(s.name).Number(s.value, JsonWriter::Significant(6));
+      }
+      json.EndObject();
+      json.EndObject();
+    }
+    json.EndArray();
   } else {
     json.Null();
   }
@@ -1197,6 +1228,18 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
   PrintShapeCosts(report.rows, o.characters);
   PrintDualQuaternionCosts(report.rows);
   PrintFastCpu(report.rows);
+  if (report.kernels) {
+    std::printf("kernels as the driver compiled them (VK_KHR_pipeline_executable_properties):\n");
+    for (const vk::KernelStatistics& k : *report.kernels) {
+      std::printf("  %s [%s]:", k.kernel.c_str(), k.executable.c_str());
+      for (const vk::KernelStatistic& s : k.statistics) {
+        std::printf(" %s %g;", s.name.c_str(), s.value);
+      }
+      std::printf("\n");
+    }
+  } else if (o.kernel_stats) {
+    std::printf("kernel statistics: none (%s)\n", report.kernels_note.c_str());
+  }
 }
 
 // The GPU path's Context, or null (with `note` saying why) when it is skipped or none is found.
@@ -1204,6 +1247,7 @@ std::unique_ptr<vk::Context> CreateBenchContext(const BenchOptions& o, std::stri
   if (o.skip_gpu) return nullptr;
   vk::ContextOptions context_options = ToolContextOptions(o.device);
   context_options.validation = vk::Validation::kOff;  // Timing, not checking.
+  context_options.kernel_statistics = o.kernel_stats;
   auto created = vk::Context::Create(context_options);
   if (!created) {
     *note = created.error().ToString();
@@ -1300,6 +1344,17 @@ int BenchCommand(std::span<const std::string_view> args) {
       }
     } else {
       report.copy_note = copy.error().ToString();
+    }
+  }
+  if (o.kernel_stats && ctx) {
+    if (!ctx->kernel_statistics_enabled()) {
+      report.kernels_note = "the device has no VK_KHR_pipeline_executable_properties";
+    } else if (auto kernels = ctx->QueryKernelStatistics(); kernels) {
+      std::sort(kernels->begin(), kernels->end(),
+                [](const auto& a, const auto& b) { return a.kernel < b.kernel; });
+      report.kernels = std::move(*kernels);
+    } else {
+      report.kernels_note = kernels.error().ToString();
     }
   }
   progress.Finish();

@@ -156,6 +156,11 @@ Context::~Context() {
 
 uint32_t Context::pipelines_created() const { return kernels_->pipelines_created(); }
 
+Result<std::vector<KernelStatistics>> Context::QueryKernelStatistics() const {
+  if (!kernel_statistics_) return std::vector<vk::KernelStatistics>{};
+  return kernels_->Statistics();
+}
+
 namespace detail {
 Kernels& KernelsOf(const Context& context) { return *context.kernels_; }
 }  // namespace detail
@@ -185,6 +190,14 @@ Status Context::LoadDeviceFunctions(PFN_vkGetDeviceProcAddr gdpa) {
 #undef SINEW_LOAD_DEVICE
   if (!missing.empty()) {
     return {Error::kMissingVulkanFunction, "Vulkan 1.2 device functions missing: " + missing};
+  }
+  if (kernel_statistics_) {
+#define SINEW_LOAD_STATISTICS(name) f.name = reinterpret_cast<PFN_##name>(gdpa(device_, #name));
+    SINEW_VK_STATISTICS_FUNCTIONS(SINEW_LOAD_STATISTICS)
+#undef SINEW_LOAD_STATISTICS
+    // Without its entry points the extension cannot be used: no statistics, nothing else lost.
+    kernel_statistics_ =
+        f.vkGetPipelineExecutablePropertiesKHR && f.vkGetPipelineExecutableStatisticsKHR;
   }
   return {};
 }
@@ -405,23 +418,59 @@ Result<VkDebugUtilsMessengerEXT> CreateMessenger(const detail::Functions& f, VkI
   return messenger;
 }
 
+// `features` (a feature struct with its sType set, nothing chained) as `device` reports them.
+template <typename Features>
+Features SupportedFeatures(const detail::Functions& f, VkPhysicalDevice device, Features features) {
+  VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  supported.pNext = &features;
+  f.vkGetPhysicalDeviceFeatures2(device, &supported);
+  return features;
+}
+
 // Whether `device` has bufferDeviceAddress, which sinew enables where it exists so outputs can
 // carry device-address usage (vertex pulling, ray-tracing inputs).
 bool HasBufferDeviceAddress(const detail::Functions& f, VkPhysicalDevice device) {
-  VkPhysicalDeviceVulkan12Features supported12{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  supported.pNext = &supported12;
-  f.vkGetPhysicalDeviceFeatures2(device, &supported);
-  return supported12.bufferDeviceAddress == VK_TRUE;
+  return SupportedFeatures(f, device,
+                           VkPhysicalDeviceVulkan12Features{
+                               VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES})
+             .bufferDeviceAddress == VK_TRUE;
 }
 
-// The logical device: one queue of `family`, and bufferDeviceAddress when asked for.
+// Whether `device` has VK_KHR_pipeline_executable_properties with its pipelineExecutableInfo
+// feature (ContextOptions::kernel_statistics).
+bool HasKernelStatistics(const detail::Functions& f, VkPhysicalDevice device) {
+  uint32_t count = 0;
+  if (f.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr) != VK_SUCCESS) {
+    return false;
+  }
+  std::vector<VkExtensionProperties> extensions(count);
+  if (f.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, extensions.data()) !=
+      VK_SUCCESS) {
+    return false;
+  }
+  const bool listed = std::any_of(extensions.begin(), extensions.begin() + count, [](auto& e) {
+    return std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0;
+  });
+  return listed &&
+         SupportedFeatures(
+             f, device,
+             VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR{
+                 VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR})
+                 .pipelineExecutableInfo == VK_TRUE;
+}
+
+// The logical device: one queue of `family`, bufferDeviceAddress when asked for, and
+// VK_KHR_pipeline_executable_properties with `kernel_statistics`.
 Result<VkDevice> CreateDevice(const detail::Functions& f, VkPhysicalDevice physical_device,
-                              uint32_t family, bool buffer_device_address,
+                              uint32_t family, bool buffer_device_address, bool kernel_statistics,
                               const VkAllocationCallbacks* allocator) {
   VkPhysicalDeviceVulkan12Features enabled12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   enabled12.bufferDeviceAddress = buffer_device_address ? VK_TRUE : VK_FALSE;
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executables{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  executables.pipelineExecutableInfo = VK_TRUE;
+  const char* extension = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+  if (kernel_statistics) enabled12.pNext = &executables;
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue_info.queueFamilyIndex = family;
@@ -431,6 +480,10 @@ Result<VkDevice> CreateDevice(const detail::Functions& f, VkPhysicalDevice physi
   device_info.pNext = &enabled12;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
+  if (kernel_statistics) {
+    device_info.enabledExtensionCount = 1;
+    device_info.ppEnabledExtensionNames = &extension;
+  }
   VkDevice device = VK_NULL_HANDLE;
   if (VkResult r = f.vkCreateDevice(physical_device, &device_info, allocator, &device);
       r != VK_SUCCESS) {
@@ -498,8 +551,10 @@ Result<std::unique_ptr<Context>> Context::Create(const ContextOptions& options) 
   ctx->physical_device_ = picked->device;
   ctx->queue_family_ = picked->family;
   ctx->buffer_device_address_ = HasBufferDeviceAddress(f, ctx->physical_device_);
+  ctx->kernel_statistics_ =
+      options.kernel_statistics && HasKernelStatistics(f, ctx->physical_device_);
   auto device = CreateDevice(f, ctx->physical_device_, ctx->queue_family_,
-                             ctx->buffer_device_address_, ctx->allocator_);
+                             ctx->buffer_device_address_, ctx->kernel_statistics_, ctx->allocator_);
   if (!device) return device.status();
   ctx->device_ = *device;
   if (Status s = ctx->LoadDeviceFunctions(f.vkGetDeviceProcAddr); !s) return s;
@@ -539,6 +594,7 @@ Result<std::unique_ptr<Context>> Context::Adopt(const AdoptInfo& info) {
   ctx->allocator_ = info.allocator;
   ctx->pipeline_cache_ = info.pipeline_cache;
   ctx->buffer_device_address_ = info.buffer_device_address;
+  ctx->kernel_statistics_ = info.kernel_statistics;
   if (Status s = ctx->LoadInstanceFunctions(info.get_instance_proc_addr); !s) return s;
   const detail::Functions& f = *ctx->functions_;
   ctx->debug_names_ = info.debug_utils && f.vkSetDebugUtilsObjectNameEXT != nullptr;

@@ -20,6 +20,7 @@
   X(vkGetPhysicalDeviceFeatures2)             \
   X(vkGetPhysicalDeviceQueueFamilyProperties) \
   X(vkGetPhysicalDeviceMemoryProperties)      \
+  X(vkEnumerateDeviceExtensionProperties)     \
   X(vkCreateDevice)                           \
   X(vkGetDeviceProcAddr)
 
@@ -72,6 +73,12 @@
   X(vkCmdPipelineBarrier)            \
   X(vkCmdCopyBuffer)
 
+// VK_KHR_pipeline_executable_properties, loaded with vkGetDeviceProcAddr when the Context enabled
+// it (Context::kernel_statistics_enabled); null otherwise.
+#define SINEW_VK_STATISTICS_FUNCTIONS(X)  \
+  X(vkGetPipelineExecutablePropertiesKHR) \
+  X(vkGetPipelineExecutableStatisticsKHR)
+
 namespace sinew::vk::detail {
 
 struct Functions {
@@ -79,6 +86,7 @@ struct Functions {
   SINEW_VK_INSTANCE_FUNCTIONS(SINEW_VK_MEMBER)
   SINEW_VK_DEBUG_FUNCTIONS(SINEW_VK_MEMBER)
   SINEW_VK_DEVICE_FUNCTIONS(SINEW_VK_MEMBER)
+  SINEW_VK_STATISTICS_FUNCTIONS(SINEW_VK_MEMBER)
 #undef SINEW_VK_MEMBER
   PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr = nullptr;
 };

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <iterator>
+#include <span>
 #include <string>
 
 #include "functions.h"
@@ -11,6 +13,27 @@
 #include "skin_records.h"
 
 namespace sinew::vk::detail {
+
+namespace {
+
+// The specialization constants of a kernel (Kernels::Get's `values`) in words, for its pipeline's
+// name: " K=4 normals tangents joints8 ...", only the choices that are set.
+std::string ChoiceNames(std::span<const uint32_t> values) {
+  static constexpr const char* kFlags[] = {
+      "normals",       "tangents",    "morph-normals",  "morph-tangents", "joint-normals",
+      nullptr,         "weights16",   "weights8",       "joints8",        "joints32",
+      "octahedral",    "snorm10",     "out-octahedral", "out-snorm10",    "positions16",
+      "morph-half",    "interleaved", nullptr,          "morphs",         nullptr,
+      "joints-by-slot"};
+  std::string out;
+  if (values[5] != 0) out += " K=" + std::to_string(values[5]);
+  for (size_t id = 0; id < std::size(kFlags) && id < values.size(); ++id) {
+    if (kFlags[id] && values[id]) out += std::string(" ") + kFlags[id];
+  }
+  return out;
+}
+
+}  // namespace
 
 Kernels::~Kernels() {
   const Functions& f = Fn(context_);
@@ -78,7 +101,8 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
     if (Status s = CreateLayouts(); !s) return s;
   }
   const KernelKind kind = KernelOf(variant);
-  VkPipeline& pipeline = pipelines_[variant + kKernelVariants * size_index];
+  const uint32_t key = variant + kKernelVariants * size_index;
+  VkPipeline& pipeline = pipelines_[key];
   if (!pipeline) {
     const Functions& f = Fn(context_);
     const VkDevice device = context_.device();
@@ -134,6 +158,9 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
                                         values.data()};
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
+    if (context_.kernel_statistics_enabled()) {
+      info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+    }
     const VkResult r = f.vkCreateComputePipelines(device, context_.pipeline_cache(), 1, &info,
                                                   context_.allocator(), &pipeline);
     f.vkDestroyShaderModule(device, module, context_.allocator());
@@ -141,10 +168,10 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
       pipeline = VK_NULL_HANDLE;
       return VulkanError("vkCreateComputePipelines", r);
     }
-    const std::string name = std::string(shaders::SkinName(kind)) + " choices " +
-                             std::to_string(ChoicesOf(variant)) + " workgroup " +
-                             std::to_string(workgroup_size);
+    const std::string name = std::string(shaders::SkinName(kind)) + ChoiceNames(values) +
+                             " workgroup " + std::to_string(workgroup_size);
     SetName(context_, VK_OBJECT_TYPE_PIPELINE, pipeline, name.c_str());
+    names_[key] = name;
   }
   return Kernel{pipeline, layout_, set_layout_};
 }
@@ -154,6 +181,78 @@ uint32_t Kernels::pipelines_created() const {
   uint32_t n = 0;
   for (const auto& [variant, p] : pipelines_) n += p ? 1 : 0;
   return n;
+}
+
+namespace {
+
+// A statistic's value as a double, whatever its format.
+double StatisticValue(const VkPipelineExecutableStatisticKHR& s) {
+  switch (s.format) {
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+      return s.value.b32 ? 1.0 : 0.0;
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+      return double(s.value.i64);
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+      return double(s.value.u64);
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
+      return s.value.f64;
+    default:
+      return 0.0;
+  }
+}
+
+}  // namespace
+
+Result<std::vector<KernelStatistics>> Kernels::Statistics() const {
+  const Functions& f = Fn(context_);
+  const VkDevice device = context_.device();
+  std::lock_guard lock(mutex_);
+  std::vector<KernelStatistics> out;
+  for (const auto& [key, pipeline] : pipelines_) {
+    if (!pipeline) continue;
+    VkPipelineInfoKHR pipeline_info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+    pipeline_info.pipeline = pipeline;
+    uint32_t count = 0;
+    if (VkResult r =
+            f.vkGetPipelineExecutablePropertiesKHR(device, &pipeline_info, &count, nullptr);
+        r != VK_SUCCESS) {
+      return VulkanError("vkGetPipelineExecutablePropertiesKHR", r);
+    }
+    std::vector<VkPipelineExecutablePropertiesKHR> executables(
+        count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+    if (VkResult r = f.vkGetPipelineExecutablePropertiesKHR(device, &pipeline_info, &count,
+                                                            executables.data());
+        r != VK_SUCCESS && r != VK_INCOMPLETE) {
+      return VulkanError("vkGetPipelineExecutablePropertiesKHR", r);
+    }
+    for (uint32_t e = 0; e < count; ++e) {
+      VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+      executable.pipeline = pipeline;
+      executable.executableIndex = e;
+      uint32_t stats = 0;
+      if (VkResult r = f.vkGetPipelineExecutableStatisticsKHR(device, &executable, &stats, nullptr);
+          r != VK_SUCCESS) {
+        return VulkanError("vkGetPipelineExecutableStatisticsKHR", r);
+      }
+      std::vector<VkPipelineExecutableStatisticKHR> values(
+          stats, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+      if (VkResult r =
+              f.vkGetPipelineExecutableStatisticsKHR(device, &executable, &stats, values.data());
+          r != VK_SUCCESS && r != VK_INCOMPLETE) {
+        return VulkanError("vkGetPipelineExecutableStatisticsKHR", r);
+      }
+      KernelStatistics kernel;
+      const auto name = names_.find(key);
+      kernel.kernel = name != names_.end() ? name->second : std::string();
+      kernel.executable = executables[e].name;
+      for (uint32_t i = 0; i < stats; ++i) {
+        kernel.statistics.push_back(
+            {values[i].name, values[i].description, StatisticValue(values[i])});
+      }
+      out.push_back(std::move(kernel));
+    }
+  }
+  return out;
 }
 
 }  // namespace sinew::vk::detail

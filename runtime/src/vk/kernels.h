@@ -10,7 +10,9 @@
 #include <vulkan/vulkan_core.h>
 
 #include <mutex>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "sinew/core/error.h"
 #include "sinew/vk/context.h"
@@ -101,6 +103,9 @@ class Kernels {
   // How many pipelines this Context has created so far (tests: one per variant and workgroup
   // size, not per mesh).
   uint32_t pipelines_created() const;
+  // Each created pipeline's executables and their statistics (Context::QueryKernelStatistics; the
+  // pipelines were created to capture them).
+  Result<std::vector<KernelStatistics>> Statistics() const;
 
  private:
   Status CreateLayouts();
@@ -111,6 +116,7 @@ class Kernels {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   // By variant and workgroup size: variant + kKernelVariants · log2(workgroup size / 64).
   std::unordered_map<uint32_t, VkPipeline> pipelines_;
+  std::unordered_map<uint32_t, std::string> names_;  // each pipeline's debug name, by the same key
 };
 
 // The kernel cache of `context`.

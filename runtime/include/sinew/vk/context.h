@@ -56,6 +56,11 @@ struct ContextOptions {
   // Host memory callbacks for every Vulkan object sinew creates (instance and device included);
   // null = the driver's. Must outlive the Context.
   const VkAllocationCallbacks* allocator = nullptr;
+  // Ask the driver for statistics of the skinning kernels it compiles (registers, code size:
+  // whatever it reports through VK_KHR_pipeline_executable_properties), where the device has that
+  // extension; Context::QueryKernelStatistics() lists them. Off by default: drivers may compile or
+  // cache pipelines differently when asked.
+  bool kernel_statistics = false;
 };
 
 // What the host hands over in adopt mode. The handles and get_instance_proc_addr are required.
@@ -89,6 +94,27 @@ struct AdoptInfo {
   bool buffer_device_address = false;
   // The API version the device was created with (>= 1.2).
   uint32_t api_version = VK_API_VERSION_1_2;
+  // Set when the host enabled VK_KHR_pipeline_executable_properties and its
+  // pipelineExecutableInfo feature on the device: sinew then captures its kernels' statistics
+  // (ContextOptions::kernel_statistics).
+  bool kernel_statistics = false;
+};
+
+// One statistic a driver reports for a compiled kernel (VkPipelineExecutableStatisticKHR): its
+// name and description as the driver gives them, and its value (booleans as 0 or 1).
+struct KernelStatistic {
+  std::string name;
+  std::string description;
+  double value = 0;
+};
+
+// The statistics of one compiled skinning kernel: the pipeline's name (the kernel, the mesh
+// choices it is specialized for, its workgroup size), the driver's name for the executable, and
+// what the driver reports for it.
+struct KernelStatistics {
+  std::string kernel;
+  std::string executable;
+  std::vector<KernelStatistic> statistics;
 };
 
 // Where a buffer's memory lives.
@@ -168,6 +194,12 @@ class Context {
   // linear ones, else in the AddMesh that first needs it — whatever the number of meshes and
   // SkinCaches.
   uint32_t pipelines_created() const;
+  // Whether the driver is asked for the kernels' statistics (ContextOptions::kernel_statistics on
+  // a device with the extension, or AdoptInfo::kernel_statistics).
+  bool kernel_statistics_enabled() const { return kernel_statistics_; }
+  // The statistics of every kernel this Context has compiled so far, in no particular order;
+  // empty when kernel_statistics_enabled() is false. kVulkanCallFailed if a query fails.
+  Result<std::vector<KernelStatistics>> QueryKernelStatistics() const;
 
   // Whether VK_LAYER_KHRONOS_validation is active on this (headless) context.
   bool validation_enabled() const { return validation_enabled_; }
@@ -208,6 +240,7 @@ class Context {
   VkPipelineCache pipeline_cache_ = VK_NULL_HANDLE;
   bool debug_names_ = false;
   bool buffer_device_address_ = false;
+  bool kernel_statistics_ = false;
   VkInstance instance_ = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;
