@@ -126,8 +126,17 @@ layout(std430, set = 0, binding = 8) writeonly buffer OutDirections { uint out_d
 layout(std430, set = 0, binding = 9) writeonly buffer OutTangents { vec4 out_tangents[]; };
 
 // This workgroup's instance record (SkinItem), and the morph group of this invocation's vertex
-// and the vertex's place in it.
+// and the vertex's place in it. A kernel that defines SINEW_INSTANCE_IN_SHARED_MEMORY before
+// including this file keeps the record in shared memory, read by one invocation for the whole
+// workgroup, instead of in every invocation's registers: skin_sparse_shared.comp does, which on
+// an H200 took the sparse linear kernel from 45 registers to 32 and 15-17 % less time at 1M
+// vertices; the dense linear kernel ran its K = 8 and compact formats 1-6 % slower so, and keeps
+// the record in registers (BENCHMARKS.md).
+#ifdef SINEW_INSTANCE_IN_SHARED_MEMORY
+shared SkinInstance inst;
+#else
 SkinInstance inst;
+#endif
 uint morph_group;
 uint morph_lane;
 
@@ -143,7 +152,13 @@ bool SkinItem(out uint v) {
   v = 0u;
   if (index >= pc.item_count) return false;
   uvec2 item = work_items[pc.item_base + index];
+#ifdef SINEW_INSTANCE_IN_SHARED_MEMORY
+  // The whole workgroup gets here or returned above (index is the same for all of it).
+  if (gl_LocalInvocationIndex == 0u) inst = instances[item.x];
+  barrier();
+#else
   inst = instances[item.x];
+#endif
   v = item.y * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
   morph_group = v / SINEW_MORPH_GROUP_SIZE;
   morph_lane = v % SINEW_MORPH_GROUP_SIZE;

@@ -186,4 +186,13 @@ void ExpectGpuMatchesCpu(const vk::Context& ctx, const Primitive& mesh,
   EXPECT_LE(MaxAbsDiff(got.tangents, expected.tangents), 1e-5f);
 }
 
+void ExpectCrowdMatchesCpuAtWorkgroupSize(const vk::Context& ctx, const Primitive& mesh,
+                                          uint32_t instances, uint32_t workgroup_size) {
+  SCOPED_TRACE(workgroup_size);
+  vk::SkinCacheOptions base;
+  base.workgroup_size = workgroup_size;
+  ExpectGpuMatchesCpu(ctx, mesh, CrowdPalettes(DefaultSkeleton(), instances), instances,
+                      CrowdMorphWeights(mesh.targets.size(), instances), base);
+}
+
 }  // namespace sinew::testing

@@ -66,4 +66,9 @@ void ExpectGpuMatchesCpu(const vk::Context& ctx, const Primitive& mesh,
                          const std::vector<float>& morph_weights = {},
                          const vk::SkinCacheOptions& base = {});
 
+// ExpectGpuMatchesCpu for `instances` crowd members of `mesh` (CrowdPalettes of the default
+// skeleton, CrowdMorphWeights for its morph targets) in a SkinCache of `workgroup_size`.
+void ExpectCrowdMatchesCpuAtWorkgroupSize(const vk::Context& ctx, const Primitive& mesh,
+                                          uint32_t instances, uint32_t workgroup_size);
+
 }  // namespace sinew::testing

@@ -111,12 +111,7 @@ TEST_P(WorkgroupSizeGpu, DeformsAsTheCpuReference) {
   mesh.targets = testing::RandomMorphTargets(vertices, 6, vertices);
   ASSERT_TRUE(mesh.Validate(testing::DefaultJoints()).ok());
   for (uint32_t size = 64; size <= Largest(*context_); size *= 2) {
-    SCOPED_TRACE(size);
-    vk::SkinCacheOptions base;
-    base.workgroup_size = size;
-    testing::ExpectGpuMatchesCpu(*context_, mesh,
-                                 testing::CrowdPalettes(testing::DefaultSkeleton(), 2), 2,
-                                 testing::CrowdMorphWeights(6, 2), base);
+    testing::ExpectCrowdMatchesCpuAtWorkgroupSize(*context_, mesh, 2, size);
   }
 }
 

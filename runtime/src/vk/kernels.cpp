@@ -106,7 +106,8 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
   if (!pipeline) {
     const Functions& f = Fn(context_);
     const VkDevice device = context_.device();
-    const std::span<const uint32_t> code = shaders::Skin(kind);
+    const bool shared_instance = InstanceInSharedMemory(kind);
+    const std::span<const uint32_t> code = shaders::Skin(kind, shared_instance);
     VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     module_info.codeSize = code.size_bytes();
     module_info.pCode = code.data();
@@ -169,11 +170,27 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
       return VulkanError("vkCreateComputePipelines", r);
     }
     const std::string name = std::string(shaders::SkinName(kind)) + ChoiceNames(values) +
-                             " workgroup " + std::to_string(workgroup_size);
+                             (shared_instance ? " shared-instance" : "") + " workgroup " +
+                             std::to_string(workgroup_size);
     SetName(context_, VK_OBJECT_TYPE_PIPELINE, pipeline, name.c_str());
     names_[key] = name;
   }
   return Kernel{pipeline, layout_, set_layout_};
+}
+
+bool Kernels::InstanceInSharedMemory(KernelKind kind) const {
+  if (kind != KernelKind::kSkinSparse) return false;
+  if (shared_instance_for_tests_) return *shared_instance_for_tests_;
+  return context_.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+Status Kernels::SetInstanceInSharedMemoryForTests(bool shared) {
+  std::lock_guard lock(mutex_);
+  if (!pipelines_.empty()) {
+    return Status(Error::kInvalidArgument, "a pipeline exists already", "Kernels");
+  }
+  shared_instance_for_tests_ = shared;
+  return {};
 }
 
 uint32_t Kernels::pipelines_created() const {

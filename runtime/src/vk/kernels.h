@@ -10,6 +10,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -103,6 +104,13 @@ class Kernels {
   // How many pipelines this Context has created so far (tests: one per variant and workgroup
   // size, not per mesh).
   uint32_t pipelines_created() const;
+  // Whether `kind`'s pipelines keep the workgroup's instance record in shared memory
+  // (shaders/skin_sparse_shared.comp): the sparse linear kernel on a device that is not a CPU
+  // (lavapipe runs the barrier that takes slowly), unless a test has set it.
+  bool InstanceInSharedMemory(KernelKind kind) const;
+  // Tests: the sparse linear kernel keeps its instance record in shared memory, or not, whatever
+  // the device. Call before the first Get (kInvalidArgument once a pipeline exists).
+  Status SetInstanceInSharedMemoryForTests(bool shared);
   // Each created pipeline's executables and their statistics (Context::QueryKernelStatistics; the
   // pipelines were created to capture them).
   Result<std::vector<KernelStatistics>> Statistics() const;
@@ -116,7 +124,8 @@ class Kernels {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   // By variant and workgroup size: variant + kKernelVariants · log2(workgroup size / 64).
   std::unordered_map<uint32_t, VkPipeline> pipelines_;
-  std::unordered_map<uint32_t, std::string> names_;  // each pipeline's debug name, by the same key
+  std::unordered_map<uint32_t, std::string> names_;
+  std::optional<bool> shared_instance_for_tests_;  // each pipeline's debug name, by the same key
 };
 
 // The kernel cache of `context`.

@@ -7,6 +7,7 @@
 #include "skin_dense_dq.spv.h"
 #include "skin_sparse.spv.h"
 #include "skin_sparse_dq.spv.h"
+#include "skin_sparse_shared.spv.h"
 
 namespace sinew::vk::shaders {
 namespace {
@@ -26,7 +27,10 @@ const std::array<Shader, detail::kKernelKinds> kShaders = {{
 
 }  // namespace
 
-std::span<const uint32_t> Skin(detail::KernelKind kind) {
+std::span<const uint32_t> Skin(detail::KernelKind kind, bool instance_in_shared_memory) {
+  if (kind == detail::KernelKind::kSkinSparse && instance_in_shared_memory) {
+    return sinew_spv_skin_sparse_shared;
+  }
   return kShaders[static_cast<size_t>(kind)].code;
 }
 const char* SkinName(detail::KernelKind kind) { return kShaders[static_cast<size_t>(kind)].name; }

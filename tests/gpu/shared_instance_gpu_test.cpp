@@ -1,0 +1,65 @@
+// The sparse linear kernel with its workgroup's instance record in shared memory
+// (shaders/skin_sparse_shared.comp): what a hardware GPU runs, lavapipe the other form (the
+// barrier costs it more). Here both forms run on this device, and each deforms sparse meshes as
+// the CPU reference: morph targets, UsdSkel's per-joint normals, vertex counts around the
+// workgroup sizes, workgroups of 64 and 128.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <tuple>
+
+#include "gpu/deform_check.h"
+#include "gpu/gpu_test.h"
+#include "sinew/asset/influence_layout.h"
+#include "sinew/vk/skin_cache.h"
+#include "vk/kernels.h"
+
+namespace sinew {
+namespace {
+
+class SharedInstanceTest : public testing::GpuTest {};
+
+TEST_F(SharedInstanceTest, OnlyTheSparseLinearKernelOnADeviceThatIsNotACpuTakesIt) {
+  const vk::detail::Kernels& kernels = vk::detail::KernelsOf(*context_);
+  const bool hardware = context_->properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  EXPECT_EQ(kernels.InstanceInSharedMemory(vk::detail::KernelKind::kSkinSparse), hardware);
+  for (const auto kind :
+       {vk::detail::KernelKind::kSkinDense, vk::detail::KernelKind::kSkinDenseDualQuaternion,
+        vk::detail::KernelKind::kSkinSparseDualQuaternion}) {
+    EXPECT_FALSE(kernels.InstanceInSharedMemory(kind));
+  }
+  // Once a pipeline exists the choice stays.
+  auto cache = vk::SkinCache::Create(*context_);
+  ASSERT_TRUE(cache.ok()) << cache.error().ToString();
+  EXPECT_EQ(vk::detail::KernelsOf(*context_).SetInstanceInSharedMemoryForTests(!hardware).code(),
+            Error::kInvalidArgument);
+}
+
+// (vertices, shared, per-joint normals).
+class SharedInstanceGpu : public testing::GpuTest,
+                          public ::testing::WithParamInterface<std::tuple<uint32_t, bool, bool>> {};
+
+TEST_P(SharedInstanceGpu, SparseMeshesDeformAsTheCpuReference) {
+  const auto [vertices, shared, per_joint] = GetParam();
+  auto context = testing::CreateContextOrReport({});
+  if (!context) GTEST_SKIP();
+  vk::detail::Kernels& kernels = vk::detail::KernelsOf(*context);
+  ASSERT_TRUE(kernels.SetInstanceInSharedMemoryForTests(shared).ok());
+  ASSERT_EQ(kernels.InstanceInSharedMemory(vk::detail::KernelKind::kSkinSparse), shared);
+  Primitive mesh = testing::CharacterMesh(vertices, 8);
+  ASSERT_TRUE(UseInfluenceLayout(mesh, InfluenceLayout::kSparse, 0, testing::DefaultJoints()).ok());
+  if (per_joint) mesh.normal_blend = NormalBlend::kPerJoint;
+  mesh.targets = testing::RandomMorphTargets(vertices, 6, vertices);
+  ASSERT_TRUE(mesh.Validate(testing::DefaultJoints()).ok());
+  for (const uint32_t size : {64u, 128u}) {  // Vulkan lets every device run 128
+    testing::ExpectCrowdMatchesCpuAtWorkgroupSize(*context, mesh, 3, size);
+  }
+  testing::ExpectNoValidationMessages(*context);
+}
+
+INSTANTIATE_TEST_SUITE_P(VertexCountsAndForms, SharedInstanceGpu,
+                         ::testing::Combine(::testing::Values(1u, 65u, 200u, 1500u),
+                                            ::testing::Bool(), ::testing::Bool()));
+
+}  // namespace
+}  // namespace sinew
