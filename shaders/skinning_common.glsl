@@ -130,7 +130,7 @@ layout(std430, set = 0, binding = 9) writeonly buffer OutTangents { vec4 out_tan
 // including this file keeps the record in shared memory, read by one invocation for the whole
 // workgroup, instead of in every invocation's registers: skin_sparse_shared.comp does, which on
 // an H200 took the sparse linear kernel from 45 registers to 32 and 15-17 % less time at 1M
-// vertices; the dense linear kernel ran its K = 8 and compact formats 1-6 % slower so, and keeps
+// vertices; the dense linear kernel ran its K = 8 and compact formats 0.7-6 % slower so, and keeps
 // the record in registers (BENCHMARKS.md).
 #ifdef SINEW_INSTANCE_IN_SHARED_MEMORY
 shared SkinInstance inst;

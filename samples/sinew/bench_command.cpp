@@ -1346,7 +1346,9 @@ int BenchCommand(std::span<const std::string_view> args) {
       report.copy_note = copy.error().ToString();
     }
   }
-  if (o.kernel_stats && ctx) {
+  if (o.kernel_stats && !ctx) {
+    report.kernels_note = "no GPU path";
+  } else if (o.kernel_stats) {
     if (!ctx->kernel_statistics_enabled()) {
       report.kernels_note = "the device has no VK_KHR_pipeline_executable_properties";
     } else if (auto kernels = ctx->QueryKernelStatistics(); kernels) {

@@ -244,17 +244,17 @@ Result<CopyBandwidth> CopyKernel::MeasureOneDispatch(VkDeviceSize moved, int run
   const uint32_t words = uint32_t(std::clamp<VkDeviceSize>(moved / 32, 1, all_words));
   k.push.word_count = words;
   std::vector<double> times;
-  Status failed;
-  for (int i = 0; i < std::max(runs, 1) && failed; ++i) {
+  Status status;
+  for (int i = 0; i < std::max(runs, 1) && status; ++i) {
     auto t = Run(1);
     if (t) {
       times.push_back(*t);
     } else {
-      failed = t.status();
+      status = t.status();
     }
   }
   k.push.word_count = all_words;
-  if (!failed) return failed;
+  if (!status) return status;
   CopyBandwidth out;
   out.bytes = VkDeviceSize(words) * 16;
   out.copies_per_batch = 1;

@@ -89,7 +89,7 @@ TEST_F(ContextTest, KernelStatisticsAreListedWhereAskedForAndOffered) {
     EXPECT_TRUE(offered);
     ASSERT_GE(kernels->size(), 2u);
     for (const vk::KernelStatistics& k : *kernels) {
-      EXPECT_TRUE(k.kernel.starts_with("skin_")) << k.kernel;
+      EXPECT_TRUE(k.kernel.starts_with("sinew skin_")) << k.kernel;
       EXPECT_NE(k.kernel.find(" workgroup "), std::string::npos) << k.kernel;
       EXPECT_FALSE(k.statistics.empty()) << k.kernel;
     }

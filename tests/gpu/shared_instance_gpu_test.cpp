@@ -1,11 +1,12 @@
 // The sparse linear kernel with its workgroup's instance record in shared memory
 // (shaders/skin_sparse_shared.comp): what a hardware GPU runs, lavapipe the other form (the
 // barrier costs it more). Here both forms run on this device, and each deforms sparse meshes as
-// the CPU reference: morph targets, UsdSkel's per-joint normals, vertex counts around the
-// workgroup sizes, workgroups of 64 and 128.
+// the CPU reference: morph targets, UsdSkel's per-joint normals, vertex counts from one to many
+// workgroups, workgroups of 64 and 128; the pipelines' names say which form ran.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <span>
 #include <tuple>
 
 #include "gpu/deform_check.h"
@@ -13,6 +14,7 @@
 #include "sinew/asset/influence_layout.h"
 #include "sinew/vk/skin_cache.h"
 #include "vk/kernels.h"
+#include "vk/shaders.h"
 
 namespace sinew {
 namespace {
@@ -35,6 +37,30 @@ TEST_F(SharedInstanceTest, OnlyTheSparseLinearKernelOnADeviceThatIsNotACpuTakesI
             Error::kInvalidArgument);
 }
 
+// Whether `spirv` declares a variable in Workgroup storage (shared memory): an OpVariable (opcode
+// 59) whose storage class, its fourth word, is Workgroup (4).
+bool DeclaresSharedMemory(std::span<const uint32_t> spirv) {
+  for (size_t at = 5; at < spirv.size();) {  // the header is five words
+    const uint32_t words = spirv[at] >> 16, opcode = spirv[at] & 0xffffu;
+    if (words == 0) return false;
+    if (opcode == 59 && words >= 4 && at + 3 < spirv.size() && spirv[at + 3] == 4) return true;
+    at += words;
+  }
+  return false;
+}
+
+// The shared form is the SPIR-V that keeps the record in shared memory, the other one does not,
+// and only the sparse linear kernel has two forms.
+TEST(SharedInstanceSpirv, OnlyTheSharedFormDeclaresSharedMemory) {
+  using vk::detail::KernelKind;
+  EXPECT_TRUE(DeclaresSharedMemory(vk::shaders::Skin(KernelKind::kSkinSparse, true)));
+  EXPECT_FALSE(DeclaresSharedMemory(vk::shaders::Skin(KernelKind::kSkinSparse, false)));
+  for (const auto kind : {KernelKind::kSkinDense, KernelKind::kSkinDenseDualQuaternion,
+                          KernelKind::kSkinSparseDualQuaternion}) {
+    EXPECT_FALSE(DeclaresSharedMemory(vk::shaders::Skin(kind, true)));
+  }
+}
+
 // (vertices, shared, per-joint normals).
 class SharedInstanceGpu : public testing::GpuTest,
                           public ::testing::WithParamInterface<std::tuple<uint32_t, bool, bool>> {};
@@ -54,6 +80,14 @@ TEST_P(SharedInstanceGpu, SparseMeshesDeformAsTheCpuReference) {
   for (const uint32_t size : {64u, 128u}) {  // Vulkan lets every device run 128
     testing::ExpectCrowdMatchesCpuAtWorkgroupSize(*context, mesh, 3, size);
   }
+  // The sparse pipelines ran the form asked for (their names say " shared-instance" then).
+  size_t sparse = 0;
+  for (const std::string& name : kernels.PipelineNames()) {
+    if (!name.starts_with("sinew skin_sparse ")) continue;
+    ++sparse;
+    EXPECT_EQ(name.find(" shared-instance") != std::string::npos, shared) << name;
+  }
+  EXPECT_GE(sparse, 2u);  // the common sparse kernel and this mesh's, at each size
   testing::ExpectNoValidationMessages(*context);
 }
 

@@ -235,8 +235,12 @@ TEST_F(SinewBenchOnGpu, MeasuresACopyKernelBesideTheSkinningKernels) {
       ++found;
       EXPECT_EQ(one["bytes"].Int(), frame_bytes / 32 * 16) << one.path();
       EXPECT_GT(one["gb_per_s"].Number(), 0.0) << one.path();
-      EXPECT_NEAR(r["one_dispatch_copy_fraction"].Number(),
-                  r["gb_per_s"].Number() / one["gb_per_s"].Number(), 1e-3)
+      // Both GB/s figures are printed to 3 decimals, the fraction to 4: on lavapipe a small
+      // frame's figures are under 1 GB/s, so the rounding bounds the tolerance.
+      const double row = r["gb_per_s"].Number(), copy1 = one["gb_per_s"].Number();
+      const double ratio = row / copy1;
+      EXPECT_NEAR(r["one_dispatch_copy_fraction"].Number(), ratio,
+                  ratio * (5e-4 / row + 5e-4 / copy1) + 5e-5 + 1e-9)
           << r.path();
     }
     EXPECT_EQ(found, 1u) << r.path();
@@ -289,7 +293,7 @@ TEST_F(SinewBenchOnGpu, ListsTheCompiledKernelsStatisticsWhenAskedAndOffered) {
   // The float32, dual-quaternion and three compact cases each need a kernel of their own.
   EXPECT_GE(kernels.Elements().size(), 5u);
   for (const JsonValue& k : kernels.Elements()) {
-    EXPECT_TRUE(k["kernel"].String().starts_with("skin_")) << k.path();
+    EXPECT_TRUE(k["kernel"].String().starts_with("sinew skin_")) << k.path();
     EXPECT_FALSE(k["statistics"].IsNull()) << k.path();
   }
   EXPECT_NE(table.out.find("kernels as the driver compiled them"), std::string::npos) << table.out;

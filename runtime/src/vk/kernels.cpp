@@ -106,7 +106,7 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
   if (!pipeline) {
     const Functions& f = Fn(context_);
     const VkDevice device = context_.device();
-    const bool shared_instance = InstanceInSharedMemory(kind);
+    const bool shared_instance = InstanceInSharedMemoryLocked(kind);
     const std::span<const uint32_t> code = shaders::Skin(kind, shared_instance);
     VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     module_info.codeSize = code.size_bytes();
@@ -179,6 +179,11 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
 }
 
 bool Kernels::InstanceInSharedMemory(KernelKind kind) const {
+  std::lock_guard lock(mutex_);
+  return InstanceInSharedMemoryLocked(kind);
+}
+
+bool Kernels::InstanceInSharedMemoryLocked(KernelKind kind) const {
   if (kind != KernelKind::kSkinSparse) return false;
   if (shared_instance_for_tests_) return *shared_instance_for_tests_;
   return context_.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
@@ -186,11 +191,18 @@ bool Kernels::InstanceInSharedMemory(KernelKind kind) const {
 
 Status Kernels::SetInstanceInSharedMemoryForTests(bool shared) {
   std::lock_guard lock(mutex_);
-  if (!pipelines_.empty()) {
-    return Status(Error::kInvalidArgument, "a pipeline exists already", "Kernels");
+  for (const auto& [key, pipeline] : pipelines_) {
+    if (pipeline) return Status(Error::kInvalidArgument, "a pipeline exists already", "Kernels");
   }
   shared_instance_for_tests_ = shared;
   return {};
+}
+
+std::vector<std::string> Kernels::PipelineNames() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> names;
+  for (const auto& [key, name] : names_) names.push_back(name);
+  return names;
 }
 
 uint32_t Kernels::pipelines_created() const {

@@ -111,12 +111,17 @@ class Kernels {
   // Tests: the sparse linear kernel keeps its instance record in shared memory, or not, whatever
   // the device. Call before the first Get (kInvalidArgument once a pipeline exists).
   Status SetInstanceInSharedMemoryForTests(bool shared);
+  // Tests: the debug name of every pipeline created so far (" shared-instance" in it where the
+  // pipeline runs skin_sparse_shared.comp).
+  std::vector<std::string> PipelineNames() const;
   // Each created pipeline's executables and their statistics (Context::QueryKernelStatistics; the
   // pipelines were created to capture them).
   Result<std::vector<KernelStatistics>> Statistics() const;
 
  private:
   Status CreateLayouts();
+  // InstanceInSharedMemory with mutex_ held.
+  bool InstanceInSharedMemoryLocked(KernelKind kind) const;
 
   const Context& context_;
   mutable std::mutex mutex_;
@@ -124,8 +129,9 @@ class Kernels {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   // By variant and workgroup size: variant + kKernelVariants · log2(workgroup size / 64).
   std::unordered_map<uint32_t, VkPipeline> pipelines_;
-  std::unordered_map<uint32_t, std::string> names_;
-  std::optional<bool> shared_instance_for_tests_;  // each pipeline's debug name, by the same key
+  std::unordered_map<uint32_t, std::string> names_;  // each pipeline's debug name, by that key
+  // SetInstanceInSharedMemoryForTests's choice, if a test made one.
+  std::optional<bool> shared_instance_for_tests_;
 };
 
 // The kernel cache of `context`.
