@@ -189,7 +189,8 @@ void PrintHelp() {
       "  --no-formats      skip the compact-format cases (each dense K on the GPU only, from and\n"
       "                    into compact vertex formats: 'compact' unorm16 weights and octahedral\n"
       "                    normals and tangents; 'c+p16' the same with unorm16 positions;\n"
-      "                    'u8+s10' unorm8 weights, snorm10 directions)\n"
+      "                    'u8+s10' unorm8 weights, snorm10 directions; 'c-in' compact's\n"
+      "                    inputs with float32 outputs)\n"
       "  --no-shapes       skip the blend-shape cases (K = 4 with 50 procedural face shapes, 10\n"
       "                    with an in-between, at 0, 5 and 50 active shapes)\n"
       "  --json            machine-readable output on stdout\n"
@@ -643,7 +644,8 @@ Status AddDenseCases(const BenchOptions& o, std::vector<Case>* cases) {
 }
 
 // Each dense K from and into compact formats, on the GPU: VertexFormats::Compact(), the same with
-// unorm16 rest positions, and unorm8 weights with snorm10 directions. Tolerances: positions (x
+// unorm16 rest positions, unorm8 weights with snorm10 directions, and Compact()'s inputs with
+// float32 outputs (an engine's vertex layout unchanged). Tolerances: positions (x
 // extent) above the largest errors measured on the procedural crowd for K = 4 to 16 (unorm16: 1e-5;
 // unorm8: 1.7e-3); directions as component differences of unit vectors, about the angle in radians.
 Status AddFormatCases(const BenchOptions& o, std::vector<Case>* cases) {
@@ -662,7 +664,11 @@ Status AddFormatCases(const BenchOptions& o, std::vector<Case>* cases) {
       {"u8+s10",
        {WeightFormat::kUnorm8, DirectionFormat::kSnorm10, DirectionFormat::kSnorm10},
        4e-3,
-       1e-2}};
+       1e-2},
+      {"c-in",
+       {WeightFormat::kUnorm16, DirectionFormat::kOctahedral, DirectionFormat::kFloat32},
+       1e-4,
+       1e-3}};
   for (uint32_t k : o.influences) {
     auto character = ProceduralCharacter(o, k);  // one character per K, each format a copy
     if (!character) return character.status();
@@ -1204,7 +1210,7 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
   }
   std::printf(
       "GPU vs CPU: %s (positions <= 1e-5 x extent, normals/tangents <= 1e-5; compact formats:\n"
-      "  compact and c+p16 1e-4 and 1e-3, u8+s10 4e-3 and 1e-2)\n",
+      "  compact, c+p16 and c-in 1e-4 and 1e-3, u8+s10 4e-3 and 1e-2)\n",
       report.gpu ? (report.within_tolerance ? "within tolerance" : "OUT OF TOLERANCE") : "not run");
   if (report.copy) {
     std::printf(

@@ -69,7 +69,7 @@ void ExpectGpuRowsWithinTolerance(const JsonValue& report) {
       continue;
     }
     const std::string formats = r["formats"].String();
-    const bool unorm16 = formats == "compact" || formats == "c+p16";
+    const bool unorm16 = formats == "compact" || formats == "c+p16" || formats == "c-in";
     const double position = formats == "float32" ? kTolerance : unorm16 ? 1e-4 : 4e-3;
     const double direction = formats == "float32" ? kTolerance : unorm16 ? 1e-3 : 1e-2;
     EXPECT_EQ(r["position_tolerance"].Number(), position) << r.path();
@@ -169,6 +169,7 @@ TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
   EXPECT_EQ(bytes["gpu dense K=4 compact"], 52);
   EXPECT_EQ(bytes["gpu dense K=4 u8+s10"], 48);
   EXPECT_EQ(bytes["gpu dense K=4 c+p16"], 46);  // and the grid's 32 B over 1,000 vertices
+  EXPECT_EQ(bytes["gpu dense K=4 c-in"], 72);
   // The cpu rows say where the fast path is vectorized: dense linear, and dual quaternions with
   // and without scale eight at a time where the CPU has AVX.
   for (const JsonValue& r : report["results"].Elements()) {
@@ -311,7 +312,8 @@ TEST_F(SinewBenchOnGpu, TimesTheGpuAloneWhenAskedAndStillChecksItAgainstTheCpu) 
   const std::vector<std::string> rows = RowNames(doc.root()["results"]);
   EXPECT_EQ(rows, (std::vector<std::string>{"gpu dense K=4", "gpu dense K=4 dqs",
                                             "gpu dense K=4 dqs scaled", "gpu dense K=4 compact",
-                                            "gpu dense K=4 c+p16", "gpu dense K=4 u8+s10"}));
+                                            "gpu dense K=4 c+p16", "gpu dense K=4 u8+s10",
+                                            "gpu dense K=4 c-in"}));
   EXPECT_TRUE(doc.root()["within_tolerance"].Bool());
   for (const JsonValue& r : doc.root()["results"].Elements()) {
     EXPECT_GT(r["ms_per_frame"].Number(), 0.0) << r.path();
