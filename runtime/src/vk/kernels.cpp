@@ -38,8 +38,8 @@ std::string ChoiceNames(std::span<const uint32_t> values) {
 Kernels::~Kernels() {
   const Functions& f = Fn(context_);
   const VkDevice device = context_.device();
-  for (const auto& [variant, pipeline] : pipelines_) {
-    if (pipeline) f.vkDestroyPipeline(device, pipeline, context_.allocator());
+  for (const auto& [key, pipeline] : pipelines_) {
+    if (pipeline.handle) f.vkDestroyPipeline(device, pipeline.handle, context_.allocator());
   }
   if (layout_) f.vkDestroyPipelineLayout(device, layout_, context_.allocator());
   if (set_layout_) f.vkDestroyDescriptorSetLayout(device, set_layout_, context_.allocator());
@@ -102,7 +102,8 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
   }
   const KernelKind kind = KernelOf(variant);
   const uint32_t key = variant + kKernelVariants * size_index;
-  VkPipeline& pipeline = pipelines_[key];
+  Pipeline& entry = pipelines_[key];
+  VkPipeline& pipeline = entry.handle;
   if (!pipeline) {
     const Functions& f = Fn(context_);
     const VkDevice device = context_.device();
@@ -169,11 +170,10 @@ Result<Kernel> Kernels::Get(uint32_t variant, uint32_t workgroup_size) {
       pipeline = VK_NULL_HANDLE;
       return VulkanError("vkCreateComputePipelines", r);
     }
-    const std::string name = std::string(shaders::SkinName(kind)) + ChoiceNames(values) +
-                             (shared_instance ? " shared-instance" : "") + " workgroup " +
-                             std::to_string(workgroup_size);
-    SetName(context_, VK_OBJECT_TYPE_PIPELINE, pipeline, name.c_str());
-    names_[key] = name;
+    entry.name = std::string(shaders::SkinName(kind)) + ChoiceNames(values) +
+                 (shared_instance ? " shared-instance" : "") + " workgroup " +
+                 std::to_string(workgroup_size);
+    SetName(context_, VK_OBJECT_TYPE_PIPELINE, pipeline, entry.name.c_str());
   }
   return Kernel{pipeline, layout_, set_layout_};
 }
@@ -191,8 +191,8 @@ bool Kernels::InstanceInSharedMemoryLocked(KernelKind kind) const {
 
 Status Kernels::SetInstanceInSharedMemoryForTests(bool shared) {
   std::lock_guard lock(mutex_);
-  for (const auto& [key, pipeline] : pipelines_) {
-    if (pipeline) return Status(Error::kInvalidArgument, "a pipeline exists already", "Kernels");
+  if (PipelinesCreatedLocked() > 0) {
+    return Status(Error::kInvalidArgument, "a pipeline exists already", "Kernels");
   }
   shared_instance_for_tests_ = shared;
   return {};
@@ -201,14 +201,20 @@ Status Kernels::SetInstanceInSharedMemoryForTests(bool shared) {
 std::vector<std::string> Kernels::PipelineNames() const {
   std::lock_guard lock(mutex_);
   std::vector<std::string> names;
-  for (const auto& [key, name] : names_) names.push_back(name);
+  for (const auto& [key, pipeline] : pipelines_) {
+    if (pipeline.handle) names.push_back(pipeline.name);
+  }
   return names;
 }
 
 uint32_t Kernels::pipelines_created() const {
   std::lock_guard lock(mutex_);
+  return PipelinesCreatedLocked();
+}
+
+uint32_t Kernels::PipelinesCreatedLocked() const {
   uint32_t n = 0;
-  for (const auto& [variant, p] : pipelines_) n += p ? 1 : 0;
+  for (const auto& [key, pipeline] : pipelines_) n += pipeline.handle ? 1 : 0;
   return n;
 }
 
@@ -238,9 +244,9 @@ Result<std::vector<KernelStatistics>> Kernels::Statistics() const {
   std::lock_guard lock(mutex_);
   std::vector<KernelStatistics> out;
   for (const auto& [key, pipeline] : pipelines_) {
-    if (!pipeline) continue;
+    if (!pipeline.handle) continue;
     VkPipelineInfoKHR pipeline_info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
-    pipeline_info.pipeline = pipeline;
+    pipeline_info.pipeline = pipeline.handle;
     uint32_t count = 0;
     if (VkResult r =
             f.vkGetPipelineExecutablePropertiesKHR(device, &pipeline_info, &count, nullptr);
@@ -256,7 +262,7 @@ Result<std::vector<KernelStatistics>> Kernels::Statistics() const {
     }
     for (uint32_t e = 0; e < count; ++e) {
       VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
-      executable.pipeline = pipeline;
+      executable.pipeline = pipeline.handle;
       executable.executableIndex = e;
       uint32_t stats = 0;
       if (VkResult r = f.vkGetPipelineExecutableStatisticsKHR(device, &executable, &stats, nullptr);
@@ -271,8 +277,7 @@ Result<std::vector<KernelStatistics>> Kernels::Statistics() const {
         return VulkanError("vkGetPipelineExecutableStatisticsKHR", r);
       }
       KernelStatistics kernel;
-      const auto name = names_.find(key);
-      kernel.kernel = name != names_.end() ? name->second : std::string();
+      kernel.kernel = pipeline.name;
       kernel.executable = executables[e].name;
       for (uint32_t i = 0; i < stats; ++i) {
         kernel.statistics.push_back(

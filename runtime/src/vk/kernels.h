@@ -120,16 +120,20 @@ class Kernels {
 
  private:
   Status CreateLayouts();
-  // InstanceInSharedMemory with mutex_ held.
+  // InstanceInSharedMemory and pipelines_created with mutex_ held.
   bool InstanceInSharedMemoryLocked(KernelKind kind) const;
+  uint32_t PipelinesCreatedLocked() const;
 
   const Context& context_;
   mutable std::mutex mutex_;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   // By variant and workgroup size: variant + kKernelVariants · log2(workgroup size / 64).
-  std::unordered_map<uint32_t, VkPipeline> pipelines_;
-  std::unordered_map<uint32_t, std::string> names_;  // each pipeline's debug name, by that key
+  struct Pipeline {
+    VkPipeline handle = VK_NULL_HANDLE;  // null until created (or when creating it failed)
+    std::string name;                    // its debug name
+  };
+  std::unordered_map<uint32_t, Pipeline> pipelines_;
   // SetInstanceInSharedMemoryForTests's choice, if a test made one.
   std::optional<bool> shared_instance_for_tests_;
 };
