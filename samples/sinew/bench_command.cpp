@@ -1323,7 +1323,7 @@ int BenchCommand(std::span<const std::string_view> args) {
       report.copy_note = created.error().ToString();
     }
   }
-  CopyKernel* warm = ctx && HardwareGpu(*ctx) ? copy_kernel.get() : nullptr;
+  CopyKernel* warm = ctx && !ctx->cpu_device() ? copy_kernel.get() : nullptr;
   KeptReferences kept;
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];

@@ -44,18 +44,12 @@ struct TimedFrame {
 Result<TimedFrame> RunTimedFrame(const vk::Context& ctx, vk::SkinCache& cache,
                                  const GpuTimer& timer);
 
-// Whether `ctx` runs on a hardware GPU, whose clocks and state a benchmark must bring up before it
-// times anything; a CPU device (lavapipe) has none.
-inline bool HardwareGpu(const vk::Context& ctx) {
-  return ctx.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-}
-
-// On a hardware GPU (HardwareGpu; elsewhere it returns at once), runs frames of `cache` untimed,
-// as they are (the palettes and weights last set), for at least 50 ms and until two in a row take
-// the GPU the same time within 3 %, for at most a second: the steady state of an engine's
-// back-to-back frames, before a benchmark times any. On an H200 the first 10-50 ms of frames could
-// run up to 3.5x slower than the rest, although a copy kernel had just brought the clocks up
-// (BENCHMARKS.md).
+// On a hardware GPU (not vk::Context::cpu_device(); on a CPU device it returns at once), runs
+// frames of `cache` untimed, as they are (the palettes and weights last set), for at least 50 ms
+// and until two in a row take the GPU the same time within 3 %, for at most a second: the steady
+// state of an engine's back-to-back frames, before a benchmark times any. On an H200 the first
+// 10-50 ms of frames could run up to 3.5x slower than the rest, although a copy kernel had just
+// brought the clocks up (BENCHMARKS.md).
 Status SettleFrames(const vk::Context& ctx, vk::SkinCache& cache, const GpuTimer& timer);
 
 }  // namespace sinew::tool

@@ -186,7 +186,7 @@ bool Kernels::InstanceInSharedMemory(KernelKind kind) const {
 bool Kernels::InstanceInSharedMemoryLocked(KernelKind kind) const {
   if (kind != KernelKind::kSkinSparse) return false;
   if (shared_instance_for_tests_) return *shared_instance_for_tests_;
-  return context_.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  return !context_.cpu_device();
 }
 
 Status Kernels::SetInstanceInSharedMemoryForTests(bool shared) {

@@ -174,6 +174,10 @@ class Context {
   VkQueue queue() const { return queue_; }
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
+  // Whether the device is a CPU implementation (VK_PHYSICAL_DEVICE_TYPE_CPU: lavapipe,
+  // SwiftShader): it has no clocks for a benchmark to bring up, and a workgroup barrier costs it
+  // dearly (the sparse kernel's form is chosen by it, runtime/src/vk/kernels.cpp).
+  bool cpu_device() const { return properties_.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU; }
   // Invocations per subgroup (VkPhysicalDeviceSubgroupProperties::subgroupSize): 32 on NVIDIA, 32
   // or 64 on AMD, 8 to 32 on Intel, 4 to 16 on lavapipe (its SIMD width in floats).
   uint32_t subgroup_size() const { return subgroup_size_; }
