@@ -197,13 +197,13 @@ void PrintHelp() {
       "On the GPU a plain copy kernel's bandwidth is measured in the same run; '%copy' is a row's\n"
       "GB/s (B/vert x vertices per second) as a share of it, and '%copy1' as a share of the copy\n"
       "kernel's run as one dispatch that moves as many bytes as one of the row's frames (at most\n"
-      "512 MiB), which has the same launch and last wave as the row's dispatch. B/vert counts the "
-      "mesh as each\n"
-      "character reads it: when many characters share a mesh, a GPU's cache serves it after the\n"
-      "first, so take --characters 1 with a large --vertices for memory traffic. On a hardware\n"
-      "GPU the copy kernel also runs before each GPU case's timed frames, after its mesh upload\n"
-      "(0.3 s, longer until its time is steady, at most 3 s), so that the clocks are up; then\n"
-      "the case's own frames run untimed until their time settles (50 ms, at most 1 s).\n",
+      "512 MiB), which has the same launch and last wave as the row's dispatch. B/vert counts\n"
+      "the mesh as each character reads it: when many characters share a mesh, a GPU's cache\n"
+      "serves it after the first, so take --characters 1 with a large --vertices for memory\n"
+      "traffic. On a hardware GPU the copy kernel also runs before each GPU case's timed frames,\n"
+      "after its mesh upload (0.3 s, longer until its time is steady, at most 3 s), so that the\n"
+      "clocks are up; then the case's own frames run untimed until their time settles (50 ms, at\n"
+      "most 1 s).\n",
       stdout);
 }
 

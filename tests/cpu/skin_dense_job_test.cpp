@@ -389,8 +389,8 @@ TEST(SkinDenseJob, RunValidatesFirstAndLeavesOutputsUntouched) {
 // Validation runs on the job's threads where nothing is wrong; a fault in any thread's range is
 // named as one thread names it (the first in the streams), and nothing is written. K = 4 and 8.
 TEST(SkinDenseJob, ValidationOnThreadsNamesTheFirstFaultAsOneThreadDoes) {
-  constexpr size_t kVertices =
-      20000;  // ranges of 4,096 or more (kTestVerticesPerThread): 4 threads
+  // Ranges of 4,096 vertices or more (kTestVerticesPerThread): up to four threads.
+  constexpr size_t kVertices = 20000;
   struct Fault {
     size_t vertex;
     uint32_t slot;

@@ -293,8 +293,8 @@ TEST(SkinSparseJob, RunValidatesFirstAndLeavesOutputsUntouched) {
 // Validation runs on the job's threads where nothing is wrong; a fault in any thread's range is
 // named as one thread names it, and nothing is written.
 TEST(SkinSparseJob, ValidationOnThreadsNamesTheFirstFaultAsOneThreadDoes) {
-  constexpr uint32_t kVertices =
-      20000;  // ranges of 4,096 or more (kTestVerticesPerThread): 4 threads
+  // Ranges of 4,096 vertices or more (kTestVerticesPerThread): up to four threads.
+  constexpr uint32_t kVertices = 20000;
   Skin s;
   s.positions.assign(size_t{kVertices} * 3, 1.0f);
   for (uint32_t v = 0; v <= kVertices; ++v) s.influences.offsets.push_back(2 * v);

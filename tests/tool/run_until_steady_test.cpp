@@ -11,27 +11,21 @@
 namespace sinew::tool {
 namespace {
 
-// A clock that advances 10 ms each time a step runs.
-struct FakeClock {
-  double now = 0;
-  double operator()() const { return now; }
-};
-
 // Runs RunUntilSteady over `times` (the last repeated once they run out) from 0 ms; returns the
 // number of steps it took.
 int StepsUntilSteady(const std::vector<double>& times, double min_ms, double max_ms,
                      Status* status = nullptr) {
-  FakeClock clock;
+  double now_ms = 0;  // the fake clock: 10 ms more each time a step runs
   int steps = 0;
   const Status s = RunUntilSteady(
       [&]() -> Result<double> {
-        clock.now += 10;
+        now_ms += 10;
         const double t = times[std::min<size_t>(steps, times.size() - 1)];
         ++steps;
         if (t < 0) return Status{Error::kVulkanCallFailed, "step failed"};
         return t;
       },
-      min_ms, max_ms, [&] { return clock(); });
+      min_ms, max_ms, [&] { return now_ms; });
   if (status) *status = s;
   return steps;
 }
