@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 
+#include "enumerate.h"
 #include "functions.h"
 #include "kernels.h"
 
@@ -242,14 +243,24 @@ struct GlobalFunctions {
 };
 
 bool HasLayer(const GlobalFunctions& g, const char* name) {
-  uint32_t count = 0;
-  g.enumerate_layers(&count, nullptr);
-  std::vector<VkLayerProperties> layers(count);
-  g.enumerate_layers(&count, layers.data());
+  std::vector<VkLayerProperties> layers;
+  detail::Enumerate(layers, [&](uint32_t* count, VkLayerProperties* items) {
+    return g.enumerate_layers(count, items);
+  });
   for (const auto& l : layers) {
     if (std::strcmp(l.layerName, name) == 0) return true;
   }
   return false;
+}
+
+// `device`'s queue families, in index order.
+std::vector<VkQueueFamilyProperties> QueueFamilies(const detail::Functions& f,
+                                                   VkPhysicalDevice device) {
+  std::vector<VkQueueFamilyProperties> families;
+  detail::Enumerate(families, [&](uint32_t* count, VkQueueFamilyProperties* items) {
+    f.vkGetPhysicalDeviceQueueFamilyProperties(device, count, items);
+  });
+  return families;
 }
 
 // A physical device sinew can use, and its first compute queue family.
@@ -262,10 +273,11 @@ struct Candidate {
 // device type. kNoVulkanDevice lists what was seen.
 Result<Candidate> PickPhysicalDevice(const detail::Functions& f, VkInstance instance,
                                      const std::string& selector) {
-  uint32_t device_count = 0;
-  f.vkEnumeratePhysicalDevices(instance, &device_count, nullptr);
-  std::vector<VkPhysicalDevice> devices(device_count);
-  f.vkEnumeratePhysicalDevices(instance, &device_count, devices.data());
+  std::vector<VkPhysicalDevice> devices;
+  detail::Enumerate(devices, [&](uint32_t* count, VkPhysicalDevice* items) {
+    return f.vkEnumeratePhysicalDevices(instance, count, items);
+  });
+  const auto device_count = static_cast<uint32_t>(devices.size());
   if (devices.empty()) {
     return ErrorInfo{Error::kNoVulkanDevice,
                      "no Vulkan physical device (install mesa-vulkan-drivers for lavapipe)",
@@ -280,12 +292,9 @@ Result<Candidate> PickPhysicalDevice(const detail::Functions& f, VkInstance inst
     f.vkGetPhysicalDeviceProperties(devices[i], &props);
     seen += (seen.empty() ? "" : ", ") + std::to_string(i) + ": " + props.deviceName;
     if (props.apiVersion < VK_API_VERSION_1_2) continue;
-    uint32_t family_count = 0;
-    f.vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &family_count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(family_count);
-    f.vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &family_count, families.data());
+    const std::vector<VkQueueFamilyProperties> families = QueueFamilies(f, devices[i]);
     int family = -1;
-    for (uint32_t q = 0; q < family_count && family < 0; ++q) {
+    for (uint32_t q = 0; q < families.size() && family < 0; ++q) {
       if (families[q].queueFlags & VK_QUEUE_COMPUTE_BIT) family = static_cast<int>(q);
     }
     if (family < 0) continue;
@@ -439,16 +448,13 @@ bool HasBufferDeviceAddress(const detail::Functions& f, VkPhysicalDevice device)
 // Whether `device` has VK_KHR_pipeline_executable_properties with its pipelineExecutableInfo
 // feature (ContextOptions::kernel_statistics).
 bool HasKernelStatistics(const detail::Functions& f, VkPhysicalDevice device) {
-  uint32_t count = 0;
-  if (f.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr) != VK_SUCCESS) {
+  std::vector<VkExtensionProperties> extensions;
+  if (detail::Enumerate(extensions, [&](uint32_t* count, VkExtensionProperties* items) {
+        return f.vkEnumerateDeviceExtensionProperties(device, nullptr, count, items);
+      }) != VK_SUCCESS) {
     return false;
   }
-  std::vector<VkExtensionProperties> extensions(count);
-  if (f.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, extensions.data()) !=
-      VK_SUCCESS) {
-    return false;
-  }
-  const bool listed = std::any_of(extensions.begin(), extensions.begin() + count, [](auto& e) {
+  const bool listed = std::any_of(extensions.begin(), extensions.end(), [](auto& e) {
     return std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0;
   });
   return listed &&
@@ -598,11 +604,8 @@ Result<std::unique_ptr<Context>> Context::Adopt(const AdoptInfo& info) {
   if (Status s = ctx->LoadInstanceFunctions(info.get_instance_proc_addr); !s) return s;
   const detail::Functions& f = *ctx->functions_;
   ctx->debug_names_ = info.debug_utils && f.vkSetDebugUtilsObjectNameEXT != nullptr;
-  uint32_t family_count = 0;
-  f.vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count, nullptr);
-  std::vector<VkQueueFamilyProperties> families(family_count);
-  f.vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count, families.data());
-  if (info.queue_family >= family_count ||
+  const std::vector<VkQueueFamilyProperties> families = QueueFamilies(f, info.physical_device);
+  if (info.queue_family >= families.size() ||
       !(families[info.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
     return ErrorInfo{Error::kInvalidArgument,
                      "queue family " + std::to_string(info.queue_family) + " has no compute",

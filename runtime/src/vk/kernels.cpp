@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "enumerate.h"
 #include "functions.h"
 #include "shaders.h"
 #include "sinew/vk/gpu_layout.h"
@@ -247,41 +248,33 @@ Result<std::vector<KernelStatistics>> Kernels::Statistics() const {
     if (!pipeline.handle) continue;
     VkPipelineInfoKHR pipeline_info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
     pipeline_info.pipeline = pipeline.handle;
-    uint32_t count = 0;
-    if (VkResult r =
-            f.vkGetPipelineExecutablePropertiesKHR(device, &pipeline_info, &count, nullptr);
+    std::vector<VkPipelineExecutablePropertiesKHR> executables;
+    if (VkResult r = Enumerate(executables, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR},
+                               [&](uint32_t* count, VkPipelineExecutablePropertiesKHR* items) {
+                                 return f.vkGetPipelineExecutablePropertiesKHR(
+                                     device, &pipeline_info, count, items);
+                               });
         r != VK_SUCCESS) {
       return VulkanError("vkGetPipelineExecutablePropertiesKHR", r);
     }
-    std::vector<VkPipelineExecutablePropertiesKHR> executables(
-        count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
-    if (VkResult r = f.vkGetPipelineExecutablePropertiesKHR(device, &pipeline_info, &count,
-                                                            executables.data());
-        r != VK_SUCCESS && r != VK_INCOMPLETE) {
-      return VulkanError("vkGetPipelineExecutablePropertiesKHR", r);
-    }
-    for (uint32_t e = 0; e < count; ++e) {
+    for (uint32_t e = 0; e < executables.size(); ++e) {
       VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
       executable.pipeline = pipeline.handle;
       executable.executableIndex = e;
-      uint32_t stats = 0;
-      if (VkResult r = f.vkGetPipelineExecutableStatisticsKHR(device, &executable, &stats, nullptr);
+      std::vector<VkPipelineExecutableStatisticKHR> values;
+      if (VkResult r = Enumerate(values, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR},
+                                 [&](uint32_t* count, VkPipelineExecutableStatisticKHR* items) {
+                                   return f.vkGetPipelineExecutableStatisticsKHR(
+                                       device, &executable, count, items);
+                                 });
           r != VK_SUCCESS) {
-        return VulkanError("vkGetPipelineExecutableStatisticsKHR", r);
-      }
-      std::vector<VkPipelineExecutableStatisticKHR> values(
-          stats, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
-      if (VkResult r =
-              f.vkGetPipelineExecutableStatisticsKHR(device, &executable, &stats, values.data());
-          r != VK_SUCCESS && r != VK_INCOMPLETE) {
         return VulkanError("vkGetPipelineExecutableStatisticsKHR", r);
       }
       KernelStatistics kernel;
       kernel.kernel = pipeline.name;
       kernel.executable = executables[e].name;
-      for (uint32_t i = 0; i < stats; ++i) {
-        kernel.statistics.push_back(
-            {values[i].name, values[i].description, StatisticValue(values[i])});
+      for (const VkPipelineExecutableStatisticKHR& value : values) {
+        kernel.statistics.push_back({value.name, value.description, StatisticValue(value)});
       }
       out.push_back(std::move(kernel));
     }
