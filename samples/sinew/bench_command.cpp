@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "copy_bandwidth.h"
 #include "json_writer.h"
+#include "kernel_statistics_report.h"
 #include "sinew/asset/influence_layout.h"
 #include "sinew/asset/morph_deltas.h"
 #include "sinew/asset/sparse_influences.h"
@@ -1051,19 +1052,7 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
   // --kernel-stats: each compiled kernel and what the driver says of it.
   json.Key("kernel_statistics");
   if (report.kernels) {
-    json.BeginArray();
-    for (const vk::KernelStatistics& k : *report.kernels) {
-      json.BeginObject(JsonWriter::kInline);
-      json.Key("kernel").String(k.kernel);
-      json.Key("executable").String(k.executable);
-      json.Key("statistics").BeginObject(JsonWriter::kInline);
-      for (const vk::KernelStatistic& s : k.statistics) {
-        json.Key(s.name).Number(s.value, JsonWriter::Significant(6));
-      }
-      json.EndObject();
-      json.EndObject();
-    }
-    json.EndArray();
+    WriteKernelStatistics(json, *report.kernels);
   } else {
     json.Null();
   }
@@ -1235,14 +1224,7 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
   PrintDualQuaternionCosts(report.rows);
   PrintFastCpu(report.rows);
   if (report.kernels) {
-    std::printf("kernels as the driver compiled them (VK_KHR_pipeline_executable_properties):\n");
-    for (const vk::KernelStatistics& k : *report.kernels) {
-      std::printf("  %s [%s]:", k.kernel.c_str(), k.executable.c_str());
-      for (const vk::KernelStatistic& s : k.statistics) {
-        std::printf(" %s %g;", s.name.c_str(), s.value);
-      }
-      std::printf("\n");
-    }
+    std::fputs(KernelStatisticsTable(*report.kernels).c_str(), stdout);
   } else if (o.kernel_stats) {
     std::printf("kernel statistics: none (%s)\n", report.kernels_note.c_str());
   }
