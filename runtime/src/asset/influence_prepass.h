@@ -26,18 +26,8 @@ inline bool EntryBefore(uint32_t group_a, float weight_a, uint32_t group_b, floa
 
 // Vertices [begin, end)'s entries: every group below group_count, every weight finite and
 // non-negative, each vertex's entries in CSR order (EntryBefore never holds of an entry and the
-// one before it). The layout must hold (ValidateSparseInfluenceLayout).
-inline bool SparseEntriesFine(const SparseInfluences& in, size_t begin, size_t end) {
-  const size_t first = in.offsets[begin], count = in.offsets[end] - first;
-  int fine =
-      int(AllBelow(std::span<const uint32_t>(in.groups).subspan(first, count), in.group_count) &&
-          AllWeightsFiniteAndNonNegative(std::span<const float>(in.weights).subspan(first, count)));
-  for (size_t v = begin; v < end && fine; ++v) {
-    for (size_t e = size_t(in.offsets[v]) + 1; e < in.offsets[v + 1]; ++e) {
-      fine &= int(!EntryBefore(in.groups[e], in.weights[e], in.groups[e - 1], in.weights[e - 1]));
-    }
-  }
-  return fine != 0;
-}
+// one before it). The layout must hold (ValidateSparseInfluenceLayout). One pass over the entries
+// and one over the offsets (influence_prepass.cpp).
+bool SparseEntriesFine(const SparseInfluences& in, size_t begin, size_t end);
 
 }  // namespace sinew::detail
