@@ -14,10 +14,13 @@
 #include <utility>
 #include <vector>
 
+#include "asset/small_sparse.h"
 #include "sinew/asset/sparse_influences.h"
 
 namespace sinew::detail {
 namespace {
+
+using sinew::testing::SmallSparse;
 
 // SparseEntriesFine as the definition reads, vertex by vertex.
 bool FineByDefinition(const SparseInfluences& in, size_t begin, size_t end) {
@@ -60,24 +63,14 @@ SparseInfluences RandomInOrder(std::mt19937& random, size_t vertices, uint32_t m
   return in;
 }
 
-// Three vertices: two entries, none, two (a tie, lower group first).
-SparseInfluences Small() {
-  SparseInfluences in;
-  in.offsets = {0, 2, 2, 4};
-  in.groups = {2, 0, 1, 3};
-  in.weights = {0.6f, 0.4f, 0.5f, 0.5f};
-  in.group_count = 4;
-  return in;
-}
-
 TEST(SparseEntriesFine, AcceptsEntriesInOrderWithEmptyVerticesAndTies) {
-  EXPECT_TRUE(SparseEntriesFine(Small(), 0, 3));
-  EXPECT_TRUE(SparseEntriesFine(Small(), 1, 2)) << "an empty vertex alone";
-  EXPECT_TRUE(SparseEntriesFine(Small(), 2, 2)) << "no vertex at all";
+  EXPECT_TRUE(SparseEntriesFine(SmallSparse(), 0, 3));
+  EXPECT_TRUE(SparseEntriesFine(SmallSparse(), 1, 2)) << "an empty vertex alone";
+  EXPECT_TRUE(SparseEntriesFine(SmallSparse(), 2, 2)) << "no vertex at all";
 }
 
 TEST(SparseEntriesFine, DoesNotCompareTheLastEntryOfAVertexWithTheFirstOfTheNext) {
-  SparseInfluences in = Small();
+  SparseInfluences in = SmallSparse();
   in.weights = {0.2f, 0.1f, 0.9f, 0.1f};  // 0.1 then 0.9, across the empty vertex
   EXPECT_TRUE(SparseEntriesFine(in, 0, 3));
   in.offsets = {0, 2, 4, 4};  // and across vertices 0 and 1 directly
@@ -86,7 +79,7 @@ TEST(SparseEntriesFine, DoesNotCompareTheLastEntryOfAVertexWithTheFirstOfTheNext
 
 TEST(SparseEntriesFine, FindsEachKindOfFaultAtEitherEndOfTheRange) {
   const auto fine_with = [](auto change, size_t begin, size_t end) {
-    SparseInfluences in = Small();
+    SparseInfluences in = SmallSparse();
     change(in);
     return SparseEntriesFine(in, begin, end);
   };

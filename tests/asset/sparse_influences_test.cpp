@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "asset/small_sparse.h"
 #include "asset/sparse_order.h"
 #include "sinew/procedural/character.h"
 
@@ -19,20 +20,10 @@ namespace sinew {
 namespace {
 
 using sinew::testing::InSparseOrder;
+using sinew::testing::SmallSparse;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
-
-// Three vertices, four groups: vertex 0 has two entries, vertex 1 none, vertex 2 a tie (lower
-// group first).
-SparseInfluences ValidSparse() {
-  SparseInfluences s;
-  s.offsets = {0, 2, 2, 4};
-  s.groups = {2, 0, 1, 3};
-  s.weights = {0.6f, 0.4f, 0.5f, 0.5f};
-  s.group_count = 4;
-  return s;
-}
 
 void ExpectError(const Status& status, Error code, const std::string& where) {
   EXPECT_EQ(status.code(), code) << status.error().ToString();
@@ -42,7 +33,7 @@ void ExpectError(const Status& status, Error code, const std::string& where) {
 // ---- ValidateSparseInfluences -------------------------------------------------------------------
 
 TEST(ValidateSparseInfluences, AcceptsValidInfluencesWithAnEmptyVertexAndATie) {
-  const Status status = ValidateSparseInfluences(3, ValidSparse());
+  const Status status = ValidateSparseInfluences(3, SmallSparse());
   EXPECT_TRUE(status.ok()) << status.error().ToString();
 }
 
@@ -54,13 +45,13 @@ TEST(ValidateSparseInfluences, AcceptsNoVerticesAtAll) {
 }
 
 TEST(ValidateSparseInfluences, AcceptsTheSameGroupAndWeightTwiceInAVertex) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.groups = {2, 0, 3, 3};
   EXPECT_TRUE(ValidateSparseInfluences(3, s).ok());
 }
 
 TEST(ValidateSparseInfluences, RejectsOffsetsForAnotherVertexCount) {
-  ExpectError(ValidateSparseInfluences(4, ValidSparse()), Error::kSizeMismatch,
+  ExpectError(ValidateSparseInfluences(4, SmallSparse()), Error::kSizeMismatch,
               "sparse_influences/offsets");
 }
 
@@ -71,79 +62,79 @@ TEST(ValidateSparseInfluences, RejectsEmptyOffsets) {
 }
 
 TEST(ValidateSparseInfluences, RejectsOffsetsThatDoNotStartAtZero) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.offsets = {1, 2, 2, 4};
   ExpectError(ValidateSparseInfluences(3, s), Error::kSizeMismatch, "sparse_influences/offsets/0");
 }
 
 TEST(ValidateSparseInfluences, RejectsDecreasingOffsets) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.offsets = {0, 2, 1, 4};
   ExpectError(ValidateSparseInfluences(3, s), Error::kSizeMismatch, "sparse_influences/offsets/2");
 }
 
 TEST(ValidateSparseInfluences, RejectsGroupsShorterThanTheOffsetsSay) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.groups.pop_back();
   ExpectError(ValidateSparseInfluences(3, s), Error::kSizeMismatch, "sparse_influences/groups");
 }
 
 TEST(ValidateSparseInfluences, RejectsOffsetsEndingShortOfTheEntries) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.offsets = {0, 2, 2, 3};
   ExpectError(ValidateSparseInfluences(3, s), Error::kSizeMismatch, "sparse_influences/groups");
 }
 
 TEST(ValidateSparseInfluences, RejectsWeightsOfTheWrongCount) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.weights.push_back(0.0f);
   ExpectError(ValidateSparseInfluences(3, s), Error::kSizeMismatch, "sparse_influences/weights");
 }
 
 TEST(ValidateSparseInfluences, RejectsAGroupCountOfZero) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.group_count = 0;
   ExpectError(ValidateSparseInfluences(3, s), Error::kEmptyPalette,
               "sparse_influences/group_count");
 }
 
 TEST(ValidateSparseInfluences, RejectsAGroupEqualToTheGroupCount) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.groups[3] = 4;
   ExpectError(ValidateSparseInfluences(3, s), Error::kJointIndexOutOfRange,
               "sparse_influences/groups/3");
 }
 
 TEST(ValidateSparseInfluences, RejectsANaNWeight) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.weights[1] = kNaN;
   ExpectError(ValidateSparseInfluences(3, s), Error::kNonFiniteValue,
               "sparse_influences/weights/1");
 }
 
 TEST(ValidateSparseInfluences, RejectsAnInfiniteWeight) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.weights[0] = kInfinity;
   ExpectError(ValidateSparseInfluences(3, s), Error::kNonFiniteValue,
               "sparse_influences/weights/0");
 }
 
 TEST(ValidateSparseInfluences, RejectsANegativeWeight) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.weights[1] = -0.25f;
   ExpectError(ValidateSparseInfluences(3, s), Error::kNegativeWeight,
               "sparse_influences/weights/1");
 }
 
 TEST(ValidateSparseInfluences, RejectsAscendingWeightsWithinAVertex) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.weights = {0.4f, 0.6f, 0.5f, 0.5f};
   ExpectError(ValidateSparseInfluences(3, s), Error::kInvalidArgument,
               "sparse_influences/weights/1");
 }
 
 TEST(ValidateSparseInfluences, RejectsATieWithTheHigherGroupFirst) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.groups = {2, 0, 3, 1};
   ExpectError(ValidateSparseInfluences(3, s), Error::kInvalidArgument,
               "sparse_influences/weights/3");
@@ -151,7 +142,7 @@ TEST(ValidateSparseInfluences, RejectsATieWithTheHigherGroupFirst) {
 
 TEST(ValidateSparseInfluences, DoesNotCompareWeightsAcrossVertices) {
   // Vertex 0 ends at 0.1, vertex 2 starts at 0.9: each vertex descends on its own.
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.weights = {0.2f, 0.1f, 0.9f, 0.1f};
   EXPECT_TRUE(ValidateSparseInfluences(3, s).ok());
 }
@@ -186,7 +177,7 @@ TEST(DenseToSparse, RejectsAnInvalidDenseStream) {
 // ---- SparseToDense -----------------------------------------------------------------------------
 
 TEST(SparseToDense, CopiesEntriesUnchangedAndPadsWithGroupZeroWhenNothingIsDropped) {
-  auto dense = SparseToDense(3, ValidSparse(), 4);
+  auto dense = SparseToDense(3, SmallSparse(), 4);
   ASSERT_TRUE(dense.ok()) << dense.error().ToString();
   EXPECT_EQ(dense->influences_per_vertex, 4u);
   EXPECT_EQ(dense->joints, (std::vector<uint16_t>{2, 0, 0, 0, 0, 0, 0, 0, 1, 3, 0, 0}));
@@ -234,12 +225,12 @@ TEST(SparseToDense, LeavesAnAllZeroTruncatedVertexZero) {
 }
 
 TEST(SparseToDense, RejectsSixInfluencesPerVertex) {
-  ExpectError(SparseToDense(3, ValidSparse(), 6).status(), Error::kInvalidInfluenceCount,
+  ExpectError(SparseToDense(3, SmallSparse(), 6).status(), Error::kInvalidInfluenceCount,
               "influences_per_vertex");
 }
 
 TEST(SparseToDense, RejectsZeroInfluencesPerVertex) {
-  ExpectError(SparseToDense(3, ValidSparse(), 0).status(), Error::kInvalidInfluenceCount,
+  ExpectError(SparseToDense(3, SmallSparse(), 0).status(), Error::kInvalidInfluenceCount,
               "influences_per_vertex");
 }
 
@@ -265,7 +256,7 @@ TEST(SparseToDense, AcceptsTheLargestSixteenBitGroup) {
 }
 
 TEST(SparseToDense, RejectsInvalidSparseInfluences) {
-  SparseInfluences s = ValidSparse();
+  SparseInfluences s = SmallSparse();
   s.weights[2] = -1.0f;
   ExpectError(SparseToDense(3, s, 4).status(), Error::kNegativeWeight,
               "sparse_influences/weights/2");
