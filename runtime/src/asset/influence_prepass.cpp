@@ -1,6 +1,7 @@
 #include "influence_prepass.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 // With GCC or Clang on x86-64 with glibc, each pass is compiled twice, for x86-64's baseline and
@@ -49,51 +50,58 @@ SINEW_AVX2_CLONE bool AllWeightsFiniteAndNonNegative(std::span<const float> weig
 
 namespace {
 
-// SparseEntriesFine over one run of vertices. The order check does not know per entry where a
-// vertex starts, so it counts the pairs of neighbouring entries out of order over the whole run
-// (one branch-free pass, which also checks groups and weights), then counts those among the pairs
-// that straddle two vertices, one per vertex. The entries are in order exactly when the two counts
-// agree. Counting in 32 bits is exact enough: at most 2^32 - 2 pairs exist (the offsets are
-// 32-bit), so a wrong count cannot wrap around to the right one.
-inline bool EntriesFine(const SparseInfluences& in, size_t begin, size_t end) {
-  const uint32_t* offsets = in.offsets.data();
-  const size_t first = offsets[begin], last = offsets[end];
-  if (first == last) return true;
-  const uint32_t* groups = in.groups.data();
-  const float* weights = in.weights.data();
-  uint32_t largest = groups[first];
-  int fine = int(weights[first] >= 0.0f) & int(weights[first] <= kMaxFinite);
+// At most this many entries are checked at a time (but for a vertex that has more on its own).
+constexpr size_t kRunEntries = 4096;
+
+// Entries [first, first + count) of one run of vertices: groups below `group_count`, weights
+// finite and non-negative, and no entry before the one ahead of it (OutOfOrder) but where
+// `starts` (when given, count bytes) marks it as a vertex's first. Branch-free, one pass.
+inline bool RunFine(const SparseInfluences& in, size_t first, size_t count, const uint8_t* starts) {
+  const uint32_t* groups = in.groups.data() + first;
+  const float* weights = in.weights.data() + first;
+  uint32_t largest = groups[0];
+  int fine = int(weights[0] >= 0.0f) & int(weights[0] <= kMaxFinite);
   uint32_t out_of_order = 0;
-  for (size_t e = first + 1; e < last; ++e) {
-    largest = std::max(largest, groups[e]);
-    fine &= int(weights[e] >= 0.0f) & int(weights[e] <= kMaxFinite);
-    out_of_order += OutOfOrder(groups, weights, e);
-  }
-  // A pair straddles two vertices where a vertex's first entry follows a non-empty vertex's last:
-  // e = offsets[v] with offsets[v - 1] < e, once per such e, and e < last within the run.
-  // Branch-free, so that it vectorizes: a vertex that starts no such pair reads the run's second
-  // entry instead, and adds nothing.
-  uint32_t straddling = 0;
-  if (last - first >= 2) {
-    for (size_t v = begin + 1; v < end; ++v) {
-      const uint32_t e = offsets[v];
-      const uint32_t starts = uint32_t(offsets[v - 1] < e) & uint32_t(e < last);
-      straddling += starts & OutOfOrder(groups, weights, starts != 0 ? e : first + 1);
+  if (starts != nullptr) {
+    for (size_t i = 1; i < count; ++i) {
+      largest = std::max(largest, groups[i]);
+      fine &= int(weights[i] >= 0.0f) & int(weights[i] <= kMaxFinite);
+      out_of_order |= OutOfOrder(groups, weights, i) & uint32_t(starts[i] == 0);
+    }
+  } else {
+    for (size_t i = 1; i < count; ++i) {
+      largest = std::max(largest, groups[i]);
+      fine &= int(weights[i] >= 0.0f) & int(weights[i] <= kMaxFinite);
+      out_of_order |= OutOfOrder(groups, weights, i);
     }
   }
-  return fine != 0 && largest < in.group_count && out_of_order == straddling;
+  return fine != 0 && largest < in.group_count && out_of_order == 0;
 }
 
 }  // namespace
 
-// In runs of 1,024 vertices, so that the count of straddling pairs reads entries the first pass
-// has just brought into the cache. A pair straddling two runs straddles two vertices too, so no
-// run needs to look at the one before it.
+// In runs of whole vertices of at most kRunEntries entries, so that each run's marks of where a
+// vertex starts fit a small buffer in the cache. A pair of entries straddling two runs straddles
+// two vertices, so no run needs to look at the one before it.
 SINEW_AVX2_CLONE bool SparseEntriesFine(const SparseInfluences& in, size_t begin, size_t end) {
-  constexpr size_t kRun = 1024;
+  const uint32_t* offsets = in.offsets.data();
+  uint8_t starts[kRunEntries + 1];  // + 1: a run ending in empty vertices marks the entry past it
   int fine = 1;
-  for (size_t v = begin; v < end && fine; v += kRun) {
-    fine &= int(EntriesFine(in, v, std::min(end, v + kRun)));
+  for (size_t v = begin; v < end && fine != 0;) {
+    const size_t first = offsets[v];
+    // The most vertices from v whose entries fit kRunEntries, or v alone.
+    const uint32_t* past =
+        std::upper_bound(offsets + v + 1, offsets + end + 1, first + kRunEntries);
+    const size_t next = std::max(size_t(past - offsets) - 1, v + 1);
+    const size_t count = offsets[next] - first;
+    if (count > 0 && next - v > 1) {
+      std::memset(starts, 0, count);
+      for (size_t u = v + 1; u < next; ++u) starts[offsets[u] - first] = 1;
+      fine &= int(RunFine(in, first, count, starts));
+    } else if (count > 0) {
+      fine &= int(RunFine(in, first, count, nullptr));  // one vertex: no start after its first
+    }
+    v = next;
   }
   return fine != 0;
 }
