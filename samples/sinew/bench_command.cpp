@@ -29,6 +29,7 @@
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/dual_quaternion_palette_job.h"
 #include "sinew/cpu/evaluate_scene.h"
+#include "sinew/cpu/influence_check.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/cpu/skin_mesh.h"
 #include "sinew/cpu/skin_run.h"
@@ -99,7 +100,10 @@ struct Row {
   // small for ranges of SkinRun::min_vertices_per_thread runs on fewer).
   uint32_t threads_used = 1;
   double threaded_ms = -1;  // CPU only: ms per frame, vectorized, on `threads` threads
-  uint32_t lanes = 1;       // CPU only: vertices at a time on the fast path (1: scalar)
+  // CPU only: ms per frame, vectorized, one thread, with the influences checked once
+  // (cpu::InfluenceCheck) instead of on every run; -1 for a mesh without influences.
+  double checked_once_ms = -1;
+  uint32_t lanes = 1;  // CPU only: vertices at a time on the fast path (1: scalar)
   // Dual-quaternion rows: whether some character's palette carries scale (cpu::HasScale), so that
   // both paths blend the scale rows; none for linear blending.
   std::optional<bool> palette_scale;
@@ -171,7 +175,8 @@ void PrintHelp() {
       "  --gpu-only        time the GPU alone: each case's CPU reference runs once, untimed, on\n"
       "                    --cpu-threads threads, for the error column\n"
       "  --cpu-threads N   the cpu rows time the scalar reference; then the fast path\n"
-      "                    (vectorized) on one thread and on N (default 0: every hardware\n"
+      "                    (vectorized) on one thread, again there with the influences checked\n"
+      "                    once (cpu::InfluenceCheck), and on N (default 0: every hardware\n"
       "                    thread; 1: not), each checked equal to the reference bit for bit\n"
       "  --cpu-lanes N     the fast path skins at most N vertices at a time (default 0: 8 with\n"
       "                    AVX, else 4; 4: SSE2's four even where AVX would take eight; 1 to 3:\n"
@@ -282,7 +287,8 @@ struct CpuOutputs {
 // Runs the CPU reference over the crowd `frames` times; returns ms per frame and the outputs.
 double RunCpu(const Primitive& mesh, uint32_t joints, const std::vector<Float3x4>& palettes,
               const std::vector<float>& morph_weights, uint32_t characters, uint32_t frames,
-              const cpu::SkinRun& run, CpuOutputs* out, Progress* progress) {
+              const cpu::SkinRun& run, CpuOutputs* out, Progress* progress,
+              const cpu::InfluenceCheck* checked = nullptr) {
   const size_t v = mesh.vertex_count();
   const size_t j = mesh.palette_size(joints);
   out->positions.resize(characters * v * 3);
@@ -294,10 +300,11 @@ double RunCpu(const Primitive& mesh, uint32_t joints, const std::vector<Float3x4
   for (uint32_t f = 0; f < frames; ++f) {
     const auto t0 = Clock::now();
     for (uint32_t c = 0; c < characters; ++c) {
-      const Status s = cpu::SkinMesh(mesh, std::span(palettes).subspan(c * j, j), morph_weights,
-                                     std::span(out->positions).subspan(c * v * 3, v * 3),
-                                     std::span(out->normals).subspan(c * nv * 3, nv * 3),
-                                     std::span(out->tangents).subspan(c * tv * 4, tv * 4), run);
+      const Status s =
+          cpu::SkinMesh(mesh, std::span(palettes).subspan(c * j, j), morph_weights,
+                        std::span(out->positions).subspan(c * v * 3, v * 3),
+                        std::span(out->normals).subspan(c * nv * 3, nv * 3),
+                        std::span(out->tangents).subspan(c * tv * 4, tv * 4), run, checked);
       if (!s) {
         std::fprintf(stderr, "sinew bench: CPU job status: %s\n", s.error().ToString().c_str());
         std::exit(1);
@@ -869,10 +876,11 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
                                   : RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters,
                                            o.frames, cpu::SkinRun{1, false}, &own, progress);
   // The fast path: vectorized on one thread, then on several; the same outputs, bit for bit.
-  const auto fast = [&](uint32_t threads, double* ms) {
+  const auto fast = [&](uint32_t threads, double* ms,
+                        const cpu::InfluenceCheck* checked = nullptr) {
     CpuOutputs out;
     *ms = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,
-                 cpu::SkinRun{threads, true, o.cpu_lanes}, &out, progress);
+                 cpu::SkinRun{threads, true, o.cpu_lanes}, &out, progress, checked);
     const auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
       return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
     };
@@ -888,6 +896,16 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   if (!gpu_only) {
     cpu_row.lanes = cpu::SkinLanes(mesh, cpu::SkinRun{1, true, o.cpu_lanes});
     if (!fast(1, &cpu_row.vectorized_ms)) return false;
+    // The same with the influences checked once, as an engine that skins a mesh every frame
+    // would: what the per-run check costs.
+    if (mesh.skinned()) {
+      auto checked = cpu::InfluenceCheck::Of(mesh);
+      if (!checked) {
+        std::fprintf(stderr, "sinew bench: %s\n", checked.error().ToString().c_str());
+        return false;
+      }
+      if (!fast(1, &cpu_row.checked_once_ms, &*checked)) return false;
+    }
     if (const uint32_t threads = cpu::ThreadCount(o.cpu_threads); threads > 1) {
       cpu_row.threads = threads;
       cpu_row.threads_used = cpu::SkinThreads(v, cpu::SkinRun{threads});
@@ -1088,6 +1106,12 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
     }
     if (r.path == "cpu") {
       json.Key("vectorized_ms_per_frame").Number(r.vectorized_ms, JsonWriter::Fixed(4));
+      json.Key("checked_once_ms_per_frame");
+      if (r.checked_once_ms >= 0) {
+        json.Number(r.checked_once_ms, JsonWriter::Fixed(4));
+      } else {
+        json.Null();
+      }
       json.Key("lanes").Int(r.lanes);
       json.Key("threads").Int(r.threads);
       json.Key("threads_used").Int(r.threads_used);
@@ -1143,6 +1167,7 @@ void PrintFastCpu(const std::vector<Row>& rows) {
     std::printf("cpu %-21s scalar %.1f Mvert/s; %s %.1f", r.layout.c_str(), r.mvertices_per_s(),
                 r.lanes > 1 ? "vectorized" : "fast path (scalar code for this mesh)",
                 mvs(r.vectorized_ms));
+    if (r.checked_once_ms >= 0) std::printf(" (checked once %.1f)", mvs(r.checked_once_ms));
     if (r.threaded_ms >= 0) {
       std::printf(", on %u threads %.1f", r.threads, mvs(r.threaded_ms));
       if (r.threads_used == r.threads) {

@@ -9,6 +9,7 @@
 
 #include "asset/sparse_order.h"
 #include "cpu/matrix_literals.h"
+#include "cpu/mesh_outputs.h"
 #include "cpu/validation_on_threads.h"
 #include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/group_palette_job.h"
@@ -366,14 +367,7 @@ TEST(SkinSparseJob, AnInfluenceFaultComesBeforeThePalettesAndTheDualQuaternions)
 
 // ---- Equivalence with dense skinning -----------------------------------------------------------
 
-struct Outputs {
-  std::vector<float> positions, normals, tangents;
-
-  explicit Outputs(const Primitive& mesh)
-      : positions(mesh.positions.size()),
-        normals(mesh.normals.size()),
-        tangents(mesh.tangents.size()) {}
-};
+using Outputs = sinew::testing::MeshOutputs;
 
 float MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
   EXPECT_EQ(a.size(), b.size());

@@ -28,12 +28,27 @@ bool SlotsFine(const SkinDenseJob& job, size_t begin, size_t end) {
          sinew::detail::AllWeightsFiniteAndNonNegative(job.weights.subspan(first, slots));
 }
 
+// With `checked`: whether it is of the job's streams (kInvalidArgument otherwise) and covers the
+// palette. Not covered: the slots must be read to name the joint beyond it.
+Result<bool> CheckedCovers(const SkinDenseJob& job) {
+  if (!job.checked->IsOf(job.influences_per_vertex, job.joints, job.weights)) {
+    return ErrorInfo{Error::kInvalidArgument,
+                     "the InfluenceCheck is not of this job's joints and weights", "checked", 0};
+  }
+  return job.palette.size() >= job.checked->palette_size_needed();
+}
+
 }  // namespace
 
 Status SkinDenseJob::Validate() const {
   const detail::SkinStreams streams{positions,     normals,     tangents,
                                     out_positions, out_normals, out_tangents};
   if (Status s = ValidateSizes(*this, streams); !s) return s;
+  if (checked != nullptr) {
+    Result<bool> covers = CheckedCovers(*this);
+    if (!covers) return covers.status();
+    if (*covers) return {};
+  }
   // Once the sizes hold, the common case, nothing wrong, is checked on the job's threads;
   // otherwise ValidateDenseInfluences, on one thread, names the first fault.
   if (detail::AllVertexRanges(streams.vertex_count(), run, [&](size_t begin, size_t end) {
@@ -52,7 +67,17 @@ Status SkinDenseJob::Run() const {
   const detail::SkinStreams streams{positions,     normals,     tangents,
                                     out_positions, out_normals, out_tangents};
   if (Status s = ValidateSizes(*this, streams); !s) return s;
-  const auto fine = [&](size_t begin, size_t end) { return SlotsFine(*this, begin, end); };
+  // Checked once and covered: no slot is read. Not covered: the slots are checked as without a
+  // check, which names the first joint beyond the palette.
+  bool checked_once = false;
+  if (checked != nullptr) {
+    Result<bool> covers = CheckedCovers(*this);
+    if (!covers) return covers.status();
+    checked_once = *covers;
+  }
+  const auto fine = [&](size_t begin, size_t end) {
+    return checked_once || SlotsFine(*this, begin, end);
+  };
   const detail::RangeSkinner skin =
       detail::RangeSkinner::For(palette, dual_quaternions, normal_blend, run);
   const detail::DenseLanes<> dense{joints.data(), weights.data(), influences_per_vertex};

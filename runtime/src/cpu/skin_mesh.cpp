@@ -16,7 +16,7 @@ namespace sinew::cpu {
 Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
                       std::span<const Float3x4> palette, std::span<float> out_positions,
                       std::span<float> out_normals, std::span<float> out_tangents, bool rigid,
-                      const SkinRun& run) {
+                      const SkinRun& run, const InfluenceCheck* checked) {
   std::vector<DualQuaternion> dual_quaternions;
   if (!rigid && mesh.skinning == SkinningMethod::kDualQuaternion) {
     dual_quaternions.resize(palette.size());
@@ -38,6 +38,7 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
     job.out_normals = out_normals;
     job.out_tangents = out_tangents;
     job.run = run;
+    job.checked = checked;
     return job.Run();
   }
   if (!rigid && mesh.skinned()) {
@@ -50,6 +51,7 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
     job.out_normals = out_normals;
     job.out_tangents = out_tangents;
     job.run = run;
+    job.checked = checked;
     return job.Run();
   }
   // Rigid: one matrix for every vertex (docs/semantics.md, "Normals and tangents").
@@ -85,11 +87,12 @@ Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
 
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
                 std::span<const float> morph_weights, std::span<float> out_positions,
-                std::span<float> out_normals, std::span<float> out_tangents, const SkinRun& run) {
+                std::span<float> out_normals, std::span<float> out_tangents, const SkinRun& run,
+                const InfluenceCheck* checked) {
   const SkinInput rest{mesh.positions, mesh.normals, mesh.tangents};
   if (mesh.targets.empty() && morph_weights.empty()) {
-    return SkinAttributes(mesh, rest, palette, out_positions, out_normals, out_tangents, false,
-                          run);
+    return SkinAttributes(mesh, rest, palette, out_positions, out_normals, out_tangents, false, run,
+                          checked);
   }
   if (!morph_weights.empty() && morph_weights.size() != mesh.targets.size()) {
     return Status(Error::kSizeMismatch,
@@ -110,8 +113,8 @@ Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
   if (job.Inactive()) {
     // MorphTargetsJob would copy the attributes unchanged: skin the rest attributes directly.
     if (Status s = job.Validate(); !s) return s;
-    return SkinAttributes(mesh, rest, palette, out_positions, out_normals, out_tangents, false,
-                          run);
+    return SkinAttributes(mesh, rest, palette, out_positions, out_normals, out_tangents, false, run,
+                          checked);
   }
   std::vector<float> positions(mesh.positions.size()), normals(mesh.normals.size()),
       tangents(mesh.tangents.size());
@@ -120,7 +123,7 @@ Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
   job.out_tangents = tangents;
   if (Status s = job.Run(); !s) return s;
   return SkinAttributes(mesh, {positions, normals, tangents}, palette, out_positions, out_normals,
-                        out_tangents, false, run);
+                        out_tangents, false, run, checked);
 }
 
 }  // namespace sinew::cpu

@@ -10,11 +10,20 @@ namespace sinew::cpu {
 
 namespace {
 
-// Validate()'s checks before the entries': the streams, the influences' presence and layout.
+// Validate()'s checks before the entries': the streams, the influences' presence and layout (or
+// the check made of them once, which covers the entries too).
 Status ValidateLayout(const SkinSparseJob& job, const detail::SkinStreams& streams) {
   if (Status s = detail::ValidateSkinStreams(streams); !s) return s;
   if (job.influences == nullptr) {
     return {Error::kInvalidArgument, "no sparse influences", "influences"};
+  }
+  if (job.checked != nullptr) {
+    if (job.checked->IsOf(*job.influences) &&
+        job.influences->offsets.size() == streams.vertex_count() + 1) {
+      return {};
+    }
+    return {Error::kInvalidArgument,
+            "the InfluenceCheck is not of this job's influences and vertex count", "checked"};
   }
   return ValidateSparseInfluenceLayout(streams.vertex_count(), *job.influences);
 }
@@ -41,7 +50,7 @@ Status SkinSparseJob::Validate() const {
   // ValidateSparseInfluences, on one thread, names the first fault.
   const SparseInfluences& in = *influences;
   const size_t v = streams.vertex_count();
-  if (!detail::AllVertexRanges(v, run, [&](size_t begin, size_t end) {
+  if (checked == nullptr && !detail::AllVertexRanges(v, run, [&](size_t begin, size_t end) {
         return sinew::detail::SparseEntriesFine(in, begin, end);
       })) {
     if (Status s = ValidateSparseInfluences(v, in); !s) return s;
@@ -60,7 +69,7 @@ Status SkinSparseJob::Run() const {
   const size_t vertex_count = streams.vertex_count();
   const SparseInfluences& in = *influences;
   const auto fine = [&](size_t begin, size_t end) {
-    return sinew::detail::SparseEntriesFine(in, begin, end);
+    return checked != nullptr || sinew::detail::SparseEntriesFine(in, begin, end);
   };
   const detail::RangeSkinner skin =
       detail::RangeSkinner::For(palette, dual_quaternions, normal_blend, run);

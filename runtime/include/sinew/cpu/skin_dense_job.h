@@ -10,6 +10,7 @@
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
 #include "sinew/cpu/dual_quaternion_palette_job.h"
+#include "sinew/cpu/influence_check.h"
 #include "sinew/cpu/skin_run.h"
 
 namespace sinew::cpu {
@@ -44,6 +45,12 @@ struct SkinDenseJob {
   std::span<const float> weights;
   // Skinning matrices (SkinningPaletteJob's output). Required, non-empty.
   std::span<const Float3x4> palette;
+  // Optional: an InfluenceCheck of `joints` and `weights` made once (InfluenceCheck::Dense or Of).
+  // Validate() and Run() then check only that it is of these streams (kInvalidArgument, where
+  // "checked", when it is not) and that `palette` has palette_size_needed() entries (or, when it
+  // has fewer, the first joint beyond it, as without a check), instead of reading every slot.
+  // The streams must not change while it is in use.
+  const InfluenceCheck* checked = nullptr;
   // Dual-quaternion skinning instead of linear blending (docs/semantics.md, "Dual-quaternion
   // skinning"): `palette` converted by DualQuaternionPaletteJob, entry for entry. Empty: linear.
   std::span<const DualQuaternion> dual_quaternions;

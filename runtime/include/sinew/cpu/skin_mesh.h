@@ -8,6 +8,7 @@
 #include "sinew/asset/primitive.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
+#include "sinew/cpu/influence_check.h"
 #include "sinew/cpu/skin_run.h"
 
 namespace sinew::cpu {
@@ -26,12 +27,14 @@ struct SkinInput {
 // drawn by a node without a skin) every vertex by palette[0], normals by its cofactor. `palette`
 // has mesh.palette_size(joints) entries (the dense job checks joint indices against its size);
 // outputs are sized like the inputs (empty where the mesh has no normals/tangents). `run` is the
-// jobs' (threads, vectorized or not: the same outputs either way).
-// Errors: those of the job; kEmptyPalette for a rigid mesh with an empty palette.
+// jobs' (threads, vectorized or not: the same outputs either way), and `checked`, when given, the
+// jobs' InfluenceCheck of the mesh's influences (InfluenceCheck::Of(mesh)); a rigid mesh ignores
+// it. Errors: those of the job; kEmptyPalette for a rigid mesh with an empty palette.
 Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
                       std::span<const Float3x4> palette, std::span<float> out_positions,
                       std::span<float> out_normals, std::span<float> out_tangents,
-                      bool rigid = false, const SkinRun& run = {});
+                      bool rigid = false, const SkinRun& run = {},
+                      const InfluenceCheck* checked = nullptr);
 
 // How many vertices at a time SkinAttributes with `run` skins `mesh`: 8 or 4 for a dense or sparse
 // mesh blended linearly with the blended-matrix normal rule and `run.vectorized` (the widest the
@@ -49,10 +52,11 @@ Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
 // empty = all 0), as the fused GPU kernel does: normals and tangents are renormalized when some
 // weight is nonzero; with every weight 0 the result is SkinMesh's without morph targets, bit for
 // bit. kSizeMismatch ("morph_weights") for another weight count; MorphTargetsJob's errors.
-// `run` as SkinAttributes's (for the skinning; the morph targets run on the calling thread).
+// `run` and `checked` as SkinAttributes's (for the skinning; the morph targets run on the calling
+// thread).
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
                 std::span<const float> morph_weights, std::span<float> out_positions,
                 std::span<float> out_normals, std::span<float> out_tangents,
-                const SkinRun& run = {});
+                const SkinRun& run = {}, const InfluenceCheck* checked = nullptr);
 
 }  // namespace sinew::cpu

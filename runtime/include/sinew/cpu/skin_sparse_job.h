@@ -11,6 +11,7 @@
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
 #include "sinew/cpu/dual_quaternion_palette_job.h"
+#include "sinew/cpu/influence_check.h"
 #include "sinew/cpu/skin_run.h"
 
 namespace sinew::cpu {
@@ -32,6 +33,11 @@ struct SkinSparseJob {
   std::span<const float> tangents;               // xyzw per vertex, optional
   const SparseInfluences* influences = nullptr;  // required
   std::span<const Float3x4> palette;             // group palette (GroupPaletteJob), required
+  // Optional: an InfluenceCheck of `influences` made once (InfluenceCheck::Sparse or Of).
+  // Validate() and Run() then check only that it is of them (the same offsets, groups and weights
+  // in the same memory, and the same group_count; kInvalidArgument, where "checked", when it is
+  // not), instead of the layout and every entry. They must not change while it is in use.
+  const InfluenceCheck* checked = nullptr;
   // As SkinDenseJob::dual_quaternions: `palette` converted, or empty for linear blending.
   std::span<const DualQuaternion> dual_quaternions;
   // The normal rule of linear skinning (NormalBlend::kPerJoint: normal' = normalize(Σ w ·
