@@ -889,8 +889,9 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
       return true;
     }
     std::fprintf(stderr,
-                 "sinew bench: %s: the vectorized CPU path on %u threads differs from the scalar\n",
-                 c.layout.c_str(), threads);
+                 "sinew bench: %s: the vectorized CPU path on %u threads%s differs from the "
+                 "scalar\n",
+                 c.layout.c_str(), threads, checked != nullptr ? ", checked once," : "");
     return false;
   };
   if (!gpu_only) {

@@ -202,7 +202,38 @@ TEST(InfluenceCheck, JobsRefuseACheckOfOtherStreams) {
   const InfluenceCheck nothing;
   sparse.checked = &nothing;
   EXPECT_EQ(sparse.Run().error().where, "checked");
+  const SparseInfluences copy = f.sparse;  // the same values, elsewhere
+  sparse.checked = &*sparse_check;
+  sparse.influences = &copy;
+  EXPECT_EQ(sparse.Run().error().where, "checked");
+  SparseInfluences fewer_groups = f.sparse;
+  const auto fewer_check = InfluenceCheck::Sparse(f.mesh().vertex_count(), fewer_groups);
+  ASSERT_TRUE(fewer_check.ok());
+  fewer_groups.group_count -= 1;  // the vectors stay where they were
+  sparse.checked = &*fewer_check;
+  sparse.influences = &fewer_groups;
+  EXPECT_EQ(sparse.Run().error().where, "checked");
   EXPECT_TRUE(out == untouched) << "nothing written";
+}
+
+// The check holds the offsets' length, so a job over more (or fewer) vertices than were checked
+// is refused rather than reading offsets that are not there.
+TEST(InfluenceCheck, ASparseJobOverAnotherVertexCountRefusesIt) {
+  const Fixture f;
+  const auto check = InfluenceCheck::Sparse(f.mesh().vertex_count(), f.sparse);
+  ASSERT_TRUE(check.ok());
+  for (const size_t vertices : {f.mesh().vertex_count() - 1, f.mesh().vertex_count() + 1}) {
+    const std::vector<float> positions(vertices * 3, 0.5f);
+    std::vector<float> out(vertices * 3);
+    SkinSparseJob job;
+    job.positions = positions;
+    job.influences = &f.sparse;
+    job.palette = f.palette;
+    job.out_positions = out;
+    job.checked = &*check;
+    EXPECT_EQ(job.Validate().error().where, "checked") << vertices << " vertices";
+    EXPECT_EQ(job.Run().error().where, "checked") << vertices << " vertices";
+  }
 }
 
 TEST(InfluenceCheck, APaletteTooSmallForTheCheckedJointsIsNamedAsWithoutACheck) {

@@ -87,6 +87,24 @@ TEST(Enumerate, ReturnsTheFirstErrorOfEitherCall) {
                         return data == nullptr ? VK_SUCCESS : VK_ERROR_DEVICE_LOST;
                       }),
             VK_ERROR_DEVICE_LOST);
+  EXPECT_TRUE(out.empty()) << "no blank items left behind";
+}
+
+TEST(Enumerate, AListThatShrankToNothingLeavesNoItemsOfTheAttemptBefore) {
+  std::vector<int> items{1, 2};
+  std::vector<int> out;
+  EXPECT_EQ(Enumerate(out,
+                      [&](uint32_t* count, int* data) {
+                        if (data == nullptr) {
+                          *count = static_cast<uint32_t>(items.size());
+                          return VK_SUCCESS;
+                        }
+                        const VkResult r = FakeList(std::vector<int>{1, 2, 3}, count, data);
+                        items.clear();  // the next count is 0
+                        return r;
+                      }),
+            VK_SUCCESS);
+  EXPECT_TRUE(out.empty());
 }
 
 TEST(Enumerate, AnEmptyListTakesOneCall) {

@@ -26,7 +26,7 @@ bool LargestBelow(std::span<const Index> indices, size_t count) {
 
 constexpr float kMaxFinite = std::numeric_limits<float>::max();
 
-// 1 where entry e (group, weight) comes before the entry ahead of it (EntryBefore), else 0.
+// 1 where entry e (group, weight) comes before entry e - 1 (EntryBefore), else 0.
 inline uint32_t OutOfOrder(const uint32_t* groups, const float* weights, size_t e) {
   return uint32_t(weights[e] > weights[e - 1]) |
          (uint32_t(weights[e] == weights[e - 1]) & uint32_t(groups[e] < groups[e - 1]));
@@ -54,26 +54,20 @@ namespace {
 constexpr size_t kRunEntries = 4096;
 
 // Entries [first, first + count) of one run of vertices: groups below `group_count`, weights
-// finite and non-negative, and no entry before the one ahead of it (OutOfOrder) but where
-// `starts` (when given, count bytes) marks it as a vertex's first. Branch-free, one pass.
+// finite and non-negative, and no entry before entry e - 1 (OutOfOrder) but where `starts`
+// (count bytes, kMarked) marks entry e as a vertex's first. Branch-free, one pass. Without
+// kMarked the run is one vertex, and every pair is compared.
+template <bool kMarked>
 inline bool RunFine(const SparseInfluences& in, size_t first, size_t count, const uint8_t* starts) {
   const uint32_t* groups = in.groups.data() + first;
   const float* weights = in.weights.data() + first;
   uint32_t largest = groups[0];
   int fine = int(weights[0] >= 0.0f) & int(weights[0] <= kMaxFinite);
   uint32_t out_of_order = 0;
-  if (starts != nullptr) {
-    for (size_t i = 1; i < count; ++i) {
-      largest = std::max(largest, groups[i]);
-      fine &= int(weights[i] >= 0.0f) & int(weights[i] <= kMaxFinite);
-      out_of_order |= OutOfOrder(groups, weights, i) & uint32_t(starts[i] == 0);
-    }
-  } else {
-    for (size_t i = 1; i < count; ++i) {
-      largest = std::max(largest, groups[i]);
-      fine &= int(weights[i] >= 0.0f) & int(weights[i] <= kMaxFinite);
-      out_of_order |= OutOfOrder(groups, weights, i);
-    }
+  for (size_t i = 1; i < count; ++i) {
+    largest = std::max(largest, groups[i]);
+    fine &= int(weights[i] >= 0.0f) & int(weights[i] <= kMaxFinite);
+    out_of_order |= OutOfOrder(groups, weights, i) & (kMarked ? uint32_t(starts[i] == 0) : 1u);
   }
   return fine != 0 && largest < in.group_count && out_of_order == 0;
 }
@@ -97,9 +91,10 @@ SINEW_AVX2_CLONE bool SparseEntriesFine(const SparseInfluences& in, size_t begin
     if (count > 0 && next - v > 1) {
       std::memset(starts, 0, count);
       for (size_t u = v + 1; u < next; ++u) starts[offsets[u] - first] = 1;
-      fine &= int(RunFine(in, first, count, starts));
+      fine &= int(RunFine<true>(in, first, count, starts));
     } else if (count > 0) {
-      fine &= int(RunFine(in, first, count, nullptr));  // one vertex: no start after its first
+      fine &=
+          int(RunFine<false>(in, first, count, nullptr));  // one vertex: no start after its first
     }
     v = next;
   }

@@ -16,8 +16,8 @@ namespace sinew::vk::detail {
 // that have one). Queries that return void (vkGetPhysicalDeviceQueueFamilyProperties) count as
 // VK_SUCCESS. When the list grows between the two calls (VK_INCOMPLETE) the count is asked
 // again, a few times at most.
-// Returns VK_SUCCESS with `out` holding the whole list, or the query's first other result with
-// `out` holding what was filled (VK_INCOMPLETE: a list that kept growing).
+// Returns VK_SUCCESS with `out` holding the whole list; VK_INCOMPLETE for a list that kept growing,
+// with `out` holding what the last call filled; or the query's first error, with `out` empty.
 template <typename T, typename Query>
 VkResult Enumerate(std::vector<T>& out, const T& blank, Query&& query) {
   const auto call = [&](uint32_t* count, T* items) {
@@ -28,9 +28,9 @@ VkResult Enumerate(std::vector<T>& out, const T& blank, Query&& query) {
       return query(count, items);
     }
   };
-  out.clear();
   VkResult result = VK_INCOMPLETE;
   for (int attempt = 0; attempt < 4 && result == VK_INCOMPLETE; ++attempt) {
+    out.clear();
     uint32_t count = 0;
     if (VkResult r = call(&count, nullptr); r != VK_SUCCESS) return r;
     if (count == 0) return VK_SUCCESS;  // an empty array's data() may be null: not a second call
@@ -38,6 +38,7 @@ VkResult Enumerate(std::vector<T>& out, const T& blank, Query&& query) {
     result = call(&count, out.data());
     out.resize(count);  // the second call may fill fewer
   }
+  if (result != VK_SUCCESS && result != VK_INCOMPLETE) out.clear();
   return result;
 }
 

@@ -34,9 +34,10 @@ struct SkinSparseJob {
   const SparseInfluences* influences = nullptr;  // required
   std::span<const Float3x4> palette;             // group palette (GroupPaletteJob), required
   // Optional: an InfluenceCheck of `influences` made once (InfluenceCheck::Sparse or Of).
-  // Validate() and Run() then check only that it is of them (the same offsets, groups and weights
-  // in the same memory, and the same group_count; kInvalidArgument, where "checked", when it is
-  // not), instead of the layout and every entry. They must not change while it is in use.
+  // Validate() and Run() then check only that it is of them and of this vertex count (the same
+  // offsets, groups and weights in the same memory, offsets one more than the vertices, the same
+  // group_count; kInvalidArgument, where "checked", when it is not), instead of the layout and
+  // every entry. They must not change while it is in use.
   const InfluenceCheck* checked = nullptr;
   // As SkinDenseJob::dual_quaternions: `palette` converted, or empty for linear blending.
   std::span<const DualQuaternion> dual_quaternions;
