@@ -23,7 +23,7 @@ class SharedInstanceTest : public testing::GpuTest {};
 
 TEST_F(SharedInstanceTest, OnlyTheSparseLinearKernelOnADeviceThatIsNotACpuTakesIt) {
   const vk::detail::Kernels& kernels = vk::detail::KernelsOf(*context_);
-  const bool hardware = context_->properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const bool hardware = !context_->cpu_device();
   EXPECT_EQ(kernels.InstanceInSharedMemory(vk::detail::KernelKind::kSkinSparse), hardware);
   for (const auto kind :
        {vk::detail::KernelKind::kSkinDense, vk::detail::KernelKind::kSkinDenseDualQuaternion,
