@@ -24,12 +24,14 @@ bool LargestBelow(std::span<const Index> indices, size_t count) {
   return indices.empty() || largest < count;
 }
 
-constexpr float kMaxFinite = std::numeric_limits<float>::max();
+// 1 where `weight` is finite and non-negative (NaN fails both comparisons), else 0.
+inline int WeightFine(float weight) {
+  return int(weight >= 0.0f) & int(weight <= std::numeric_limits<float>::max());
+}
 
 // 1 where entry e (group, weight) comes before entry e - 1 (EntryBefore), else 0.
 inline uint32_t OutOfOrder(const uint32_t* groups, const float* weights, size_t e) {
-  return uint32_t(weights[e] > weights[e - 1]) |
-         (uint32_t(weights[e] == weights[e - 1]) & uint32_t(groups[e] < groups[e - 1]));
+  return uint32_t(EntryBefore(groups[e], weights[e], groups[e - 1], weights[e - 1]));
 }
 
 }  // namespace
@@ -44,7 +46,7 @@ SINEW_AVX2_CLONE bool AllBelow(std::span<const uint32_t> indices, size_t count) 
 
 SINEW_AVX2_CLONE bool AllWeightsFiniteAndNonNegative(std::span<const float> weights) {
   int fine = 1;
-  for (float w : weights) fine &= int(w >= 0.0f) & int(w <= kMaxFinite);
+  for (float w : weights) fine &= WeightFine(w);
   return fine != 0;
 }
 
@@ -62,11 +64,11 @@ inline bool RunFine(const SparseInfluences& in, size_t first, size_t count, cons
   const uint32_t* groups = in.groups.data() + first;
   const float* weights = in.weights.data() + first;
   uint32_t largest = groups[0];
-  int fine = int(weights[0] >= 0.0f) & int(weights[0] <= kMaxFinite);
+  int fine = WeightFine(weights[0]);
   uint32_t out_of_order = 0;
   for (size_t i = 1; i < count; ++i) {
     largest = std::max(largest, groups[i]);
-    fine &= int(weights[i] >= 0.0f) & int(weights[i] <= kMaxFinite);
+    fine &= WeightFine(weights[i]);
     out_of_order |= OutOfOrder(groups, weights, i) & (kMarked ? uint32_t(starts[i] == 0) : 1u);
   }
   return fine != 0 && largest < in.group_count && out_of_order == 0;

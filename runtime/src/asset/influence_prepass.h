@@ -19,9 +19,10 @@ bool AllBelow(std::span<const uint32_t> indices, size_t count);
 bool AllWeightsFiniteAndNonNegative(std::span<const float> weights);
 
 // The CSR order of two entries of one vertex: (group a, weight a) comes before (group b, weight b)
-// when it is heavier, or as heavy with a lower group.
+// when it is heavier, or as heavy with a lower group. Without branches, so that the passes over
+// every pair of neighbouring entries vectorize.
 inline bool EntryBefore(uint32_t group_a, float weight_a, uint32_t group_b, float weight_b) {
-  return weight_a > weight_b || (weight_a == weight_b && group_a < group_b);
+  return (int(weight_a > weight_b) | (int(weight_a == weight_b) & int(group_a < group_b))) != 0;
 }
 
 // Vertices [begin, end)'s entries: every group below group_count, every weight finite and
