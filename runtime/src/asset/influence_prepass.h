@@ -1,6 +1,7 @@
 // The branch-free checks that dense and sparse influence validation run first: skinning jobs
-// validate on every run, so the common case, nothing wrong, must cost one vectorizable pass per
-// stream. The exact loops that name the first fault run only when these say there is one.
+// validate on every run (unless given a cpu::InfluenceCheck, which ran them once), so the common
+// case, nothing wrong, must cost one vectorizable pass per stream. The exact loops that name the
+// first fault run only when these say there is one.
 #pragma once
 
 #include <cstddef>
