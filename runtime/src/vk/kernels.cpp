@@ -185,7 +185,7 @@ bool Kernels::InstanceInSharedMemory(KernelKind kind) const {
 }
 
 bool Kernels::InstanceInSharedMemoryLocked(KernelKind kind) const {
-  if (kind != KernelKind::kSkinSparse) return false;
+  if (!shaders::HasSharedInstanceForm(kind)) return false;
   if (shared_instance_for_tests_) return *shared_instance_for_tests_;
   return !context_.cpu_device();
 }

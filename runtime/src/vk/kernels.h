@@ -104,12 +104,13 @@ class Kernels {
   // How many pipelines this Context has created so far (tests: one per variant and workgroup
   // size, not per mesh).
   uint32_t pipelines_created() const;
-  // Whether `kind`'s pipelines keep the workgroup's instance record in shared memory
-  // (shaders/skin_sparse_shared.comp): the sparse linear kernel on a device that is not a CPU
-  // (lavapipe runs the barrier that takes slowly), unless a test has set it.
+  // Whether `kind`'s pipelines keep the workgroup's instance record in shared memory: a kernel
+  // with that form (shaders::HasSharedInstanceForm, only shaders/skin_sparse_shared.comp) on a
+  // device that is not a CPU (lavapipe runs the barrier that takes slowly), unless a test has set
+  // it.
   bool InstanceInSharedMemory(KernelKind kind) const;
-  // Tests: the sparse linear kernel keeps its instance record in shared memory, or not, whatever
-  // the device. Call before the first Get (kInvalidArgument once a pipeline exists).
+  // Tests: the kernels with that form keep their instance record in shared memory, or not,
+  // whatever the device. Call before the first Get (kInvalidArgument once a pipeline exists).
   Status SetInstanceInSharedMemoryForTests(bool shared);
   // Tests: the debug name of every pipeline created so far (" shared-instance" in it where the
   // pipeline runs skin_sparse_shared.comp).

@@ -14,24 +14,29 @@ namespace {
 
 struct Shader {
   std::span<const uint32_t> code;
+  std::span<const uint32_t> shared_instance_code;  // empty: the kernel has one form
   const char* name;
 };
 
 // In KernelKind's order.
 const std::array<Shader, detail::kKernelKinds> kShaders = {{
-    {sinew_spv_skin_dense, "sinew skin_dense"},
-    {sinew_spv_skin_sparse, "sinew skin_sparse"},
-    {sinew_spv_skin_dense_dq, "sinew skin_dense_dq"},
-    {sinew_spv_skin_sparse_dq, "sinew skin_sparse_dq"},
+    {sinew_spv_skin_dense, {}, "sinew skin_dense"},
+    {sinew_spv_skin_sparse, sinew_spv_skin_sparse_shared, "sinew skin_sparse"},
+    {sinew_spv_skin_dense_dq, {}, "sinew skin_dense_dq"},
+    {sinew_spv_skin_sparse_dq, {}, "sinew skin_sparse_dq"},
 }};
 
 }  // namespace
 
 std::span<const uint32_t> Skin(detail::KernelKind kind, bool instance_in_shared_memory) {
-  if (kind == detail::KernelKind::kSkinSparse && instance_in_shared_memory) {
-    return sinew_spv_skin_sparse_shared;
+  const Shader& shader = kShaders[static_cast<size_t>(kind)];
+  if (instance_in_shared_memory && !shader.shared_instance_code.empty()) {
+    return shader.shared_instance_code;
   }
-  return kShaders[static_cast<size_t>(kind)].code;
+  return shader.code;
+}
+bool HasSharedInstanceForm(detail::KernelKind kind) {
+  return !kShaders[static_cast<size_t>(kind)].shared_instance_code.empty();
 }
 const char* SkinName(detail::KernelKind kind) { return kShaders[static_cast<size_t>(kind)].name; }
 
