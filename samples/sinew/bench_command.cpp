@@ -21,6 +21,7 @@
 #include "bench_util.h"
 #include "commands.h"
 #include "copy_bandwidth.h"
+#include "cpu_copy_bandwidth.h"
 #include "json_writer.h"
 #include "kernel_statistics_report.h"
 #include "sinew/asset/influence_layout.h"
@@ -104,6 +105,9 @@ struct Row {
   // (cpu::InfluenceCheck) instead of on every run; -1 for a mesh without influences.
   double checked_once_ms = -1;
   uint32_t lanes = 1;  // CPU only: vertices at a time on the fast path (1: scalar)
+  // CPU only: a plain copy loop on one thread moving as many bytes as a frame (MeasureCpuCopy),
+  // timed right after the fast path's runs on one thread, for their share of it (CpuCopyFraction).
+  std::optional<CpuCopyBandwidth> cpu_copy;
   // Dual-quaternion rows: whether some character's palette carries scale (cpu::HasScale), so that
   // both paths blend the scale rows; none for linear blending.
   std::optional<bool> palette_scale;
@@ -116,6 +120,12 @@ struct Row {
   // The bytes a frame reads and writes (B/vert x vertices).
   uint64_t frame_bytes() const { return vertices * bytes_per_vertex; }
   double gb_per_s() const { return double(frame_bytes()) / (ms_per_frame * 1e-3) / 1e9; }
+  // A CPU row's fast path taking `ms` a frame, in GB/s as a share of cpu_copy's; negative
+  // without either.
+  double CpuCopyFraction(double ms) const {
+    if (!cpu_copy || cpu_copy->gb_per_s <= 0 || ms <= 0) return -1.0;
+    return double(frame_bytes()) / (ms * 1e-3) / 1e9 / cpu_copy->gb_per_s;
+  }
 };
 
 // A progress line on stderr, shown once a run has taken more than a second: rewritten in place on
@@ -209,7 +219,11 @@ void PrintHelp() {
       "traffic. On a hardware GPU the copy kernel also runs before each GPU case's timed frames,\n"
       "after its mesh upload (0.3 s, longer until its time is steady, at most 3 s), so that the\n"
       "clocks are up; then the case's own frames run untimed until their time settles (50 ms, at\n"
-      "most 1 s).\n",
+      "most 1 s). On the CPU a plain copy loop on one thread moves as many bytes as a frame of "
+      "each cpu\n"
+      "row (at most 512 MiB) right after the row's one-thread fast path, and the row's line below\n"
+      "the table gives that path's GB/s as a share of the copy's; as on the GPU, characters share\n"
+      "their mesh, which then stays in the CPU's caches, unless --characters is 1.\n",
       stdout);
 }
 
@@ -907,6 +921,8 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
       }
       if (!fast(1, &cpu_row.checked_once_ms, &*checked)) return false;
     }
+    // The copy the one-thread figures are held to, beside them in time on this noisy machine.
+    cpu_row.cpu_copy = MeasureCpuCopy(cpu_row.frame_bytes());
     if (const uint32_t threads = cpu::ThreadCount(o.cpu_threads); threads > 1) {
       cpu_row.threads = threads;
       cpu_row.threads_used = cpu::SkinThreads(v, cpu::SkinRun{threads});
@@ -1113,6 +1129,25 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
       } else {
         json.Null();
       }
+      json.Key("cpu_copy");
+      if (r.cpu_copy) {
+        json.BeginObject(JsonWriter::kInline);
+        json.Key("bytes").Int(int64_t(r.cpu_copy->bytes));
+        json.Key("gb_per_s").Number(r.cpu_copy->gb_per_s, JsonWriter::Fixed(3));
+        json.EndObject();
+      } else {
+        json.Null();
+      }
+      for (const auto& [key, fraction] :
+           {std::pair{"vectorized_copy_fraction", r.CpuCopyFraction(r.vectorized_ms)},
+            std::pair{"checked_once_copy_fraction", r.CpuCopyFraction(r.checked_once_ms)}}) {
+        json.Key(key);
+        if (fraction >= 0) {
+          json.Number(fraction, JsonWriter::Fixed(4));
+        } else {
+          json.Null();
+        }
+      }
       json.Key("lanes").Int(r.lanes);
       json.Key("threads").Int(r.threads);
       json.Key("threads_used").Int(r.threads_used);
@@ -1179,6 +1214,14 @@ void PrintFastCpu(const std::vector<Row>& rows) {
     }
     if (r.lanes > 1) std::printf("; %u vertices at a time", r.lanes);
     std::printf("; the same outputs bit for bit\n");
+    if (const double copy = r.CpuCopyFraction(r.vectorized_ms); copy >= 0) {
+      std::printf("    one thread: %.2f GB/s, %.1f %% of a copy loop's %.2f GB/s",
+                  r.frame_bytes() / (r.vectorized_ms * 1e6), 100.0 * copy, r.cpu_copy->gb_per_s);
+      if (const double once = r.CpuCopyFraction(r.checked_once_ms); once >= 0) {
+        std::printf(" (checked once %.1f %%)", 100.0 * once);
+      }
+      std::printf("\n");
+    }
   }
 }
 

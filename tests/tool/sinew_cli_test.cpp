@@ -407,6 +407,36 @@ TEST_F(SinewBenchOnGpu, DeformsAMixedCrowdInOneDispatchPerKernelVariantAFrame) {
   EXPECT_TRUE(report["within_tolerance"].Bool());
 }
 
+// Each cpu row's fast path on one thread is held to a plain copy loop moving a frame's bytes (half
+// read, half written), timed right after it: the copy's size, and the row's GB/s, vectorized and
+// checked once, over the copy's.
+TEST(SinewBench, HoldsTheCpuFastPathToACopyOfAFramesBytes) {
+  ScratchDir dir;
+  const JsonDocument doc =
+      RunJson({"bench", "--cpu-only", "--characters", "1", "--vertices", "20000", "--influences",
+               "4", "--no-shapes", "--no-dqs", "--frames", "2", "--cpu-threads", "1", "--json"},
+              dir);
+  size_t cpu_rows = 0;
+  for (const JsonValue& r : doc.root()["results"].Elements()) {
+    ASSERT_EQ(r["path"].String(), "cpu");
+    ++cpu_rows;
+    const int64_t frame_bytes = r["vertices"].Int() * r["bytes_per_vertex"].Int();
+    ASSERT_FALSE(r["cpu_copy"].IsNull()) << r.path();
+    EXPECT_EQ(r["cpu_copy"]["bytes"].Int(), frame_bytes / 2 / 64 * 64) << r.path();
+    const double copy = r["cpu_copy"]["gb_per_s"].Number();
+    EXPECT_GT(copy, 0.0) << r.path();
+    for (const auto& [fraction, ms] :
+         {std::pair{"vectorized_copy_fraction", "vectorized_ms_per_frame"},
+          std::pair{"checked_once_copy_fraction", "checked_once_ms_per_frame"}}) {
+      const double expected = double(frame_bytes) / (r[ms].Number() * 1e6) / copy;
+      // The milliseconds are printed to 4 decimals (a frame takes a tenth of one or more), the
+      // GB/s to 3, the fraction to 4.
+      EXPECT_NEAR(r[fraction].Number(), expected, 0.01 * expected + 1e-4) << r.path() << fraction;
+    }
+  }
+  EXPECT_EQ(cpu_rows, 4u);  // dense K=4; sparse uniform 4; dense K=16 varied and sparse varied
+}
+
 // CrowdPoseJob against the per-character jobs on one file.
 TEST(SinewBench, PoseComparesCrowdPosingWithThePerCharacterJobs) {
   ScratchDir dir;
