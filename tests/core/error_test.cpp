@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 
 namespace sinew {
 namespace {
@@ -138,6 +139,25 @@ TEST(Result, GivesAccessToMembersAndMovesItsValueOut) {
   result.value() += "!";
   const std::string moved = std::move(result).value();
   EXPECT_EQ(moved, "sinew!");
+}
+
+// `*` on a temporary Result moves its value out, as std::optional's does: a move-only value can be
+// taken straight from the call that made it, and a large one is not copied.
+TEST(Result, DereferencedAsATemporaryMovesItsValueOut) {
+  const auto make = [] { return Result<std::unique_ptr<int>>(std::make_unique<int>(9)); };
+  std::unique_ptr<int> owned = *make();
+  ASSERT_NE(owned, nullptr);
+  EXPECT_EQ(*owned, 9);
+  static_assert(std::is_same_v<decltype(*make()), std::unique_ptr<int>&&>);
+  struct Counted {  // how many copies made it
+    int copies = 0;
+    Counted() = default;
+    Counted(const Counted& other) : copies(other.copies + 1) {}
+    Counted(Counted&&) = default;
+  };
+  Result<Counted> counted = Counted{};
+  const Counted taken = *std::move(counted);
+  EXPECT_EQ(taken.copies, 0);
 }
 
 TEST(Result, HoldsAMoveOnlyValue) {

@@ -62,8 +62,8 @@ const char* ErrorName(Error error) noexcept;
 // otherwise).
 struct ErrorInfo {
   Error code = Error::kNone;
-  std::string message;
-  std::string where;
+  std::string message{};
+  std::string where{};
   int32_t vk_result = 0;
 
   // "kSizeMismatch at /x: message" — for logs and the command-line tool.
@@ -128,6 +128,9 @@ class [[nodiscard]] Result {
   T&& value() && noexcept { return std::move(*Checked()); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
+  // `*Create(...)` moves the value out of a temporary Result, as value() && does (so binding
+  // `auto&` to it does not compile rather than dangle).
+  T&& operator*() && { return std::move(*this).value(); }
   T* operator->() noexcept { return &value(); }
   const T* operator->() const noexcept { return &value(); }
 
