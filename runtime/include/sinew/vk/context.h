@@ -46,7 +46,7 @@ struct ContextOptions {
   // Which physical device: "" = automatic (discrete first), a decimal index into
   // vkEnumeratePhysicalDevices' order, or a case-insensitive substring of the device name.
   // sinew reads no environment variable: the tool maps SINEW_DEVICE or --device onto this.
-  std::string device;
+  std::string device{};
   Validation validation = Validation::kAuto;
   // With the validation layer on, also enable its synchronization validation (hazards between
   // commands: a missing or wrong barrier is reported like any other validation message).

@@ -92,7 +92,7 @@ struct SkinCacheOptions {
   uint32_t upload_family = VK_QUEUE_FAMILY_IGNORED;
   // The formats meshes are stored in and normals and tangents written in (vertex_formats.h).
   // float32 is exact; VertexFormats::Compact() halves the bytes a vertex moves.
-  VertexFormats formats;
+  VertexFormats formats{};
   // Extra usage bits for the output buffer, on top of STORAGE | VERTEX | TRANSFER_SRC (e.g.
   // SHADER_DEVICE_ADDRESS for vertex pulling; the Context must have buffer_device_address()).
   VkBufferUsageFlags extra_output_usage = 0;
