@@ -17,6 +17,7 @@ else()
   run(${CMAKE_COMMAND} --install ${SINEW_BINARY_DIR} --prefix ${SCRATCH_DIR}/prefix)
   run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${SCRATCH_DIR}/build -G ${GENERATOR}
       -DCMAKE_PREFIX_PATH=${SCRATCH_DIR}/prefix -DCMAKE_BUILD_TYPE=Release -DREADME=${README}
+      -DEMBEDDING_DOC=${EMBEDDING_DOC} -DASSETS=${ASSETS}
       -DVOLK=${VOLK})
 endif()
 run(${CMAKE_COMMAND} --build ${SCRATCH_DIR}/build)

@@ -12,9 +12,15 @@
 #endif
 #include <vulkan/vulkan.h>
 
+#include "headless_snippet.h"
+#include "sinew/cpu/evaluate_scene.h"
 #include "sinew/loader/file.h"
+#include "sinew/loader/load_asset.h"
 #endif
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -34,6 +40,51 @@ bool HasValidationLayer() {
 int NoDevice(const char* what) {
   return consumer::RunningInCi() ? consumer::Fail(what) : consumer::kSkipped;
 }
+
+#ifndef SINEW_CONSUMER_VOLK
+// docs/embedding.md's headless snippet (sinew's own Context) on CesiumMan half a second into its
+// clip, against the CPU reference of the same primitive: positions within 1e-5 of the mesh's
+// extent, normals within 1e-5.
+int CheckHeadless() {
+  const std::filesystem::path path = SINEW_CONSUMER_ASSET;
+  const float time = 0.5f;
+  sinew::cpu::DeformedPrimitive gpu;
+  if (!HeadlessSnippet(path, time, &gpu)) return consumer::Fail("the headless snippet");
+  auto file = sinew::loader::LoadAsset(path);
+  if (!file) return consumer::Fail("LoadAsset");
+  const sinew::Asset& asset = file->loaded.asset;
+  auto scene = sinew::cpu::EvaluateScene(asset, 0, time);
+  if (!scene) return consumer::Fail("EvaluateScene");
+  const uint32_t node = sinew::cpu::DrawnMeshes(asset).at(0).node;
+  auto palette = sinew::cpu::NodePalette(asset, node, scene->world);
+  if (!palette) return consumer::Fail("NodePalette");
+  sinew::cpu::DeformedPrimitive cpu;
+  if (!sinew::cpu::DeformPrimitive(asset, node, 0, scene->world, scene->pose.weights[node],
+                                   *palette, &cpu)) {
+    return consumer::Fail("DeformPrimitive");
+  }
+  if (gpu.positions.size() != cpu.positions.size() || gpu.normals.size() != cpu.normals.size() ||
+      cpu.positions.empty()) {
+    return consumer::Fail("headless outputs sized unlike the CPU reference's");
+  }
+  float low = cpu.positions[0], high = low, position_error = 0, normal_error = 0;
+  for (size_t i = 0; i < cpu.positions.size(); ++i) {
+    low = std::min(low, cpu.positions[i]);
+    high = std::max(high, cpu.positions[i]);
+    position_error = std::max(position_error, std::abs(gpu.positions[i] - cpu.positions[i]));
+  }
+  for (size_t i = 0; i < cpu.normals.size(); ++i) {
+    normal_error = std::max(normal_error, std::abs(gpu.normals[i] - cpu.normals[i]));
+  }
+  std::printf("headless snippet: %zu vertices, position error %.3g (extent %.3g), normal %.3g\n",
+              cpu.positions.size() / 3, double(position_error), double(high - low),
+              double(normal_error));
+  if (position_error > 1e-5f * (high - low) || normal_error > 1e-5f) {
+    return consumer::Fail("headless outputs differ from the CPU reference");
+  }
+  return 0;
+}
+#endif
 
 }  // namespace
 
@@ -158,5 +209,8 @@ int main() {
   vkDestroyDevice(device, nullptr);
   messenger.reset();
   vkDestroyInstance(instance, nullptr);
+#ifndef SINEW_CONSUMER_VOLK
+  if (const int headless = CheckHeadless(); headless != 0) return headless;
+#endif
   return consumer::Verdict(result);
 }
