@@ -17,9 +17,10 @@ void PrintUsage() {
       "           scene space, on the CPU or the GPU (sinew bake --help)\n"
       "  bench    deform a procedural crowd on the CPU reference and the GPU; report throughput\n"
       "           and GPU-vs-CPU error (sinew bench --help)\n"
-      "  convert  write a file's skinned characters as 3D G4MF (.g4tf or .g4b) or UsdSkel (.usda)\n"
-      "  info     validate and describe a .gltf/.glb/.g4tf/.g4b/.usda file; exit 0 valid, 1 "
-      "invalid\n"
+      "  convert  write a file's skinned characters as 3D G4MF (.g4tf or .g4b) or UsdSkel\n"
+      "           (.usda, .usdc or .usdz) (sinew convert --help)\n"
+      "  info     validate and describe a glTF (.gltf, .glb), G4MF (.g4tf, .g4b) or USD (.usda,\n"
+      "           .usdc, .usdz) file; exit 0 valid, 1 invalid (sinew info --help)\n"
       "  render   draw the deformed meshes of a file, deformed and drawn on the GPU, as a PNG\n"
       "           (sinew render --help)\n",
       stderr);
