@@ -352,6 +352,42 @@ TEST(UsdAsset, AnAncestorsBindingWithoutSkelBindingApiCountsWithAWarning) {
   EXPECT_TRUE(Load(Rig(kInfluences)).warnings.empty());
 }
 
+// Influence primvars UsdSkel ignores (elementSize below 1, or the two disagreeing) leave a bound
+// mesh unskinned, as UsdSkel leaves it, with a warning that says which and why; a mesh with one of
+// the two primvars alone likewise.
+TEST(UsdAsset, IgnoredInfluencePrimvarsLeaveTheMeshUnskinnedWithAWarning) {
+  const auto expect_ignored = [](const std::string& influences, const std::string& why) {
+    const LoadedAsset loaded = Load(Rig(influences));
+    EXPECT_TRUE(loaded.asset.skins.empty()) << why;
+    ASSERT_EQ(loaded.warnings.size(), 1u) << why;
+    EXPECT_EQ(loaded.warnings[0].where, "/R/M.primvars:skel:jointIndices");
+    EXPECT_NE(loaded.warnings[0].message.find(why), std::string::npos)
+        << loaded.warnings[0].message;
+    EXPECT_NE(loaded.warnings[0].message.find("not skinned"), std::string::npos)
+        << loaded.warnings[0].message;
+  };
+  std::string zero(kInfluences);
+  for (size_t at = zero.find("elementSize = 2"); at != std::string::npos;
+       at = zero.find("elementSize = 2", at)) {
+    zero.replace(at, 15, "elementSize = 0");
+  }
+  expect_ignored(zero, "elementSize 0");
+  std::string sizes(kInfluences);
+  sizes.replace(sizes.rfind("elementSize = 2"), 15, "elementSize = 4");
+  expect_ignored(sizes, "elementSize 2 and jointWeights' 4");
+  std::string interpolation(kInfluences);
+  interpolation.replace(interpolation.rfind("\"vertex\""), 8, "\"constant\"");
+  expect_ignored(interpolation, "interpolation vertex and jointWeights' constant");
+  std::string faces(kInfluences);
+  for (size_t at = faces.find("\"vertex\""); at != std::string::npos;
+       at = faces.find("\"vertex\"", at)) {
+    faces.replace(at, 8, "\"uniform\"");
+  }
+  expect_ignored(faces, "interpolation uniform");
+  const std::string indices_alone(kInfluences.substr(0, kInfluences.find("        float[]")));
+  expect_ignored(indices_alone, "jointIndices without jointWeights");
+}
+
 TEST(UsdAsset, SkinJointsAreTheSkeletonsAndInverseBindsInvertTheBindTransforms) {
   const LoadedAsset loaded = Load(Rig(kInfluences));
   const Asset& a = loaded.asset;

@@ -228,7 +228,8 @@ TEST(ResolveBinding, RefusesAnUnknownSkinningMethodAndASkeletonThatIsNoPrim) {
 }
 
 // Influence primvars that disagree in elementSize or interpolation, or use an interpolation
-// other than constant or vertex, are ignored (no influences), as UsdSkel ignores them.
+// other than constant or vertex, are ignored (no influences), as UsdSkel ignores them, and the
+// binding says why.
 TEST(ResolveBinding, IgnoresInfluencePrimvarsThatDisagree) {
   const Bound agree = Bind("",
                            "int[] primvars:skel:jointIndices = [0, 0] (elementSize = 2\n"
@@ -237,17 +238,20 @@ TEST(ResolveBinding, IgnoresInfluencePrimvarsThatDisagree) {
   ASSERT_TRUE(agree.binding.ok());
   EXPECT_TRUE(agree->has_influences);
   EXPECT_EQ(agree->influences_per_point, 2);
+  EXPECT_EQ(agree->ignored_influences, "");
   const Bound sizes = Bind("",
                            "int[] primvars:skel:jointIndices = [0, 0] (elementSize = 2)\n"
                            "float[] primvars:skel:jointWeights = [1, 0]");
   ASSERT_TRUE(sizes.binding.ok());
   EXPECT_FALSE(sizes->has_influences);
+  EXPECT_EQ(sizes->ignored_influences, "jointIndices' elementSize 2 and jointWeights' 1 differ");
   const Bound uniform = Bind("",
                              "int[] primvars:skel:jointIndices = [0] (interpolation = "
                              "\"uniform\")\nfloat[] primvars:skel:jointWeights = [1] ("
                              "interpolation = \"uniform\")");
   ASSERT_TRUE(uniform.binding.ok());
   EXPECT_FALSE(uniform->has_influences);
+  EXPECT_EQ(uniform->ignored_influences, "interpolation uniform (constant or vertex)");
   const Bound rigid = Bind(
       "int[] primvars:skel:jointIndices = [0]\n"
       "float[] primvars:skel:jointWeights = [1]",
@@ -255,6 +259,7 @@ TEST(ResolveBinding, IgnoresInfluencePrimvarsThatDisagree) {
   ASSERT_TRUE(rigid.binding.ok());
   EXPECT_TRUE(rigid->has_influences);  // inherited from the SkelRoot, constant: rigid
   EXPECT_TRUE(rigid->rigid);
+  EXPECT_EQ(rigid->ignored_influences, "");
 }
 
 }  // namespace

@@ -69,11 +69,24 @@ Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim) {
         out.joint_indices->interpolation.empty() ? "constant" : out.joint_indices->interpolation;
     const std::string iw =
         out.joint_weights->interpolation.empty() ? "constant" : out.joint_weights->interpolation;
-    if (ei == ew && ei > 0 && ii == iw && (ii == "constant" || ii == "vertex")) {
+    if (ei != ew) {
+      out.ignored_influences = "jointIndices' elementSize " + std::to_string(ei) +
+                               " and jointWeights' " + std::to_string(ew) + " differ";
+    } else if (ei < 1) {
+      out.ignored_influences = "elementSize " + std::to_string(ei) + " is below 1";
+    } else if (ii != iw) {
+      out.ignored_influences =
+          "jointIndices' interpolation " + ii + " and jointWeights' " + iw + " differ";
+    } else if (ii != "constant" && ii != "vertex") {
+      out.ignored_influences = "interpolation " + ii + " (constant or vertex)";
+    } else {
       out.has_influences = true;
       out.influences_per_point = ei;
       out.rigid = ii == "constant";
     }
+  } else if (out.joint_indices || out.joint_weights) {
+    out.ignored_influences = out.joint_indices ? "jointIndices without jointWeights"
+                                               : "jointWeights without jointIndices";
   }
   return out;
 }

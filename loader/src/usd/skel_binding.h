@@ -33,13 +33,18 @@ struct SkelBinding {
   bool has_influences = false;
   int32_t influences_per_point = 0;
   bool rigid = false;
+  // Why influence primvars that are there are ignored (one without the other, or the cases
+  // below), for a warning: "jointIndices' elementSize 2 and jointWeights' 4 differ"; empty when
+  // none are there or they hold.
+  std::string ignored_influences;
   // The first ancestor without SkelBindingAPI whose properties the binding took; empty if none.
   std::string unapplied;
 };
 
 // The binding of `prim` (which need not have SkelBindingAPI itself). Influence primvars that
 // disagree (elementSize, interpolation), have an elementSize below 1 or an interpolation other
-// than constant or vertex leave has_influences false, as UsdSkel ignores them. Errors:
+// than constant or vertex leave has_influences false, as UsdSkel ignores them, and say so in
+// ignored_influences. Errors:
 // kInvalidValue at "<prim>.primvars:skel:skinningMethod" for a token other than classicLinear or
 // dualQuaternion; kInvalidReference at "<prim>.skel:skeleton" for a target that is not a prim
 // of the layer.

@@ -681,9 +681,13 @@ LoadStatus AddImplicit(LoadState& c, const Prim& p, uint32_t node) {
   if (!skeleton || !binding.has_influences) {
     // A skeleton bound but not used was warned about by BoundSkeleton.
     if (!binding.skeleton || !binding.has_influences) {
-      c.Warn(p.path, "a " + p.type_name +
-                         " bound to no joints: its node is loaded, its shape is not (sinew holds "
-                         "no geometry for implicit gprims)");
+      const std::string ignored =
+          binding.ignored_influences.empty()
+              ? ""
+              : " (" + binding.ignored_influences + ": UsdSkel ignores such influences)";
+      c.Warn(p.path, "a " + p.type_name + " bound to no joints" + ignored +
+                         ": its node is loaded, its shape is not (sinew holds no geometry for "
+                         "implicit gprims)");
     }
     return {};
   }
@@ -754,6 +758,11 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
 
   const SkeletonInfo* skeleton = BoundSkeleton(c, p, binding);
   const bool skinned = skeleton && binding.has_influences;
+  if (skeleton && !binding.ignored_influences.empty()) {
+    c.Warn(p.path + ".primvars:skel:jointIndices",
+           binding.ignored_influences + ": UsdSkel ignores such influences, and so does sinew (" +
+               p.path + " is not skinned)");
+  }
   Float4x4 geom_bind;
   Float4x4 normal_matrix;  // the inverse transpose of geom_bind's 3x3 part
   if (skinned) SINEW_TRY(ReadGeomBind(p, binding, &geom_bind, &normal_matrix));
