@@ -87,6 +87,13 @@ bool ValidPoseArguments(const char* command, const PoseArguments& o) {
     std::fprintf(stderr, "sinew %s: --skinning linear|dqs\n", command);
     return false;
   }
+  // Not an error (the rest pose is a pose), but --time and --loop say a clip was meant.
+  if (o.bake.anim.empty() && (o.time_given || o.bake.loop)) {
+    std::fprintf(stderr,
+                 "sinew %s: warning: %s without --anim: no clip is sampled, the %s pose is "
+                 "written\n",
+                 command, o.time_given ? "--time" : "--loop", o.bake.pose.c_str());
+  }
   return true;
 }
 

@@ -29,7 +29,8 @@ enum class Parsed { kNotMine, kTaken, kBad };
 Parsed ParsePoseArgument(const char* command, std::span<const std::string_view> args, size_t* i,
                          PoseArguments* o);
 
-// The values' spelling (--pose, --skinning); false after a message naming `command`.
+// The values' spelling (--pose, --skinning); false after a message naming `command`. A --time
+// or --loop without --anim is a warning on stderr (no clip is sampled).
 bool ValidPoseArguments(const char* command, const PoseArguments& o);
 
 // --skinning dqs: every skinned primitive and every rigid binding of `asset` blended with dual

@@ -565,6 +565,24 @@ TEST(SinewBake, BakesACesiumManConvertedToG4tf) {
   ExpectBake(dir, "baked", "cpu", "rest", 3273, 78552);
 }
 
+// --time (or --loop) without --anim samples no clip: the bake still writes the rest pose, and says
+// on stderr that the option did nothing; with --anim it says nothing of the kind.
+TEST(SinewBake, WarnsThatATimeWithoutAClipSamplesNothing) {
+  ScratchDir dir;
+  const ToolRun alone = RunSinew(
+      {"bake", Asset("CesiumMan/CesiumMan.glb"), "--out", "rest", "--time", "0.5"}, dir.path());
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_NE(alone.err.find("warning: --time without --anim: no clip is sampled, the rest pose is "
+                           "written"),
+            std::string::npos)
+      << alone.err;
+  const ToolRun clip = RunSinew(
+      {"bake", Asset("CesiumMan/CesiumMan.glb"), "--out", "walk", "--anim", "0", "--time", "0.5"},
+      dir.path());
+  ASSERT_EQ(clip.exit_code, 0) << clip.err;
+  EXPECT_EQ(clip.err.find("warning"), std::string::npos) << clip.err;
+}
+
 // How two bakes' positions (the first `vertices` xyz floats of each .bin) differ: the largest
 // difference of a coordinate, and the first bake's extent (its largest coordinate minus its
 // smallest).
