@@ -51,7 +51,9 @@ std::string BlendSurface(const Character& c, uint32_t surface = 0) {
 // ---------------------------------------------------------------------------------------------
 // JSON and asset
 
-TEST(G4mfErrors, RejectsTextThatIsNotJson) { ExpectError(R"({"asset": )", Error::kJsonSyntax, ""); }
+TEST(G4mfErrors, RejectsTextThatIsNotJson) {
+  ExpectError(R"({"asset": )", Error::kJsonSyntax, "line 1, column 11");
+}
 
 TEST(G4mfErrors, RejectsARootThatIsNotAnObject) { ExpectError("[1, 2]", Error::kWrongType, ""); }
 

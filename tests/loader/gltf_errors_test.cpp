@@ -278,7 +278,10 @@ TEST(GltfErrors, RefusesABufferWithoutDataAndAnAccessorOfAnUnknownTypeOnlyWhenRe
               Error::kInvalidValue, "/accessors/6/type");
 }
 
-TEST(GltfErrors, RejectsTextThatIsNotJson) { ExpectError("{\"asset\": ", Error::kJsonSyntax, ""); }
+// A syntax error names the line and column where the text goes wrong (here, where it ends).
+TEST(GltfErrors, RejectsTextThatIsNotJson) {
+  ExpectError("{\"asset\": ", Error::kJsonSyntax, "line 1, column 11");
+}
 
 TEST(GltfErrors, RejectsARootThatIsNotAnObject) { ExpectError("[1, 2]", Error::kWrongType, ""); }
 
@@ -623,6 +626,12 @@ std::string Glb(const std::string& json, uint32_t version = 2, int length_delta 
   Append<uint32_t>(&out, {uint32_t(padded.size()), 0x4E4F534Au});
   out.insert(out.end(), padded.begin(), padded.end());
   return std::string(out.begin(), out.end());
+}
+
+// In a GLB the place is in its JSON chunk.
+TEST(GlbErrors, NamesTheLineAndColumnOfASyntaxErrorInTheJsonChunk) {
+  ExpectError(Glb("{\"asset\": {\"version\": \"2.0\"},\n  \"nodes\": [nul]}"), Error::kJsonSyntax,
+              "JSON chunk, line 2, column 13");
 }
 
 TEST(GlbErrors, LoadsAGlbWithOnlyAJsonChunk) {

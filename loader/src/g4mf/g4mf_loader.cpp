@@ -19,6 +19,7 @@
 #include "common/components.h"
 #include "common/influence_layout_option.h"
 #include "common/json.h"
+#include "common/json_syntax.h"
 #include "g4mf/accessor.h"
 #include "g4mf/g4b.h"
 #include "sinew/loader/file.h"
@@ -1425,7 +1426,7 @@ Result<LoadedAsset> LoadDocument(std::span<const uint8_t> json, size_t padding,
     return Status(Error::kInvalidArgument, "the JSON must be followed by simdjson's padding");
   }
   if (const auto error = parser.parse(json.data(), json.size(), false).error()) {
-    return Status(Error::kJsonSyntax, simdjson::error_message(error), "");
+    return JsonSyntaxError(json, error, g4b != nullptr ? "JSON chunk, " : "");
   }
   TapeObject root;
   SINEW_TRY(AsObject(TapeValue::Root(parser), kDocumentRoot, &root));

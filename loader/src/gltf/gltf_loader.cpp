@@ -23,6 +23,7 @@
 #include "common/components.h"
 #include "common/influence_layout_option.h"
 #include "common/json.h"
+#include "common/json_syntax.h"
 #include "extensions.h"
 #include "glb.h"
 #include "sinew/loader/file.h"
@@ -1739,7 +1740,7 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   }
   // The caller guarantees ReadPadding() readable bytes after `bytes`, hence after `json` too.
   if (const auto error = parser_->dom.parse(json.data(), json.size(), false).error(); error) {
-    return ErrorInfo{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
+    return JsonSyntaxError(json, error, json.data() == bytes.data() ? "" : "JSON chunk, ");
   }
   TapeObject root;
   SINEW_TRY(AsObject(TapeValue::Root(parser_->dom), kDocumentRoot, &root));
@@ -1783,7 +1784,7 @@ Result<GltfLoader::JsonParseStats> GltfLoader::ParseJsonOnly(std::span<const uin
   // The baseline: simdjson's DOM parse, the document's root element taken as a user would.
   simdjson::dom::element doc;
   if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
-    return ErrorInfo{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
+    return JsonSyntaxError(json, error, json.data() == bytes.data() ? "" : "JSON chunk, ");
   }
   JsonParseStats stats;
   stats.json_bytes = json.size();

@@ -44,7 +44,8 @@ struct G4mfOptions {
 
 // Loads a .g4tf or .g4b file (detected by content: the "G4MF" magic). External buffers resolve
 // relative to the file's folder. Errors carry a code, a message and where (a JSON pointer such as
-// "/meshes/0/skin/weights", a .g4b byte offset, or a path).
+// "/meshes/0/skin/weights", a .g4b byte offset, a path, or for kJsonSyntax the line and column of
+// the fault, "line 3, column 13").
 Result<LoadedAsset> LoadG4mf(const std::filesystem::path& path, const G4mfOptions& options = {});
 
 // Loads from memory. `bytes` must be followed by at least ReadPadding() readable bytes (as

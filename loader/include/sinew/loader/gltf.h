@@ -62,7 +62,8 @@ class GltfLoader {
 // One-shot loads (a GltfLoader for one file). Loads a .gltf or .glb file (detected by content: the
 // GLB magic). External buffers are resolved
 // relative to the file's folder. Errors carry a code, a message and where (a JSON pointer, a GLB
-// byte offset, or a path).
+// byte offset, a path, or for kJsonSyntax the line and column of the fault: "line 3, column 13",
+// "JSON chunk, line 3, column 13" in a GLB).
 Result<LoadedAsset> LoadGltf(const std::filesystem::path& path, const GltfOptions& options = {});
 
 // Loads from memory. `bytes` must be followed by at least ReadPadding() readable bytes (as

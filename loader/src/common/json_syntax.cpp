@@ -1,0 +1,127 @@
+#include "common/json_syntax.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace sinew::loader {
+namespace {
+
+using simdjson::error_code;
+namespace ondemand = simdjson::ondemand;
+
+// simdjson's DOM parser refuses documents nested deeper than this; the walk stops there too.
+constexpr int kMaxDepth = 1024;
+
+// Reads `value` and everything in it; the first error.
+error_code Walk(ondemand::value value, int depth) {
+  if (depth > kMaxDepth) return simdjson::DEPTH_ERROR;
+  ondemand::json_type type;
+  if (error_code e = value.type().get(type)) return e;
+  switch (type) {
+    case ondemand::json_type::object: {
+      ondemand::object object;
+      if (error_code e = value.get_object().get(object)) return e;
+      for (auto field : object) {
+        std::string_view key;
+        ondemand::value child;
+        if (error_code e = field.unescaped_key().get(key)) return e;
+        if (error_code e = field.value().get(child)) return e;
+        if (error_code e = Walk(child, depth + 1)) return e;
+      }
+      return simdjson::SUCCESS;
+    }
+    case ondemand::json_type::array: {
+      ondemand::array array;
+      if (error_code e = value.get_array().get(array)) return e;
+      for (auto element : array) {
+        ondemand::value child;
+        if (error_code e = element.get(child)) return e;
+        if (error_code e = Walk(child, depth + 1)) return e;
+      }
+      return simdjson::SUCCESS;
+    }
+    case ondemand::json_type::number: {
+      double number;
+      return value.get_double().get(number);
+    }
+    case ondemand::json_type::string: {
+      std::string_view text;
+      return value.get_string().get(text);
+    }
+    case ondemand::json_type::boolean: {
+      bool flag;
+      return value.get_bool().get(flag);
+    }
+    case ondemand::json_type::null: {
+      bool null;
+      return value.is_null().get(null);
+    }
+  }
+  return simdjson::SUCCESS;
+}
+
+// The opening quote of a string the text leaves open, or json.size() when it leaves none.
+size_t OpenStringStart(std::string_view json) {
+  size_t start = json.size();
+  bool in_string = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    if (in_string) {
+      if (json[i] == '\\') {
+        ++i;  // the escaped character
+      } else if (json[i] == '"') {
+        in_string = false;
+      }
+    } else if (json[i] == '"') {
+      in_string = true;
+      start = i;
+    }
+  }
+  return in_string ? start : json.size();
+}
+
+}  // namespace
+
+std::optional<size_t> JsonSyntaxOffset(std::span<const uint8_t> json, error_code error) {
+  const std::string_view text(reinterpret_cast<const char*>(json.data()), json.size());
+  if (error == simdjson::UNCLOSED_STRING) {
+    const size_t start = OpenStringStart(text);
+    if (start < text.size()) return start;
+    return std::nullopt;
+  }
+  if (error == simdjson::DEPTH_ERROR || error == simdjson::EMPTY) return std::nullopt;
+  ondemand::parser parser;
+  ondemand::document document;
+  const simdjson::padded_string_view padded(text.data(), text.size(),
+                                            text.size() + simdjson::SIMDJSON_PADDING);
+  if (parser.iterate(padded).get(document)) return std::nullopt;
+  ondemand::json_type type;
+  if (!document.type().get(type) &&
+      (type == ondemand::json_type::object || type == ondemand::json_type::array)) {
+    ondemand::value root;
+    if (!document.get_value().get(root)) (void)Walk(root, 1);
+  }
+  // At the value the walk could not read, or, when it read them all, where the root value ends
+  // and whatever follows it begins; out of bounds when the text ended first.
+  const char* at = nullptr;
+  const error_code where = document.current_location().get(at);
+  if (where == simdjson::OUT_OF_BOUNDS) return json.size();
+  if (where || at < text.data() || at > text.data() + text.size()) return std::nullopt;
+  return size_t(at - text.data());
+}
+
+ErrorInfo JsonSyntaxError(std::span<const uint8_t> json, error_code error,
+                          const std::string& context) {
+  ErrorInfo out{Error::kJsonSyntax, simdjson::error_message(error), "", 0};
+  const std::optional<size_t> offset = JsonSyntaxOffset(json, error);
+  if (!offset) return out;
+  const auto begin = json.begin(), at = json.begin() + ptrdiff_t(*offset);
+  const size_t line = size_t(std::count(begin, at, uint8_t('\n'))) + 1;
+  const auto line_start =
+      std::find(std::make_reverse_iterator(at), std::make_reverse_iterator(begin), uint8_t('\n'))
+          .base();
+  out.where = context + "line " + std::to_string(line) + ", column " +
+              std::to_string(size_t(at - line_start) + 1);
+  return out;
+}
+
+}  // namespace sinew::loader
