@@ -1,11 +1,12 @@
 // What `sinew bench` holds the CPU fast path to, as it holds the GPU kernels to a copy kernel
 // (copy_bandwidth.h): a plain copy loop from one buffer to another on the calling thread, 16
-// bytes at a time with ordinary loads and stores, as the fast path writes its outputs. Not
-// memcpy: the C library's copy switches to non-temporal stores above a size of its own (on the
-// development VM between 50 and 200 MiB, where it then moved 1.5 times as many bytes a second), so
-// it would hold small and large meshes to different things. The figure counts the bytes read and
-// the bytes written, as the bench's GB/s column counts a row's bytes per vertex. It is a
-// reference, not a bound: a loop over several streams can reach more.
+// bytes at a time with ordinary loads and stores, as the fast path writes its outputs (with SSE2,
+// that is on every x86-64; elsewhere memcpy). Not memcpy where it can be helped: the C library's
+// copy switches to non-temporal stores above a size of its own (on the development VM between 50
+// and 200 MiB, where it then moved 1.5 times as many bytes a second), so it would hold small and
+// large meshes to different things. The figure counts the bytes read and the bytes written, as the
+// bench's GB/s column counts a row's bytes per vertex. It is a reference, not a bound: a loop over
+// several streams can reach more.
 #pragma once
 
 #include <cstdint>
