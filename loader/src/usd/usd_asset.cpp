@@ -759,9 +759,9 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   const SkeletonInfo* skeleton = BoundSkeleton(c, p, binding);
   const bool skinned = skeleton && binding.has_influences;
   if (skeleton && !binding.ignored_influences.empty()) {
-    c.Warn(p.path + ".primvars:skel:jointIndices",
-           binding.ignored_influences + ": UsdSkel ignores such influences, and so does sinew (" +
-               p.path + " is not skinned)");
+    c.Warn(p.path, binding.ignored_influences +
+                       ": UsdSkel ignores such influences, and so does sinew (" + p.path +
+                       " is not skinned)");
   }
   Float4x4 geom_bind;
   Float4x4 normal_matrix;  // the inverse transpose of geom_bind's 3x3 part
