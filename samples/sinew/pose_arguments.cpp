@@ -91,7 +91,7 @@ bool ValidPoseArguments(const char* command, const PoseArguments& o) {
   if (o.bake.anim.empty() && (o.time_given || o.bake.loop)) {
     std::fprintf(stderr,
                  "sinew %s: warning: %s without --anim: no clip is sampled, the %s pose is "
-                 "written\n",
+                 "used\n",
                  command, o.time_given ? "--time" : "--loop", o.bake.pose.c_str());
   }
   return true;

@@ -128,8 +128,9 @@ class [[nodiscard]] Result {
   T&& value() && noexcept { return std::move(*Checked()); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
-  // `*Create(...)` moves the value out of a temporary Result, as value() && does (so binding
-  // `auto&` to it does not compile rather than dangle).
+  // `*Create(...)` moves the value out of a temporary Result, as value() && does: a move-only
+  // value is taken straight from the call, and binding a non-const `auto&` to it does not
+  // compile. (`const auto&` or `auto&&` still dangle, as with std::optional.)
   T&& operator*() && { return std::move(*this).value(); }
   T* operator->() noexcept { return &value(); }
   const T* operator->() const noexcept { return &value(); }
