@@ -119,12 +119,14 @@ struct Row {
   double mvertices_per_s() const { return vertices / (ms_per_frame * 1e-3) / 1e6; }
   // The bytes a frame reads and writes (B/vert x vertices).
   uint64_t frame_bytes() const { return vertices * bytes_per_vertex; }
-  double gb_per_s() const { return double(frame_bytes()) / (ms_per_frame * 1e-3) / 1e9; }
+  // GB/s of a frame's bytes moved in `ms` (the row's own time, or one of the CPU fast path's).
+  double GbPerS(double ms) const { return double(frame_bytes()) / (ms * 1e-3) / 1e9; }
+  double gb_per_s() const { return GbPerS(ms_per_frame); }
   // A CPU row's fast path taking `ms` a frame, in GB/s as a share of cpu_copy's; negative
   // without either.
   double CpuCopyFraction(double ms) const {
     if (!cpu_copy || cpu_copy->gb_per_s <= 0 || ms <= 0) return -1.0;
-    return double(frame_bytes()) / (ms * 1e-3) / 1e9 / cpu_copy->gb_per_s;
+    return GbPerS(ms) / cpu_copy->gb_per_s;
   }
 };
 
@@ -1216,7 +1218,7 @@ void PrintFastCpu(const std::vector<Row>& rows) {
     std::printf("; the same outputs bit for bit\n");
     if (const double copy = r.CpuCopyFraction(r.vectorized_ms); copy >= 0) {
       std::printf("    one thread: %.2f GB/s, %.1f %% of a copy loop's %.2f GB/s",
-                  r.frame_bytes() / (r.vectorized_ms * 1e6), 100.0 * copy, r.cpu_copy->gb_per_s);
+                  r.GbPerS(r.vectorized_ms), 100.0 * copy, r.cpu_copy->gb_per_s);
       if (const double once = r.CpuCopyFraction(r.checked_once_ms); once >= 0) {
         std::printf(" (checked once %.1f %%)", 100.0 * once);
       }
