@@ -75,14 +75,12 @@ Status SkinDenseJob::Run() const {
     if (!covers) return covers.status();
     checked_once = *covers;
   }
-  const auto fine = [&](size_t begin, size_t end) {
-    return checked_once || SlotsFine(*this, begin, end);
-  };
+  const auto fine = [&](size_t begin, size_t end) { return SlotsFine(*this, begin, end); };
   const detail::RangeSkinner skin =
       detail::RangeSkinner::For(palette, dual_quaternions, normal_blend, run);
   const detail::DenseLanes<> dense{joints.data(), weights.data(), influences_per_vertex};
   const bool skinned = detail::CheckThenForEachVertexRange(
-      streams.vertex_count(), run, fine, [&](size_t begin, size_t end) {
+      streams.vertex_count(), run, checked_once, fine, [&](size_t begin, size_t end) {
         // K = 4 and 8 as constants of the code (WithFixedSlots).
         detail::WithFixedSlots(dense, [&](const auto& lanes) { skin(streams, begin, end, lanes); });
       });

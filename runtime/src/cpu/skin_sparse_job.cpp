@@ -69,13 +69,14 @@ Status SkinSparseJob::Run() const {
   const size_t vertex_count = streams.vertex_count();
   const SparseInfluences& in = *influences;
   const auto fine = [&](size_t begin, size_t end) {
-    return checked != nullptr || sinew::detail::SparseEntriesFine(in, begin, end);
+    return sinew::detail::SparseEntriesFine(in, begin, end);
   };
   const detail::RangeSkinner skin =
       detail::RangeSkinner::For(palette, dual_quaternions, normal_blend, run);
   const detail::SparseLanes sparse{in.offsets.data(), in.groups.data(), in.weights.data()};
+  // Given a check (ValidateLayout has found it of these influences), no entry is read again.
   const bool skinned = detail::CheckThenForEachVertexRange(
-      vertex_count, run, fine,
+      vertex_count, run, checked != nullptr, fine,
       [&](size_t begin, size_t end) { skin(streams, begin, end, sparse); });
   return skinned ? Status{} : Validate();
 }

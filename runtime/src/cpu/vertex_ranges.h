@@ -70,10 +70,15 @@ void ForEachVertexRange(size_t count, const SkinRun& run, const Body& body) {
 // check(begin, end) on every range of [0, count), then, only if every check held, body(begin,
 // end) on every range: ForEachVertexRange's ranges and threads, the threads started once for
 // both steps (each thread's body waits until every range is checked). Returns whether every
-// check held; body has run on no range when one did not.
+// check held; body has run on no range when one did not. With `checked_already` (the inputs were
+// checked once before, cpu::InfluenceCheck) there is nothing to wait for: ForEachVertexRange.
 template <typename Check, typename Body>
-bool CheckThenForEachVertexRange(size_t count, const SkinRun& run, const Check& check,
-                                 const Body& body) {
+bool CheckThenForEachVertexRange(size_t count, const SkinRun& run, bool checked_already,
+                                 const Check& check, const Body& body) {
+  if (checked_already) {
+    ForEachVertexRange(count, run, body);
+    return true;
+  }
   const VertexSplit split = SplitVertices(count, run);
   if (split.parts <= 1) {
     if (!check(size_t(0), count)) return false;
