@@ -21,7 +21,6 @@ Result<InfluenceCheck> InfluenceCheck::Dense(size_t vertex_count, uint32_t influ
   check.indices_ = joints.data();
   check.index_count_ = joints.size();
   check.weights_ = weights.data();
-  check.weight_count_ = weights.size();
   check.palette_size_needed_ =
       joints.empty() ? 0 : size_t(*std::max_element(joints.begin(), joints.end())) + 1;
   return check;
@@ -35,7 +34,6 @@ Result<InfluenceCheck> InfluenceCheck::Sparse(size_t vertex_count,
   check.indices_ = influences.groups.data();
   check.index_count_ = influences.groups.size();
   check.weights_ = influences.weights.data();
-  check.weight_count_ = influences.weights.size();
   check.offsets_ = influences.offsets.data();
   check.offset_count_ = influences.offsets.size();
   check.palette_size_needed_ = influences.group_count;
@@ -56,13 +54,13 @@ bool InfluenceCheck::IsOf(uint32_t influences_per_vertex, std::span<const uint16
                           std::span<const float> weights) const {
   return kind_ == Kind::kDense && influences_per_vertex_ == influences_per_vertex &&
          indices_ == joints.data() && index_count_ == joints.size() && weights_ == weights.data() &&
-         weight_count_ == weights.size();
+         weights.size() == index_count_;
 }
 
 bool InfluenceCheck::IsOf(const SparseInfluences& influences) const {
   return kind_ == Kind::kSparse && indices_ == influences.groups.data() &&
          index_count_ == influences.groups.size() && weights_ == influences.weights.data() &&
-         weight_count_ == influences.weights.size() && offsets_ == influences.offsets.data() &&
+         influences.weights.size() == index_count_ && offsets_ == influences.offsets.data() &&
          offset_count_ == influences.offsets.size() &&
          palette_size_needed_ == influences.group_count;
 }

@@ -53,9 +53,8 @@ class InfluenceCheck {
   Kind kind_ = Kind::kNone;
   uint32_t influences_per_vertex_ = 0;  // dense: K
   const void* indices_ = nullptr;       // dense joints or sparse groups
-  size_t index_count_ = 0;
+  size_t index_count_ = 0;              // as many as the weights (the validation held them equal)
   const float* weights_ = nullptr;
-  size_t weight_count_ = 0;
   const uint32_t* offsets_ = nullptr;  // sparse
   size_t offset_count_ = 0;
   size_t palette_size_needed_ = 0;
