@@ -221,11 +221,11 @@ void PrintHelp() {
       "traffic. On a hardware GPU the copy kernel also runs before each GPU case's timed frames,\n"
       "after its mesh upload (0.3 s, longer until its time is steady, at most 3 s), so that the\n"
       "clocks are up; then the case's own frames run untimed until their time settles (50 ms, at\n"
-      "most 1 s). On the CPU a plain copy loop on one thread moves as many bytes as a frame of "
-      "each cpu\n"
-      "row (at most 512 MiB) right after the row's one-thread fast path, and the row's line below\n"
-      "the table gives that path's GB/s as a share of the copy's; as on the GPU, characters share\n"
-      "their mesh, which then stays in the CPU's caches, unless --characters is 1.\n",
+      "most 1 s). On the CPU a plain copy loop on one thread moves as many bytes as a frame\n"
+      "of each cpu row (at most 512 MiB) right after the row's one-thread fast path, and the\n"
+      "row's line below the table gives that path's GB/s as a share of the copy's; as on the\n"
+      "GPU, characters share their mesh, which then stays in the CPU's caches, unless\n"
+      "--characters is 1.\n",
       stdout);
 }
 

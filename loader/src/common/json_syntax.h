@@ -5,6 +5,7 @@
 
 #include <simdjson.h>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 

@@ -94,9 +94,8 @@ SINEW_AVX2_CLONE bool SparseEntriesFine(const SparseInfluences& in, size_t begin
       std::memset(starts, 0, count);
       for (size_t u = v + 1; u < next; ++u) starts[offsets[u] - first] = 1;
       fine &= int(RunFine<true>(in, first, count, starts));
-    } else if (count > 0) {
-      fine &=
-          int(RunFine<false>(in, first, count, nullptr));  // one vertex: no start after its first
+    } else if (count > 0) {  // one vertex: no start after its first
+      fine &= int(RunFine<false>(in, first, count, nullptr));
     }
     v = next;
   }
