@@ -145,6 +145,13 @@ TEST(InfluenceCheck, RecordsTheLargestJointIndexAsThePaletteItNeeds) {
   EXPECT_FALSE(check->IsOf(4, std::span(joints).first(4), weights));
   EXPECT_FALSE(InfluenceCheck().IsOf(4, joints, weights));
   EXPECT_EQ(InfluenceCheck().palette_size_needed(), 0u);
+
+  // A stream long enough for the vectorized pass, its largest index the largest there is.
+  std::vector<uint16_t> many(4 * 1001, 3);
+  many[4 * 517 + 2] = 65535;
+  const auto widest = InfluenceCheck::Dense(1001, 4, many, std::vector<float>(4 * 1001, 0.25f));
+  ASSERT_TRUE(widest.ok()) << widest.error().ToString();
+  EXPECT_EQ(widest->palette_size_needed(), 65536u);
 }
 
 TEST(InfluenceCheck, RefusesWhatValidationRefusesWithTheSameErrors) {

@@ -18,10 +18,10 @@ namespace sinew::detail {
 namespace {
 
 template <typename Index>
-bool LargestBelow(std::span<const Index> indices, size_t count) {
+Index Largest(std::span<const Index> indices) {
   Index largest = 0;
   for (Index i : indices) largest = std::max(largest, i);
-  return indices.empty() || largest < count;
+  return largest;
 }
 
 // 1 where `weight` is finite and non-negative (NaN fails both comparisons), else 0.
@@ -36,12 +36,12 @@ inline uint32_t OutOfOrder(const uint32_t* groups, const float* weights, size_t 
 
 }  // namespace
 
-SINEW_AVX2_CLONE bool AllBelow(std::span<const uint16_t> indices, size_t count) {
-  return LargestBelow(indices, count);
+SINEW_AVX2_CLONE uint16_t LargestIndex(std::span<const uint16_t> indices) {
+  return Largest(indices);
 }
 
-SINEW_AVX2_CLONE bool AllBelow(std::span<const uint32_t> indices, size_t count) {
-  return LargestBelow(indices, count);
+SINEW_AVX2_CLONE uint32_t LargestIndex(std::span<const uint32_t> indices) {
+  return Largest(indices);
 }
 
 SINEW_AVX2_CLONE bool AllWeightsFiniteAndNonNegative(std::span<const float> weights) {

@@ -12,9 +12,15 @@
 
 namespace sinew::detail {
 
-// Every index below `count` (influence_prepass.cpp).
-bool AllBelow(std::span<const uint16_t> indices, size_t count);
-bool AllBelow(std::span<const uint32_t> indices, size_t count);
+// The largest index, 0 where there is none (influence_prepass.cpp).
+uint16_t LargestIndex(std::span<const uint16_t> indices);
+uint32_t LargestIndex(std::span<const uint32_t> indices);
+
+// Every index below `count`.
+template <typename Index>
+bool AllBelow(std::span<const Index> indices, size_t count) {
+  return indices.empty() || LargestIndex(indices) < count;
+}
 
 // Every weight finite and non-negative (NaN fails both comparisons).
 bool AllWeightsFiniteAndNonNegative(std::span<const float> weights);

@@ -1,19 +1,25 @@
 #include "sinew/cpu/influence_check.h"
 
-#include <algorithm>
 #include <limits>
+
+#include "../asset/influence_prepass.h"
 
 namespace sinew::cpu {
 
 Result<InfluenceCheck> InfluenceCheck::Dense(size_t vertex_count, uint32_t influences_per_vertex,
                                              std::span<const uint16_t> joints,
                                              std::span<const float> weights) {
-  // Every 16-bit index is below this palette size, so only the sizes and weights can fail here.
+  // Every 16-bit index is below this palette size.
   constexpr size_t kAnyJoint = size_t(std::numeric_limits<uint16_t>::max()) + 1;
-  if (Status s =
-          ValidateDenseInfluences(vertex_count, influences_per_vertex, joints, weights, kAnyJoint);
+  if (Status s = ValidateDenseInfluenceSizes(vertex_count, influences_per_vertex, joints.size(),
+                                             weights.size(), kAnyJoint);
       !s) {
     return s;
+  }
+  // So only the weights can fail from here on; where one does, the full validation names it. The
+  // joints are read once, for their largest index.
+  if (!detail::AllWeightsFiniteAndNonNegative(weights)) {
+    return ValidateDenseInfluences(vertex_count, influences_per_vertex, joints, weights, kAnyJoint);
   }
   InfluenceCheck check;
   check.kind_ = Kind::kDense;
@@ -21,8 +27,7 @@ Result<InfluenceCheck> InfluenceCheck::Dense(size_t vertex_count, uint32_t influ
   check.indices_ = joints.data();
   check.index_count_ = joints.size();
   check.weights_ = weights.data();
-  check.palette_size_needed_ =
-      joints.empty() ? 0 : size_t(*std::max_element(joints.begin(), joints.end())) + 1;
+  check.palette_size_needed_ = joints.empty() ? 0 : size_t(detail::LargestIndex(joints)) + 1;
   return check;
 }
 
