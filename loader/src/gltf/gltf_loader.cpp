@@ -36,6 +36,12 @@ using gltf::AccessorDesc;
 using gltf::AccessorType;
 using gltf::ComponentType;
 
+// JsonSyntaxError for `json`, the whole of `file` or, in a GLB, its JSON chunk (which it names).
+ErrorInfo GltfJsonSyntaxError(std::span<const uint8_t> file, std::span<const uint8_t> json,
+                              simdjson::error_code error) {
+  return JsonSyntaxError(json, error, json.data() == file.data() ? "" : "JSON chunk, ");
+}
+
 // Extensions whose semantics sinew implements (an unknown one in extensionsRequired is an error).
 constexpr std::string_view kSupportedExtensions[] = {
     "KHR_mesh_quantization",  // Quantized attributes decode through the accessor layer.
@@ -1740,7 +1746,7 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
   }
   // The caller guarantees ReadPadding() readable bytes after `bytes`, hence after `json` too.
   if (const auto error = parser_->dom.parse(json.data(), json.size(), false).error(); error) {
-    return JsonSyntaxError(json, error, json.data() == bytes.data() ? "" : "JSON chunk, ");
+    return GltfJsonSyntaxError(bytes, json, error);
   }
   TapeObject root;
   SINEW_TRY(AsObject(TapeValue::Root(parser_->dom), kDocumentRoot, &root));
@@ -1784,7 +1790,7 @@ Result<GltfLoader::JsonParseStats> GltfLoader::ParseJsonOnly(std::span<const uin
   // The baseline: simdjson's DOM parse, the document's root element taken as a user would.
   simdjson::dom::element doc;
   if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
-    return JsonSyntaxError(json, error, json.data() == bytes.data() ? "" : "JSON chunk, ");
+    return GltfJsonSyntaxError(bytes, json, error);
   }
   JsonParseStats stats;
   stats.json_bytes = json.size();
