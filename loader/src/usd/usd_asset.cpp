@@ -760,8 +760,8 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   const bool skinned = skeleton && binding.has_influences;
   if (skeleton && !binding.ignored_influences.empty()) {
     c.Warn(p.path, binding.ignored_influences +
-                       ": UsdSkel ignores such influences, and so does sinew (" + p.path +
-                       " is not skinned)");
+                       ": UsdSkel ignores such influences, and so does sinew (the mesh is not "
+                       "skinned)");
   }
   Float4x4 geom_bind;
   Float4x4 normal_matrix;  // the inverse transpose of geom_bind's 3x3 part
