@@ -45,6 +45,31 @@ TEST(JsonSyntax, NamesWhatFollowsTheDocumentAndWhereATruncatedOneEnds) {
   EXPECT_EQ(Located("[").where, "line 1, column 2");
 }
 
+// simdjson checks the whole text is UTF-8 before it parses, and says only that it is not; the
+// place named is the first byte of the first sequence that is not: a lead byte without its
+// continuation, a stray continuation byte, an overlong form, a surrogate, or beyond U+10FFFF.
+TEST(JsonSyntax, NamesTheFirstByteThatIsNotUtf8) {
+  const ErrorInfo cut = Located("{\"a\": \"caf\xC3\"}");
+  EXPECT_EQ(cut.code, Error::kJsonSyntax);
+  EXPECT_NE(cut.message.find("UTF-8"), std::string::npos) << cut.message;
+  EXPECT_EQ(cut.where, "line 1, column 11");
+  // Valid two-, three- and four-byte sequences before the fault count one column a byte.
+  EXPECT_EQ(Located("{\"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\": \n [\x80]}").where,
+            "line 2, column 3");
+  EXPECT_EQ(Located("[\"\xC0\xAF\"]").where, "line 1, column 3");              // overlong '/'
+  EXPECT_EQ(Located("[\"ok\", \"\xED\xA0\x80\"]").where, "line 1, column 9");  // a surrogate
+  EXPECT_EQ(Located("[\"\xF4\x90\x80\x80\"]").where, "line 1, column 3");      // beyond U+10FFFF
+}
+
+// A control character inside a string must be escaped; simdjson says so without saying where.
+TEST(JsonSyntax, NamesAControlCharacterLeftUnescapedInAString) {
+  const ErrorInfo tab = Located("{\"a\": \"x\ty\"}");
+  EXPECT_EQ(tab.code, Error::kJsonSyntax);
+  EXPECT_EQ(tab.where, "line 1, column 9");
+  // Between strings a tab is whitespace; after an escaped quote the string goes on.
+  EXPECT_EQ(Located("{\t\"a\": \"say \\\"\x01\"}").where, "line 1, column 15");
+}
+
 TEST(JsonSyntax, SaysWhatWithoutWhereWhenThereIsNoPlaceToName) {
   const ErrorInfo empty = Located("   ");
   EXPECT_EQ(empty.code, Error::kJsonSyntax);

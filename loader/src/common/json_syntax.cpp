@@ -79,6 +79,57 @@ size_t OpenStringStart(std::string_view json) {
   return in_string ? start : json.size();
 }
 
+// The first byte of the first sequence in `json` that is not UTF-8 (RFC 3629: no overlong forms,
+// no surrogates, nothing beyond U+10FFFF), or json.size() when every sequence is.
+size_t FirstInvalidUtf8(std::string_view json) {
+  const auto byte = [&](size_t i) { return i < json.size() ? uint8_t(json[i]) : uint8_t(0); };
+  const auto continuation = [&](size_t i) { return (byte(i) & 0xC0) == 0x80; };
+  for (size_t i = 0; i < json.size();) {
+    const uint8_t lead = byte(i);
+    size_t length = 0;
+    uint8_t low = 0x80, high = 0xBF;  // the second byte's range
+    if (lead < 0x80) {
+      length = 1;
+    } else if (lead >= 0xC2 && lead <= 0xDF) {
+      length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      length = 3;
+      if (lead == 0xE0) low = 0xA0;   // overlong below U+0800
+      if (lead == 0xED) high = 0x9F;  // the surrogates U+D800..U+DFFF
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4;
+      if (lead == 0xF0) low = 0x90;   // overlong below U+10000
+      if (lead == 0xF4) high = 0x8F;  // beyond U+10FFFF
+    } else {
+      return i;  // a continuation byte without a lead, or a lead that no sequence has
+    }
+    if (length > 1 && (byte(i + 1) < low || byte(i + 1) > high)) return i;
+    for (size_t k = 2; k < length; ++k) {
+      if (!continuation(i + k)) return i;
+    }
+    i += length;
+  }
+  return json.size();
+}
+
+// The first control character (below U+0020) inside a string, which JSON requires escaped, or
+// json.size() when there is none.
+size_t UnescapedControlCharacter(std::string_view json) {
+  bool in_string = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    if (!in_string) {
+      in_string = json[i] == '"';
+    } else if (uint8_t(json[i]) < 0x20) {
+      return i;
+    } else if (json[i] == '\\') {
+      ++i;  // the escaped character
+    } else if (json[i] == '"') {
+      in_string = false;
+    }
+  }
+  return json.size();
+}
+
 }  // namespace
 
 std::optional<size_t> JsonSyntaxOffset(std::span<const uint8_t> json, error_code error) {
@@ -86,6 +137,13 @@ std::optional<size_t> JsonSyntaxOffset(std::span<const uint8_t> json, error_code
   if (error == simdjson::UNCLOSED_STRING) {
     const size_t start = OpenStringStart(text);
     if (start < text.size()) return start;
+    return std::nullopt;
+  }
+  // simdjson finds these in a pass over the whole text before it parses anything.
+  if (error == simdjson::UTF8_ERROR || error == simdjson::UNESCAPED_CHARS) {
+    const size_t at =
+        error == simdjson::UTF8_ERROR ? FirstInvalidUtf8(text) : UnescapedControlCharacter(text);
+    if (at < text.size()) return at;
     return std::nullopt;
   }
   if (error == simdjson::DEPTH_ERROR || error == simdjson::EMPTY) return std::nullopt;
