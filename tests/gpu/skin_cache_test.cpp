@@ -595,6 +595,56 @@ TEST_F(SkinCacheTest, RemovedIdsAreRefusedEvenAfterTheirSlotIsReused) {
                   .ok());
 }
 
+// Ids carry the cache that gave them: two caches number their first mesh, palette and instance
+// alike, and each refuses the other's.
+TEST_F(SkinCacheTest, IdsOfAnotherCacheAreRefused) {
+  auto a = vk::SkinCache::Create(*context_).value();
+  auto b = vk::SkinCache::Create(*context_).value();
+  const Primitive mesh = CharacterMesh(100, 4);
+  const vk::MeshId mesh_a = a->AddMesh(mesh, DefaultJoints()).value();
+  const vk::MeshId mesh_b = b->AddMesh(mesh, DefaultJoints()).value();
+  const vk::PaletteId palette_a = a->AddPalette(DefaultJoints()).value();
+  const vk::PaletteId palette_b = b->AddPalette(DefaultJoints()).value();
+  EXPECT_EQ(mesh_a.index, mesh_b.index);
+  EXPECT_EQ(mesh_a.generation, mesh_b.generation);
+  EXPECT_NE(mesh_a, mesh_b);
+  EXPECT_EQ(b->AddInstance(mesh_a, palette_b).code(), Error::kInvalidHandle);
+  EXPECT_EQ(b->AddInstance(mesh_b, palette_a).code(), Error::kInvalidHandle);
+  EXPECT_EQ(b->mesh_layout(mesh_a), nullptr);
+  EXPECT_EQ(b->RemovePalette(palette_a).code(), Error::kInvalidHandle);
+  const vk::InstanceId instance_a = a->AddInstance(mesh_a, palette_a).value();
+  EXPECT_EQ(b->RemoveInstance(instance_a).code(), Error::kInvalidHandle);
+  EXPECT_EQ(b->outputs(instance_a).vertex_count, 0u);
+  EXPECT_NE(a->outputs(instance_a).vertex_count, 0u);
+}
+
+// A null command buffer is refused where one is taken, before anything is placed or recorded.
+TEST_F(SkinCacheTest, ANullCommandBufferIsRefused) {
+  auto cache = vk::SkinCache::Create(*context_).value();
+  const auto mesh = cache->AddMesh(CharacterMesh(100, 4), DefaultJoints(), VK_NULL_HANDLE);
+  EXPECT_EQ(mesh.code(), Error::kInvalidArgument);
+  EXPECT_EQ(mesh.error().where, "upload_cmd");
+  const Status record = cache->Record(VK_NULL_HANDLE);
+  EXPECT_EQ(record.code(), Error::kInvalidArgument);
+  EXPECT_EQ(record.error().where, "cmd");
+  EXPECT_EQ(cache->frame(), 0u);
+}
+
+// A Context destroyed before a SkinCache made from it stops the program, naming the mistake,
+// instead of leaving the cache to free its buffers on a device that is gone.
+TEST_F(SkinCacheTest, AContextDestroyedBeforeItsCacheStopsTheProgramSayingWhy) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        auto context = vk::Context::Create(vk::ContextOptions{});
+        if (!context) std::abort();
+        auto cache = vk::SkinCache::Create(**context);
+        if (!cache) std::abort();
+        context->reset();
+      },
+      "vk::Context destroyed while 1 SkinCache\\(s\\) created on it still exist");
+}
+
 TEST_F(SkinCacheTest, MeshesAndPalettesInUseAreNotRemoved) {
   auto cache = vk::SkinCache::Create(*context_).value();
   const Primitive mesh = CharacterMesh(100, 4);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -141,6 +142,15 @@ Context::Context()
       kernels_(std::make_unique<detail::Kernels>(*this)) {}
 
 Context::~Context() {
+  // A SkinCache left would destroy its buffers on a device gone (or, adopted, with pipelines
+  // gone) when it goes: a crash somewhere else. Stop here instead, saying why.
+  if (kernels_ && kernels_->caches() != 0) {
+    std::fprintf(stderr,
+                 "sinew: vk::Context destroyed while %u SkinCache(s) created on it still exist; "
+                 "destroy every SkinCache before its Context\n",
+                 kernels_->caches());
+    std::abort();
+  }
   kernels_.reset();      // sinew's own pipelines, on an adopted device too.
   if (adopted_) return;  // The host owns every other handle.
   const detail::Functions& f = *functions_;

@@ -9,6 +9,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -118,6 +119,11 @@ class Kernels {
   // Each created pipeline's executables and their statistics (Context::QueryKernelStatistics; the
   // pipelines were created to capture them).
   Result<std::vector<KernelStatistics>> Statistics() const;
+  // The SkinCaches created on this Context and not yet destroyed: each counts itself in and out,
+  // and the Context checks that none is left when it is destroyed (context.cpp).
+  void AddCache() { caches_.fetch_add(1, std::memory_order_relaxed); }
+  void RemoveCache() { caches_.fetch_sub(1, std::memory_order_relaxed); }
+  uint32_t caches() const { return caches_.load(std::memory_order_relaxed); }
 
  private:
   Status CreateLayouts();
@@ -126,6 +132,7 @@ class Kernels {
   uint32_t PipelinesCreatedLocked() const;
 
   const Context& context_;
+  std::atomic<uint32_t> caches_{0};
   mutable std::mutex mutex_;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;

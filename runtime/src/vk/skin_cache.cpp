@@ -1,6 +1,7 @@
 #include "sinew/vk/skin_cache.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -39,12 +40,18 @@ template <typename T>
 struct Table {
   std::vector<T> slots;
   std::vector<uint32_t> free;
+  uint32_t cache = 0;  // SkinCacheId::cache of the ids it gives
 
   template <typename Id>
   T* Find(Id id) {
-    if (id.index >= slots.size()) return nullptr;
+    if (id.cache != cache || id.index >= slots.size()) return nullptr;
     T& s = slots[id.index];
     return s.live && s.generation == id.generation ? &s : nullptr;
+  }
+  // The id of slot `index` as it is now.
+  template <typename Id>
+  Id IdOf(uint32_t index) const {
+    return Id{index, slots[index].generation, cache};
   }
   template <typename Id>
   Id Add(T value) {
@@ -59,7 +66,7 @@ struct Table {
     }
     value.live = true;
     slots[index] = std::move(value);
-    return Id{index, slots[index].generation};
+    return IdOf<Id>(index);
   }
   void Remove(uint32_t index) {
     slots[index].live = false;
@@ -282,10 +289,13 @@ Result<uint32_t> SkinWorkgroupSize(const Context& context, uint32_t requested) {
   return requested;
 }
 
-SkinCache::SkinCache(const Context& context) : context_(context) {}
+SkinCache::SkinCache(const Context& context) : context_(context) {
+  detail::KernelsOf(context_).AddCache();
+}
 
 SkinCache::~SkinCache() {
   if (state_) detail::DestroySkinDescriptorPool(context_, state_->descriptors);
+  detail::KernelsOf(context_).RemoveCache();
 }
 
 Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
@@ -308,6 +318,10 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
   c->state_ = std::make_unique<State>();
   State& s = *c->state_;
   s.workgroup_size = *workgroup_size;
+  // Each cache's ids carry its own number, so that another cache's are refused.
+  static std::atomic<uint32_t> caches_created{0};
+  const uint32_t number = caches_created.fetch_add(1, std::memory_order_relaxed) + 1;
+  s.meshes.cache = s.palettes.cache = s.instances.cache = number;
 
   if (options.upload_family == VK_QUEUE_FAMILY_IGNORED) {
     c->options_.upload_family = context.queue_family();
@@ -429,6 +443,10 @@ Result<MeshId> SkinCache::RecordMesh(const Primitive& mesh, uint32_t joints,
 
 Result<MeshId> SkinCache::AddMesh(const Primitive& mesh, uint32_t joints,
                                   VkCommandBuffer upload_cmd) {
+  if (upload_cmd == VK_NULL_HANDLE) {
+    return ErrorInfo{Error::kInvalidArgument, "no command buffer to record the upload into",
+                     "upload_cmd", 0};
+  }
   Buffer staging;
   auto added = RecordMesh(mesh, joints, upload_cmd, &staging);
   // The upload runs with frame frame_ (or before); the host has waited for it once it writes
@@ -715,12 +733,15 @@ Status SkinCache::Record(VkCommandBuffer cmd) {
   s.all.clear();
   for (uint32_t i = 0; i < s.instances.slots.size(); ++i) {
     const State::Instance& in = s.instances.slots[i];
-    if (in.live) s.all.push_back({i, in.generation});
+    if (in.live) s.all.push_back(s.instances.IdOf<InstanceId>(i));
   }
   return Record(cmd, s.all);
 }
 
 Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active) {
+  if (cmd == VK_NULL_HANDLE) {
+    return {Error::kInvalidArgument, "no command buffer to record into", "cmd"};
+  }
   State& s = *state_;
   const uint32_t slot = frame_slot();
   const uint64_t stamp = ++s.record_stamp;
@@ -779,7 +800,7 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
     State::Instance& in = s.instances.slots[s.order[r]];
     State::Mesh& m = s.meshes.slots[in.mesh];
     State::Palette& p = s.palettes.slots[in.palette];
-    if (!p.dual && p.written != frame_) (void)palette(PaletteId{in.palette, p.generation});
+    if (!p.dual && p.written != frame_) (void)palette(s.palettes.IdOf<PaletteId>(in.palette));
     if (!in.morph_slot.empty() && in.slot_version[slot] != in.weights_version) {
       std::memcpy(morph_words + in.morph_offset, in.morph_slot.data(),
                   in.morph_slot.size() * sizeof(uint32_t));

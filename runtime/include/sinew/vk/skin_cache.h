@@ -113,11 +113,13 @@ struct SkinCacheOptions {
 Result<uint32_t> SkinWorkgroupSize(const Context& context, uint32_t requested);
 
 // Ids of a SkinCache's meshes, palettes and instances. An id stays valid until removed; a
-// removed or foreign id is refused with kInvalidHandle, even after its slot is reused.
+// removed id is refused with kInvalidHandle, even after its slot is reused, and so is an id of
+// another SkinCache (`cache` tells them apart).
 template <typename Tag>
 struct SkinCacheId {
   uint32_t index = UINT32_MAX;
   uint32_t generation = 0;
+  uint32_t cache = 0;  // which SkinCache gave it: a number from 1, unique within the process
   friend bool operator==(SkinCacheId, SkinCacheId) = default;
 };
 using MeshId = SkinCacheId<struct MeshTag>;
@@ -195,7 +197,8 @@ class SkinCache {
  public:
   // Allocates the pools. kInvalidArgument for frames_in_flight outside 1..8, a zero size or a
   // workgroup size the device cannot run (SkinWorkgroupSize); kFeatureNotEnabled for device-address
-  // outputs without buffer_device_address(); Vulkan errors.
+  // outputs without buffer_device_address(); Vulkan errors. `context` must outlive the cache: a
+  // Context destroyed first stops the program with a message.
   static Result<std::unique_ptr<SkinCache>> Create(const Context& context,
                                                    const SkinCacheOptions& options = {});
   ~SkinCache();
@@ -211,7 +214,7 @@ class SkinCache {
   // upload into `upload_cmd` (recording, of options().upload_family): a copy from a staging buffer
   // the cache frees frames_in_flight frames later (the upload must have completed by then), then,
   // on the Context's family, a barrier to the compute stage. kCapacityExceeded when the pool has
-  // no room.
+  // no room; kInvalidArgument (where "upload_cmd") for VK_NULL_HANDLE.
   Result<MeshId> AddMesh(const Primitive& mesh, uint32_t joints, VkCommandBuffer upload_cmd);
   // Headless contexts: the same, submitted and waited for. kNotAllowedInAdoptMode otherwise.
   Result<MeshId> AddMesh(const Primitive& mesh, uint32_t joints);
@@ -277,7 +280,8 @@ class SkinCache {
   // kNonFiniteValue (where "active/<i>/palette/<entry>") for a dual-quaternion palette read by a
   // dual-quaternion mesh with a matrix that cannot be converted: nothing is recorded then and the
   // frame stays open. (A deliberate stop: a NaN in a palette is the host's bug, and where a linear
-  // palette would spread it over one character, this names it.)
+  // palette would spread it over one character, this names it.) kInvalidArgument (where "cmd")
+  // for VK_NULL_HANDLE.
   Status Record(VkCommandBuffer cmd);
   Status Record(VkCommandBuffer cmd, std::span<const InstanceId> active);
   // What the last Record() recorded.
