@@ -12,6 +12,7 @@
 #include "bake.h"
 #include "bake_files.h"
 #include "commands.h"
+#include "output_paths.h"
 #include "pose_arguments.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
@@ -134,6 +135,12 @@ int BakeCommand(std::span<const std::string_view> args) {
   if (int rc = Parse(args, &o); rc != 0) {
     Usage();
     return rc;
+  }
+  const std::vector<std::string> extensions = o.format == "bin"
+                                                  ? std::vector<std::string>{".json", ".bin"}
+                                                  : std::vector<std::string>{"." + o.format};
+  for (const std::string& extension : extensions) {
+    if (WritesOverInput("bake", o.file, o.out + extension)) return 2;
   }
   const std::unique_ptr<loader::LoadedFile> file = LoadForCommand("bake", o.file, o.pose);
   if (!file) return 1;

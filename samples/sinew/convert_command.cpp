@@ -1,8 +1,8 @@
-// `sinew convert IN OUT [--zstd] [--anim N] [--json]`: writes a loaded asset's mesh instances
-// (skinned characters and unskinned meshes) as 3D G4MF (.g4tf, or .g4b with --zstd optional), the
-// way sinew makes G4MF test data from glTF (loader/g4mf_writer.h), or its skinned characters with
-// one clip as a UsdSkel .usda layer (loader/usda_writer.h); warns on stderr about what it leaves
-// out. With --json, what was written and left out goes to stdout as one object.
+// `sinew convert IN OUT [--zstd] [--anim NAME|INDEX] [--json]`: writes a loaded asset's mesh
+// instances (skinned characters and unskinned meshes) as 3D G4MF (.g4tf, or .g4b with --zstd
+// optional), the way sinew makes G4MF test data from glTF (loader/g4mf_writer.h), or its skinned
+// characters with one clip as a UsdSkel .usda layer (loader/usda_writer.h); warns on stderr about
+// what it leaves out. With --json, what was written and left out goes to stdout as one object.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,9 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "bench_util.h"
+#include "bake.h"
 #include "commands.h"
 #include "json_writer.h"
+#include "output_paths.h"
 #include "sinew/loader/g4mf_writer.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/loader/usda_writer.h"
@@ -25,6 +26,7 @@ struct ConvertOptions {
   loader::G4mfWriteOptions write;
   std::string usd;  // OUT's USD extension (".usda", ".usdc", ".usdz"); empty for G4MF
   loader::UsdaWriteOptions usda_write;
+  std::string anim = "0";  // --anim: the clip written to USD, by index or name
   bool json = false;
 };
 
@@ -38,12 +40,7 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
     if (a == "--anim" && i + 1 < args.size()) {
-      uint32_t clip = 0;
-      if (!ParseUint(args[++i], &clip)) {
-        std::fputs("sinew convert: --anim N (a clip index)\n", stderr);
-        return 2;
-      }
-      o->usda_write.animation = int32_t(clip);
+      o->anim = args[++i];
     } else if (a == "--zstd") {
       o->write.zstd = true;
     } else if (a == "--json") {
@@ -63,11 +60,11 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
   if (o->in.empty() || o->out.empty()) {
     std::fputs(
         "usage: sinew convert IN OUT.g4tf|OUT.g4b|OUT.usda|OUT.usdc|OUT.usdz [--zstd]\n"
-        "                     [--anim N] [--json]\n"
+        "                     [--anim NAME|INDEX] [--json]\n"
         "  writes IN's mesh instances as a 3D G4MF file (skinned ones with their bones in\n"
         "  the bind pose and sparse influences, unskinned ones under their joint; blend\n"
-        "  shapes), or its skinned characters as a UsdSkel layer (skeletons, clip N\n"
-        "  (default 0) as SkelAnimations, meshes with blend shapes): .usda text, a .usdc\n"
+        "  shapes), or its skinned characters as a UsdSkel layer (skeletons, the clip --anim\n"
+        "  names (default 0) as SkelAnimations, meshes with blend shapes): .usda text, a .usdc\n"
         "  crate file (0.8.0) or a .usdz package of one; --zstd encodes a .g4b's data\n"
         "  chunk; --json reports on stdout as JSON\n",
         stderr);
@@ -76,6 +73,14 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
   o->write.binary = EndsWith(o->out, ".g4b");
   for (const char* extension : {".usda", ".usdc", ".usdz"}) {
     if (EndsWith(o->out, extension)) o->usd = extension;
+  }
+  if (WritesOverInput("convert", o->in, o->out)) return 2;
+  if (!o->write.binary && o->usd.empty() && !EndsWith(o->out, ".g4tf")) {
+    std::fprintf(stderr,
+                 "sinew convert: %s: the output's extension says what to write: .g4tf, .g4b, "
+                 ".usda, .usdc or .usdz\n",
+                 o->out.c_str());
+    return 2;
   }
   if (o->write.zstd && !o->write.binary) {
     std::fputs("sinew convert: --zstd needs a .g4b output\n", stderr);
@@ -134,6 +139,12 @@ int ConvertCommand(std::span<const std::string_view> args) {
                  loaded.error().ToString().c_str());
     return 1;
   }
+  const auto clip = FindClip(loaded->loaded.asset, o.anim);
+  if (!clip && !(o.anim == "0" && loaded->loaded.asset.animations.empty())) {
+    std::fprintf(stderr, "sinew convert: %s\n", clip.error().ToString().c_str());
+    return 1;
+  }
+  o.usda_write.animation = clip ? *clip : -1;
   loader::G4mfWriteReport report;
   loader::UsdaWriteReport usda_report;
   Result<std::vector<uint8_t>> bytes = std::vector<uint8_t>();

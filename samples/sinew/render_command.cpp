@@ -3,6 +3,7 @@
 // the engine sample's graphics pass (render.h, docs/render.md).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "camera.h"
 #include "commands.h"
+#include "output_paths.h"
 #include "png_file.h"
 #include "pose_arguments.h"
 #include "render.h"
@@ -22,6 +24,10 @@ namespace {
 
 // The pictures' background, where nothing is drawn (sRGB).
 constexpr uint8_t kBackground[3] = {46, 50, 58};
+
+// The most pixels of all --frames pictures together: 1 GiB for the sheet, as much again for the
+// pictures it is made of (64 pictures of 2048x2048, or 4 of 8192x8192).
+constexpr uint64_t kMaxSheetPixels = uint64_t(1) << 28;
 
 struct CommandOptions {
   std::string file, out, device;
@@ -135,6 +141,16 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     std::fputs("sinew render: --time or --frames, not both\n", stderr);
     return 2;
   }
+  // The pictures and the sheet made of them are held in memory, 4 bytes a pixel each.
+  const uint64_t pixels = uint64_t(o->frames) * o->width * o->height;
+  if (pixels > kMaxSheetPixels) {
+    std::fprintf(stderr,
+                 "sinew render: --frames %u of --size %ux%u make %llu pixels, more than the %llu "
+                 "(1 GiB) a contact sheet may have\n",
+                 o->frames, o->width, o->height, static_cast<unsigned long long>(pixels),
+                 static_cast<unsigned long long>(kMaxSheetPixels));
+    return 2;
+  }
   return 0;
 }
 
@@ -162,6 +178,7 @@ int RenderCommand(std::span<const std::string_view> args) {
     Usage();
     return rc;
   }
+  if (WritesOverInput("render", o.file, o.out)) return 2;
   const std::unique_ptr<loader::LoadedFile> file = LoadForCommand("render", o.file, o.pose);
   if (!file) return 1;
   const Asset& a = file->loaded.asset;

@@ -664,6 +664,66 @@ TEST_F(SinewBakeOnGpu, BakesACesiumManConvertedToAZstdG4b) {
 
 // glTF -> G4MF (.g4b, Zstd), then `sinew info` validates the result: CesiumMan's skin as sparse
 // influences on its 19 joints' groups.
+// The tool never writes over what it reads: the input file itself, or a file beside it that the
+// input names (a .gltf's external buffer, which `bake --out NAME` would replace with NAME.bin).
+// Each refusal is a usage error (2) that says why, and leaves the file as it was.
+TEST(SinewTool, NeverWritesOverItsInputNorAFileTheInputNames) {
+  ScratchDir dir;
+  for (const char* name : {"AnimatedMorphCube.gltf", "AnimatedMorphCube.bin"}) {
+    std::filesystem::copy_file(TestAssets() / "AnimatedMorphCube" / name, dir.path() / name);
+  }
+  const std::string gltf = ReadText(dir.path() / "AnimatedMorphCube.gltf");
+  const std::string bin = ReadText(dir.path() / "AnimatedMorphCube.bin");
+  const std::vector<std::vector<std::string>> runs = {
+      {"convert", "AnimatedMorphCube.gltf", "./AnimatedMorphCube.gltf"},
+      {"bake", "AnimatedMorphCube.gltf", "--out", "AnimatedMorphCube"},
+      {"render", "AnimatedMorphCube.gltf", "--out", "AnimatedMorphCube.gltf"},
+  };
+  for (const std::vector<std::string>& args : runs) {
+    const ToolRun run = RunSinew(args, dir.path());
+    EXPECT_EQ(run.exit_code, 2) << args[0] << ": " << run.err;
+    EXPECT_NE(run.err.find("which would be overwritten"), std::string::npos) << run.err;
+  }
+  EXPECT_EQ(ReadText(dir.path() / "AnimatedMorphCube.gltf"), gltf);
+  EXPECT_EQ(ReadText(dir.path() / "AnimatedMorphCube.bin"), bin);
+  // A .usda bake of the same name writes no file the input names.
+  const ToolRun usda =
+      RunSinew({"bake", "AnimatedMorphCube.gltf", "--out", "AnimatedMorphCube", "--format", "usda"},
+               dir.path());
+  EXPECT_EQ(usda.exit_code, 0) << usda.err;
+}
+
+// An output's extension says what convert writes; one it cannot write is refused, not written as
+// G4MF text under that name.
+TEST(SinewConvert, RefusesAnOutputExtensionItDoesNotWrite) {
+  ScratchDir dir;
+  for (const char* out : {"CesiumMan.gltf", "CesiumMan.fbx", "CesiumMan"}) {
+    const ToolRun run = RunSinew({"convert", Asset("CesiumMan/CesiumMan.glb"), out}, dir.path());
+    EXPECT_EQ(run.exit_code, 2) << out;
+    EXPECT_NE(run.err.find(".g4tf, .g4b, .usda, .usdc or .usdz"), std::string::npos) << run.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / out)) << out;
+  }
+}
+
+// --anim names the clip a USD output holds, by index or by name as bake and render take it; a clip
+// the file does not have is an error, not a file without animation.
+TEST(SinewConvert, TakesAClipByNameOrIndexAndRefusesOneTheFileLacks) {
+  ScratchDir dir;
+  const std::string fox = Asset("Fox/Fox.glb");
+  const JsonDocument by_name =
+      RunJson({"convert", fox, "walk.usda", "--anim", "Walk", "--json"}, dir);
+  const JsonDocument by_index =
+      RunJson({"convert", fox, "index.usda", "--anim", "1", "--json"}, dir);
+  EXPECT_EQ(ReadText(dir.path() / "walk.usda"), ReadText(dir.path() / "index.usda"));
+  EXPECT_EQ(by_name.root()["left_out"].size(), by_index.root()["left_out"].size());
+  for (const char* anim : {"9", "Fly"}) {
+    const ToolRun run = RunSinew({"convert", fox, "none.usda", "--anim", anim}, dir.path());
+    EXPECT_EQ(run.exit_code, 1) << anim;
+    EXPECT_NE(run.err.find("no animation"), std::string::npos) << run.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "none.usda"));
+  }
+}
+
 TEST(SinewConvert, WritesAG4mfFileThatInfoValidates) {
   ScratchDir dir;
   const JsonDocument converted = RunJson(
@@ -777,6 +837,19 @@ std::pair<uint32_t, uint32_t> PngSize(const std::string& png) {
 
 // `sinew render` writes a PNG of the size asked for (what is in it: tests/gpu/render_gpu_test.cpp),
 // and with --frames a contact sheet: 4 pictures as 2 x 2.
+// Every limit of --frames and --size may be within range while their product is not: 256
+// pictures of 8192x8192 would need 64 GiB. That is refused before anything is drawn.
+TEST(SinewRender, RefusesAContactSheetTooLargeToHold) {
+  ScratchDir dir;
+  const ToolRun run = RunSinew({"render", Asset("SimpleSkin/SimpleSkin.gltf"), "--anim", "0",
+                                "--frames", "256", "--size", "8192x8192", "--out", "huge.png"},
+                               dir.path());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("17179869184 pixels, more than the 268435456"), std::string::npos)
+      << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "huge.png"));
+}
+
 TEST_F(SinewRenderOnGpu, WritesAPngOfThePictureAndAContactSheetOfFrames) {
   ScratchDir dir;
   const std::string fox = (TestAssets() / "Fox/Fox.glb").string();
