@@ -13,7 +13,10 @@ size_t ReadPadding() noexcept { return simdjson::SIMDJSON_PADDING; }
 Result<FileBytes> ReadFile(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    return ErrorInfo{Error::kFileNotFound, "no such file", path.string(), 0};
+    const char* what = std::filesystem::is_directory(path, ec) ? "a directory, not a file"
+                       : std::filesystem::exists(path, ec)     ? "not a regular file"
+                                                               : "no such file";
+    return ErrorInfo{Error::kFileNotFound, what, path.string(), 0};
   }
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) return ErrorInfo{Error::kFileReadFailed, ec.message(), path.string(), 0};

@@ -50,6 +50,15 @@ Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
                                        std::span<const uint8_t> bytes) {
   LoadedFile out;
   out.format = DetectAssetFormat(path, bytes);
+  if (bytes.empty()) {
+    // No header or text to read: said in the terms of the format the name gives.
+    const Error code = out.format == AssetFormat::kUsdc || out.format == AssetFormat::kUsdz
+                           ? Error::kInvalidUsdc
+                       : out.format == AssetFormat::kUsda ? Error::kUsdaSyntax
+                       : path.extension() == ".g4b"       ? Error::kInvalidG4b
+                                                          : Error::kJsonSyntax;
+    return ErrorInfo{code, "the file is empty (0 bytes)", path.string(), 0};
+  }
   const auto load = [&]() -> Result<LoadedAsset> {
     switch (out.format) {
       case AssetFormat::kG4mf:

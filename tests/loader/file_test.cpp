@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <utility>
+
+#include "sinew/loader/load_asset.h"
 
 namespace sinew::loader {
 namespace {
@@ -36,6 +39,29 @@ TEST(ReadFile, ReportsAMissingFileWithItsPath) {
 TEST(ReadFile, ReportsADirectoryAsNotAFile) {
   auto bytes = ReadFile(std::filesystem::temp_directory_path());
   EXPECT_EQ(bytes.code(), Error::kFileNotFound);
+  EXPECT_EQ(bytes.error().message, "a directory, not a file");
+  EXPECT_EQ(bytes.error().where, std::filesystem::temp_directory_path().string());
+}
+
+// An empty file has no header or text to tell its format by, and nothing for a reader to point
+// at: LoadAsset says it is empty, with the code of the format its name gives.
+TEST(LoadAsset, SaysAnEmptyFileIsEmptyInTheTermsOfItsExtension) {
+  const auto dir = std::filesystem::temp_directory_path() / "sinew_empty_files";
+  std::filesystem::create_directories(dir);
+  const std::pair<const char*, Error> cases[] = {
+      {"a.gltf", Error::kJsonSyntax},  {"a.glb", Error::kJsonSyntax},
+      {"a.g4tf", Error::kJsonSyntax},  {"a.g4b", Error::kInvalidG4b},
+      {"a.usda", Error::kUsdaSyntax},  {"a.usdc", Error::kInvalidUsdc},
+      {"a.usdz", Error::kInvalidUsdc},
+  };
+  for (const auto& [name, code] : cases) {
+    { std::ofstream f(dir / name, std::ios::binary); }
+    const auto loaded = LoadAsset(dir / name);
+    EXPECT_EQ(loaded.code(), code) << name;
+    EXPECT_EQ(loaded.error().message, "the file is empty (0 bytes)") << name;
+    EXPECT_EQ(loaded.error().where, (dir / name).string()) << name;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ReadFile, ReadsAnEmptyFile) {
