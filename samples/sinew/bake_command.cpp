@@ -30,7 +30,7 @@ struct CommandOptions {
 // `--format usda` writes time codes at this rate (the UsdSkel loader's default, and Pixar's).
 constexpr double kBakeTimeCodesPerSecond = 24;
 
-void Usage() {
+void Usage(std::FILE* to) {
   std::fputs(
       "usage: sinew bake FILE --out PREFIX [--anim NAME|INDEX] [--time T] [--loop]\n"
       "                  [--weights MESH=w0,w1,...] [--pose rest|bind|bind:TYPE]\n"
@@ -47,7 +47,7 @@ void Usage() {
       "  pose of that type; other nodes, children of joints included, follow their parents\n"
       "  --skinning dqs blends skinned meshes and rigid bindings with dual quaternions (CPU and\n"
       "  GPU alike)\n",
-      stderr);
+      to);
 }
 
 // Returns 0 on success, else the exit code (2: usage).
@@ -59,9 +59,7 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     if (parsed == Parsed::kTaken) continue;
     const bool has_value = i + 1 < args.size();
     const auto value = [&]() { return std::string(args[++i]); };
-    if (a == "--help" || a == "-h") {
-      return 2;
-    } else if (!has_value && a.starts_with("--")) {
+    if (!has_value && a.starts_with("--")) {
       std::fprintf(stderr, "sinew bake: %.*s needs a value\n", int(a.size()), a.data());
       return 2;
     } else if (a == "--out") {
@@ -132,8 +130,12 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
 
 int BakeCommand(std::span<const std::string_view> args) {
   CommandOptions o;
+  if (AsksForHelp(args)) {
+    Usage(stdout);
+    return 0;
+  }
   if (int rc = Parse(args, &o); rc != 0) {
-    Usage();
+    Usage(stderr);
     return rc;
   }
   const std::vector<std::string> extensions = o.format == "bin"

@@ -14,6 +14,15 @@ namespace sinew::tool {
 // no environment variable; the tool maps this one onto ContextOptions::device.
 vk::ContextOptions ToolContextOptions(const std::string& device = {});
 
+// Whether the arguments ask for a command's usage (--help or -h among them), which then goes to
+// stdout with exit code 0; a malformed command line gets it on stderr with exit code 2.
+inline bool AsksForHelp(std::span<const std::string_view> args) {
+  for (std::string_view a : args) {
+    if (a == "--help" || a == "-h") return true;
+  }
+  return false;
+}
+
 int BakeCommand(std::span<const std::string_view> args);
 int BenchCommand(std::span<const std::string_view> args);
 int ConvertCommand(std::span<const std::string_view> args);

@@ -35,6 +35,19 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+void Usage(std::FILE* to) {
+  std::fputs(
+      "usage: sinew convert IN OUT.g4tf|OUT.g4b|OUT.usda|OUT.usdc|OUT.usdz [--zstd]\n"
+      "                     [--anim NAME|INDEX] [--json]\n"
+      "  writes IN's mesh instances as a 3D G4MF file (skinned ones with their bones in\n"
+      "  the bind pose and sparse influences, unskinned ones under their joint; blend\n"
+      "  shapes), or its skinned characters as a UsdSkel layer (skeletons, the clip --anim\n"
+      "  names (default 0) as SkelAnimations, meshes with blend shapes): .usda text, a .usdc\n"
+      "  crate file (0.8.0) or a .usdz package of one; --zstd encodes a .g4b's data\n"
+      "  chunk; --json reports on stdout as JSON\n",
+      to);
+}
+
 // Returns 0 on success, else the exit code (2: usage, after a message).
 int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) {
   for (size_t i = 0; i < args.size(); ++i) {
@@ -45,9 +58,6 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
       o->write.zstd = true;
     } else if (a == "--json") {
       o->json = true;
-    } else if (a == "--help" || a == "-h") {
-      o->in.clear();
-      break;
     } else if (o->in.empty()) {
       o->in = a;
     } else if (o->out.empty()) {
@@ -58,16 +68,7 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
     }
   }
   if (o->in.empty() || o->out.empty()) {
-    std::fputs(
-        "usage: sinew convert IN OUT.g4tf|OUT.g4b|OUT.usda|OUT.usdc|OUT.usdz [--zstd]\n"
-        "                     [--anim NAME|INDEX] [--json]\n"
-        "  writes IN's mesh instances as a 3D G4MF file (skinned ones with their bones in\n"
-        "  the bind pose and sparse influences, unskinned ones under their joint; blend\n"
-        "  shapes), or its skinned characters as a UsdSkel layer (skeletons, the clip --anim\n"
-        "  names (default 0) as SkelAnimations, meshes with blend shapes): .usda text, a .usdc\n"
-        "  crate file (0.8.0) or a .usdz package of one; --zstd encodes a .g4b's data\n"
-        "  chunk; --json reports on stdout as JSON\n",
-        stderr);
+    Usage(stderr);
     return 2;
   }
   o->write.binary = EndsWith(o->out, ".g4b");
@@ -132,6 +133,10 @@ void PrintConvertJson(const ConvertOptions& o, size_t bytes, const loader::G4mfW
 
 int ConvertCommand(std::span<const std::string_view> args) {
   ConvertOptions o;
+  if (AsksForHelp(args)) {
+    Usage(stdout);
+    return 0;
+  }
   if (int rc = ParseConvertArgs(args, &o); rc != 0) return rc;
   auto loaded = loader::LoadAsset(o.in);
   if (!loaded) {

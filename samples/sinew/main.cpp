@@ -8,7 +8,7 @@
 
 namespace {
 
-void PrintUsage() {
+void PrintUsage(std::FILE* to) {
   std::fputs(
       "usage: sinew <command> [options]\n"
       "\n"
@@ -23,7 +23,7 @@ void PrintUsage() {
       "           .usdc, .usdz) file; exit 0 valid, 1 invalid (sinew info --help)\n"
       "  render   draw the deformed meshes of a file, deformed and drawn on the GPU, as a PNG\n"
       "           (sinew render --help)\n",
-      stderr);
+      to);
 }
 
 }  // namespace
@@ -44,7 +44,7 @@ vk::ContextOptions ToolContextOptions(const std::string& device) {
 int main(int argc, char** argv) {
   std::vector<std::string_view> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    PrintUsage();
+    PrintUsage(args.empty() ? stderr : stdout);  // asked for: on stdout
     return args.empty() ? 2 : 0;
   }
   const std::string_view command = args[0];
@@ -56,6 +56,6 @@ int main(int argc, char** argv) {
   if (command == "render") return sinew::tool::RenderCommand(rest);
   std::fprintf(stderr, "sinew: unknown command '%.*s'\n", static_cast<int>(command.size()),
                command.data());
-  PrintUsage();
+  PrintUsage(stderr);
   return 2;
 }

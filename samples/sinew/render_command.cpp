@@ -40,7 +40,7 @@ struct CommandOptions {
   const char* camera = "auto";
 };
 
-void Usage() {
+void Usage(std::FILE* to) {
   std::fputs(
       "usage: sinew render FILE --out PICTURE.png [--anim NAME|INDEX] [--time SECONDS]\n"
       "                    [--frames N [--fps F]] [--loop] [--pose rest|bind|bind:TYPE]\n"
@@ -57,7 +57,7 @@ void Usage() {
       "  --formats compact: the meshes stored and deformed in VertexFormats::Compact() (unorm16\n"
       "  weights, octahedral normals in and out; docs/vertex_formats.md), drawn from those "
       "outputs\n",
-      stderr);
+      to);
 }
 
 bool ParseSize(std::string_view text, uint32_t* width, uint32_t* height) {
@@ -81,7 +81,6 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     if (parsed == Parsed::kBad) return 2;
     if (parsed == Parsed::kTaken) continue;
     const bool has_value = i + 1 < args.size();
-    if (a == "--help" || a == "-h") return 2;
     if (a == "--motion-vectors") {
       o->motion_vectors = true;
       continue;
@@ -174,8 +173,12 @@ Result<std::vector<float>> FrameTimes(const Asset& a, const CommandOptions& o) {
 
 int RenderCommand(std::span<const std::string_view> args) {
   CommandOptions o;
+  if (AsksForHelp(args)) {
+    Usage(stdout);
+    return 0;
+  }
   if (int rc = Parse(args, &o); rc != 0) {
-    Usage();
+    Usage(stderr);
     return rc;
   }
   if (WritesOverInput("render", o.file, o.out)) return 2;

@@ -693,6 +693,26 @@ TEST(SinewTool, NeverWritesOverItsInputNorAFileTheInputNames) {
   EXPECT_EQ(usda.exit_code, 0) << usda.err;
 }
 
+// Usage asked for (--help) is the program's output: on stdout, exit code 0, so that it pipes into
+// a pager. Usage after a malformed command line is an error: on stderr, exit code 2.
+TEST(SinewTool, PrintsTheUsageAskedForOnStdoutAndAfterAMistakeOnStderr) {
+  ScratchDir dir;
+  for (const char* command : {"", "bake", "bench", "convert", "info", "render"}) {
+    std::vector<std::string> args = {"--help"};
+    if (*command != 0) args.insert(args.begin(), command);
+    const ToolRun asked = RunSinew(args, dir.path());
+    EXPECT_EQ(asked.exit_code, 0) << command;
+    EXPECT_EQ(asked.out.rfind("usage: sinew", 0), 0u) << command << ": " << asked.out;
+    EXPECT_EQ(asked.err, "") << command;
+  }
+  for (const char* command : {"bake", "convert", "info", "render"}) {
+    const ToolRun mistaken = RunSinew({command}, dir.path());
+    EXPECT_EQ(mistaken.exit_code, 2) << command;
+    EXPECT_EQ(mistaken.out, "") << command;
+    EXPECT_NE(mistaken.err.find("usage: sinew"), std::string::npos) << command;
+  }
+}
+
 // An output's extension says what convert writes; one it cannot write is refused, not written as
 // G4MF text under that name.
 TEST(SinewConvert, RefusesAnOutputExtensionItDoesNotWrite) {
