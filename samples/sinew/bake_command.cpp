@@ -88,6 +88,13 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
   return 0;
 }
 
+// A bake of no mesh instance and no rigid binding is written, but said to be empty.
+void WarnIfNothingBaked(const BakeResult& baked) {
+  if (baked.primitives.empty() && baked.rigid.empty()) {
+    std::fputs("sinew bake: warning: nothing to bake: the scene has no mesh instance\n", stderr);
+  }
+}
+
 // `--format usda`: the bake at every time code of the clip's range (or at --time), one file.
 int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context) {
   std::vector<double> time_codes;
@@ -120,6 +127,7 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
     std::fprintf(stderr, "sinew bake: cannot write %s.usda\n", o.out.c_str());
     return 1;
   }
+  WarnIfNothingBaked(frames.front().baked);
   std::printf("sinew bake: %zu primitives and %zu rigid prims at %zu time codes -> %s.usda\n",
               frames.front().baked.primitives.size(), frames.front().baked.rigid.size(),
               frames.size(), o.out.c_str());
@@ -172,6 +180,7 @@ int BakeCommand(std::span<const std::string_view> args) {
     std::fprintf(stderr, "sinew bake: cannot write %s.*\n", o.out.c_str());
     return 1;
   }
+  WarnIfNothingBaked(*baked);
   size_t vertices = 0;
   for (const BakedPrimitive& b : baked->primitives) vertices += b.data.positions.size() / 3;
   std::printf("sinew bake: %zu primitives, %zu vertices -> %s.%s%s\n", baked->primitives.size(),

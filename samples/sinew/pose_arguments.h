@@ -37,7 +37,8 @@ bool ValidPoseArguments(const char* command, const PoseArguments& o);
 // quaternions (an engine chooses per primitive; the tool for the whole file).
 void ApplySkinningArgument(const PoseArguments& o, Asset* asset);
 
-// Loads `file` (loader::LoadAsset) and applies --skinning; null after a message naming `command`.
+// Loads `file` (loader::LoadAsset), prints the loader's warnings on stderr and applies
+// --skinning; null after a message naming `command`.
 std::unique_ptr<loader::LoadedFile> LoadForCommand(const char* command, const std::string& file,
                                                    const PoseArguments& o);
 

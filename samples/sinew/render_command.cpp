@@ -209,6 +209,17 @@ int RenderCommand(std::span<const std::string_view> args) {
     std::fprintf(stderr, "sinew render: %s\n", rendered.error().ToString().c_str());
     return 1;
   }
+  const bool drawn = std::any_of(rendered->pictures.begin(), rendered->pictures.end(),
+                                 [](const std::vector<uint8_t>& picture) {
+                                   for (size_t i = 3; i < picture.size(); i += 4) {
+                                     if (picture[i] != 0) return true;
+                                   }
+                                   return false;
+                                 });
+  if (!drawn) {
+    std::fputs("sinew render: warning: nothing was drawn: the scene has no mesh instance in view\n",
+               stderr);
+  }
   // The contact sheet: pictures left to right, top to bottom, in a near-square grid.
   const uint32_t count = uint32_t(rendered->pictures.size());
   const uint32_t columns = uint32_t(std::ceil(std::sqrt(double(count))));

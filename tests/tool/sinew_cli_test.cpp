@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <utility>
@@ -583,6 +584,27 @@ TEST(SinewBake, WarnsThatATimeWithoutAClipSamplesNothing) {
   EXPECT_EQ(clip.err.find("warning"), std::string::npos) << clip.err;
 }
 
+// The loader's warnings reach the user of bake as they reach the user of info (RobotExpressive's
+// weights not summing to 1 are normalized), and a file that draws nothing bakes with a warning
+// saying so rather than silently writing nothing.
+TEST(SinewBake, PassesOnTheLoadersWarningsAndSaysWhenNothingIsBaked) {
+  ScratchDir dir;
+  const ToolRun robot = RunSinew(
+      {"bake", Asset("three_RobotExpressive/RobotExpressive.glb"), "--out", "robot"}, dir.path());
+  ASSERT_EQ(robot.exit_code, 0) << robot.err;
+  EXPECT_NE(robot.err.find("sinew bake: warning at /meshes/12/primitives/0/attributes/WEIGHTS_0: "
+                           "174 of 256 vertices have weights that do not sum to 1; normalized"),
+            std::string::npos)
+      << robot.err;
+  EXPECT_EQ(robot.err.find("nothing to bake"), std::string::npos) << robot.err;
+  std::ofstream(dir.path() / "empty.gltf") << R"({"asset": {"version": "2.0"}})";
+  const ToolRun empty = RunSinew({"bake", "empty.gltf", "--out", "empty"}, dir.path());
+  ASSERT_EQ(empty.exit_code, 0) << empty.err;
+  EXPECT_NE(empty.err.find("warning: nothing to bake: the scene has no mesh instance"),
+            std::string::npos)
+      << empty.err;
+}
+
 // How two bakes' positions (the first `vertices` xyz floats of each .bin) differ: the largest
 // difference of a coordinate, and the first bake's extent (its largest coordinate minus its
 // smallest).
@@ -857,6 +879,17 @@ std::pair<uint32_t, uint32_t> PngSize(const std::string& png) {
 
 // `sinew render` writes a PNG of the size asked for (what is in it: tests/gpu/render_gpu_test.cpp),
 // and with --frames a contact sheet: 4 pictures as 2 x 2.
+// A picture of nothing is written, with a warning saying nothing was drawn.
+TEST_F(SinewRenderOnGpu, SaysWhenNothingWasDrawn) {
+  ScratchDir dir;
+  std::ofstream(dir.path() / "empty.gltf") << R"({"asset": {"version": "2.0"}})";
+  const ToolRun run =
+      RunSinew({"render", "empty.gltf", "--size", "16x16", "--out", "empty.png"}, dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("warning: nothing was drawn"), std::string::npos) << run.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "empty.png"));
+}
+
 // Every limit of --frames and --size may be within range while their product is not: 256
 // pictures of 8192x8192 would need 64 GiB. That is refused before anything is drawn.
 TEST(SinewRender, RefusesAContactSheetTooLargeToHold) {
@@ -877,6 +910,7 @@ TEST_F(SinewRenderOnGpu, WritesAPngOfThePictureAndAContactSheetOfFrames) {
       {"render", fox, "--anim", "Walk", "--time", "0.3", "--size", "96x64", "--out", "fox.png"},
       dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err.find("nothing was drawn"), std::string::npos) << run.err;
   EXPECT_EQ(PngSize(ReadText(dir.path() / "fox.png")), std::make_pair(96u, 64u));
   run = RunSinew(
       {"render", fox, "--anim", "Walk", "--frames", "4", "--size", "32x32", "--out", "sheet.png"},
