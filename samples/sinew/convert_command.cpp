@@ -114,7 +114,7 @@ void PrintConvertJson(const ConvertOptions& o, size_t bytes, const loader::G4mfW
   json.BeginObject();
   json.Key("input").String(o.in);
   json.Key("output").String(o.out);
-  json.Key("binary").Bool(o.write.binary);
+  json.Key("binary").Bool(o.write.binary || o.usd == ".usdc" || o.usd == ".usdz");
   json.Key("zstd").Bool(o.write.zstd);
   json.Key("bytes").Int(int64_t(bytes));
   json.Key("meshes_left_out").BeginArray(JsonWriter::kInline);

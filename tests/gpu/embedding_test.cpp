@@ -21,6 +21,18 @@ namespace {
 
 using testing::GpuTest;
 
+// The handles of `context` (a headless one), for a second Context adopting its device.
+vk::AdoptInfo AdoptInfoOf(const vk::Context& context) {
+  vk::AdoptInfo info;
+  info.get_instance_proc_addr = context.get_instance_proc_addr();
+  info.instance = context.instance();
+  info.physical_device = context.physical_device();
+  info.device = context.device();
+  info.queue_family = context.queue_family();
+  info.queue = context.queue();
+  return info;
+}
+
 class EmbeddingTest : public GpuTest {};
 
 // A SkinCache holding `instances` instances of `mesh`, each with a palette of its own (posed).
@@ -240,13 +252,7 @@ TEST_F(EmbeddingTest, OutputsWithDeviceAddressUsageAreAllocatedForIt) {
 // The host's word decides: adopted without AdoptInfo::buffer_device_address, device-address usage
 // is refused before any Vulkan call, whatever the device supports.
 TEST_F(EmbeddingTest, DeviceAddressUsageIsRefusedWhenTheHostDidNotEnableTheFeature) {
-  vk::AdoptInfo info;
-  info.get_instance_proc_addr = context_->get_instance_proc_addr();
-  info.instance = context_->instance();
-  info.physical_device = context_->physical_device();
-  info.device = context_->device();
-  info.queue_family = context_->queue_family();
-  info.queue = context_->queue();
+  const vk::AdoptInfo info = AdoptInfoOf(*context_);
   auto adopted = vk::Context::Adopt(info);
   ASSERT_TRUE(adopted.ok()) << adopted.error().ToString();
   EXPECT_FALSE((*adopted)->buffer_device_address());
@@ -257,6 +263,18 @@ TEST_F(EmbeddingTest, DeviceAddressUsageIsRefusedWhenTheHostDidNotEnableTheFeatu
               vk::MemoryUsage::kDeviceLocal)
           .code(),
       Error::kFeatureNotEnabled);
+}
+
+// A queue family the device does not have is named as such, not as one without compute.
+TEST_F(EmbeddingTest, AdoptingAQueueFamilyTheDeviceLacksSaysItDoesNotExist) {
+  vk::AdoptInfo info = AdoptInfoOf(*context_);
+  info.queue_family = 1000;
+  auto adopted = vk::Context::Adopt(info);
+  EXPECT_EQ(adopted.code(), Error::kInvalidArgument);
+  EXPECT_EQ(adopted.error().where, "AdoptInfo::queue_family");
+  EXPECT_NE(adopted.error().message.find("queue family 1000 does not exist (the device has "),
+            std::string::npos)
+      << adopted.error().message;
 }
 
 TEST_F(EmbeddingTest, PipelinesAreCreatedOncePerContextAndKernelVariant) {

@@ -211,6 +211,7 @@ TEST(SinewConvert, WritesUsdcAndUsdzThatTheToolReadsBack) {
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_EQ(JsonDocument(run.out).root()["bytes"].Int(),
               int64_t(std::filesystem::file_size(dir.path() / out)));
+    EXPECT_TRUE(JsonDocument(run.out).root()["binary"].Bool()) << out;
   }
   const ToolRun info = RunSinew({"info", "fox.usdz", "--json"}, dir.path());
   ASSERT_EQ(info.exit_code, 0) << info.err;

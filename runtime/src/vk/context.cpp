@@ -615,8 +615,13 @@ Result<std::unique_ptr<Context>> Context::Adopt(const AdoptInfo& info) {
   const detail::Functions& f = *ctx->functions_;
   ctx->debug_names_ = info.debug_utils && f.vkSetDebugUtilsObjectNameEXT != nullptr;
   const std::vector<VkQueueFamilyProperties> families = QueueFamilies(f, info.physical_device);
-  if (info.queue_family >= families.size() ||
-      !(families[info.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
+  if (info.queue_family >= families.size()) {
+    return ErrorInfo{Error::kInvalidArgument,
+                     "queue family " + std::to_string(info.queue_family) +
+                         " does not exist (the device has " + std::to_string(families.size()) + ")",
+                     "AdoptInfo::queue_family", 0};
+  }
+  if (!(families[info.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
     return ErrorInfo{Error::kInvalidArgument,
                      "queue family " + std::to_string(info.queue_family) + " has no compute",
                      "AdoptInfo::queue_family", 0};

@@ -25,8 +25,9 @@ VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
+// `what` ("the mesh pool is", "the palette entries are") full, sized by `option`.
 ErrorInfo Full(const char* what, const char* option) {
-  return ErrorInfo{Error::kCapacityExceeded, std::string(what) + " is full", option, 0};
+  return ErrorInfo{Error::kCapacityExceeded, std::string(what) + " full", option, 0};
 }
 
 // A slot of one of the cache's tables; `generation` makes a removed id invalid for good.
@@ -422,7 +423,7 @@ Result<MeshId> SkinCache::RecordMesh(const Primitive& mesh, uint32_t joints,
   auto kernel = s.KernelIndex(context_, variant);
   if (!kernel) return kernel.status();
   const auto base = s.mesh_pool.Allocate(layout.bytes, detail::StreamAlignment(context_));
-  if (!base) return Full("the mesh pool", "SkinCacheOptions::mesh_bytes");
+  if (!base) return Full("the mesh pool is", "SkinCacheOptions::mesh_bytes");
   auto staging = context_.CreateBuffer(layout.bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                        MemoryUsage::kStaging, "sinew skin cache staging");
   if (!staging) {
@@ -499,14 +500,14 @@ Result<PaletteId> SkinCache::AddPalette(uint32_t entries, SkinningMethod method)
   State& s = *state_;
   if (entries == 0) return Status{Error::kInvalidArgument, "a palette of 0 entries", "entries"};
   if (s.palettes.slots.size() - s.palettes.free.size() >= options_.max_palettes) {
-    return Full("the palette table", "SkinCacheOptions::max_palettes");
+    return Full("the palette table is", "SkinCacheOptions::max_palettes");
   }
   const uint32_t units = PaletteUnits(entries, method);
   if (units > options_.max_palette_entries) {
-    return Full("the palette entries", "SkinCacheOptions::max_palette_entries");
+    return Full("the palette entries are", "SkinCacheOptions::max_palette_entries");
   }
   const auto offset = s.palette_pool.Allocate(units);
-  if (!offset) return Full("the palette entries", "SkinCacheOptions::max_palette_entries");
+  if (!offset) return Full("the palette entries are", "SkinCacheOptions::max_palette_entries");
   State::Palette p;
   p.entries = entries;
   p.units = units;
@@ -607,7 +608,7 @@ Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) 
                   "palette"};
   }
   if (live_instances_ >= options_.max_instances) {
-    return Full("the instance table", "SkinCacheOptions::max_instances");
+    return Full("the instance table is", "SkinCacheOptions::max_instances");
   }
   const MeshLayout& l = m->layout;
   const VkDeviceSize v = l.vertex_count;
@@ -626,7 +627,7 @@ Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) 
   for (in.page = 0; in.page < s.pages.size() && !block; ++in.page) {
     block = s.pages[in.page].pool.Allocate(in.block_bytes, kOutputAlignment);
   }
-  if (!block) return Full("the output buffer", "SkinCacheOptions::output_bytes");
+  if (!block) return Full("the output buffer is", "SkinCacheOptions::output_bytes");
   --in.page;
   in.block = *block;
   if (l.morph_target_count) {
@@ -634,7 +635,7 @@ Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) 
     const auto offset = s.morph_pool.Allocate(words);
     if (!offset) {
       s.pages[in.page].pool.Free(in.block, in.block_bytes);
-      return Full("the morph weights", "SkinCacheOptions::max_morph_weights");
+      return Full("the morph weights are", "SkinCacheOptions::max_morph_weights");
     }
     in.morph_offset = static_cast<uint32_t>(*offset);
     in.weights.assign(l.morph_target_count, 0.0f);
