@@ -338,6 +338,59 @@ TEST(QueueOwnership, EqualFamiliesAreNoTransferAndRecordNothing) {
 // mesh (synchronization validation, on in the fixture, would report a missing barrier). With one
 // frame in flight, the staging buffer must outlive that Record() (the validation layer reports a
 // command buffer submitted with a destroyed buffer).
+// An engine reads outputs back without sinew submitting anything: it copies the instance's
+// InstanceOutputRange in its own command buffer, after the output barrier, and decodes the bytes
+// with DecodeInstanceOutputs. Separate float32 streams and interleaved packed ones both come back
+// as the CPU reference deformed them (packed directions within their format's error).
+TEST_F(EmbeddingTest, AnEnginesOwnCopyOfTheOutputRangeDecodesAsTheCpuDeformed) {
+  const procedural::Character character = testing::Character(300, 4);
+  const Primitive& mesh = character.mesh;
+  const testing::Streams cpu =
+      testing::SkinOnCpu(mesh, testing::CrowdPalettes(character.skeleton, 1), 1);
+  auto copy = reinterpret_cast<PFN_vkCmdCopyBuffer>(
+      context_->get_device_proc_addr()(context_->device(), "vkCmdCopyBuffer"));
+  for (const bool compact : {false, true}) {
+    SCOPED_TRACE(compact ? "compact, interleaved" : "float32, separate");
+    vk::SkinCacheOptions options;
+    options.previous_positions = vk::PreviousPositions::kNone;
+    if (compact) {
+      options.formats = VertexFormats::Compact();
+      options.formats.outputs = OutputLayout::kInterleaved;
+    }
+    const Cached cached = CacheOf(*context_, mesh, character.skeleton, 1, options);
+    ASSERT_EQ(cached.ids.size(), 1u);
+    const vk::InstanceOutputs out = cached.cache->outputs(cached.ids[0]);
+    const vk::OutputRange range = vk::InstanceOutputRange(out);
+    ASSERT_GT(range.size, 0u);
+    auto readback = context_->CreateBuffer(range.size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                           vk::MemoryUsage::kReadback);
+    ASSERT_TRUE(readback.ok());
+    const VkBufferCopy region{range.offset, 0, range.size};
+    ASSERT_TRUE(context_
+                    ->SubmitAndWait([&](VkCommandBuffer cmd) {
+                      ASSERT_TRUE(cached.cache->Record(cmd).ok());
+                      cached.cache->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                                        VK_ACCESS_TRANSFER_READ_BIT);
+                      copy(cmd, out.buffer, readback->handle(), 1, &region);
+                    })
+                    .ok());
+    const std::span<const uint8_t> bytes(static_cast<const uint8_t*>(readback->mapped()),
+                                         range.size);
+    auto decoded = vk::DecodeInstanceOutputs(out, bytes);
+    ASSERT_TRUE(decoded.ok()) << decoded.error().ToString();
+    const float extent = BoundsDiagonal(cpu.positions);
+    EXPECT_LE(testing::MaxAbsDiff(decoded->positions, cpu.positions), 1e-5f * extent);
+    // Octahedral directions come back within 0.01 degrees: well within 1e-3 per component.
+    const float direction = compact ? 1e-3f : 1e-5f;
+    EXPECT_LE(testing::MaxAbsDiff(decoded->normals, cpu.normals), direction);
+    EXPECT_LE(testing::MaxAbsDiff(decoded->tangents, cpu.tangents), direction);
+    EXPECT_EQ(vk::DecodeInstanceOutputs(out, bytes.first(bytes.size() - 4)).code(),
+              Error::kSizeMismatch);
+  }
+  EXPECT_EQ(vk::DecodeInstanceOutputs(vk::InstanceOutputs{}, {}).code(), Error::kInvalidHandle);
+  EXPECT_EQ(vk::InstanceOutputRange(vk::InstanceOutputs{}).size, 0u);
+}
+
 TEST_F(EmbeddingTest, AnUploadOnTheContextsFamilyIsVisibleToARecordInTheSameCommandBuffer) {
   const procedural::Character character = testing::Character(200, 4);
 

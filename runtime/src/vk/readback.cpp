@@ -1,6 +1,8 @@
 #include "sinew/vk/readback.h"
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "functions.h"
 #include "sinew/core/vertex_formats.h"
@@ -38,58 +40,80 @@ Result<std::vector<float>> ReadFloats(const Context& context, VkBuffer buffer, V
   return out;
 }
 
+OutputRange InstanceOutputRange(const InstanceOutputs& out) {
+  if (out.vertex_count == 0) return {};
+  const VkDeviceSize last = out.vertex_count - 1;
+  VkDeviceSize begin = out.positions, end = out.positions + last * out.positions_stride + 12;
+  const auto include = [&](VkDeviceSize offset, uint32_t bytes, uint32_t stride) {
+    begin = std::min(begin, offset);
+    end = std::max(end, offset + last * stride + bytes);
+  };
+  if (out.has_normals) include(out.normals, NormalBytes(out.directions), out.normals_stride);
+  if (out.has_tangents) include(out.tangents, TangentBytes(out.directions), out.tangents_stride);
+  return {begin, end - begin};
+}
+
+Result<cpu::DeformedPrimitive> DecodeInstanceOutputs(const InstanceOutputs& out,
+                                                     std::span<const uint8_t> bytes) {
+  if (out.vertex_count == 0) return Status{Error::kInvalidHandle, "no such instance", "instance"};
+  const OutputRange range = InstanceOutputRange(out);
+  if (bytes.size() != range.size) {
+    return Status{Error::kSizeMismatch,
+                  std::to_string(bytes.size()) + " bytes, but the instance's outputs span " +
+                      std::to_string(range.size),
+                  "bytes"};
+  }
+  const size_t v = out.vertex_count;
+  // A stream's `per_vertex` 32-bit words, `stride` bytes apart from `offset` into the buffer.
+  const auto gather = [&](VkDeviceSize offset, uint32_t per_vertex, uint32_t stride) {
+    std::vector<uint32_t> words(v * per_vertex);
+    for (size_t i = 0; i < v; ++i) {
+      std::memcpy(&words[i * per_vertex], bytes.data() + (offset - range.offset) + i * stride,
+                  per_vertex * sizeof(uint32_t));
+    }
+    return words;
+  };
+  const auto as_floats = [](const std::vector<uint32_t>& words) {
+    std::vector<float> floats(words.size());
+    std::memcpy(floats.data(), words.data(), words.size() * sizeof(float));
+    return floats;
+  };
+  cpu::DeformedPrimitive result;
+  result.positions = as_floats(gather(out.positions, 3, out.positions_stride));
+  const DirectionFormat format = out.directions;
+  const bool packed = format != DirectionFormat::kFloat32;
+  // A direction stream: `components` floats a vertex, or one packed word each that `decode` turns
+  // into them.
+  const auto directions = [&](VkDeviceSize offset, uint32_t stride, uint32_t components,
+                              auto decode) {
+    const std::vector<uint32_t> words = gather(offset, packed ? 1 : components, stride);
+    if (!packed) return as_floats(words);
+    std::vector<float> floats(v * components);
+    for (size_t i = 0; i < v; ++i) {
+      const auto direction = decode(words[i], format);
+      std::memcpy(&floats[i * components], &direction, sizeof(direction));
+    }
+    return floats;
+  };
+  if (out.has_normals) {
+    result.normals = directions(out.normals, out.normals_stride, 3, DecodeNormal);
+  }
+  if (out.has_tangents) {
+    result.tangents = directions(out.tangents, out.tangents_stride, 4, DecodeTangent);
+  }
+  return result;
+}
+
 Result<cpu::DeformedPrimitive> ReadInstanceOutputs(const Context& context, const SkinCache& cache,
                                                    InstanceId instance) {
   const InstanceOutputs out = cache.outputs(instance);
   if (out.vertex_count == 0) return Status{Error::kInvalidHandle, "no such instance", "instance"};
-  const VkDeviceSize v = out.vertex_count;
-  // A stream's `bytes` per vertex, `stride` apart from `offset`, gathered into `to` as 32-bit
-  // words (floats, or packed words decoded below).
-  const auto read = [&](VkDeviceSize offset, uint32_t bytes, uint32_t stride,
-                        std::vector<float>* to) {
-    auto words = ReadFloats(context, out.buffer, offset, (v - 1) * stride + bytes);
-    if (!words) return words.status();
-    const uint32_t per_vertex = bytes / 4, step = stride / 4;
-    to->resize(v * per_vertex);
-    for (VkDeviceSize i = 0; i < v; ++i) {
-      std::memcpy(to->data() + i * per_vertex, words->data() + i * step, bytes);
-    }
-    return Status{};
-  };
-  cpu::DeformedPrimitive result;
-  if (Status s = read(out.positions, 12, out.positions_stride, &result.positions); !s) return s;
-  const DirectionFormat format = out.directions;
-  if (out.has_normals) {
-    if (Status s = read(out.normals, NormalBytes(format), out.normals_stride, &result.normals);
-        !s) {
-      return s;
-    }
-  }
-  if (out.has_tangents) {
-    if (Status s = read(out.tangents, TangentBytes(format), out.tangents_stride, &result.tangents);
-        !s) {
-      return s;
-    }
-  }
-  if (format == DirectionFormat::kFloat32) return result;
-  // One packed word per vertex: decoded to float xyz and xyzw.
-  const auto words = [](const std::vector<float>& packed) {
-    std::vector<uint32_t> w(packed.size());
-    std::memcpy(w.data(), packed.data(), packed.size() * sizeof(float));
-    return w;
-  };
-  const std::vector<uint32_t> normals = words(result.normals), tangents = words(result.tangents);
-  result.normals.assign(normals.size() * 3, 0.0f);
-  for (size_t i = 0; i < normals.size(); ++i) {
-    const Float3 n = DecodeNormal(normals[i], format);
-    std::memcpy(&result.normals[i * 3], &n, sizeof(n));
-  }
-  result.tangents.assign(tangents.size() * 4, 0.0f);
-  for (size_t i = 0; i < tangents.size(); ++i) {
-    const Float4 t = DecodeTangent(tangents[i], format);
-    std::memcpy(&result.tangents[i * 4], &t, sizeof(t));
-  }
-  return result;
+  // The range is whole words: every offset, stride and element size is a multiple of 4.
+  const OutputRange range = InstanceOutputRange(out);
+  auto words = ReadFloats(context, out.buffer, range.offset, range.size);
+  if (!words) return words.status();
+  return DecodeInstanceOutputs(
+      out, std::span(reinterpret_cast<const uint8_t*>(words->data()), range.size));
 }
 
 }  // namespace sinew::vk
