@@ -71,7 +71,7 @@ Status ApplyBindPose(const Asset& a, std::span<const Node> nodes, const std::str
   }
   if (!found) {
     return Status(Error::kInvalidArgument,
-                  std::string("no skin has a ") + cpu::PoseTypeName(type) + " bind pose");
+                  std::string("no skin has a bind pose of type ") + cpu::PoseTypeName(type));
   }
   return {};
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "bake.h"
 #include "bake_files.h"
 #include "commands.h"
+#include "counted.h"
 #include "output_paths.h"
 #include "pose_arguments.h"
 #include "sinew/cpu/sample_animation_job.h"
@@ -75,7 +77,10 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
       return 2;
     }
   }
-  if (o->file.empty() || o->out.empty()) return 2;
+  if (o->file.empty() || o->out.empty()) {
+    std::fprintf(stderr, "sinew bake: %s is missing\n", o->file.empty() ? "FILE" : "--out PREFIX");
+    return 2;
+  }
   if (o->device != "cpu" && o->device != "gpu") {
     std::fputs("sinew bake: --device cpu|gpu\n", stderr);
     return 2;
@@ -128,9 +133,10 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
     return 1;
   }
   WarnIfNothingBaked(frames.front().baked);
-  std::printf("sinew bake: %zu primitives and %zu rigid prims at %zu time codes -> %s.usda\n",
-              frames.front().baked.primitives.size(), frames.front().baked.rigid.size(),
-              frames.size(), o.out.c_str());
+  std::printf("sinew bake: %s and %s at %s -> %s.usda\n",
+              Counted(frames.front().baked.primitives.size(), "primitive").c_str(),
+              Counted(frames.front().baked.rigid.size(), "rigid prim").c_str(),
+              Counted(frames.size(), "time code").c_str(), o.out.c_str());
   return 0;
 }
 
@@ -146,11 +152,18 @@ int BakeCommand(std::span<const std::string_view> args) {
     Usage(stderr);
     return rc;
   }
+  // PREFIX names files, not the folder they go in ("--out dir/" would write dir/.json).
+  if (const std::filesystem::path prefix(o.out);
+      !prefix.has_filename() || std::filesystem::is_directory(prefix)) {
+    std::fprintf(stderr, "sinew bake: --out %s is a folder: give a file name prefix\n",
+                 o.out.c_str());
+    return 2;
+  }
   const std::vector<std::string> extensions = o.format == "bin"
                                                   ? std::vector<std::string>{".json", ".bin"}
                                                   : std::vector<std::string>{"." + o.format};
   for (const std::string& extension : extensions) {
-    if (WritesOverInput("bake", o.file, o.out + extension)) return 2;
+    if (!CanWriteOutput("bake", o.file, o.out + extension)) return 2;
   }
   const std::unique_ptr<loader::LoadedFile> file = LoadForCommand("bake", o.file, o.pose);
   if (!file) return 1;
@@ -183,8 +196,10 @@ int BakeCommand(std::span<const std::string_view> args) {
   WarnIfNothingBaked(*baked);
   size_t vertices = 0;
   for (const BakedPrimitive& b : baked->primitives) vertices += b.data.positions.size() / 3;
-  std::printf("sinew bake: %zu primitives, %zu vertices -> %s.%s%s\n", baked->primitives.size(),
-              vertices, o.out.c_str(), o.format == "bin" ? "json + " : "",
+  std::printf("sinew bake: %s, %s -> %s.%s%s\n",
+              Counted(baked->primitives.size(), "primitive").c_str(),
+              Counted(vertices, "vertex", "vertices").c_str(), o.out.c_str(),
+              o.format == "bin" ? "json + " : "",
               o.format == "bin" ? (o.out + ".bin").c_str() : o.format.c_str());
   return 0;
 }

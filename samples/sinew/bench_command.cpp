@@ -168,6 +168,7 @@ void PrintHelp() {
       "       sinew bench --crowd N[,N...] [options]  a mixed crowd in one SkinCache (--help)\n"
       "       sinew bench --pose FILE... [--characters N] [--json]\n"
       "                                               crowd posing vs per-character jobs\n"
+      "                                               (--characters default 1000)\n"
       "  FILE              a glTF, G4MF or USD file: every skinned primitive of it, for\n"
       "                    --characters instances (posed along its first clip, if any), in its\n"
       "                    own influence layout and in the other one, instead of the procedural\n"

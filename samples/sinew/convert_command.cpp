@@ -12,6 +12,7 @@
 
 #include "bake.h"
 #include "commands.h"
+#include "counted.h"
 #include "json_writer.h"
 #include "output_paths.h"
 #include "sinew/loader/g4mf_writer.h"
@@ -75,7 +76,7 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
   for (const char* extension : {".usda", ".usdc", ".usdz"}) {
     if (EndsWith(o->out, extension)) o->usd = extension;
   }
-  if (WritesOverInput("convert", o->in, o->out)) return 2;
+  if (!CanWriteOutput("convert", o->in, o->out)) return 2;
   if (!o->write.binary && o->usd.empty() && !EndsWith(o->out, ".g4tf")) {
     std::fprintf(stderr,
                  "sinew convert: %s: the output's extension says what to write: .g4tf, .g4b, "
@@ -101,8 +102,8 @@ void WarnLeftOut(const loader::G4mfWriteReport& report) {
     for (const std::string& animation : report.animations_left_out) {
       names += (names.empty() ? "'" : ", '") + animation + "'";
     }
-    std::fprintf(stderr, "sinew convert: warning: %zu animation(s) left out (G4MF has none): %s\n",
-                 report.animations_left_out.size(), names.c_str());
+    std::fprintf(stderr, "sinew convert: warning: %s left out (G4MF has none): %s\n",
+                 Counted(report.animations_left_out.size(), "animation").c_str(), names.c_str());
   }
 }
 

@@ -542,6 +542,8 @@ int InfoCommand(std::span<const std::string_view> args) {
     } else if (path.empty()) {
       path = a;
     } else {
+      std::fprintf(stderr, "sinew info: unexpected argument '%.*s' (one FILE)\n", int(a.size()),
+                   a.data());
       usage = true;
     }
   }

@@ -20,22 +20,28 @@ bool FileContains(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
-bool WritesOverInput(const char* command, const std::string& input, const std::string& output) {
+bool CanWriteOutput(const char* command, const std::string& input, const std::string& output) {
   std::error_code ec;
   const fs::path out(output), in(input);
-  if (!fs::exists(out, ec)) return false;
-  const char* what = nullptr;
-  if (fs::equivalent(in, out, ec)) {
-    what = "the input file";
+  const fs::path folder = out.parent_path();
+  const char* why = nullptr;
+  if (!out.has_filename() || fs::is_directory(out, ec)) {
+    why = "is a folder: give a file name";
+  } else if (!folder.empty() && !fs::is_directory(folder, ec)) {
+    why = "is in a folder that does not exist";
+  } else if (!fs::exists(out, ec)) {
+    return true;
+  } else if (fs::equivalent(in, out, ec)) {
+    why = "is the input file, which would be overwritten: choose another output";
   } else if (fs::equivalent(fs::absolute(in, ec).parent_path(), fs::absolute(out, ec).parent_path(),
                             ec) &&
              FileContains(in, out.filename().string())) {
-    what = "a file the input names";
+    why = "is a file the input names, which would be overwritten: choose another output";
+  } else {
+    return true;
   }
-  if (what == nullptr) return false;
-  std::fprintf(stderr, "sinew %s: %s is %s, which would be overwritten: choose another output\n",
-               command, output.c_str(), what);
-  return true;
+  std::fprintf(stderr, "sinew %s: %s %s\n", command, output.c_str(), why);
+  return false;
 }
 
 }  // namespace sinew::tool

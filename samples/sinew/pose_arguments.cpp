@@ -1,5 +1,6 @@
 #include "pose_arguments.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -9,10 +10,15 @@
 namespace sinew::tool {
 
 bool ParseFloat(std::string_view text, float* out) {
-  const std::string s(text);
-  char* end = nullptr;
-  *out = std::strtof(s.c_str(), &end);
-  return !s.empty() && end == s.c_str() + s.size() && std::isfinite(*out);
+  // Decimal only (std::strtof would also read "0x10" as 16), every character used.
+  float value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(value)) {
+    return false;
+  }
+  *out = value;
+  return true;
 }
 
 namespace {

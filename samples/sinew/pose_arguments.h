@@ -42,7 +42,7 @@ void ApplySkinningArgument(const PoseArguments& o, Asset* asset);
 std::unique_ptr<loader::LoadedFile> LoadForCommand(const char* command, const std::string& file,
                                                    const PoseArguments& o);
 
-// A finite number.
+// A finite decimal number, every character of `text` used ("0x10", "1.5s" and "" are not).
 bool ParseFloat(std::string_view text, float* out);
 
 }  // namespace sinew::tool

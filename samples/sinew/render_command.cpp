@@ -134,11 +134,24 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
       return 2;
     }
   }
-  if (o->file.empty() || o->out.empty()) return 2;
+  if (o->file.empty() || o->out.empty()) {
+    std::fprintf(stderr, "sinew render: %s is missing\n",
+                 o->file.empty() ? "FILE" : "--out PICTURE.png");
+    return 2;
+  }
   if (!ValidPoseArguments("render", o->pose)) return 2;
   if (o->frames > 1 && o->pose.time_given) {
     std::fputs("sinew render: --time or --frames, not both\n", stderr);
     return 2;
+  }
+  // Options that change nothing without another, said as bake's --time without --anim is.
+  if (o->frames > 1 && o->pose.bake.anim.empty()) {
+    std::fputs("sinew render: warning: --frames without --anim: every picture is the same pose\n",
+               stderr);
+  }
+  if (o->fps > 0 && o->frames <= 1 && !o->motion_vectors) {
+    std::fputs("sinew render: warning: --fps without --frames or --motion-vectors does nothing\n",
+               stderr);
   }
   // The pictures and the sheet made of them are held in memory, 4 bytes a pixel each.
   const uint64_t pixels = uint64_t(o->frames) * o->width * o->height;
@@ -181,7 +194,7 @@ int RenderCommand(std::span<const std::string_view> args) {
     Usage(stderr);
     return rc;
   }
-  if (WritesOverInput("render", o.file, o.out)) return 2;
+  if (!CanWriteOutput("render", o.file, o.out)) return 2;
   const std::unique_ptr<loader::LoadedFile> file = LoadForCommand("render", o.file, o.pose);
   if (!file) return 1;
   const Asset& a = file->loaded.asset;

@@ -135,7 +135,7 @@ TEST(Bake, ABindTypeNoSkinHasIsAnError) {
   auto baked = BakeAsset(ArmWithAHat(), o);
   ASSERT_FALSE(baked.ok());
   EXPECT_EQ(baked.code(), Error::kInvalidArgument);
-  EXPECT_EQ(baked.error().message, "no skin has a APose bind pose");
+  EXPECT_EQ(baked.error().message, "no skin has a bind pose of type APose");
   o.pose = "bind:Tpose";
   EXPECT_EQ(BakeAsset(ArmWithAHat(), o).code(), Error::kInvalidArgument);
   EXPECT_FALSE(IsBakePose("bind:Tpose"));

@@ -708,6 +708,21 @@ TEST(SinewTool, NeverWritesOverItsInputNorAFileTheInputNames) {
   }
   EXPECT_EQ(ReadText(dir.path() / "AnimatedMorphCube.gltf"), gltf);
   EXPECT_EQ(ReadText(dir.path() / "AnimatedMorphCube.bin"), bin);
+  // Outputs into a folder that does not exist, or onto a folder, are refused before loading.
+  std::filesystem::create_directory(dir.path() / "sub");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> misplaced = {
+      {{"bake", "AnimatedMorphCube.gltf", "--out", "nowhere/cube"}, "does not exist"},
+      {{"bake", "AnimatedMorphCube.gltf", "--out", "sub/"}, "is a folder"},
+      {{"bake", "AnimatedMorphCube.gltf", "--out", "sub"}, "is a folder"},
+      {{"render", "AnimatedMorphCube.gltf", "--out", "nowhere/cube.png"}, "does not exist"},
+      {{"convert", "AnimatedMorphCube.gltf", "sub"}, "is a folder"},
+  };
+  for (const auto& [args, why] : misplaced) {
+    const ToolRun run = RunSinew(args, dir.path());
+    EXPECT_EQ(run.exit_code, 2) << args[3 % args.size()] << ": " << run.err;
+    EXPECT_NE(run.err.find(why), std::string::npos) << run.err;
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path() / "sub"));
   // A .usda bake of the same name writes no file the input names.
   const ToolRun usda =
       RunSinew({"bake", "AnimatedMorphCube.gltf", "--out", "AnimatedMorphCube", "--format", "usda"},
@@ -814,7 +829,7 @@ TEST(SinewConvert, WritesUnskinnedMeshesAndWarnsAboutAnimations) {
                                 "RobotExpressive.g4tf", "--json"},
                                dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.err.find("warning: 14 animation(s) left out (G4MF has none): 'Dance'"),
+  EXPECT_NE(run.err.find("warning: 14 animations left out (G4MF has none): 'Dance'"),
             std::string::npos)
       << run.err;
   const JsonDocument converted(run.out);
@@ -888,6 +903,39 @@ TEST_F(SinewRenderOnGpu, SaysWhenNothingWasDrawn) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.err.find("warning: nothing was drawn"), std::string::npos) << run.err;
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "empty.png"));
+}
+
+// --frames without a clip draws one pose again and again, and --fps without --frames or
+// --motion-vectors is not used: each is said, and the picture still written.
+TEST_F(SinewRenderOnGpu, WarnsAboutOptionsThatChangeNothing) {
+  ScratchDir dir;
+  const std::string skin = Asset("SimpleSkin/SimpleSkin.gltf");
+  const ToolRun frames =
+      RunSinew({"render", skin, "--frames", "2", "--size", "8x8", "--out", "a.png"}, dir.path());
+  ASSERT_EQ(frames.exit_code, 0) << frames.err;
+  EXPECT_NE(frames.err.find("warning: --frames without --anim"), std::string::npos) << frames.err;
+  const ToolRun fps =
+      RunSinew({"render", skin, "--fps", "3", "--size", "8x8", "--out", "b.png"}, dir.path());
+  ASSERT_EQ(fps.exit_code, 0) << fps.err;
+  EXPECT_NE(fps.err.find("warning: --fps without --frames or --motion-vectors"), std::string::npos)
+      << fps.err;
+  const ToolRun used = RunSinew({"render", skin, "--anim", "0", "--frames", "2", "--fps", "3",
+                                 "--size", "8x8", "--out", "c.png"},
+                                dir.path());
+  ASSERT_EQ(used.exit_code, 0) << used.err;
+  EXPECT_EQ(used.err.find("warning"), std::string::npos) << used.err;
+}
+
+// Numbers are decimal: a hexadecimal time, or one with a unit, is a usage error, not 16 seconds.
+TEST(SinewBake, TakesOnlyDecimalNumbers) {
+  ScratchDir dir;
+  for (const char* time : {"0x10", "1.5s", "+", ""}) {
+    const ToolRun run = RunSinew(
+        {"bake", Asset("SimpleSkin/SimpleSkin.gltf"), "--anim", "0", "--time", time, "--out", "t"},
+        dir.path());
+    EXPECT_EQ(run.exit_code, 2) << time;
+    EXPECT_NE(run.err.find("--time needs a finite number"), std::string::npos) << run.err;
+  }
 }
 
 // Every limit of --frames and --size may be within range while their product is not: 256
