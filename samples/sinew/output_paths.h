@@ -1,7 +1,7 @@
 // The tool's rule for the files it writes: into a folder that exists, never over a folder, and
-// never over what it reads: the input file, or a file beside it that the input names (a .gltf's
-// external buffer, a USD layer's sublayer), which a bake's PREFIX.bin or a conversion's OUT would
-// otherwise replace without a word.
+// never over the input or a file the input names (a .gltf's external buffer or texture, by any
+// path, link or URI escape), which a bake's PREFIX.bin or a picture would otherwise replace
+// without a word.
 #pragma once
 
 #include <string>
@@ -9,8 +9,9 @@
 namespace sinew::tool {
 
 // Whether `output` may be written for `input`: its folder exists, it is not a folder, and it is
-// neither `input` nor an existing file in `input`'s folder whose name the input's bytes contain.
-// Otherwise false, after saying why on stderr, naming `command` ("bake").
+// neither `input` nor a file the input names (a string it quotes, or a .usda asset path, taken
+// relative to its folder), however the output reaches it: another spelling, a symlink, a hard
+// link. Otherwise false, after saying why on stderr, naming `command` ("bake").
 bool CanWriteOutput(const char* command, const std::string& input, const std::string& output);
 
 }  // namespace sinew::tool

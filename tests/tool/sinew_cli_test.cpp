@@ -706,8 +706,26 @@ TEST(SinewTool, NeverWritesOverItsInputNorAFileTheInputNames) {
     EXPECT_EQ(run.exit_code, 2) << args[0] << ": " << run.err;
     EXPECT_NE(run.err.find("which would be overwritten"), std::string::npos) << run.err;
   }
+  // The buffer reached another way: a symlink, a hard link, a URI with a folder and an escape.
+  std::filesystem::create_symlink("AnimatedMorphCube.bin", dir.path() / "soft.bin");
+  std::filesystem::create_hard_link(dir.path() / "AnimatedMorphCube.bin", dir.path() / "hard.bin");
+  std::filesystem::create_directory(dir.path() / "bufs");
+  std::filesystem::copy_file(dir.path() / "AnimatedMorphCube.bin", dir.path() / "bufs/cube x.bin");
+  std::string escaped = gltf;
+  escaped.replace(escaped.find("\"AnimatedMorphCube.bin\""), 23, "\"bufs/cube%20x.bin\"");
+  std::ofstream(dir.path() / "escaped.gltf") << escaped;
+  const std::string moved = ReadText(dir.path() / "bufs/cube x.bin");
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"bake", "AnimatedMorphCube.gltf", "--out", "soft"},
+                                             {"bake", "AnimatedMorphCube.gltf", "--out", "hard"},
+                                             {"bake", "escaped.gltf", "--out", "bufs/cube x"}}) {
+    const ToolRun run = RunSinew(args, dir.path());
+    EXPECT_EQ(run.exit_code, 2) << args[3] << ": " << run.err;
+    EXPECT_NE(run.err.find("is a file the input names"), std::string::npos) << run.err;
+  }
   EXPECT_EQ(ReadText(dir.path() / "AnimatedMorphCube.gltf"), gltf);
   EXPECT_EQ(ReadText(dir.path() / "AnimatedMorphCube.bin"), bin);
+  EXPECT_EQ(ReadText(dir.path() / "bufs/cube x.bin"), moved);
   // Outputs into a folder that does not exist, or onto a folder, are refused before loading.
   std::filesystem::create_directory(dir.path() / "sub");
   const std::vector<std::pair<std::vector<std::string>, std::string>> misplaced = {
