@@ -1,9 +1,11 @@
 // `sinew bake FILE ... --out PREFIX`: the deformed vertices of every mesh instance of the scene at
 // a time of a clip (or a rest / bind pose), in scene space, as PREFIX.json (manifest, docs/bake.md)
 // + PREFIX.bin (little-endian float32), or as .ply / .obj for people.
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -61,7 +63,11 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     if (parsed == Parsed::kTaken) continue;
     const bool has_value = i + 1 < args.size();
     const auto value = [&]() { return std::string(args[++i]); };
-    if (!has_value && a.starts_with("--")) {
+    const bool known = a == "--out" || a == "--device" || a == "--format";
+    if (a.starts_with("--") && !known) {
+      std::fprintf(stderr, "sinew bake: unknown option '%.*s'\n", int(a.size()), a.data());
+      return 2;
+    } else if (known && !has_value) {
       std::fprintf(stderr, "sinew bake: %.*s needs a value\n", int(a.size()), a.data());
       return 2;
     } else if (a == "--out") {
@@ -129,7 +135,8 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
     frames.push_back({time_code, std::move(*baked)});
   }
   if (!WriteBakeUsda(o.out, o.file, a, kBakeTimeCodesPerSecond, frames)) {
-    std::fprintf(stderr, "sinew bake: cannot write %s.usda\n", o.out.c_str());
+    std::fprintf(stderr, "sinew bake: cannot write %s.usda: %s\n", o.out.c_str(),
+                 std::strerror(errno));
     return 1;
   }
   WarnIfNothingBaked(frames.front().baked);
@@ -190,7 +197,8 @@ int BakeCommand(std::span<const std::string_view> args) {
                                      a, *baked)
                       : WriteBakeMesh(o.out, o.format, o.file, *baked);
   if (!ok) {
-    std::fprintf(stderr, "sinew bake: cannot write %s.*\n", o.out.c_str());
+    std::fprintf(stderr, "sinew bake: cannot write %s.%s: %s\n", o.out.c_str(),
+                 o.format == "bin" ? "bin or .json" : o.format.c_str(), std::strerror(errno));
     return 1;
   }
   WarnIfNothingBaked(*baked);

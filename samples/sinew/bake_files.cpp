@@ -1,6 +1,7 @@
 #include "bake_files.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -87,11 +88,24 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
   json.EndArray();
   json.Key("byteLength").Int(int64_t(offset));
   json.EndObject();
-  std::ofstream manifest(prefix + ".json");
-  manifest << text;
+  // No manifest for a .bin that was not written, and nothing left of a bake that failed. (errno
+  // stays the first failure's, for the caller's message.)
   bin.close();
-  manifest.close();
-  return json.Done() && bool(bin) && bool(manifest);
+  bool written = json.Done() && bool(bin);
+  if (written) {
+    std::ofstream manifest(prefix + ".json");
+    manifest << text;
+    manifest.close();
+    written = bool(manifest);
+  }
+  if (!written) {
+    const int error = errno;
+    std::error_code ignored;
+    std::filesystem::remove(prefix + ".bin", ignored);
+    std::filesystem::remove(prefix + ".json", ignored);
+    errno = error;
+  }
+  return written;
 }
 
 bool WriteBakeMesh(const std::string& prefix, const std::string& format, const std::string& source,

@@ -1350,7 +1350,14 @@ int BenchCommand(std::span<const std::string_view> args) {
   }
   BenchReport report;
   const std::unique_ptr<vk::Context> ctx = CreateBenchContext(o, &report.gpu_note);
+  const std::string context_device = ToolContextOptions(o.device).device;
   report.gpu = ctx != nullptr;
+  // A device asked for by name or index that is not there is an error, not a CPU-only run.
+  if (!ctx && !o.skip_gpu && !context_device.empty()) {
+    std::fprintf(stderr, "sinew bench: no device '%s' (--device or SINEW_DEVICE)\n",
+                 context_device.c_str());
+    return 1;
+  }
   if (o.gpu_only && !ctx) {
     std::fprintf(stderr, "sinew bench: --gpu-only, and no GPU path\n");
     return 1;

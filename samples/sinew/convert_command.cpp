@@ -31,11 +31,6 @@ struct ConvertOptions {
   bool json = false;
 };
 
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 void Usage(std::FILE* to) {
   std::fputs(
       "usage: sinew convert IN OUT.g4tf|OUT.g4b|OUT.usda|OUT.usdc|OUT.usdz [--zstd]\n"
@@ -55,10 +50,17 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
     const std::string_view a = args[i];
     if (a == "--anim" && i + 1 < args.size()) {
       o->anim = args[++i];
+      if (o->anim.empty()) {  // an unnamed clip is taken by its index
+        std::fputs("sinew convert: --anim needs a clip's name or index\n", stderr);
+        return 2;
+      }
     } else if (a == "--zstd") {
       o->write.zstd = true;
     } else if (a == "--json") {
       o->json = true;
+    } else if (a.starts_with("--")) {
+      std::fprintf(stderr, "sinew convert: unknown option '%.*s'\n", int(a.size()), a.data());
+      return 2;
     } else if (o->in.empty()) {
       o->in = a;
     } else if (o->out.empty()) {
@@ -72,12 +74,12 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
     Usage(stderr);
     return 2;
   }
-  o->write.binary = EndsWith(o->out, ".g4b");
+  o->write.binary = HasExtension(o->out, ".g4b");
   for (const char* extension : {".usda", ".usdc", ".usdz"}) {
-    if (EndsWith(o->out, extension)) o->usd = extension;
+    if (HasExtension(o->out, extension)) o->usd = extension;
   }
   if (!CanWriteOutput("convert", o->in, o->out)) return 2;
-  if (!o->write.binary && o->usd.empty() && !EndsWith(o->out, ".g4tf")) {
+  if (!o->write.binary && o->usd.empty() && !HasExtension(o->out, ".g4tf")) {
     std::fprintf(stderr,
                  "sinew convert: %s: the output's extension says what to write: .g4tf, .g4b, "
                  ".usda, .usdc or .usdz\n",

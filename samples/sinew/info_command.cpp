@@ -539,6 +539,9 @@ int InfoCommand(std::span<const std::string_view> args) {
       json = true;
     } else if (a == "--help" || a == "-h") {
       help = true;
+    } else if (a.starts_with("--")) {
+      std::fprintf(stderr, "sinew info: unknown option '%.*s'\n", int(a.size()), a.data());
+      usage = true;
     } else if (path.empty()) {
       path = a;
     } else {

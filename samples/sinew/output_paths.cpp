@@ -1,5 +1,6 @@
 #include "output_paths.h"
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -76,6 +77,18 @@ bool CanWriteOutput(const char* command, const std::string& input, const std::st
   }
   std::fprintf(stderr, "sinew %s: %s %s\n", command, output.c_str(), why);
   return false;
+}
+
+bool HasExtension(std::string_view path, std::string_view extension) {
+  if (path.size() < extension.size()) return false;
+  const std::string_view end = path.substr(path.size() - extension.size());
+  for (size_t i = 0; i < end.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(end[i])) !=
+        std::tolower(static_cast<unsigned char>(extension[i]))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace sinew::tool

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace sinew::tool {
 
@@ -13,5 +14,9 @@ namespace sinew::tool {
 // relative to its folder), however the output reaches it: another spelling, a symlink, a hard
 // link. Otherwise false, after saying why on stderr, naming `command` ("bake").
 bool CanWriteOutput(const char* command, const std::string& input, const std::string& output);
+
+// Whether `path` ends with `extension` (".png"), letter case aside: an output's extension says
+// what is written into it.
+bool HasExtension(std::string_view path, std::string_view extension);
 
 }  // namespace sinew::tool

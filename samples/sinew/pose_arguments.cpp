@@ -65,6 +65,10 @@ Parsed ParsePoseArgument(const char* command, std::span<const std::string_view> 
   }
   const std::string value(args[++*i]);
   if (a == "--anim") {
+    if (value.empty()) {  // "" is no clip; an unnamed clip is taken by its index
+      std::fprintf(stderr, "sinew %s: --anim needs a clip's name or index\n", command);
+      return Parsed::kBad;
+    }
     o->bake.anim = value;
   } else if (a == "--time") {
     o->time_given = true;

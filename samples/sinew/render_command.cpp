@@ -85,7 +85,15 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
       o->motion_vectors = true;
       continue;
     }
-    if (!has_value && a.starts_with("--")) {
+    constexpr std::string_view kWithValue[] = {"--out",  "--camera", "--device", "--formats",
+                                               "--size", "--frames", "--fps"};
+    const bool takes_value =
+        std::find(std::begin(kWithValue), std::end(kWithValue), a) != std::end(kWithValue);
+    if (a.starts_with("--") && !takes_value) {
+      std::fprintf(stderr, "sinew render: unknown option '%.*s'\n", int(a.size()), a.data());
+      return 2;
+    }
+    if (!has_value && takes_value) {
       std::fprintf(stderr, "sinew render: %.*s needs a value\n", int(a.size()), a.data());
       return 2;
     }
@@ -193,6 +201,11 @@ int RenderCommand(std::span<const std::string_view> args) {
   if (int rc = Parse(args, &o); rc != 0) {
     Usage(stderr);
     return rc;
+  }
+  if (!HasExtension(o.out, ".png")) {
+    std::fprintf(stderr, "sinew render: %s: the picture is a PNG, so its name ends in .png\n",
+                 o.out.c_str());
+    return 2;
   }
   if (!CanWriteOutput("render", o.file, o.out)) return 2;
   const std::unique_ptr<loader::LoadedFile> file = LoadForCommand("render", o.file, o.pose);

@@ -699,8 +699,9 @@ TEST(SinewTool, NeverWritesOverItsInputNorAFileTheInputNames) {
   const std::vector<std::vector<std::string>> runs = {
       {"convert", "AnimatedMorphCube.gltf", "./AnimatedMorphCube.gltf"},
       {"bake", "AnimatedMorphCube.gltf", "--out", "AnimatedMorphCube"},
-      {"render", "AnimatedMorphCube.gltf", "--out", "AnimatedMorphCube.gltf"},
+      {"render", "AnimatedMorphCube.gltf", "--out", "picture.png"},  // a link to the input
   };
+  std::filesystem::create_symlink("AnimatedMorphCube.gltf", dir.path() / "picture.png");
   for (const std::vector<std::string>& args : runs) {
     const ToolRun run = RunSinew(args, dir.path());
     EXPECT_EQ(run.exit_code, 2) << args[0] << ": " << run.err;
@@ -942,6 +943,56 @@ TEST_F(SinewRenderOnGpu, WarnsAboutOptionsThatChangeNothing) {
                                 dir.path());
   ASSERT_EQ(used.exit_code, 0) << used.err;
   EXPECT_EQ(used.err.find("warning"), std::string::npos) << used.err;
+}
+
+// Command lines that meant something else are refused with a message that says what: an unknown
+// option, an empty --anim (an unnamed clip is taken by index), a picture not named .png; an
+// output extension is read whatever its letter case.
+TEST(SinewTool, RefusesCommandLinesThatMeantSomethingElseSayingWhat) {
+  ScratchDir dir;
+  const std::string skin = Asset("SimpleSkin/SimpleSkin.gltf");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"bake", skin, "--out", "b", "--bogus"}, "unknown option '--bogus'"},
+      {{"render", skin, "--out", "r.png", "--bogus", "1"}, "unknown option '--bogus'"},
+      {{"convert", "--bogus", skin, "c.usda"}, "unknown option '--bogus'"},
+      {{"info", "--bogus"}, "unknown option '--bogus'"},
+      {{"bake", skin, "--anim", "", "--out", "b"}, "--anim needs a clip's name or index"},
+      {{"convert", skin, "c.usda", "--anim", ""}, "--anim needs a clip's name or index"},
+      {{"render", skin, "--out", "r.jpg"}, "its name ends in .png"},
+  };
+  for (const auto& [args, why] : refused) {
+    const ToolRun run = RunSinew(args, dir.path());
+    EXPECT_EQ(run.exit_code, 2) << args[0] << " " << why;
+    EXPECT_NE(run.err.find(why), std::string::npos) << run.err;
+  }
+  const ToolRun upper = RunSinew({"convert", skin, "SKIN.USDA"}, dir.path());
+  EXPECT_EQ(upper.exit_code, 0) << upper.err;
+  EXPECT_EQ(ReadText(dir.path() / "SKIN.USDA").rfind("#usda 1.0", 0), 0u);
+}
+
+// A device asked for that is not there fails the benchmark, instead of a CPU-only run that exits
+// 0 as if the GPU had been measured.
+TEST(SinewBench, FailsWhenTheDeviceAskedForIsNotThere) {
+  ScratchDir dir;
+  const ToolRun run = RunSinew({"bench", "--characters", "1", "--vertices", "64", "--frames", "1",
+                                "--device", "no such device"},
+                               dir.path());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("no device 'no such device'"), std::string::npos) << run.err;
+}
+
+// A bake that cannot be written says which file and why, and leaves no manifest behind for a
+// .bin that was never written.
+TEST(SinewBake, LeavesNothingBehindWhenItCannotWriteAndSaysWhy) {
+  ScratchDir dir;
+  std::filesystem::create_symlink("/dev/full", dir.path() / "full.bin");
+  const ToolRun run =
+      RunSinew({"bake", Asset("SimpleSkin/SimpleSkin.gltf"), "--out", "full"}, dir.path());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("cannot write full.bin or .json: No space left on device"),
+            std::string::npos)
+      << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "full.json"));
 }
 
 // Numbers are decimal: a hexadecimal time, or one with a unit, is a usage error, not 16 seconds.
