@@ -608,8 +608,12 @@ TEST_F(SkinCacheTest, IdsOfAnotherCacheAreRefused) {
   EXPECT_EQ(mesh_a.index, mesh_b.index);
   EXPECT_EQ(mesh_a.generation, mesh_b.generation);
   EXPECT_NE(mesh_a, mesh_b);
-  EXPECT_EQ(b->AddInstance(mesh_a, palette_b).code(), Error::kInvalidHandle);
-  EXPECT_EQ(b->AddInstance(mesh_b, palette_a).code(), Error::kInvalidHandle);
+  const auto foreign_mesh = b->AddInstance(mesh_a, palette_b);
+  EXPECT_EQ(foreign_mesh.code(), Error::kInvalidHandle);
+  EXPECT_EQ(foreign_mesh.error().message, "a mesh of another SkinCache");
+  const auto foreign_palette = b->AddInstance(mesh_b, palette_a);
+  EXPECT_EQ(foreign_palette.code(), Error::kInvalidHandle);
+  EXPECT_EQ(foreign_palette.error().message, "a palette of another SkinCache");
   EXPECT_EQ(b->mesh_layout(mesh_a), nullptr);
   EXPECT_EQ(b->RemovePalette(palette_a).code(), Error::kInvalidHandle);
   const vk::InstanceId instance_a = a->AddInstance(mesh_a, palette_a).value();

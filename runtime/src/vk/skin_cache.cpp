@@ -49,6 +49,14 @@ struct Table {
     T& s = slots[id.index];
     return s.live && s.generation == id.generation ? &s : nullptr;
   }
+  // Why Find(id) found nothing: `id` is of another cache, or not (or no longer) one of this
+  // table's `kind`s.
+  template <typename Id>
+  std::string Missing(Id id, const char* kind) const {
+    if (id.cache != 0 && id.cache != cache)
+      return std::string("a ") + kind + " of another SkinCache";
+    return std::string("no such ") + kind;
+  }
   // The id of slot `index` as it is now.
   template <typename Id>
   Id IdOf(uint32_t index) const {
@@ -480,7 +488,7 @@ Result<MeshId> SkinCache::AddMesh(const Primitive& mesh, uint32_t joints) {
 Status SkinCache::RemoveMesh(MeshId id) {
   State& s = *state_;
   State::Mesh* m = s.meshes.Find(id);
-  if (!m) return {Error::kInvalidHandle, "no such mesh", "mesh"};
+  if (!m) return {Error::kInvalidHandle, s.meshes.Missing(id, "mesh"), "mesh"};
   if (m->users) {
     return {Error::kInUse, std::to_string(m->users) + " instances deform the mesh", "mesh"};
   }
@@ -522,7 +530,7 @@ Result<PaletteId> SkinCache::AddPalette(uint32_t entries, SkinningMethod method)
 Status SkinCache::RemovePalette(PaletteId id) {
   State& s = *state_;
   State::Palette* p = s.palettes.Find(id);
-  if (!p) return {Error::kInvalidHandle, "no such palette", "palette"};
+  if (!p) return {Error::kInvalidHandle, s.palettes.Missing(id, "palette"), "palette"};
   if (p->users) {
     return {Error::kInUse, std::to_string(p->users) + " instances use the palette", "palette"};
   }
@@ -570,7 +578,7 @@ std::span<Float3x4> SkinCache::OverwritePalette(PaletteId id) {
 Status SkinCache::SetPalette(PaletteId id, std::span<const Float3x4> matrices) {
   State& s = *state_;
   State::Palette* p = s.palettes.Find(id);
-  if (!p) return {Error::kInvalidHandle, "no such palette", "palette"};
+  if (!p) return {Error::kInvalidHandle, s.palettes.Missing(id, "palette"), "palette"};
   if (matrices.size() != p->entries) {
     return {Error::kSizeMismatch,
             std::to_string(matrices.size()) + " matrices for a palette of " +
@@ -592,9 +600,10 @@ Status SkinCache::SetPalette(PaletteId id, std::span<const Float3x4> matrices) {
 Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) {
   State& s = *state_;
   State::Mesh* m = s.meshes.Find(mesh_id);
-  if (!m) return Status{Error::kInvalidHandle, "no such mesh", "mesh"};
+  if (!m) return Status{Error::kInvalidHandle, s.meshes.Missing(mesh_id, "mesh"), "mesh"};
   State::Palette* p = s.palettes.Find(palette_id);
-  if (!p) return Status{Error::kInvalidHandle, "no such palette", "palette"};
+  if (!p)
+    return Status{Error::kInvalidHandle, s.palettes.Missing(palette_id, "palette"), "palette"};
   if (p->entries < m->layout.palette_size) {
     return Status{Error::kSizeMismatch,
                   "the mesh needs " + std::to_string(m->layout.palette_size) +
@@ -657,7 +666,7 @@ Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) 
 Status SkinCache::RemoveInstance(InstanceId id) {
   State& s = *state_;
   State::Instance* in = s.instances.Find(id);
-  if (!in) return {Error::kInvalidHandle, "no such instance", "instance"};
+  if (!in) return {Error::kInvalidHandle, s.instances.Missing(id, "instance"), "instance"};
   // Frames in flight may still write its outputs; its morph slot is host memory, free at once.
   s.retired.push_back(
       {frame_ + frames_in_flight_, &s.pages[in->page].pool, in->block, in->block_bytes, {}});
@@ -672,7 +681,7 @@ Status SkinCache::RemoveInstance(InstanceId id) {
 
 Status SkinCache::SetMorphWeights(InstanceId id, std::span<const float> weights) {
   State::Instance* in = state_->instances.Find(id);
-  if (!in) return {Error::kInvalidHandle, "no such instance", "instance"};
+  if (!in) return {Error::kInvalidHandle, state_->instances.Missing(id, "instance"), "instance"};
   if (weights.size() != in->weights.size()) {
     return {Error::kSizeMismatch,
             std::to_string(weights.size()) + " weights, the mesh has " +
@@ -694,7 +703,7 @@ std::span<const float> SkinCache::morph_weights(InstanceId id) const {
 
 Status SkinCache::Teleport(InstanceId id) {
   State::Instance* in = state_->instances.Find(id);
-  if (!in) return {Error::kInvalidHandle, "no such instance", "instance"};
+  if (!in) return {Error::kInvalidHandle, state_->instances.Missing(id, "instance"), "instance"};
   in->teleport = true;
   return {};
 }
@@ -752,7 +761,8 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
   for (size_t i = 0; i < active.size(); ++i) {
     State::Instance* in = s.instances.Find(active[i]);
     if (!in || in->stamp == stamp) {
-      return {Error::kInvalidHandle, in ? "listed twice" : "no such instance",
+      return {Error::kInvalidHandle,
+              in ? "listed twice" : s.instances.Missing(active[i], "instance"),
               "active/" + std::to_string(i)};
     }
     in->stamp = stamp;
