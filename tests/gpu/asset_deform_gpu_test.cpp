@@ -129,6 +129,45 @@ INSTANTIATE_TEST_SUITE_P(UsdSkelScenes, AssetDeformGpu,
 // The real binary USD packages (.usdz holding a .usdc).
 INSTANTIATE_TEST_SUITE_P(UsdPackages, AssetDeformGpu, ::testing::ValuesIn(testing::kUsdPackages));
 
+class AssetCrowdGpu : public testing::GpuTest {};
+
+// A crowd of several assets in one cache sized by SkinCacheOptionsFor(crowd): exactly the
+// characters asked for fit, each asset's capacities as its own options count them, and the output
+// pages' slack once rather than once per asset (here one page holds the crowd, so no slack at all).
+TEST_F(AssetCrowdGpu, OptionsForACrowdOfSeveralAssetsHoldExactlyItsCharacters) {
+  std::vector<loader::LoadedFile> files;
+  for (const char* name : {"Fox/Fox.glb", "three_RobotExpressive/RobotExpressive.glb"}) {
+    auto loaded = loader::LoadAsset(testing::SharedAssetPath(name));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+    files.push_back(std::move(loaded.value()));
+  }
+  const vk::AssetCharacters crowd[] = {{&files[0].loaded.asset, 3}, {&files[1].loaded.asset, 2}};
+  const vk::SkinCacheOptions options = vk::SkinCacheOptionsFor(crowd);
+  const vk::SkinCacheOptions fox = vk::SkinCacheOptionsFor(files[0].loaded.asset, 3);
+  const vk::SkinCacheOptions robot = vk::SkinCacheOptionsFor(files[1].loaded.asset, 2);
+  EXPECT_EQ(options.max_instances, fox.max_instances + robot.max_instances);
+  EXPECT_EQ(options.max_palettes, fox.max_palettes + robot.max_palettes);
+  EXPECT_EQ(options.max_palette_entries, fox.max_palette_entries + robot.max_palette_entries);
+  EXPECT_EQ(options.max_morph_weights, fox.max_morph_weights + robot.max_morph_weights);
+  EXPECT_EQ(options.mesh_bytes, fox.mesh_bytes + robot.mesh_bytes);
+  EXPECT_LE(options.output_bytes, fox.output_bytes + robot.output_bytes);
+
+  auto cache = vk::SkinCache::Create(*context_, options);
+  ASSERT_TRUE(cache.ok()) << cache.error().ToString();
+  for (size_t f = 0; f < files.size(); ++f) {
+    auto meshes = vk::AddAssetMeshes(**cache, files[f].loaded.asset);
+    ASSERT_TRUE(meshes.ok()) << meshes.error().ToString();
+    for (uint32_t c = 0; c < crowd[f].characters; ++c) {
+      auto character = vk::AddAssetInstance(**cache, *meshes);
+      ASSERT_TRUE(character.ok()) << f << " " << c << ": " << character.error().ToString();
+    }
+    if (f + 1 == files.size()) {
+      EXPECT_EQ(vk::AddAssetInstance(**cache, *meshes).code(), Error::kCapacityExceeded)
+          << "sized for the crowd, not more";
+    }
+  }
+}
+
 class RobotExpressiveFaceGpu : public testing::GpuTest {};
 
 // RobotExpressive's face shapes (mesh "Head": Angry, Surprised, Sad, over three primitives, of

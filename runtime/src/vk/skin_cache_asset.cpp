@@ -42,48 +42,60 @@ Result<AssetMeshes> AddEach(SkinCache& cache, const Asset& asset, const AddMesh&
 
 }  // namespace
 
-SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
+SkinCacheOptions SkinCacheOptionsFor(std::span<const AssetCharacters> crowd,
                                      const SkinCacheOptions& base) {
   // Each stream padded to the largest storage-buffer offset alignment Vulkan allows (256).
   constexpr uint64_t kPad = 256;
   uint64_t mesh_bytes = 0, output_bytes = 0, entries = 0, morph_weights = 0, instances = 0;
-  uint64_t largest_output = 0;
+  uint64_t palettes = 0, largest_output = 0;
   const uint64_t previous = base.previous_positions == PreviousPositions::kNone ? 0 : 1;
-  const std::vector<cpu::DrawnMesh> drawn = cpu::DrawnMeshes(asset);
-  for (const cpu::DrawnMesh& d : drawn) {
-    entries += PaletteUnits(d.palette_size, PaletteMethod(asset.meshes[d.mesh]));
-    for (const Primitive& p : asset.meshes[d.mesh].primitives) {
-      const uint64_t v = p.vertex_count(), groups = (v + 63) / 64, t = p.targets.size();
-      const uint64_t k =
-          p.influences.influences_per_vertex ? p.influences.influences_per_vertex : 4;
-      uint64_t bytes = 4 * (p.positions.size() + p.normals.size() + p.tangents.size());
-      bytes += p.sparse_influences.offsets.empty()
-                   ? v * k * 6
-                   : 8 * p.sparse_influences.weights.size() + 4 * (v + 1);
-      bytes += t ? 4 * (groups + 1 + t * groups) + 16 * t * groups + 36 * t * v : 0;
-      mesh_bytes += bytes + 10 * kPad;
-      const uint64_t instance_bytes =
-          uint64_t{detail::OutputBytesPerVertex(!p.normals.empty(), !p.tangents.empty(),
-                                                base.formats, previous == 1)} *
-              v +
-          4 * 16;
-      output_bytes += instance_bytes;
-      largest_output = std::max(largest_output, instance_bytes);
-      morph_weights += t;
-      ++instances;
+  for (const AssetCharacters& kind : crowd) {
+    if (kind.asset == nullptr) continue;
+    const Asset& asset = *kind.asset;
+    const uint64_t n = std::max<uint32_t>(kind.characters, 1);
+    const std::vector<cpu::DrawnMesh> drawn = cpu::DrawnMeshes(asset);
+    palettes += drawn.size() * n;
+    for (const cpu::DrawnMesh& d : drawn) {
+      entries += n * PaletteUnits(d.palette_size, PaletteMethod(asset.meshes[d.mesh]));
+      for (const Primitive& p : asset.meshes[d.mesh].primitives) {
+        const uint64_t v = p.vertex_count(), groups = (v + 63) / 64, t = p.targets.size();
+        const uint64_t k =
+            p.influences.influences_per_vertex ? p.influences.influences_per_vertex : 4;
+        uint64_t bytes = 4 * (p.positions.size() + p.normals.size() + p.tangents.size());
+        bytes += p.sparse_influences.offsets.empty()
+                     ? v * k * 6
+                     : 8 * p.sparse_influences.weights.size() + 4 * (v + 1);
+        bytes += t ? 4 * (groups + 1 + t * groups) + 16 * t * groups + 36 * t * v : 0;
+        mesh_bytes += bytes + 10 * kPad;  // the meshes once, whatever the characters
+        const uint64_t instance_bytes =
+            uint64_t{detail::OutputBytesPerVertex(!p.normals.empty(), !p.tangents.empty(),
+                                                  base.formats, previous == 1)} *
+                v +
+            4 * 16;
+        output_bytes += instance_bytes * n;
+        largest_output = std::max(largest_output, instance_bytes);
+        morph_weights += t * n;
+        instances += n;
+      }
     }
   }
   SkinCacheOptions o = base;
-  const uint64_t n = std::max<uint32_t>(characters, 1);
-  output_bytes = SkinCacheOutputBytes(output_bytes * n, largest_output, base.output_page_bytes);
+  // Pages are counted once for the whole crowd: each may waste up to its largest instance.
+  output_bytes = SkinCacheOutputBytes(output_bytes, largest_output, base.output_page_bytes);
   const auto at_least_1 = [](uint64_t x) { return std::max<uint64_t>(x, 1); };
-  o.max_instances = uint32_t(at_least_1(instances * n));
-  o.max_palettes = uint32_t(at_least_1(drawn.size() * n));
+  o.max_instances = uint32_t(at_least_1(instances));
+  o.max_palettes = uint32_t(at_least_1(palettes));
   o.mesh_bytes = at_least_1(mesh_bytes);
   o.output_bytes = at_least_1(output_bytes);
-  o.max_palette_entries = uint32_t(at_least_1(entries * n));
-  o.max_morph_weights = uint32_t(morph_weights * n);
+  o.max_palette_entries = uint32_t(at_least_1(entries));
+  o.max_morph_weights = uint32_t(morph_weights);
   return o;
+}
+
+SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
+                                     const SkinCacheOptions& base) {
+  const AssetCharacters one{&asset, characters};
+  return SkinCacheOptionsFor(std::span(&one, 1), base);
 }
 
 Result<AssetMeshes> AddAssetMeshes(SkinCache& cache, const Asset& asset,

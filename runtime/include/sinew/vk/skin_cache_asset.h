@@ -36,6 +36,18 @@ struct AssetInstance {
 SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
                                      const SkinCacheOptions& base = {});
 
+// Characters of one asset in a crowd (an asset of null counts for nothing).
+struct AssetCharacters {
+  const Asset* asset = nullptr;
+  uint32_t characters = 1;
+};
+// `base` with every capacity set to hold a crowd of several assets in one cache: each asset's
+// meshes once and its characters, as SkinCacheOptionsFor(asset, characters) counts them, summed,
+// with the output pages' slack counted once for the whole crowd (rather than once per asset, as
+// adding up the assets' own options would).
+SkinCacheOptions SkinCacheOptionsFor(std::span<const AssetCharacters> crowd,
+                                     const SkinCacheOptions& base = {});
+
 // Adds every primitive of every drawn mesh of `asset` to `cache`, recording the uploads into
 // `upload_cmd` (SkinCache::AddMesh). Errors name the primitive ("nodes/<n>/primitives/<k>"); the
 // meshes added before the error are removed again.
