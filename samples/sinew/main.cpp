@@ -22,7 +22,9 @@ void PrintUsage(std::FILE* to) {
       "  info     validate and describe a glTF (.gltf, .glb), G4MF (.g4tf, .g4b) or USD (.usda,\n"
       "           .usdc, .usdz) file; exit 0 valid, 1 invalid (sinew info --help)\n"
       "  render   draw the deformed meshes of a file, deformed and drawn on the GPU, as a PNG\n"
-      "           (sinew render --help)\n",
+      "           (sinew render --help)\n"
+      "\n"
+      "sinew help COMMAND is sinew COMMAND --help; sinew --version prints the version\n",
       to);
 }
 
@@ -43,9 +45,21 @@ vk::ContextOptions ToolContextOptions(const std::string& device) {
 
 int main(int argc, char** argv) {
   std::vector<std::string_view> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     PrintUsage(args.empty() ? stderr : stdout);  // asked for: on stdout
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::printf("sinew %s\n", SINEW_VERSION);
+    return 0;
+  }
+  // `sinew help COMMAND` is `sinew COMMAND --help`.
+  if (args[0] == "help") {
+    if (args.size() == 1) {
+      PrintUsage(stdout);
+      return 0;
+    }
+    args = {args[1], "--help"};
   }
   const std::string_view command = args[0];
   const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);

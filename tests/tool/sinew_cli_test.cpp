@@ -761,6 +761,12 @@ TEST(SinewTool, PrintsTheUsageAskedForOnStdoutAndAfterAMistakeOnStderr) {
     EXPECT_EQ(asked.out.rfind("usage: sinew", 0), 0u) << command << ": " << asked.out;
     EXPECT_EQ(asked.err, "") << command;
   }
+  // `sinew help bake` is `sinew bake --help`; --version says which sinew this is.
+  EXPECT_EQ(RunSinew({"help", "bake"}, dir.path()).out,
+            RunSinew({"bake", "--help"}, dir.path()).out);
+  const ToolRun version = RunSinew({"--version"}, dir.path());
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("sinew 0.", 0), 0u) << version.out;
   for (const char* command : {"bake", "convert", "info", "render"}) {
     const ToolRun mistaken = RunSinew({command}, dir.path());
     EXPECT_EQ(mistaken.exit_code, 2) << command;
