@@ -55,6 +55,15 @@ TEST(G4mfErrors, RejectsTextThatIsNotJson) {
   ExpectError(R"({"asset": )", Error::kJsonSyntax, "line 1, column 11");
 }
 
+// As in glTF: a byte-order mark before the JSON is skipped, with a warning at byte 0.
+TEST(G4mfErrors, SkipsAByteOrderMarkBeforeTheJsonWithAWarning) {
+  const auto marked = g4mf_testing::LoadText("\xEF\xBB\xBF" + ValidCharacter().doc.Json());
+  ASSERT_TRUE(marked.ok()) << marked.error().ToString();
+  ASSERT_FALSE(marked->warnings.empty());
+  EXPECT_EQ(marked->warnings[0].where, "byte 0");
+  EXPECT_EQ(marked->warnings[0].message, "a UTF-8 byte-order mark begins the JSON: ignored");
+}
+
 TEST(G4mfErrors, RejectsARootThatIsNotAnObject) { ExpectError("[1, 2]", Error::kWrongType, ""); }
 
 TEST(G4mfErrors, RequiresTheAssetObject) {

@@ -41,6 +41,19 @@ TEST(GltfFixture, TheValidFixtureLoads) {
   EXPECT_TRUE(loaded->warnings.empty());
 }
 
+// A byte-order mark before the JSON (some Windows tools write one) changes nothing: the file
+// loads as without it, with a warning at byte 0.
+TEST(GltfFixture, AByteOrderMarkBeforeTheJsonIsSkippedWithAWarning) {
+  const auto plain = LoadBytes(ValidGltf());
+  const auto marked = LoadBytes("\xEF\xBB\xBF" + ValidGltf());
+  ASSERT_TRUE(marked.ok()) << marked.error().ToString();
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(marked->asset.meshes.size(), plain->asset.meshes.size());
+  ASSERT_EQ(marked->warnings.size(), plain->warnings.size() + 1);
+  EXPECT_EQ(marked->warnings[0].where, "byte 0");
+  EXPECT_EQ(marked->warnings[0].message, "a UTF-8 byte-order mark begins the JSON: ignored");
+}
+
 TEST(GltfFixture, PacksAClipsKeysOnceAndSharesKeyTimesBetweenSamplers) {
   auto loaded = LoadBytes(Replace(
       ValidGltf(), R"("samplers": [{"input": 3, "output": 4}],)",

@@ -70,6 +70,13 @@ TEST(JsonSyntax, NamesAControlCharacterLeftUnescapedInAString) {
   EXPECT_EQ(Located("{\t\"a\": \"say \\\"\x01\"}").where, "line 1, column 15");
 }
 
+// An integer beyond 64 bits is refused by the DOM parser; the walk must not read it as a double
+// and go on to name the end of the text.
+TEST(JsonSyntax, NamesAnIntegerTooLargeForSixtyFourBits) {
+  EXPECT_EQ(Located(R"({"scene": 18446744073709551616, "nodes": [1, 2, 3]})").where,
+            "line 1, column 11");
+}
+
 TEST(JsonSyntax, SaysWhatWithoutWhereWhenThereIsNoPlaceToName) {
   const ErrorInfo empty = Located("   ");
   EXPECT_EQ(empty.code, Error::kJsonSyntax);

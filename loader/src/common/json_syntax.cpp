@@ -41,8 +41,10 @@ error_code Walk(ondemand::value value, int depth) {
       return simdjson::SUCCESS;
     }
     case ondemand::json_type::number: {
-      double number;
-      return value.get_double().get(number);
+      // get_number, not get_double: an integer too large for 64 bits, which the DOM parser
+      // refuses, is an error here too (get_double would read it as a double).
+      ondemand::number number;
+      return value.get_number().get(number);
     }
     case ondemand::json_type::string: {
       std::string_view text;
@@ -180,6 +182,16 @@ ErrorInfo JsonSyntaxError(std::span<const uint8_t> json, error_code error,
   out.where = context + "line " + std::to_string(line) + ", column " +
               std::to_string(size_t(at - line_start) + 1);
   return out;
+}
+
+bool SkipByteOrderMark(std::span<const uint8_t>* json, const std::string& where,
+                       std::vector<Warning>* warnings) {
+  if (json->size() < 3 || (*json)[0] != 0xEF || (*json)[1] != 0xBB || (*json)[2] != 0xBF) {
+    return false;
+  }
+  *json = json->subspan(3);
+  warnings->push_back({where, "a UTF-8 byte-order mark begins the JSON: ignored"});
+  return true;
 }
 
 }  // namespace sinew::loader

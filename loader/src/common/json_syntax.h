@@ -8,8 +8,10 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "sinew/core/error.h"
+#include "sinew/loader/loaded_asset.h"
 
 namespace sinew::loader {
 
@@ -25,5 +27,11 @@ std::optional<size_t> JsonSyntaxOffset(std::span<const uint8_t> json, simdjson::
 // column C" (from 1; columns count bytes), after `context` ("JSON chunk, " for a GLB's).
 ErrorInfo JsonSyntaxError(std::span<const uint8_t> json, simdjson::error_code error,
                           const std::string& context = "");
+
+// A UTF-8 byte-order mark (EF BB BF) at the start of `json`, which JSON texts must not carry but
+// some Windows tools write and which changes nothing (RFC 8259 lets a reader ignore it): steps
+// past it and warns at `where`. False when there is none.
+bool SkipByteOrderMark(std::span<const uint8_t>* json, const std::string& where,
+                       std::vector<Warning>* warnings);
 
 }  // namespace sinew::loader

@@ -1425,12 +1425,14 @@ Result<LoadedAsset> LoadDocument(std::span<const uint8_t> json, size_t padding,
   if (padding < simdjson::SIMDJSON_PADDING) {
     return Status(Error::kInvalidArgument, "the JSON must be followed by simdjson's padding");
   }
+  LoadedAsset out;
+  const std::string context = g4b != nullptr ? "JSON chunk, " : "";
+  SkipByteOrderMark(&json, context + "byte 0", &out.warnings);
   if (const auto error = parser.parse(json.data(), json.size(), false).error()) {
-    return JsonSyntaxError(json, error, g4b != nullptr ? "JSON chunk, " : "");
+    return JsonSyntaxError(json, error, context);
   }
   TapeObject root;
   SINEW_TRY(AsObject(TapeValue::Root(parser), kDocumentRoot, &root));
-  LoadedAsset out;
   LoadState c;
   c.options = &options;
   c.base_dir = base_dir;

@@ -36,11 +36,8 @@ using gltf::AccessorDesc;
 using gltf::AccessorType;
 using gltf::ComponentType;
 
-// JsonSyntaxError for `json`, the whole of `file` or, in a GLB, its JSON chunk (which it names).
-ErrorInfo GltfJsonSyntaxError(std::span<const uint8_t> file, std::span<const uint8_t> json,
-                              simdjson::error_code error) {
-  return JsonSyntaxError(json, error, json.data() == file.data() ? "" : "JSON chunk, ");
-}
+// Where a place in the JSON is: in a GLB, in its JSON chunk (which the place names).
+const char* JsonContext(bool glb) { return glb ? "JSON chunk, " : ""; }
 
 // Extensions whose semantics sinew implements (an unknown one in extensionsRequired is an error).
 constexpr std::string_view kSupportedExtensions[] = {
@@ -1744,9 +1741,11 @@ Result<LoadedAsset> GltfLoader::LoadFromMemory(std::span<const uint8_t> bytes,
            std::to_string(chunks.trailing) + " bytes after the GLB's declared length are ignored"});
     }
   }
+  const bool glb = json.data() != bytes.data();
+  SkipByteOrderMark(&json, std::string(JsonContext(glb)) + "byte 0", c.warnings);
   // The caller guarantees ReadPadding() readable bytes after `bytes`, hence after `json` too.
   if (const auto error = parser_->dom.parse(json.data(), json.size(), false).error(); error) {
-    return GltfJsonSyntaxError(bytes, json, error);
+    return JsonSyntaxError(json, error, JsonContext(glb));
   }
   TapeObject root;
   SINEW_TRY(AsObject(TapeValue::Root(parser_->dom), kDocumentRoot, &root));
@@ -1790,7 +1789,7 @@ Result<GltfLoader::JsonParseStats> GltfLoader::ParseJsonOnly(std::span<const uin
   // The baseline: simdjson's DOM parse, the document's root element taken as a user would.
   simdjson::dom::element doc;
   if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
-    return GltfJsonSyntaxError(bytes, json, error);
+    return JsonSyntaxError(json, error, JsonContext(json.data() != bytes.data()));
   }
   JsonParseStats stats;
   stats.json_bytes = json.size();
