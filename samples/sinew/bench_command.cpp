@@ -24,6 +24,7 @@
 #include "cpu_copy_bandwidth.h"
 #include "json_writer.h"
 #include "kernel_statistics_report.h"
+#include "pose_arguments.h"
 #include "sinew/asset/influence_layout.h"
 #include "sinew/asset/morph_deltas.h"
 #include "sinew/asset/sparse_influences.h"
@@ -618,6 +619,7 @@ bool LoadFileCases(const BenchOptions& o, std::vector<Case>* cases, std::string*
     std::fprintf(stderr, "sinew bench: %s: %s\n", o.file.c_str(), file.error().ToString().c_str());
     return false;
   }
+  PrintLoaderWarnings("bench", file->loaded);
   if (Status s = AddFileCases(file->loaded.asset, o, cases); !s) {
     std::fprintf(stderr, "sinew bench: %s\n", s.error().ToString().c_str());
     return false;

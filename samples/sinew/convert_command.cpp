@@ -15,6 +15,7 @@
 #include "counted.h"
 #include "json_writer.h"
 #include "output_paths.h"
+#include "pose_arguments.h"
 #include "sinew/loader/g4mf_writer.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/loader/usda_writer.h"
@@ -147,6 +148,7 @@ int ConvertCommand(std::span<const std::string_view> args) {
                  loaded.error().ToString().c_str());
     return 1;
   }
+  PrintLoaderWarnings("convert", loaded->loaded);
   const auto clip = FindClip(loaded->loaded.asset, o.anim);
   if (!clip && !(o.anim == "0" && loaded->loaded.asset.animations.empty())) {
     std::fprintf(stderr, "sinew convert: %s\n", clip.error().ToString().c_str());

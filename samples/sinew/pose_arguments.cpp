@@ -116,13 +116,16 @@ std::unique_ptr<loader::LoadedFile> LoadForCommand(const char* command, const st
     return nullptr;
   }
   auto out = std::make_unique<loader::LoadedFile>(std::move(loaded.value()));
-  // What the loader left out or repaired shapes what is drawn: said as `sinew info` says it.
-  for (const loader::Warning& w : out->loaded.warnings) {
+  PrintLoaderWarnings(command, out->loaded);
+  ApplySkinningArgument(o, &out->loaded.asset);
+  return out;
+}
+
+void PrintLoaderWarnings(const char* command, const loader::LoadedAsset& loaded) {
+  for (const loader::Warning& w : loaded.warnings) {
     std::fprintf(stderr, "sinew %s: warning at %s: %s\n", command, w.where.c_str(),
                  w.message.c_str());
   }
-  ApplySkinningArgument(o, &out->loaded.asset);
-  return out;
 }
 
 void ApplySkinningArgument(const PoseArguments& o, Asset* asset) {

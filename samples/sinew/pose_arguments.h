@@ -37,6 +37,10 @@ bool ValidPoseArguments(const char* command, const PoseArguments& o);
 // quaternions (an engine chooses per primitive; the tool for the whole file).
 void ApplySkinningArgument(const PoseArguments& o, Asset* asset);
 
+// What the loader left out or repaired, which shapes what a command computes: on stderr, each
+// warning with its place, as `sinew info` lists them, naming `command`.
+void PrintLoaderWarnings(const char* command, const loader::LoadedAsset& loaded);
+
 // Loads `file` (loader::LoadAsset), prints the loader's warnings on stderr and applies
 // --skinning; null after a message naming `command`.
 std::unique_ptr<loader::LoadedFile> LoadForCommand(const char* command, const std::string& file,

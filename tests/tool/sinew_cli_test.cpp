@@ -857,6 +857,9 @@ TEST(SinewConvert, WritesUnskinnedMeshesAndWarnsAboutAnimations) {
   EXPECT_NE(run.err.find("warning: 14 animations left out (G4MF has none): 'Dance'"),
             std::string::npos)
       << run.err;
+  EXPECT_NE(run.err.find("sinew convert: warning at /meshes/12/primitives/0/attributes/WEIGHTS_0"),
+            std::string::npos)
+      << "the loader's warnings are passed on: " << run.err;
   const JsonDocument converted(run.out);
   const JsonValue left_out = converted.root()["animations_left_out"];
   ASSERT_EQ(left_out.size(), 14u);
