@@ -1,5 +1,6 @@
 #include "sinew/loader/load_asset.h"
 
+#include <cctype>
 #include <cstring>
 #include <utility>
 
@@ -52,10 +53,13 @@ Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
   out.format = DetectAssetFormat(path, bytes);
   if (bytes.empty()) {
     // No header or text to read: said in the terms of the format the name gives.
+    std::string extension = path.extension().string();
+    for (char& ch : extension) ch = char(std::tolower(static_cast<unsigned char>(ch)));
     const Error code = out.format == AssetFormat::kUsdc || out.format == AssetFormat::kUsdz
                            ? Error::kInvalidUsdc
                        : out.format == AssetFormat::kUsda ? Error::kUsdaSyntax
-                       : path.extension() == ".g4b"       ? Error::kInvalidG4b
+                       : extension == ".g4b"              ? Error::kInvalidG4b
+                       : extension == ".glb"              ? Error::kInvalidGlb
                                                           : Error::kJsonSyntax;
     return ErrorInfo{code, "the file is empty (0 bytes)", path.string(), 0};
   }

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -99,6 +98,12 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
   return 0;
 }
 
+// ": " and the system's reason for the write that failed, when it gave one (errno, cleared
+// before the write); "" otherwise.
+std::string WhyWritingFailed() {
+  return errno != 0 ? std::string(": ") + std::strerror(errno) : std::string();
+}
+
 // A bake of no mesh instance and no rigid binding is written, but said to be empty.
 void WarnIfNothingBaked(const BakeResult& baked) {
   if (baked.primitives.empty() && baked.rigid.empty()) {
@@ -134,9 +139,10 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
     }
     frames.push_back({time_code, std::move(*baked)});
   }
+  errno = 0;
   if (!WriteBakeUsda(o.out, o.file, a, kBakeTimeCodesPerSecond, frames)) {
-    std::fprintf(stderr, "sinew bake: cannot write %s.usda: %s\n", o.out.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "sinew bake: cannot write %s.usda%s\n", o.out.c_str(),
+                 WhyWritingFailed().c_str());
     return 1;
   }
   WarnIfNothingBaked(frames.front().baked);
@@ -160,8 +166,7 @@ int BakeCommand(std::span<const std::string_view> args) {
     return rc;
   }
   // PREFIX names files, not the folder they go in ("--out dir/" would write dir/.json).
-  if (const std::filesystem::path prefix(o.out);
-      !prefix.has_filename() || std::filesystem::is_directory(prefix)) {
+  if (IsFolderName(o.out)) {
     std::fprintf(stderr, "sinew bake: --out %s is a folder: give a file name prefix\n",
                  o.out.c_str());
     return 2;
@@ -190,6 +195,7 @@ int BakeCommand(std::span<const std::string_view> args) {
     std::fprintf(stderr, "sinew bake: %s\n", baked.error().ToString().c_str());
     return 1;
   }
+  errno = 0;
   const bool ok = o.format == "bin"
                       ? WriteBakeBin(o.out,
                                      {o.file, o.device, o.pose.bake,
@@ -197,8 +203,8 @@ int BakeCommand(std::span<const std::string_view> args) {
                                      a, *baked)
                       : WriteBakeMesh(o.out, o.format, o.file, *baked);
   if (!ok) {
-    std::fprintf(stderr, "sinew bake: cannot write %s.%s: %s\n", o.out.c_str(),
-                 o.format == "bin" ? "bin or .json" : o.format.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "sinew bake: cannot write %s.%s%s\n", o.out.c_str(),
+                 o.format == "bin" ? "bin or .json" : o.format.c_str(), WhyWritingFailed().c_str());
     return 1;
   }
   WarnIfNothingBaked(*baked);

@@ -88,12 +88,16 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
   json.EndArray();
   json.Key("byteLength").Int(int64_t(offset));
   json.EndObject();
-  // No manifest for a .bin that was not written, and nothing left of a bake that failed. (errno
-  // stays the first failure's, for the caller's message.)
+  // No manifest for a .bin that was not written. Of a bake that failed, what it wrote is removed,
+  // and only that: a file it could not open is not its own. (errno stays the first failure's, for
+  // the caller's message.)
+  const bool bin_opened = bin.is_open();
   bin.close();
   bool written = json.Done() && bool(bin);
+  bool manifest_opened = false;
   if (written) {
     std::ofstream manifest(prefix + ".json");
+    manifest_opened = manifest.is_open();
     manifest << text;
     manifest.close();
     written = bool(manifest);
@@ -101,8 +105,8 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
   if (!written) {
     const int error = errno;
     std::error_code ignored;
-    std::filesystem::remove(prefix + ".bin", ignored);
-    std::filesystem::remove(prefix + ".json", ignored);
+    if (bin_opened) std::filesystem::remove(prefix + ".bin", ignored);
+    if (manifest_opened) std::filesystem::remove(prefix + ".json", ignored);
     errno = error;
   }
   return written;

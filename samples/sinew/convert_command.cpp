@@ -49,7 +49,10 @@ void Usage(std::FILE* to) {
 int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
-    if (a == "--anim" && i + 1 < args.size()) {
+    if (a == "--anim" && i + 1 == args.size()) {
+      std::fputs("sinew convert: --anim needs a value\n", stderr);
+      return 2;
+    } else if (a == "--anim") {
       o->anim = args[++i];
       if (o->anim.empty()) {  // an unnamed clip is taken by its index
         std::fputs("sinew convert: --anim needs a clip's name or index\n", stderr);

@@ -1,11 +1,13 @@
 #include "output_paths.h"
 
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string_view>
+#include <vector>
 
 namespace sinew::tool {
 namespace {
@@ -32,25 +34,59 @@ std::string PercentDecoded(std::string_view text) {
   return out;
 }
 
+// The strings a text names files with: each JSON string, escapes skipped over ("…", as a glTF's
+// or G4MF's URIs are written), and, in a .usda, each asset path (@…@).
+std::vector<std::string_view> QuotedNames(std::string_view text, bool usda) {
+  std::vector<std::string_view> names;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char open = text[i];
+    if (open != '"' && !(usda && open == '@')) continue;
+    size_t close = i + 1;
+    while (close < text.size() && text[close] != open) {
+      close += open == '"' && text[close] == '\\' ? 2 : 1;
+    }
+    if (close >= text.size()) break;  // left open: nothing after it is a whole name
+    names.push_back(text.substr(i + 1, close - i - 1));
+    i = close;
+  }
+  return names;
+}
+
+// The part of `bytes` that can name other files: a GLB's JSON chunk, a .usda's or JSON file's
+// text; nothing for the binary encodings (.g4b, .usdc, .usdz), whose names sinew does not look
+// for here.
+std::string_view NamingText(const std::string& bytes) {
+  const auto word = [&](size_t at) {
+    uint32_t w = 0;
+    for (int b = 3; b >= 0; --b) w = w << 8 | uint8_t(bytes[at + size_t(b)]);
+    return w;
+  };
+  if (bytes.starts_with("glTF")) {  // header (12 bytes), then the JSON chunk's length and type
+    if (bytes.size() < 20) return {};
+    return std::string_view(bytes).substr(20, word(12));
+  }
+  if (bytes.starts_with("G4MF") || bytes.starts_with("PXR-USDC") || bytes.starts_with("PK")) {
+    return {};
+  }
+  return bytes;
+}
+
 // Whether `input` names the file `output` is (the same file, however reached: a symlink, a hard
-// link, another spelling). Every string the input quotes ("…", a glTF's or G4MF's URIs) or puts
-// between @…@ (a .usda's asset paths) is taken for a path relative to the input's folder, as the
-// loaders resolve buffers, and compared with the output by file identity.
+// link, another spelling). Each name the input's text holds (QuotedNames) is taken for a path
+// relative to the input's folder, as the loaders resolve buffers, URI escapes decoded, and
+// compared with the output by file identity.
 bool InputNames(const fs::path& input, const fs::path& output) {
   std::ifstream file(input, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const bool usda = bytes.starts_with("#usda");
   const fs::path folder = input.parent_path();
   constexpr size_t kLongestName = 4096;
   std::error_code ec;
-  for (size_t open = bytes.find_first_of("\"@"); open != std::string::npos;) {
-    const size_t close = bytes.find(bytes[open], open + 1);
-    if (close == std::string::npos) break;
-    const std::string_view name(bytes.data() + open + 1, close - open - 1);
+  for (const std::string_view name : QuotedNames(NamingText(bytes), usda)) {
     if (!name.empty() && name.size() <= kLongestName && name.find('\0') == std::string::npos &&
         fs::equivalent(folder / PercentDecoded(name), output, ec)) {
       return true;
     }
-    open = bytes.find_first_of("\"@", close + 1);
   }
   return false;
 }
@@ -62,7 +98,7 @@ bool CanWriteOutput(const char* command, const std::string& input, const std::st
   const fs::path out(output), in(input);
   const fs::path folder = out.parent_path();
   const char* why = nullptr;
-  if (!out.has_filename() || fs::is_directory(out, ec)) {
+  if (IsFolderName(output)) {
     why = "is a folder: give a file name";
   } else if (!folder.empty() && !fs::is_directory(folder, ec)) {
     why = "is in a folder that does not exist";
@@ -77,6 +113,11 @@ bool CanWriteOutput(const char* command, const std::string& input, const std::st
   }
   std::fprintf(stderr, "sinew %s: %s %s\n", command, output.c_str(), why);
   return false;
+}
+
+bool IsFolderName(const std::string& path) {
+  std::error_code ec;
+  return !fs::path(path).has_filename() || fs::is_directory(path, ec);
 }
 
 bool HasExtension(std::string_view path, std::string_view extension) {

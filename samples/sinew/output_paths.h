@@ -10,10 +10,15 @@
 namespace sinew::tool {
 
 // Whether `output` may be written for `input`: its folder exists, it is not a folder, and it is
-// neither `input` nor a file the input names (a string it quotes, or a .usda asset path, taken
-// relative to its folder), however the output reaches it: another spelling, a symlink, a hard
-// link. Otherwise false, after saying why on stderr, naming `command` ("bake").
+// neither `input` nor a file the input names (a string of its JSON, a GLB's JSON chunk included,
+// or a .usda asset path, taken relative to its folder, URI escapes decoded), however the output
+// reaches it: another spelling, a symlink, a hard link. The names inside binary encodings (.g4b,
+// .usdc, .usdz) are not looked for. Otherwise false, after saying why on stderr, naming `command`
+// ("bake").
 bool CanWriteOutput(const char* command, const std::string& input, const std::string& output);
+
+// Whether `path` names a folder rather than a file: it ends in a separator, or a folder is there.
+bool IsFolderName(const std::string& path);
 
 // Whether `path` ends with `extension` (".png"), letter case aside: an output's extension says
 // what is written into it.

@@ -8,10 +8,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "camera.h"
 #include "commands.h"
+#include "counted.h"
 #include "output_paths.h"
 #include "png_file.h"
 #include "pose_arguments.h"
@@ -25,8 +27,8 @@ namespace {
 // The pictures' background, where nothing is drawn (sRGB).
 constexpr uint8_t kBackground[3] = {46, 50, 58};
 
-// The most pixels of all --frames pictures together: 1 GiB for the sheet, as much again for the
-// pictures it is made of (64 pictures of 2048x2048, or 4 of 8192x8192).
+// The most pixels of the contact sheet, its grid's cells times --size: 1 GiB, and at most as much
+// again for the pictures it is made of (64 pictures of 2048x2048, or 4 of 8192x8192).
 constexpr uint64_t kMaxSheetPixels = uint64_t(1) << 28;
 
 struct CommandOptions {
@@ -58,6 +60,13 @@ void Usage(std::FILE* to) {
       "  weights, octahedral normals in and out; docs/vertex_formats.md), drawn from those "
       "outputs\n",
       to);
+}
+
+// The contact sheet's columns and rows for `count` pictures: the smallest square's side of
+// columns, and as many rows as they fill.
+std::pair<uint32_t, uint32_t> SheetGrid(uint32_t count) {
+  const uint32_t columns = std::max(1u, uint32_t(std::ceil(std::sqrt(double(count)))));
+  return {columns, (count + columns - 1) / columns};
 }
 
 bool ParseSize(std::string_view text, uint32_t* width, uint32_t* height) {
@@ -161,8 +170,10 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     std::fputs("sinew render: warning: --fps without --frames or --motion-vectors does nothing\n",
                stderr);
   }
-  // The pictures and the sheet made of them are held in memory, 4 bytes a pixel each.
-  const uint64_t pixels = uint64_t(o->frames) * o->width * o->height;
+  // The pictures and the sheet made of them are held in memory, 4 bytes a pixel each; the sheet
+  // has a cell for each picture of its near-square grid (SheetGrid).
+  const auto [columns, rows] = SheetGrid(o->frames);
+  const uint64_t pixels = uint64_t(columns) * rows * o->width * o->height;
   if (pixels > kMaxSheetPixels) {
     std::fprintf(stderr,
                  "sinew render: --frames %u of --size %ux%u make %llu pixels, more than the %llu "
@@ -248,8 +259,7 @@ int RenderCommand(std::span<const std::string_view> args) {
   }
   // The contact sheet: pictures left to right, top to bottom, in a near-square grid.
   const uint32_t count = uint32_t(rendered->pictures.size());
-  const uint32_t columns = uint32_t(std::ceil(std::sqrt(double(count))));
-  const uint32_t rows = (count + columns - 1) / columns;
+  const auto [columns, rows] = SheetGrid(count);
   const uint32_t w = o.width * columns, h = o.height * rows;
   std::vector<uint8_t> sheet(size_t(w) * h * 4, 0);
   for (uint32_t i = 0; i < count; ++i) {
@@ -268,7 +278,7 @@ int RenderCommand(std::span<const std::string_view> args) {
   const std::vector<std::string> messages = (*context)->validation_messages();
   for (const std::string& m : messages)
     std::fprintf(stderr, "sinew render: validation: %s\n", m.c_str());
-  std::printf("sinew render: %u picture%s of %ux%u -> %s (%ux%u)\n", count, count == 1 ? "" : "s",
+  std::printf("sinew render: %s of %ux%u -> %s (%ux%u)\n", Counted(count, "picture").c_str(),
               o.width, o.height, o.out.c_str(), w, h);
   return messages.empty() ? 0 : 1;
 }

@@ -133,7 +133,8 @@ class AssetCrowdGpu : public testing::GpuTest {};
 
 // A crowd of several assets in one cache sized by SkinCacheOptionsFor(crowd): exactly the
 // characters asked for fit, each asset's capacities as its own options count them, and the output
-// pages' slack once rather than once per asset (here one page holds the crowd, so no slack at all).
+// pages' slack once rather than once per asset, so never more than the assets' own options add up
+// to.
 TEST_F(AssetCrowdGpu, OptionsForACrowdOfSeveralAssetsHoldExactlyItsCharacters) {
   std::vector<loader::LoadedFile> files;
   for (const char* name : {"Fox/Fox.glb", "three_RobotExpressive/RobotExpressive.glb"}) {

@@ -125,11 +125,12 @@ TEST_F(DenseSkinningGpuTest, SetPaletteChecksTheIdAndTheSize) {
   ASSERT_TRUE(cache.ok());
   const vk::PaletteId palette = (*cache)->AddPalette(character.skeleton.joint_count()).value();
   std::vector<Float3x4> matrices(character.skeleton.joint_count());
-  EXPECT_EQ((*cache)->SetPalette(vk::PaletteId{palette.index + 1, 0}, matrices).code(),
-            Error::kInvalidHandle);
+  EXPECT_EQ(
+      (*cache)->SetPalette(vk::PaletteId{palette.index + 1, 0, palette.cache}, matrices).code(),
+      Error::kInvalidHandle);
   matrices.pop_back();
   EXPECT_EQ((*cache)->SetPalette(palette, matrices).code(), Error::kSizeMismatch);
-  EXPECT_TRUE((*cache)->palette(vk::PaletteId{palette.index + 1, 0}).empty());
+  EXPECT_TRUE((*cache)->palette(vk::PaletteId{palette.index + 1, 0, palette.cache}).empty());
   EXPECT_EQ((*cache)->palette(palette).size(), character.skeleton.joint_count());
   EXPECT_EQ((*cache)->AddPalette(0).code(), Error::kInvalidArgument);
 }

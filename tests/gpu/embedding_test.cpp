@@ -333,11 +333,6 @@ TEST(QueueOwnership, EqualFamiliesAreNoTransferAndRecordNothing) {
   EXPECT_TRUE(vk::AcquireBarriers({1, 1, {&buffer, 1}}, VK_ACCESS_SHADER_READ_BIT).empty());
 }
 
-// AddMesh into a command buffer of the Context's family (the default upload_family) records the
-// copy and a barrier to the compute stage: a Record() later in the same command buffer reads the
-// mesh (synchronization validation, on in the fixture, would report a missing barrier). With one
-// frame in flight, the staging buffer must outlive that Record() (the validation layer reports a
-// command buffer submitted with a destroyed buffer).
 // An engine reads outputs back without sinew submitting anything: it copies the instance's
 // InstanceOutputRange in its own command buffer, after the output barrier, and decodes the bytes
 // with DecodeInstanceOutputs. Separate float32 streams and interleaved packed ones both come back
@@ -391,6 +386,11 @@ TEST_F(EmbeddingTest, AnEnginesOwnCopyOfTheOutputRangeDecodesAsTheCpuDeformed) {
   EXPECT_EQ(vk::InstanceOutputRange(vk::InstanceOutputs{}).size, 0u);
 }
 
+// AddMesh into a command buffer of the Context's family (the default upload_family) records the
+// copy and a barrier to the compute stage: a Record() later in the same command buffer reads the
+// mesh (synchronization validation, on in the fixture, would report a missing barrier). With one
+// frame in flight, the staging buffer must outlive that Record() (the validation layer reports a
+// command buffer submitted with a destroyed buffer).
 TEST_F(EmbeddingTest, AnUploadOnTheContextsFamilyIsVisibleToARecordInTheSameCommandBuffer) {
   const procedural::Character character = testing::Character(200, 4);
 

@@ -317,7 +317,7 @@ TEST_F(SkinCacheTest, APaletteNotWrittenKeepsItsValueAndOverwritePaletteSkipsThe
   std::copy(second.begin(), second.end(), slot.begin());
   RunFrame(*context_, *cache, all);
   ExpectDeformed(*context_, *cache, id, mesh, second, {}, "overwritten");
-  EXPECT_TRUE(cache->OverwritePalette(vk::PaletteId{p.index, p.generation + 1}).empty());
+  EXPECT_TRUE(cache->OverwritePalette(vk::PaletteId{p.index, p.generation + 1, p.cache}).empty());
 }
 
 // A frame slot keeps its work table while the same instances are deformed in the same order; an
@@ -637,6 +637,7 @@ TEST_F(SkinCacheTest, ANullCommandBufferIsRefused) {
 // A Context destroyed before a SkinCache made from it stops the program, naming the mistake,
 // instead of leaving the cache to free its buffers on a device that is gone.
 TEST_F(SkinCacheTest, AContextDestroyedBeforeItsCacheStopsTheProgramSayingWhy) {
+  const std::string style = GTEST_FLAG_GET(death_test_style);
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(
       {
@@ -647,6 +648,7 @@ TEST_F(SkinCacheTest, AContextDestroyedBeforeItsCacheStopsTheProgramSayingWhy) {
         context->reset();
       },
       "vk::Context destroyed while 1 SkinCache\\(s\\) created on it still exist");
+  GTEST_FLAG_SET(death_test_style, style);
 }
 
 TEST_F(SkinCacheTest, MeshesAndPalettesInUseAreNotRemoved) {

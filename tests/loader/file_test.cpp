@@ -49,8 +49,8 @@ TEST(LoadAsset, SaysAnEmptyFileIsEmptyInTheTermsOfItsExtension) {
   const auto dir = std::filesystem::temp_directory_path() / "sinew_empty_files";
   std::filesystem::create_directories(dir);
   const std::pair<const char*, Error> cases[] = {
-      {"a.gltf", Error::kJsonSyntax},  {"a.glb", Error::kJsonSyntax},
-      {"a.g4tf", Error::kJsonSyntax},  {"a.g4b", Error::kInvalidG4b},
+      {"a.gltf", Error::kJsonSyntax},  {"a.glb", Error::kInvalidGlb},
+      {"a.g4tf", Error::kJsonSyntax},  {"a.G4B", Error::kInvalidG4b},
       {"a.usda", Error::kUsdaSyntax},  {"a.usdc", Error::kInvalidUsdc},
       {"a.usdz", Error::kInvalidUsdc},
   };

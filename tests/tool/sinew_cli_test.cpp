@@ -684,8 +684,6 @@ TEST_F(SinewBakeOnGpu, BakesACesiumManConvertedToAZstdG4b) {
   ExpectBake(dir, "baked", "gpu", "bind", 3273, 78552);
 }
 
-// glTF -> G4MF (.g4b, Zstd), then `sinew info` validates the result: CesiumMan's skin as sparse
-// influences on its 19 joints' groups.
 // The tool never writes over what it reads: the input file itself, or a file beside it that the
 // input names (a .gltf's external buffer, which `bake --out NAME` would replace with NAME.bin).
 // Each refusal is a usage error (2) that says why, and leaves the file as it was.
@@ -715,11 +713,16 @@ TEST(SinewTool, NeverWritesOverItsInputNorAFileTheInputNames) {
   std::string escaped = gltf;
   escaped.replace(escaped.find("\"AnimatedMorphCube.bin\""), 23, "\"bufs/cube%20x.bin\"");
   std::ofstream(dir.path() / "escaped.gltf") << escaped;
+  // Strings that hold an @ or an escaped quote before the buffer's do not hide its name.
+  std::string tricky = gltf;
+  tricky.insert(tricky.find('{') + 1, R"("extras": {"by": "me@x.org", "note": "a 12\" figure"},)");
+  std::ofstream(dir.path() / "tricky.gltf") << tricky;
   const std::string moved = ReadText(dir.path() / "bufs/cube x.bin");
-  for (const std::vector<std::string>& args :
-       std::vector<std::vector<std::string>>{{"bake", "AnimatedMorphCube.gltf", "--out", "soft"},
-                                             {"bake", "AnimatedMorphCube.gltf", "--out", "hard"},
-                                             {"bake", "escaped.gltf", "--out", "bufs/cube x"}}) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"bake", "AnimatedMorphCube.gltf", "--out", "soft"},
+           {"bake", "AnimatedMorphCube.gltf", "--out", "hard"},
+           {"bake", "escaped.gltf", "--out", "bufs/cube x"},
+           {"bake", "tricky.gltf", "--out", "AnimatedMorphCube"}}) {
     const ToolRun run = RunSinew(args, dir.path());
     EXPECT_EQ(run.exit_code, 2) << args[3] << ": " << run.err;
     EXPECT_NE(run.err.find("is a file the input names"), std::string::npos) << run.err;
@@ -762,8 +765,9 @@ TEST(SinewTool, PrintsTheUsageAskedForOnStdoutAndAfterAMistakeOnStderr) {
     EXPECT_EQ(asked.err, "") << command;
   }
   // `sinew help bake` is `sinew bake --help`; --version says which sinew this is.
-  EXPECT_EQ(RunSinew({"help", "bake"}, dir.path()).out,
-            RunSinew({"bake", "--help"}, dir.path()).out);
+  const ToolRun help = RunSinew({"help", "bake"}, dir.path());
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.out, RunSinew({"bake", "--help"}, dir.path()).out);
   const ToolRun version = RunSinew({"--version"}, dir.path());
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_EQ(version.out.rfind("sinew 0.", 0), 0u) << version.out;
@@ -806,6 +810,8 @@ TEST(SinewConvert, TakesAClipByNameOrIndexAndRefusesOneTheFileLacks) {
   }
 }
 
+// glTF -> G4MF (.g4b, Zstd), then `sinew info` validates the result: CesiumMan's skin as sparse
+// influences on its 19 joints' groups.
 TEST(SinewConvert, WritesAG4mfFileThatInfoValidates) {
   ScratchDir dir;
   const JsonDocument converted = RunJson(
@@ -920,8 +926,6 @@ std::pair<uint32_t, uint32_t> PngSize(const std::string& png) {
   return {word(16), word(20)};
 }
 
-// `sinew render` writes a PNG of the size asked for (what is in it: tests/gpu/render_gpu_test.cpp),
-// and with --frames a contact sheet: 4 pictures as 2 x 2.
 // A picture of nothing is written, with a warning saying nothing was drawn.
 TEST_F(SinewRenderOnGpu, SaysWhenNothingWasDrawn) {
   ScratchDir dir;
@@ -1029,6 +1033,8 @@ TEST(SinewRender, RefusesAContactSheetTooLargeToHold) {
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "huge.png"));
 }
 
+// `sinew render` writes a PNG of the size asked for (what is in it: tests/gpu/render_gpu_test.cpp),
+// and with --frames a contact sheet: 4 pictures as 2 x 2.
 TEST_F(SinewRenderOnGpu, WritesAPngOfThePictureAndAContactSheetOfFrames) {
   ScratchDir dir;
   const std::string fox = (TestAssets() / "Fox/Fox.glb").string();

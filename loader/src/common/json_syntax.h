@@ -28,6 +28,10 @@ std::optional<size_t> JsonSyntaxOffset(std::span<const uint8_t> json, simdjson::
 ErrorInfo JsonSyntaxError(std::span<const uint8_t> json, simdjson::error_code error,
                           const std::string& context = "");
 
+// What a place in a container's JSON chunk (a GLB's, a .g4b's) is prefixed with: "JSON chunk, ";
+// "" for a JSON file.
+inline const char* JsonContext(bool in_chunk) { return in_chunk ? "JSON chunk, " : ""; }
+
 // A UTF-8 byte-order mark (EF BB BF) at the start of `json`, which JSON texts must not carry but
 // some Windows tools write and which changes nothing (RFC 8259 lets a reader ignore it): steps
 // past it and warns at `where`. False when there is none.

@@ -1426,7 +1426,7 @@ Result<LoadedAsset> LoadDocument(std::span<const uint8_t> json, size_t padding,
     return Status(Error::kInvalidArgument, "the JSON must be followed by simdjson's padding");
   }
   LoadedAsset out;
-  const std::string context = g4b != nullptr ? "JSON chunk, " : "";
+  const std::string context = JsonContext(g4b != nullptr);
   SkipByteOrderMark(&json, context + "byte 0", &out.warnings);
   if (const auto error = parser.parse(json.data(), json.size(), false).error()) {
     return JsonSyntaxError(json, error, context);

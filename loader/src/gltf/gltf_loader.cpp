@@ -36,9 +36,6 @@ using gltf::AccessorDesc;
 using gltf::AccessorType;
 using gltf::ComponentType;
 
-// Where a place in the JSON is: in a GLB, in its JSON chunk (which the place names).
-const char* JsonContext(bool glb) { return glb ? "JSON chunk, " : ""; }
-
 // Extensions whose semantics sinew implements (an unknown one in extensionsRequired is an error).
 constexpr std::string_view kSupportedExtensions[] = {
     "KHR_mesh_quantization",  // Quantized attributes decode through the accessor layer.
@@ -1786,10 +1783,13 @@ Result<GltfLoader::JsonParseStats> GltfLoader::ParseJsonOnly(std::span<const uin
     SINEW_TRY_ASSIGN(const auto chunks, gltf::ParseGlb(bytes));
     json = chunks.json;
   }
+  const bool glb = json.data() != bytes.data();
+  std::vector<Warning> not_reported;  // a byte-order mark is skipped as Load skips it
+  SkipByteOrderMark(&json, std::string(JsonContext(glb)) + "byte 0", &not_reported);
   // The baseline: simdjson's DOM parse, the document's root element taken as a user would.
   simdjson::dom::element doc;
   if (auto error = parser_->dom.parse(json.data(), json.size(), false).get(doc); error) {
-    return JsonSyntaxError(json, error, JsonContext(json.data() != bytes.data()));
+    return JsonSyntaxError(json, error, JsonContext(glb));
   }
   JsonParseStats stats;
   stats.json_bytes = json.size();

@@ -1,7 +1,6 @@
 #include "sinew/vk/skin_cache.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -328,8 +327,7 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
   State& s = *c->state_;
   s.workgroup_size = *workgroup_size;
   // Each cache's ids carry its own number, so that another cache's are refused.
-  static std::atomic<uint32_t> caches_created{0};
-  const uint32_t number = caches_created.fetch_add(1, std::memory_order_relaxed) + 1;
+  const uint32_t number = detail::KernelsOf(context).NewCacheNumber();
   s.meshes.cache = s.palettes.cache = s.instances.cache = number;
 
   if (options.upload_family == VK_QUEUE_FAMILY_IGNORED) {

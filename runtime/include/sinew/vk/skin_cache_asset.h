@@ -36,7 +36,8 @@ struct AssetInstance {
 SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
                                      const SkinCacheOptions& base = {});
 
-// Characters of one asset in a crowd (an asset of null counts for nothing).
+// Characters of one asset in a crowd. A null asset counts for nothing; 0 characters count as 1,
+// as in SkinCacheOptionsFor(asset, 0), since the asset's meshes are in the cache either way.
 struct AssetCharacters {
   const Asset* asset = nullptr;
   uint32_t characters = 1;
