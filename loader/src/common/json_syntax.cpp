@@ -62,23 +62,31 @@ error_code Walk(ondemand::value value, int depth) {
   return simdjson::SUCCESS;
 }
 
-// The opening quote of a string the text leaves open, or json.size() when it leaves none.
-size_t OpenStringStart(std::string_view json) {
-  size_t start = json.size();
+// What a walk through `json`'s strings finds (json.size() for none): the first control character
+// (below U+0020) inside a string, which JSON requires escaped, and the opening quote of a string
+// the text leaves open.
+struct StringWalk {
+  size_t control = 0;
+  size_t open = 0;
+};
+StringWalk WalkStrings(std::string_view json) {
+  StringWalk found{json.size(), json.size()};
   bool in_string = false;
+  size_t start = 0;
   for (size_t i = 0; i < json.size(); ++i) {
-    if (in_string) {
-      if (json[i] == '\\') {
-        ++i;  // the escaped character
-      } else if (json[i] == '"') {
-        in_string = false;
-      }
-    } else if (json[i] == '"') {
-      in_string = true;
+    if (!in_string) {
+      in_string = json[i] == '"';
       start = i;
+    } else if (uint8_t(json[i]) < 0x20) {
+      found.control = std::min(found.control, i);
+    } else if (json[i] == '\\') {
+      ++i;  // the escaped character
+    } else if (json[i] == '"') {
+      in_string = false;
     }
   }
-  return in_string ? start : json.size();
+  if (in_string) found.open = start;
+  return found;
 }
 
 // The first byte of the first sequence in `json` that is not UTF-8 (RFC 3629: no overlong forms,
@@ -114,37 +122,19 @@ size_t FirstInvalidUtf8(std::string_view json) {
   return json.size();
 }
 
-// The first control character (below U+0020) inside a string, which JSON requires escaped, or
-// json.size() when there is none.
-size_t UnescapedControlCharacter(std::string_view json) {
-  bool in_string = false;
-  for (size_t i = 0; i < json.size(); ++i) {
-    if (!in_string) {
-      in_string = json[i] == '"';
-    } else if (uint8_t(json[i]) < 0x20) {
-      return i;
-    } else if (json[i] == '\\') {
-      ++i;  // the escaped character
-    } else if (json[i] == '"') {
-      in_string = false;
-    }
-  }
-  return json.size();
-}
-
 }  // namespace
 
 std::optional<size_t> JsonSyntaxOffset(std::span<const uint8_t> json, error_code error) {
   const std::string_view text(reinterpret_cast<const char*>(json.data()), json.size());
   if (error == simdjson::UNCLOSED_STRING) {
-    const size_t start = OpenStringStart(text);
+    const size_t start = WalkStrings(text).open;
     if (start < text.size()) return start;
     return std::nullopt;
   }
   // simdjson finds these in a pass over the whole text before it parses anything.
   if (error == simdjson::UTF8_ERROR || error == simdjson::UNESCAPED_CHARS) {
     const size_t at =
-        error == simdjson::UTF8_ERROR ? FirstInvalidUtf8(text) : UnescapedControlCharacter(text);
+        error == simdjson::UTF8_ERROR ? FirstInvalidUtf8(text) : WalkStrings(text).control;
     if (at < text.size()) return at;
     return std::nullopt;
   }
