@@ -40,6 +40,21 @@ Result<std::vector<float>> ReadFloats(const Context& context, VkBuffer buffer, V
   return out;
 }
 
+namespace {
+
+// `count` vertices' `per_vertex` 32-bit values (floats, or packed words) from `from`, `stride`
+// bytes apart, into `to`.
+template <typename Word>
+void Gather(std::span<const uint8_t> from, size_t count, uint32_t per_vertex, uint32_t stride,
+            std::vector<Word>* to) {
+  to->resize(count * per_vertex);
+  for (size_t i = 0; i < count; ++i) {
+    std::memcpy(to->data() + i * per_vertex, from.data() + i * stride, per_vertex * sizeof(Word));
+  }
+}
+
+}  // namespace
+
 OutputRange InstanceOutputRange(const InstanceOutputs& out) {
   if (out.vertex_count == 0) return {};
   const VkDeviceSize last = out.vertex_count - 1;
@@ -64,31 +79,25 @@ Result<cpu::DeformedPrimitive> DecodeInstanceOutputs(const InstanceOutputs& out,
                   "bytes"};
   }
   const size_t v = out.vertex_count;
-  // A stream's `per_vertex` 32-bit words, `stride` bytes apart from `offset` into the buffer.
-  const auto gather = [&](VkDeviceSize offset, uint32_t per_vertex, uint32_t stride) {
-    std::vector<uint32_t> words(v * per_vertex);
-    for (size_t i = 0; i < v; ++i) {
-      std::memcpy(&words[i * per_vertex], bytes.data() + (offset - range.offset) + i * stride,
-                  per_vertex * sizeof(uint32_t));
-    }
-    return words;
-  };
-  const auto as_floats = [](const std::vector<uint32_t>& words) {
-    std::vector<float> floats(words.size());
-    std::memcpy(floats.data(), words.data(), words.size() * sizeof(float));
-    return floats;
+  const auto gather = [&]<typename Word>(std::vector<Word>* words, VkDeviceSize offset,
+                                         uint32_t per_vertex, uint32_t stride) {
+    Gather(bytes.subspan(offset - range.offset), v, per_vertex, stride, words);
   };
   cpu::DeformedPrimitive result;
-  result.positions = as_floats(gather(out.positions, 3, out.positions_stride));
+  gather(&result.positions, out.positions, 3, out.positions_stride);
   const DirectionFormat format = out.directions;
-  const bool packed = format != DirectionFormat::kFloat32;
   // A direction stream: `components` floats a vertex, or one packed word each that `decode` turns
   // into them.
   const auto directions = [&](VkDeviceSize offset, uint32_t stride, uint32_t components,
                               auto decode) {
-    const std::vector<uint32_t> words = gather(offset, packed ? 1 : components, stride);
-    if (!packed) return as_floats(words);
-    std::vector<float> floats(v * components);
+    std::vector<float> floats;
+    if (format == DirectionFormat::kFloat32) {
+      gather(&floats, offset, components, stride);
+      return floats;
+    }
+    std::vector<uint32_t> words;
+    gather(&words, offset, 1, stride);
+    floats.resize(v * components);
     for (size_t i = 0; i < v; ++i) {
       const auto direction = decode(words[i], format);
       std::memcpy(&floats[i * components], &direction, sizeof(direction));
