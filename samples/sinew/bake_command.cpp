@@ -64,7 +64,7 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     const auto value = [&]() { return std::string(args[++i]); };
     const bool known = a == "--out" || a == "--device" || a == "--format";
     if (a.starts_with("--") && !known) {
-      std::fprintf(stderr, "sinew bake: unknown option '%.*s'\n", int(a.size()), a.data());
+      UnknownOption("bake", a);
       return 2;
     } else if (known && !has_value) {
       std::fprintf(stderr, "sinew bake: %.*s needs a value\n", int(a.size()), a.data());

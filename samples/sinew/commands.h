@@ -1,6 +1,7 @@
 // The `sinew` tool's subcommands. Each takes the arguments after its name and returns an exit code.
 #pragma once
 
+#include <cstdio>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,6 +22,12 @@ inline bool AsksForHelp(std::span<const std::string_view> args) {
     if (a == "--help" || a == "-h") return true;
   }
   return false;
+}
+
+// Says on stderr that `command` has no option `option`.
+inline void UnknownOption(const char* command, std::string_view option) {
+  std::fprintf(stderr, "sinew %s: unknown option '%.*s'\n", command, int(option.size()),
+               option.data());
 }
 
 int BakeCommand(std::span<const std::string_view> args);

@@ -63,7 +63,7 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
     } else if (a == "--json") {
       o->json = true;
     } else if (a.starts_with("--")) {
-      std::fprintf(stderr, "sinew convert: unknown option '%.*s'\n", int(a.size()), a.data());
+      UnknownOption("convert", a);
       return 2;
     } else if (o->in.empty()) {
       o->in = a;

@@ -540,7 +540,7 @@ int InfoCommand(std::span<const std::string_view> args) {
     } else if (a == "--help" || a == "-h") {
       help = true;
     } else if (a.starts_with("--")) {
-      std::fprintf(stderr, "sinew info: unknown option '%.*s'\n", int(a.size()), a.data());
+      UnknownOption("info", a);
       usage = true;
     } else if (path.empty()) {
       path = a;

@@ -99,7 +99,7 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     const bool takes_value =
         std::find(std::begin(kWithValue), std::end(kWithValue), a) != std::end(kWithValue);
     if (a.starts_with("--") && !takes_value) {
-      std::fprintf(stderr, "sinew render: unknown option '%.*s'\n", int(a.size()), a.data());
+      UnknownOption("render", a);
       return 2;
     }
     if (!has_value && takes_value) {
