@@ -28,7 +28,7 @@ struct ConvertOptions {
   loader::G4mfWriteOptions write;
   std::string usd;  // OUT's USD extension (".usda", ".usdc", ".usdz"); empty for G4MF
   loader::UsdaWriteOptions usda_write;
-  std::string anim = "0";  // --anim: the clip written to USD, by index or name
+  std::string anim;  // --anim: the clip written to USD, by index or name; none given: the first
   bool json = false;
 };
 
@@ -152,12 +152,14 @@ int ConvertCommand(std::span<const std::string_view> args) {
     return 1;
   }
   PrintLoaderWarnings("convert", loaded->loaded);
-  const auto clip = FindClip(loaded->loaded.asset, o.anim);
-  if (!clip && !(o.anim == "0" && loaded->loaded.asset.animations.empty())) {
+  // Without --anim, the first clip, if the file has one (FindClip("") is none).
+  const bool first = o.anim.empty() && !loaded->loaded.asset.animations.empty();
+  const auto clip = FindClip(loaded->loaded.asset, first ? "0" : o.anim);
+  if (!clip) {
     std::fprintf(stderr, "sinew convert: %s\n", clip.error().ToString().c_str());
     return 1;
   }
-  o.usda_write.animation = clip ? *clip : -1;
+  o.usda_write.animation = *clip;
   loader::G4mfWriteReport report;
   loader::UsdaWriteReport usda_report;
   Result<std::vector<uint8_t>> bytes = std::vector<uint8_t>();
