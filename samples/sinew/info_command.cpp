@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "counted.h"
 #include "json_writer.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/file.h"
@@ -166,13 +167,15 @@ void PrintShapes(const Mesh& mesh) {
 void PrintSkins(const Asset& a) {
   for (size_t s = 0; s < a.skins.size(); ++s) {
     const Skin& skin = a.skins[s];
-    std::printf("skin %zu '%s': %zu joints", s, skin.name.c_str(), skin.joints.size());
+    std::printf("skin %zu '%s': %s", s, skin.name.c_str(),
+                Counted(skin.joints.size(), "joint").c_str());
     if (skin.skeleton >= 0 && size_t(skin.skeleton) < a.nodes.size()) {
       std::printf(" of skeleton '%s'", a.nodes[size_t(skin.skeleton)].name.c_str());
     }
     if (!skin.group_joints.empty()) {
       const auto untransformed = std::count(skin.group_joints.begin(), skin.group_joints.end(), -1);
-      std::printf(" for %zu groups (%td untransformed)", skin.group_joints.size(), untransformed);
+      std::printf(" for %s (%td untransformed)", Counted(skin.group_joints.size(), "group").c_str(),
+                  untransformed);
     }
     if (!skin.bind_poses.empty()) {
       std::printf(", bind poses:");
@@ -200,12 +203,13 @@ void PrintRigidBindings(const Asset& a) {
 }
 
 void PrintPrimitive(size_t p, const Primitive& prim) {
-  std::printf("  primitive %zu: %zu vertices, %zu indices%s%s", p, prim.vertex_count(),
-              prim.indices.size(), prim.normals.empty() ? "" : ", normals",
-              prim.tangents.empty() ? "" : ", tangents");
+  std::printf("  primitive %zu: %s, %s%s%s", p,
+              Counted(prim.vertex_count(), "vertex", "vertices").c_str(),
+              Counted(prim.indices.size(), "index", "indices").c_str(),
+              prim.normals.empty() ? "" : ", normals", prim.tangents.empty() ? "" : ", tangents");
   if (!prim.sparse_influences.offsets.empty()) {
-    std::printf(", skinned sparse, %u groups (vertices by entries:",
-                prim.sparse_influences.group_count);
+    std::printf(", skinned sparse, %s (vertices by entries:",
+                Counted(prim.sparse_influences.group_count, "group").c_str());
   } else if (prim.skinned()) {
     std::printf(", skinned K=%u (vertices by nonzero influences:",
                 prim.influences.influences_per_vertex);
@@ -221,7 +225,9 @@ void PrintMeshes(const Asset& a) {
   for (size_t m = 0; m < a.meshes.size(); ++m) {
     const Mesh& mesh = a.meshes[m];
     std::printf("mesh %zu '%s':", m, mesh.name.c_str());
-    if (MorphTargetCount(mesh) > 0) std::printf(" %zu morph targets", MorphTargetCount(mesh));
+    if (MorphTargetCount(mesh) > 0) {
+      std::printf(" %s", Counted(MorphTargetCount(mesh), "morph target").c_str());
+    }
     std::printf("\n");
     PrintShapes(mesh);
     for (size_t p = 0; p < mesh.primitives.size(); ++p) PrintPrimitive(p, mesh.primitives[p]);
@@ -233,8 +239,8 @@ void PrintClips(const Asset& a) {
     const Animation& anim = a.animations[i];
     const ClipCounts counts = CountClip(anim);
     const cpu::ClipRange range = cpu::RangeOf(anim);
-    std::printf("clip %zu '%s': %.3f..%.3f s, %zu channels (", i, anim.name.c_str(), range.start,
-                range.end, anim.channels.size());
+    std::printf("clip %zu '%s': %.3f..%.3f s, %s (", i, anim.name.c_str(), range.start, range.end,
+                Counted(anim.channels.size(), "channel").c_str());
     bool comma = false;
     for (const auto& [path, n] : counts.paths) {
       std::printf("%s%s %zu", comma ? ", " : "", path.c_str(), n);
@@ -253,7 +259,7 @@ void PrintUsdOutline(std::span<const uint8_t> bytes) {
   std::printf("usd:");
   for (const std::string& p : outline->skel_roots) std::printf(" SkelRoot %s;", p.c_str());
   for (const UsdOutline::Skeleton& s : outline->skeletons) {
-    std::printf(" Skeleton %s (%zu joints);", s.path.c_str(), s.joints);
+    std::printf(" Skeleton %s (%s);", s.path.c_str(), Counted(s.joints, "joint").c_str());
   }
   for (const std::string& p : outline->animations) std::printf(" SkelAnimation %s;", p.c_str());
   std::printf(" up axis %s", outline->up_axis.empty() ? "Y (fallback)" : outline->up_axis.c_str());

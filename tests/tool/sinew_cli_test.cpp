@@ -903,6 +903,21 @@ TEST(SinewInfo, ListsBlendShapesWithNamesAndInbetweens) {
   EXPECT_GE(head["primitives"].size(), 1u);
 }
 
+// The text report counts in words: "1 channel", "2 joints", "1 morph target".
+TEST(SinewInfo, CountsInTheSingularWhereThereIsOne) {
+  ScratchDir dir;
+  const ToolRun skin = RunSinew({"info", Asset("SimpleSkin/SimpleSkin.gltf")}, dir.path());
+  ASSERT_EQ(skin.exit_code, 0) << skin.err;
+  EXPECT_NE(skin.out.find("skin 0 '': 2 joints\n"), std::string::npos) << skin.out;
+  EXPECT_NE(skin.out.find("primitive 0: 10 vertices, 24 indices,"), std::string::npos) << skin.out;
+  EXPECT_NE(skin.out.find("5.500 s, 1 channel (rotation 1; LINEAR 1)"), std::string::npos)
+      << skin.out;
+  const ToolRun morph =
+      RunSinew({"info", Asset("MorphPrimitivesTest/MorphPrimitivesTest.gltf")}, dir.path());
+  ASSERT_EQ(morph.exit_code, 0) << morph.err;
+  EXPECT_NE(morph.out.find("mesh 0 'mesh': 1 morph target\n"), std::string::npos) << morph.out;
+}
+
 // An invalid file: exit code 1 and the error's code and place.
 TEST(SinewInfo, ReportsAnInvalidFileWithItsError) {
   ScratchDir dir;
