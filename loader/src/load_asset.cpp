@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <string>
 #include <utility>
 
 #include "common/load_status.h"
@@ -28,6 +29,18 @@ const char* ToString(AssetFormat format) {
   return "glTF 2.0";
 }
 
+namespace {
+
+// The path's extension in lower case: exporters on case-insensitive file systems write ".GLB" and
+// ".Usda" as often as ".glb".
+std::string LowerCaseExtension(const std::filesystem::path& path) {
+  std::string extension = path.extension().string();
+  for (char& ch : extension) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return extension;
+}
+
+}  // namespace
+
 AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) return AssetFormat::kGltf;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "G4MF", 4) == 0) return AssetFormat::kG4mf;
@@ -35,7 +48,7 @@ AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const
   if (bytes.size() >= 8 && std::memcmp(bytes.data(), "PXR-USDC", 8) == 0) return AssetFormat::kUsdc;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "PK\x03\x04", 4) == 0)
     return AssetFormat::kUsdz;
-  const std::filesystem::path extension = path.extension();
+  const std::string extension = LowerCaseExtension(path);
   if (extension == ".usdz") return AssetFormat::kUsdz;
   if (extension == ".usdc") return AssetFormat::kUsdc;
   if (extension == ".usda") return AssetFormat::kUsda;
@@ -53,8 +66,7 @@ Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
   out.format = DetectAssetFormat(path, bytes);
   if (bytes.empty()) {
     // No header or text to read: said in the terms of the format the name gives.
-    std::string extension = path.extension().string();
-    for (char& ch : extension) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string extension = LowerCaseExtension(path);
     const Error code = out.format == AssetFormat::kUsdc || out.format == AssetFormat::kUsdz
                            ? Error::kInvalidUsdc
                        : out.format == AssetFormat::kUsda ? Error::kUsdaSyntax

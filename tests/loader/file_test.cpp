@@ -64,6 +64,31 @@ TEST(LoadAsset, SaysAnEmptyFileIsEmptyInTheTermsOfItsExtension) {
   std::filesystem::remove_all(dir);
 }
 
+// Exporters on case-insensitive file systems write ".G4TF" or ".Usda": an extension names the same
+// format whatever its case, so a G4MF text file (which has no magic to tell it by) still loads as
+// G4MF.
+TEST(LoadAsset, TellsTheFormatByTheExtensionWhateverItsCase) {
+  EXPECT_EQ(DetectAssetFormat("a.G4TF", {}), AssetFormat::kG4mf);
+  EXPECT_EQ(DetectAssetFormat("a.G4b", {}), AssetFormat::kG4mf);
+  EXPECT_EQ(DetectAssetFormat("a.Usda", {}), AssetFormat::kUsda);
+  EXPECT_EQ(DetectAssetFormat("a.USDC", {}), AssetFormat::kUsdc);
+  EXPECT_EQ(DetectAssetFormat("a.USDZ", {}), AssetFormat::kUsdz);
+  EXPECT_EQ(DetectAssetFormat("a.GLTF", {}), AssetFormat::kGltf);
+  // G4MF's asset has a dimension and no version: the glTF loader would refuse it.
+  const auto dir = std::filesystem::temp_directory_path() / "sinew_upper_case_extension";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream f(dir / "TWO_BONES.G4TF", std::ios::binary);
+    f << R"({"asset":{"dimension":3},"nodes":[{"name":"Root"}]})";
+  }
+  const auto loaded = LoadAsset(dir / "TWO_BONES.G4TF");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  EXPECT_EQ(loaded->format, AssetFormat::kG4mf);
+  ASSERT_EQ(loaded->loaded.asset.nodes.size(), 1u);
+  EXPECT_EQ(loaded->loaded.asset.nodes[0].name, "Root");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ReadFile, ReadsAnEmptyFile) {
   const auto path = std::filesystem::temp_directory_path() / "sinew_read_file_empty.bin";
   { std::ofstream f(path, std::ios::binary); }

@@ -22,8 +22,8 @@ constexpr bool IsUsd(AssetFormat format) noexcept {
 }
 
 // By content first (the GLB magic "glTF", the .g4b magic "G4MF", the "#usda" header, the crate
-// magic "PXR-USDC", a zip archive's "PK\3\4" for .usdz), then by extension (.g4tf and .g4b are
-// G4MF, .usda, .usdc and .usdz USD); anything else is taken for glTF JSON.
+// magic "PXR-USDC", a zip archive's "PK\3\4" for .usdz), then by extension, whatever its case
+// (.g4tf and .g4b are G4MF, .usda, .usdc and .usdz USD); anything else is taken for glTF JSON.
 AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const uint8_t> bytes);
 
 struct LoadedFile {
