@@ -15,6 +15,7 @@ namespace sinew::loader {
 namespace {
 
 using testing::Append;
+using testing::BufferBytes;
 using testing::BufferUri;
 using testing::DataUri;
 using testing::ExpectError;
@@ -257,6 +258,94 @@ TEST(GltfErrors, RejectsInverseBindMatricesThatAreNotAffine) {
   ExpectError(WithInverseBinds({0, 0, 0.5f, 1}), Error::kInvalidValue,
               "/skins/0/inverseBindMatrices");
   ExpectError(WithInverseBinds({0, 0, 0, 2}), Error::kInvalidValue, "/skins/0/inverseBindMatrices");
+}
+
+// "When matrix is defined, it MUST be decomposable to TRS properties": a projective one would
+// place the mesh as something else and is refused; a shear is applied as written, with a warning
+// (engines that decompose the matrix lose it).
+TEST(GltfErrors, RejectsANodeMatrixThatIsNotAffineAndWarnsAboutOneThatShears) {
+  const auto with_matrix = [](const char* matrix) {
+    return Replace(ValidGltf(), R"({"name": "root", "children": [1]})",
+                   std::string(R"({"name": "root", "children": [1], "matrix": )") + matrix + "}");
+  };
+  auto trs = LoadBytes(with_matrix("[2,0,0,0, 0,0,3,0, 0,-1,0,0, 0,1,0,1]"));
+  ASSERT_TRUE(trs.ok()) << trs.error().ToString();
+  EXPECT_TRUE(trs->warnings.empty()) << trs->warnings[0].message;
+  ExpectError(with_matrix("[1,0,0,0.5, 0,1,0,0, 0,0,1,0, 0,1,0,1]"), Error::kInvalidValue,
+              "/nodes/0/matrix");
+  ExpectError(with_matrix("[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,1,0,2]"), Error::kInvalidValue,
+              "/nodes/0/matrix");
+  auto shear = LoadBytes(with_matrix("[1,0,0,0, 0.5,1,0,0, 0,0,1,0, 0,1,0,1]"));
+  ASSERT_TRUE(shear.ok()) << shear.error().ToString();
+  ASSERT_EQ(shear->warnings.size(), 1u);
+  EXPECT_EQ(shear->warnings[0].where, "/nodes/0/matrix");
+  EXPECT_EQ(shear->asset.nodes[0].matrix.m[1][0], 0.5f);
+}
+
+// A scene's nodes are unique ("uniqueItems"): one listed twice would be drawn twice.
+TEST(GltfErrors, RejectsASceneListingARootTwice) {
+  ExpectError(Replace(ValidGltf(), R"("scenes": [{"nodes": [0, 2]}])",
+                      R"("scenes": [{"nodes": [0, 2, 0]}])"),
+              Error::kInvalidValue, "/scenes/0/nodes/2");
+  // Two scenes may share a root.
+  auto shared = LoadBytes(Replace(ValidGltf(), R"("scenes": [{"nodes": [0, 2]}])",
+                                  R"("scenes": [{"nodes": [0, 2]}, {"nodes": [2, 0]}])"));
+  ASSERT_TRUE(shared.ok()) << shared.error().ToString();
+}
+
+// "When positions are not specified, client implementations SHOULD skip primitive's rendering":
+// a skinned primitive without POSITION is skipped with a warning, as an unskinned one is, not
+// refused as if it lacked its influences.
+TEST(GltfErrors, SkipsASkinnedPrimitiveWithoutPositionWithAWarning) {
+  auto loaded = LoadBytes(Replace(ValidGltf(), R"("attributes": {"POSITION": 0, "JOINTS_0": 1,)",
+                                  R"("attributes": {"JOINTS_0": 1,)"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  EXPECT_EQ(loaded->asset.meshes[0].primitives[0].vertex_count(), 0u);
+  ASSERT_EQ(loaded->warnings.size(), 1u);
+  EXPECT_EQ(loaded->warnings[0].where, "/meshes/0/primitives/0/attributes");
+}
+
+// "When normals are not specified, ... the provided tangents (if present) MUST be ignored": the
+// primitive loads without tangents, with a warning at TANGENT.
+TEST(GltfErrors, IgnoresTangentsWithoutNormalsWithAWarning) {
+  const std::string tangents = Replace(ValidGltf(), R"("attributes": {"POSITION": 0,)",
+                                       R"("attributes": {"POSITION": 0, "TANGENT": 2,)");
+  auto loaded = LoadBytes(tangents);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  EXPECT_TRUE(loaded->asset.meshes[0].primitives[0].tangents.empty());
+  ASSERT_EQ(loaded->warnings.size(), 1u);
+  EXPECT_EQ(loaded->warnings[0].where, "/meshes/0/primitives/0/attributes/TANGENT");
+  // With normals (the positions serve), the tangents are read.
+  auto with_normals =
+      LoadBytes(Replace(tangents, R"("TANGENT": 2,)", R"("TANGENT": 2, "NORMAL": 0,)"));
+  ASSERT_TRUE(with_normals.ok()) << with_normals.error().ToString();
+  EXPECT_EQ(with_normals->asset.meshes[0].primitives[0].tangents.size(), 12u);
+}
+
+// An animation sampler's key times start at 0 or later ("time[0] >= 0.0").
+TEST(GltfErrors, RejectsNegativeKeyTimes) {
+  std::vector<uint8_t> bytes = BufferBytes();
+  const float minus_one = -1.0f;
+  std::memcpy(bytes.data() + 96, &minus_one, 4);
+  ExpectError(Replace(ValidGltf(), BufferUri(), DataUri(bytes)), Error::kInvalidValue,
+              "/animations/0/samplers/0/input");
+}
+
+// "For triangles, it MUST be divisible by 3", for lines by 2: the indices, or the vertices of a
+// primitive without them.
+TEST(GltfErrors, RejectsIndicesThatDoNotMakeWholeTrianglesOrLines) {
+  const std::string indexed =
+      Replace(Replace(ValidGltf(), R"("WEIGHTS_0": 2})", R"("WEIGHTS_0": 2}, "indices": 5)"),
+              R"("count": 2, "type": "VEC4"}
+  ])",
+              R"("count": 2, "type": "VEC4"},
+    {"bufferView": 0, "byteOffset": 36, "componentType": 5121, "count": 2, "type": "SCALAR"}
+  ])");
+  ExpectError(indexed, Error::kInvalidValue, "/meshes/0/primitives/0/indices");
+  auto lines = LoadBytes(Replace(indexed, R"("indices": 5)", R"("indices": 5, "mode": 1)"));
+  ASSERT_TRUE(lines.ok()) << lines.error().ToString();
+  ExpectError(Replace(ValidGltf(), R"("WEIGHTS_0": 2})", R"("WEIGHTS_0": 2}, "mode": 1)"),
+              Error::kInvalidValue, "/meshes/0/primitives/0/attributes/POSITION");
 }
 
 // What nothing reads is not refused: a buffer without data (no uri, not a GLB's BIN chunk) with
@@ -684,6 +773,23 @@ TEST(GlbErrors, RejectsABufferWithoutUriWhenThereIsNoBinChunk) {
   ExpectError(
       Glb(Replace(ValidGltf(), R"("byteLength": 136, "uri": ")", R"("byteLength": 136, "x": ")")),
       Error::kMissingProperty, "/buffers/0/uri");
+}
+
+// A GLB has at most one BIN chunk, right after the JSON: a second one is named as such.
+TEST(GlbErrors, NamesASecondBinChunk) {
+  std::string glb = Glb(Replace(ValidGltf(), R"("byteLength": 136, "uri": ")" + BufferUri() + "\"",
+                                R"("byteLength": 4)"));
+  const std::string bin_chunk = std::string("\x04\0\0\0BIN\0", 8) + std::string(4, '\0');
+  const size_t second = glb.size() + bin_chunk.size();
+  glb += bin_chunk + bin_chunk;
+  const uint32_t length = uint32_t(glb.size());
+  std::memcpy(glb.data() + 8, &length, 4);
+  auto one = LoadBytes(glb.substr(0, second));
+  EXPECT_EQ(one.code(), Error::kInvalidGlb) << "the header's length still counts both chunks";
+  ExpectError(glb, Error::kInvalidGlb, "byte " + std::to_string(second + 4));
+  auto loaded = LoadBytes(glb);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.error().message, "a second BIN chunk");
 }
 
 }  // namespace

@@ -60,6 +60,7 @@ Result<GlbChunks> ParseGlb(std::span<const uint8_t> bytes) {
     } else if (type == kGlbChunkJson) {
       return Bad(offset + 4, "a second JSON chunk");
     } else if (type == kGlbChunkBin) {
+      if (out.has_bin) return Bad(offset + 4, "a second BIN chunk");
       if (index != 1) return Bad(offset + 4, "the BIN chunk must directly follow the JSON chunk");
       out.bin = payload;
       out.has_bin = true;

@@ -740,6 +740,38 @@ LoadStatus ReadRotation(LoadState& c, const double* numbers, const Path& where, 
 }
 
 // One node object (node i of node_count) into *n; its children are appended to the asset's.
+// Empty when `m`'s fourth row is (0, 0, 0, 1), within 1e-6 for exporters' rounding; else " has
+// the fourth row (...), not (0, 0, 0, 1): it is not affine". Transforms keep the top three rows
+// (the palette's Float3x4, a node's world matrix), so a projective matrix would place and skin
+// vertices as something else.
+std::string NotAffine(const Float4x4& m) {
+  if (std::fabs(m.m[0][3]) <= 1e-6f && std::fabs(m.m[1][3]) <= 1e-6f &&
+      std::fabs(m.m[2][3]) <= 1e-6f && std::fabs(m.m[3][3] - 1.0f) <= 1e-6f) {
+    return {};
+  }
+  return " has the fourth row (" + std::to_string(m.m[0][3]) + ", " + std::to_string(m.m[1][3]) +
+         ", " + std::to_string(m.m[2][3]) + ", " + std::to_string(m.m[3][3]) +
+         "), not (0, 0, 0, 1): it is not affine";
+}
+
+// Whether the 3x3 part of `m` shears: two of its columns (the scaled axes of a TRS) are not
+// perpendicular, within a cosine of 1e-3 (exporters' rounding). Zero columns (a scale of 0)
+// do not count.
+bool Shears(const Float4x4& m) {
+  for (int a = 0; a < 3; ++a) {
+    for (int b = a + 1; b < 3; ++b) {
+      double dot = 0, aa = 0, bb = 0;
+      for (int r = 0; r < 3; ++r) {
+        dot += double(m.m[a][r]) * m.m[b][r];
+        aa += double(m.m[a][r]) * m.m[a][r];
+        bb += double(m.m[b][r]) * m.m[b][r];
+      }
+      if (aa > 0 && bb > 0 && std::fabs(dot) > 1e-3 * std::sqrt(aa * bb)) return true;
+    }
+  }
+  return false;
+}
+
 LoadStatus ReadNode(LoadState& c, TapeObject o, const Path& where, size_t i, size_t node_count,
                     size_t mesh_count, size_t skin_count, Node* n) {
   static constexpr std::string_view kKeys[] = {
@@ -776,6 +808,17 @@ LoadStatus ReadNode(LoadState& c, TapeObject o, const Path& where, size_t i, siz
     }
     for (int col = 0; col < 4; ++col)
       for (int row = 0; row < 4; ++row) n->matrix.m[col][row] = float(numbers[col * 4 + row]);
+    // "When matrix is defined, it MUST be decomposable to TRS properties" (glTF 2.0
+    // Specification, Transformations). Not affine: refused. A shear: sinew applies the matrix as
+    // written, but engines that decompose it into TRS lose the shear, so it is said.
+    if (std::string row = NotAffine(n->matrix); !row.empty()) {
+      return {Error::kInvalidValue, "the matrix" + row, Path(where, "matrix").ToString()};
+    }
+    if (Shears(n->matrix)) {
+      c.warnings->push_back({Path(where, "matrix").ToString(),
+                             "the matrix shears, so it does not decompose into translation, "
+                             "rotation and scale as glTF requires; it is applied as written"});
+    }
   }
   bool has_weights = false;
   SINEW_TRY(OptionalNumbers(f[kWeights], where, 0, &c.numbers, &has_weights));
@@ -852,18 +895,27 @@ LoadStatus LoadScenes(LoadState& c, TapeObject root) {
   SINEW_TRY(RootObjects(root, "scenes", &scenes));
   static constexpr std::string_view kKeys[] = {"name", "nodes"};
   enum { kName, kNodes };
+  std::vector<uint8_t>& seen = c.node_state;  // scratch since CheckAcyclic
+  seen.assign(c.asset->nodes.size(), 0);
   SINEW_TRY(scenes.ReadInto(
       &c.asset->scenes, [&](TapeObject o, const Path& where, Scene* scene) -> LoadStatus {
         const Fields f(o, kKeys);
         SINEW_TRY(OptionalString(f[kName], where, &scene->name));
         SINEW_TRY(OptionalIndices(f[kNodes], where, c.asset->nodes.size(), &scene->nodes));
+        // Root nodes, each listed once ("uniqueItems"): a node listed twice would be drawn,
+        // and baked, twice. `seen` marks this scene's roots, cleared again after it.
         for (size_t k = 0; k < scene->nodes.size(); ++k) {
-          if (c.asset->nodes[scene->nodes[k]].parent >= 0) {
+          const uint32_t node = scene->nodes[k];
+          if (c.asset->nodes[node].parent >= 0 || seen[node] != 0) {
             const Path nodes(where, "nodes");
-            return {Error::kInvalidValue, "a scene's nodes must be root nodes",
+            return {Error::kInvalidValue,
+                    seen[node] != 0 ? "node " + std::to_string(node) + " is listed twice"
+                                    : std::string("a scene's nodes must be root nodes"),
                     Path(nodes, k).ToString()};
           }
+          seen[node] = 1;
         }
+        for (const uint32_t node : scene->nodes) seen[node] = 0;
         return {};
       }));
   return OptionalIndex(FindField(root, "scene"), Path(), c.asset->scenes.size(), &c.asset->scene);
@@ -1178,6 +1230,13 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
     SINEW_TRY(LoadStream(c, uint32_t(normal), vertex_count, kF32, kSignedNormalized, "NORMAL",
                          AccessorType::kVec3, Path(aw, "NORMAL"), &p->normals));
   }
+  // "When normals are not specified, ... the provided tangents (if present) MUST be ignored"
+  // (glTF 2.0 Specification, Meshes): a tangent frame needs its normal.
+  if (tangent >= 0 && normal < 0) {
+    c.warnings->push_back(
+        {Path(aw, "TANGENT").ToString(), "TANGENT without NORMAL is ignored, as glTF requires"});
+    tangent = -1;
+  }
   if (tangent >= 0) {
     SINEW_TRY(LoadStream(c, uint32_t(tangent), vertex_count, kF32, kSignedNormalized, "TANGENT",
                          AccessorType::kVec4, Path(aw, "TANGENT"), &p->tangents));
@@ -1212,6 +1271,18 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
                     " but there are " + std::to_string(vertex_count) + " vertices",
                 iw.ToString()};
       }
+    }
+  }
+  // "For triangles, it MUST be divisible by 3", and for lines by 2 (glTF 2.0 Specification,
+  // Meshes): the indices, or the vertices without them, make whole triangles or lines.
+  if (const uint32_t corners = p->mode == 4 ? 3 : p->mode == 1 ? 2 : 1; corners > 1) {
+    const size_t count = indices >= 0 ? p->indices.size() : vertex_count;
+    if (count % corners != 0) {
+      const char* noun = indices >= 0 ? " indices" : " vertices";
+      return {Error::kInvalidValue,
+              std::to_string(count) + noun + " do not make whole " +
+                  (corners == 3 ? "triangles (a multiple of 3)" : "lines (a multiple of 2)"),
+              indices >= 0 ? Path(where, "indices").ToString() : position_path.ToString()};
     }
   }
 
@@ -1333,16 +1404,9 @@ LoadStatus ReadInverseBinds(LoadState& c, int32_t ibm, const Path& where, Skin* 
       for (int row = 0; row < 4; ++row)
         skin->inverse_binds[j].m[col][row] = matrices[j * 16 + size_t(col) * 4 + size_t(row)];
     // "The fourth row of each matrix MUST be set to [0.0, 0.0, 0.0, 1.0]" (glTF 2.0
-    // Specification, Skins): the palette keeps the top three rows, so a projective matrix would be
-    // skinned as something else. Within 1e-6, for exporters' rounding.
-    const Float4x4& m = skin->inverse_binds[j];
-    if (std::fabs(m.m[0][3]) > 1e-6f || std::fabs(m.m[1][3]) > 1e-6f ||
-        std::fabs(m.m[2][3]) > 1e-6f || std::fabs(m.m[3][3] - 1.0f) > 1e-6f) {
-      return {Error::kInvalidValue,
-              "inverse bind matrix " + std::to_string(j) + " has the fourth row (" +
-                  std::to_string(m.m[0][3]) + ", " + std::to_string(m.m[1][3]) + ", " +
-                  std::to_string(m.m[2][3]) + ", " + std::to_string(m.m[3][3]) +
-                  "), not (0, 0, 0, 1): it is not affine",
+    // Specification, Skins).
+    if (std::string row = NotAffine(skin->inverse_binds[j]); !row.empty()) {
+      return {Error::kInvalidValue, "inverse bind matrix " + std::to_string(j) + row,
               iw.ToString()};
     }
   }
@@ -1403,6 +1467,8 @@ LoadStatus CheckSkinnedNodes(const LoadState& c) {
     for (size_t p = 0; p < mesh.primitives.size(); ++p) {
       // "The skinned mesh's primitives MUST have JOINTS_0 and WEIGHTS_0": one without them has
       // nothing to skin with (it would follow whichever joint a rigid fallback picked).
+      // One without POSITION was skipped with a warning (LoadPrimitive): nothing to skin.
+      if (mesh.primitives[p].vertex_count() == 0) continue;
       if (!mesh.primitives[p].skinned()) {
         const Path mesh_path(kMeshesPath, size_t(node.mesh)), primitives(mesh_path, "primitives"),
             primitive(primitives, p), attributes(primitive, "attributes");
@@ -1469,6 +1535,12 @@ LoadStatus LoadSampler(LoadState& c, TapeObject so, const Path& sw, uint32_t ani
   } else {
     SINEW_TRY(AppendAccessorFloats(c, input, AccessorType::kScalar, iw, &c.keys, &sampler->input));
     const float* times = c.keys.data() + sampler->input.offset;
+    // "time[0] >= 0.0" (the animation sampler's input, glTF 2.0 schema): a clip runs from 0.
+    if (sampler->input.count > 0 && !(times[0] >= 0.0f)) {
+      return {Error::kInvalidValue,
+              "key times must not be negative (key 0 is " + std::to_string(times[0]) + ")",
+              iw.ToString()};
+    }
     for (size_t k = 1; k < sampler->input.count; ++k) {
       if (!(times[k] > times[k - 1])) {
         return {Error::kInvalidValue,
