@@ -32,6 +32,8 @@ struct CommandOptions {
 
 // `--format usda` writes time codes at this rate (the UsdSkel loader's default, and Pixar's).
 constexpr double kBakeTimeCodesPerSecond = 24;
+// The most time codes `--format usda` bakes: 100,000 is over an hour at 24 a second.
+constexpr double kMostBakeTimeCodes = 100000;
 
 void Usage(std::FILE* to) {
   std::fputs(
@@ -123,9 +125,19 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
       return 1;
     }
     const cpu::ClipRange range = cpu::RangeOf(a.animations[size_t(*clip)]);
-    const long begin = std::lround(range.start * kBakeTimeCodesPerSecond);
-    const long end = std::lround(range.end * kBakeTimeCodesPerSecond);
-    for (long t = begin; t <= end; ++t) time_codes.push_back(double(t));
+    const double begin = std::round(double(range.start) * kBakeTimeCodesPerSecond);
+    const double end = std::round(double(range.end) * kBakeTimeCodesPerSecond);
+    // Every time code's bake is held until the file is written: a clip whose keys lie hours
+    // apart would take the machine's memory (or, unbounded, never finish).
+    if (!(end - begin < kMostBakeTimeCodes)) {
+      std::fprintf(stderr,
+                   "sinew bake: clip '%s' runs %g..%g s, more than %g time codes at %g a second; "
+                   "--format usda writes at most that many (give --time for one)\n",
+                   a.animations[size_t(*clip)].name.c_str(), double(range.start), double(range.end),
+                   kMostBakeTimeCodes, kBakeTimeCodesPerSecond);
+      return 1;
+    }
+    for (double t = begin; t <= end; ++t) time_codes.push_back(t);
   }
   std::vector<BakeFrame> frames;
   GpuBake session;  // one SkinCache for every time code

@@ -256,5 +256,68 @@ TEST(SinewInfo, NamesTheSectionAndByteOfABrokenCrateFile) {
   EXPECT_NE(said.find("6 sections do not fit"), std::string::npos) << said;
 }
 
+// A two-joint skinned quad whose clip has its last rotation key at time code `last_key`.
+std::string QuadWithAKeyAt(const char* last_key) {
+  return std::string(R"(#usda 1.0
+def SkelRoot "Root" (prepend apiSchemas = ["SkelBindingAPI"])
+{
+    def Skeleton "Skel" (prepend apiSchemas = ["SkelBindingAPI"])
+    {
+        uniform token[] joints = ["A", "A/B"]
+        uniform matrix4d[] bindTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1)), ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,1,0,1))]
+        uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1)), ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,1,0,1))]
+        rel skel:animationSource = <Anim>
+        def SkelAnimation "Anim"
+        {
+            uniform token[] joints = ["A/B"]
+            float3[] translations = [(0, 1, 0)]
+            quatf[] rotations.timeSamples = { 0: [(1, 0, 0, 0)], )") +
+         last_key + R"(: [(0.7071068, 0, 0, 0.7071068)] }
+            half3[] scales = [(1, 1, 1)]
+        }
+    }
+    def Mesh "Quad" (prepend apiSchemas = ["SkelBindingAPI"])
+    {
+        rel skel:skeleton = </Root/Skel>
+        int[] faceVertexCounts = [4]
+        int[] faceVertexIndices = [0, 1, 2, 3]
+        point3f[] points = [(0, 0, 0), (1, 0, 0), (1, 2, 0), (0, 2, 0)]
+        int[] primvars:skel:jointIndices = [0, 0, 1, 1] (interpolation = "vertex" elementSize = 1)
+        float[] primvars:skel:jointWeights = [1, 1, 1, 1] (interpolation = "vertex" elementSize = 1)
+    }
+}
+)";
+}
+
+// A key an hour and more away: `bake --format usda`, which holds a bake per time code until it
+// writes the file, refuses the clip with its range instead of taking the machine's memory; a key
+// past a float's range in seconds is skipped with a warning.
+TEST(SinewBake, RefusesToWriteMoreTimeCodesThanItCanHoldAndSkipsKeysPastAFloat) {
+  ScratchDir dir;
+  {
+    std::ofstream f(dir.path() / "far.usda", std::ios::binary);
+    f << QuadWithAKeyAt("1e9");
+  }
+  const ToolRun far = RunSinew(
+      {"bake", "far.usda", "--anim", "0", "--format", "usda", "--out", "baked"}, dir.path());
+  EXPECT_EQ(far.exit_code, 1);
+  EXPECT_NE(far.err.find("more than 100000 time codes"), std::string::npos) << far.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "baked.usda"));
+  const ToolRun one = RunSinew(
+      {"bake", "far.usda", "--anim", "0", "--time", "1", "--format", "usda", "--out", "baked"},
+      dir.path());
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  {
+    std::ofstream f(dir.path() / "beyond.usda", std::ios::binary);
+    f << QuadWithAKeyAt("1e300");
+  }
+  const ToolRun info = RunSinew({"info", "beyond.usda", "--json"}, dir.path());
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("past a float's range"), std::string::npos) << info.out;
+  const ToolRun baked = RunSinew(
+      {"bake", "beyond.usda", "--anim", "0", "--format", "usda", "--out", "baked"}, dir.path());
+  EXPECT_EQ(baked.exit_code, 0) << baked.err;
+}
+
 }  // namespace
 }  // namespace sinew::testing

@@ -901,7 +901,7 @@ Samples SamplesOf(LoadState& c, const Prim& animation, const char* name, size_t 
       return;
     }
     const float seconds = float(time / c.time_codes_per_second);
-    if (!out.times.empty() && seconds <= out.times.back()) {
+    if (!std::isfinite(seconds) || (!out.times.empty() && seconds <= out.times.back())) {
       ++skipped;
       return;
     }
@@ -916,7 +916,8 @@ Samples SamplesOf(LoadState& c, const Prim& animation, const char* name, size_t 
   if (skipped > 0) {
     c.Warn(animation.path + "." + name,
            std::to_string(skipped) + " samples skipped: not one value per element (" +
-               std::to_string(count) + "), or at a time that rounds onto the previous one");
+               std::to_string(count) +
+               "), or at a time that rounds onto the previous one or past a float's range");
   }
   return out;
 }
