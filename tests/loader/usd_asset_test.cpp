@@ -842,6 +842,37 @@ TEST(UsdAsset, RefusesANonFiniteWeight) {
               Error::kNonFiniteValue, "/R/M (influences/weights/0)");
 }
 
+// NaN or an infinity in what poses the joints — rest and bind transforms, an animation's arrays
+// (in any sample), a geomBindTransform — would make every vertex they move NaN: kNonFiniteValue at
+// the attribute, the message naming the sample and the number.
+TEST(UsdAsset, RefusesNonFiniteTransformsAndAnimationValues) {
+  const auto with = [](std::string text, const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.replace(at, from.size(), to);
+  };
+  const std::string rig = Rig(kInfluences, kAnimation);
+  Load(rig);
+  ExpectError(with(rig, "[(0, 2, 0)], 5: [(0, 4, 0)]", "[(0, 2, 0)], 5: [(0, nan, 0)]"),
+              Error::kNonFiniteValue, "/R/Skel/Anim.translations");
+  const std::string nan = with(rig, "[(0, 2, 0)], 5: [(0, 4, 0)]", "[(0, 2, 0)], 5: [(0, nan, 0)]");
+  auto sample =
+      LoadUsdaFromMemory(std::span(reinterpret_cast<const uint8_t*>(nan.data()), nan.size()));
+  ASSERT_FALSE(sample.ok());
+  EXPECT_EQ(sample.error().message, "at time code 5, number 1 is not finite");
+  ExpectError(with(rig, "rotations = [(1, 0, 0, 0)]", "rotations = [(inf, 0, 0, 0)]"),
+              Error::kNonFiniteValue, "/R/Skel/Anim.rotations");
+  ExpectError(with(rig, "5: [0.25, 1]", "5: [0.25, -inf]"), Error::kNonFiniteValue,
+              "/R/Skel/Anim.blendShapeWeights");
+  ExpectError(with(rig, "restTransforms = [((1,0,0,0)", "restTransforms = [((nan,0,0,0)"),
+              Error::kNonFiniteValue, "/R/Skel.restTransforms");
+  ExpectError(with(rig, "bindTransforms = [((1,0,0,0)", "bindTransforms = [((inf,0,0,0)"),
+              Error::kNonFiniteValue, "/R/Skel.bindTransforms");
+  ExpectError(Rig(std::string(kInfluences) + "        matrix4d primvars:skel:geomBindTransform = "
+                                             "((1,0,0,0),(0,1,0,0),(0,0,1,0),(nan,0,0,1))\n"),
+              Error::kNonFiniteValue, "/R/M.primvars:skel:geomBindTransform");
+}
+
 TEST(UsdAsset, RefusesTimeSampledInfluences) {
   ExpectError(Rig("        int[] primvars:skel:jointIndices.timeSamples = { 0: [0] }\n"
                   "        int[] primvars:skel:jointIndices (interpolation = \"constant\")\n"

@@ -3,6 +3,7 @@
 // docs/usda.md, "The UsdSkel loader".
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <string>
 #include <string_view>
@@ -929,6 +930,57 @@ KeyRange AddKeys(Animation& animation, std::span<const float> values) {
   return range;
 }
 
+// The position of the first number of `v` that is not finite, or -1 (its float or double numbers;
+// other storage has none to check).
+int64_t FirstNonFinite(const Value& v) {
+  const auto first = [](auto numbers) -> int64_t {
+    for (size_t i = 0; i < numbers.size(); ++i) {
+      if (!std::isfinite(numbers[i])) return int64_t(i);
+    }
+    return -1;
+  };
+  const int64_t f = first(v.floats());
+  return f >= 0 ? f : first(v.doubles());
+}
+
+// NaN or an infinity in the transforms and weights UsdSkel poses with — a Skeleton's rest and
+// bind transforms, a SkelAnimation's arrays, a mesh's geomBindTransform, in their default or any
+// time sample — is kNonFiniteValue at the attribute: every joint below would be NaN, and so every
+// vertex it moves. (Points, normals, offsets and joint weights are checked with the primitives.)
+LoadStatus CheckFiniteSkelData(const Layer& layer) {
+  struct Checked {
+    const char* type;
+    std::array<const char*, 4> names;
+  };
+  static constexpr Checked kChecked[] = {
+      {"Skeleton", {"restTransforms", "bindTransforms", nullptr, nullptr}},
+      {"SkelAnimation", {"translations", "rotations", "scales", "blendShapeWeights"}},
+      {"Mesh", {"primvars:skel:geomBindTransform", nullptr, nullptr, nullptr}},
+  };
+  for (const Prim& prim : layer.prims) {
+    for (const Checked& checked : kChecked) {
+      if (prim.type_name != checked.type) continue;
+      for (const char* name : checked.names) {
+        const Attribute* a = name ? prim.FindAttribute(name) : nullptr;
+        if (!a) continue;
+        const auto bad = [&](const Value& v, const std::string& at) -> LoadStatus {
+          const int64_t i = FirstNonFinite(v);
+          if (i < 0) return {};
+          return {Error::kNonFiniteValue, at + "number " + std::to_string(i) + " is not finite",
+                  prim.path + "." + name};
+        };
+        if (a->default_value) SINEW_TRY(bad(*a->default_value, ""));
+        for (const usd::TimeSample& sample : a->time_samples) {
+          char time[48];
+          std::snprintf(time, sizeof time, "at time code %g, ", sample.time);
+          SINEW_TRY(bad(sample.value, time));
+        }
+      }
+    }
+  }
+  return {};
+}
+
 // `skeleton`'s joint channels and the weight channels of the meshes bound to it, from its
 // animation, into `out`.
 void AddChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& out) {
@@ -1036,6 +1088,7 @@ Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options) {
     }
     c.time_codes_per_second = *layer.time_codes_per_second;
   }
+  SINEW_TRY(CheckFiniteSkelData(layer));
   SINEW_TRY(AddNodes(c));
   SINEW_TRY(AddSkeletons(c));
   for (size_t i = 0; i < layer.prims.size(); ++i) {
