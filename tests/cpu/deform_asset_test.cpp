@@ -286,5 +286,28 @@ TEST(DeformAsset, AG4mfBlendShapeFollowsItsAmountsAsComputedByHand) {
   }
 }
 
+// A node's morph weights are one per morph target, or none (no morphing): a list of another length
+// is refused, where it used to leave the mesh unmorphed without a word.
+TEST(DeformAsset, RefusesMorphWeightsOfAnotherCountThanTheMorphTargets) {
+  auto loaded = testing::LoadG4mfBlendTriangle();
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Asset& a = loaded->asset;
+  auto scene = EvaluateScene(a);
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  const testing::BlendTriangleCase c = testing::BlendTriangleCases().front();
+  auto palette = NodePalette(a, c.node, scene->world);
+  ASSERT_TRUE(palette.ok()) << palette.error().ToString();
+  std::vector<float> weights = scene->pose.weights[c.node];
+  ASSERT_FALSE(weights.empty());
+  DeformedPrimitive out;
+  EXPECT_TRUE(DeformPrimitive(a, c.node, 0, scene->world, weights, *palette, &out).ok());
+  EXPECT_TRUE(DeformPrimitive(a, c.node, 0, scene->world, {}, *palette, &out).ok());
+  weights.push_back(1.0f);
+  const Status more = DeformPrimitive(a, c.node, 0, scene->world, weights, *palette, &out);
+  EXPECT_EQ(more.code(), Error::kSizeMismatch);
+  EXPECT_EQ(more.error().where, "weights");
+  EXPECT_EQ(MorphPrimitive(a, c.node, 0, weights, &out).code(), Error::kSizeMismatch);
+}
+
 }  // namespace
 }  // namespace sinew::cpu

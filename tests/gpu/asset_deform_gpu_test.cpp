@@ -169,6 +169,58 @@ TEST_F(AssetCrowdGpu, OptionsForACrowdOfSeveralAssetsHoldExactlyItsCharacters) {
   }
 }
 
+class AssetPoseGpu : public testing::GpuTest {};
+
+// PoseAssetInstance's morph weights: none given leaves those SetMorphWeights set (a game drives
+// the face on its own); given, every morphed node needs one per morph target, and a list of
+// another length is refused rather than zeroing the face.
+TEST_F(AssetPoseGpu, MorphWeightsAreLeftAloneWhenNoneAreGivenAndRefusedWhenMiscounted) {
+  auto loaded =
+      loader::LoadAsset(testing::SharedAssetPath("three_RobotExpressive/RobotExpressive.glb"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Asset& a = loaded->loaded.asset;
+  auto cache = vk::SkinCache::Create(*context_, vk::SkinCacheOptionsFor(a, 1));
+  ASSERT_TRUE(cache.ok()) << cache.error().ToString();
+  auto meshes = vk::AddAssetMeshes(**cache, a);
+  ASSERT_TRUE(meshes.ok()) << meshes.error().ToString();
+  auto character = vk::AddAssetInstance(**cache, *meshes);
+  ASSERT_TRUE(character.ok()) << character.error().ToString();
+  size_t head = meshes->drawn.size();
+  for (size_t i = 0; i < meshes->drawn.size(); ++i) {
+    if (a.meshes[meshes->drawn[i].mesh].name == "Head") head = i;
+  }
+  ASSERT_LT(head, meshes->drawn.size());
+  const uint32_t node = meshes->drawn[head].node;
+  const vk::InstanceId face = character->instances[head][2];
+  auto scene = cpu::EvaluateScene(a, 0, 0.5f);
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  ASSERT_EQ(scene->pose.weights[node].size(), 3u);
+
+  const std::vector<float> smile = {0.8f, 0.0f, 0.25f};
+  ASSERT_TRUE((*cache)->SetMorphWeights(face, smile).ok());
+  ASSERT_TRUE(vk::PoseAssetInstance(**cache, a, *meshes, *character, scene->world, {}).ok());
+  const std::span<const float> kept = (*cache)->morph_weights(face);
+  EXPECT_EQ(std::vector<float>(kept.begin(), kept.end()), smile);
+
+  std::vector<std::vector<float>> weights = scene->pose.weights;
+  weights[node] = {1.0f, 0.0f};
+  const Status two = vk::PoseAssetInstance(**cache, a, *meshes, *character, scene->world, weights);
+  EXPECT_EQ(two.code(), Error::kSizeMismatch);
+  EXPECT_EQ(two.error().where, "nodes/" + std::to_string(node) + "/weights");
+  EXPECT_EQ(two.error().message, "2 weights, the mesh has 3 morph targets");
+  weights.resize(node);
+  EXPECT_EQ(vk::PoseAssetInstance(**cache, a, *meshes, *character, scene->world, weights).code(),
+            Error::kSizeMismatch);
+  const std::span<const float> still = (*cache)->morph_weights(face);
+  EXPECT_EQ(std::vector<float>(still.begin(), still.end()), smile);
+
+  weights = scene->pose.weights;
+  weights[node] = {0.0f, 1.0f, 0.0f};
+  ASSERT_TRUE(vk::PoseAssetInstance(**cache, a, *meshes, *character, scene->world, weights).ok());
+  const std::span<const float> posed = (*cache)->morph_weights(face);
+  EXPECT_EQ(std::vector<float>(posed.begin(), posed.end()), weights[node]);
+}
+
 class RobotExpressiveFaceGpu : public testing::GpuTest {};
 
 // RobotExpressive's face shapes (mesh "Head": Angry, Surprised, Sad, over three primitives, of

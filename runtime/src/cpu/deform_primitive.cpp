@@ -35,6 +35,7 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
   }
   const Mesh& mesh = asset.meshes[size_t(asset.nodes[node].mesh)];
   const Primitive& p = mesh.primitives[primitive];
+  if (Status s = CheckMorphWeightCount(mesh, weights, "weights"); !s) return s;
   // Blend-shape weights -> per-target weights (docs/semantics.md, "In-betweens").
   const std::vector<float> resolved = MorphWeightsFor(mesh, weights);
   const bool morphing =
@@ -59,6 +60,16 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
   job.out_normals = out->normals;
   job.out_tangents = out->tangents;
   return job.Run();
+}
+
+Status CheckMorphWeightCount(const Mesh& mesh, std::span<const float> weights,
+                             const std::string& where) {
+  const size_t targets = mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size();
+  if (weights.empty() || weights.size() == targets) return {};
+  return Status(Error::kSizeMismatch,
+                std::to_string(weights.size()) + " weights, the mesh has " +
+                    std::to_string(targets) + " morph targets",
+                where);
 }
 
 std::vector<float> MorphWeightsFor(const Mesh& mesh, std::span<const float> weights) {

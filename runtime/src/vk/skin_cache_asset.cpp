@@ -188,10 +188,23 @@ Status PoseAssetInstance(SkinCache& cache, const Asset& asset, const AssetMeshes
     const Mesh& mesh = asset.meshes[d.mesh];
     bool morphs = false;
     for (const Primitive& p : mesh.primitives) morphs |= !p.targets.empty();
-    if (!morphs) continue;
-    const std::vector<float> resolved =
-        cpu::MorphWeightsFor(mesh, d.node < weights.size() ? std::span<const float>(weights[d.node])
-                                                           : std::span<const float>());
+    if (!morphs || weights.empty()) continue;  // no weights: those set before stay
+    if (d.node >= weights.size()) {
+      return {Error::kSizeMismatch,
+              std::to_string(weights.size()) + " nodes' weights, the asset has " +
+                  std::to_string(asset.nodes.size()) + " nodes",
+              "weights"};
+    }
+    const std::string where = "nodes/" + std::to_string(d.node) + "/weights";
+    if (weights[d.node].empty()) {
+      return {Error::kSizeMismatch,
+              "no weights, the mesh has " +
+                  std::to_string(mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size()) +
+                  " morph targets",
+              where};
+    }
+    if (Status s = cpu::CheckMorphWeightCount(mesh, weights[d.node], where); !s) return s;
+    const std::vector<float> resolved = cpu::MorphWeightsFor(mesh, weights[d.node]);
     for (size_t k = 0; k < mesh.primitives.size(); ++k) {
       if (mesh.primitives[k].targets.empty()) continue;
       if (Status s = cache.SetMorphWeights(instance.instances[i][k], resolved); !s) {

@@ -98,8 +98,11 @@ struct CrowdPoseJob {
   // Validates, then poses each character: the rest pose, the clip at times[i] (clamped, or
   // wrapped when `loop`), the scene matrices, then each drawn mesh's palette
   // (SkinInstancePaletteJob; a rigid node: its world matrix) and resolved morph weights.
-  // Identical to SampleAnimationJob, SceneTransformsJob, SkinInstancePaletteJob and
-  // SubShapeWeightsJob run one after the other.
+  // The same as SampleAnimationJob, SceneTransformsJob, SkinInstancePaletteJob and
+  // SubShapeWeightsJob run one after the other, within float rounding (its interpolation is
+  // arranged differently: palettes agree to about 1e-6 of their largest entry between keys, and
+  // exactly at keys and clamped times), not bit for bit; tests/cpu/crowd_pose_job_test.cpp holds
+  // them to 1e-5.
   Status Run() const;
 
   const PosePlan* plan = nullptr;

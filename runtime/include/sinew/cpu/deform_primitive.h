@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "sinew/asset/asset.h"
@@ -29,10 +30,10 @@ Result<std::vector<Float3x4>> NodePalette(const Asset& asset, uint32_t node,
 
 // Deforms primitive `primitive` of node `node`'s mesh. `world` holds every node's scene matrix
 // (SceneTransformsJob); `weights` the node's morph weights (ScenePose::weights[node]; empty = no
-// morphing). `palette` is NodePalette's for a skinned node (empty for an unskinned one).
-// `run` is the skinning's (SkinAttributes; the same outputs either way). Errors:
-// kInvalidArgument for a node without a mesh or a primitive out of range; those of the morph and
-// skinning jobs.
+// morphing; else one per morph target, kSizeMismatch at "weights" otherwise). `palette` is
+// NodePalette's for a skinned node (empty for an unskinned one). `run` is the skinning's
+// (SkinAttributes; the same outputs either way). Errors: kInvalidArgument for a node without a mesh
+// or a primitive out of range; those of the morph and skinning jobs.
 Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
                        std::span<const Float4x4> world, std::span<const float> weights,
                        std::span<const Float3x4> palette, DeformedPrimitive* out,
@@ -43,6 +44,11 @@ Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
 // (SubShapeWeightsJob), then MorphTargetsJob; with no nonzero weight, copies the rest attributes.
 Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
                       std::span<const float> weights, DeformedPrimitive* out);
+
+// kSizeMismatch at `where` unless `weights` (a node's morph weights) is empty or has one weight per
+// morph target of `mesh`: "2 weights, the mesh has 3 morph targets".
+Status CheckMorphWeightCount(const Mesh& mesh, std::span<const float> weights,
+                             const std::string& where);
 
 // The weight each morph target of `mesh` applies with, from the node's blend-shape weights
 // (one per target): resolved over the mesh's in-betweens (SubShapeWeightsJob). All 0 when

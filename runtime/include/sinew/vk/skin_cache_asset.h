@@ -32,7 +32,10 @@ struct AssetInstance {
 // `base` with every capacity set to hold `characters` characters of `asset` (its meshes once):
 // what AddAssetMeshes and AddAssetInstance need, from an upper bound of each mesh's packed size
 // (morph targets are counted as if each moved every vertex). frames_in_flight, the previous
-// positions mode, the vertex formats and the extra output usage are base's.
+// positions mode, the vertex formats and the extra output usage are base's. `characters` counts
+// every character alive at once, and a removed one stays alive for the cache's frames in flight
+// (its outputs may still be written): a game that removes characters and adds others within that
+// many frames asks for room for both.
 SkinCacheOptions SkinCacheOptionsFor(const Asset& asset, uint32_t characters,
                                      const SkinCacheOptions& base = {});
 
@@ -69,7 +72,10 @@ void AppendInstances(const AssetInstance& instance, std::vector<InstanceId>* out
 // node's scene matrix (cpu::SceneTransformsJob), through cpu::SkinInstancePaletteJob (a rigid
 // node: its world matrix), straight into the cache's memory; and, for primitives with morph
 // targets, the node's weights (`weights[node]`, ScenePose::weights) resolved over the mesh's
-// in-betweens. Errors of the palette job, prefixed "nodes/<n>".
+// in-betweens. `weights` empty: the morph weights are left as they are (as SetMorphWeights set
+// them, or 0); else it has an entry per node, and each morphed node one weight per morph target
+// (kSizeMismatch at "weights" or "nodes/<n>/weights"). Errors of the palette job, prefixed
+// "nodes/<n>".
 Status PoseAssetInstance(SkinCache& cache, const Asset& asset, const AssetMeshes& meshes,
                          const AssetInstance& instance, std::span<const Float4x4> world,
                          std::span<const std::vector<float>> weights);
