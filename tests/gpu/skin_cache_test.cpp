@@ -689,6 +689,10 @@ TEST_F(SkinCacheTest, CapacitiesAreErrorsAndOutputsAreReusedAfterTheFramesInFlig
   auto reused = cache->AddInstance(m, p);
   EXPECT_EQ(reused.code(), Error::kCapacityExceeded) << "frames in flight may still write it";
   EXPECT_EQ(reused.error().where, "SkinCacheOptions::output_bytes");
+  // The message says why, and when the range comes back.
+  EXPECT_EQ(reused.error().message,
+            "the output buffer is full; 1200 bytes of removed instances are still used by frames "
+            "in flight and come back within 2 Record() calls");
   for (int frame = 0; frame < 2; ++frame) {
     ASSERT_TRUE(
         context_->SubmitAndWait([&](VkCommandBuffer cmd) { ASSERT_TRUE(cache->Record(cmd).ok()); })

@@ -175,6 +175,24 @@ struct SkinCache::State {
   uint32_t max_work_items = 0;
   uint32_t workgroup_size = kMinSkinWorkgroupSize;  // vertices per work item
   std::vector<Retired> retired;
+
+  // For a "full" error: how many bytes of the retired ranges of the pools `of` picks come back,
+  // and within how many Record() calls from frame `now` — "; 4096 bytes of removed instances are
+  // still used by frames in flight and come back within 2 Record() calls" — or "" when none are.
+  template <typename Of>
+  std::string StillInFlight(Of of, uint64_t now, const char* what) const {
+    uint64_t bytes = 0, last = now;
+    for (const Retired& r : retired) {
+      if (r.pool == nullptr || !of(r.pool)) continue;
+      bytes += r.size;
+      last = std::max(last, r.frame);
+    }
+    if (bytes == 0) return {};
+    return "; " + std::to_string(bytes) + " bytes of " + what +
+           " are still used by frames in flight and come back within " +
+           std::to_string(last - now) + " Record() calls";
+  }
+
   uint64_t record_stamp = 0;
   uint64_t topology = 0;        // bumped by every AddInstance and RemoveInstance
   std::vector<uint32_t> order;  // this Record's instances, by page, then kernel variant
@@ -429,7 +447,13 @@ Result<MeshId> SkinCache::RecordMesh(const Primitive& mesh, uint32_t joints,
   auto kernel = s.KernelIndex(context_, variant);
   if (!kernel) return kernel.status();
   const auto base = s.mesh_pool.Allocate(layout.bytes, detail::StreamAlignment(context_));
-  if (!base) return Full("the mesh pool is", "SkinCacheOptions::mesh_bytes");
+  if (!base) {
+    ErrorInfo full = Full("the mesh pool is", "SkinCacheOptions::mesh_bytes");
+    full.message +=
+        s.StillInFlight([&](const detail::RangeAllocator* pool) { return pool == &s.mesh_pool; },
+                        frame_, "removed meshes");
+    return full;
+  }
   auto staging = context_.CreateBuffer(layout.bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                        MemoryUsage::kStaging, "sinew skin cache staging");
   if (!staging) {
@@ -634,7 +658,13 @@ Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) 
   for (in.page = 0; in.page < s.pages.size() && !block; ++in.page) {
     block = s.pages[in.page].pool.Allocate(in.block_bytes, kOutputAlignment);
   }
-  if (!block) return Full("the output buffer is", "SkinCacheOptions::output_bytes");
+  if (!block) {
+    ErrorInfo full = Full("the output buffer is", "SkinCacheOptions::output_bytes");
+    full.message +=
+        s.StillInFlight([&](const detail::RangeAllocator* pool) { return pool != &s.mesh_pool; },
+                        frame_, "removed instances");
+    return full;
+  }
   --in.page;
   in.block = *block;
   if (l.morph_target_count) {
