@@ -265,18 +265,18 @@ Vertex LoadRest(uint v) {
   x.t = vec4(0.0);
   if (kNormals) {
     if (kOctahedral) {
-      x.n = DecodeOctahedralNormal(mesh_words[inst.rest_normals + v]);
+      x.n = SinewDecodeOctahedralNormal(mesh_words[inst.rest_normals + v]);
     } else if (kSnorm10) {
-      x.n = DecodeSnorm10(mesh_words[inst.rest_normals + v]).xyz;
+      x.n = SinewDecodeSnorm10(mesh_words[inst.rest_normals + v]).xyz;
     } else {
       x.n = MeshVec3(inst.rest_normals + v * 3u);
     }
   }
   if (kTangents) {
     if (kOctahedral) {
-      x.t = DecodeOctahedralTangent(mesh_words[inst.rest_tangents + v]);
+      x.t = SinewDecodeOctahedralTangent(mesh_words[inst.rest_tangents + v]);
     } else if (kSnorm10) {
-      x.t = DecodeSnorm10(mesh_words[inst.rest_tangents + v]);
+      x.t = SinewDecodeSnorm10(mesh_words[inst.rest_tangents + v]);
     } else {
       x.t = mesh_vec4[inst.rest_tangents + v];
     }
@@ -411,9 +411,9 @@ void WriteVertex(uint v, vec3 o, vec3 n, vec4 t) {
   out_positions[dst + 2u] = o.z;
   if (kNormals) {
     if (kOutOctahedral) {
-      out_direction_words[DirectionAt(inst.out_normals, v, 1u)] = EncodeOctahedralNormal(n);
+      out_direction_words[DirectionAt(inst.out_normals, v, 1u)] = SinewEncodeOctahedralNormal(n);
     } else if (kOutSnorm10) {
-      out_direction_words[DirectionAt(inst.out_normals, v, 1u)] = EncodeSnorm10(vec4(n, 0.0));
+      out_direction_words[DirectionAt(inst.out_normals, v, 1u)] = SinewEncodeSnorm10(vec4(n, 0.0));
     } else {
       uint at = DirectionAt(inst.out_normals, v, 3u);
       out_direction_words[at] = floatBitsToUint(n.x);
@@ -423,9 +423,9 @@ void WriteVertex(uint v, vec3 o, vec3 n, vec4 t) {
   }
   if (kTangents) {
     if (kOutOctahedral) {
-      out_direction_words[DirectionAt(inst.out_tangents, v, 1u)] = EncodeOctahedralTangent(t);
+      out_direction_words[DirectionAt(inst.out_tangents, v, 1u)] = SinewEncodeOctahedralTangent(t);
     } else if (kOutSnorm10) {
-      out_direction_words[DirectionAt(inst.out_tangents, v, 1u)] = EncodeSnorm10(t);
+      out_direction_words[DirectionAt(inst.out_tangents, v, 1u)] = SinewEncodeSnorm10(t);
     } else if (kInterleaved) {  // float32 xyzw inside the vertex: not 16-byte aligned
       uint at = DirectionAt(inst.out_tangents, v, 4u);
       out_direction_words[at] = floatBitsToUint(t.x);

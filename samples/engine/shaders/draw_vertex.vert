@@ -29,7 +29,7 @@ void main() {
   gl_Position = pc.view_projection * vec4(position, 1.0);
   gl_PointSize = 1.0;
   if (kOctahedralNormals) {
-    out_normal = DecodeOctahedralNormal(normal_bits.x);
+    out_normal = SinewDecodeOctahedralNormal(normal_bits.x);
   } else {
     out_normal = uintBitsToFloat(normal_bits);
   }
