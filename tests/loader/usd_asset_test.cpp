@@ -522,6 +522,26 @@ TEST(UsdAsset, AnAnimationSourceBecomesAClipKeyedInSecondsOfTimeCodes) {
   EXPECT_EQ(a.animations[0].channels.size(), 3u);
 }
 
+// "When a skel:animationSource property is defined, it is inherited down namespace, onto any
+// Skeleton primitive beneath it": bound on the SkelRoot instead of the Skeleton, the same clip.
+TEST(UsdAsset, ASkeletonInheritsTheAnimationSourceOfAnAncestor) {
+  const std::string own = Rig(kInfluences, kAnimation, "    timeCodesPerSecond = 10\n");
+  std::string inherited = own;
+  const std::string line = "        rel skel:animationSource = </R/Skel/Anim>\n";
+  inherited.erase(inherited.find(line), line.size());
+  const std::string root = "    rel skel:skeleton = </R/Skel>\n";
+  inherited.insert(inherited.find(root) + root.size(),
+                   "    rel skel:animationSource = </R/Skel/Anim>\n");
+  for (const std::string& text : {own, inherited}) {
+    const LoadedAsset loaded = Load(text);
+    const Asset& a = loaded.asset;
+    ASSERT_EQ(a.animations.size(), 1u);
+    auto scene = cpu::EvaluateScene(a, 0, 0.25f);  // time code 2.5
+    ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+    EXPECT_FLOAT_EQ(scene->pose.translations[size_t(NodeNamed(a, "a/b"))].y, 3.0f);
+  }
+}
+
 TEST(UsdAsset, TimeCodesAreTwentyFourASecondWhenTheLayerDoesNotSay) {
   const LoadedAsset loaded = Load(Rig(kInfluences, kAnimation));
   const Asset& a = loaded.asset;

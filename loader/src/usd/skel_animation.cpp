@@ -4,6 +4,7 @@
 #include <string>
 
 #include "usd/anim_mapper.h"
+#include "usd/skel_binding.h"
 #include "usd/skel_transforms.h"
 #include "usd/time_sampling.h"
 
@@ -65,13 +66,13 @@ Result<std::vector<Float4x4>> JointLocalTransforms(const Layer& layer, const Pri
                       std::to_string(joints.size()) + " joints",
                   rest_where);
   }
-  const Relationship* source = skeleton.FindRelationship("skel:animationSource");
-  if (!source || source->targets.Resolved().empty()) return locals;
-  const std::string target = source->targets.Resolved().front();
+  const AnimationSourceBinding binding = InheritedAnimationSource(layer, skeleton);
+  if (!binding.source || binding.source->targets.Resolved().empty()) return locals;
+  const std::string target = binding.source->targets.Resolved().front();
   const Prim* animation = layer.FindPrim(target);
   if (!animation) {
     return Status(Error::kInvalidReference, "skel:animationSource names " + target + ", not a prim",
-                  skeleton.path + ".skel:animationSource");
+                  binding.prim->path + ".skel:animationSource");
   }
   if (animation->type_name != "SkelAnimation") return locals;
   const std::vector<std::string> animated = TokensOf(*animation, "joints");

@@ -17,6 +17,14 @@ bool Authored(const Attribute* a) {
 
 }  // namespace
 
+AnimationSourceBinding InheritedAnimationSource(const Layer& layer, const Prim& skeleton) {
+  for (const Prim* p = &skeleton; p;
+       p = p->parent < 0 ? nullptr : &layer.prims[size_t(p->parent)]) {
+    if (const Relationship* r = p->FindRelationship("skel:animationSource")) return {p, r};
+  }
+  return {};
+}
+
 Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim) {
   SkelBinding out;
   out.blend_shapes = prim.FindAttribute("skel:blendShapes");

@@ -50,4 +50,14 @@ struct SkelBinding {
 // of the layer.
 Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim);
 
+// The skel:animationSource that applies to the Skeleton `skeleton`: its own, else that of its
+// nearest ancestor that authors one ("inherited down namespace, onto any Skeleton primitive
+// beneath it"). One authored without targets stops the search: the skeleton has no animation.
+// `prim` is the prim that authors it (for messages); both null when none does.
+struct AnimationSourceBinding {
+  const Prim* prim = nullptr;
+  const Relationship* source = nullptr;
+};
+AnimationSourceBinding InheritedAnimationSource(const Layer& layer, const Prim& skeleton);
+
 }  // namespace sinew::loader::usd

@@ -305,12 +305,17 @@ LoadStatus AddSkeletons(LoadState& c) {
     SINEW_TRY(usd::JointLocalTransforms(layer, p, 0).status());
     const std::vector<Float4x4> rest = usd::MatricesOf(p, "restTransforms");
     k.binds = usd::MatricesOf(p, "bindTransforms");
-    if (const std::string source = FirstTarget(p, "skel:animationSource"); !source.empty()) {
+    // Its own skel:animationSource, or the nearest ancestor's (inherited down namespace).
+    const usd::AnimationSourceBinding bound = usd::InheritedAnimationSource(layer, p);
+    if (const std::string source =
+            bound.prim ? FirstTarget(*bound.prim, "skel:animationSource") : std::string();
+        !source.empty()) {
       const Prim* animation = layer.FindPrim(source);  // JointLocalTransforms checked it exists
       if (animation && animation->type_name == "SkelAnimation") {
         k.animation = animation;
       } else {
-        c.Warn(p.path, "skel:animationSource " + source + " is not a SkelAnimation: ignored");
+        c.Warn(bound.prim->path,
+               "skel:animationSource " + source + " is not a SkelAnimation: ignored");
       }
     }
     // Joints the animation moves must be T/R/S nodes.
