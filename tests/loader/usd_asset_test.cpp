@@ -664,6 +664,32 @@ TEST(UsdAsset, GprimsOtherThanMeshesAreWarnedAboutByPath) {
   EXPECT_EQ(loaded.asset.meshes.size(), 1u);
 }
 
+// USD's value resolution reads an attribute's time samples at any time code, before its default:
+// a default written beside time samples is not what UsdSkel skins with, so the attribute counts
+// as time-sampled — points not read (warned), a transform op at its first sample (warned),
+// influences refused.
+TEST(UsdAsset, ADefaultBesideTimeSamplesCountsAsTimeSampled) {
+  const LoadedAsset points = Load(
+      "#usda 1.0\ndef Mesh \"M\"\n{\n    int[] faceVertexCounts = [3]\n"
+      "    int[] faceVertexIndices = [0, 1, 2]\n"
+      "    point3f[] points = [(0,0,0), (1,0,0), (1,1,0)]\n"
+      "    point3f[] points.timeSamples = { 0: [(0,0,0), (2,0,0), (2,2,0)] }\n}\n");
+  EXPECT_TRUE(points.asset.meshes.empty());
+  EXPECT_EQ(points.warnings.size(), 1u);
+  if (!points.warnings.empty()) EXPECT_EQ(points.warnings[0].where, "/M");
+  const LoadedAsset op = Load(
+      "#usda 1.0\ndef Xform \"X\"\n{\n    double3 xformOp:translate = (0, 0, 0)\n"
+      "    double3 xformOp:translate.timeSamples = { 1: (5, 0, 0), 2: (6, 0, 0) }\n"
+      "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n");
+  EXPECT_FLOAT_EQ(op.asset.nodes.at(0).translation.x, 5.0f);
+  EXPECT_EQ(op.warnings.size(), 1u);
+  if (!op.warnings.empty()) EXPECT_EQ(op.warnings[0].where, "/X.xformOp:translate");
+  ExpectError(Rig(std::string(kInfluences) +
+                  "        int[] primvars:skel:jointIndices.timeSamples = { 0: [0, 1, 0, 1, 1, 0, "
+                  "1, 0] }\n"),
+              Error::kUnsupportedFeature, "/R/M.primvars:skel:jointIndices");
+}
+
 TEST(UsdAsset, AMeshBoundOutsideASkelRootIsNotSkinned) {
   std::string text = Rig(kInfluences);
   text.replace(text.find("def SkelRoot"), 12, "def Xform");

@@ -59,14 +59,19 @@ bool Transformable(std::string_view type) {
          type == "Skeleton" || PointBased(type) || Implicit(type);
 }
 
-// The default value of `prim`'s attribute `name`: null when it has none (or `None`).
-// An attribute's default value, or null when it has none or it is blocked (= None).
+// An attribute's value at every time code, where it is static: its default. Null when it has
+// none, it is blocked (= None), or it has time samples, which USD's value resolution reads at any
+// time code before the default (the default is the value only when no time is asked for), so a
+// default written beside them is not what UsdSkel skins with.
 const Value* AuthoredDefault(const Attribute* a) {
-  return a && a->default_value && !a->default_value->blocked ? &*a->default_value : nullptr;
+  return a && a->default_value && !a->default_value->blocked && a->time_samples.empty()
+             ? &*a->default_value
+             : nullptr;
 }
 
 bool Blocked(const Attribute* a) { return a && a->default_value && a->default_value->blocked; }
 
+// AuthoredDefault of `prim`'s attribute `name`.
 const Value* DefaultOf(const Prim& prim, std::string_view name) {
   return AuthoredDefault(prim.FindAttribute(name));
 }
@@ -451,14 +456,16 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
   // (faceVarying), per face (uniform) or one (constant), which split the points into one vertex
   // per face-vertex.
   const Attribute* normal_attr = p.FindAttribute("primvars:normals");
-  if (!normal_attr || !normal_attr->default_value) normal_attr = p.FindAttribute("normals");
+  if (!normal_attr || (!normal_attr->default_value && normal_attr->time_samples.empty())) {
+    normal_attr = p.FindAttribute("normals");
+  }
   std::span<const float>& normals = out->normals;
   std::string& normal_interpolation = out->normal_interpolation;
-  if (normal_attr && !normal_attr->default_value && !normal_attr->time_samples.empty()) {
+  if (normal_attr && !normal_attr->time_samples.empty()) {
     c.Warn(p.path + "." + normal_attr->name,
            "time-sampled normals are not read: the mesh is loaded without normals");
   }
-  if (normal_attr && normal_attr->default_value && !normal_attr->default_value->blocked) {
+  if (AuthoredDefault(normal_attr)) {
     const std::string where = p.path + "." + normal_attr->name;
     normal_interpolation =
         normal_attr->interpolation.empty() ? "vertex" : normal_attr->interpolation;
@@ -596,7 +603,8 @@ LoadStatus ReadGeomBind(const Prim& p, const usd::SkelBinding& binding, Float4x4
   const std::string where = p.path + ".primvars:skel:geomBindTransform";
   const Value* g = AuthoredDefault(binding.geom_bind_transform);
   if (!g || g->doubles().size() != 16) {
-    return {Error::kUnsupportedFeature, "a geomBindTransform without a default matrix4d", where};
+    return {Error::kUnsupportedFeature,
+            "a geomBindTransform that is time-sampled, or not one matrix4d, is not read", where};
   }
   *geom_bind = usd::FromUsdMatrix(std::span<const double, 16>(g->doubles().data(), 16));
   Float4x4 inverse;
@@ -618,8 +626,7 @@ LoadStatus ReadInfluences(const Prim& p, const usd::SkelBinding& binding, size_t
   const std::string where = p.path + ".primvars:skel:jointIndices";
   if (!*indices || !*weights) {
     return {Error::kUnsupportedFeature,
-            "joint influences without a default value (time-sampled or blocked) are not read",
-            where};
+            "time-sampled joint influences, or ones without a value, are not read", where};
   }
   const size_t e = size_t(binding.influences_per_point);
   const size_t runs = binding.rigid ? 1 : point_count;
@@ -742,7 +749,7 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   SINEW_TRY_ASSIGN(const usd::SkelBinding binding, usd::ResolveBinding(layer, p));
   const Value* points = DefaultOf(p, "points");
   if (!points) {
-    c.Warn(p.path, "no default points (time-sampled points are not read): not loaded");
+    c.Warn(p.path, "no static points (time-sampled points are not read): not loaded");
     return {};
   }
   const std::span<const float> xyz = points->floats();
