@@ -127,6 +127,26 @@ TEST(UsdaWriter, FoxReadBackDeformsAsTheGltfOriginal) {
   ExpectRoundTrip(LoadShared("Fox/Fox.glb"), 1e-5f);
 }
 
+// A dual-quaternion primitive is written with primvars:skel:skinningMethod "dualQuaternion", so
+// it reads back as dual-quaternion skinning and deforms as before (CesiumMan switched to it; its
+// clip bends the knees and elbows, where the two methods differ).
+TEST(UsdaWriter, DualQuaternionSkinningReadsBackAsDualQuaternionSkinning) {
+  Asset original = LoadShared("CesiumMan/CesiumMan.glb");
+  for (Mesh& mesh : original.meshes) {
+    for (Primitive& primitive : mesh.primitives)
+      primitive.skinning = SkinningMethod::kDualQuaternion;
+  }
+  for (const auto& [encoding, back] : WriteAndReadBack(original)) {
+    SCOPED_TRACE(encoding);
+    for (const Mesh& mesh : back.meshes) {
+      for (const Primitive& primitive : mesh.primitives) {
+        EXPECT_EQ(primitive.skinning, SkinningMethod::kDualQuaternion);
+      }
+    }
+  }
+  ExpectRoundTrip(original, 1e-5f);
+}
+
 // Its skinned meshes' two skins (the same joints, the same inverse binds) become one skeleton, so
 // one clip moves them all.
 TEST(UsdaWriter, RobotExpressivesTwoSkinsOfOneSkeletonReadBackAsOneAndDeformAsTheOriginal) {

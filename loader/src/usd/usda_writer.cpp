@@ -436,6 +436,9 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
         AppendList(&meshes, v * k, [&](size_t i) { meshes += Number(prim.influences.weights[i]); });
         meshes += " (\n            elementSize = " + std::to_string(k) +
                   "\n            interpolation = \"vertex\"\n        )\n";
+        if (prim.dual_quaternion()) {
+          meshes += "        uniform token primvars:skel:skinningMethod = \"dualQuaternion\"\n";
+        }
         meshes += "        rel skel:skeleton = <" + skeleton_path + ">\n";
         if (!prim.targets.empty()) {
           const ShapeNames names = NameShapes(mesh, prim.targets.size(), name);
