@@ -130,8 +130,8 @@ TEST(G4mfWriter, ReportsAMeshThatNoNodeInstantiates) {
   EXPECT_EQ(report.meshes_left_out, (std::vector<std::string>{"Orphan", "mesh 2"}));
 }
 
-// What G4MF cannot say is reported, one sentence each: a rigid binding (UsdSkel's implicit gprim)
-// and a mesh skinning its normals by UsdSkel's rule. A glTF asset has neither.
+// What G4MF cannot say is reported, one sentence each: a rigid binding (UsdSkel's implicit gprim),
+// a mesh skinning its normals by UsdSkel's rule, dual-quaternion skinning. A glTF asset has none.
 TEST(G4mfWriter, ReportsRigidBindingsAndUsdSkelsNormalRule) {
   Asset a = LoadTestGltf("CesiumMan/CesiumMan.glb");
   G4mfWriteReport report;
@@ -149,6 +149,14 @@ TEST(G4mfWriter, ReportsRigidBindingsAndUsdSkelsNormalRule) {
   EXPECT_EQ(report.other_left_out[0], "rigid Cube /Root/Cube: G4MF has no rigid bindings");
   EXPECT_NE(report.other_left_out[1].find("UsdSkel's normal rule"), std::string::npos)
       << report.other_left_out[1];
+  // Dual-quaternion skinning, which G4MF cannot name either.
+  a.rigid_bindings.clear();
+  a.meshes[0].primitives[0].normal_blend = NormalBlend::kBlendedMatrix;
+  a.meshes[0].primitives[0].skinning = SkinningMethod::kDualQuaternion;
+  RoundTrip(a, &report);
+  ASSERT_EQ(report.other_left_out.size(), 1u);
+  EXPECT_NE(report.other_left_out[0].find("dual-quaternion skinning"), std::string::npos)
+      << report.other_left_out[0];
 }
 
 TEST(G4mfWriter, RejectsAnAssetWithoutMeshInstances) {

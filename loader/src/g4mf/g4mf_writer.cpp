@@ -437,6 +437,18 @@ void ReportLeftOut(const Writer& w, G4mfWriteReport* report) {
   }
   for (size_t m = 0; m < asset.meshes.size(); ++m) {
     for (const Primitive& p : asset.meshes[m].primitives) {
+      if (!w.written_meshes.count(int32_t(m)) || !p.dual_quaternion()) continue;
+      std::string line =
+          asset.meshes[m].name.empty() ? "mesh " + std::to_string(m) : asset.meshes[m].name;
+      line +=
+          ": dual-quaternion skinning (G4MF names no skinning method: its readers blend "
+          "matrices)";
+      report->other_left_out.push_back(std::move(line));
+      break;
+    }
+  }
+  for (size_t m = 0; m < asset.meshes.size(); ++m) {
+    for (const Primitive& p : asset.meshes[m].primitives) {
       if (!w.written_meshes.count(int32_t(m)) || !p.skinned() || p.dual_quaternion() ||
           p.normal_blend != NormalBlend::kPerJoint || p.normals.empty()) {
         continue;
