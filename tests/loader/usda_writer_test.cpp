@@ -147,6 +147,26 @@ TEST(UsdaWriter, DualQuaternionSkinningReadsBackAsDualQuaternionSkinning) {
   ExpectRoundTrip(original, 1e-5f);
 }
 
+// A UsdSkel skeleton written back keeps its joint tokens ("joint1/joint2", not
+// "joint1/joint1_joint2"): what binds to joints by name — an external SkelAnimation, skel:joints,
+// retargeting — still finds them.
+TEST(UsdaWriter, AUsdSkelSkeletonsJointTokensReadBackAsTheyWere) {
+  auto loaded = LoadAsset(sinew::testing::TestConformance() / "usdskel/lbs.usda");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Asset& original = loaded->loaded.asset;
+  const auto joint_names = [](const Asset& a) {
+    std::vector<std::string> names;
+    for (const uint32_t j : a.skins.at(0).joints) names.push_back(a.nodes[j].name);
+    return names;
+  };
+  ASSERT_EQ(joint_names(original),
+            (std::vector<std::string>{"joint1", "joint1/joint2", "joint1/joint2/joint3"}));
+  for (const auto& [encoding, back] : WriteAndReadBack(original)) {
+    SCOPED_TRACE(encoding);
+    EXPECT_EQ(joint_names(back), joint_names(original));
+  }
+}
+
 // Its skinned meshes' two skins (the same joints, the same inverse binds) become one skeleton, so
 // one clip moves them all.
 TEST(UsdaWriter, RobotExpressivesTwoSkinsOfOneSkeletonReadBackAsOneAndDeformAsTheOriginal) {

@@ -121,8 +121,18 @@ Result<SkeletonPlan> PlanSkeleton(const Asset& asset, uint32_t skin_index) {
     const uint32_t i = stack.back();
     stack.pop_back();
     const int32_t p = skin_parent[i];
-    const std::string name = names[p < 0 ? n : size_t(p)].Take(
-        UsdPrimName(asset.nodes[skin.joints[i]].name, "joint" + std::to_string(i)));
+    // A joint named by its path under its parent joint's name (the UsdSkel loader names joint
+    // nodes by their whole joint token, "hip/knee") is written by the last element, so that the
+    // tokens come back as they were ("hip/knee", not "hip/hip_knee").
+    std::string_view own = asset.nodes[skin.joints[i]].name;
+    if (p >= 0) {
+      const std::string& parent = asset.nodes[skin.joints[size_t(p)]].name;
+      if (own.size() > parent.size() + 1 && own.starts_with(parent) && own[parent.size()] == '/') {
+        own.remove_prefix(parent.size() + 1);
+      }
+    }
+    const std::string name =
+        names[p < 0 ? n : size_t(p)].Take(UsdPrimName(own, "joint" + std::to_string(i)));
     plan.position[i] = uint32_t(plan.order.size());
     plan.order.push_back(i);
     plan.parent.push_back(p < 0 ? -1 : int32_t(plan.position[size_t(p)]));
