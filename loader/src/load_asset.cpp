@@ -75,6 +75,14 @@ Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
                                                           : Error::kJsonSyntax;
     return ErrorInfo{code, "the file is empty (0 bytes)", path.string(), 0};
   }
+  // A .usdz is a zip archive: named so but without the zip signature, it is no package (read on,
+  // it would be taken for .usda text and its bytes shown as a header).
+  if (out.format == AssetFormat::kUsdz && !(bytes.size() >= 4 && bytes[0] == 'P' &&
+                                            bytes[1] == 'K' && bytes[2] == 3 && bytes[3] == 4)) {
+    return ErrorInfo{Error::kInvalidUsdc,
+                     "not a zip archive: a .usdz package starts with the signature PK\\3\\4",
+                     "byte 0", 0};
+  }
   const auto load = [&]() -> Result<LoadedAsset> {
     switch (out.format) {
       case AssetFormat::kG4mf:

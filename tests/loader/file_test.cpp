@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <utility>
 
 #include "sinew/loader/load_asset.h"
@@ -86,6 +87,25 @@ TEST(LoadAsset, TellsTheFormatByTheExtensionWhateverItsCase) {
   EXPECT_EQ(loaded->format, AssetFormat::kG4mf);
   ASSERT_EQ(loaded->loaded.asset.nodes.size(), 1u);
   EXPECT_EQ(loaded->loaded.asset.nodes[0].name, "Root");
+  std::filesystem::remove_all(dir);
+}
+
+// A file named .usdz that is not a zip archive (an empty archive's end record, bytes of anything
+// else) is refused as no package at byte 0, not read as .usda text. (Content that is another
+// format's, such as "#usda 1.0", is read as that format: content decides first.)
+TEST(LoadAsset, RefusesAUsdzThatIsNotAZipArchive) {
+  const auto dir = std::filesystem::temp_directory_path() / "sinew_not_a_zip";
+  std::filesystem::create_directories(dir);
+  for (const std::string& bytes : {std::string("PK\x05\x06", 4) + std::string(18, '\0'),
+                                   std::string("QK\x03\x04 not a package")}) {
+    {
+      std::ofstream f(dir / "a.usdz", std::ios::binary);
+      f << bytes;
+    }
+    const auto loaded = LoadAsset(dir / "a.usdz");
+    EXPECT_EQ(loaded.code(), Error::kInvalidUsdc);
+    EXPECT_EQ(loaded.error().where, "byte 0");
+  }
   std::filesystem::remove_all(dir);
 }
 

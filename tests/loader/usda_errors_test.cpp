@@ -22,6 +22,9 @@ TEST(UsdaErrors, RefusesTextWithoutTheHeader) {
   ExpectError("", Error::kUsdaSyntax, "line 1, column 1");
   ExpectError("\n#usda 1.0\n", Error::kUsdaSyntax, "line 1, column 1");
   ExpectError("#usda1.0\n", Error::kUsdaSyntax, "line 1, column 1");
+  // Bytes that are not printable ASCII are shown escaped, not sent to the terminal as they are.
+  ExpectError(std::string("PK\x05\x06\xff\xfe", 6), Error::kUsdaSyntax, "line 1, column 1",
+              "expected the header '#usda 1.0', found 'PK\\x05\\x06\\xff\\xfe'");
 }
 
 TEST(UsdaErrors, RefusesAnotherVersion) {

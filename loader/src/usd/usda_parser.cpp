@@ -40,8 +40,20 @@ Status Header(std::string_view text, size_t* start) {
   }
   constexpr std::string_view kMagic = "#usda ";
   if (text.substr(0, kMagic.size()) != kMagic) {
-    std::string found(first_line.substr(0, 40));
-    if (!found.empty() && found.back() == '\r') found.pop_back();
+    std::string_view shown = first_line.substr(0, 40);
+    if (!shown.empty() && shown.back() == '\r') shown.remove_suffix(1);
+    // Shown as printable ASCII, other bytes as \xNN: a binary file's first bytes would otherwise
+    // go to the terminal as they are.
+    std::string found;
+    for (const char ch : shown) {
+      const auto byte = static_cast<unsigned char>(ch);
+      if (byte >= 0x20 && byte < 0x7f) {
+        found += ch;
+      } else {
+        constexpr char kHex[] = "0123456789abcdef";
+        found += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
+      }
+    }
     return {Error::kUsdaSyntax, "expected the header '#usda 1.0', found '" + found + "'",
             Where(text, 0)};
   }
