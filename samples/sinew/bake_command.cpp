@@ -20,6 +20,7 @@
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/vk/context.h"
+#include "usd_outline.h"
 
 namespace sinew::tool {
 namespace {
@@ -152,7 +153,13 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
     frames.push_back({time_code, std::move(*baked)});
   }
   errno = 0;
-  if (!WriteBakeUsda(o.out, o.file, a, kBakeTimeCodesPerSecond, frames)) {
+  BakeStage stage;
+  stage.time_codes_per_second = kBakeTimeCodesPerSecond;
+  if (const std::optional<UsdOutline> source = ReadUsdOutlineOf(o.file)) {
+    stage.up_axis = source->UpAxisOrFallback();
+    stage.meters_per_unit = source->MetersPerUnitOrFallback();
+  }
+  if (!WriteBakeUsda(o.out, o.file, a, stage, frames)) {
     std::fprintf(stderr, "sinew bake: cannot write %s.usda%s\n", o.out.c_str(),
                  WhyWritingFailed().c_str());
     return 1;

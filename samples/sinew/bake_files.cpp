@@ -279,7 +279,7 @@ void AppendRigidSamples(std::string* out, const std::vector<BakeFrame>& frames, 
 }  // namespace
 
 bool WriteBakeUsda(const std::string& prefix, const std::string& source, const Asset& asset,
-                   double time_codes_per_second, const std::vector<BakeFrame>& frames) {
+                   const BakeStage& stage, const std::vector<BakeFrame>& frames) {
   if (frames.empty()) return false;
   UsdPrim root;
   std::set<std::string> used;
@@ -321,8 +321,10 @@ bool WriteBakeUsda(const std::string& prefix, const std::string& source, const A
     AppendRigidSamples(&prim->body, frames, r);
   }
   std::string out = "#usda 1.0\n(\n    doc = \"sinew bake " + source + "\"\n";
-  out += "    timeCodesPerSecond = ";
-  AppendNumber(&out, time_codes_per_second);
+  out += "    upAxis = \"" + stage.up_axis + "\"\n    metersPerUnit = ";
+  AppendNumber(&out, stage.meters_per_unit);
+  out += "\n    timeCodesPerSecond = ";
+  AppendNumber(&out, stage.time_codes_per_second);
   out += "\n    startTimeCode = ";
   AppendNumber(&out, frames.front().time_code);
   out += "\n    endTimeCode = ";

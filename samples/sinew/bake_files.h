@@ -44,7 +44,14 @@ struct BakeFrame {
 // prim path is a prim of its type there, its xformOp:transform time-sampled (BakeResult::rigid).
 // Everything is in scene space: the prims above are written as plain Xforms without transforms.
 // `frames` all bake the same primitives. False when the file cannot be written.
+// The stage's metadata: the time codes' rate, and the up axis and units the scene-space
+// coordinates are in (those of the source's stage for a USD source; Y and 1 for glTF and G4MF).
+struct BakeStage {
+  double time_codes_per_second = 24;
+  std::string up_axis = "Y";
+  double meters_per_unit = 1;
+};
 bool WriteBakeUsda(const std::string& prefix, const std::string& source, const Asset& asset,
-                   double time_codes_per_second, const std::vector<BakeFrame>& frames);
+                   const BakeStage& stage, const std::vector<BakeFrame>& frames);
 
 }  // namespace sinew::tool

@@ -1,9 +1,20 @@
 #include "usd_outline.h"
 
+#include <utility>
+
+#include "sinew/loader/file.h"
 #include "usd/layer.h"
 #include "usd/read_layer.h"
 
 namespace sinew::tool {
+
+std::optional<UsdOutline> ReadUsdOutlineOf(const std::string& path) {
+  auto file = loader::ReadFile(path);
+  if (!file) return std::nullopt;
+  auto outline = ReadUsdOutline(std::span<const uint8_t>(file->data(), file->size));
+  if (!outline) return std::nullopt;
+  return std::move(*outline);
+}
 
 Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes) {
   auto layer = loader::usd::ReadLayer(bytes);

@@ -24,10 +24,17 @@ struct UsdOutline {
   std::vector<std::string> animations;  // SkelAnimation prim paths
   std::string up_axis;                  // "" when unauthored (USD's fallback: Y)
   std::optional<double> meters_per_unit, time_codes_per_second;
+
+  // What USD reads where they are unauthored: Y up, 0.01 m a unit (UsdGeom's fallbacks).
+  std::string UpAxisOrFallback() const { return up_axis.empty() ? "Y" : up_axis; }
+  double MetersPerUnitOrFallback() const { return meters_per_unit.value_or(0.01); }
 };
 
 // The outline of the USD layer in `bytes` (a file's contents, read once for the loader and this):
 // defined, active prims only. The reader's errors.
 Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes);
+// The same for the file at `path`, read again (for a file already loaded): nullopt when it cannot
+// be read or is not USD.
+std::optional<UsdOutline> ReadUsdOutlineOf(const std::string& path);
 
 }  // namespace sinew::tool

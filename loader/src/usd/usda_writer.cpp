@@ -312,9 +312,15 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
                               UsdaWriteReport* report) {
   UsdaWriteReport unused;
   UsdaWriteReport& r = report ? *report : unused;
-  if (!(options.time_codes_per_second > 0)) {
+  if (!(options.time_codes_per_second > 0) || !std::isfinite(options.time_codes_per_second)) {
     return Status(Error::kInvalidArgument, "timeCodesPerSecond must be positive",
                   "time_codes_per_second");
+  }
+  if (options.up_axis != "Y" && options.up_axis != "Z") {
+    return Status(Error::kInvalidArgument, "upAxis must be Y or Z", "up_axis");
+  }
+  if (!(options.meters_per_unit > 0) || !std::isfinite(options.meters_per_unit)) {
+    return Status(Error::kInvalidArgument, "metersPerUnit must be positive", "meters_per_unit");
   }
   const int32_t clip = options.animation >= 0 && size_t(options.animation) < asset.animations.size()
                            ? options.animation
@@ -377,17 +383,22 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
     for (float t : KeyTimes(asset.animations[size_t(clip)])) {
       auto scene = cpu::EvaluateScene(asset, clip, t);
       if (!scene) return scene.status();
-      samples.push_back({double(t) * options.time_codes_per_second, std::move(*scene)});
+      // Key times are float seconds: a key at frame 14 of 30 comes back as 13.9999995. A time
+      // code within 1e-4 of a whole one is that whole one.
+      double time_code = double(t) * options.time_codes_per_second;
+      if (std::fabs(time_code - std::round(time_code)) < 1e-4) time_code = std::round(time_code);
+      samples.push_back({time_code, std::move(*scene)});
     }
   }
 
-  std::string out = "#usda 1.0\n(\n    defaultPrim = \"Root\"\n    metersPerUnit = 1\n";
+  std::string out = "#usda 1.0\n(\n    defaultPrim = \"Root\"\n    metersPerUnit = " +
+                    Number(options.meters_per_unit) + "\n";
   out += "    timeCodesPerSecond = " + Number(options.time_codes_per_second) + "\n";
   if (!samples.empty()) {
     out += "    startTimeCode = " + Number(samples.front().time_code) + "\n";
     out += "    endTimeCode = " + Number(samples.back().time_code) + "\n";
   }
-  out += "    upAxis = \"Y\"\n)\n\n";
+  out += "    upAxis = \"" + options.up_axis + "\"\n)\n\n";
   out += "def SkelRoot \"Root\" (\n    prepend apiSchemas = [\"SkelBindingAPI\"]\n)\n{\n";
 
   for (SkeletonPlan& plan : skeletons) {
