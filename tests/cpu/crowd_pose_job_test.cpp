@@ -187,6 +187,12 @@ TEST(CrowdPoseJob, ChecksOnlyWhatChangesPerCall) {
   EXPECT_EQ(palette[0].row[0].x, 1.0f) << "a rigid node: its world matrix, the identity";
   job.scratch = &foreign;
   EXPECT_EQ(job.Validate().code(), Error::kInvalidArgument);
+  EXPECT_EQ(job.Validate().error().where, "scratch");
+  EXPECT_NE(job.Validate().error().message.find("MakeScratch"), std::string::npos)
+      << "says how to make a scratch that fits";
+  PoseScratch unmade;
+  job.scratch = &unmade;
+  EXPECT_EQ(job.Validate().error().where, "scratch");
   job.scratch = &scratch;
   job.animation = 0;
   EXPECT_EQ(job.Validate().error().where, "animation");

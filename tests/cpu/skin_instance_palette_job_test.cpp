@@ -111,6 +111,9 @@ TEST(SkinInstancePaletteJob, RejectsEachBadInputWithItsLocation) {
   s = run(&skin, 3, palette);
   EXPECT_EQ(s.code(), Error::kJointIndexOutOfRange);
   EXPECT_EQ(s.error().where, "node");
+  // A world of another asset: the message gives both counts.
+  EXPECT_NE(s.error().message.find("none for the skinned node 3"), std::string::npos)
+      << s.error().message;
 
   skin.joints[1] = 3;
   s = run(&skin, 0, palette);

@@ -149,8 +149,13 @@ PoseScratch PosePlan::MakeScratch() const {
 }
 
 Status CrowdPoseJob::Validate() const {
-  if (!plan || !scratch || scratch->plan_ != plan) {
-    return Status(Error::kInvalidArgument, "a plan and a scratch made by it are required");
+  if (!plan)
+    return Status(Error::kInvalidArgument, "a plan is required (PosePlan::Create)", "plan");
+  if (!scratch || scratch->plan_ != plan) {
+    return Status(Error::kInvalidArgument,
+                  !scratch ? "a scratch is required (plan->MakeScratch(), one per thread)"
+                           : "the scratch was not made by this plan (use plan->MakeScratch())",
+                  "scratch");
   }
   if (animation < -1 || (animation >= 0 && size_t(animation) >= plan->clips_.size())) {
     return Status(Error::kInvalidArgument, "no such clip", "animation");

@@ -15,7 +15,11 @@ size_t PaletteSizeFor(const Skin& skin, size_t group_count) {
 Status SkinInstancePaletteJob::Validate() const {
   if (!skin) return Status(Error::kInvalidArgument, "skin is required", "skin");
   if (node >= world.size()) {
-    return Status(Error::kJointIndexOutOfRange, "the skinned node is not in world", "node");
+    return Status(Error::kJointIndexOutOfRange,
+                  "world has " + std::to_string(world.size()) +
+                      " matrices, none for the skinned node " + std::to_string(node) +
+                      " (world holds one per node of the skin's asset)",
+                  "node");
   }
   for (size_t i = 0; i < skin->joints.size(); ++i) {
     if (skin->joints[i] >= world.size()) {
