@@ -676,14 +676,18 @@ TEST(UsdAsset, ADefaultBesideTimeSamplesCountsAsTimeSampled) {
       "    point3f[] points.timeSamples = { 0: [(0,0,0), (2,0,0), (2,2,0)] }\n}\n");
   EXPECT_TRUE(points.asset.meshes.empty());
   EXPECT_EQ(points.warnings.size(), 1u);
-  if (!points.warnings.empty()) EXPECT_EQ(points.warnings[0].where, "/M");
+  if (!points.warnings.empty()) {
+    EXPECT_EQ(points.warnings[0].where, "/M");
+  }
   const LoadedAsset op = Load(
       "#usda 1.0\ndef Xform \"X\"\n{\n    double3 xformOp:translate = (0, 0, 0)\n"
       "    double3 xformOp:translate.timeSamples = { 1: (5, 0, 0), 2: (6, 0, 0) }\n"
       "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n");
   EXPECT_FLOAT_EQ(op.asset.nodes.at(0).translation.x, 5.0f);
   EXPECT_EQ(op.warnings.size(), 1u);
-  if (!op.warnings.empty()) EXPECT_EQ(op.warnings[0].where, "/X.xformOp:translate");
+  if (!op.warnings.empty()) {
+    EXPECT_EQ(op.warnings[0].where, "/X.xformOp:translate");
+  }
   ExpectError(Rig(std::string(kInfluences) +
                   "        int[] primvars:skel:jointIndices.timeSamples = { 0: [0, 1, 0, 1, 1, 0, "
                   "1, 0] }\n"),
@@ -917,6 +921,25 @@ TEST(UsdAsset, RefusesNonFiniteTransformsAndAnimationValues) {
   ExpectError(Rig(std::string(kInfluences) + "        matrix4d primvars:skel:geomBindTransform = "
                                              "((1,0,0,0),(0,1,0,0),(0,0,1,0),(nan,0,0,1))\n"),
               Error::kNonFiniteValue, "/R/M.primvars:skel:geomBindTransform");
+}
+
+// Influences and offsets of another type than UsdSkel's (int[] indices, float[] weights,
+// vector3f[] offsets) are kWrongType naming both types, not a count that does not match.
+TEST(UsdAsset, RefusesInfluencesAndOffsetsOfAnotherType) {
+  ExpectError(
+      Rig("        float[] primvars:skel:jointIndices = [0] (interpolation = \"constant\")\n"
+          "        float[] primvars:skel:jointWeights = [1] (interpolation = \"constant\")\n"),
+      Error::kWrongType, "/R/M.primvars:skel:jointIndices");
+  ExpectError(
+      Rig("        int[] primvars:skel:jointIndices = [0] (interpolation = \"constant\")\n"
+          "        int[] primvars:skel:jointWeights = [1] (interpolation = \"constant\")\n"),
+      Error::kWrongType, "/R/M.primvars:skel:jointWeights");
+  ExpectError(Rig("        uniform token[] skel:blendShapes = [\"up\"]\n"
+                  "        rel skel:blendShapeTargets = [<Up>]\n"
+                  "        def BlendShape \"Up\"\n        {\n"
+                  "            uniform vector3d[] offsets = [(0, 0, 1)]\n"
+                  "            uniform int[] pointIndices = [2]\n        }\n"),
+              Error::kWrongType, "/R/M/Up.offsets");
 }
 
 TEST(UsdAsset, RefusesTimeSampledInfluences) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <span>
+#include <string>
 
 #include "common/load_status.h"
 
@@ -36,6 +37,14 @@ Status ScatterOptional(const Prim& shape, const std::string& name, std::span<con
                        bool indexed, size_t vertex_count, std::vector<float>* out) {
   const Attribute* a = shape.FindAttribute(name);
   if (!a || !a->default_value) return {};
+  // vector3f[] (or another type of three floats): double or half offsets would read as none.
+  const Value& v = *a->default_value;
+  if (v.components != 3 || (v.floats().empty() && v.size() > 0)) {
+    return {
+        Error::kWrongType,
+        name + " must be vector3f[], not " + std::string(Info(v.type).name) + (v.array ? "[]" : ""),
+        shape.path + "." + name};
+  }
   return Scatter(FloatsOf(a), indices, indexed, vertex_count, shape.path + "." + name, out);
 }
 

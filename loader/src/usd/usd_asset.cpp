@@ -31,6 +31,7 @@ using usd::Attribute;
 using usd::Layer;
 using usd::Prim;
 using usd::Value;
+using usd::ValueType;
 
 // USD's fallback when a layer does not author timeCodesPerSecond.
 constexpr double kDefaultTimeCodesPerSecond = 24;
@@ -628,6 +629,17 @@ LoadStatus ReadInfluences(const Prim& p, const usd::SkelBinding& binding, size_t
     return {Error::kUnsupportedFeature,
             "time-sampled joint influences, or ones without a value, are not read", where};
   }
+  // UsdSkel's types: int[] indices and float[] weights. Another type would read as no numbers
+  // (and be reported as a count that does not match).
+  const auto typed = [&](const Value& v, ValueType want, const char* name) -> LoadStatus {
+    if (v.type == want) return {};
+    return {Error::kWrongType,
+            std::string(name) + " must be " + std::string(usd::Info(want).name) + "[], not " +
+                std::string(usd::Info(v.type).name) + (v.array ? "[]" : ""),
+            p.path + "." + name};
+  };
+  SINEW_TRY(typed(**indices, ValueType::kInt, "primvars:skel:jointIndices"));
+  SINEW_TRY(typed(**weights, ValueType::kFloat, "primvars:skel:jointWeights"));
   const size_t e = size_t(binding.influences_per_point);
   const size_t runs = binding.rigid ? 1 : point_count;
   if ((*indices)->ints().size() != runs * e || (*weights)->floats().size() != runs * e) {
