@@ -814,7 +814,7 @@ TEST(UsdAsset, RefusesRigidInfluencesOfMoreThanOneRun) {
 TEST(UsdAsset, RefusesANegativeRigidWeight) {
   std::string sphere(kBoundSphere);
   sphere.replace(sphere.find("[0.75, 0.25]"), 12, "[0.75, -0.25]");
-  ExpectError(RigWith(sphere), Error::kInvalidValue, "/R/S.primvars:skel:jointWeights");
+  ExpectError(RigWith(sphere), Error::kNegativeWeight, "/R/S.primvars:skel:jointWeights[1]");
 }
 
 // A Points prim's points are a Primitive of points (mode 0), skinned like a mesh's.
@@ -859,7 +859,7 @@ TEST(UsdAsset, RefusesNegativeWeights) {
   ExpectError(
       Rig("        int[] primvars:skel:jointIndices = [0] (interpolation = \"constant\")\n"
           "        float[] primvars:skel:jointWeights = [-1] (interpolation = \"constant\")\n"),
-      Error::kNegativeWeight, "/R/M (influences/weights/0)");
+      Error::kNegativeWeight, "/R/M.primvars:skel:jointWeights[0]");
 }
 
 TEST(UsdAsset, RefusesASingularBindTransform) {
@@ -889,7 +889,7 @@ TEST(UsdAsset, RefusesANonFiniteWeight) {
   ExpectError(Rig("        int[] primvars:skel:jointIndices = [0] (interpolation = \"constant\")\n"
                   "        float[] primvars:skel:jointWeights = [nan] (interpolation = "
                   "\"constant\")\n"),
-              Error::kNonFiniteValue, "/R/M (influences/weights/0)");
+              Error::kNonFiniteValue, "/R/M.primvars:skel:jointWeights[0]");
 }
 
 // NaN or an infinity in what poses the joints — rest and bind transforms, an animation's arrays

@@ -650,6 +650,17 @@ LoadStatus ReadInfluences(const Prim& p, const usd::SkelBinding& binding, size_t
                 std::to_string(e),
             where};
   }
+  // Weights finite and not negative, placed by their index in the authored array (the runtime's
+  // own check would place them in the padded dense stream, which the file does not have).
+  const std::span<const float> w = (*weights)->floats();
+  for (size_t i = 0; i < w.size(); ++i) {
+    if (std::isfinite(w[i]) && w[i] >= 0) continue;
+    const std::string of = binding.rigid ? "" : " (point " + std::to_string(i / e) + ")";
+    return {std::isfinite(w[i]) ? Error::kNegativeWeight : Error::kNonFiniteValue,
+            "joint weight " + std::to_string(w[i]) + of +
+                (std::isfinite(w[i]) ? " is negative" : " is not finite"),
+            p.path + ".primvars:skel:jointWeights[" + std::to_string(i) + "]"};
+  }
   return {};
 }
 
@@ -741,13 +752,8 @@ LoadStatus AddImplicit(LoadState& c, const Prim& p, uint32_t node) {
                   std::to_string(skin.joints.size()) + " joints",
               p.path + ".primvars:skel:jointIndices"};
     }
-    const float w = weights->floats()[i];
-    if (!std::isfinite(w) || w < 0) {
-      return {Error::kInvalidValue, "joint weight " + std::to_string(w) + " is not finite and >= 0",
-              p.path + ".primvars:skel:jointWeights"};
-    }
     rigid.joints.push_back(uint16_t(joint));
-    rigid.weights.push_back(w);
+    rigid.weights.push_back(weights->floats()[i]);  // finite and >= 0 (ReadInfluences)
   }
   rigid.skin = uint32_t(c.asset->skins.size());
   c.asset->skins.push_back(std::move(skin));
