@@ -348,6 +348,40 @@ TEST(GltfErrors, RejectsIndicesThatDoNotMakeWholeTrianglesOrLines) {
               Error::kInvalidValue, "/meshes/0/primitives/0/attributes/POSITION");
 }
 
+// MUSTs whose breach changes nothing sinew computes are warnings, each at its place: an
+// extension required but not listed as used, KHR_mesh_quantization used but not required, a
+// node listed twice among a skin's joints, a weights channel on a node whose mesh has no morph
+// targets (ignored: it moves nothing).
+TEST(GltfErrors, WarnsAboutBreachesThatChangeNothingComputed) {
+  const auto warned = [](const std::string& json) {
+    auto loaded = LoadBytes(json);
+    EXPECT_TRUE(loaded.ok()) << loaded.error().ToString();
+    std::vector<std::string> where;
+    if (loaded.ok()) {
+      for (const Warning& w : loaded->warnings) where.push_back(w.where);
+    }
+    return where;
+  };
+  EXPECT_EQ(warned(Replace(ValidGltf(), R"("scene": 0,)",
+                           R"("scene": 0, "extensionsRequired": ["KHR_mesh_quantization"],)")),
+            std::vector<std::string>{"/extensionsRequired/0"});
+  EXPECT_EQ(warned(Replace(ValidGltf(), R"("scene": 0,)",
+                           R"("scene": 0, "extensionsUsed": ["KHR_mesh_quantization"],)")),
+            std::vector<std::string>{"/extensionsUsed"});
+  EXPECT_EQ(warned(Replace(ValidGltf(), R"("scene": 0,)",
+                           R"("scene": 0, "extensionsUsed": ["KHR_mesh_quantization"],
+                               "extensionsRequired": ["KHR_mesh_quantization"],)")),
+            std::vector<std::string>{});
+  EXPECT_EQ(warned(Replace(ValidGltf(), R"("joints": [0, 1]})", R"("joints": [0, 1, 0]})")),
+            std::vector<std::string>{"/skins/0/joints"});
+  const std::string weights = Replace(ValidGltf(), R"({"node": 1, "path": "rotation"})",
+                                      R"({"node": 2, "path": "weights"})");
+  EXPECT_EQ(warned(weights), std::vector<std::string>{"/animations/0/channels/0/target/node"});
+  auto ignored = LoadBytes(weights);
+  ASSERT_TRUE(ignored.ok());
+  EXPECT_EQ(ignored->asset.animations.at(0).channels.at(0).node, -1);
+}
+
 // What nothing reads is not refused: a buffer without data (no uri, not a GLB's BIN chunk) with
 // a view and an accessor on it, and an accessor of a type glTF does not have, load with a warning
 // each; reading either is the error it would have been at load.
@@ -773,6 +807,29 @@ TEST(GlbErrors, RejectsABufferWithoutUriWhenThereIsNoBinChunk) {
   ExpectError(
       Glb(Replace(ValidGltf(), R"("byteLength": 136, "uri": ")", R"("byteLength": 136, "x": ")")),
       Error::kMissingProperty, "/buffers/0/uri");
+}
+
+// A BIN chunk may exceed its buffer by up to 3 bytes of padding; more is warned about.
+TEST(GlbErrors, WarnsAboutABinChunkLargerThanItsBufferAndItsPadding) {
+  for (const uint32_t extra : {0u, 8u}) {
+    // The fixture's 136-byte buffer in the BIN chunk, with `extra` bytes after it.
+    std::string glb =
+        Glb(Replace(ValidGltf(), R"("byteLength": 136, "uri": ")" + BufferUri() + "\"",
+                    R"("byteLength": 136)"));
+    const std::vector<uint8_t> buffer = BufferBytes();
+    glb += std::string("\x00\0\0\0BIN\0", 8) + std::string(buffer.begin(), buffer.end()) +
+           std::string(extra, '\0');
+    const uint32_t chunk = uint32_t(buffer.size()) + extra;
+    std::memcpy(glb.data() + glb.size() - chunk - 8, &chunk, 4);
+    const uint32_t length = uint32_t(glb.size());
+    std::memcpy(glb.data() + 8, &length, 4);
+    auto loaded = LoadBytes(glb);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+    std::vector<std::string> where;
+    for (const Warning& w : loaded->warnings) where.push_back(w.where);
+    EXPECT_EQ(where, extra == 0 ? std::vector<std::string>{}
+                                : std::vector<std::string>{"/buffers/0/byteLength"});
+  }
 }
 
 // A GLB has at most one BIN chunk, right after the JSON: a second one is named as such.

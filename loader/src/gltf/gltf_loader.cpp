@@ -214,6 +214,14 @@ LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
         return {};
       }
       bytes = c.glb_bin;
+      // The BIN chunk "MAY be up to 3 bytes bigger" than the buffer (its padding to 4): more is a
+      // writer's slip that changes nothing read.
+      if (bytes.size() > byte_length + 3) {
+        c.warnings->push_back({Path(where, "byteLength").ToString(),
+                               "the GLB's BIN chunk holds " + std::to_string(bytes.size()) +
+                                   " bytes, more than the buffer's " + std::to_string(byte_length) +
+                                   " and 3 bytes of padding"});
+      }
     } else {
       std::vector<uint8_t>& owned = c.owned_buffers[i];
       SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), &owned));
@@ -1427,6 +1435,17 @@ LoadStatus ReadSkin(LoadState& c, TapeObject o, const Path& where, Skin* skin) {
     return {Error::kInvalidValue, "a skin needs at least one joint",
             Path(where, "joints").ToString()};
   }
+  // Joints are unique (the schema's "uniqueItems"); a repeat changes no palette entry's value.
+  // (Sorted copy: a skin may list tens of thousands of joints.)
+  c.uints.assign(skin->joints.begin(), skin->joints.end());
+  std::sort(c.uints.begin(), c.uints.end());
+  if (const auto repeat = std::adjacent_find(c.uints.begin(), c.uints.end());
+      repeat != c.uints.end()) {
+    c.warnings->push_back({Path(where, "joints").ToString(),
+                           "node " + std::to_string(*repeat) +
+                               " is listed more than once among the skin's joints, which glTF "
+                               "requires to be unique"});
+  }
   SINEW_TRY(OptionalIndex(f[kSkeleton], where, c.asset->nodes.size(), &skin->skeleton));
   int32_t ibm = -1;
   SINEW_TRY(OptionalIndex(f[kInverseBindMatrices], where, c.accessors.size(), &ibm));
@@ -1598,6 +1617,15 @@ LoadStatus LoadChannel(LoadState& c, TapeObject co, const Path& where, const Pat
       }
       components =
           static_cast<uint32_t>(c.asset->meshes[size_t(node.mesh)].primitives[0].targets.size());
+      // "Nodes that do not contain a mesh with morph targets MUST NOT be targeted with weights":
+      // such a channel moves nothing. Ignored, with a warning.
+      if (components == 0) {
+        c.warnings->push_back({Path(tw, "node").ToString(),
+                               "a weights channel on a node whose mesh has no morph targets "
+                               "moves nothing: ignored"});
+        channel->node = -1;
+        return {};
+      }
     }
   } else {
     // Paths defined by extensions (e.g. KHR_animation_pointer) are not animated by sinew.
@@ -1761,14 +1789,31 @@ LoadStatus CheckAssetAndExtensions(LoadState& c, TapeObject root) {
     c.quantized |= name == "KHR_mesh_quantization";
   }
   SINEW_TRY(OptionalStrings(f[kExtensionsRequired], kDocumentRoot, &names));
+  const Path required(kDocumentRoot, "extensionsRequired");
+  bool quantization_required = false;
   for (size_t i = 0; i < names.size(); ++i) {
     if (std::find(std::begin(kSupportedExtensions), std::end(kSupportedExtensions), names[i]) ==
         std::end(kSupportedExtensions)) {
-      const Path required(kDocumentRoot, "extensionsRequired");
       return {Error::kUnsupportedExtension,
               "required extension " + std::string(names[i]) + " is not supported by sinew",
               Path(required, i).ToString()};
     }
+    quantization_required |= names[i] == "KHR_mesh_quantization";
+    // "All values in extensionsRequired MUST also exist in extensionsUsed": a slip that changes
+    // nothing sinew reads.
+    const std::vector<std::string>& used = c.asset->extensions_used;
+    if (std::find(used.begin(), used.end(), names[i]) == used.end()) {
+      c.warnings->push_back(
+          {Path(required, i).ToString(),
+           std::string(names[i]) + " is required but not listed in extensionsUsed, as glTF asks"});
+    }
+  }
+  // KHR_mesh_quantization "must" be required where used: a reader without it would misread the
+  // quantized attributes. sinew reads them either way.
+  if (c.quantized && !quantization_required) {
+    c.warnings->push_back({"/extensionsUsed",
+                           "KHR_mesh_quantization is used but not in extensionsRequired, as the "
+                           "extension asks: readers without it would misread the file"});
   }
   ObjectArray materials;
   SINEW_TRY(OptionalObjects(f[kMaterials], kDocumentRoot, &materials));
