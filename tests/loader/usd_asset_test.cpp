@@ -694,6 +694,27 @@ TEST(UsdAsset, ADefaultBesideTimeSamplesCountsAsTimeSampled) {
               Error::kUnsupportedFeature, "/R/M.primvars:skel:jointIndices");
 }
 
+// A skel:skeleton or skel:animationSource that names no prim binds nothing, as in UsdSkel: the
+// prim is loaded unskinned, the skeleton unanimated, each with a warning naming the target (not
+// an error that refuses the whole file, while a binding to a prim of another type was a warning).
+TEST(UsdAsset, ABindingToAPrimThatIsNotThereIsWarnedAboutAndIgnored) {
+  std::string skeleton = Rig(kInfluences);
+  skeleton.replace(skeleton.find("rel skel:skeleton = </R/Skel>"), 29,
+                   "rel skel:skeleton = </R/Gone>");
+  const LoadedAsset unbound = Load(skeleton);
+  EXPECT_FALSE(unbound.asset.meshes.at(0).primitives.at(0).skinned());
+  ASSERT_FALSE(unbound.warnings.empty());
+  EXPECT_EQ(unbound.warnings[0].where, "/R/M");
+  EXPECT_NE(unbound.warnings[0].message.find("/R/Gone"), std::string::npos);
+  std::string animation = Rig(kInfluences, kAnimation);
+  animation.replace(animation.find("</R/Skel/Anim>"), 14, "</R/Skel/Gone>");
+  const LoadedAsset still = Load(animation);
+  EXPECT_TRUE(still.asset.animations.empty());
+  ASSERT_EQ(still.warnings.size(), 1u);
+  EXPECT_EQ(still.warnings[0].where, "/R/Skel");
+  EXPECT_TRUE(still.asset.meshes.at(0).primitives.at(0).skinned());
+}
+
 TEST(UsdAsset, AMeshBoundOutsideASkelRootIsNotSkinned) {
   std::string text = Rig(kInfluences);
   text.replace(text.find("def SkelRoot"), 12, "def Xform");

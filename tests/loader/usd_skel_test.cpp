@@ -219,12 +219,16 @@ Bound Bind(const std::string& root, const std::string& mesh) {
   return out;
 }
 
-TEST(ResolveBinding, RefusesAnUnknownSkinningMethodAndASkeletonThatIsNoPrim) {
+// An unknown skinning method is refused; a skeleton target that is no prim binds nothing (as
+// UsdSkel binds nothing there), and the binding names it for the loader's warning.
+TEST(ResolveBinding, RefusesAnUnknownSkinningMethodAndNamesASkeletonThatIsNoPrim) {
   const Bound method = Bind("uniform token primvars:skel:skinningMethod = \"blend\"", "");
   EXPECT_EQ(method.code(), Error::kInvalidValue);
   EXPECT_EQ(method.binding.error().where, "/R/M.primvars:skel:skinningMethod");
   const Bound skeleton = Bind("rel skel:skeleton = </R/Nothing>", "");
-  EXPECT_EQ(skeleton.code(), Error::kInvalidReference);
+  ASSERT_TRUE(skeleton.binding.ok()) << skeleton.binding.error().ToString();
+  EXPECT_EQ(skeleton.binding->skeleton, nullptr);
+  EXPECT_EQ(skeleton.binding->missing_skeleton, "/R/Nothing");
 }
 
 // Influence primvars that disagree in elementSize or interpolation, or use an interpolation

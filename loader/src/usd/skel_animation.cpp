@@ -69,12 +69,9 @@ Result<std::vector<Float4x4>> JointLocalTransforms(const Layer& layer, const Pri
   const AnimationSourceBinding binding = InheritedAnimationSource(layer, skeleton);
   if (!binding.source || binding.source->targets.Resolved().empty()) return locals;
   const std::string target = binding.source->targets.Resolved().front();
+  // A target that is no prim, or no SkelAnimation, animates nothing (the loader warns).
   const Prim* animation = layer.FindPrim(target);
-  if (!animation) {
-    return Status(Error::kInvalidReference, "skel:animationSource names " + target + ", not a prim",
-                  binding.prim->path + ".skel:animationSource");
-  }
-  if (animation->type_name != "SkelAnimation") return locals;
+  if (!animation || animation->type_name != "SkelAnimation") return locals;
   const std::vector<std::string> animated = TokensOf(*animation, "joints");
   const std::optional<std::vector<Float4x4>> transforms =
       AnimationTransforms(*animation, animated.size(), time);

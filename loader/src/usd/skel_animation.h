@@ -12,13 +12,14 @@
 namespace sinew::loader::usd {
 
 // The joint-local transforms of `skeleton` (a Skeleton prim) at `time`, one per joint of its
-// `joints`: restTransforms, then, where its skel:animationSource is a SkelAnimation whose
+// `joints`: restTransforms, then, where its skel:animationSource (its own or inherited,
+// InheritedAnimationSource) is a SkelAnimation whose
 // translations, rotations and scales all have a value at `time` with one element per joint of the
 // animation, MakeTransform of those, mapped onto the skeleton's joints by name (AnimMapper; joints
 // the animation leaves out keep their rest transform). An animation that is not valid so is
-// ignored, as UsdSkel ignores it. Errors: kMissingProperty / kSizeMismatch at
-// "<skeleton>.restTransforms" when they are absent or not one per joint; kInvalidReference at
-// "<skeleton>.skel:animationSource" for a target that is not a prim.
+// ignored, as UsdSkel ignores it, and so is a target that is not a SkelAnimation or not a prim.
+// Errors: kMissingProperty / kSizeMismatch at "<skeleton>.restTransforms" when they are absent or
+// not one per joint.
 Result<std::vector<Float4x4>> JointLocalTransforms(const Layer& layer, const Prim& skeleton,
                                                    double time);
 

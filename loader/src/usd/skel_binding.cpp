@@ -54,10 +54,7 @@ Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim) {
   if (skeleton) {
     const std::string target = skeleton->targets.Resolved().front();
     out.skeleton = layer.FindPrim(target);
-    if (!out.skeleton) {
-      return Status(Error::kInvalidReference, "skel:skeleton names " + target + ", not a prim",
-                    prim.path + ".skel:skeleton");
-    }
+    if (!out.skeleton) out.missing_skeleton = target;
   }
   if (method && method->default_value) {
     const std::string_view token = method->default_value->AsString();

@@ -39,6 +39,9 @@ struct SkelBinding {
   std::string ignored_influences;
   // The first ancestor without SkelBindingAPI whose properties the binding took; empty if none.
   std::string unapplied;
+  // skel:skeleton's target when it is not a prim of the layer (skeleton is then null, and the
+  // prim is not skinned, as UsdSkel binds nothing there); empty otherwise.
+  std::string missing_skeleton;
 };
 
 // The binding of `prim` (which need not have SkelBindingAPI itself). Influence primvars that
@@ -46,8 +49,8 @@ struct SkelBinding {
 // than constant or vertex leave has_influences false, as UsdSkel ignores them, and say so in
 // ignored_influences. Errors:
 // kInvalidValue at "<prim>.primvars:skel:skinningMethod" for a token other than classicLinear or
-// dualQuaternion; kInvalidReference at "<prim>.skel:skeleton" for a target that is not a prim
-// of the layer.
+// dualQuaternion. A skel:skeleton target that is not a prim of the layer binds no skeleton
+// (missing_skeleton names it).
 Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim);
 
 // The skel:animationSource that applies to the Skeleton `skeleton`: its own, else that of its

@@ -316,12 +316,14 @@ LoadStatus AddSkeletons(LoadState& c) {
     if (const std::string source =
             bound.prim ? FirstTarget(*bound.prim, "skel:animationSource") : std::string();
         !source.empty()) {
-      const Prim* animation = layer.FindPrim(source);  // JointLocalTransforms checked it exists
+      const Prim* animation = layer.FindPrim(source);
       if (animation && animation->type_name == "SkelAnimation") {
         k.animation = animation;
       } else {
         c.Warn(bound.prim->path,
-               "skel:animationSource " + source + " is not a SkelAnimation: ignored");
+               "skel:animationSource " + source +
+                   (animation ? " is not a SkelAnimation" : " is not a prim of the layer") +
+                   ": ignored");
       }
     }
     // Joints the animation moves must be T/R/S nodes.
@@ -581,6 +583,10 @@ const SkeletonInfo* BoundSkeleton(LoadState& c, const Prim& p, const usd::SkelBi
     c.Warn(p.path, "binds through " + binding.unapplied +
                        ", which authors binding properties without SkelBindingAPI (deprecated; "
                        "UsdSkel still reads them, and so does sinew)");
+  }
+  if (!binding.missing_skeleton.empty()) {
+    c.Warn(p.path, "skel:skeleton names " + binding.missing_skeleton +
+                       ", which is not a prim of the layer: the prim is not skinned");
   }
   if (!binding.skeleton) return nullptr;
   if (!UnderSkelRoot(*c.layer, p)) {
