@@ -594,6 +594,30 @@ TEST(UsdAsset, BlendShapesBecomeMorphTargetsDrivenByNameFromTheAnimation) {
   EXPECT_EQ(scene->pose.weights[size_t(node)], (std::vector<float>{1.0f, 0.25f, 0.0f}));
 }
 
+// What a blend shape set skips is said: a target that is no BlendShape prim, an in-between at
+// weight 0 or 1, or one without a weight.
+TEST(UsdAsset, BlendShapesSkippedAreWarnedAbout) {
+  const std::string shapes =
+      "        uniform token[] skel:blendShapes = [\"up\", \"gone\"]\n"
+      "        rel skel:blendShapeTargets = [<Up>, <Gone>]\n"
+      "        def BlendShape \"Up\"\n        {\n"
+      "            uniform vector3f[] offsets = [(0, 0, 1)]\n"
+      "            uniform int[] pointIndices = [2]\n"
+      "            uniform vector3f[] inbetweens:full = [(0, 0, 1)] (weight = 1)\n"
+      "            uniform vector3f[] inbetweens:none = [(0, 0, 1)]\n"
+      "        }\n";
+  const LoadedAsset loaded = Load(Rig(shapes));
+  std::vector<std::string> where;
+  for (const Warning& w : loaded.warnings) where.push_back(w.where);
+  std::sort(where.begin(), where.end());
+  EXPECT_EQ(where,
+            (std::vector<std::string>{"/R/M.skel:blendShapeTargets", "/R/M/Up.inbetweens:full",
+                                      "/R/M/Up.inbetweens:none"}));
+  const Mesh* mesh = MeshNamed(loaded.asset, "/R/M");
+  ASSERT_NE(mesh, nullptr);
+  EXPECT_EQ(mesh->target_names, (std::vector<std::string>{"up", "gone"}));
+}
+
 TEST(UsdAsset, AMeshWithoutABindingIsAStaticMesh) {
   const LoadedAsset loaded = Load(
       "#usda 1.0\ndef Xform \"X\"\n{\n    def Mesh \"M\"\n    {\n"

@@ -71,7 +71,13 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
   for (size_t s = 0; s < targets.size(); ++s) {
     out.targets[s].positions.assign(vertex_count * 3, 0.0f);
     const Prim* shape = layer.FindPrim(targets[s]);
-    if (!shape || shape->type_name != "BlendShape") continue;  // contributes nothing
+    if (!shape || shape->type_name != "BlendShape") {  // contributes nothing
+      out.skipped.push_back({mesh.path + ".skel:blendShapeTargets",
+                             "target " + targets[s] + " (shape '" + out.names[s] + "') is " +
+                                 (shape ? "not a BlendShape" : "not a prim of the layer") +
+                                 ": the shape moves nothing"});
+      continue;
+    }
     const Attribute* point_indices = shape->FindAttribute("pointIndices");
     const bool indexed = point_indices && point_indices->default_value;
     const std::span<const int32_t> indices =
@@ -93,9 +99,14 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
     for (const Attribute& a : shape->attributes) {
       const std::string_view name = a.name;
       if (!name.starts_with("inbetweens:") || name.ends_with(":normalOffsets")) continue;
-      if (!a.weight) continue;
+      if (!a.weight || std::fabs(*a.weight) < 1e-6f || std::fabs(*a.weight - 1.0f) < 1e-6f) {
+        out.skipped.push_back({shape->path + "." + a.name,
+                               a.weight ? "an in-between at weight 0 or 1 is skipped (the rest "
+                                          "shape and the primary are there)"
+                                        : "an in-between without a weight is skipped"});
+        continue;
+      }
       const float w = *a.weight;
-      if (std::fabs(w) < 1e-6f || std::fabs(w - 1.0f) < 1e-6f) continue;
       MorphTarget t;
       SINEW_TRY(Scatter(FloatsOf(&a), indices, indexed, vertex_count, shape->path + "." + a.name,
                         &t.positions));

@@ -8,6 +8,7 @@
 
 #include "sinew/asset/asset.h"
 #include "sinew/core/error.h"
+#include "sinew/loader/loaded_asset.h"
 #include "usd/layer.h"
 #include "usd/skel_binding.h"
 
@@ -20,15 +21,19 @@ struct BlendShapeSet {
   // One per target: a primary's name from skel:blendShapes, an in-between's as
   // "<primary>:<in-between>" ("smile:half" for the attribute inbetweens:half of smile's target).
   std::vector<std::string> target_names;
+  // What was skipped, for the loader's warnings: a target that is not a BlendShape prim, an
+  // in-between without weight or at 0 or 1 (UsdSkel warns about those too).
+  std::vector<Warning> skipped;
 };
 
 // The blend shapes `binding` names, dense over `vertex_count` points (offsets scattered by the
 // shape's pointIndices, every point when it has none; offsets to one point add up). An in-between
 // is an `inbetweens:<name>` attribute with `weight` metadata (without it, skipped; within 1e-6 of
 // 0 or 1, skipped); its offsets use the shape's pointIndices. A target that is not a BlendShape
-// contributes nothing. Errors: kSizeMismatch at "<mesh>.skel:blendShapes" unless it names as many
-// shapes as skel:blendShapeTargets has targets; at "<shape>.offsets" (or the in-between) for
-// offsets that do not match pointIndices (or the point count); kInvalidReference at
+// contributes nothing. Each skip is listed in `skipped`. Errors: kSizeMismatch at
+// "<mesh>.skel:blendShapes" unless it names as many shapes as skel:blendShapeTargets has targets;
+// at "<shape>.offsets" (or the in-between) for offsets that do not match pointIndices (or the point
+// count); kInvalidReference at
 // "<shape>.pointIndices" for an index past the points.
 Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
                                       const SkelBinding& binding, size_t vertex_count);
