@@ -27,6 +27,10 @@ struct SkinDenseJob {
   // - the influence stream (ValidateDenseInfluences): K a positive multiple of 4, K entries per
   //   vertex, non-empty palette, every joint < palette size, weights finite and >= 0.
   // The per-slot checks run on `run`'s threads (the same error on any number of them).
+  // The palette's entries are not checked for NaN or infinity (the palette jobs build them from
+  // a validated asset): an entry that is not finite is skipped where its weight is 0, as every
+  // zero-weight slot is, and makes its vertex NaN where a nonzero weight reads it. The
+  // dual-quaternion path refuses one (DualQuaternionPaletteJob converts every entry).
   Status Validate() const;
   // Validates, then skins every vertex.
   Status Run() const;

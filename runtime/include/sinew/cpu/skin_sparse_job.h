@@ -24,7 +24,8 @@ struct SkinSparseJob {
   // to the vertex count when present (kSizeMismatch); the influences (ValidateSparseInfluences);
   // palette has at least influences.group_count entries (kSizeMismatch, where "palette");
   // dual_quaternions empty or one per palette entry (kSizeMismatch, "dual_quaternions"). The
-  // per-entry checks run on `run`'s threads (the same error on any number of them).
+  // per-entry checks run on `run`'s threads (the same error on any number of them). Palette
+  // entries are not checked for NaN or infinity, as in SkinDenseJob.
   Status Validate() const;
   Status Run() const;
 
