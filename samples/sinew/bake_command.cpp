@@ -115,7 +115,8 @@ void WarnIfNothingBaked(const BakeResult& baked) {
 }
 
 // `--format usda`: the bake at every time code of the clip's range (or at --time), one file.
-int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context) {
+int BakeUsda(const CommandOptions& o, const loader::LoadedFile& file, const vk::Context* context) {
+  const Asset& a = file.loaded.asset;
   std::vector<double> time_codes;
   if (o.pose.time_given || o.pose.bake.anim.empty()) {
     time_codes.push_back(double(o.pose.bake.time) * kBakeTimeCodesPerSecond);
@@ -155,7 +156,8 @@ int BakeUsda(const CommandOptions& o, const Asset& a, const vk::Context* context
   errno = 0;
   BakeStage stage;
   stage.time_codes_per_second = kBakeTimeCodesPerSecond;
-  if (const std::optional<UsdOutline> source = ReadUsdOutlineOf(o.file)) {
+  if (const std::optional<UsdOutline> source =
+          loader::IsUsd(file.format) ? ReadUsdOutlineOf(o.file) : std::nullopt) {
     stage.up_axis = source->UpAxisOrFallback();
     stage.meters_per_unit = source->MetersPerUnitOrFallback();
   }
@@ -208,7 +210,7 @@ int BakeCommand(std::span<const std::string_view> args) {
     }
     context = std::move(ctx.value());
   }
-  if (o.format == "usda") return BakeUsda(o, a, context.get());
+  if (o.format == "usda") return BakeUsda(o, *file, context.get());
   auto baked = BakeAsset(a, o.pose.bake, context.get());
   if (!baked) {
     std::fprintf(stderr, "sinew bake: %s\n", baked.error().ToString().c_str());

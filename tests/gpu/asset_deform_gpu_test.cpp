@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -204,6 +205,15 @@ TEST_F(AssetPoseGpu, MorphWeightsAreLeftAloneWhenNoneAreGivenAndRefusedWhenMisco
 
   std::vector<std::vector<float>> weights = scene->pose.weights;
   weights[node] = {1.0f, 0.0f};
+  // Refused before anything is written: no palette of the character moves either.
+  auto rest = cpu::EvaluateScene(a);
+  ASSERT_TRUE(rest.ok()) << rest.error().ToString();
+  ASSERT_TRUE(vk::PoseAssetInstance(**cache, a, *meshes, *character, rest->world, {}).ok());
+  std::vector<std::vector<Float3x4>> palettes;
+  for (const vk::PaletteId id : character->palettes) {
+    const std::span<const Float3x4> p = (*cache)->palette(id);
+    palettes.emplace_back(p.begin(), p.end());
+  }
   const Status two = vk::PoseAssetInstance(**cache, a, *meshes, *character, scene->world, weights);
   EXPECT_EQ(two.code(), Error::kSizeMismatch);
   EXPECT_EQ(two.error().where, "nodes/" + std::to_string(node) + "/weights");
@@ -213,6 +223,11 @@ TEST_F(AssetPoseGpu, MorphWeightsAreLeftAloneWhenNoneAreGivenAndRefusedWhenMisco
             Error::kSizeMismatch);
   const std::span<const float> still = (*cache)->morph_weights(face);
   EXPECT_EQ(std::vector<float>(still.begin(), still.end()), smile);
+  for (size_t i = 0; i < palettes.size(); ++i) {
+    const std::span<const Float3x4> p = (*cache)->palette(character->palettes[i]);
+    ASSERT_EQ(p.size(), palettes[i].size());
+    EXPECT_EQ(std::memcmp(p.data(), palettes[i].data(), p.size_bytes()), 0) << "palette " << i;
+  }
 
   weights = scene->pose.weights;
   weights[node] = {0.0f, 1.0f, 0.0f};

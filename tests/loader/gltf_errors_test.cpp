@@ -315,6 +315,15 @@ TEST(GltfErrors, IgnoresTangentsWithoutNormalsWithAWarning) {
   EXPECT_TRUE(loaded->asset.meshes[0].primitives[0].tangents.empty());
   ASSERT_EQ(loaded->warnings.size(), 1u);
   EXPECT_EQ(loaded->warnings[0].where, "/meshes/0/primitives/0/attributes/TANGENT");
+  // A morph target's TANGENT goes with the primitive's: ignored too, not refused as an offset to
+  // nothing (the fixture's weights accessor serves as offsets).
+  const std::string targets =
+      Replace(tangents, R"("WEIGHTS_0": 2})", R"("WEIGHTS_0": 2}, "targets": [{"TANGENT": 0}])");
+  auto morphed = LoadBytes(Replace(targets, R"("meshes": [{"primitives")",
+                                   R"("meshes": [{"weights": [0], "primitives")"));
+  ASSERT_TRUE(morphed.ok()) << morphed.error().ToString();
+  ASSERT_EQ(morphed->asset.meshes[0].primitives[0].targets.size(), 1u);
+  EXPECT_TRUE(morphed->asset.meshes[0].primitives[0].targets[0].tangents.empty());
   // With normals (the positions serve), the tangents are read.
   auto with_normals =
       LoadBytes(Replace(tangents, R"("TANGENT": 2,)", R"("TANGENT": 2, "NORMAL": 0,)"));
@@ -322,13 +331,19 @@ TEST(GltfErrors, IgnoresTangentsWithoutNormalsWithAWarning) {
   EXPECT_EQ(with_normals->asset.meshes[0].primitives[0].tangents.size(), 12u);
 }
 
-// An animation sampler's key times start at 0 or later ("time[0] >= 0.0").
-TEST(GltfErrors, RejectsNegativeKeyTimes) {
+// An animation sampler's key times start at 0 or later ("time[0] >= 0.0"), but Blender's exporter
+// wrote negative ones for years and the keys still say what the clip does: a warning at the
+// input, the keys kept (the clip starts at its first key).
+TEST(GltfErrors, WarnsAboutNegativeKeyTimesAndKeepsThem) {
   std::vector<uint8_t> bytes = BufferBytes();
   const float minus_one = -1.0f;
   std::memcpy(bytes.data() + 96, &minus_one, 4);
-  ExpectError(Replace(ValidGltf(), BufferUri(), DataUri(bytes)), Error::kInvalidValue,
-              "/animations/0/samplers/0/input");
+  auto loaded = LoadBytes(Replace(ValidGltf(), BufferUri(), DataUri(bytes)));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_EQ(loaded->warnings.size(), 1u);
+  EXPECT_EQ(loaded->warnings[0].where, "/animations/0/samplers/0/input");
+  const Animation& clip = loaded->asset.animations.at(0);
+  EXPECT_EQ(clip.keys.at(clip.samplers.at(0).input.offset), -1.0f);
 }
 
 // "For triangles, it MUST be divisible by 3", for lines by 2: the indices, or the vertices of a
@@ -372,6 +387,14 @@ TEST(GltfErrors, WarnsAboutBreachesThatChangeNothingComputed) {
                            R"("scene": 0, "extensionsUsed": ["KHR_mesh_quantization"],
                                "extensionsRequired": ["KHR_mesh_quantization"],)")),
             std::vector<std::string>{});
+  // Required only, KHR_mesh_quantization still reads quantized data (the warning is for the
+  // list, not the data): SHORT positions.
+  EXPECT_EQ(
+      warned(Replace(Replace(ValidGltf(), R"("scene": 0,)",
+                             R"("scene": 0, "extensionsRequired": ["KHR_mesh_quantization"],)"),
+                     R"("byteOffset": 0, "componentType": 5126, "count": 3, "type": "VEC3")",
+                     R"("byteOffset": 0, "componentType": 5122, "count": 3, "type": "VEC3")")),
+      std::vector<std::string>{"/extensionsRequired/0"});
   EXPECT_EQ(warned(Replace(ValidGltf(), R"("joints": [0, 1]})", R"("joints": [0, 1, 0]})")),
             std::vector<std::string>{"/skins/0/joints"});
   const std::string weights = Replace(ValidGltf(), R"({"node": 1, "path": "rotation"})",
@@ -380,6 +403,10 @@ TEST(GltfErrors, WarnsAboutBreachesThatChangeNothingComputed) {
   auto ignored = LoadBytes(weights);
   ASSERT_TRUE(ignored.ok());
   EXPECT_EQ(ignored->asset.animations.at(0).channels.at(0).node, -1);
+  // The same for a node without a mesh.
+  EXPECT_EQ(warned(Replace(ValidGltf(), R"({"node": 1, "path": "rotation"})",
+                           R"({"node": 1, "path": "weights"})")),
+            std::vector<std::string>{"/animations/0/channels/0/target/node"});
 }
 
 // What nothing reads is not refused: a buffer without data (no uri, not a GLB's BIN chunk) with

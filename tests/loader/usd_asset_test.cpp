@@ -728,14 +728,14 @@ TEST(UsdAsset, ABindingToAPrimThatIsNotThereIsWarnedAboutAndIgnored) {
   const LoadedAsset unbound = Load(skeleton);
   EXPECT_FALSE(unbound.asset.meshes.at(0).primitives.at(0).skinned());
   ASSERT_FALSE(unbound.warnings.empty());
-  EXPECT_EQ(unbound.warnings[0].where, "/R/M");
+  EXPECT_EQ(unbound.warnings[0].where, "/R.skel:skeleton");  // where it is authored, once
   EXPECT_NE(unbound.warnings[0].message.find("/R/Gone"), std::string::npos);
   std::string animation = Rig(kInfluences, kAnimation);
   animation.replace(animation.find("</R/Skel/Anim>"), 14, "</R/Skel/Gone>");
   const LoadedAsset still = Load(animation);
   EXPECT_TRUE(still.asset.animations.empty());
   ASSERT_EQ(still.warnings.size(), 1u);
-  EXPECT_EQ(still.warnings[0].where, "/R/Skel");
+  EXPECT_EQ(still.warnings[0].where, "/R/Skel.skel:animationSource");
   EXPECT_TRUE(still.asset.meshes.at(0).primitives.at(0).skinned());
 }
 
@@ -966,6 +966,11 @@ TEST(UsdAsset, RefusesNonFiniteTransformsAndAnimationValues) {
   ExpectError(Rig(std::string(kInfluences) + "        matrix4d primvars:skel:geomBindTransform = "
                                              "((1,0,0,0),(0,1,0,0),(0,0,1,0),(nan,0,0,1))\n"),
               Error::kNonFiniteValue, "/R/M.primvars:skel:geomBindTransform");
+  // What nothing uses is not checked: a SkelAnimation no skeleton binds.
+  std::string unbound = Rig(kInfluences, kAnimation);
+  unbound.erase(unbound.find("        rel skel:animationSource = </R/Skel/Anim>\n"),
+                std::string_view("        rel skel:animationSource = </R/Skel/Anim>\n").size());
+  Load(with(unbound, "5: [(0, 4, 0)]", "5: [(0, nan, 0)]"));
 }
 
 // Influences and offsets of another type than UsdSkel's (int[] indices, float[] weights,

@@ -326,7 +326,7 @@ TEST(SinewConvert, PassesAUsdStagesUpAxisUnitsAndTimeCodesOn) {
   ScratchDir dir;
   std::string text = QuadWithAKeyAt("14");
   text.insert(text.find('\n') + 1,
-              "(\n    upAxis = \"Z\"\n    metersPerUnit = 0.01\n    timeCodesPerSecond = 30\n)\n");
+              "(\n    upAxis = \"Z\"\n    metersPerUnit = 0.0254\n    timeCodesPerSecond = 30\n)\n");
   {
     std::ofstream f(dir.path() / "zup.usda", std::ios::binary);
     f << text;
@@ -335,19 +335,19 @@ TEST(SinewConvert, PassesAUsdStagesUpAxisUnitsAndTimeCodesOn) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string copy = ReadText(dir.path() / "copy.usda");
   EXPECT_NE(copy.find("upAxis = \"Z\""), std::string::npos) << copy;
-  EXPECT_NE(copy.find("metersPerUnit = 0.01"), std::string::npos) << copy;
+  EXPECT_NE(copy.find("metersPerUnit = 0.0254"), std::string::npos) << copy;
   EXPECT_NE(copy.find("timeCodesPerSecond = 30"), std::string::npos) << copy;
   EXPECT_NE(copy.find("endTimeCode = 14\n"), std::string::npos) << copy;
   const ToolRun g4mf = RunSinew({"convert", "zup.usda", "copy.g4tf"}, dir.path());
   ASSERT_EQ(g4mf.exit_code, 0) << g4mf.err;
-  EXPECT_NE(g4mf.err.find("is Z-up with 0.01 m a unit"), std::string::npos) << g4mf.err;
+  EXPECT_NE(g4mf.err.find("is Z-up with 0.0254 m a unit"), std::string::npos) << g4mf.err;
   // bake --format usda writes its scene-space points in the source's axis and units as well.
   const ToolRun bake = RunSinew(
       {"bake", "zup.usda", "--anim", "0", "--format", "usda", "--out", "baked"}, dir.path());
   ASSERT_EQ(bake.exit_code, 0) << bake.err;
   const std::string baked = ReadText(dir.path() / "baked.usda");
   EXPECT_NE(baked.find("upAxis = \"Z\""), std::string::npos) << baked;
-  EXPECT_NE(baked.find("metersPerUnit = 0.01"), std::string::npos) << baked;
+  EXPECT_NE(baked.find("metersPerUnit = 0.0254"), std::string::npos) << baked;
   // A stage that does not say is in USD's fallbacks, Y up and centimetres, and the copy says so.
   {
     std::ofstream f(dir.path() / "plain.usda", std::ios::binary);

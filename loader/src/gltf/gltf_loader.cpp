@@ -91,7 +91,7 @@ struct LoadState {
   };
   std::vector<Unreadable> unreadable_buffers, unreadable_views, unreadable_accessors;
   size_t material_count = 0;
-  bool quantized = false;  // KHR_mesh_quantization is in extensionsUsed.
+  bool quantized = false;  // KHR_mesh_quantization is in extensionsUsed or extensionsRequired.
   // Bytes of input: the file, plus every external or data: buffer decoded (the cap on what
   // accessors without a bufferView decode to is a multiple of it).
   uint64_t input_bytes = 0;
@@ -747,7 +747,6 @@ LoadStatus ReadRotation(LoadState& c, const double* numbers, const Path& where, 
   return {};
 }
 
-// One node object (node i of node_count) into *n; its children are appended to the asset's.
 // Empty when `m`'s fourth row is (0, 0, 0, 1), within 1e-6 for exporters' rounding; else " has
 // the fourth row (...), not (0, 0, 0, 1): it is not affine". Transforms keep the top three rows
 // (the palette's Float3x4, a node's world matrix), so a projective matrix would place and skin
@@ -780,6 +779,7 @@ bool Shears(const Float4x4& m) {
   return false;
 }
 
+// One node object (node i of node_count) into *n; its children are appended to the asset's.
 LoadStatus ReadNode(LoadState& c, TapeObject o, const Path& where, size_t i, size_t node_count,
                     size_t mesh_count, size_t skin_count, Node* n) {
   static constexpr std::string_view kKeys[] = {
@@ -1144,8 +1144,9 @@ LoadStatus LoadStream(const LoadState& c, uint32_t accessor, size_t vertex_count
   return ReadAccessorFloats(c, accessor, {type}, where, out);
 }
 
+// `tangents_ignored`: the primitive's TANGENT was ignored (no NORMAL), and so are its targets'.
 LoadStatus LoadTargets(const LoadState& c, const ObjectArray& targets, size_t vertex_count,
-                       Primitive* p) {
+                       bool tangents_ignored, Primitive* p) {
   p->targets.resize(targets.size());
   static constexpr std::string_view kKeys[] = {"POSITION", "NORMAL", "TANGENT"};
   return targets.ForEach([&](TapeObject to, const Path& tw, size_t t) -> LoadStatus {
@@ -1155,7 +1156,7 @@ LoadStatus LoadTargets(const LoadState& c, const ObjectArray& targets, size_t ve
     for (size_t k = 0; k < std::size(kKeys); ++k) {
       int32_t accessor = -1;
       SINEW_TRY(OptionalIndex(f[k], tw, c.accessors.size(), &accessor));
-      if (accessor < 0) continue;
+      if (accessor < 0 || (k == 2 && tangents_ignored)) continue;
       SINEW_TRY(CheckReadable(c, size_t(accessor)));
       // "For each morph target attribute, an original attribute MUST be present in the mesh
       // primitive": an offset to nothing.
@@ -1240,9 +1241,11 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
   }
   // "When normals are not specified, ... the provided tangents (if present) MUST be ignored"
   // (glTF 2.0 Specification, Meshes): a tangent frame needs its normal.
-  if (tangent >= 0 && normal < 0) {
-    c.warnings->push_back(
-        {Path(aw, "TANGENT").ToString(), "TANGENT without NORMAL is ignored, as glTF requires"});
+  const bool tangents_ignored = tangent >= 0 && normal < 0;
+  if (tangents_ignored) {
+    c.warnings->push_back({Path(aw, "TANGENT").ToString(),
+                           "TANGENT without NORMAL is ignored (the morph targets' TANGENT with "
+                           "it), as glTF requires"});
     tangent = -1;
   }
   if (tangent >= 0) {
@@ -1296,7 +1299,7 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
 
   ObjectArray targets;
   SINEW_TRY(OptionalObjects(f[kTargets], where, &targets));
-  return LoadTargets(c, targets, vertex_count, p);
+  return LoadTargets(c, targets, vertex_count, tangents_ignored, p);
 }
 
 // Morph target names. glTF names no targets; the de-facto convention (Blender's exporter, three.js,
@@ -1554,11 +1557,13 @@ LoadStatus LoadSampler(LoadState& c, TapeObject so, const Path& sw, uint32_t ani
   } else {
     SINEW_TRY(AppendAccessorFloats(c, input, AccessorType::kScalar, iw, &c.keys, &sampler->input));
     const float* times = c.keys.data() + sampler->input.offset;
-    // "time[0] >= 0.0" (the animation sampler's input, glTF 2.0 schema): a clip runs from 0.
-    if (sampler->input.count > 0 && !(times[0] >= 0.0f)) {
-      return {Error::kInvalidValue,
-              "key times must not be negative (key 0 is " + std::to_string(times[0]) + ")",
-              iw.ToString()};
+    // "time[0] >= 0.0" (the animation sampler's input, glTF 2.0 schema). Blender's exporter
+    // wrote negative times for years, and the keys still say what the clip does: a warning, the
+    // keys kept as they are (the clip's range starts at its first key).
+    if (sampler->input.count > 0 && times[0] < 0.0f) {
+      c.warnings->push_back({iw.ToString(), "key times start before 0 (key 0 is " +
+                                                std::to_string(times[0]) +
+                                                "), which glTF forbids; kept as they are"});
     }
     for (size_t k = 1; k < sampler->input.count; ++k) {
       if (!(times[k] > times[k - 1])) {
@@ -1611,17 +1616,15 @@ LoadStatus LoadChannel(LoadState& c, TapeObject co, const Path& where, const Pat
     components = 0;
     if (channel->node >= 0) {
       const Node& node = c.asset->nodes[size_t(channel->node)];
-      if (node.mesh < 0) {
-        return {Error::kInvalidValue, "a weights channel targets a node without a mesh",
-                Path(tw, "node").ToString()};
-      }
-      components =
-          static_cast<uint32_t>(c.asset->meshes[size_t(node.mesh)].primitives[0].targets.size());
+      components = node.mesh < 0
+                       ? 0
+                       : static_cast<uint32_t>(
+                             c.asset->meshes[size_t(node.mesh)].primitives[0].targets.size());
       // "Nodes that do not contain a mesh with morph targets MUST NOT be targeted with weights":
       // such a channel moves nothing. Ignored, with a warning.
       if (components == 0) {
         c.warnings->push_back({Path(tw, "node").ToString(),
-                               "a weights channel on a node whose mesh has no morph targets "
+                               "a weights channel on a node without a mesh with morph targets "
                                "moves nothing: ignored"});
         channel->node = -1;
         return {};
@@ -1782,35 +1785,47 @@ LoadStatus CheckAssetAndExtensions(LoadState& c, TapeObject root) {
     return {Error::kUnsupportedFeature, "minVersion " + std::string(min_version),
             "/asset/minVersion"};
   }
+  // Which of the extensions sinew reads are used and required, one bit each (kSupportedExtensions'
+  // order): the lists may be long, so each name is looked up once, among those few.
+  const auto bit_of = [](std::string_view name) -> uint32_t {
+    const auto found =
+        std::find(std::begin(kSupportedExtensions), std::end(kSupportedExtensions), name);
+    return found == std::end(kSupportedExtensions)
+               ? 0u
+               : 1u << uint32_t(found - std::begin(kSupportedExtensions));
+  };
+  const uint32_t quantization = bit_of("KHR_mesh_quantization");
+  uint32_t used_bits = 0, required_bits = 0, warned_bits = 0;
   std::vector<std::string_view> names;
   SINEW_TRY(OptionalStrings(f[kExtensionsUsed], kDocumentRoot, &names));
   for (const std::string_view name : names) {
     c.asset->extensions_used.emplace_back(name);
-    c.quantized |= name == "KHR_mesh_quantization";
+    used_bits |= bit_of(name);
   }
   SINEW_TRY(OptionalStrings(f[kExtensionsRequired], kDocumentRoot, &names));
   const Path required(kDocumentRoot, "extensionsRequired");
-  bool quantization_required = false;
   for (size_t i = 0; i < names.size(); ++i) {
-    if (std::find(std::begin(kSupportedExtensions), std::end(kSupportedExtensions), names[i]) ==
-        std::end(kSupportedExtensions)) {
+    const uint32_t bit = bit_of(names[i]);
+    if (bit == 0) {
       return {Error::kUnsupportedExtension,
               "required extension " + std::string(names[i]) + " is not supported by sinew",
               Path(required, i).ToString()};
     }
-    quantization_required |= names[i] == "KHR_mesh_quantization";
+    required_bits |= bit;
     // "All values in extensionsRequired MUST also exist in extensionsUsed": a slip that changes
-    // nothing sinew reads.
-    const std::vector<std::string>& used = c.asset->extensions_used;
-    if (std::find(used.begin(), used.end(), names[i]) == used.end()) {
+    // nothing sinew reads. Once per extension.
+    if ((used_bits & bit) == 0 && (warned_bits & bit) == 0) {
+      warned_bits |= bit;
       c.warnings->push_back(
           {Path(required, i).ToString(),
            std::string(names[i]) + " is required but not listed in extensionsUsed, as glTF asks"});
     }
   }
+  // Quantized attributes are read when the extension is named in either list.
+  c.quantized = ((used_bits | required_bits) & quantization) != 0;
   // KHR_mesh_quantization "must" be required where used: a reader without it would misread the
   // quantized attributes. sinew reads them either way.
-  if (c.quantized && !quantization_required) {
+  if ((used_bits & quantization) != 0 && (required_bits & quantization) == 0) {
     c.warnings->push_back({"/extensionsUsed",
                            "KHR_mesh_quantization is used but not in extensionsRequired, as the "
                            "extension asks: readers without it would misread the file"});

@@ -66,12 +66,9 @@ Result<std::vector<Float4x4>> JointLocalTransforms(const Layer& layer, const Pri
                       std::to_string(joints.size()) + " joints",
                   rest_where);
   }
-  const AnimationSourceBinding binding = InheritedAnimationSource(layer, skeleton);
-  if (!binding.source || binding.source->targets.Resolved().empty()) return locals;
-  const std::string target = binding.source->targets.Resolved().front();
   // A target that is no prim, or no SkelAnimation, animates nothing (the loader warns).
-  const Prim* animation = layer.FindPrim(target);
-  if (!animation || animation->type_name != "SkelAnimation") return locals;
+  const Prim* animation = ResolveAnimationSource(layer, skeleton).animation;
+  if (!animation) return locals;
   const std::vector<std::string> animated = TokensOf(*animation, "joints");
   const std::optional<std::vector<Float4x4>> transforms =
       AnimationTransforms(*animation, animated.size(), time);

@@ -13,7 +13,7 @@ namespace sinew::loader::usd {
 
 // The joint-local transforms of `skeleton` (a Skeleton prim) at `time`, one per joint of its
 // `joints`: restTransforms, then, where its skel:animationSource (its own or inherited,
-// InheritedAnimationSource) is a SkelAnimation whose
+// ResolveAnimationSource) is a SkelAnimation whose
 // translations, rotations and scales all have a value at `time` with one element per joint of the
 // animation, MakeTransform of those, mapped onto the skeleton's joints by name (AnimMapper; joints
 // the animation leaves out keep their rest transform). An animation that is not valid so is

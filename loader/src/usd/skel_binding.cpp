@@ -17,12 +17,20 @@ bool Authored(const Attribute* a) {
 
 }  // namespace
 
-AnimationSourceBinding InheritedAnimationSource(const Layer& layer, const Prim& skeleton) {
-  for (const Prim* p = &skeleton; p;
+AnimationSourceBinding ResolveAnimationSource(const Layer& layer, const Prim& skeleton) {
+  AnimationSourceBinding out;
+  for (const Prim* p = &skeleton; p && !out.owner;
        p = p->parent < 0 ? nullptr : &layer.prims[size_t(p->parent)]) {
-    if (const Relationship* r = p->FindRelationship("skel:animationSource")) return {p, r};
+    const Relationship* r = p->FindRelationship("skel:animationSource");
+    if (!r) continue;
+    out.owner = p;
+    const std::vector<std::string> targets = r->targets.Resolved();
+    if (!targets.empty()) out.target = targets.front();
   }
-  return {};
+  if (out.target.empty()) return out;
+  const Prim* animation = layer.FindPrim(out.target);
+  if (animation && animation->type_name == "SkelAnimation") out.animation = animation;
+  return out;
 }
 
 Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim) {
@@ -37,18 +45,26 @@ Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim) {
     const auto used = [&]() {
       if (unapplied && out.unapplied.empty()) out.unapplied = p->path;
     };
-    const auto take = [&](const Attribute** slot, const char* name) {
+    const auto take = [&](const Attribute** slot, const char* name, std::string* at = nullptr) {
       if (*slot) return;
-      if (const Attribute* a = p->FindAttribute(name); Authored(a)) *slot = a, used();
+      if (const Attribute* a = p->FindAttribute(name); Authored(a)) {
+        *slot = a;
+        if (at) *at = p->path + "." + name;
+        used();
+      }
     };
-    take(&out.joint_indices, "primvars:skel:jointIndices");
-    take(&out.joint_weights, "primvars:skel:jointWeights");
-    take(&out.geom_bind_transform, "primvars:skel:geomBindTransform");
+    take(&out.joint_indices, "primvars:skel:jointIndices", &out.joint_indices_at);
+    take(&out.joint_weights, "primvars:skel:jointWeights", &out.joint_weights_at);
+    take(&out.geom_bind_transform, "primvars:skel:geomBindTransform", &out.geom_bind_transform_at);
     take(&out.joints, "skel:joints");
     take(&method, "primvars:skel:skinningMethod");
     if (!skeleton) {
       const Relationship* r = p->FindRelationship("skel:skeleton");
-      if (r && !r->targets.Resolved().empty()) skeleton = r, used();
+      if (r && !r->targets.Resolved().empty()) {
+        skeleton = r;
+        out.skeleton_at = p->path + ".skel:skeleton";
+        used();
+      }
     }
   }
   if (skeleton) {

@@ -23,6 +23,9 @@ struct SkelBinding {
   const Attribute* joint_weights = nullptr;  // primvars:skel:jointWeights
   const Attribute* geom_bind_transform = nullptr;
   const Attribute* joints = nullptr;  // skel:joints: the prim's own joint order
+  // Where each was found, "<prim>.<property>" (the prim itself or the ancestor that authors it),
+  // for messages; empty where none was.
+  std::string joint_indices_at, joint_weights_at, geom_bind_transform_at, skeleton_at;
   SkinningMethodToken skinning_method = SkinningMethodToken::kClassicLinear;
   // Not inherited: the prim's own skel:blendShapes and skel:blendShapeTargets.
   const Attribute* blend_shapes = nullptr;
@@ -56,11 +59,11 @@ Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim);
 // The skel:animationSource that applies to the Skeleton `skeleton`: its own, else that of its
 // nearest ancestor that authors one ("inherited down namespace, onto any Skeleton primitive
 // beneath it"). One authored without targets stops the search: the skeleton has no animation.
-// `prim` is the prim that authors it (for messages); both null when none does.
 struct AnimationSourceBinding {
-  const Prim* prim = nullptr;
-  const Relationship* source = nullptr;
+  const Prim* owner = nullptr;      // the prim that authors it; null when none does
+  std::string target;               // its first target; empty when it has none
+  const Prim* animation = nullptr;  // the target when it is a SkelAnimation prim, else null
 };
-AnimationSourceBinding InheritedAnimationSource(const Layer& layer, const Prim& skeleton);
+AnimationSourceBinding ResolveAnimationSource(const Layer& layer, const Prim& skeleton);
 
 }  // namespace sinew::loader::usd

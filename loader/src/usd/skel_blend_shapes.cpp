@@ -31,20 +31,24 @@ Status Scatter(std::span<const float> offsets, std::span<const int32_t> indices,
   return {};
 }
 
+// kWrongType unless `v` holds three floats an element (vector3f[], or another type of three
+// floats): double or half offsets would read as none, and be reported as a count that does not
+// match.
+Status CheckOffsetType(const Value& v, const std::string& name, const std::string& where) {
+  if (v.components == 3 && (!v.floats().empty() || v.size() == 0)) return {};
+  return {
+      Error::kWrongType,
+      name + " must be vector3f[], not " + std::string(Info(v.type).name) + (v.array ? "[]" : ""),
+      where};
+}
+
 // The offsets `name` of `shape` (point or normal offsets, by the shape's pointIndices) into `out`;
 // left as it is when the shape does not author them.
 Status ScatterOptional(const Prim& shape, const std::string& name, std::span<const int32_t> indices,
                        bool indexed, size_t vertex_count, std::vector<float>* out) {
   const Attribute* a = shape.FindAttribute(name);
   if (!a || !a->default_value) return {};
-  // vector3f[] (or another type of three floats): double or half offsets would read as none.
-  const Value& v = *a->default_value;
-  if (v.components != 3 || (v.floats().empty() && v.size() > 0)) {
-    return {
-        Error::kWrongType,
-        name + " must be vector3f[], not " + std::string(Info(v.type).name) + (v.array ? "[]" : ""),
-        shape.path + "." + name};
-  }
+  SINEW_TRY(CheckOffsetType(*a->default_value, name, shape.path + "." + name));
   return Scatter(FloatsOf(a), indices, indexed, vertex_count, shape.path + "." + name, out);
 }
 
@@ -108,6 +112,9 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
       }
       const float w = *a.weight;
       MorphTarget t;
+      if (a.default_value) {
+        SINEW_TRY(CheckOffsetType(*a.default_value, a.name, shape->path + "." + a.name));
+      }
       SINEW_TRY(Scatter(FloatsOf(&a), indices, indexed, vertex_count, shape->path + "." + a.name,
                         &t.positions));
       SINEW_TRY(ScatterOptional(*shape, a.name + ":normalOffsets", indices, indexed, vertex_count,

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -92,14 +93,6 @@ std::vector<double> NumbersOf(const Value& value) {
   return out;
 }
 
-// The first target of relationship `name` of `prim`, or "" when it has none.
-std::string FirstTarget(const Prim& prim, std::string_view name) {
-  const usd::Relationship* r = prim.FindRelationship(name);
-  if (!r) return {};
-  const std::vector<std::string> targets = r->targets.Resolved();
-  return targets.empty() ? std::string() : targets.front();
-}
-
 // An index map from `source` tokens to `target` slots, by AnimMapper's rules: for each target
 // slot, the source index mapped there, or -1.
 std::vector<int32_t> SourceOfEachTarget(std::span<const std::string> source,
@@ -147,6 +140,7 @@ struct LoadState {
   std::vector<SkeletonInfo> skeletons;
   std::vector<ShapedMesh> shaped;
 
+  std::unordered_set<std::string> said;  // warnings given once per place (where)
   void Warn(std::string where, std::string message) {
     warnings->push_back({std::move(where), std::move(message)});
   }
@@ -295,6 +289,41 @@ LoadStatus AddNodes(LoadState& c) {
   return {};
 }
 
+// The position of the first number of `v` that is not finite, or -1 (its float or double numbers;
+// other storage has none to check).
+int64_t FirstNonFinite(const Value& v) {
+  const auto first = [](auto numbers) -> int64_t {
+    for (size_t i = 0; i < numbers.size(); ++i) {
+      if (!std::isfinite(numbers[i])) return int64_t(i);
+    }
+    return -1;
+  };
+  const int64_t f = first(v.floats());
+  return f >= 0 ? f : first(v.doubles());
+}
+
+// NaN or an infinity in what UsdSkel poses with — a loaded Skeleton's rest and bind transforms,
+// the arrays of the SkelAnimation it is bound to, a skinned prim's geomBindTransform, in their
+// default or any time sample — is kNonFiniteValue at `where` (the attribute): every joint below
+// would be NaN, and so every vertex it moves. Checked where they are used, so what nothing uses
+// (a class, an inactive prim, an unbound animation) is not. (Points, normals, offsets and joint
+// weights are checked with the primitives.)
+LoadStatus CheckFinite(const Attribute* a, const std::string& where) {
+  if (!a) return {};
+  const auto bad = [&](const Value& v, const std::string& at) -> LoadStatus {
+    const int64_t i = FirstNonFinite(v);
+    if (i < 0) return {};
+    return {Error::kNonFiniteValue, at + "number " + std::to_string(i) + " is not finite", where};
+  };
+  if (a->default_value) SINEW_TRY(bad(*a->default_value, ""));
+  for (const usd::TimeSample& sample : a->time_samples) {
+    char time[48];
+    std::snprintf(time, sizeof time, "at time code %g, ", sample.time);
+    SINEW_TRY(bad(sample.value, time));
+  }
+  return {};
+}
+
 // Each loaded Skeleton's joints as nodes under the skeleton's node, the rest transforms as their
 // local transforms.
 LoadStatus AddSkeletons(LoadState& c) {
@@ -304,6 +333,9 @@ LoadStatus AddSkeletons(LoadState& c) {
     if (p.type_name != "Skeleton" || c.prim_node[i] < 0) continue;
     SkeletonInfo k;
     k.prim = &p;
+    for (const char* name : {"restTransforms", "bindTransforms"}) {
+      SINEW_TRY(CheckFinite(p.FindAttribute(name), p.path + "." + name));
+    }
     k.joints = TokensOf(p, "joints");
     const std::vector<int32_t> parents = usd::JointParents(k.joints);
     SINEW_TRY(usd::ValidateTopology(parents, p.path + ".joints"));
@@ -312,19 +344,20 @@ LoadStatus AddSkeletons(LoadState& c) {
     const std::vector<Float4x4> rest = usd::MatricesOf(p, "restTransforms");
     k.binds = usd::MatricesOf(p, "bindTransforms");
     // Its own skel:animationSource, or the nearest ancestor's (inherited down namespace).
-    const usd::AnimationSourceBinding bound = usd::InheritedAnimationSource(layer, p);
-    if (const std::string source =
-            bound.prim ? FirstTarget(*bound.prim, "skel:animationSource") : std::string();
-        !source.empty()) {
-      const Prim* animation = layer.FindPrim(source);
-      if (animation && animation->type_name == "SkelAnimation") {
-        k.animation = animation;
-      } else {
-        c.Warn(bound.prim->path,
-               "skel:animationSource " + source +
-                   (animation ? " is not a SkelAnimation" : " is not a prim of the layer") +
-                   ": ignored");
+    const usd::AnimationSourceBinding bound = usd::ResolveAnimationSource(layer, p);
+    if (bound.animation) {
+      k.animation = bound.animation;
+      for (const char* name : {"translations", "rotations", "scales", "blendShapeWeights"}) {
+        SINEW_TRY(CheckFinite(k.animation->FindAttribute(name), k.animation->path + "." + name));
       }
+    } else if (const std::string at =
+                   bound.owner ? bound.owner->path + ".skel:animationSource" : std::string();
+               !bound.target.empty() && c.said.insert(at).second) {
+      // Once per relationship: the Skeletons beneath it inherit it.
+      c.Warn(at, "names " + bound.target +
+                     (layer.FindPrim(bound.target) ? ", which is not a SkelAnimation"
+                                                   : ", which is not a prim of the layer") +
+                     ": ignored");
     }
     // Joints the animation moves must be T/R/S nodes.
     std::vector<int32_t> animated(k.joints.size(), -1);
@@ -584,9 +617,13 @@ const SkeletonInfo* BoundSkeleton(LoadState& c, const Prim& p, const usd::SkelBi
                        ", which authors binding properties without SkelBindingAPI (deprecated; "
                        "UsdSkel still reads them, and so does sinew)");
   }
-  if (!binding.missing_skeleton.empty()) {
-    c.Warn(p.path, "skel:skeleton names " + binding.missing_skeleton +
-                       ", which is not a prim of the layer: the prim is not skinned");
+  // Said once per relationship (the prims below inherit it), and only where there are influences
+  // to skin with, as for a target that is not a loaded Skeleton.
+  if (!binding.missing_skeleton.empty() && binding.has_influences &&
+      c.said.insert(binding.skeleton_at).second) {
+    c.Warn(binding.skeleton_at, "names " + binding.missing_skeleton +
+                                    ", which is not a prim of the layer: what it binds is not "
+                                    "skinned");
   }
   if (!binding.skeleton) return nullptr;
   if (!UnderSkelRoot(*c.layer, p)) {
@@ -604,10 +641,11 @@ const SkeletonInfo* BoundSkeleton(LoadState& c, const Prim& p, const usd::SkelBi
 
 // The binding's geomBindTransform and the inverse transpose of its 3x3 part; the identity when it
 // is unauthored or blocked.
-LoadStatus ReadGeomBind(const Prim& p, const usd::SkelBinding& binding, Float4x4* geom_bind,
+LoadStatus ReadGeomBind(const usd::SkelBinding& binding, Float4x4* geom_bind,
                         Float4x4* normal_matrix) {
   if (!binding.geom_bind_transform || Blocked(binding.geom_bind_transform)) return {};
-  const std::string where = p.path + ".primvars:skel:geomBindTransform";
+  const std::string& where = binding.geom_bind_transform_at;
+  SINEW_TRY(CheckFinite(binding.geom_bind_transform, where));
   const Value* g = AuthoredDefault(binding.geom_bind_transform);
   if (!g || g->doubles().size() != 16) {
     return {Error::kUnsupportedFeature,
@@ -630,22 +668,27 @@ LoadStatus ReadInfluences(const Prim& p, const usd::SkelBinding& binding, size_t
                           const Value** indices, const Value** weights) {
   *indices = AuthoredDefault(binding.joint_indices);
   *weights = AuthoredDefault(binding.joint_weights);
-  const std::string where = p.path + ".primvars:skel:jointIndices";
+  // Places in the file: the prim that authors each (this one, or the ancestor it inherits from).
+  const std::string where = binding.joint_indices_at.empty()
+                                ? p.path + ".primvars:skel:jointIndices"
+                                : binding.joint_indices_at;
+  const std::string& weights_at = binding.joint_weights_at;
   if (!*indices || !*weights) {
     return {Error::kUnsupportedFeature,
             "time-sampled joint influences, or ones without a value, are not read", where};
   }
   // UsdSkel's types: int[] indices and float[] weights. Another type would read as no numbers
   // (and be reported as a count that does not match).
-  const auto typed = [&](const Value& v, ValueType want, const char* name) -> LoadStatus {
+  const auto typed = [&](const Value& v, ValueType want, const char* name,
+                         const std::string& at) -> LoadStatus {
     if (v.type == want) return {};
     return {Error::kWrongType,
             std::string(name) + " must be " + std::string(usd::Info(want).name) + "[], not " +
                 std::string(usd::Info(v.type).name) + (v.array ? "[]" : ""),
-            p.path + "." + name};
+            at};
   };
-  SINEW_TRY(typed(**indices, ValueType::kInt, "primvars:skel:jointIndices"));
-  SINEW_TRY(typed(**weights, ValueType::kFloat, "primvars:skel:jointWeights"));
+  SINEW_TRY(typed(**indices, ValueType::kInt, "primvars:skel:jointIndices", where));
+  SINEW_TRY(typed(**weights, ValueType::kFloat, "primvars:skel:jointWeights", weights_at));
   const size_t e = size_t(binding.influences_per_point);
   const size_t runs = binding.rigid ? 1 : point_count;
   if ((*indices)->ints().size() != runs * e || (*weights)->floats().size() != runs * e) {
@@ -665,7 +708,7 @@ LoadStatus ReadInfluences(const Prim& p, const usd::SkelBinding& binding, size_t
     return {std::isfinite(w[i]) ? Error::kNegativeWeight : Error::kNonFiniteValue,
             "joint weight " + std::to_string(w[i]) + of +
                 (std::isfinite(w[i]) ? " is negative" : " is not finite"),
-            p.path + ".primvars:skel:jointWeights[" + std::to_string(i) + "]"};
+            weights_at + "[" + std::to_string(i) + "]"};
   }
   return {};
 }
@@ -747,7 +790,7 @@ LoadStatus AddImplicit(LoadState& c, const Prim& p, uint32_t node) {
   rigid.node = node;
   rigid.skinning = MethodOf(binding);
   Float4x4 normal_matrix;
-  SINEW_TRY(ReadGeomBind(p, binding, &rigid.geom_bind, &normal_matrix));
+  SINEW_TRY(ReadGeomBind(binding, &rigid.geom_bind, &normal_matrix));
   Skin skin;
   SINEW_TRY(MakeSkin(c, p, binding, *skeleton, &skin));
   for (size_t i = 0; i < indices->ints().size(); ++i) {
@@ -802,7 +845,7 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   }
   Float4x4 geom_bind;
   Float4x4 normal_matrix;  // the inverse transpose of geom_bind's 3x3 part
-  if (skinned) SINEW_TRY(ReadGeomBind(p, binding, &geom_bind, &normal_matrix));
+  if (skinned) SINEW_TRY(ReadGeomBind(binding, &geom_bind, &normal_matrix));
 
   Primitive prim;
   const size_t vertex_count = vertex_point.size();
@@ -967,57 +1010,6 @@ KeyRange AddKeys(Animation& animation, std::span<const float> values) {
   return range;
 }
 
-// The position of the first number of `v` that is not finite, or -1 (its float or double numbers;
-// other storage has none to check).
-int64_t FirstNonFinite(const Value& v) {
-  const auto first = [](auto numbers) -> int64_t {
-    for (size_t i = 0; i < numbers.size(); ++i) {
-      if (!std::isfinite(numbers[i])) return int64_t(i);
-    }
-    return -1;
-  };
-  const int64_t f = first(v.floats());
-  return f >= 0 ? f : first(v.doubles());
-}
-
-// NaN or an infinity in the transforms and weights UsdSkel poses with — a Skeleton's rest and
-// bind transforms, a SkelAnimation's arrays, a mesh's geomBindTransform, in their default or any
-// time sample — is kNonFiniteValue at the attribute: every joint below would be NaN, and so every
-// vertex it moves. (Points, normals, offsets and joint weights are checked with the primitives.)
-LoadStatus CheckFiniteSkelData(const Layer& layer) {
-  struct Checked {
-    const char* type;
-    std::array<const char*, 4> names;
-  };
-  static constexpr Checked kChecked[] = {
-      {"Skeleton", {"restTransforms", "bindTransforms", nullptr, nullptr}},
-      {"SkelAnimation", {"translations", "rotations", "scales", "blendShapeWeights"}},
-      {"Mesh", {"primvars:skel:geomBindTransform", nullptr, nullptr, nullptr}},
-  };
-  for (const Prim& prim : layer.prims) {
-    for (const Checked& checked : kChecked) {
-      if (prim.type_name != checked.type) continue;
-      for (const char* name : checked.names) {
-        const Attribute* a = name ? prim.FindAttribute(name) : nullptr;
-        if (!a) continue;
-        const auto bad = [&](const Value& v, const std::string& at) -> LoadStatus {
-          const int64_t i = FirstNonFinite(v);
-          if (i < 0) return {};
-          return {Error::kNonFiniteValue, at + "number " + std::to_string(i) + " is not finite",
-                  prim.path + "." + name};
-        };
-        if (a->default_value) SINEW_TRY(bad(*a->default_value, ""));
-        for (const usd::TimeSample& sample : a->time_samples) {
-          char time[48];
-          std::snprintf(time, sizeof time, "at time code %g, ", sample.time);
-          SINEW_TRY(bad(sample.value, time));
-        }
-      }
-    }
-  }
-  return {};
-}
-
 // `skeleton`'s joint channels and the weight channels of the meshes bound to it, from its
 // animation, into `out`.
 void AddChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& out) {
@@ -1125,7 +1117,6 @@ Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options) {
     }
     c.time_codes_per_second = *layer.time_codes_per_second;
   }
-  SINEW_TRY(CheckFiniteSkelData(layer));
   SINEW_TRY(AddNodes(c));
   SINEW_TRY(AddSkeletons(c));
   for (size_t i = 0; i < layer.prims.size(); ++i) {

@@ -385,8 +385,13 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
       if (!scene) return scene.status();
       // Key times are float seconds: a key at frame 14 of 30 comes back as 13.9999995. A time
       // code within 1e-4 of a whole one is that whole one.
+      // (Not onto the whole time code the previous key already took.)
       double time_code = double(t) * options.time_codes_per_second;
-      if (std::fabs(time_code - std::round(time_code)) < 1e-4) time_code = std::round(time_code);
+      const double whole = std::round(time_code);
+      if (std::fabs(time_code - whole) < 1e-4 &&
+          (samples.empty() || whole > samples.back().time_code)) {
+        time_code = whole;
+      }
       samples.push_back({time_code, std::move(*scene)});
     }
   }

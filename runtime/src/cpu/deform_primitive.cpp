@@ -63,9 +63,9 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
 }
 
 Status CheckMorphWeightCount(const Mesh& mesh, std::span<const float> weights,
-                             const std::string& where) {
+                             const std::string& where, bool allow_empty) {
   const size_t targets = mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size();
-  if (weights.empty() || weights.size() == targets) return {};
+  if ((weights.empty() && allow_empty) || weights.size() == targets) return {};
   return Status(Error::kSizeMismatch,
                 std::to_string(weights.size()) + " weights, the mesh has " +
                     std::to_string(targets) + " morph targets",

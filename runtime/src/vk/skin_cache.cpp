@@ -660,9 +660,11 @@ Result<InstanceId> SkinCache::AddInstance(MeshId mesh_id, PaletteId palette_id) 
   }
   if (!block) {
     ErrorInfo full = Full("the output buffer is", "SkinCacheOptions::output_bytes");
-    full.message +=
-        s.StillInFlight([&](const detail::RangeAllocator* pool) { return pool != &s.mesh_pool; },
-                        frame_, "removed instances");
+    const auto an_output_page = [&](const detail::RangeAllocator* pool) {
+      return std::any_of(s.pages.begin(), s.pages.end(),
+                         [&](const State::Page& page) { return pool == &page.pool; });
+    };
+    full.message += s.StillInFlight(an_output_page, frame_, "removed instances");
     return full;
   }
   --in.page;

@@ -167,6 +167,27 @@ void AppendInstances(const AssetInstance& instance, std::vector<InstanceId>* out
 Status PoseAssetInstance(SkinCache& cache, const Asset& asset, const AssetMeshes& meshes,
                          const AssetInstance& instance, std::span<const Float4x4> world,
                          std::span<const std::vector<float>> weights) {
+  // The morph weights are checked for every drawn mesh before anything is written, so that a
+  // miscounted list leaves the character as it was rather than half posed.
+  const auto morphs = [&](const Mesh& mesh) {
+    return std::any_of(mesh.primitives.begin(), mesh.primitives.end(),
+                       [](const Primitive& p) { return !p.targets.empty(); });
+  };
+  for (const cpu::DrawnMesh& d : meshes.drawn) {
+    if (weights.empty() || !morphs(asset.meshes[d.mesh])) continue;
+    if (d.node >= weights.size()) {
+      return {Error::kSizeMismatch,
+              std::to_string(weights.size()) + " nodes' weights, the asset has " +
+                  std::to_string(asset.nodes.size()) + " nodes",
+              "weights"};
+    }
+    const std::string where = "nodes/" + std::to_string(d.node) + "/weights";
+    if (Status s = cpu::CheckMorphWeightCount(asset.meshes[d.mesh], weights[d.node], where,
+                                              /*allow_empty=*/false);
+        !s) {
+      return s;
+    }
+  }
   for (size_t i = 0; i < meshes.drawn.size(); ++i) {
     const cpu::DrawnMesh& d = meshes.drawn[i];
     const std::span<Float3x4> palette = cache.palette(instance.palettes[i]);
@@ -186,24 +207,7 @@ Status PoseAssetInstance(SkinCache& cache, const Asset& asset, const AssetMeshes
       palette[0] = ToFloat3x4(world[d.node]);
     }
     const Mesh& mesh = asset.meshes[d.mesh];
-    bool morphs = false;
-    for (const Primitive& p : mesh.primitives) morphs |= !p.targets.empty();
-    if (!morphs || weights.empty()) continue;  // no weights: those set before stay
-    if (d.node >= weights.size()) {
-      return {Error::kSizeMismatch,
-              std::to_string(weights.size()) + " nodes' weights, the asset has " +
-                  std::to_string(asset.nodes.size()) + " nodes",
-              "weights"};
-    }
-    const std::string where = "nodes/" + std::to_string(d.node) + "/weights";
-    if (weights[d.node].empty()) {
-      return {Error::kSizeMismatch,
-              "no weights, the mesh has " +
-                  std::to_string(mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size()) +
-                  " morph targets",
-              where};
-    }
-    if (Status s = cpu::CheckMorphWeightCount(mesh, weights[d.node], where); !s) return s;
+    if (!morphs(mesh) || weights.empty()) continue;  // no weights: those set before stay
     const std::vector<float> resolved = cpu::MorphWeightsFor(mesh, weights[d.node]);
     for (size_t k = 0; k < mesh.primitives.size(); ++k) {
       if (mesh.primitives[k].targets.empty()) continue;

@@ -45,10 +45,10 @@ Status DeformPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
 Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
                       std::span<const float> weights, DeformedPrimitive* out);
 
-// kSizeMismatch at `where` unless `weights` (a node's morph weights) is empty or has one weight per
-// morph target of `mesh`: "2 weights, the mesh has 3 morph targets".
+// kSizeMismatch at `where` unless `weights` (a node's morph weights) has one weight per morph
+// target of `mesh` (or is empty, where `allow_empty`): "2 weights, the mesh has 3 morph targets".
 Status CheckMorphWeightCount(const Mesh& mesh, std::span<const float> weights,
-                             const std::string& where);
+                             const std::string& where, bool allow_empty = true);
 
 // The weight each morph target of `mesh` applies with, from the node's blend-shape weights
 // (one per target): resolved over the mesh's in-betweens (SubShapeWeightsJob). All 0 when
