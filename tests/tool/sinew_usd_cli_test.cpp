@@ -325,8 +325,9 @@ TEST(SinewBake, RefusesToWriteMoreTimeCodesThanItCanHoldAndSkipsKeysPastAFloat) 
 TEST(SinewConvert, PassesAUsdStagesUpAxisUnitsAndTimeCodesOn) {
   ScratchDir dir;
   std::string text = QuadWithAKeyAt("14");
-  text.insert(text.find('\n') + 1,
-              "(\n    upAxis = \"Z\"\n    metersPerUnit = 0.0254\n    timeCodesPerSecond = 30\n)\n");
+  text.insert(
+      text.find('\n') + 1,
+      "(\n    upAxis = \"Z\"\n    metersPerUnit = 0.0254\n    timeCodesPerSecond = 30\n)\n");
   {
     std::ofstream f(dir.path() / "zup.usda", std::ios::binary);
     f << text;
