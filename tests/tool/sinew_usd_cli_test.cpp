@@ -294,10 +294,7 @@ def SkelRoot "Root" (prepend apiSchemas = ["SkelBindingAPI"])
 // past a float's range in seconds is skipped with a warning.
 TEST(SinewBake, RefusesToWriteMoreTimeCodesThanItCanHoldAndSkipsKeysPastAFloat) {
   ScratchDir dir;
-  {
-    std::ofstream f(dir.path() / "far.usda", std::ios::binary);
-    f << QuadWithAKeyAt("1e9");
-  }
+  WriteText(dir.path() / "far.usda", QuadWithAKeyAt("1e9"));
   const ToolRun far = RunSinew(
       {"bake", "far.usda", "--anim", "0", "--format", "usda", "--out", "baked"}, dir.path());
   EXPECT_EQ(far.exit_code, 1);
@@ -307,10 +304,7 @@ TEST(SinewBake, RefusesToWriteMoreTimeCodesThanItCanHoldAndSkipsKeysPastAFloat) 
       {"bake", "far.usda", "--anim", "0", "--time", "1", "--format", "usda", "--out", "baked"},
       dir.path());
   EXPECT_EQ(one.exit_code, 0) << one.err;
-  {
-    std::ofstream f(dir.path() / "beyond.usda", std::ios::binary);
-    f << QuadWithAKeyAt("1e300");
-  }
+  WriteText(dir.path() / "beyond.usda", QuadWithAKeyAt("1e300"));
   const ToolRun info = RunSinew({"info", "beyond.usda", "--json"}, dir.path());
   ASSERT_EQ(info.exit_code, 0) << info.err;
   EXPECT_NE(info.out.find("past a float's range"), std::string::npos) << info.out;
@@ -328,10 +322,7 @@ TEST(SinewConvert, PassesAUsdStagesUpAxisUnitsAndTimeCodesOn) {
   text.insert(
       text.find('\n') + 1,
       "(\n    upAxis = \"Z\"\n    metersPerUnit = 0.0254\n    timeCodesPerSecond = 30\n)\n");
-  {
-    std::ofstream f(dir.path() / "zup.usda", std::ios::binary);
-    f << text;
-  }
+  WriteText(dir.path() / "zup.usda", text);
   const ToolRun run = RunSinew({"convert", "zup.usda", "copy.usda"}, dir.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string copy = ReadText(dir.path() / "copy.usda");
@@ -350,10 +341,7 @@ TEST(SinewConvert, PassesAUsdStagesUpAxisUnitsAndTimeCodesOn) {
   EXPECT_NE(baked.find("upAxis = \"Z\""), std::string::npos) << baked;
   EXPECT_NE(baked.find("metersPerUnit = 0.0254"), std::string::npos) << baked;
   // A stage that does not say is in USD's fallbacks, Y up and centimetres, and the copy says so.
-  {
-    std::ofstream f(dir.path() / "plain.usda", std::ios::binary);
-    f << QuadWithAKeyAt("14");
-  }
+  WriteText(dir.path() / "plain.usda", QuadWithAKeyAt("14"));
   ASSERT_EQ(RunSinew({"convert", "plain.usda", "plain_copy.usda"}, dir.path()).exit_code, 0);
   const std::string plain = ReadText(dir.path() / "plain_copy.usda");
   EXPECT_NE(plain.find("metersPerUnit = 0.01"), std::string::npos) << plain;

@@ -37,6 +37,12 @@ std::string ReadText(const std::filesystem::path& path) {
   return s.str();
 }
 
+void WriteText(const std::filesystem::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(text.data(), std::streamsize(text.size()));
+  EXPECT_TRUE(out.good()) << "cannot write " << path;
+}
+
 ToolRun RunSinew(const std::vector<std::string>& args, const std::filesystem::path& dir) {
   const std::filesystem::path err_path = dir / "sinew_stderr.txt";
   // Appended piece by piece: GCC 12 warns (-Wrestrict, wrongly) about "literal" + std::string.

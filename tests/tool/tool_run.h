@@ -40,6 +40,8 @@ ToolRun RunSinew(const std::vector<std::string>& args, const std::filesystem::pa
 
 // The contents of a file ("" when it cannot be read).
 std::string ReadText(const std::filesystem::path& path);
+// Writes `text` as the file's whole contents (a test failure when it cannot).
+void WriteText(const std::filesystem::path& path, std::string_view text);
 
 // A JSON value in a parsed document, with the path that led to it ("results/3/layout"). Reading a
 // member that is absent, or a value of another type, throws std::runtime_error naming the path
