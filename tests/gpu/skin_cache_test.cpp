@@ -622,6 +622,25 @@ TEST_F(SkinCacheTest, IdsOfAnotherCacheAreRefused) {
   EXPECT_NE(a->outputs(instance_a).vertex_count, 0u);
 }
 
+// Two Contexts' caches number their ids apart too: an engine with a Context per device (or one
+// for tools beside the game's) gets kInvalidHandle, not another cache's mesh, for a stray id.
+TEST_F(SkinCacheTest, IdsOfACacheOnAnotherContextAreRefused) {
+  auto other_context = testing::CreateContextOrReport({});
+  if (!other_context) GTEST_SKIP() << "no second Vulkan context";
+  auto a = vk::SkinCache::Create(*context_).value();
+  auto b = vk::SkinCache::Create(*other_context).value();
+  const Primitive mesh = CharacterMesh(100, 4);
+  const vk::MeshId mesh_a = a->AddMesh(mesh, DefaultJoints()).value();
+  const vk::MeshId mesh_b = b->AddMesh(mesh, DefaultJoints()).value();
+  const vk::PaletteId palette_b = b->AddPalette(DefaultJoints()).value();
+  EXPECT_NE(mesh_a, mesh_b);
+  const auto foreign_mesh = b->AddInstance(mesh_a, palette_b);
+  EXPECT_EQ(foreign_mesh.code(), Error::kInvalidHandle);
+  EXPECT_EQ(b->mesh_layout(mesh_a), nullptr);
+  b.reset();
+  testing::ExpectNoValidationMessages(*other_context);
+}
+
 // A null command buffer is refused where one is taken, before anything is placed or recorded.
 TEST_F(SkinCacheTest, ANullCommandBufferIsRefused) {
   auto cache = vk::SkinCache::Create(*context_).value();

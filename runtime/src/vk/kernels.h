@@ -124,8 +124,6 @@ class Kernels {
   void AddCache() { caches_.fetch_add(1, std::memory_order_relaxed); }
   void RemoveCache() { caches_.fetch_sub(1, std::memory_order_relaxed); }
   uint32_t caches() const { return caches_.load(std::memory_order_relaxed); }
-  // A number for a new SkinCache's ids (SkinCacheId::cache): 1, 2, ... per Context.
-  uint32_t NewCacheNumber() { return cache_numbers_.fetch_add(1, std::memory_order_relaxed) + 1; }
 
  private:
   Status CreateLayouts();
@@ -135,7 +133,6 @@ class Kernels {
 
   const Context& context_;
   std::atomic<uint32_t> caches_{0};
-  std::atomic<uint32_t> cache_numbers_{0};
   mutable std::mutex mutex_;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;

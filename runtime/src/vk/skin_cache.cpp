@@ -1,6 +1,7 @@
 #include "sinew/vk/skin_cache.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -27,6 +28,16 @@ VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
 // `what` ("the mesh pool is", "the palette entries are") full, sized by `option`.
 ErrorInfo Full(const char* what, const char* option) {
   return ErrorInfo{Error::kCapacityExceeded, std::string(what) + " full", option, 0};
+}
+
+// A number for a new SkinCache's ids (SkinCacheId::cache), unique within the process so that an
+// id of a cache on another Context is refused too: 1, 2, ..., skipping 0 (a default id's) should
+// the count ever wrap.
+uint32_t NewCacheNumber() {
+  static std::atomic<uint32_t> last{0};
+  uint32_t number = last.fetch_add(1, std::memory_order_relaxed) + 1;
+  while (number == 0) number = last.fetch_add(1, std::memory_order_relaxed) + 1;
+  return number;
 }
 
 // A slot of one of the cache's tables; `generation` makes a removed id invalid for good.
@@ -345,7 +356,7 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
   State& s = *c->state_;
   s.workgroup_size = *workgroup_size;
   // Each cache's ids carry its own number, so that another cache's are refused.
-  const uint32_t number = detail::KernelsOf(context).NewCacheNumber();
+  const uint32_t number = NewCacheNumber();
   s.meshes.cache = s.palettes.cache = s.instances.cache = number;
 
   if (options.upload_family == VK_QUEUE_FAMILY_IGNORED) {

@@ -114,12 +114,12 @@ Result<uint32_t> SkinWorkgroupSize(const Context& context, uint32_t requested);
 
 // Ids of a SkinCache's meshes, palettes and instances. An id stays valid until removed; a
 // removed id is refused with kInvalidHandle, even after its slot is reused, and so is an id of
-// another SkinCache of the same Context (`cache` tells them apart).
+// any other SkinCache, on this Context or another (`cache` tells them apart).
 template <typename Tag>
 struct SkinCacheId {
   uint32_t index = UINT32_MAX;
   uint32_t generation = 0;
-  uint32_t cache = 0;  // which SkinCache gave it: a number from 1, unique within its Context
+  uint32_t cache = 0;  // which SkinCache gave it: a number from 1, unique within the process
   friend bool operator==(SkinCacheId, SkinCacheId) = default;
 };
 using MeshId = SkinCacheId<struct MeshTag>;
