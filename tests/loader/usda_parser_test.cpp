@@ -477,6 +477,36 @@ def "Shader" {
   EXPECT_EQ(b.default_value->floats()[0], 2.0f);
 }
 
+// The readers index a prim's property names (Layer::IndexProperties) so that binding resolution
+// stays linear; a lookup through the index finds what a scan would, whatever the order written.
+TEST(UsdaReader, FindsEveryPropertyByNameThroughTheNameIndex) {
+  const Layer layer = Read(Usda(R"(
+def "P" {
+    float b = 1
+    float a:b = 2
+    float a = 3
+    rel r2 = </P>
+    float ab = 4
+    rel r = </P>
+    float a:b = 5
+    float c.timeSamples = { 1: 6 }
+    rel r1
+}
+)"));
+  const Prim& p = At(layer, "/P");
+  ASSERT_EQ(p.attributes_by_name.size(), p.attributes.size());
+  ASSERT_EQ(p.relationships_by_name.size(), p.relationships.size());
+  for (const Attribute& a : p.attributes) EXPECT_EQ(p.FindAttribute(a.name), &a) << a.name;
+  for (const Relationship& r : p.relationships) EXPECT_EQ(p.FindRelationship(r.name), &r) << r.name;
+  EXPECT_EQ(p.FindAttribute("a:b")->default_value->floats()[0], 5.0f);
+  for (const char* missing : {"", "a:", "aa", "d", "r", "B"}) {
+    EXPECT_EQ(p.FindAttribute(missing), nullptr) << missing;
+  }
+  for (const char* missing : {"", "r0", "r3", "b"}) {
+    EXPECT_EQ(p.FindRelationship(missing), nullptr) << missing;
+  }
+}
+
 TEST(UsdaReader, MergesARedeclaredAttributeWithTheLaterValueWinning) {
   const Layer layer = Read(Usda(R"(
 def "P" {

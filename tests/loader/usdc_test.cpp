@@ -137,6 +137,11 @@ void ExpectSameLayer(const Layer& a, const Layer& b) {
     EXPECT_EQ(p.property_order, q.property_order) << w;
     ExpectSame(p.metadata, q.metadata, w);
     ASSERT_EQ(p.attributes.size(), q.attributes.size()) << w;
+    // Both readers index the names (Layer::IndexProperties).
+    EXPECT_EQ(p.attributes_by_name, q.attributes_by_name) << w;
+    EXPECT_EQ(p.relationships_by_name, q.relationships_by_name) << w;
+    EXPECT_EQ(q.attributes_by_name.size(), q.attributes.size()) << w;
+    EXPECT_EQ(q.relationships_by_name.size(), q.relationships.size()) << w;
     for (size_t k = 0; k < p.attributes.size(); ++k) {
       const Attribute &x = p.attributes[k], &y = q.attributes[k];
       const std::string aw = w + "." + x.name;

@@ -1548,6 +1548,7 @@ Result<Layer> ReadUsdc(std::span<const uint8_t> bytes, const UsdcOptions& option
   CrateReader reader(bytes, options);
   Layer layer;
   if (!reader.Read(&layer)) return Status(std::move(reader.error()));
+  layer.IndexProperties();
   return layer;
 }
 

@@ -1,5 +1,6 @@
 #include "usd/layer.h"
 
+#include <algorithm>
 #include <iterator>
 #include <unordered_set>
 
@@ -56,18 +57,49 @@ const MetadataEntry* Metadata::Find(std::string_view key) const noexcept {
   return nullptr;
 }
 
-const Attribute* Prim::FindAttribute(std::string_view attribute) const noexcept {
-  for (const Attribute& a : attributes) {
-    if (a.name == attribute) return &a;
+namespace {
+
+// The element of `items` named `name`: a binary search through `by_name` (indices of `items` in
+// name order) when it covers them all, else a scan.
+template <typename T>
+const T* FindByName(const std::vector<T>& items, const std::vector<uint32_t>& by_name,
+                    std::string_view name) noexcept {
+  if (by_name.size() != items.size()) {
+    for (const T& item : items) {
+      if (item.name == name) return &item;
+    }
+    return nullptr;
   }
-  return nullptr;
+  const auto it =
+      std::lower_bound(by_name.begin(), by_name.end(), name,
+                       [&](uint32_t i, std::string_view n) { return items[i].name < n; });
+  return it != by_name.end() && items[*it].name == name ? &items[*it] : nullptr;
+}
+
+template <typename T>
+std::vector<uint32_t> NameOrder(const std::vector<T>& items) {
+  std::vector<uint32_t> order(items.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return items[a].name < items[b].name; });
+  return order;
+}
+
+}  // namespace
+
+const Attribute* Prim::FindAttribute(std::string_view attribute) const noexcept {
+  return FindByName(attributes, attributes_by_name, attribute);
 }
 
 const Relationship* Prim::FindRelationship(std::string_view relationship) const noexcept {
-  for (const Relationship& r : relationships) {
-    if (r.name == relationship) return &r;
+  return FindByName(relationships, relationships_by_name, relationship);
+}
+
+void Layer::IndexProperties() {
+  for (Prim& p : prims) {
+    p.attributes_by_name = NameOrder(p.attributes);
+    p.relationships_by_name = NameOrder(p.relationships);
   }
-  return nullptr;
 }
 
 const Prim* Layer::FindPrim(std::string_view path) const {

@@ -117,7 +117,14 @@ struct Prim {
   std::vector<std::string> child_order;     // `reorder nameChildren = [...]`
   std::vector<std::string> property_order;  // `reorder properties = [...]`
   size_t offset = 0;                        // Byte offset of the specifier in the text.
+  // Indices of `attributes` and `relationships` in the order of their names, for the Find
+  // functions' binary search (Layer::IndexProperties; both readers fill them). Binding resolution
+  // looks up a handful of names at every ancestor of every mesh, so a scan here made a file with
+  // very many properties on an ancestor of very many meshes quadratic to load.
+  std::vector<uint32_t> attributes_by_name, relationships_by_name;
 
+  // The attribute or relationship of that name; null when there is none. A binary search while
+  // the index covers every property, a scan otherwise (properties added after IndexProperties).
   const Attribute* FindAttribute(std::string_view name) const noexcept;
   const Relationship* FindRelationship(std::string_view name) const noexcept;
 };
@@ -133,6 +140,11 @@ struct Layer {
   std::vector<Prim> prims;              // every prim, depth first in file order
   std::vector<uint32_t> roots;          // the root prims' indices
   std::vector<std::string> root_order;  // `reorder rootPrims = [...]`
+
+  // Sorts each prim's property names into Prim::attributes_by_name and relationships_by_name; the
+  // readers call it once their prims are complete. Names are unique per prim and kind (both
+  // readers refuse or merge a second declaration).
+  void IndexProperties();
 
   // The prim at an absolute path ("/Root/Skeleton"); null when there is none.
   const Prim* FindPrim(std::string_view path) const;

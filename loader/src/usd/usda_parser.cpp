@@ -588,6 +588,7 @@ Result<Layer> ReadUsda(std::string_view text, const UsdaOptions& options) {
   Layer layer;
   UsdaReader reader(text, start, options);
   if (!reader.ReadLayer(&layer)) return std::move(reader.error());
+  layer.IndexProperties();
   return layer;
 }
 
