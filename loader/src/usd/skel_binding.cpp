@@ -6,41 +6,67 @@
 namespace sinew::loader::usd {
 namespace {
 
-bool HasBindingApi(const Prim& prim) {
-  const std::vector<std::string> schemas = prim.api_schemas.Resolved();
-  return std::find(schemas.begin(), schemas.end(), "SkelBindingAPI") != schemas.end();
-}
-
 bool Authored(const Attribute* a) {
   return a && (a->default_value.has_value() || !a->time_samples.empty());
 }
 
 }  // namespace
 
-AnimationSourceBinding ResolveAnimationSource(const Layer& layer, const Prim& skeleton) {
+BindingResolver::BindingResolver(const Layer& layer) : layer_(&layer) {}
+
+bool BindingResolver::HasBindingApi(const Prim& prim) {
+  auto [it, added] = binding_api_.try_emplace(&prim);
+  if (added) {
+    const std::vector<std::string> schemas = prim.api_schemas.Resolved();
+    it->second = std::find(schemas.begin(), schemas.end(), "SkelBindingAPI") != schemas.end();
+  }
+  return it->second;
+}
+
+const std::string& BindingResolver::FirstTarget(const Relationship& r) {
+  auto [it, added] = first_target_.try_emplace(&r);
+  if (added) {
+    const std::vector<std::string> targets = r.targets.Resolved();
+    if (!targets.empty()) it->second = targets.front();
+  }
+  return it->second;
+}
+
+const Prim* BindingResolver::Parent(const Prim& prim) const {
+  return prim.parent < 0 ? nullptr : &layer_->prims[size_t(prim.parent)];
+}
+
+AnimationSourceBinding BindingResolver::Animation(const Prim& skeleton) {
   AnimationSourceBinding out;
-  for (const Prim* p = &skeleton; p && !out.owner;
-       p = p->parent < 0 ? nullptr : &layer.prims[size_t(p->parent)]) {
+  for (const Prim* p = &skeleton; p && !out.owner; p = Parent(*p)) {
     const Relationship* r = p->FindRelationship("skel:animationSource");
     if (!r) continue;
     out.owner = p;
-    const std::vector<std::string> targets = r->targets.Resolved();
-    if (!targets.empty()) out.target = targets.front();
+    out.target = FirstTarget(*r);
   }
   if (out.target.empty()) return out;
-  const Prim* animation = layer.FindPrim(out.target);
+  const Prim* animation = layer_->FindPrim(out.target);
   if (animation && animation->type_name == "SkelAnimation") out.animation = animation;
   return out;
 }
 
+AnimationSourceBinding ResolveAnimationSource(const Layer& layer, const Prim& skeleton) {
+  return BindingResolver(layer).Animation(skeleton);
+}
+
 Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim) {
+  return BindingResolver(layer).Resolve(prim);
+}
+
+Result<SkelBinding> BindingResolver::Resolve(const Prim& prim) {
+  const Layer& layer = *layer_;
   SkelBinding out;
   out.blend_shapes = prim.FindAttribute("skel:blendShapes");
   out.blend_shape_targets = prim.FindRelationship("skel:blendShapeTargets");
-  const Relationship* skeleton = nullptr;
+  const std::string* skeleton = nullptr;
   const Attribute* method = nullptr;
   // From the prim up: the first authored value of each property wins.
-  for (const Prim* p = &prim; p; p = p->parent < 0 ? nullptr : &layer.prims[size_t(p->parent)]) {
+  for (const Prim* p = &prim; p; p = Parent(*p)) {
     const bool unapplied = p != &prim && !HasBindingApi(*p);
     const auto used = [&]() {
       if (unapplied && out.unapplied.empty()) out.unapplied = p->path;
@@ -60,17 +86,16 @@ Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim) {
     take(&method, "primvars:skel:skinningMethod");
     if (!skeleton) {
       const Relationship* r = p->FindRelationship("skel:skeleton");
-      if (r && !r->targets.Resolved().empty()) {
-        skeleton = r;
+      if (r && !FirstTarget(*r).empty()) {
+        skeleton = &FirstTarget(*r);
         out.skeleton_at = p->path + ".skel:skeleton";
         used();
       }
     }
   }
   if (skeleton) {
-    const std::string target = skeleton->targets.Resolved().front();
-    out.skeleton = layer.FindPrim(target);
-    if (!out.skeleton) out.missing_skeleton = target;
+    out.skeleton = layer.FindPrim(*skeleton);
+    if (!out.skeleton) out.missing_skeleton = *skeleton;
   }
   if (method && method->default_value) {
     const std::string_view token = method->default_value->AsString();

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 
 #include "sinew/core/error.h"
 #include "usd/layer.h"
@@ -47,23 +48,51 @@ struct SkelBinding {
   std::string missing_skeleton;
 };
 
-// The binding of `prim` (which need not have SkelBindingAPI itself). Influence primvars that
-// disagree (elementSize, interpolation), have an elementSize below 1 or an interpolation other
-// than constant or vertex leave has_influences false, as UsdSkel ignores them, and say so in
-// ignored_influences. Errors:
-// kInvalidValue at "<prim>.primvars:skel:skinningMethod" for a token other than classicLinear or
-// dualQuaternion. A skel:skeleton target that is not a prim of the layer binds no skeleton
-// (missing_skeleton names it).
-Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim);
-
-// The skel:animationSource that applies to the Skeleton `skeleton`: its own, else that of its
-// nearest ancestor that authors one ("inherited down namespace, onto any Skeleton primitive
+// The skel:animationSource that applies to a Skeleton: its own, else that of its nearest
+// ancestor that authors one ("inherited down namespace, onto any Skeleton primitive
 // beneath it"). One authored without targets stops the search: the skeleton has no animation.
 struct AnimationSourceBinding {
   const Prim* owner = nullptr;      // the prim that authors it; null when none does
   std::string target;               // its first target; empty when it has none
   const Prim* animation = nullptr;  // the target when it is a SkelAnimation prim, else null
 };
+
+// Resolves the bindings of one layer's prims. A prim's binding looks at each of its ancestors,
+// so what a prim contributes to its descendants (whether it applies SkelBindingAPI, the first
+// target of a relationship, lists of any length) is worked out once per prim and kept: a file with
+// long apiSchemas or target lists on an ancestor of very many meshes loads in time linear in its
+// size. One resolver per load; it keeps pointers into `layer`, which must outlive it.
+class BindingResolver {
+ public:
+  explicit BindingResolver(const Layer& layer);
+
+  // The binding of `prim` (which need not have SkelBindingAPI itself). Influence primvars that
+  // disagree (elementSize, interpolation), have an elementSize below 1 or an interpolation other
+  // than constant or vertex leave has_influences false, as UsdSkel ignores them, and say so in
+  // ignored_influences. Errors:
+  // kInvalidValue at "<prim>.primvars:skel:skinningMethod" for a token other than classicLinear or
+  // dualQuaternion. A skel:skeleton target that is not a prim of the layer binds no skeleton
+  // (missing_skeleton names it).
+  Result<SkelBinding> Resolve(const Prim& prim);
+
+  // The skel:animationSource that applies to the Skeleton `skeleton`.
+  AnimationSourceBinding Animation(const Prim& skeleton);
+
+ private:
+  const Prim* Parent(const Prim& prim) const;
+  bool HasBindingApi(const Prim& prim);
+  // `r`'s first target as the layer resolves its list edits; empty when it has none.
+  const std::string& FirstTarget(const Relationship& r);
+
+  const Layer* layer_;
+  std::unordered_map<const Prim*, bool> binding_api_;
+  std::unordered_map<const Relationship*, std::string> first_target_;
+};
+
+// BindingResolver(layer).Resolve(prim), for one prim.
+Result<SkelBinding> ResolveBinding(const Layer& layer, const Prim& prim);
+
+// BindingResolver(layer).Animation(skeleton), for one skeleton.
 AnimationSourceBinding ResolveAnimationSource(const Layer& layer, const Prim& skeleton);
 
 }  // namespace sinew::loader::usd

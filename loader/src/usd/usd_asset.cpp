@@ -132,7 +132,9 @@ struct ShapedMesh {
 };
 
 struct LoadState {
+  explicit LoadState(const Layer& l) : layer(&l), bindings(l) {}
   const Layer* layer = nullptr;
+  usd::BindingResolver bindings;
   Asset* asset = nullptr;
   std::vector<Warning>* warnings = nullptr;
   double time_codes_per_second = kDefaultTimeCodesPerSecond;
@@ -144,11 +146,14 @@ struct LoadState {
   void Warn(std::string where, std::string message) {
     warnings->push_back({std::move(where), std::move(message)});
   }
+  std::unordered_map<const Prim*, size_t> skeleton_of;  // prim -> index in skeletons
+  void AddSkeleton(SkeletonInfo k) {
+    skeleton_of.emplace(k.prim, skeletons.size());
+    skeletons.push_back(std::move(k));
+  }
   const SkeletonInfo* FindSkeleton(const Prim* prim) const {
-    for (const SkeletonInfo& s : skeletons) {
-      if (s.prim == prim) return &s;
-    }
-    return nullptr;
+    const auto it = skeleton_of.find(prim);
+    return it == skeleton_of.end() ? nullptr : &skeletons[it->second];
   }
 };
 
@@ -344,7 +349,7 @@ LoadStatus AddSkeletons(LoadState& c) {
     const std::vector<Float4x4> rest = usd::MatricesOf(p, "restTransforms");
     k.binds = usd::MatricesOf(p, "bindTransforms");
     // Its own skel:animationSource, or the nearest ancestor's (inherited down namespace).
-    const usd::AnimationSourceBinding bound = usd::ResolveAnimationSource(layer, p);
+    const usd::AnimationSourceBinding bound = c.bindings.Animation(p);
     if (bound.animation) {
       k.animation = bound.animation;
       for (const char* name : {"translations", "rotations", "scales", "blendShapeWeights"}) {
@@ -388,7 +393,7 @@ LoadStatus AddSkeletons(LoadState& c) {
                               c.asset->Children(skeleton_node).end());
     all.insert(all.end(), roots.begin(), roots.end());
     c.asset->SetChildren(skeleton_node, all);
-    c.skeletons.push_back(std::move(k));
+    c.AddSkeleton(std::move(k));
   }
   return {};
 }
@@ -761,7 +766,7 @@ SkinningMethod MethodOf(const usd::SkelBinding& binding) {
 // One implicit gprim (Sphere, Cube, ...): a rigid binding when constant influences bind it to a
 // loaded skeleton; otherwise its node alone, static (warned: sinew has no geometry to draw for it).
 LoadStatus AddImplicit(LoadState& c, const Prim& p, uint32_t node) {
-  SINEW_TRY_ASSIGN(const usd::SkelBinding binding, usd::ResolveBinding(*c.layer, p));
+  SINEW_TRY_ASSIGN(const usd::SkelBinding binding, c.bindings.Resolve(p));
   const SkeletonInfo* skeleton = BoundSkeleton(c, p, binding);
   if (!skeleton || !binding.has_influences) {
     // A skeleton bound but not used was warned about by BoundSkeleton.
@@ -813,7 +818,7 @@ LoadStatus AddImplicit(LoadState& c, const Prim& p, uint32_t node) {
 // One Mesh, BasisCurves or Points prim: its Primitive (and Skin, when it is skinned).
 LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   const Layer& layer = *c.layer;
-  SINEW_TRY_ASSIGN(const usd::SkelBinding binding, usd::ResolveBinding(layer, p));
+  SINEW_TRY_ASSIGN(const usd::SkelBinding binding, c.bindings.Resolve(p));
   const Value* points = DefaultOf(p, "points");
   if (!points) {
     c.Warn(p.path, "no static points (time-sampled points are not read): not loaded");
@@ -1106,8 +1111,7 @@ namespace {
 // The UsdSkel loader proper, on a layer of any of the three formats.
 Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options) {
   LoadedAsset out;
-  LoadState c;
-  c.layer = &layer;
+  LoadState c(layer);
   c.asset = &out.asset;
   c.warnings = &out.warnings;
   if (layer.time_codes_per_second) {
