@@ -76,12 +76,15 @@ std::string_view NamingText(const std::string& bytes) {
 // relative to the input's folder, as the loaders resolve buffers, URI escapes decoded, and
 // compared with the output by file identity.
 bool InputNames(const fs::path& input, const fs::path& output) {
+  std::error_code ec;
+  // Only a regular file names others (libstdc++ throws reading a folder through a stream); what
+  // is not one is refused by the loader, which says so.
+  if (!fs::is_regular_file(input, ec)) return false;
   std::ifstream file(input, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   const bool usda = bytes.starts_with("#usda");
   const fs::path folder = input.parent_path();
   constexpr size_t kLongestName = 4096;
-  std::error_code ec;
   for (const std::string_view name : QuotedNames(NamingText(bytes), usda)) {
     if (!name.empty() && name.size() <= kLongestName && name.find('\0') == std::string::npos &&
         fs::equivalent(folder / PercentDecoded(name), output, ec)) {

@@ -752,6 +752,27 @@ TEST(SinewTool, NeverWritesOverItsInputNorAFileTheInputNames) {
   EXPECT_EQ(usda.exit_code, 0) << usda.err;
 }
 
+// A folder given as the input is refused as the loaders refuse it (exit 1, the path named), also
+// when the output already exists: the overwrite check read the folder as a file and aborted.
+TEST(SinewTool, RefusesAFolderAsItsInputWhenTheOutputExists) {
+  ScratchDir dir;
+  std::filesystem::create_directory(dir.path() / "folder");
+  WriteText(dir.path() / "x.png", "old");
+  WriteText(dir.path() / "b.json", "old");
+  WriteText(dir.path() / "o.usda", "old");
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"render", "folder", "--out", "x.png"},
+                                             {"bake", "folder", "--out", "b"},
+                                             {"convert", "folder", "o.usda"}}) {
+    const ToolRun run = RunSinew(args, dir.path());
+    EXPECT_EQ(run.exit_code, 1) << args[0] << ": " << run.err;
+    EXPECT_NE(run.err.find("folder"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("a directory, not a file"), std::string::npos) << run.err;
+  }
+  EXPECT_EQ(ReadText(dir.path() / "x.png"), "old");
+  EXPECT_EQ(ReadText(dir.path() / "o.usda"), "old");
+}
+
 // Usage asked for (--help) is the program's output: on stdout, exit code 0, so that it pipes into
 // a pager. Usage after a malformed command line is an error: on stderr, exit code 2.
 TEST(SinewTool, PrintsTheUsageAskedForOnStdoutAndAfterAMistakeOnStderr) {
