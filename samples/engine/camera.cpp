@@ -24,6 +24,9 @@ Float3 ViewDirection(std::string_view view) {
   return Normalized({0.35f, 0.25f, 1.0f});
 }
 
+// A +Z-up scene's point in the +Y-up frame the views are named for.
+Float3 ZUpToYUp(const Float3& p) { return {p.x, p.z, -p.y}; }
+
 }  // namespace
 
 void Bounds::Add(const Float3& p) {
@@ -35,7 +38,23 @@ void Bounds::Add(std::span<const float> xyz) {
   for (size_t i = 0; i + 2 < xyz.size(); i += 3) Add({xyz[i], xyz[i + 1], xyz[i + 2]});
 }
 
-Float4x4 FramingViewProjection(const Bounds& box, float aspect, std::string_view view_name) {
+Float4x4 FramingViewProjection(const Bounds& box, float aspect, std::string_view view_name,
+                               UpAxis up_axis) {
+  if (up_axis == UpAxis::kZ) {
+    // Frame the box turned +Z-up to +Y-up, (x, y, z) -> (x, z, -y), then turn the scene the same
+    // way before that camera (ZUpToYUp's columns are the axes' images).
+    Bounds turned;
+    if (!box.empty()) {
+      turned.Add(ZUpToYUp(box.min));
+      turned.Add(ZUpToYUp(box.max));
+    }
+    Float4x4 turn;
+    turn.m[0] = {1, 0, 0, 0};
+    turn.m[1] = {0, 0, -1, 0};
+    turn.m[2] = {0, 1, 0, 0};
+    turn.m[3] = {0, 0, 0, 1};
+    return Multiply(FramingViewProjection(turned, aspect, view_name, UpAxis::kY), turn);
+  }
   Bounds b = box;
   if (b.empty()) b.Add({0, 0, 0});
   const Float3 center{(b.min.x + b.max.x) / 2, (b.min.y + b.max.y) / 2, (b.min.z + b.max.z) / 2};
@@ -69,7 +88,11 @@ Float4x4 FramingViewProjection(const Bounds& box, float aspect, std::string_view
   return Multiply(projection, view);
 }
 
-Float3 FramingLight() { return Normalized({0.6f, 0.7f, 0.8f}); }
+Float3 FramingLight(UpAxis up) {
+  const Float3 light = Normalized({0.6f, 0.7f, 0.8f});
+  // For +Z up, the same light turned back: (x, y, z) -> (x, -z, y).
+  return up == UpAxis::kZ ? Float3{light.x, -light.z, light.y} : light;
+}
 
 bool ProjectToPixel(const Float4x4& vp, const Float3& p, uint32_t width, uint32_t height, float* x,
                     float* y, float* depth_out) {

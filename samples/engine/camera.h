@@ -24,14 +24,20 @@ struct Bounds {
 // to the right), "front" (+Z), "side" (+X), "top" (+Y, with -Z up in the picture).
 inline constexpr const char* kCameraViews[] = {"auto", "front", "side", "top"};
 
-// Looks at the box's centre from the `view` direction (one of kCameraViews; others: "auto"), +Y up
-// and a vertical field of view of 35°, from far enough that the box's bounding sphere fits the
+// Which scene axis is up: +Y (glTF, G4MF, most USD stages) or +Z (a USD stage's upAxis "Z").
+enum class UpAxis : uint8_t { kY, kZ };
+
+// Looks at the box's centre from the `view` direction (one of kCameraViews; others: "auto"), with
+// a vertical field of view of 35°, from far enough that the box's bounding sphere fits the
 // picture of `aspect` (width / height). Scene space to Vulkan clip space (y down, depth 0..1),
-// column-major.
-Float4x4 FramingViewProjection(const Bounds& box, float aspect, std::string_view view = "auto");
+// column-major. The views are named for a +Y-up scene; for a +Z-up one they turn with the scene
+// (the rotation that takes +Z to +Y and -Y to +Z), so +Z is up in the picture, "front" looks from
+// -Y and "top" from +Z with +Y up.
+Float4x4 FramingViewProjection(const Bounds& box, float aspect, std::string_view view = "auto",
+                               UpAxis up = UpAxis::kY);
 
 // The direction towards the sample's light for that camera: over the viewer's right shoulder.
-Float3 FramingLight();
+Float3 FramingLight(UpAxis up = UpAxis::kY);
 
 // p through `view_projection` to pixel coordinates of a width x height picture (x right, y down;
 // the pixel (i, j) covers [i, i + 1) x [j, j + 1)) and, when `depth` is given, its depth (0 near,

@@ -10,7 +10,7 @@
 namespace sinew::tool {
 
 Result<Float4x4> FramingCamera(const Asset& asset, const BakeOptions& pose, float aspect,
-                               const char* view) {
+                               const char* view, engine::UpAxis up) {
   auto clip = FindClip(asset, pose.anim);
   if (!clip) return clip.status();
   std::vector<float> times = {pose.time};
@@ -29,7 +29,7 @@ Result<Float4x4> FramingCamera(const Asset& asset, const BakeOptions& pose, floa
     for (const BakedPrimitive& b : baked->primitives) box.Add(b.data.positions);
     for (const Float4x4& m : baked->rigid) box.Add({m.m[3][0], m.m[3][1], m.m[3][2]});
   }
-  return engine::FramingViewProjection(box, aspect, view);
+  return engine::FramingViewProjection(box, aspect, view, up);
 }
 
 Result<RenderedFrames> RenderAsset(const vk::Context& context, const Asset& a,
@@ -37,8 +37,8 @@ Result<RenderedFrames> RenderAsset(const vk::Context& context, const Asset& a,
   RenderedFrames out;
   out.width = o.width;
   out.height = o.height;
-  out.light = engine::FramingLight();
-  auto camera = FramingCamera(a, o.pose, float(o.width) / float(o.height), o.camera);
+  out.light = engine::FramingLight(o.up_axis);
+  auto camera = FramingCamera(a, o.pose, float(o.width) / float(o.height), o.camera, o.up_axis);
   if (!camera) return camera.status();
   out.view_projection = *camera;
 

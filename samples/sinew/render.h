@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bake.h"
+#include "camera.h"
 #include "sinew/asset/asset.h"
 #include "sinew/core/error.h"
 #include "sinew/core/math.h"
@@ -27,6 +28,8 @@ struct RenderOptions {
   bool motion_vectors = false;
   float motion_fps = 30;
   const char* camera = "auto";  // one of engine::kCameraViews
+  // The scene's up axis, which the camera and the light turn with (a USD stage's upAxis).
+  engine::UpAxis up_axis = engine::UpAxis::kY;
   // The SkinCache's formats (engine::SceneOptions::formats): float32, or compact ones with
   // octahedral output normals.
   VertexFormats formats;
@@ -48,7 +51,7 @@ struct RenderedFrames {
 // `pose` names (its start to its end), or of the one pose without a clip; the rigid bindings'
 // origins too.
 Result<Float4x4> FramingCamera(const Asset& asset, const BakeOptions& pose, float aspect,
-                               const char* view = "auto");
+                               const char* view = "auto", engine::UpAxis up = engine::UpAxis::kY);
 
 // Renders `asset` at each time. Primitives are drawn as triangles, lines or points (other modes
 // are not drawn) in their material's base colour under the active variant, lit by their skinned

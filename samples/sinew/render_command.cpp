@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,6 +21,7 @@
 #include "render.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
+#include "usd_outline.h"
 
 namespace sinew::tool {
 namespace {
@@ -240,6 +242,10 @@ int RenderCommand(std::span<const std::string_view> args) {
   ro.motion_vectors = o.motion_vectors;
   if (o.compact) ro.formats = VertexFormats::Compact();
   ro.camera = o.camera;
+  if (const std::optional<UsdOutline> stage =
+          loader::IsUsd(file->format) ? ReadUsdOutlineOf(o.file) : std::nullopt) {
+    if (stage->UpAxisOrFallback() == "Z") ro.up_axis = engine::UpAxis::kZ;
+  }
   if (o.fps > 0) ro.motion_fps = o.fps;
   auto rendered = RenderAsset(**context, a, ro);
   if (!rendered) {
@@ -278,8 +284,9 @@ int RenderCommand(std::span<const std::string_view> args) {
   const std::vector<std::string> messages = (*context)->validation_messages();
   for (const std::string& m : messages)
     std::fprintf(stderr, "sinew render: validation: %s\n", m.c_str());
-  std::printf("sinew render: %s of %ux%u -> %s (%ux%u)\n", Counted(count, "picture").c_str(),
-              o.width, o.height, o.out.c_str(), w, h);
+  std::printf("sinew render: %s of %ux%u -> %s (%ux%u)%s\n", Counted(count, "picture").c_str(),
+              o.width, o.height, o.out.c_str(), w, h,
+              ro.up_axis == engine::UpAxis::kZ ? ", +Z up (the stage's upAxis)" : "");
   return messages.empty() ? 0 : 1;
 }
 

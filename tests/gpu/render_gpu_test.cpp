@@ -170,6 +170,55 @@ TEST_F(RenderCamerasGpu, EveryViewShowsTheCpuBakeWhereItsCameraProjectsIt) {
   }
 }
 
+// A +Z-up stage (a USD upAxis "Z") is drawn with +Z up in every view, as a +Y-up one is with +Y:
+// a point above the box's centre along the up axis lands straight above it in the picture, and
+// the views turn with the scene ("front" from -Y, "top" from +Z with +Y up). The light turns
+// with them.
+TEST(FramingCamera, TurnsTheViewsWithAZUpScene) {
+  engine::Bounds box;
+  box.Add(Float3{-1, -2, -3});
+  box.Add(Float3{2, 1, 4});
+  const Float3 c{0.5f, -0.5f, 0.5f};
+  const auto pixel = [](const Float4x4& vp, Float3 p) {
+    float x = 0, y = 0;
+    EXPECT_TRUE(engine::ProjectToPixel(vp, p, 100, 100, &x, &y));
+    return std::pair<float, float>{x, y};
+  };
+  for (const engine::UpAxis up : {engine::UpAxis::kY, engine::UpAxis::kZ}) {
+    const bool z = up == engine::UpAxis::kZ;
+    const Float3 above = z ? Float3{c.x, c.y, c.z + 1} : Float3{c.x, c.y + 1, c.z};
+    for (const char* view : {"auto", "front", "side"}) {
+      SCOPED_TRACE(std::string(view) + (z ? " Z up" : " Y up"));
+      const Float4x4 vp = engine::FramingViewProjection(box, 1.0f, view, up);
+      const auto [cx, cy] = pixel(vp, c);
+      const auto [ax, ay] = pixel(vp, above);
+      EXPECT_NEAR(cx, 50.0f, 1e-3f);
+      EXPECT_NEAR(cy, 50.0f, 1e-3f);
+      EXPECT_LT(ay, cy - 5);  // picture rows run down
+      if (std::string_view(view) != "auto") {
+        EXPECT_NEAR(ax, cx, 1e-3f);
+      }
+    }
+    // "front" looks from +Z (Y up) or -Y (Z up): a point towards it is nearer the camera.
+    const Float4x4 front = engine::FramingViewProjection(box, 1.0f, "front", up);
+    float near_depth = 0, centre_depth = 0, x = 0, y = 0;
+    const Float3 towards = z ? Float3{c.x, c.y - 1, c.z} : Float3{c.x, c.y, c.z + 1};
+    ASSERT_TRUE(engine::ProjectToPixel(front, towards, 100, 100, &x, &y, &near_depth));
+    ASSERT_TRUE(engine::ProjectToPixel(front, c, 100, 100, &x, &y, &centre_depth));
+    EXPECT_LT(near_depth, centre_depth);
+    // "top" looks down the up axis, with +Y up (Z up) or -Z up (Y up) in the picture.
+    const Float4x4 top = engine::FramingViewProjection(box, 1.0f, "top", up);
+    const Float3 picture_up = z ? Float3{c.x, c.y + 1, c.z} : Float3{c.x, c.y, c.z - 1};
+    EXPECT_LT(pixel(top, picture_up).second, pixel(top, c).second - 5);
+    EXPECT_NEAR(pixel(top, above).first, 50.0f, 1e-3f);
+    EXPECT_NEAR(pixel(top, above).second, 50.0f, 1e-3f);
+  }
+  const Float3 y_light = engine::FramingLight(), z_light = engine::FramingLight(engine::UpAxis::kZ);
+  EXPECT_EQ(z_light.x, y_light.x);
+  EXPECT_EQ(z_light.y, -y_light.z);
+  EXPECT_EQ(z_light.z, y_light.y);
+}
+
 class RenderVariantsGpu : public testing::GpuTest {};
 
 // KHR_materials_variants at draw time: RobotExpressive given two variants, "plain" (every

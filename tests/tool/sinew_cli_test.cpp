@@ -973,6 +973,22 @@ TEST_F(SinewRenderOnGpu, SaysWhenNothingWasDrawn) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "empty.png"));
 }
 
+// A stage whose upAxis is "Z" is drawn with +Z up (the camera turns with it), and the command says
+// so; a +Y-up stage is drawn as before, without a word.
+TEST_F(SinewRenderOnGpu, DrawsAZUpStageWithZUp) {
+  ScratchDir dir;
+  const ToolRun z = RunSinew({"render", (TestConformance() / "usdskel/blendshapes.usda").string(),
+                              "--size", "8x8", "--out", "z.png"},
+                             dir.path());
+  ASSERT_EQ(z.exit_code, 0) << z.err;
+  EXPECT_NE(z.out.find(", +Z up (the stage's upAxis)"), std::string::npos) << z.out;
+  const ToolRun y = RunSinew({"render", (TestConformance() / "usdskel/lbs.usda").string(), "--size",
+                              "8x8", "--out", "y.png"},
+                             dir.path());
+  ASSERT_EQ(y.exit_code, 0) << y.err;
+  EXPECT_EQ(y.out.find("+Z up"), std::string::npos) << y.out;
+}
+
 // --frames without a clip draws one pose again and again, and --fps without --frames or
 // --motion-vectors is not used: each is said, and the picture still written.
 TEST_F(SinewRenderOnGpu, WarnsAboutOptionsThatChangeNothing) {
