@@ -68,8 +68,9 @@ class DrawPass {
               const Float3& light) const;
 
   // Records the same, but every triangle, line and point drawn in its screen-space motion since
-  // the previous positions (the camera held still): red = 0.5 + dx · scale and green = 0.5 +
-  // dy · scale in the picture's bytes (/ 255), dx and dy in pixels (x right, y down), blue 0.5.
+  // the previous positions (the camera held still): red = 128/255 + dx · scale and green =
+  // 128/255 + dy · scale in the picture's bytes (/ 255), dx and dy in pixels (x right, y down),
+  // blue 128/255: no motion is the byte 128.
   void RecordMotionVectors(VkCommandBuffer cmd, std::span<const DrawItem> items,
                            const Float4x4& view_projection, float scale) const;
 

@@ -35,8 +35,8 @@ struct RenderOptions {
   VertexFormats formats;
 };
 
-// The scale of `sinew render --motion-vectors`' colours: 0.5 + pixels / 32 (motions up to 16
-// pixels either way).
+// The scale of `sinew render --motion-vectors`' colours: the bytes 128 + 255 · pixels / 32
+// (motions up to 16 pixels either way).
 inline constexpr float kMotionScale = 1.0f / 32;
 
 struct RenderedFrames {

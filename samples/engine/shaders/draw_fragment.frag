@@ -6,9 +6,10 @@
 //    position (a mesh without normals);
 // 0: the base colour, unlit (lines and points);
 // 3: motion vectors: the screen-space motion since the previous positions, in pixels of a
-//    color.y x color.z picture, stored as red = 0.5 + motion.x · color.x, green = 0.5 +
-//    motion.y · color.x, blue = 0.5 (clamped; the values land in the picture's bytes as they
-//    are, the sRGB encoding of the colour target undone here).
+//    color.y x color.z picture, stored as red = 128/255 + motion.x · color.x, green = 128/255 +
+//    motion.y · color.x, blue = 128/255 (clamped; the values land in the picture's bytes as
+//    they are, the sRGB encoding of the colour target undone here). Zero is the byte 128 itself:
+//    0.5 is 127.5 bytes, which the round trip through sRGB rounded either way.
 
 layout(push_constant) uniform DrawConstants {
   mat4 view_projection;
@@ -31,7 +32,8 @@ void main() {
   if (pc.light.w == 3.0) {
     vec2 now = clip.xy / clip.w, before = previous_clip.xy / previous_clip.w;
     vec2 motion = (now - before) * 0.5 * pc.color.yz;
-    vec3 encoded = clamp(vec3(0.5 + motion * pc.color.x, 0.5), 0.0, 1.0);
+    const float zero = 128.0 / 255.0;
+    vec3 encoded = clamp(vec3(zero + motion * pc.color.x, zero), 0.0, 1.0);
     out_color = vec4(SrgbToLinear(encoded), 1.0);
     return;
   }
