@@ -57,7 +57,7 @@ void Usage(std::FILE* to) {
       "start),\n"
       "  left to right, top to bottom; --size: of each picture (default 512x512);\n"
       "  --motion-vectors: each pixel's screen-space motion since 1/F s earlier (F: --fps, else\n"
-      "  30) as red = 0.5 + dx/32, green = 0.5 + dy/32 (pixels, y down);\n"
+      "  30) as the bytes red = 128 + 255 dx/32, green = 128 + 255 dy/32 (pixels, y down);\n"
       "  --formats compact: the meshes stored and deformed in VertexFormats::Compact() (unorm16\n"
       "  weights, octahedral normals in and out; docs/vertex_formats.md), drawn from those "
       "outputs\n",
@@ -260,8 +260,10 @@ int RenderCommand(std::span<const std::string_view> args) {
                                    return false;
                                  });
   if (!drawn) {
-    std::fputs("sinew render: warning: nothing was drawn: the scene has no mesh instance in view\n",
-               stderr);
+    std::fputs(
+        "sinew render: warning: nothing was drawn: no triangle, line or point covers a pixel "
+        "centre (no mesh in the file, or seen edge-on, degenerate or smaller than a pixel)\n",
+        stderr);
   }
   // The contact sheet: pictures left to right, top to bottom, in a near-square grid.
   const uint32_t count = uint32_t(rendered->pictures.size());
