@@ -452,6 +452,54 @@ TEST(UsdAsset, ABlockedGeomBindTransformIsTheIdentity) {
   EXPECT_FLOAT_EQ(p.positions[3], 1.0f);  // point 1: x as authored
 }
 
+// A blocked binding property (= None) is not authored, as UsdSkel's HasAuthoredValue reads it:
+// the mesh takes its ancestor's value, or the fallback when none authors one (UsdSkel's cache
+// treats such properties as if they did not exist).
+TEST(UsdAsset, ABlockedBindingPropertyIsInheritedFromTheAncestorThatAuthorsOne) {
+  const auto on_root = [](std::string text, const std::string& lines) {
+    const std::string rel = "    rel skel:skeleton = </R/Skel>\n";
+    text.insert(text.find(rel) + rel.size(), lines);
+    return text;
+  };
+  // geomBindTransform: the SkelRoot's translation by (0, 0, 5).
+  const LoadedAsset bound = Load(on_root(
+      Rig(std::string(kInfluences) + "        matrix4d primvars:skel:geomBindTransform = None\n"),
+      "    matrix4d primvars:skel:geomBindTransform = "
+      "((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,5,1))\n"));
+  EXPECT_FLOAT_EQ(bound.asset.meshes.at(0).primitives.at(0).positions[5], 5.0f);  // point 1's z
+  // skinningMethod: the SkelRoot's dualQuaternion; none above it: classicLinear.
+  const std::string blocked_method =
+      std::string(kInfluences) + "        uniform token primvars:skel:skinningMethod = None\n";
+  EXPECT_EQ(Load(on_root(Rig(blocked_method),
+                         "    uniform token primvars:skel:skinningMethod = \"dualQuaternion\"\n"))
+                .asset.meshes.at(0)
+                .primitives.at(0)
+                .skinning,
+            SkinningMethod::kDualQuaternion);
+  EXPECT_EQ(Load(Rig(blocked_method)).asset.meshes.at(0).primitives.at(0).skinning,
+            SkinningMethod::kLinear);
+  // skel:joints: the skeleton's own order.
+  const LoadedAsset joints =
+      Load(Rig(std::string(kInfluences) + "        uniform token[] skel:joints = None\n"));
+  ASSERT_EQ(joints.asset.skins.size(), 1u);
+  EXPECT_EQ(joints.asset.skins[0].joints,
+            (std::vector<uint32_t>{uint32_t(NodeNamed(joints.asset, "a")),
+                                   uint32_t(NodeNamed(joints.asset, "a/b"))}));
+  // Influences: the SkelRoot's constant ones bind the mesh rigidly to a/b.
+  const LoadedAsset rigid = Load(
+      on_root(Rig("        int[] primvars:skel:jointIndices = None\n"
+                  "        float[] primvars:skel:jointWeights = None\n"),
+              "    int[] primvars:skel:jointIndices = [1] (interpolation = \"constant\")\n"
+              "    float[] primvars:skel:jointWeights = [1] (interpolation = \"constant\")\n"));
+  ASSERT_EQ(rigid.asset.skins.size(), 1u);
+  // Blocked and authored nowhere above: the mesh is not skinned, as without them.
+  const LoadedAsset unskinned =
+      Load(Rig("        int[] primvars:skel:jointIndices = None\n"
+               "        float[] primvars:skel:jointWeights = None\n"));
+  EXPECT_TRUE(unskinned.asset.skins.empty());
+  EXPECT_EQ(unskinned.asset.meshes.size(), 1u);
+}
+
 TEST(UsdAsset, FacesAreFanTriangulatedAndLeftHandedMeshesWoundBack) {
   EXPECT_EQ(Load(Rig()).asset.meshes.at(0).primitives.at(0).indices,
             (std::vector<uint32_t>{0, 1, 2, 0, 2, 3}));

@@ -6,8 +6,10 @@
 namespace sinew::loader::usd {
 namespace {
 
+// Whether `a` has an authored value, as USD's HasAuthoredValue: time samples, or a default that
+// is not blocked (`= None` authors "no value", so the property is taken from further up).
 bool Authored(const Attribute* a) {
-  return a && (a->default_value.has_value() || !a->time_samples.empty());
+  return a && ((a->default_value && !a->default_value->blocked) || !a->time_samples.empty());
 }
 
 }  // namespace
