@@ -609,6 +609,122 @@ TEST(UsdAsset, AnAnimationWithoutScalesIsIgnoredWithAWarning) {
   EXPECT_EQ(loaded.warnings[0].where, "/R/Skel/Anim");
 }
 
+// kAnimation with its translations and blend-shape weights replaced by `translations` and
+// `weights` (a line each, or empty to keep kAnimation's).
+std::string AnimationWith(std::string_view translations, std::string_view weights = {}) {
+  std::string animation(kAnimation);
+  const auto replace = [&](std::string_view start, std::string_view line) {
+    if (line.empty()) return;
+    const size_t at = animation.find(start);
+    animation.replace(at, animation.find('\n', at) + 1 - at, std::string(line) + "\n");
+  };
+  replace("            float3[] translations", translations);
+  replace("            float[] blendShapeWeights", weights);
+  return animation;
+}
+
+// A sample blocked with None, or not one value per joint, leaves the animation without a value
+// from its time to the next sample, and UsdSkel then poses the whole skeleton at rest (every
+// animated joint's translation, rotation and scale); a valued sample before a missing one is held,
+// not interpolated towards it. The clip must give what the UsdSkel building block
+// (usd::JointLocalTransforms, which reads the layer as UsdSkel does) gives at every quarter time
+// code, at the samples, between them and before and after them.
+TEST(UsdAsset, BlockedAnimationSamplesPoseTheSkeletonAtRestUntilTheNextSample) {
+  const std::string rotated = "            quatf[] rotations = [(0.7071068, 0, 0, 0.7071068)]";
+  const std::vector<std::string> layouts = {
+      // a block in the middle
+      "            float3[] translations.timeSamples = { 0: [(0,2,0)], 5: [(0,4,0)], 7: None, "
+      "9: [(0,10,0)], 11: [(0,12,0)] }",
+      // the first sample blocked, then the last one
+      "            float3[] translations.timeSamples = { 0: None, 5: [(0,4,0)] }",
+      "            float3[] translations.timeSamples = { 0: [(0,2,0)], 5: [(0,4,0)], 10: None }",
+      // samples beside a default, which they override
+      "            float3[] translations = [(0,100,0)]\n"
+      "            float3[] translations.timeSamples = { 0: [(0,6,0)], 5: None }",
+      // a sample of two values for one joint
+      "            float3[] translations.timeSamples = { 0: [(0,2,0)], 5: [(0,4,0), (0,0,0)], "
+      "9: [(0,10,0)] }",
+      // two blocks in a row, and one at a time the other tracks do not sample
+      "            float3[] translations.timeSamples = { 1: [(0,1,0)], 2: None, 3: None, "
+      "4.5: [(0,5,0)], 6: [(0,3,0)] }",
+  };
+  const std::vector<std::string> rotations = {rotated,
+                                              "            quatf[] rotations.timeSamples = { 0: "
+                                              "[(1,0,0,0)], 3: [(0.7071068,0,0,0.7071068)], "
+                                              "8: None, 10: [(0,0,0,1)] }"};
+  for (const std::string& translations : layouts) {
+    for (const std::string& rotation : rotations) {
+      SCOPED_TRACE(translations + "\n" + rotation);
+      std::string animation = AnimationWith(translations);
+      animation.replace(animation.find("            quatf[] rotations"),
+                        std::string_view("            quatf[] rotations = [(1, 0, 0, 0)]").size(),
+                        rotation);
+      const std::string text = Rig(kInfluences, animation, "    timeCodesPerSecond = 10\n");
+      const LoadedAsset loaded = Load(text);
+      auto layer = usd::ReadUsda(text);
+      ASSERT_TRUE(layer.ok());
+      const Asset& a = loaded.asset;
+      ASSERT_EQ(a.animations.size(), 1u);
+      const usd::Prim& skeleton = *layer->FindPrim("/R/Skel");
+      for (double time = -1; time <= 13; time += 0.25) {
+        SCOPED_TRACE(time);
+        auto scene_pose = cpu::EvaluateScene(a, 0, float(time / 10));
+        auto want = usd::JointLocalTransforms(*layer, skeleton, time);
+        ASSERT_TRUE(scene_pose.ok() && want.ok());
+        const size_t n = size_t(NodeNamed(a, "a/b"));
+        const Float4x4 got = ComposeTrs(scene_pose->pose.translations[n],
+                                        scene_pose->pose.rotations[n], scene_pose->pose.scales[n]);
+        for (size_t c = 0; c < 4; ++c) {
+          for (size_t r = 0; r < 4; ++r) {
+            ASSERT_NEAR(got.m[c][r], (*want)[1].m[c][r], 1e-5f) << "m" << c << r;
+          }
+        }
+      }
+    }
+  }
+}
+
+// The same for blend-shape weights: where the animation has no weights (a blocked sample, or one
+// not of one weight per shape), UsdSkel applies no blend shape: every weight is 0, the joints still
+// animated.
+TEST(UsdAsset, BlockedBlendShapeWeightSamplesWeighEveryShapeZeroUntilTheNextSample) {
+  const std::string shapes =
+      "        uniform token[] skel:blendShapes = [\"up\", \"down\"]\n"
+      "        rel skel:blendShapeTargets = [<Up>, <Down>]\n"
+      "        def BlendShape \"Up\"\n        {\n"
+      "            uniform vector3f[] offsets = [(0,0,1), (0,0,1), (0,0,1), (0,0,1)]\n"
+      "        }\n"
+      "        def BlendShape \"Down\"\n        {\n"
+      "            uniform vector3f[] offsets = [(0,0,-1), (0,0,-1), (0,0,-1), (0,0,-1)]\n"
+      "        }\n";
+  const std::string animation = AnimationWith(
+      {},
+      "            float[] blendShapeWeights.timeSamples = { 0: [0, 0], 5: [0.25, 1], "
+      "7: None, 9: [1, 1], 10: [1], 11: [0.5, 0.5] }");
+  const LoadedAsset loaded = Load(Rig(shapes, animation, "    timeCodesPerSecond = 10\n"));
+  const Asset& a = loaded.asset;
+  const size_t node = size_t(NodeNamed(a, "M"));
+  // (time code, the animation's "down" and "up", which land on the mesh's order up, down)
+  const std::vector<std::pair<double, std::vector<float>>> want = {
+      {2.5, {0.5f, 0.125f}}, {5, {1, 0.25f}},    {6, {1, 0.25f}},   {7, {0, 0}},
+      {8, {0, 0}},           {9, {1, 1}},        {9.5, {1, 1}},     {10, {0, 0}},
+      {10.5, {0, 0}},        {11, {0.5f, 0.5f}}, {20, {0.5f, 0.5f}}};
+  for (const auto& [time, weights] : want) {
+    SCOPED_TRACE(time);
+    auto scene = cpu::EvaluateScene(a, 0, float(time / 10));
+    ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+    ASSERT_EQ(scene->pose.weights[node].size(), 2u);
+    EXPECT_NEAR(scene->pose.weights[node][0], weights[0], 1e-6f);
+    EXPECT_NEAR(scene->pose.weights[node][1], weights[1], 1e-6f);
+    // The joints move all the while.
+    EXPECT_NEAR(scene->pose.translations[size_t(NodeNamed(a, "a/b"))].y,
+                time >= 5 ? 4.0f : 2 + 2 * float(time) / 5, 1e-5f);
+  }
+  bool said = false;
+  for (const Warning& w : loaded.warnings) said |= w.where == "/R/Skel/Anim.blendShapeWeights";
+  EXPECT_TRUE(said);
+}
+
 TEST(UsdAsset, BlendShapesBecomeMorphTargetsDrivenByNameFromTheAnimation) {
   const std::string shapes =
       "        uniform token[] skel:blendShapes = [\"up\", \"down\"]\n"

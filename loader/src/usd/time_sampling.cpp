@@ -46,7 +46,8 @@ std::vector<T> Slerp(std::span<const T> lo, std::span<const T> hi, double u) {
   return out;
 }
 
-// lo and hi interpolated at u, for the types that interpolate; nullopt for the others.
+}  // namespace
+
 std::optional<Value> Interpolate(const Value& lo, const Value& hi, double u) {
   if (lo.blocked || hi.blocked || lo.type != hi.type || lo.size() != hi.size()) return {};
   const ValueTypeInfo& info = Info(lo.type);
@@ -71,8 +72,6 @@ std::optional<Value> Interpolate(const Value& lo, const Value& hi, double u) {
   }
   return {};
 }
-
-}  // namespace
 
 std::optional<Value> ValueAt(const Attribute& attribute, double time) {
   const std::vector<TimeSample>& samples = attribute.time_samples;

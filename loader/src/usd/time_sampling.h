@@ -20,4 +20,9 @@ namespace sinew::loader::usd {
 // A blocked value (`None`) is returned as it is.
 std::optional<Value> ValueAt(const Attribute& attribute, double time);
 
+// Two samples `lo` and `hi` interpolated at u (0 at lo, 1 at hi), as ValueAt interpolates between
+// them; nullopt where ValueAt holds `lo` instead (a type that does not interpolate, a blocked
+// value, different sizes).
+std::optional<Value> Interpolate(const Value& lo, const Value& hi, double u);
+
 }  // namespace sinew::loader::usd

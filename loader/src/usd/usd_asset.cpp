@@ -1,10 +1,13 @@
 // The UsdSkel loader (sinew/loader/usd.h): a layer (usda_parser.h) mapped onto a sinew::Asset with
 // the UsdSkel building blocks of this folder. Each mapping decision is written down in
 // docs/usda.md, "The UsdSkel loader".
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -23,6 +26,7 @@
 #include "usd/skel_blend_shapes.h"
 #include "usd/skel_topology.h"
 #include "usd/skel_transforms.h"
+#include "usd/time_sampling.h"
 #include "usd/usda_parser.h"
 
 namespace sinew::loader {
@@ -971,39 +975,101 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
 // The samples of one of a SkelAnimation's arrays with `components` numbers for each of `count`
 // elements: its time samples (a sample of another size, or blocked, skipped with a warning), or its
 // default as a single key. Empty when it has neither.
+// One of a SkelAnimation's arrays as the clip reads it: its samples whose time in seconds is
+// finite and after the previous one's, each with its value when that is one value per element,
+// or none where it is not (blocked with None, or of another size). UsdSkel has no animation from
+// such a sample's time to the next sample's: the skeleton is at rest there, and no blend shape
+// applies.
 struct Samples {
-  std::vector<float> times;  // seconds
-  std::vector<std::span<const float>> values;
+  std::vector<double> codes;         // time codes
+  std::vector<float> times;          // seconds
+  std::vector<const Value*> values;  // null: no value
+  bool missing = false;              // some sample has no value
+  bool any_value = false;            // some sample has one
 };
 Samples SamplesOf(LoadState& c, const Prim& animation, const char* name, size_t count,
                   size_t components) {
   Samples out;
   const Attribute* a = animation.FindAttribute(name);
   if (!a) return out;
-  size_t skipped = 0;
+  size_t skipped = 0, without = 0;
   const auto take = [&](double time, const Value& v) {
-    if (v.blocked || v.floats().size() != count * components) {
-      ++skipped;
-      return;
-    }
     const float seconds = float(time / c.time_codes_per_second);
     if (!std::isfinite(seconds) || (!out.times.empty() && seconds <= out.times.back())) {
       ++skipped;
       return;
     }
+    const bool has = !v.blocked && v.floats().size() == count * components;
+    out.codes.push_back(time);
     out.times.push_back(seconds);
-    out.values.push_back(v.floats());
+    out.values.push_back(has ? &v : nullptr);
+    out.any_value |= has;
+    if (!has) ++without;
   };
   if (!a->time_samples.empty()) {
     for (const usd::TimeSample& s : a->time_samples) take(s.time, s.value);
   } else if (a->default_value) {
     take(0, *a->default_value);
   }
+  out.missing = without > 0;
   if (skipped > 0) {
     c.Warn(animation.path + "." + name,
-           std::to_string(skipped) + " samples skipped: not one value per element (" +
+           std::to_string(skipped) +
+               " samples skipped: at a time that rounds onto the previous one or past a float's "
+               "range");
+  }
+  if (without > 0 && out.any_value) {
+    c.Warn(animation.path + "." + name,
+           std::to_string(without) + " samples without one value per element (" +
                std::to_string(count) +
-               "), or at a time that rounds onto the previous one or past a float's range");
+               "), or blocked with None: from each to the next sample the animation has no "
+               "value, as in UsdSkel (the skeleton at rest, no blend shape)");
+  }
+  if (!out.any_value) out = {};
+  return out;
+}
+
+// `s`'s value at time code `code`, as UsdSkel reads it (usd::ValueAt on these samples), or from
+// the left (the limit as the time rises to `code`); null where it has none.
+std::optional<Value> SampleValue(const Samples& s, double code, bool from_left) {
+  // The last sample at (from the left: before) `code`; the first when there is none.
+  const auto after = from_left ? std::lower_bound(s.codes.begin(), s.codes.end(), code)
+                               : std::upper_bound(s.codes.begin(), s.codes.end(), code);
+  const size_t i = after == s.codes.begin() ? 0 : size_t(after - s.codes.begin()) - 1;
+  if (!s.values[i]) return std::nullopt;
+  if (i + 1 == s.codes.size() || code <= s.codes[i] || !s.values[i + 1]) return *s.values[i];
+  const double u = (code - s.codes[i]) / (s.codes[i + 1] - s.codes[i]);
+  if (std::optional<Value> v = usd::Interpolate(*s.values[i], *s.values[i + 1], u)) return v;
+  return *s.values[i];
+}
+
+// The keys of a clip that holds arrays some of whose samples have no value: every sample time of
+// `tracks`, each after the first preceded by a key a float's step earlier that holds the values
+// from the left. Between two keys each array then interpolates as it did between its own samples,
+// and where a sample starts or ends a span without a value the clip jumps there, as UsdSkel does.
+struct MergedKeys {
+  std::vector<float> times;  // seconds
+  std::vector<double> codes;
+  std::vector<bool> from_left;
+};
+MergedKeys MergeKeys(std::span<const Samples* const> tracks) {
+  std::vector<std::pair<double, float>> all;  // (time code, seconds)
+  for (const Samples* t : tracks) {
+    for (size_t i = 0; i < t->codes.size(); ++i) all.emplace_back(t->codes[i], t->times[i]);
+  }
+  std::sort(all.begin(), all.end());
+  MergedKeys out;
+  for (const auto& [code, seconds] : all) {
+    if (!out.times.empty() && seconds <= out.times.back()) continue;  // the same key, or on it
+    const float before = std::nextafter(seconds, -std::numeric_limits<float>::infinity());
+    if (!out.times.empty() && before > out.times.back()) {
+      out.times.push_back(before);
+      out.codes.push_back(code);
+      out.from_left.push_back(true);
+    }
+    out.times.push_back(seconds);
+    out.codes.push_back(code);
+    out.from_left.push_back(false);
   }
   return out;
 }
@@ -1015,9 +1081,8 @@ KeyRange AddKeys(Animation& animation, std::span<const float> values) {
   return range;
 }
 
-// `skeleton`'s joint channels and the weight channels of the meshes bound to it, from its
-// animation, into `out`.
-void AddChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& out) {
+// `skeleton`'s joint channels, from its animation, into `out`.
+void AddJointChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& out) {
   const Prim& animation = *skeleton.animation;
   const std::vector<std::string> joints = TokensOf(animation, "joints");
   const std::vector<int32_t> animated = SourceOfEachTarget(joints, skeleton.joints);
@@ -1033,7 +1098,7 @@ void AddChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& out) {
   bool valid = !joints.empty();
   for (size_t t = 0; t < 3; ++t) {
     samples[t] = SamplesOf(c, animation, kTracks[t].name, joints.size(), kTracks[t].components);
-    valid &= !samples[t].times.empty();
+    valid &= samples[t].any_value;
   }
   if (!valid && !joints.empty()) {
     c.Warn(animation.path, "translations, rotations and scales do not all have values for its " +
@@ -1041,22 +1106,53 @@ void AddChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& out) {
                                " joints: the joints keep their rest transforms (UsdSkel ignores "
                                "such an animation)");
   }
+  const bool missing = samples[0].missing || samples[1].missing || samples[2].missing;
+  // Where some sample has no value, the three arrays share keys (MergeKeys), and at a key where
+  // any of them has none every animated joint takes its rest transform.
+  const Samples* tracks[] = {&samples[0], &samples[1], &samples[2]};
+  const MergedKeys merged = valid && missing ? MergeKeys(tracks) : MergedKeys{};
+  std::vector<std::array<std::optional<Value>, 3>> at(merged.times.size());
+  std::vector<bool> at_rest(merged.times.size(), false);
+  for (size_t k = 0; k < merged.times.size(); ++k) {
+    for (size_t t = 0; t < 3; ++t) {
+      at[k][t] = SampleValue(samples[t], merged.codes[k], merged.from_left[k]);
+      at_rest[k] = at_rest[k] || !at[k][t];
+    }
+  }
+  const KeyRange merged_input = AddKeys(out, merged.times);
   for (size_t t = 0; t < 3 && valid; ++t) {
     const Track& track = kTracks[t];
-    const KeyRange input = AddKeys(out, samples[t].times);
+    const KeyRange input = missing ? merged_input : AddKeys(out, samples[t].times);
     for (size_t j = 0; j < skeleton.joints.size(); ++j) {
       const int32_t a = animated[j];
       if (a < 0) continue;  // keeps its rest transform
       AnimationSampler sampler;
       sampler.input = input;
-      sampler.output = {out.keys.size(), samples[t].times.size() * track.components};
-      for (const std::span<const float> value : samples[t].values) {
+      sampler.output = {out.keys.size(), input.count * track.components};
+      const auto add = [&](std::span<const float> value) {
         const float* v = &value[size_t(a) * track.components];
         if (track.path == AnimationPath::kRotation) {
           out.keys.insert(out.keys.end(), {v[1], v[2], v[3], v[0]});  // (w, x, y, z) as written
         } else {
           out.keys.insert(out.keys.end(), v, v + track.components);
         }
+      };
+      const Node& rest = c.asset->nodes[skeleton.nodes[j]];
+      for (size_t k = 0; k < merged.times.size(); ++k) {
+        if (!at_rest[k]) {
+          add(at[k][t]->floats());
+        } else if (track.path == AnimationPath::kTranslation) {
+          out.keys.insert(out.keys.end(),
+                          {rest.translation.x, rest.translation.y, rest.translation.z});
+        } else if (track.path == AnimationPath::kRotation) {
+          out.keys.insert(out.keys.end(),
+                          {rest.rotation.x, rest.rotation.y, rest.rotation.z, rest.rotation.w});
+        } else {
+          out.keys.insert(out.keys.end(), {rest.scale.x, rest.scale.y, rest.scale.z});
+        }
+      }
+      if (!missing) {
+        for (const Value* value : samples[t].values) add(value->floats());
       }
       sampler.components = uint32_t(track.components);
       out.channels.push_back(
@@ -1064,24 +1160,44 @@ void AddChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& out) {
       out.samplers.push_back(sampler);
     }
   }
-  // Blend-shape weights, mapped by name onto each bound mesh's shapes (0 for a shape the
-  // animation does not name, and for the in-betweens, which their primary drives).
+}
+
+// The weight channels of the meshes with blend shapes bound to `skeleton`, from its animation's
+// blend-shape weights, mapped by name onto each mesh's shapes (0 for a shape the animation does
+// not name, and for the in-betweens, which their primary drives), into `out`.
+void AddWeightChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& out) {
+  const Prim& animation = *skeleton.animation;
   const std::vector<std::string> shapes = TokensOf(animation, "blendShapes");
   if (shapes.empty()) return;
   const Samples weights = SamplesOf(c, animation, "blendShapeWeights", shapes.size(), 1);
   if (weights.times.empty()) return;
+  // Where a sample has no value, keys from both sides of each sample (MergeKeys), and no blend
+  // shape (every weight 0) where there is none.
+  const Samples* track[] = {&weights};
+  const MergedKeys merged = weights.missing ? MergeKeys(track) : MergedKeys{};
+  std::vector<std::optional<Value>> at(merged.times.size());
+  for (size_t k = 0; k < merged.times.size(); ++k) {
+    at[k] = SampleValue(weights, merged.codes[k], merged.from_left[k]);
+  }
   for (const ShapedMesh& mesh : c.shaped) {
     if (mesh.skeleton != skeleton.prim) continue;
     const usd::AnimMapper map(shapes, mesh.shapes);
     AnimationSampler sampler;
-    sampler.input = AddKeys(out, weights.times);
-    sampler.output = {out.keys.size(), weights.times.size() * mesh.targets};
+    sampler.input = AddKeys(out, weights.missing ? merged.times : weights.times);
+    sampler.output = {out.keys.size(), sampler.input.count * mesh.targets};
     std::vector<float> row;
-    for (const std::span<const float> value : weights.values) {
+    const auto add = [&](std::span<const float> value) {
       row.clear();
-      map.Remap<float>(value, 1, 0.0f, &row);
+      if (!value.empty()) map.Remap<float>(value, 1, 0.0f, &row);
       row.resize(mesh.targets, 0.0f);
       out.keys.insert(out.keys.end(), row.begin(), row.end());
+    };
+    if (weights.missing) {
+      for (const std::optional<Value>& value : at) {
+        add(value ? value->floats() : std::span<const float>());
+      }
+    } else {
+      for (const Value* value : weights.values) add(value->floats());
     }
     sampler.components = uint32_t(mesh.targets);
     out.channels.push_back(
@@ -1100,7 +1216,8 @@ void AddAnimations(LoadState& c) {
       c.asset->animations.emplace_back();
       c.asset->animations.back().name = k.animation->path;
     }
-    AddChannels(c, k, c.asset->animations[it->second]);
+    AddJointChannels(c, k, c.asset->animations[it->second]);
+    AddWeightChannels(c, k, c.asset->animations[it->second]);
   }
 }
 
