@@ -758,6 +758,40 @@ TEST(UsdAsset, BlendShapesBecomeMorphTargetsDrivenByNameFromTheAnimation) {
   EXPECT_EQ(scene->pose.weights[size_t(node)], (std::vector<float>{1.0f, 0.25f, 0.0f}));
 }
 
+// A BlendShape's array blocked with None is as good as unauthored, as UsdSkel's query reads it:
+// blocked offsets move nothing, blocked pointIndices give an offset per point, a blocked
+// in-between is a shape of no offsets at its weight (still weighed in), and a blocked
+// skel:blendShapes leaves the mesh without blend shapes.
+TEST(UsdAsset, BlockedBlendShapeArraysAreAsGoodAsUnauthored) {
+  const std::string shapes =
+      "        uniform token[] skel:blendShapes = [\"up\", \"down\"]\n"
+      "        rel skel:blendShapeTargets = [<Up>, <Down>]\n"
+      "        def BlendShape \"Up\"\n        {\n"
+      "            uniform vector3f[] offsets = None\n"
+      "            uniform vector3f[] normalOffsets = None\n"
+      "            uniform vector3f[] inbetweens:half = None (weight = 0.5)\n"
+      "        }\n"
+      "        def BlendShape \"Down\"\n        {\n"
+      "            uniform vector3f[] offsets = [(0,0,-1), (0,0,-2), (0,0,-3), (0,0,-4)]\n"
+      "            uniform int[] pointIndices = None\n"
+      "        }\n";
+  const LoadedAsset loaded = Load(Rig(shapes));
+  const Mesh* mesh = MeshNamed(loaded.asset, "/R/M");
+  ASSERT_NE(mesh, nullptr);
+  EXPECT_EQ(mesh->target_names, (std::vector<std::string>{"up", "down", "up:half"}));
+  const Primitive& p = mesh->primitives.at(0);
+  ASSERT_EQ(p.targets.size(), 3u);
+  EXPECT_EQ(p.targets[0].positions, std::vector<float>(12, 0.0f));
+  EXPECT_EQ(p.targets[1].positions, (std::vector<float>{0, 0, -1, 0, 0, -2, 0, 0, -3, 0, 0, -4}));
+  EXPECT_EQ(p.targets[2].positions, std::vector<float>(12, 0.0f));
+  ASSERT_EQ(mesh->inbetween_shapes.size(), 1u);
+  EXPECT_FLOAT_EQ(mesh->inbetween_shapes[0].inbetweens[0].weight, 0.5f);
+
+  std::string blocked = shapes;
+  blocked.replace(blocked.find("[\"up\", \"down\"]"), 15, "None");
+  EXPECT_TRUE(MeshNamed(Load(Rig(blocked)).asset, "/R/M")->target_names.empty());
+}
+
 // What a blend shape set skips is said: a target that is no BlendShape prim, an in-between at
 // weight 0 or 1, or one without a weight.
 TEST(UsdAsset, BlendShapesSkippedAreWarnedAbout) {
@@ -809,6 +843,28 @@ TEST(UsdAsset, TransformOpsComposeInXformOpOrder) {
   EXPECT_NEAR(x.scale.x, 2.0f, 1e-6f);
   EXPECT_NEAR(x.rotation.z, std::sqrt(0.5f), 1e-6f);
   EXPECT_NEAR(x.rotation.w, std::sqrt(0.5f), 1e-6f);
+}
+
+// An op blocked with None (its default, or the first time sample it is read at) is the identity,
+// as UsdGeom reads an op without a value, with a warning; the other ops still compose.
+TEST(UsdAsset, ABlockedTransformOpIsTheIdentity) {
+  for (const char* rotate : {"    float xformOp:rotateZ = None\n",
+                             "    float xformOp:rotateZ.timeSamples = { 0: None, 1: 90 }\n"}) {
+    SCOPED_TRACE(rotate);
+    const LoadedAsset loaded = Load(std::string("#usda 1.0\ndef Xform \"X\"\n{\n"
+                                                "    double3 xformOp:translate = (1, 0, 0)\n") +
+                                    rotate +
+                                    "    uniform token[] xformOpOrder = [\"xformOp:translate\", "
+                                    "\"xformOp:rotateZ\"]\n}\n");
+    const Node& x = loaded.asset.nodes.at(0);
+    EXPECT_FLOAT_EQ(x.translation.x, 1.0f);
+    EXPECT_FLOAT_EQ(x.rotation.w, 1.0f);
+    bool said = false;
+    for (const Warning& w : loaded.warnings) {
+      said |= w.where == "/X.xformOp:rotateZ" && w.message.find("blocked") != std::string::npos;
+    }
+    EXPECT_TRUE(said);
+  }
 }
 
 TEST(UsdAsset, BasisCurvesBecomeLinesBetweenConsecutivePoints) {

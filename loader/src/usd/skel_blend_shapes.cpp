@@ -9,8 +9,15 @@
 namespace sinew::loader::usd {
 namespace {
 
+// `a`'s default when it has one that is not blocked: a BlendShape reads its arrays at the default
+// time, and one written `= None` is as good as unauthored (UsdSkel's query finds no value).
+const Value* DefaultOf(const Attribute* a) {
+  return a && a->default_value && !a->default_value->blocked ? &*a->default_value : nullptr;
+}
+
 std::span<const float> FloatsOf(const Attribute* a) {
-  return a && a->default_value ? a->default_value->floats() : std::span<const float>();
+  const Value* v = DefaultOf(a);
+  return v ? v->floats() : std::span<const float>();
 }
 
 // `offsets` (xyz per index, or per point without indices) into a dense xyz stream.
@@ -43,11 +50,11 @@ Status CheckOffsetType(const Value& v, const std::string& name, const std::strin
 }
 
 // The offsets `name` of `shape` (point or normal offsets, by the shape's pointIndices) into `out`;
-// left as it is when the shape does not author them.
+// left as it is when the shape does not author them (or blocks them).
 Status ScatterOptional(const Prim& shape, const std::string& name, std::span<const int32_t> indices,
                        bool indexed, size_t vertex_count, std::vector<float>* out) {
   const Attribute* a = shape.FindAttribute(name);
-  if (!a || !a->default_value) return {};
+  if (!DefaultOf(a)) return {};
   SINEW_TRY(CheckOffsetType(*a->default_value, name, shape.path + "." + name));
   return Scatter(FloatsOf(a), indices, indexed, vertex_count, shape.path + "." + name, out);
 }
@@ -57,7 +64,12 @@ Status ScatterOptional(const Prim& shape, const std::string& name, std::span<con
 Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
                                       const SkelBinding& binding, size_t vertex_count) {
   BlendShapeSet out;
-  if (binding.blend_shapes && binding.blend_shapes->default_value) {
+  // Blocked, the prim has no blend shapes (UsdSkel's cache reads only an authored value).
+  if (binding.blend_shapes && binding.blend_shapes->default_value &&
+      binding.blend_shapes->default_value->blocked) {
+    return out;
+  }
+  if (DefaultOf(binding.blend_shapes)) {
     const std::span<const std::string> names = binding.blend_shapes->default_value->strings();
     out.names.assign(names.begin(), names.end());
   }
@@ -82,10 +94,10 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
                                  ": the shape moves nothing"});
       continue;
     }
-    const Attribute* point_indices = shape->FindAttribute("pointIndices");
-    const bool indexed = point_indices && point_indices->default_value;
+    const Value* point_indices = DefaultOf(shape->FindAttribute("pointIndices"));
+    const bool indexed = point_indices != nullptr;  // else one offset per point
     const std::span<const int32_t> indices =
-        indexed ? point_indices->default_value->ints() : std::span<const int32_t>();
+        indexed ? point_indices->ints() : std::span<const int32_t>();
     for (size_t i = 0; i < indices.size(); ++i) {
       if (indices[i] < 0 || size_t(indices[i]) >= vertex_count) {
         return Status(Error::kInvalidReference,
@@ -112,11 +124,16 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
       }
       const float w = *a.weight;
       MorphTarget t;
-      if (a.default_value) {
-        SINEW_TRY(CheckOffsetType(*a.default_value, a.name, shape->path + "." + a.name));
+      if (a.default_value && a.default_value->blocked) {
+        // Blocked: a shape of no offsets at its weight, as UsdSkel still weighs it in.
+        t.positions.assign(vertex_count * 3, 0.0f);
+      } else {
+        if (a.default_value) {
+          SINEW_TRY(CheckOffsetType(*a.default_value, a.name, shape->path + "." + a.name));
+        }
+        SINEW_TRY(Scatter(FloatsOf(&a), indices, indexed, vertex_count, shape->path + "." + a.name,
+                          &t.positions));
       }
-      SINEW_TRY(Scatter(FloatsOf(&a), indices, indexed, vertex_count, shape->path + "." + a.name,
-                        &t.positions));
       SINEW_TRY(ScatterOptional(*shape, a.name + ":normalOffsets", indices, indexed, vertex_count,
                                 &t.normals));
       inbetweens.inbetweens.push_back({uint32_t(out.targets.size()), w});

@@ -180,9 +180,14 @@ LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out) {
               where};
     }
     const Value* value = AuthoredDefault(a);
-    if (!value && !a->time_samples.empty() && !a->time_samples.front().value.blocked) {
+    if (!value && !a->time_samples.empty()) {
       value = &a->time_samples.front().value;
       c.Warn(prim.path + "." + name, "a time-sampled transform op is read at its first sample");
+    }
+    if (value ? value->blocked : Blocked(a)) {
+      // UsdGeom takes an op without a value for the identity.
+      c.Warn(prim.path + "." + name, "blocked with None: the identity, as UsdGeom reads it");
+      continue;
     }
     if (!value) return {Error::kMissingProperty, name + " has no value", prim.path + "." + name};
     const std::vector<double> v = NumbersOf(*value);
