@@ -537,6 +537,24 @@ TEST(UsdAsset, IndexedNormalsAreLookedUp) {
               Error::kInvalidReference, "/R/M.primvars:normals:indices");
 }
 
+// primvars:normals blocked with None has no value, so the mesh's normals are read; blocked points
+// leave the mesh unloaded with a warning that says they are blocked.
+TEST(UsdAsset, BlockedNormalPrimvarsLeaveNormalsAndBlockedPointsAreSaidSo) {
+  const LoadedAsset loaded =
+      Load(Rig("        normal3f[] primvars:normals = None\n"
+               "        normal3f[] normals = [(0,0,1), (0,0,1), (0,0,1), (0,1,0)] (interpolation = "
+               "\"vertex\")\n"));
+  const Primitive& p = loaded.asset.meshes.at(0).primitives.at(0);
+  EXPECT_EQ(p.normals, (std::vector<float>{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0}));
+  std::string text = Rig();
+  text.replace(text.find("[(0,0,0), (1,0,0), (1,1,0), (0,1,0)]"), 36, "None");
+  const LoadedAsset blocked = Load(text);
+  EXPECT_TRUE(blocked.asset.meshes.empty());
+  ASSERT_EQ(blocked.warnings.size(), 1u);
+  EXPECT_EQ(blocked.warnings[0].where, "/R/M");
+  EXPECT_EQ(blocked.warnings[0].message, "points blocked with None: not loaded");
+}
+
 TEST(UsdAsset, DualQuaternionSkinningMethodIsThePrimitives) {
   const LoadedAsset loaded =
       Load(Rig(std::string(kInfluences) +

@@ -505,8 +505,10 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
   // Normals (primvars:normals overrides normals): per point (vertex, varying), or per face-vertex
   // (faceVarying), per face (uniform) or one (constant), which split the points into one vertex
   // per face-vertex.
+  // (primvars:normals counts when it has a value: blocked with None it leaves normals to speak.)
   const Attribute* normal_attr = p.FindAttribute("primvars:normals");
-  if (!normal_attr || (!normal_attr->default_value && normal_attr->time_samples.empty())) {
+  if (!normal_attr || (Blocked(normal_attr) && normal_attr->time_samples.empty()) ||
+      (!normal_attr->default_value && normal_attr->time_samples.empty())) {
     normal_attr = p.FindAttribute("normals");
   }
   std::span<const float>& normals = out->normals;
@@ -830,7 +832,10 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   SINEW_TRY_ASSIGN(const usd::SkelBinding binding, c.bindings.Resolve(p));
   const Value* points = DefaultOf(p, "points");
   if (!points) {
-    c.Warn(p.path, "no static points (time-sampled points are not read): not loaded");
+    const Attribute* a = p.FindAttribute("points");
+    c.Warn(p.path, a && a->time_samples.empty() && Blocked(a)
+                       ? "points blocked with None: not loaded"
+                       : "no static points (time-sampled points are not read): not loaded");
     return {};
   }
   const std::span<const float> xyz = points->floats();
