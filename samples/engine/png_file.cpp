@@ -2,7 +2,9 @@
 
 #include <png.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 namespace sinew::engine {
@@ -15,15 +17,21 @@ bool WritePng(const std::string& path, uint32_t width, uint32_t height,
   }
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) {
-    *error = "cannot open " + path;
+    *error = "cannot open " + path + ": " + std::strerror(errno);
     return false;
   }
+  // A picture that could not be written whole is not left behind, truncated.
+  errno = 0;
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
   if (!png || !info || setjmp(png_jmpbuf(png))) {
+    const int failure = errno;
     png_destroy_write_struct(&png, &info);
     std::fclose(f);
-    *error = "libpng failed writing " + path;
+    std::remove(path.c_str());
+    *error = "cannot write " + path +
+             (failure != 0 ? std::string(": ") + std::strerror(failure)
+                           : std::string(" (libpng failed)"));
     return false;
   }
   png_init_io(png, f);
@@ -37,7 +45,9 @@ bool WritePng(const std::string& path, uint32_t width, uint32_t height,
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
   if (std::fclose(f) != 0) {
-    *error = "cannot write " + path;
+    const int failure = errno;
+    std::remove(path.c_str());
+    *error = "cannot write " + path + ": " + std::strerror(failure);
     return false;
   }
   return true;

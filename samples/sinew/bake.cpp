@@ -177,8 +177,17 @@ Result<int32_t> FindClip(const Asset& asset, const std::string& anim) {
   if (anim.empty()) return -1;
   const int32_t animation = Find(asset.animations, anim);
   if (animation < 0) {
-    return Status(Error::kInvalidArgument, "no animation '" + anim + "' (the file has " +
-                                               std::to_string(asset.animations.size()) + ")");
+    // Say what there is to choose from: the clips by index, with their names (the first ten).
+    const size_t count = asset.animations.size();
+    std::string message =
+        "no animation '" + anim + "': the file has " +
+        (count == 0 ? std::string("none")
+                    : std::to_string(count) + ", by index 0 to " + std::to_string(count - 1));
+    for (size_t i = 0; i < count && i < 10; ++i) {
+      message += (i == 0 ? " or by name: '" : ", '") + asset.animations[i].name + "'";
+    }
+    if (count > 10) message += ", ...";
+    return Status(Error::kInvalidArgument, message);
   }
   return animation;
 }

@@ -196,9 +196,18 @@ Result<std::vector<float>> FrameTimes(const Asset& a, const CommandOptions& o) {
   const cpu::ClipRange range =
       *clip >= 0 ? cpu::RangeOf(a.animations[size_t(*clip)]) : cpu::ClipRange{};
   std::vector<float> times;
+  uint32_t past_end = 0;
   for (uint32_t i = 0; i < o.frames; ++i) {
     times.push_back(o.fps > 0 ? range.start + float(i) / o.fps
                               : range.start + range.duration() * float(i) / float(o.frames - 1));
+    past_end += times.back() > range.end ? 1 : 0;
+  }
+  // Pictures past the clip's end hold its last pose (or, with --loop, start it again).
+  if (*clip >= 0 && past_end > 0 && !o.pose.bake.loop) {
+    std::fprintf(stderr,
+                 "sinew render: warning: %u of the %u pictures at --fps %g are past the clip's end "
+                 "(%.3f s): they show its last pose (--loop starts it again)\n",
+                 past_end, o.frames, double(o.fps), double(range.duration()));
   }
   return times;
 }

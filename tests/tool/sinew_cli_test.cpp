@@ -973,6 +973,25 @@ TEST_F(SinewRenderOnGpu, SaysWhenNothingWasDrawn) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "empty.png"));
 }
 
+// A clip that is not there is refused with the clips there are, by index and by name; a picture
+// that cannot be written says why.
+TEST_F(SinewRenderOnGpu, SaysWhichClipsThereAreAndWhyAPictureCannotBeWritten) {
+  ScratchDir dir;
+  const std::string fox = Asset("Fox/Fox.glb");
+  const ToolRun clip =
+      RunSinew({"render", fox, "--anim", "Trot", "--size", "8x8", "--out", "fox.png"}, dir.path());
+  EXPECT_EQ(clip.exit_code, 1);
+  EXPECT_NE(clip.err.find("no animation 'Trot': the file has 3, by index 0 to 2 or by name: "
+                          "'Survey', 'Walk', 'Run'"),
+            std::string::npos)
+      << clip.err;
+  const ToolRun unwritable =
+      RunSinew({"render", fox, "--size", "8x8", "--out", "/proc/sinew-test.png"}, dir.path());
+  EXPECT_EQ(unwritable.exit_code, 1);
+  EXPECT_NE(unwritable.err.find("cannot open /proc/sinew-test.png: "), std::string::npos)
+      << unwritable.err;
+}
+
 // A stage whose upAxis is "Z" is drawn with +Z up (the camera turns with it), and the command says
 // so; a +Y-up stage is drawn as before, without a word.
 TEST_F(SinewRenderOnGpu, DrawsAZUpStageWithZUp) {
@@ -1008,6 +1027,21 @@ TEST_F(SinewRenderOnGpu, WarnsAboutOptionsThatChangeNothing) {
                                 dir.path());
   ASSERT_EQ(used.exit_code, 0) << used.err;
   EXPECT_EQ(used.err.find("warning"), std::string::npos) << used.err;
+  // Pictures past the clip's end (Fox's Walk: 0.708 s, 22 pictures at 30 a second) hold its last
+  // pose, which is said; with --loop they do not.
+  const std::string fox = Asset("Fox/Fox.glb");
+  const ToolRun past = RunSinew({"render", fox, "--anim", "Walk", "--frames", "24", "--fps", "30",
+                                 "--size", "4x4", "--out", "d.png"},
+                                dir.path());
+  ASSERT_EQ(past.exit_code, 0) << past.err;
+  EXPECT_NE(past.err.find("warning: 2 of the 24 pictures at --fps 30 are past the clip's end"),
+            std::string::npos)
+      << past.err;
+  const ToolRun looped = RunSinew({"render", fox, "--anim", "Walk", "--frames", "24", "--fps", "30",
+                                   "--loop", "--size", "4x4", "--out", "e.png"},
+                                  dir.path());
+  ASSERT_EQ(looped.exit_code, 0) << looped.err;
+  EXPECT_EQ(looped.err.find("warning"), std::string::npos) << looped.err;
 }
 
 // Command lines that meant something else are refused with a message that says what: an unknown
