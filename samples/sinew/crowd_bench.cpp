@@ -328,9 +328,10 @@ struct CrowdRow {
 };
 
 // The cache's capacities: each kind's meshes once, and `count[k]` characters of kind k with their
-// palettes, instances and outputs.
-vk::SkinCacheOptions CrowdCacheOptions(const std::vector<Kind>& kinds,
-                                       const std::vector<uint32_t>& count, const CrowdOptions& o) {
+// palettes, instances and outputs, as the runtime counts them (vk::SkinCacheOptionsFor), summed.
+Result<vk::SkinCacheOptions> CrowdCacheOptions(const std::vector<Kind>& kinds,
+                                               const std::vector<uint32_t>& count,
+                                               const CrowdOptions& o) {
   vk::SkinCacheOptions options;
   options.previous_positions = o.previous;
   options.workgroup_size = o.workgroup_size;
@@ -343,14 +344,10 @@ vk::SkinCacheOptions CrowdCacheOptions(const std::vector<Kind>& kinds,
     if (kinds[k].file) {
       need = vk::SkinCacheOptionsFor(kinds[k].file->loaded.asset, count[k], options);
     } else {
-      const Primitive& m = kinds[k].mesh;
-      const uint64_t v = m.vertex_count();
-      need.max_instances = need.max_palettes = count[k];
-      need.max_palette_entries =
-          count[k] * uint32_t(m.palette_size(kinds[k].skeleton.joint_count()));
-      need.max_morph_weights = count[k] * uint32_t(m.targets.size());
-      need.mesh_bytes = v * (40 + 6 * 8) + m.targets.size() * v * 40 + 4096;
-      need.output_bytes = count[k] * (v * 64 + 64);
+      auto exact = vk::SkinCacheOptionsFor(kinds[k].mesh, uint32_t(kinds[k].skeleton.joint_count()),
+                                           count[k], options);
+      if (!exact) return exact.status();
+      need = *exact;
     }
     options.max_instances += need.max_instances;
     options.max_palettes += need.max_palettes;
@@ -432,7 +429,9 @@ Result<CrowdRun> CreateCrowdRun(const vk::Context& ctx, std::vector<Kind>& kinds
                                 const CrowdOptions& o) {
   std::vector<uint32_t> count(kinds.size(), 0);
   for (uint32_t c = 0; c < n; ++c) ++count[c % kinds.size()];
-  auto created = vk::SkinCache::Create(ctx, CrowdCacheOptions(kinds, count, o));
+  auto options = CrowdCacheOptions(kinds, count, o);
+  if (!options) return options.status();
+  auto created = vk::SkinCache::Create(ctx, *options);
   if (!created) return created.status();
   CrowdRun run;
   run.cache = std::move(created.value());
