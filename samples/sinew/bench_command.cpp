@@ -1304,10 +1304,13 @@ void PrintTable(const BenchOptions& o, const BenchReport& report) {
   }
 }
 
-// The GPU path's Context, or null (with `note` saying why) when it is skipped or none is found.
-std::unique_ptr<vk::Context> CreateBenchContext(const BenchOptions& o, std::string* note) {
+// The GPU path's Context on the device `tool_options` selects (ToolContextOptions), or null (with
+// `note` saying why) when it is skipped or none is found.
+std::unique_ptr<vk::Context> CreateBenchContext(const BenchOptions& o,
+                                                const vk::ContextOptions& tool_options,
+                                                std::string* note) {
   if (o.skip_gpu) return nullptr;
-  vk::ContextOptions context_options = ToolContextOptions(o.device);
+  vk::ContextOptions context_options = tool_options;
   context_options.validation = vk::Validation::kOff;  // Timing, not checking.
   context_options.kernel_statistics = o.kernel_stats;
   auto created = vk::Context::Create(context_options);
@@ -1351,8 +1354,10 @@ int BenchCommand(std::span<const std::string_view> args) {
     return 0;
   }
   BenchReport report;
-  const std::unique_ptr<vk::Context> ctx = CreateBenchContext(o, &report.gpu_note);
-  const std::string context_device = ToolContextOptions(o.device).device;
+  // --device, else SINEW_DEVICE, read once for the context and the message below.
+  const vk::ContextOptions tool_options = ToolContextOptions(o.device);
+  const std::unique_ptr<vk::Context> ctx = CreateBenchContext(o, tool_options, &report.gpu_note);
+  const std::string& context_device = tool_options.device;
   report.gpu = ctx != nullptr;
   // A device asked for by name or index that is not there is an error, not a CPU-only run.
   if (!ctx && !o.skip_gpu && !context_device.empty()) {
