@@ -200,6 +200,54 @@ TEST(UsdaWriter, BlendShapesWithInbetweensOnASkinnedMeshReadBackAsTheOriginal) {
   ExpectRoundTrip(cesium, 1e-5f);
 }
 
+// A UsdSkel clip with a blocked sample (the skeleton at rest from time code 7 to 9, the pose
+// before it held) jumps at 7: its keys there, a float step apart, are written so that the jump
+// stays at time code 7 and the hold before it stays a hold, in each encoding.
+TEST(UsdaWriter, AClipThatJumpsAtABlockedSampleReadsBackJumpingThere) {
+  const std::string text =
+      "#usda 1.0\n(\n    timeCodesPerSecond = 24\n)\n"
+      "def SkelRoot \"R\" (\n    prepend apiSchemas = [\"SkelBindingAPI\"]\n)\n{\n"
+      "    def Skeleton \"Skel\" (\n        prepend apiSchemas = [\"SkelBindingAPI\"]\n    )\n"
+      "    {\n"
+      "        uniform token[] joints = [\"a\"]\n"
+      "        uniform matrix4d[] bindTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n"
+      "        uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n"
+      "        rel skel:animationSource = </R/Skel/Anim>\n"
+      "        def SkelAnimation \"Anim\"\n        {\n"
+      "            uniform token[] joints = [\"a\"]\n"
+      "            float3[] translations.timeSamples = { 0: [(0,0,0)], 5: [(0,4,0)], 7: None, "
+      "9: [(0,10,0)], 10: [(0,12,0)] }\n"
+      "            quatf[] rotations = [(1, 0, 0, 0)]\n"
+      "            half3[] scales = [(1, 1, 1)]\n"
+      "        }\n"
+      "    }\n"
+      "    def Mesh \"M\" (\n        prepend apiSchemas = [\"SkelBindingAPI\"]\n    )\n    {\n"
+      "        rel skel:skeleton = </R/Skel>\n"
+      "        point3f[] points = [(0,0,0), (1,0,0), (1,1,0)]\n"
+      "        int[] faceVertexCounts = [3]\n"
+      "        int[] faceVertexIndices = [0, 1, 2]\n"
+      "        int[] primvars:skel:jointIndices = [0] (interpolation = \"constant\")\n"
+      "        float[] primvars:skel:jointWeights = [1] (interpolation = \"constant\")\n"
+      "    }\n}\n";
+  const Asset original =
+      ReadBack(std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  ASSERT_EQ(original.animations.size(), 1u);
+  for (const auto& [encoding, back] : WriteAndReadBack(original)) {
+    SCOPED_TRACE(encoding);
+    // Point 0's y: 0 → 4 over 0..5, held 4 until 7, rest (0) until 9, then 10 → 12.
+    for (const auto& [code, y] : std::vector<std::pair<double, float>>{
+             {2.5, 2}, {5, 4}, {6, 4}, {6.99, 4}, {7, 0}, {8, 0}, {8.99, 0}, {9, 10}, {9.5, 11}}) {
+      SCOPED_TRACE(code);
+      const float t = float(code / 24);
+      const Baked want = Bake(original, 0, t), got = Bake(back, 0, t);
+      ASSERT_EQ(want.positions.size(), 9u);
+      ASSERT_EQ(got.positions.size(), 9u);
+      EXPECT_NEAR(want.positions[1], y, 1e-4f);
+      EXPECT_NEAR(got.positions[1], y, 1e-4f);
+    }
+  }
+}
+
 TEST(UsdaWriter, OtherClipsAreReportedAsLeftOut) {
   const Asset fox = LoadShared("Fox/Fox.glb");
   ASSERT_EQ(fox.animations.size(), 3u);

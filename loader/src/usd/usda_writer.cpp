@@ -380,15 +380,24 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
   if (!rest) return rest.status();
   std::vector<Sample> samples;
   if (clip >= 0) {
-    for (float t : KeyTimes(asset.animations[size_t(clip)])) {
-      auto scene = cpu::EvaluateScene(asset, clip, t);
+    const std::vector<float> times = KeyTimes(asset.animations[size_t(clip)]);
+    // Key times are float seconds: a key at frame 14 of 30 comes back as 13.9999995. A time code
+    // within 1e-4 of a whole one is that whole one. Where several keys are that close to one
+    // whole time code (a clip that jumps there has a key a float step before it, holding the
+    // value from the left), only the last takes it, and only when the ones before it are below
+    // it, so that the keys keep their order and the jump stays at the whole time code.
+    const auto near_whole = [&](size_t i, double* whole) {
+      const double code = double(times[i]) * options.time_codes_per_second;
+      *whole = std::round(code);
+      return std::fabs(code - *whole) < 1e-4;
+    };
+    for (size_t i = 0; i < times.size(); ++i) {
+      auto scene = cpu::EvaluateScene(asset, clip, times[i]);
       if (!scene) return scene.status();
-      // Key times are float seconds: a key at frame 14 of 30 comes back as 13.9999995. A time
-      // code within 1e-4 of a whole one is that whole one.
-      // (Not onto the whole time code the previous key already took.)
-      double time_code = double(t) * options.time_codes_per_second;
-      const double whole = std::round(time_code);
-      if (std::fabs(time_code - whole) < 1e-4 &&
+      double time_code = double(times[i]) * options.time_codes_per_second, whole = 0, next = 0;
+      const bool last_of_run =
+          i + 1 == times.size() || !near_whole(i + 1, &next) || next != std::round(time_code);
+      if (near_whole(i, &whole) && last_of_run &&
           (samples.empty() || whole > samples.back().time_code)) {
         time_code = whole;
       }
