@@ -741,6 +741,20 @@ TEST(UsdAsset, BlockedBlendShapeWeightSamplesWeighEveryShapeZeroUntilTheNextSamp
   bool said = false;
   for (const Warning& w : loaded.warnings) said |= w.where == "/R/Skel/Anim.blendShapeWeights";
   EXPECT_TRUE(said);
+  // No sample of one weight per shape: no weights channel, and that is said too.
+  const LoadedAsset none = Load(Rig(
+      shapes,
+      AnimationWith({}, "            float[] blendShapeWeights.timeSamples = { 0: [1], 5: None }"),
+      "    timeCodesPerSecond = 10\n"));
+  for (const AnimationChannel& ch : none.asset.animations.at(0).channels) {
+    EXPECT_NE(ch.path, AnimationPath::kWeights);
+  }
+  said = false;
+  for (const Warning& w : none.warnings) {
+    said |= w.where == "/R/Skel/Anim.blendShapeWeights" &&
+            w.message.find("no sample has one value per element") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
 }
 
 TEST(UsdAsset, BlendShapesBecomeMorphTargetsDrivenByNameFromTheAnimation) {
@@ -863,11 +877,13 @@ TEST(UsdAsset, TransformOpsComposeInXformOpOrder) {
   EXPECT_NEAR(x.rotation.w, std::sqrt(0.5f), 1e-6f);
 }
 
-// An op blocked with None (its default, or the first time sample it is read at) is the identity,
-// as UsdGeom reads an op without a value, with a warning; the other ops still compose.
+// An op blocked with None (its default, or the first time sample it is read at), or declared
+// without a value, is the identity, as UsdGeom reads an op without a value, with a warning; the
+// other ops still compose.
 TEST(UsdAsset, ABlockedTransformOpIsTheIdentity) {
   for (const char* rotate : {"    float xformOp:rotateZ = None\n",
-                             "    float xformOp:rotateZ.timeSamples = { 0: None, 1: 90 }\n"}) {
+                             "    float xformOp:rotateZ.timeSamples = { 0: None, 1: 90 }\n",
+                             "    float xformOp:rotateZ\n"}) {
     SCOPED_TRACE(rotate);
     const LoadedAsset loaded = Load(std::string("#usda 1.0\ndef Xform \"X\"\n{\n"
                                                 "    double3 xformOp:translate = (1, 0, 0)\n") +
@@ -879,7 +895,8 @@ TEST(UsdAsset, ABlockedTransformOpIsTheIdentity) {
     EXPECT_FLOAT_EQ(x.rotation.w, 1.0f);
     bool said = false;
     for (const Warning& w : loaded.warnings) {
-      said |= w.where == "/X.xformOp:rotateZ" && w.message.find("blocked") != std::string::npos;
+      said |=
+          w.where == "/X.xformOp:rotateZ" && w.message.find("the identity") != std::string::npos;
     }
     EXPECT_TRUE(said);
   }

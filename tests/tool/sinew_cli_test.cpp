@@ -770,6 +770,7 @@ TEST(SinewTool, RefusesAFolderAsItsInputWhenTheOutputExists) {
     EXPECT_NE(run.err.find("a directory, not a file"), std::string::npos) << run.err;
   }
   EXPECT_EQ(ReadText(dir.path() / "x.png"), "old");
+  EXPECT_EQ(ReadText(dir.path() / "b.json"), "old");
   EXPECT_EQ(ReadText(dir.path() / "o.usda"), "old");
 }
 

@@ -119,8 +119,8 @@ struct Prim {
   size_t offset = 0;                        // Byte offset of the specifier in the text.
   // Indices of `attributes` and `relationships` in the order of their names, for the Find
   // functions' binary search (Layer::IndexProperties; both readers fill them). Binding resolution
-  // looks up a handful of names at every ancestor of every mesh, so a scan here made a file with
-  // very many properties on an ancestor of very many meshes quadratic to load.
+  // looks up a handful of names at every ancestor of every mesh: the index keeps a file with very
+  // many properties on an ancestor of very many meshes from loading in quadratic time.
   std::vector<uint32_t> attributes_by_name, relationships_by_name;
 
   // The attribute or relationship of that name; null when there is none. A binary search while

@@ -184,12 +184,13 @@ LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out) {
       value = &a->time_samples.front().value;
       c.Warn(prim.path + "." + name, "a time-sampled transform op is read at its first sample");
     }
-    if (value ? value->blocked : Blocked(a)) {
-      // UsdGeom takes an op without a value for the identity.
-      c.Warn(prim.path + "." + name, "blocked with None: the identity, as UsdGeom reads it");
+    if (!value || value->blocked) {
+      // UsdGeom takes an op without a value (blocked, or declared without one) for the identity.
+      c.Warn(prim.path + "." + name,
+             std::string(value || Blocked(a) ? "blocked with None" : "declared without a value") +
+                 ": the identity, as UsdGeom reads it");
       continue;
     }
-    if (!value) return {Error::kMissingProperty, name + " has no value", prim.path + "." + name};
     const std::vector<double> v = NumbersOf(*value);
     const std::string_view kind = std::string_view(name).substr(sizeof("xformOp:") - 1);
     const std::string_view op = kind.substr(0, kind.find(':'));
@@ -982,9 +983,6 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   return {};
 }
 
-// The samples of one of a SkelAnimation's arrays with `components` numbers for each of `count`
-// elements: its time samples (a sample of another size, or blocked, skipped with a warning), or its
-// default as a single key. Empty when it has neither.
 // One of a SkelAnimation's arrays as the clip reads it: its samples whose time in seconds is
 // finite and after the previous one's, each with its value when that is one value per element,
 // or none where it is not (blocked with None, or of another size). UsdSkel has no animation from
@@ -1035,6 +1033,11 @@ Samples SamplesOf(LoadState& c, const Prim& animation, const char* name, size_t 
                "), or blocked with None: from each to the next sample the animation has no "
                "value, as in UsdSkel (the skeleton at rest, no blend shape)");
   }
+  if (without > 0 && !out.any_value) {
+    c.Warn(animation.path + "." + name, "no sample has one value per element (" +
+                                            std::to_string(count) +
+                                            "), or each is blocked with None: not animated");
+  }
   if (!out.any_value) out = {};
   return out;
 }
@@ -1048,7 +1051,9 @@ std::optional<Value> SampleValue(const Samples& s, double code, bool from_left) 
   const size_t i = after == s.codes.begin() ? 0 : size_t(after - s.codes.begin()) - 1;
   if (!s.values[i]) return std::nullopt;
   if (i + 1 == s.codes.size() || code <= s.codes[i] || !s.values[i + 1]) return *s.values[i];
+  if (code >= s.codes[i + 1]) return *s.values[i + 1];  // from the left, at the next sample
   const double u = (code - s.codes[i]) / (s.codes[i + 1] - s.codes[i]);
+  if (!(u > 0 && u < 1)) return *s.values[i];  // codes so far apart that their difference is inf
   if (std::optional<Value> v = usd::Interpolate(*s.values[i], *s.values[i + 1], u)) return v;
   return *s.values[i];
 }
