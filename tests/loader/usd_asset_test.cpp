@@ -741,6 +741,13 @@ TEST(UsdAsset, BlockedBlendShapeWeightSamplesWeighEveryShapeZeroUntilTheNextSamp
   bool said = false;
   for (const Warning& w : loaded.warnings) said |= w.where == "/R/Skel/Anim.blendShapeWeights";
   EXPECT_TRUE(said);
+  // A key for each of the six samples, and one a float step before each of the four where the
+  // weights jump (7, 9, 10, 11), none where they run on.
+  for (const AnimationChannel& ch : a.animations.at(0).channels) {
+    if (ch.path == AnimationPath::kWeights) {
+      EXPECT_EQ(a.animations[0].samplers[ch.sampler].input.count, 10u);
+    }
+  }
   // No sample of one weight per shape: no weights channel, and that is said too.
   const LoadedAsset none = Load(Rig(
       shapes,

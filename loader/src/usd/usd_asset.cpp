@@ -1059,9 +1059,10 @@ std::optional<Value> SampleValue(const Samples& s, double code, bool from_left) 
 }
 
 // The keys of a clip that holds arrays some of whose samples have no value: every sample time of
-// `tracks`, each after the first preceded by a key a float's step earlier that holds the values
-// from the left. Between two keys each array then interpolates as it did between its own samples,
-// and where a sample starts or ends a span without a value the clip jumps there, as UsdSkel does.
+// `tracks`, and a float's step before each one where an array jumps there (its value from the left
+// is another, or it has a value on one side only), a key holding the values from the left.
+// Between two keys each array then interpolates as it did between its own samples, and where a
+// sample starts or ends a span without a value the clip jumps there, as UsdSkel does.
 struct MergedKeys {
   std::vector<float> times;  // seconds
   std::vector<double> codes;
@@ -1073,11 +1074,20 @@ MergedKeys MergeKeys(std::span<const Samples* const> tracks) {
     for (size_t i = 0; i < t->codes.size(); ++i) all.emplace_back(t->codes[i], t->times[i]);
   }
   std::sort(all.begin(), all.end());
+  const auto jumps = [&](double code) {
+    for (const Samples* t : tracks) {
+      const std::optional<Value> left = SampleValue(*t, code, true);
+      const std::optional<Value> right = SampleValue(*t, code, false);
+      if (left.has_value() != right.has_value()) return true;
+      if (left && !std::ranges::equal(left->floats(), right->floats())) return true;
+    }
+    return false;
+  };
   MergedKeys out;
   for (const auto& [code, seconds] : all) {
     if (!out.times.empty() && seconds <= out.times.back()) continue;  // the same key, or on it
     const float before = std::nextafter(seconds, -std::numeric_limits<float>::infinity());
-    if (!out.times.empty() && before > out.times.back()) {
+    if (!out.times.empty() && before > out.times.back() && jumps(code)) {
       out.times.push_back(before);
       out.codes.push_back(code);
       out.from_left.push_back(true);
