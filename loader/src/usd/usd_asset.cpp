@@ -1027,11 +1027,12 @@ Samples SamplesOf(LoadState& c, const Prim& animation, const char* name, size_t 
                "range");
   }
   if (without > 0 && out.any_value) {
+    const bool weights = std::string_view(name) == "blendShapeWeights";
     c.Warn(animation.path + "." + name,
-           std::to_string(without) + " samples without one value per element (" +
-               std::to_string(count) +
-               "), or blocked with None: from each to the next sample the animation has no "
-               "value, as in UsdSkel (the skeleton at rest, no blend shape)");
+           std::to_string(without) + (without == 1 ? " sample is" : " samples are") +
+               " blocked with None or not one value per element (" + std::to_string(count) +
+               "): from each to the next sample there is no value, and there, as in UsdSkel, " +
+               (weights ? "no blend shape applies" : "the skeleton is at its rest pose"));
   }
   if (without > 0 && !out.any_value) {
     c.Warn(animation.path + "." + name, "no sample has one value per element (" +
