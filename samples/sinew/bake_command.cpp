@@ -200,6 +200,9 @@ int BakeCommand(std::span<const std::string_view> args) {
   }
   const std::unique_ptr<loader::LoadedFile> file = LoadForCommand("bake", o.file, o.pose);
   if (!file) return 1;
+  for (const std::string& extension : extensions) {
+    if (!WritesNoFileItRead("bake", file->loaded, o.out + extension)) return 2;
+  }
   const Asset& a = file->loaded.asset;
   std::unique_ptr<vk::Context> context;
   if (o.device == "gpu") {

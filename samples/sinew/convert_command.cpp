@@ -174,6 +174,7 @@ int ConvertCommand(std::span<const std::string_view> args) {
     return 1;
   }
   PrintLoaderWarnings("convert", loaded->loaded);
+  if (!WritesNoFileItRead("convert", loaded->loaded, o.out)) return 2;
   // Without --anim, the first clip, if the file has one (FindClip("") is none).
   const bool first = o.anim.empty() && !loaded->loaded.asset.animations.empty();
   const auto clip = FindClip(loaded->loaded.asset, first ? "0" : o.anim);

@@ -118,6 +118,21 @@ bool CanWriteOutput(const char* command, const std::string& input, const std::st
   return false;
 }
 
+bool WritesNoFileItRead(const char* command, const loader::LoadedAsset& loaded,
+                        const std::string& output) {
+  std::error_code ec;
+  for (const fs::path& read : loaded.external_files) {
+    if (fs::equivalent(read, output, ec)) {
+      std::fprintf(stderr,
+                   "sinew %s: %s is a file the input names, which would be overwritten: choose "
+                   "another output\n",
+                   command, output.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
 bool IsFolderName(const std::string& path) {
   std::error_code ec;
   return !fs::path(path).has_filename() || fs::is_directory(path, ec);

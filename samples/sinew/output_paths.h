@@ -7,15 +7,23 @@
 #include <string>
 #include <string_view>
 
+#include "sinew/loader/loaded_asset.h"
+
 namespace sinew::tool {
 
 // Whether `output` may be written for `input`: its folder exists, it is not a folder, and it is
 // neither `input` nor a file the input names (a string of its JSON, a GLB's JSON chunk included,
 // or a .usda asset path, taken relative to its folder, URI escapes decoded), however the output
 // reaches it: another spelling, a symlink, a hard link. The names inside binary encodings (.g4b,
-// .usdc, .usdz) are not looked for. Otherwise false, after saying why on stderr, naming `command`
-// ("bake").
+// .usdc, .usdz) are not looked for here: once the input is loaded, WritesNoFileItRead covers the
+// files its loader read. Otherwise false, after saying why on stderr, naming `command` ("bake").
 bool CanWriteOutput(const char* command, const std::string& input, const std::string& output);
+
+// Whether `output` is none of the files the loader read beside the input
+// (LoadedAsset::external_files: a .g4b's or a Zstd-compressed JSON's external buffers too), by file
+// identity. Otherwise false, after saying why on stderr, as CanWriteOutput does.
+bool WritesNoFileItRead(const char* command, const loader::LoadedAsset& loaded,
+                        const std::string& output);
 
 // Whether `path` names a folder rather than a file: it ends in a separator, or a folder is there.
 bool IsFolderName(const std::string& path);

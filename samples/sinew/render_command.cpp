@@ -232,6 +232,7 @@ int RenderCommand(std::span<const std::string_view> args) {
   if (!CanWriteOutput("render", o.file, o.out)) return 2;
   const std::unique_ptr<loader::LoadedFile> file = LoadForCommand("render", o.file, o.pose);
   if (!file) return 1;
+  if (!WritesNoFileItRead("render", file->loaded, o.out)) return 2;
   const Asset& a = file->loaded.asset;
   auto times = FrameTimes(a, o);
   if (!times) {

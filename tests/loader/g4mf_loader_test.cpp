@@ -403,13 +403,28 @@ TEST(G4mfLoader, ReadsAnExternalBufferBesideTheFile) {
     std::ofstream text(dir / "body.g4tf", std::ios::binary);
     text << c.doc.Json();
   }
+  // The same from a .g4b whose JSON chunk is Zstd-compressed: the buffer's name is in no text.
+  {
+    const std::vector<uint8_t> g4b =
+        MakeG4b({{g4mf::kG4bChunkJson, g4mf::kG4bEncodingZstd, Zstd(Bytes(c.doc.Json()))}});
+    std::ofstream binary(dir / "body.g4b", std::ios::binary);
+    binary.write(reinterpret_cast<const char*>(g4b.data()), std::streamsize(g4b.size()));
+  }
   auto loaded = LoadG4mf(dir / "body.g4tf");
+  auto from_binary = LoadG4mf(dir / "body.g4b");
+  // Each says which file beside it it read (LoadedAsset::external_files).
+  for (const auto* l : {&loaded, &from_binary}) {
+    ASSERT_TRUE(l->ok()) << l->error().ToString();
+    ASSERT_EQ((*l)->external_files.size(), 1u);
+    EXPECT_TRUE(std::filesystem::equivalent((*l)->external_files[0], dir / "body.bin"));
+  }
+  EXPECT_TRUE(inline_data->external_files.empty());
   std::filesystem::remove_all(dir);
-  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   const Primitive& p = loaded->asset.meshes[0].primitives[0];
   EXPECT_EQ(p.positions, inline_data->asset.meshes[0].primitives[0].positions);
   EXPECT_EQ(p.sparse_influences.weights,
             inline_data->asset.meshes[0].primitives[0].sparse_influences.weights);
+  EXPECT_EQ(from_binary->asset.meshes[0].primitives[0].positions, p.positions);
 }
 
 // ---------------------------------------------------------------------------------------------

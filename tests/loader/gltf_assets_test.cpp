@@ -151,6 +151,19 @@ INSTANTIATE_TEST_SUITE_P(Assets, SharedAsset, ::testing::ValuesIn(kAssets),
                            return name + "_" + std::to_string(param_info.index);
                          });
 
+// A .gltf says which files beside it it read (its external buffers, once each in the order read);
+// a .glb whose buffer is its BIN chunk, none.
+TEST(LoadGltf, NamesTheExternalFilesItRead) {
+  auto gltf = LoadGltf(Assets() / "AnimatedMorphCube/AnimatedMorphCube.gltf");
+  ASSERT_TRUE(gltf.ok()) << gltf.error().ToString();
+  ASSERT_EQ(gltf->external_files.size(), 1u);
+  EXPECT_TRUE(std::filesystem::equivalent(gltf->external_files[0],
+                                          Assets() / "AnimatedMorphCube/AnimatedMorphCube.bin"));
+  auto glb = LoadGltf(Assets() / "Fox/Fox.glb");
+  ASSERT_TRUE(glb.ok()) << glb.error().ToString();
+  EXPECT_TRUE(glb->external_files.empty());
+}
+
 TEST(LoadGltf, KeepsWeightsAsAuthoredWhenAsked) {
   // RobotExpressive has skin weights summing to up to 1.75 (assets/LICENSES.md).
   GltfOptions options;

@@ -727,6 +727,28 @@ TEST(SinewTool, NeverWritesOverItsInputNorAFileTheInputNames) {
     EXPECT_EQ(run.exit_code, 2) << args[3] << ": " << run.err;
     EXPECT_NE(run.err.find("is a file the input names"), std::string::npos) << run.err;
   }
+  // A name no text holds as written (a JSON escape in the URI) is caught once the file is loaded,
+  // by the files its loader read (LoadedAsset::external_files), and so is a .g4b's.
+  // (The buffer copied under the names a picture and a conversion would have.)
+  for (const char* name : {"AnimatedMorphCube.bin", "data.png", "data.usda"}) {
+    std::string json_escaped = gltf;
+    char first[8];
+    std::snprintf(first, sizeof(first), "\\u%04x", unsigned(name[0]));  // "\u0041" for 'A'
+    json_escaped.replace(json_escaped.find("\"AnimatedMorphCube.bin\""), 23,
+                         "\"" + std::string(first) + std::string(name + 1) + "\"");
+    if (std::string_view(name) != "AnimatedMorphCube.bin") {
+      std::filesystem::copy_file(dir.path() / "AnimatedMorphCube.bin", dir.path() / name);
+    }
+    WriteText(dir.path() / (std::string(name) + ".gltf"), json_escaped);
+  }
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"bake", "AnimatedMorphCube.bin.gltf", "--out", "AnimatedMorphCube"},
+           {"render", "data.png.gltf", "--out", "data.png"},
+           {"convert", "data.usda.gltf", "data.usda"}}) {
+    const ToolRun run = RunSinew(args, dir.path());
+    EXPECT_EQ(run.exit_code, 2) << args[0] << ": " << run.err;
+    EXPECT_NE(run.err.find("is a file the input names"), std::string::npos) << run.err;
+  }
   EXPECT_EQ(ReadText(dir.path() / "AnimatedMorphCube.gltf"), gltf);
   EXPECT_EQ(ReadText(dir.path() / "AnimatedMorphCube.bin"), bin);
   EXPECT_EQ(ReadText(dir.path() / "bufs/cube x.bin"), moved);

@@ -20,7 +20,8 @@ ErrorInfo At(ErrorInfo err, const Path& where) {
 }  // namespace
 
 LoadStatus ReadBufferUri(const std::filesystem::path& base_dir, std::string_view uri,
-                         const Path& where, std::vector<uint8_t>* out) {
+                         const Path& where, std::vector<uint8_t>* out,
+                         std::vector<std::filesystem::path>* files_read) {
   if (IsDataUri(uri)) {
     auto data = ParseDataUri(uri);
     if (!data) return At(data.error(), where);
@@ -48,6 +49,7 @@ LoadStatus ReadBufferUri(const std::filesystem::path& base_dir, std::string_view
   }
   *out = std::move(file->storage);
   out->resize(file->size);
+  files_read->push_back(std::move(*path));
   return {};
 }
 

@@ -21,9 +21,10 @@ namespace sinew::loader {
 // against `base_dir` (percent-decoded) and read whole. `where` (the uri property) is put in front
 // of every error's location. Errors: those of ParseDataUri, DecodeBase64, ResolveRelativeUri and
 // ReadFile (whose message gains the resolved path); kUnsupportedFeature for a data: URI that is
-// not base64.
+// not base64. A file read is appended to `files_read` (LoadedAsset::external_files).
 LoadStatus ReadBufferUri(const std::filesystem::path& base_dir, std::string_view uri,
-                         const Path& where, std::vector<uint8_t>* out);
+                         const Path& where, std::vector<uint8_t>* out,
+                         std::vector<std::filesystem::path>* files_read);
 
 // A buffer's data of `size` bytes holds its byteLength: kOutOfBounds at buffer/byteLength if not.
 LoadStatus CheckByteLength(uint64_t byte_length, size_t size, const Path& buffer);

@@ -90,7 +90,8 @@ struct LoadState {
   size_t output_budget = 0;
   std::vector<Warning>* warnings = nullptr;
   Asset* asset = nullptr;
-  std::vector<uint32_t> children;  // Scratch: one node's children.
+  std::vector<std::filesystem::path>* files_read = nullptr;  // LoadedAsset::external_files
+  std::vector<uint32_t> children;                            // Scratch: one node's children.
 
   void Warn(const Path& where, std::string message) {
     warnings->push_back({where.ToString(), std::move(message)});
@@ -255,7 +256,7 @@ LoadStatus ReadChunkBuffer(LoadState& c, uint64_t chunk, uint64_t byte_length, b
 LoadStatus ReadUriBuffer(LoadState& c, std::string_view uri, uint64_t byte_length, bool zstd,
                          const Path& where, size_t i) {
   std::vector<uint8_t>& owned = c.owned_buffers[i];
-  SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), &owned));
+  SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), &owned, c.files_read));
   if (zstd) {
     std::vector<uint8_t> stored = std::move(owned);
     SINEW_TRY(DecodeZstd(c, stored, size_t(byte_length), Path(where, "uri"), &owned));
@@ -1440,6 +1441,7 @@ Result<LoadedAsset> LoadDocument(std::span<const uint8_t> json, size_t padding,
   c.input_bytes = file_size;
   c.warnings = &out.warnings;
   c.asset = &out.asset;
+  c.files_read = &out.external_files;
   c.material_count = ArraySize(root, "materials");
   c.shape_count = ArraySize(root, "shapes");
   SINEW_TRY(CheckAsset(c, root));

@@ -101,6 +101,7 @@ struct LoadState {
   mutable uint64_t decoded_bytes = 0;
   std::vector<Warning>* warnings = nullptr;
   Asset* asset = nullptr;
+  std::vector<std::filesystem::path>* files_read = nullptr;  // LoadedAsset::external_files
   // Scratch, reused from object to object and from load to load.
   std::vector<double> numbers;
   std::vector<float> floats;
@@ -147,6 +148,7 @@ struct LoadState {
     decoded_bytes = 0;
     warnings = &out->warnings;
     asset = &out->asset;
+    files_read = &out->external_files;
   }
 };
 
@@ -224,7 +226,7 @@ LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
       }
     } else {
       std::vector<uint8_t>& owned = c.owned_buffers[i];
-      SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), &owned));
+      SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), &owned, c.files_read));
       bytes = owned;
       c.input_bytes += owned.size();
     }

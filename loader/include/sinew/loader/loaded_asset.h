@@ -2,6 +2,7 @@
 // warns about: docs/gltf.md, docs/G4MF.md).
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ struct Warning {
 struct LoadedAsset {
   Asset asset;
   std::vector<Warning> warnings;
+  // The files beside the asset's own that the loader read, as their URIs resolved them (a glTF's or
+  // G4MF's external buffers; data: URIs and a GLB's or .g4b's chunks are not files), in the order
+  // read: what the asset depends on, for an engine that reloads it when they change, or a tool
+  // that must not write over them. Empty for UsdSkel, whose loader reads one layer.
+  std::vector<std::filesystem::path> external_files;
 };
 
 }  // namespace sinew::loader
