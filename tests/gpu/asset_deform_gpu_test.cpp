@@ -132,10 +132,10 @@ INSTANTIATE_TEST_SUITE_P(UsdPackages, AssetDeformGpu, ::testing::ValuesIn(testin
 
 class AssetCrowdGpu : public testing::GpuTest {};
 
-// A crowd of several assets in one cache sized by SkinCacheOptionsFor(crowd): exactly the
-// characters asked for fit, each asset's capacities as its own options count them, and the output
-// pages' slack once rather than once per asset, so never more than the assets' own options add up
-// to.
+// A crowd of several assets in one cache sized by SkinCacheOptionsFor(crowd), in output pages small
+// enough that the crowd takes several: exactly the characters asked for fit, each asset's
+// capacities as its own options count them, and the output pages' slack counted for the whole
+// crowd.
 TEST_F(AssetCrowdGpu, OptionsForACrowdOfSeveralAssetsHoldExactlyItsCharacters) {
   std::vector<loader::LoadedFile> files;
   for (const char* name : {"Fox/Fox.glb", "three_RobotExpressive/RobotExpressive.glb"}) {
@@ -144,15 +144,23 @@ TEST_F(AssetCrowdGpu, OptionsForACrowdOfSeveralAssetsHoldExactlyItsCharacters) {
     files.push_back(std::move(loaded.value()));
   }
   const vk::AssetCharacters crowd[] = {{&files[0].loaded.asset, 3}, {&files[1].loaded.asset, 2}};
-  const vk::SkinCacheOptions options = vk::SkinCacheOptionsFor(crowd);
-  const vk::SkinCacheOptions fox = vk::SkinCacheOptionsFor(files[0].loaded.asset, 3);
-  const vk::SkinCacheOptions robot = vk::SkinCacheOptionsFor(files[1].loaded.asset, 2);
+  // Output pages of 256 KiB, so that the crowd's outputs (about 650 KB) take more than one and
+  // the pages' slack counts.
+  vk::SkinCacheOptions base;
+  base.output_page_bytes = 256 << 10;
+  const vk::SkinCacheOptions options = vk::SkinCacheOptionsFor(crowd, base);
+  const vk::SkinCacheOptions fox = vk::SkinCacheOptionsFor(files[0].loaded.asset, 3, base);
+  const vk::SkinCacheOptions robot = vk::SkinCacheOptionsFor(files[1].loaded.asset, 2, base);
   EXPECT_EQ(options.max_instances, fox.max_instances + robot.max_instances);
   EXPECT_EQ(options.max_palettes, fox.max_palettes + robot.max_palettes);
   EXPECT_EQ(options.max_palette_entries, fox.max_palette_entries + robot.max_palette_entries);
   EXPECT_EQ(options.max_morph_weights, fox.max_morph_weights + robot.max_morph_weights);
   EXPECT_EQ(options.mesh_bytes, fox.mesh_bytes + robot.mesh_bytes);
-  EXPECT_LE(options.output_bytes, fox.output_bytes + robot.output_bytes);
+  // The outputs: whole pages, more than either asset's alone. (Not bounded by the two assets'
+  // options added up: Fox's three characters fit one page and need no slack alone, but not beside
+  // RobotExpressive's in pages shared with them.)
+  EXPECT_EQ(options.output_bytes % base.output_page_bytes, 0u);
+  EXPECT_GT(options.output_bytes, std::max(fox.output_bytes, robot.output_bytes));
 
   auto cache = vk::SkinCache::Create(*context_, options);
   ASSERT_TRUE(cache.ok()) << cache.error().ToString();

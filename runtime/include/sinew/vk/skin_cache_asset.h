@@ -47,8 +47,9 @@ struct AssetCharacters {
 };
 // `base` with every capacity set to hold a crowd of several assets in one cache: each asset's
 // meshes once and its characters, as SkinCacheOptionsFor(asset, characters) counts them, summed,
-// with the output pages' slack counted once for the whole crowd (rather than once per asset, as
-// adding up the assets' own options would).
+// with the output pages' slack counted once for the whole crowd. (Adding up the assets' own
+// options counts it once per asset, and not at all for an asset whose characters fit one page
+// alone, which beside other assets' in shared pages they may not: use this instead.)
 SkinCacheOptions SkinCacheOptionsFor(std::span<const AssetCharacters> crowd,
                                      const SkinCacheOptions& base = {});
 
