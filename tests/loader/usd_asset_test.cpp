@@ -702,6 +702,25 @@ TEST(UsdAsset, BlockedAnimationSamplesPoseTheSkeletonAtRestUntilTheNextSample) {
   }
 }
 
+// Samples whose time codes round onto one time in float seconds: the last of them is kept, as it
+// is the one that holds from there on (a block there stays a block, a value after a block stays a
+// value).
+TEST(UsdAsset, OfSamplesOnOneFloatTimeTheLastIsKept) {
+  const auto y_at_5 = [](const char* translations) {
+    const LoadedAsset loaded =
+        Load(Rig(kInfluences, AnimationWith(translations), "    timeCodesPerSecond = 10\n"));
+    auto scene = cpu::EvaluateScene(loaded.asset, 0, 0.5f);  // time code 5
+    EXPECT_TRUE(scene.ok());
+    return scene.ok() ? scene->pose.translations[size_t(NodeNamed(loaded.asset, "a/b"))].y : -1;
+  };
+  EXPECT_FLOAT_EQ(y_at_5("            float3[] translations.timeSamples = { 0: [(0,7,0)], "
+                         "1: [(0,7,0)], 1.00000001: None }"),
+                  2.0f);  // at rest
+  EXPECT_FLOAT_EQ(y_at_5("            float3[] translations.timeSamples = { 0: [(0,7,0)], "
+                         "1: None, 1.00000001: [(0,9,0)] }"),
+                  9.0f);
+}
+
 // The same for blend-shape weights: where the animation has no weights (a blocked sample, or one
 // not of one weight per shape), UsdSkel applies no blend shape: every weight is 0, the joints still
 // animated.

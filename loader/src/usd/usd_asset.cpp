@@ -1003,15 +1003,23 @@ Samples SamplesOf(LoadState& c, const Prim& animation, const char* name, size_t 
   size_t skipped = 0, without = 0;
   const auto take = [&](double time, const Value& v) {
     const float seconds = float(time / c.time_codes_per_second);
-    if (!std::isfinite(seconds) || (!out.times.empty() && seconds <= out.times.back())) {
+    if (!std::isfinite(seconds)) {
       ++skipped;
       return;
     }
     const bool has = !v.blocked && v.floats().size() == count * components;
+    if (!out.times.empty() && seconds <= out.times.back()) {
+      // Onto the previous sample's time in float seconds (the time codes are sorted): the later
+      // sample takes its place, as it holds from there on.
+      ++skipped;
+      if (!out.values.back()) --without;
+      out.codes.pop_back();
+      out.times.pop_back();
+      out.values.pop_back();
+    }
     out.codes.push_back(time);
     out.times.push_back(seconds);
     out.values.push_back(has ? &v : nullptr);
-    out.any_value |= has;
     if (!has) ++without;
   };
   if (!a->time_samples.empty()) {
@@ -1020,11 +1028,12 @@ Samples SamplesOf(LoadState& c, const Prim& animation, const char* name, size_t 
     take(0, *a->default_value);
   }
   out.missing = without > 0;
+  out.any_value = without < out.values.size();
   if (skipped > 0) {
     c.Warn(animation.path + "." + name,
            std::to_string(skipped) +
-               " samples skipped: at a time that rounds onto the previous one or past a float's "
-               "range");
+               " samples skipped: past a float's range in seconds, or at a time that rounds onto "
+               "the next one's (which takes its place)");
   }
   if (without > 0 && out.any_value) {
     const bool weights = std::string_view(name) == "blendShapeWeights";
