@@ -206,8 +206,8 @@ Result<std::vector<float>> FrameTimes(const Asset& a, const CommandOptions& o) {
   if (*clip >= 0 && past_end > 0 && !o.pose.bake.loop) {
     std::fprintf(stderr,
                  "sinew render: warning: %u of the %u pictures at --fps %g are past the clip's end "
-                 "(%.3f s): they show its last pose (--loop starts it again)\n",
-                 past_end, o.frames, double(o.fps), double(range.duration()));
+                 "(at %.3f s): they show its last pose (--loop starts it again)\n",
+                 past_end, o.frames, double(o.fps), double(range.end));
   }
   return times;
 }
