@@ -71,10 +71,24 @@ std::string_view NamingText(const std::string& bytes) {
   return bytes;
 }
 
-// Whether `input` names the file `output` is (the same file, however reached: a symlink, a hard
-// link, another spelling). Each name the input's text holds (QuotedNames) is taken for a path
-// relative to the input's folder, as the loaders resolve buffers, URI escapes decoded, and
-// compared with the output by file identity.
+// Whether the name `a` and the output `b` are one file: by identity when the output exists (a
+// symlink, a hard link, another spelling), else, where their file names agree, by their paths made
+// absolute with `..` and the links of the part that exists resolved (an output the input names
+// that nothing has written yet).
+bool SameFile(const fs::path& a, const fs::path& b, bool b_exists) {
+  std::error_code ec;
+  if (b_exists) return fs::equivalent(a, b, ec);
+  if (a.filename() != b.filename()) return false;
+  // (Absolute first: weakly_canonical leaves a relative path none of whose parts exist as it is.)
+  const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec), ec);
+  if (ec) return false;
+  const fs::path cb = fs::weakly_canonical(fs::absolute(b, ec), ec);
+  return !ec && ca == cb;
+}
+
+// Whether `input` names the file `output` is (SameFile). Each name the input's text holds
+// (QuotedNames) is taken for a path relative to the input's folder, as the loaders resolve
+// buffers, URI escapes decoded.
 bool InputNames(const fs::path& input, const fs::path& output) {
   std::error_code ec;
   // Only a regular file names others (libstdc++ throws reading a folder through a stream); what
@@ -84,10 +98,11 @@ bool InputNames(const fs::path& input, const fs::path& output) {
   const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   const bool usda = bytes.starts_with("#usda");
   const fs::path folder = input.parent_path();
+  const bool output_exists = fs::exists(output, ec);
   constexpr size_t kLongestName = 4096;
   for (const std::string_view name : QuotedNames(NamingText(bytes), usda)) {
     if (!name.empty() && name.size() <= kLongestName && name.find('\0') == std::string::npos &&
-        fs::equivalent(folder / PercentDecoded(name), output, ec)) {
+        SameFile(folder / PercentDecoded(name), output, output_exists)) {
       return true;
     }
   }
@@ -105,9 +120,7 @@ bool CanWriteOutput(const char* command, const std::string& input, const std::st
     why = "is a folder: give a file name";
   } else if (!folder.empty() && !fs::is_directory(folder, ec)) {
     why = "is in a folder that does not exist";
-  } else if (!fs::exists(out, ec)) {
-    return true;
-  } else if (fs::equivalent(in, out, ec)) {
+  } else if (fs::exists(out, ec) && fs::equivalent(in, out, ec)) {
     why = "is the input file, which would be overwritten: choose another output";
   } else if (InputNames(in, out)) {
     why = "is a file the input names, which would be overwritten: choose another output";

@@ -767,6 +767,17 @@ TEST(SinewTool, NeverWritesOverItsInputNorAFileTheInputNames) {
     EXPECT_NE(run.err.find(why), std::string::npos) << run.err;
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path() / "sub"));
+  // A file the input names is refused before anything has written it too, so that a second run
+  // does not refuse what the first wrote.
+  WriteText(dir.path() / "names.usda",
+            "#usda 1.0\ndef Xform \"X\"\n{\n    asset tex = @./named.obj@\n}\n");
+  for (int run_index = 0; run_index < 2; ++run_index) {
+    const ToolRun run =
+        RunSinew({"bake", "names.usda", "--format", "obj", "--out", "named"}, dir.path());
+    EXPECT_EQ(run.exit_code, 2) << run.err;
+    EXPECT_NE(run.err.find("is a file the input names"), std::string::npos) << run.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "named.obj"));
   // A .usda bake of the same name writes no file the input names.
   const ToolRun usda =
       RunSinew({"bake", "AnimatedMorphCube.gltf", "--out", "AnimatedMorphCube", "--format", "usda"},
