@@ -14,9 +14,10 @@ namespace sinew::tool {
 // Whether `output` may be written for `input`: its folder exists, it is not a folder, and it is
 // neither `input` nor a file the input names (a string of its JSON, a GLB's JSON chunk included,
 // or a .usda asset path, taken relative to its folder, URI escapes decoded), however the output
-// reaches it: another spelling, a symlink, a hard link; whether or not that file exists yet. The names inside binary encodings (.g4b,
-// .usdc, .usdz) are not looked for here: once the input is loaded, WritesNoFileItRead covers the
-// files its loader read. Otherwise false, after saying why on stderr, naming `command` ("bake").
+// reaches it: another spelling, a symlink, a hard link; whether or not that file exists yet. The
+// names inside binary encodings (.g4b, .usdc, .usdz) are not looked for here: once the input is
+// loaded, WritesNoFileItRead covers the files its loader read. Otherwise false, after saying why on
+// stderr, naming `command` ("bake").
 bool CanWriteOutput(const char* command, const std::string& input, const std::string& output);
 
 // Whether `output` is none of the files the loader read beside the input
