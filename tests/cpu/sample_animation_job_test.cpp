@@ -54,6 +54,18 @@ TEST(SampleAnimationJob, InterpolatesTranslationsLinearly) {
   ExpectNear(c.Translation(1.5f), 1, -0.5f, 2);
 }
 
+// Keys whose difference is past a float's range (±3e38) still interpolate to a finite value:
+// a + t·(b − a) overflowed to NaN there.
+TEST(SampleAnimationJob, InterpolatesKeysWhoseDifferenceOverflows) {
+  Clip c(AnimationPath::kTranslation, Interpolation::kLinear, {0, 1},
+         {0, 3e38f, -3e38f, 0, -3e38f, 3e38f}, 3);
+  const Float3 t = c.Translation(0.5f);
+  EXPECT_TRUE(std::isfinite(t.y) && std::isfinite(t.z)) << t.y << " " << t.z;
+  EXPECT_NEAR(t.y, 0.0f, 1e32f);
+  EXPECT_NEAR(t.z, 0.0f, 1e32f);
+  ExpectNear(c.Translation(0.25f), 0, 1.5e38f, -1.5e38f, 1e32f);
+}
+
 TEST(SampleAnimationJob, HoldsTheFirstAndLastValuesOutsideTheKeys) {
   Clip c(AnimationPath::kTranslation, Interpolation::kLinear, {1, 3}, {0, 0, 0, 4, -2, 8}, 3);
   ExpectNear(c.Translation(0), 0, 0, 0);

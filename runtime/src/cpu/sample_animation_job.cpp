@@ -90,7 +90,11 @@ void Sample(const Animation& animation, const AnimationSampler& s, size_t c, siz
         out[0] = r.x, out[1] = r.y, out[2] = r.z, out[3] = r.w;
         return;
       }
-      for (size_t i = 0; i < n; ++i) out[i] = at(k)[i] + a * (at(k + 1)[i] - at(k)[i]);
+      for (size_t i = 0; i < n; ++i) {
+        const float p = at(k)[i], q = at(k + 1)[i], d = q - p;
+        // Keys so far apart that their difference overflows: the other form, which does not.
+        out[i] = std::isfinite(d) ? p + a * d : p * (1 - a) + q * a;
+      }
       return;
     case Interpolation::kCubicSpline: {
       // Key k: (in-tangent, value, out-tangent); tangents are per second, so scaled by dt.
