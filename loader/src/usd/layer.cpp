@@ -57,6 +57,16 @@ const MetadataEntry* Metadata::Find(std::string_view key) const noexcept {
   return nullptr;
 }
 
+const Value* Attribute::UnblockedDefault() const noexcept {
+  return default_value && !default_value->blocked ? &*default_value : nullptr;
+}
+
+bool Attribute::BlockedDefault() const noexcept { return default_value && default_value->blocked; }
+
+bool Attribute::HasAuthoredValue() const noexcept {
+  return UnblockedDefault() != nullptr || !time_samples.empty();
+}
+
 namespace {
 
 // The element of `items` named `name`: a binary search through `by_name` (indices of `items` in

@@ -83,6 +83,13 @@ struct Attribute {
   std::string doc;
   Metadata metadata;
   size_t offset = 0;  // Byte offset of the first declaration in the text.
+
+  // The default when one is written and not blocked; null otherwise.
+  const Value* UnblockedDefault() const noexcept;
+  // Whether the default is written `= None` (a block: "no value", not a fallback).
+  bool BlockedDefault() const noexcept;
+  // USD's HasAuthoredValue: time samples, or a default that is not blocked.
+  bool HasAuthoredValue() const noexcept;
 };
 
 // A relationship spec; its statements (explicit, prepend, append, ...) merged into one, a later

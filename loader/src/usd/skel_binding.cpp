@@ -6,11 +6,9 @@
 namespace sinew::loader::usd {
 namespace {
 
-// Whether `a` has an authored value, as USD's HasAuthoredValue: time samples, or a default that
-// is not blocked (`= None` authors "no value", so the property is taken from further up).
-bool Authored(const Attribute* a) {
-  return a && ((a->default_value && !a->default_value->blocked) || !a->time_samples.empty());
-}
+// Whether `a` has an authored value (Attribute::HasAuthoredValue): one blocked with `= None`
+// authors "no value", so the property is taken from further up.
+bool Authored(const Attribute* a) { return a && a->HasAuthoredValue(); }
 
 }  // namespace
 

@@ -11,9 +11,7 @@ namespace {
 
 // `a`'s default when it has one that is not blocked: a BlendShape reads its arrays at the default
 // time, and one written `= None` is as good as unauthored (UsdSkel's query finds no value).
-const Value* DefaultOf(const Attribute* a) {
-  return a && a->default_value && !a->default_value->blocked ? &*a->default_value : nullptr;
-}
+const Value* DefaultOf(const Attribute* a) { return a ? a->UnblockedDefault() : nullptr; }
 
 std::span<const float> FloatsOf(const Attribute* a) {
   const Value* v = DefaultOf(a);
@@ -65,8 +63,7 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
                                       const SkelBinding& binding, size_t vertex_count) {
   BlendShapeSet out;
   // Blocked, the prim has no blend shapes (UsdSkel's cache reads only an authored value).
-  if (binding.blend_shapes && binding.blend_shapes->default_value &&
-      binding.blend_shapes->default_value->blocked) {
+  if (binding.blend_shapes && binding.blend_shapes->BlockedDefault()) {
     return out;
   }
   if (DefaultOf(binding.blend_shapes)) {
@@ -124,7 +121,7 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
       }
       const float w = *a.weight;
       MorphTarget t;
-      if (a.default_value && a.default_value->blocked) {
+      if (a.BlockedDefault()) {
         // Blocked: a shape of no offsets at its weight, as UsdSkel still weighs it in.
         t.positions.assign(vertex_count * 3, 0.0f);
       } else {

@@ -70,12 +70,10 @@ bool Transformable(std::string_view type) {
 // time code before the default (the default is the value only when no time is asked for), so a
 // default written beside them is not what UsdSkel skins with.
 const Value* AuthoredDefault(const Attribute* a) {
-  return a && a->default_value && !a->default_value->blocked && a->time_samples.empty()
-             ? &*a->default_value
-             : nullptr;
+  return a && a->time_samples.empty() ? a->UnblockedDefault() : nullptr;
 }
 
-bool Blocked(const Attribute* a) { return a && a->default_value && a->default_value->blocked; }
+bool Blocked(const Attribute* a) { return a && a->BlockedDefault(); }
 
 // AuthoredDefault of `prim`'s attribute `name`.
 const Value* DefaultOf(const Prim& prim, std::string_view name) {
@@ -508,8 +506,7 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
   // per face-vertex.
   // (primvars:normals counts when it has a value: blocked with None it leaves normals to speak.)
   const Attribute* normal_attr = p.FindAttribute("primvars:normals");
-  if (!normal_attr || (Blocked(normal_attr) && normal_attr->time_samples.empty()) ||
-      (!normal_attr->default_value && normal_attr->time_samples.empty())) {
+  if (!normal_attr || !normal_attr->HasAuthoredValue()) {
     normal_attr = p.FindAttribute("normals");
   }
   std::span<const float>& normals = out->normals;
