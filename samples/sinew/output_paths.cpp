@@ -1,11 +1,13 @@
 #include "output_paths.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -52,23 +54,29 @@ std::vector<std::string_view> QuotedNames(std::string_view text, bool usda) {
   return names;
 }
 
-// The part of `bytes` that can name other files: a GLB's JSON chunk, a .usda's or JSON file's
-// text; nothing for the binary encodings (.g4b, .usdc, .usdz), whose names sinew does not look
-// for here.
-std::string_view NamingText(const std::string& bytes) {
-  const auto word = [&](size_t at) {
-    uint32_t w = 0;
-    for (int b = 3; b >= 0; --b) w = w << 8 | uint8_t(bytes[at + size_t(b)]);
-    return w;
-  };
-  if (bytes.starts_with("glTF")) {  // header (12 bytes), then the JSON chunk's length and type
-    if (bytes.size() < 20) return {};
-    return std::string_view(bytes).substr(20, word(12));
+// The part of the file `input` that can name other files, read from it alone: a GLB's JSON chunk
+// (not its binary chunk), a .usda's or JSON file's text; nothing for the binary encodings (.g4b,
+// .usdc, .usdz), whose names WritesNoFileItRead covers once they are loaded.
+std::string NamingText(const fs::path& input) {
+  std::ifstream file(input, std::ios::binary);
+  std::string head(20, '\0');
+  file.read(head.data(), std::streamsize(head.size()));
+  head.resize(size_t(file.gcount()));
+  if (head.starts_with("glTF")) {  // header (12 bytes), then the JSON chunk's length and type
+    std::error_code ec;
+    const uintmax_t size = fs::file_size(input, ec);
+    if (head.size() < 20 || ec) return {};
+    uint32_t length = 0;
+    for (int b = 3; b >= 0; --b) length = length << 8 | uint8_t(head[12 + size_t(b)]);
+    std::string json(std::min<uintmax_t>(length, size - 20), '\0');  // a length past the end: cut
+    file.read(json.data(), std::streamsize(json.size()));
+    json.resize(size_t(file.gcount()));
+    return json;
   }
-  if (bytes.starts_with("G4MF") || bytes.starts_with("PXR-USDC") || bytes.starts_with("PK")) {
+  if (head.starts_with("G4MF") || head.starts_with("PXR-USDC") || head.starts_with("PK")) {
     return {};
   }
-  return bytes;
+  return head + std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
 }
 
 // Whether the name `a` and the output `b` are one file: by identity when the output exists (a
@@ -94,13 +102,12 @@ bool InputNames(const fs::path& input, const fs::path& output) {
   // Only a regular file names others (libstdc++ throws reading a folder through a stream); what
   // is not one is refused by the loader, which says so.
   if (!fs::is_regular_file(input, ec)) return false;
-  std::ifstream file(input, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  const bool usda = bytes.starts_with("#usda");
+  const std::string text = NamingText(input);
+  const bool usda = text.starts_with("#usda");
   const fs::path folder = input.parent_path();
   const bool output_exists = fs::exists(output, ec);
   constexpr size_t kLongestName = 4096;
-  for (const std::string_view name : QuotedNames(NamingText(bytes), usda)) {
+  for (const std::string_view name : QuotedNames(text, usda)) {
     if (!name.empty() && name.size() <= kLongestName && name.find('\0') == std::string::npos &&
         SameFile(folder / PercentDecoded(name), output, output_exists)) {
       return true;
