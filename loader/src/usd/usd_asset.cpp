@@ -1203,10 +1203,11 @@ void AddWeightChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& ou
   if (shapes.empty()) return;
   const Samples weights = SamplesOf(c, animation, "blendShapeWeights", shapes.size(), 1);
   if (weights.times.empty()) return;
-  // Where a sample has no value, keys from both sides of each sample (MergeKeys), and no blend
-  // shape (every weight 0) where there is none.
+  // One array on its own: MergeKeys gives its sample times, and keys from the left only where
+  // its weights jump (at a sample without a value, or the one after it), where no blend shape
+  // applies (every weight 0).
   const Samples* track[] = {&weights};
-  const MergedKeys merged = weights.missing ? MergeKeys(track) : MergedKeys{};
+  const MergedKeys merged = MergeKeys(track);
   std::vector<std::optional<Value>> at(merged.times.size());
   for (size_t k = 0; k < merged.times.size(); ++k) {
     at[k] = SampleValue(weights, merged.codes[k], merged.from_left[k]);
@@ -1215,7 +1216,7 @@ void AddWeightChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& ou
     if (mesh.skeleton != skeleton.prim) continue;
     const usd::AnimMapper map(shapes, mesh.shapes);
     AnimationSampler sampler;
-    sampler.input = AddKeys(out, weights.missing ? merged.times : weights.times);
+    sampler.input = AddKeys(out, merged.times);
     sampler.output = {out.keys.size(), sampler.input.count * mesh.targets};
     std::vector<float> row;
     const auto add = [&](std::span<const float> value) {
@@ -1224,12 +1225,8 @@ void AddWeightChannels(LoadState& c, const SkeletonInfo& skeleton, Animation& ou
       row.resize(mesh.targets, 0.0f);
       out.keys.insert(out.keys.end(), row.begin(), row.end());
     };
-    if (weights.missing) {
-      for (const std::optional<Value>& value : at) {
-        add(value ? value->floats() : std::span<const float>());
-      }
-    } else {
-      for (const Value* value : weights.values) add(value->floats());
+    for (const std::optional<Value>& value : at) {
+      add(value ? value->floats() : std::span<const float>());
     }
     sampler.components = uint32_t(mesh.targets);
     out.channels.push_back(
