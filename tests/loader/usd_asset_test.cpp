@@ -352,6 +352,34 @@ TEST(UsdAsset, AnAncestorsBindingWithoutSkelBindingApiCountsWithAWarning) {
   EXPECT_TRUE(Load(Rig(kInfluences)).warnings.empty());
 }
 
+// UsdGeom takes "Y" and "Z" for upAxis and a positive metersPerUnit; it reads anything else as
+// its fallback (Y, 0.01). Nothing the loader computes depends on them, so they are not refused,
+// but bake and render read them: a value UsdGeom would not take is named, with what stands in.
+TEST(UsdAsset, StageMetadataUsdGeomDoesNotTakeIsReadAsItsFallbackWithAWarning) {
+  for (const char* axis : {"Y", "Z"}) {
+    const std::string metadata = std::string("    upAxis = \"") + axis + "\"\n";
+    EXPECT_TRUE(Load(Rig(kInfluences, {}, metadata)).warnings.empty()) << axis;
+  }
+  EXPECT_TRUE(Load(Rig(kInfluences, {}, "    metersPerUnit = 0.01\n")).warnings.empty());
+  const LoadedAsset x = Load(Rig(kInfluences, {}, "    upAxis = \"X\"\n"));
+  EXPECT_EQ(x.asset.skins.size(), 1u);
+  ASSERT_EQ(x.warnings.size(), 1u);
+  EXPECT_EQ(x.warnings[0].where, "upAxis");
+  EXPECT_NE(x.warnings[0].message.find("\"X\" is neither \"Y\" nor \"Z\": read as \"Y\""),
+            std::string::npos)
+      << x.warnings[0].message;
+  for (const char* meters : {"0", "-1"}) {
+    const std::string metadata = std::string("    metersPerUnit = ") + meters + "\n";
+    const LoadedAsset m = Load(Rig(kInfluences, {}, metadata));
+    ASSERT_EQ(m.warnings.size(), 1u) << meters;
+    EXPECT_EQ(m.warnings[0].where, "metersPerUnit");
+    EXPECT_NE(
+        m.warnings[0].message.find(std::string(meters) + " is not a positive number: read as 0.01"),
+        std::string::npos)
+        << m.warnings[0].message;
+  }
+}
+
 // Influence primvars UsdSkel ignores (elementSize below 1, or the two disagreeing) leave a bound
 // mesh unskinned, as UsdSkel leaves it, with a warning that says which and why; a mesh with one of
 // the two primvars alone likewise.

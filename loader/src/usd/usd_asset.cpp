@@ -1254,6 +1254,24 @@ void AddAnimations(LoadState& c) {
 
 namespace {
 
+// upAxis and metersPerUnit: nothing the loader computes reads them (its coordinates are the
+// stage's as written), but bake and render do, and UsdGeom reads a value it does not take (an axis
+// other than Y or Z, a metersPerUnit that is not a positive number) as its fallback.
+void WarnAboutStageOrientation(LoadState& c) {
+  const Layer& layer = *c.layer;
+  if (!layer.up_axis.empty() && layer.up_axis != "Y" && layer.up_axis != "Z") {
+    c.Warn("upAxis", "\"" + layer.up_axis +
+                         "\" is neither \"Y\" nor \"Z\": read as \"Y\", UsdGeom's fallback");
+  }
+  if (layer.meters_per_unit &&
+      !(*layer.meters_per_unit > 0 && std::isfinite(*layer.meters_per_unit))) {
+    char number[32];
+    std::snprintf(number, sizeof number, "%g", *layer.meters_per_unit);
+    c.Warn("metersPerUnit",
+           std::string(number) + " is not a positive number: read as 0.01, UsdGeom's fallback");
+  }
+}
+
 // The UsdSkel loader proper, on a layer of any of the three formats.
 Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options) {
   LoadedAsset out;
@@ -1267,6 +1285,7 @@ Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options) {
     }
     c.time_codes_per_second = *layer.time_codes_per_second;
   }
+  WarnAboutStageOrientation(c);
   SINEW_TRY(AddNodes(c));
   SINEW_TRY(AddSkeletons(c));
   for (size_t i = 0; i < layer.prims.size(); ++i) {
