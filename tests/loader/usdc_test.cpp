@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -630,6 +632,49 @@ TEST(Usdz, ThePackagesRootLayerIsReadInPlace) {
   EXPECT_TRUE(std::ranges::equal(root->bytes, crate));
   EXPECT_EQ(DetectLayerEncoding(package), LayerEncoding::kUsdz);
   EXPECT_EQ(Read(package).prims.size(), 1u);
+}
+
+// The entries a zip tool lists: it reads a package from its end, the end-of-central-directory
+// record, then walks the central directory (46 bytes a header, then the name, extra field and
+// comment), each header pointing at its entry's local header, which must carry the same name.
+// nullopt where that walk does not hold together.
+std::optional<std::vector<std::string>> ZipDirectory(std::span<const uint8_t> zip) {
+  const auto u16 = [&](size_t at) { return uint32_t(zip[at]) | uint32_t(zip[at + 1]) << 8; };
+  const auto u32 = [&](size_t at) { return u16(at) | u16(at + 2) << 16; };
+  if (zip.size() < 22) return std::nullopt;
+  const size_t end = zip.size() - 22;  // no archive comment
+  if (u32(end) != 0x06054b50 || u16(end + 20) != 0) return std::nullopt;
+  const size_t count = u16(end + 10), size = u32(end + 12), start = u32(end + 16);
+  if (start + size != end) return std::nullopt;
+  std::vector<std::string> names;
+  size_t at = start;
+  for (size_t i = 0; i < count; ++i) {
+    if (at + 46 > end || u32(at) != 0x02014b50) return std::nullopt;
+    const size_t name = u16(at + 28), extra = u16(at + 30), comment = u16(at + 32);
+    const size_t local = u32(at + 42);
+    names.emplace_back(reinterpret_cast<const char*>(&zip[at + 46]), name);
+    if (local + 30 + name > start || u32(local) != 0x04034b50 || u16(local + 26) != name ||
+        std::memcmp(&zip[local + 30], &zip[at + 46], name) != 0) {
+      return std::nullopt;
+    }
+    at += 46 + name + extra + comment;
+  }
+  if (at != end) return std::nullopt;
+  return names;
+}
+
+TEST(Usdz, APackageListsItsEntriesAsAZipToolReadsThem) {
+  // The walk itself, on a package USD wrote.
+  const auto real =
+      ZipDirectory(ReadBytes(sinew::testing::TestAssets() / "usd" / "RiggedSimple.usdz"));
+  ASSERT_TRUE(real.has_value());
+  EXPECT_FALSE(real->empty());
+  const std::vector<uint8_t> crate = SmallCrate();
+  const PackagedFile files[] = {{"A.usdc", crate},
+                                {"textures/b.png", std::span<const uint8_t>(crate).first(10)}};
+  const auto written = ZipDirectory(PackageUsdz(files));
+  ASSERT_TRUE(written.has_value());
+  EXPECT_EQ(*written, (std::vector<std::string>{"A.usdc", "textures/b.png"}));
 }
 
 TEST(Usdz, ABrokenPackageIsRefusedAndErrorsInsideNameTheLayer) {

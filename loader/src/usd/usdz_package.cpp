@@ -108,8 +108,10 @@ std::vector<uint8_t> PackageUsdz(std::span<const PackagedFile> files) {
       Store<uint16_t>(to, uint16_t(f.name.size()));
       Store<uint16_t>(to, central ? 0 : uint16_t(padding));
       if (central) {
-        for (int i = 0; i < 4; ++i) Store<uint16_t>(to, 0);  // comment, disk, attributes
-        Store<uint32_t>(to, 0);                              // external attributes
+        Store<uint16_t>(to, 0);  // comment length
+        Store<uint16_t>(to, 0);  // disk number
+        Store<uint16_t>(to, 0);  // internal attributes
+        Store<uint32_t>(to, 0);  // external attributes
         Store<uint32_t>(to, offset);
       }
       to->insert(to->end(), f.name.begin(), f.name.end());
