@@ -225,4 +225,18 @@ void ExpectOneWarning(const Document& doc, const std::string& where) {
   EXPECT_FALSE(loaded->warnings[0].message.empty());
 }
 
+Asset WriteAndLoadG4mf(const Asset& asset, G4mfWriteReport* report) {
+  auto bytes = WriteG4mf(asset, {}, report);
+  EXPECT_TRUE(bytes.ok()) << bytes.error().ToString();
+  if (!bytes.ok()) return {};
+  const size_t size = bytes->size();
+  bytes->resize(size + ReadPadding(), 0);
+  auto loaded = LoadG4mfFromMemory(std::span(bytes->data(), size), ".");
+  EXPECT_TRUE(loaded.ok()) << loaded.error().ToString();
+  if (!loaded.ok()) return {};
+  EXPECT_TRUE(loaded->warnings.empty())
+      << loaded->warnings[0].where << ": " << loaded->warnings[0].message;
+  return std::move(loaded->asset);
+}
+
 }  // namespace sinew::loader::g4mf_testing

@@ -13,6 +13,7 @@
 
 #include "sinew/core/error.h"
 #include "sinew/loader/g4mf.h"
+#include "sinew/loader/g4mf_writer.h"
 
 namespace sinew::loader::g4mf_testing {
 
@@ -162,5 +163,9 @@ void ExpectError(const Document& doc, Error code, const std::string& where);
 
 // The document loads, with exactly one warning, at `where`.
 void ExpectOneWarning(const Document& doc, const std::string& where);
+
+// `asset` written as .g4tf by WriteG4mf and loaded back from memory, without a warning expected
+// (test failures otherwise; an empty asset when either step fails).
+Asset WriteAndLoadG4mf(const Asset& asset, G4mfWriteReport* report = nullptr);
 
 }  // namespace sinew::loader::g4mf_testing

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "loader/g4mf_fixture.h"
 #include "sinew/loader/file.h"
 #include "sinew/loader/g4mf.h"
 #include "sinew/loader/g4mf_writer.h"
@@ -21,21 +22,6 @@ Asset LoadTestGltf(const char* relative) {
   auto loaded = LoadGltf(testing::TestAssets() / relative);
   EXPECT_TRUE(loaded.ok()) << loaded.error().ToString();
   return loaded.ok() ? std::move(loaded->asset) : Asset{};
-}
-
-// Writes `asset` as .g4tf and loads it back (no warnings expected).
-Asset RoundTrip(const Asset& asset, G4mfWriteReport* report) {
-  auto bytes = WriteG4mf(asset, {}, report);
-  EXPECT_TRUE(bytes.ok()) << bytes.error().ToString();
-  if (!bytes.ok()) return {};
-  const size_t size = bytes->size();
-  bytes->resize(size + ReadPadding(), 0);
-  auto loaded = LoadG4mfFromMemory(std::span(bytes->data(), size), ".");
-  EXPECT_TRUE(loaded.ok()) << loaded.error().ToString();
-  if (!loaded.ok()) return {};
-  EXPECT_TRUE(loaded->warnings.empty())
-      << loaded->warnings[0].where << ": " << loaded->warnings[0].message;
-  return std::move(loaded->asset);
 }
 
 size_t MeshInstances(const Asset& a, bool skinned) {
@@ -55,7 +41,7 @@ TEST(G4mfWriter, WritesEveryMeshInstanceOfRobotExpressiveUnskinnedOnesAndTheHead
   const Asset gltf = LoadTestGltf("three_RobotExpressive/RobotExpressive.glb");
   ASSERT_EQ(gltf.meshes.size(), 14u);
   G4mfWriteReport report;
-  const Asset g4mf = RoundTrip(gltf, &report);
+  const Asset g4mf = g4mf_testing::WriteAndLoadG4mf(gltf, &report);
   EXPECT_EQ(g4mf.meshes.size(), 14u);
   EXPECT_EQ(MeshInstances(g4mf, true), MeshInstances(gltf, true));
   EXPECT_EQ(MeshInstances(g4mf, false), MeshInstances(gltf, false));
@@ -74,7 +60,7 @@ TEST(G4mfWriter, WritesEveryMeshInstanceOfRobotExpressiveUnskinnedOnesAndTheHead
 
 TEST(G4mfWriter, PutsAnUnskinnedMeshAttachedToAJointUnderThatJointsBone) {
   const Asset gltf = LoadTestGltf("three_RobotExpressive/RobotExpressive.glb");
-  const Asset g4mf = RoundTrip(gltf, nullptr);
+  const Asset g4mf = g4mf_testing::WriteAndLoadG4mf(gltf, nullptr);
   // Expected: each unskinned mesh node of the glTF under the bone of its nearest ancestor that is
   // a joint, named as the writer names bones ('.' and the like become '_'; the first skeleton's
   // bones keep their names, and parts attach to it).
@@ -110,7 +96,7 @@ TEST(G4mfWriter, PutsAnUnskinnedMeshAttachedToAJointUnderThatJointsBone) {
 
 TEST(G4mfWriter, WritesAnAssetWithoutSkins) {
   const Asset gltf = LoadTestGltf("SimpleMorph/SimpleMorph.gltf");
-  const Asset g4mf = RoundTrip(gltf, nullptr);
+  const Asset g4mf = g4mf_testing::WriteAndLoadG4mf(gltf, nullptr);
   EXPECT_TRUE(g4mf.skins.empty());
   EXPECT_EQ(MeshInstances(g4mf, false), MeshInstances(gltf, false));
   ASSERT_NE(MeshWithTargets(g4mf), nullptr);
@@ -125,7 +111,7 @@ TEST(G4mfWriter, ReportsAMeshThatNoNodeInstantiates) {
   asset.meshes.push_back(asset.meshes[0]);
   asset.meshes.back().name = "";
   G4mfWriteReport report;
-  const Asset g4mf = RoundTrip(asset, &report);
+  const Asset g4mf = g4mf_testing::WriteAndLoadG4mf(asset, &report);
   EXPECT_EQ(g4mf.meshes.size(), 1u);
   EXPECT_EQ(report.meshes_left_out, (std::vector<std::string>{"Orphan", "mesh 2"}));
 }
@@ -135,7 +121,7 @@ TEST(G4mfWriter, ReportsAMeshThatNoNodeInstantiates) {
 TEST(G4mfWriter, ReportsRigidBindingsAndUsdSkelsNormalRule) {
   Asset a = LoadTestGltf("CesiumMan/CesiumMan.glb");
   G4mfWriteReport report;
-  RoundTrip(a, &report);
+  g4mf_testing::WriteAndLoadG4mf(a, &report);
   EXPECT_TRUE(report.other_left_out.empty());
   a.meshes[0].primitives[0].normal_blend = NormalBlend::kPerJoint;
   RigidBinding rigid;
@@ -144,7 +130,7 @@ TEST(G4mfWriter, ReportsRigidBindingsAndUsdSkelsNormalRule) {
   rigid.joints = {0};
   rigid.weights = {1};
   a.rigid_bindings.push_back(rigid);
-  RoundTrip(a, &report);
+  g4mf_testing::WriteAndLoadG4mf(a, &report);
   ASSERT_EQ(report.other_left_out.size(), 2u);
   EXPECT_EQ(report.other_left_out[0], "rigid Cube /Root/Cube: G4MF has no rigid bindings");
   EXPECT_NE(report.other_left_out[1].find("UsdSkel's normal rule"), std::string::npos)
@@ -153,7 +139,7 @@ TEST(G4mfWriter, ReportsRigidBindingsAndUsdSkelsNormalRule) {
   a.rigid_bindings.clear();
   a.meshes[0].primitives[0].normal_blend = NormalBlend::kBlendedMatrix;
   a.meshes[0].primitives[0].skinning = SkinningMethod::kDualQuaternion;
-  RoundTrip(a, &report);
+  g4mf_testing::WriteAndLoadG4mf(a, &report);
   ASSERT_EQ(report.other_left_out.size(), 1u);
   EXPECT_NE(report.other_left_out[0].find("dual-quaternion skinning"), std::string::npos)
       << report.other_left_out[0];

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "loader/g4mf_fixture.h"
 #include "sinew/core/math.h"
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/evaluate_scene.h"
@@ -125,6 +126,71 @@ TEST(UsdaWriter, CesiumManReadBackDeformsAsTheGltfOriginal) {
 
 TEST(UsdaWriter, FoxReadBackDeformsAsTheGltfOriginal) {
   ExpectRoundTrip(LoadShared("Fox/Fox.glb"), 1e-5f);
+}
+
+// The G4MF writer writes no clip, so the character is compared at its rest pose, read back from
+// the Skeleton's restTransforms. Its bones stand in their bind pose there, which makes every
+// palette entry the identity whatever joint an influence names; so each joint is turned a little
+// first, by an angle of its own.
+TEST(UsdaWriter, AG4mfCharacterReadBackDeformsAsItsG4mfSelf) {
+  Asset g4mf = g4mf_testing::WriteAndLoadG4mf(LoadShared("CesiumMan/CesiumMan.glb"));
+  ASSERT_FALSE(g4mf.skins.empty());
+  ASSERT_FALSE(g4mf.skins[0].group_joints.empty());
+  ASSERT_TRUE(g4mf.meshes.at(0).primitives.at(0).sparse());
+  // Groups numbered backwards, so that no group's number is its joint's: the same deformation.
+  Skin& skin = g4mf.skins[0];
+  const uint32_t groups = uint32_t(skin.group_joints.size());
+  std::reverse(skin.group_joints.begin(), skin.group_joints.end());
+  for (Mesh& mesh : g4mf.meshes) {
+    for (Primitive& primitive : mesh.primitives) {
+      ASSERT_LE(primitive.sparse_influences.group_count, groups);
+      primitive.sparse_influences.group_count = groups;
+      for (uint32_t& group : primitive.sparse_influences.groups) group = groups - 1 - group;
+    }
+  }
+  for (size_t j = 0; j < g4mf.skins[0].joints.size(); ++j) {
+    Node& joint = g4mf.nodes[g4mf.skins[0].joints[j]];
+    const Quat turn = AxisAngle(1, 0, 0, 0.05f * float(j % 7 + 1));
+    if (joint.has_matrix) {
+      joint.matrix = Multiply(joint.matrix, ComposeTrs({0, 0, 0}, turn, {1, 1, 1}));
+    } else {
+      joint.rotation = Multiply(joint.rotation, turn);
+    }
+  }
+  UsdaWriteReport report;
+  auto text = WriteUsda(g4mf, {}, &report);
+  ASSERT_TRUE(text.ok()) << text.error().ToString();
+  EXPECT_TRUE(report.left_out.empty()) << report.left_out.at(0);
+  const Asset back =
+      ReadBack(std::span(reinterpret_cast<const uint8_t*>(text->data()), text->size()));
+  for (Mesh& mesh : g4mf.meshes) {
+    for (Primitive& primitive : mesh.primitives) primitive.normal_blend = NormalBlend::kPerJoint;
+  }
+  const Baked want = Bake(g4mf, -1, 0), got = Bake(back, -1, 0);
+  ASSERT_FALSE(want.positions.empty());
+  ASSERT_EQ(got.positions.size(), want.positions.size());
+  const float extent = BoundsDiagonal(want.positions);
+  float worst = 0, moved = 0;
+  const std::vector<float>& rest = g4mf.meshes[0].primitives[0].positions;
+  for (size_t i = 0; i < want.positions.size(); ++i) {
+    worst = std::max(worst, std::fabs(got.positions[i] - want.positions[i]));
+    if (i < rest.size()) moved = std::max(moved, std::fabs(want.positions[i] - rest[i]));
+  }
+  EXPECT_LE(worst, 1e-5f * extent);
+  EXPECT_GT(moved, 0.01f * extent);  // the turned joints moved the mesh
+}
+
+// A weight on a group without a joint (G4MF's untransformed vertices, which stay in their mesh's
+// space) has no UsdSkel form: that primitive is left out, and said.
+TEST(UsdaWriter, AG4mfPrimitiveWeightedOnAGroupWithoutAJointIsLeftOut) {
+  Asset g4mf = g4mf_testing::WriteAndLoadG4mf(LoadShared("CesiumMan/CesiumMan.glb"));
+  ASSERT_FALSE(g4mf.skins.empty());
+  g4mf.skins[0].group_joints.at(0) = -1;
+  UsdaWriteReport report;
+  EXPECT_TRUE(WriteUsda(g4mf, {}, &report).ok());  // the skeleton and its clip
+  ASSERT_EQ(report.left_out.size(), 1u);
+  EXPECT_NE(report.left_out[0].find("group 0 has no joint"), std::string::npos)
+      << report.left_out[0];
 }
 
 // A dual-quaternion primitive is written with primvars:skel:skinningMethod "dualQuaternion", so

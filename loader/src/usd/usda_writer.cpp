@@ -5,9 +5,12 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <span>
 #include <string_view>
 
 #include "common/load_status.h"
+#include "sinew/asset/influence_layout.h"
+#include "sinew/asset/sparse_influences.h"
 #include "sinew/cpu/evaluate_scene.h"
 #include "usd/crate_writer.h"
 #include "usd/usda_parser.h"
@@ -85,6 +88,53 @@ struct SkeletonPlan {
   };
   std::vector<ShapeWeight> shape_weights;
 };
+
+// A primitive's influences as a Mesh's primvars:skel:jointIndices and jointWeights: k slots a
+// vertex, each slot's Skeleton joint and weight. Sparse influences are written dense at the k that
+// drops nothing; a G4MF skin's influences name groups, each written as its joint. `left_out` says
+// why the primitive cannot be written: a weight on a group without a joint (G4MF's untransformed
+// vertices, which stay in their mesh's space, have no UsdSkel form).
+struct SkelInfluences {
+  size_t k = 0;
+  std::vector<uint32_t> joints;
+  std::vector<float> weights;
+  std::string left_out;
+};
+SkelInfluences InfluencesToWrite(const Primitive& prim, const Skin& skin,
+                                 std::span<const uint32_t> skeleton_joint) {
+  SkelInfluences out;
+  DenseInfluences converted;
+  const DenseInfluences* dense = &prim.influences;
+  if (prim.sparse()) {
+    auto d = SparseToDense(prim.vertex_count(), prim.sparse_influences,
+                           LosslessDenseK(prim.sparse_influences));
+    if (!d) {
+      out.left_out = "sparse influences: " + d.error().message;
+      return out;
+    }
+    converted = std::move(*d);
+    dense = &converted;
+  }
+  out.k = dense->influences_per_vertex;
+  out.weights = dense->weights;
+  out.joints.resize(dense->joints.size());
+  for (size_t i = 0; i < dense->joints.size(); ++i) {
+    uint32_t joint = dense->joints[i];
+    if (!skin.group_joints.empty()) {
+      const int32_t of_group = joint < skin.group_joints.size() ? skin.group_joints[joint] : -1;
+      if (of_group < 0 && dense->weights[i] != 0) {
+        out.left_out = "G4MF group " + std::to_string(joint) +
+                       " has no joint (its vertices stay in their mesh's space, which UsdSkel "
+                       "influences cannot say)";
+        return out;
+      }
+      if (of_group < 0) continue;  // weight 0: joint 0
+      joint = uint32_t(of_group);
+    }
+    out.joints[i] = skeleton_joint[joint];
+  }
+  return out;
+}
 
 Result<SkeletonPlan> PlanSkeleton(const Asset& asset, uint32_t skin_index) {
   const Skin& skin = asset.skins[skin_index];
@@ -349,10 +399,6 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
       continue;
     }
     const uint32_t skin = uint32_t(drawn[d].skin);
-    if (!asset.skins[skin].group_joints.empty()) {
-      r.left_out.push_back("node " + node.name + ": G4MF group influences");
-      continue;
-    }
     auto found = skeleton_of_skin.find(skin);
     for (size_t k = 0; k < skeletons.size() && found == skeleton_of_skin.end(); ++k) {
       std::vector<uint32_t> positions = SameJoints(asset, skeletons[k], skin);
@@ -429,11 +475,14 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
         const Primitive& prim = mesh.primitives[p];
         const std::string where =
             "meshes/" + std::to_string(drawn[d].mesh) + "/primitives/" + std::to_string(p);
-        if (prim.mode != 4 || prim.sparse() || !prim.skinned()) {
-          r.left_out.push_back(where + ": " +
-                               (prim.mode != 4  ? "not triangles"
-                                : prim.sparse() ? "sparse influences"
-                                                : "no influences"));
+        if (prim.mode != 4 || !prim.skinned()) {
+          r.left_out.push_back(where + ": " + (prim.mode != 4 ? "not triangles" : "no influences"));
+          continue;
+        }
+        const SkelInfluences influences =
+            InfluencesToWrite(prim, asset.skins[uint32_t(drawn[d].skin)], positions);
+        if (!influences.left_out.empty()) {
+          r.left_out.push_back(where + ": " + influences.left_out);
           continue;
         }
         if (!prim.tangents.empty()) r.left_out.push_back(where + ": tangents");
@@ -441,7 +490,7 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
             root_names.Take(UsdPrimName(node.name, "Mesh") + "_" + std::to_string(p));
         const std::string path = "/Root/" + name;
         const size_t v = prim.vertex_count();
-        const size_t k = prim.influences.influences_per_vertex;
+        const size_t k = influences.k;
         meshes += "    def Mesh \"" + name +
                   "\" (\n        prepend apiSchemas = [\"SkelBindingAPI\"]\n    )\n    {\n";
         const size_t corners = prim.indices.empty() ? v : prim.indices.size();
@@ -462,13 +511,12 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
         meshes += "        matrix4d primvars:skel:geomBindTransform = ";
         AppendMatrix(&meshes, Float4x4::Identity());
         meshes += "\n        int[] primvars:skel:jointIndices = ";
-        AppendList(&meshes, v * k, [&](size_t i) {
-          meshes += std::to_string(positions[prim.influences.joints[i]]);
-        });
+        AppendList(&meshes, v * k,
+                   [&](size_t i) { meshes += std::to_string(influences.joints[i]); });
         meshes += " (\n            elementSize = " + std::to_string(k) +
                   "\n            interpolation = \"vertex\"\n        )\n";
         meshes += "        float[] primvars:skel:jointWeights = ";
-        AppendList(&meshes, v * k, [&](size_t i) { meshes += Number(prim.influences.weights[i]); });
+        AppendList(&meshes, v * k, [&](size_t i) { meshes += Number(influences.weights[i]); });
         meshes += " (\n            elementSize = " + std::to_string(k) +
                   "\n            interpolation = \"vertex\"\n        )\n";
         if (prim.dual_quaternion()) {
