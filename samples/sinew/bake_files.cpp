@@ -120,7 +120,8 @@ bool WriteBakeMesh(const std::string& prefix, const std::string& format, const s
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) return false;
   size_t vertices = 0, faces = 0;
-  bool all_normals = true;  // OBJ: vn lines only when every vertex has one (f v//vn)
+  // Normals only when every vertex has one: OBJ's vn lines (f v//vn), PLY's nx, ny, nz.
+  bool all_normals = true;
   for (const BakedPrimitive& b : baked.primitives) {
     vertices += b.data.positions.size() / 3;
     faces += BakedTriangles(b).size() / 3;
@@ -129,10 +130,11 @@ bool WriteBakeMesh(const std::string& prefix, const std::string& format, const s
   if (ply) {
     std::fprintf(f,
                  "ply\nformat ascii 1.0\ncomment sinew bake %s\nelement vertex %zu\n"
-                 "property float x\nproperty float y\nproperty float z\n"
-                 "property float nx\nproperty float ny\nproperty float nz\n"
+                 "property float x\nproperty float y\nproperty float z\n%s"
                  "element face %zu\nproperty list uchar uint vertex_indices\nend_header\n",
-                 source.c_str(), vertices, faces);
+                 source.c_str(), vertices,
+                 all_normals ? "property float nx\nproperty float ny\nproperty float nz\n" : "",
+                 faces);
   } else {
     std::fprintf(f, "# sinew bake %s\n", source.c_str());
   }
@@ -141,9 +143,11 @@ bool WriteBakeMesh(const std::string& prefix, const std::string& format, const s
     for (size_t v = 0; v < n; ++v) {
       const float* p = &b.data.positions[v * 3];
       const float* nrm = b.data.normals.empty() ? nullptr : &b.data.normals[v * 3];
-      if (ply) {
-        std::fprintf(f, "%.9g %.9g %.9g %.9g %.9g %.9g\n", p[0], p[1], p[2], nrm ? nrm[0] : 0.0,
-                     nrm ? nrm[1] : 0.0, nrm ? nrm[2] : 0.0);
+      if (ply && all_normals) {
+        std::fprintf(f, "%.9g %.9g %.9g %.9g %.9g %.9g\n", p[0], p[1], p[2], nrm[0], nrm[1],
+                     nrm[2]);
+      } else if (ply) {
+        std::fprintf(f, "%.9g %.9g %.9g\n", p[0], p[1], p[2]);
       } else {
         std::fprintf(f, "v %.9g %.9g %.9g\n", p[0], p[1], p[2]);
         if (all_normals) std::fprintf(f, "vn %.9g %.9g %.9g\n", nrm[0], nrm[1], nrm[2]);

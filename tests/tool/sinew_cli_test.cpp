@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -555,6 +556,25 @@ TEST_F(SinewBakeOnGpu, WritesAManifestABinaryAndAPly) {
   for (size_t at = 0; (at = ply.find("\n3 ", at)) != std::string::npos; ++at) ++triangles;
   EXPECT_EQ(triangles, 8u) << ply;
   EXPECT_NE(ply.find("element vertex 10\n"), std::string::npos) << ply;
+  // SimpleSkin has no normals: none are declared (zeros would read as normals to a PLY reader).
+  EXPECT_EQ(ply.find("property float nx"), std::string::npos) << ply;
+  const size_t first = ply.find("end_header\n") + sizeof("end_header\n") - 1;
+  const std::string vertex = ply.substr(first, ply.find('\n', first) - first);
+  EXPECT_EQ(std::count(vertex.begin(), vertex.end(), ' '), 2) << vertex;
+
+  // CesiumMan has normals: declared, and unit length.
+  ASSERT_EQ(RunSinew({"bake", Asset("CesiumMan/CesiumMan.glb"), "--format", "ply", "--out", "man"},
+                     dir.path())
+                .exit_code,
+            0);
+  const std::string man = ReadText(dir.path() / "man.ply");
+  EXPECT_NE(man.find("property float x\nproperty float y\nproperty float z\nproperty float "
+                     "nx\nproperty float ny\nproperty float nz\n"),
+            std::string::npos);
+  std::istringstream values(man.substr(man.find("end_header\n") + sizeof("end_header\n") - 1));
+  float x, y, z, nx, ny, nz;
+  ASSERT_TRUE(values >> x >> y >> z >> nx >> ny >> nz);
+  EXPECT_NEAR(nx * nx + ny * ny + nz * nz, 1.0f, 1e-5f);
 }
 
 // `sinew bake` reads G4MF: CesiumMan converted to .g4tf, baked on the CPU at its rest pose. The
