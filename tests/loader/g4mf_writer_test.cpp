@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "loader/face_shapes_fixture.h"
 #include "loader/g4mf_fixture.h"
 #include "sinew/loader/file.h"
 #include "sinew/loader/g4mf.h"
@@ -143,6 +144,46 @@ TEST(G4mfWriter, ReportsRigidBindingsAndUsdSkelsNormalRule) {
   ASSERT_EQ(report.other_left_out.size(), 1u);
   EXPECT_NE(report.other_left_out[0].find("dual-quaternion skinning"), std::string::npos)
       << report.other_left_out[0];
+}
+
+// G4MF blends each shape linearly and has no in-betweens: an in-between's target is written as a
+// shape of its own at amount 0 (sinew drives it through its primary and ignores its own weight,
+// which a G4MF reader would apply), and the in-betweens are reported as left out.
+TEST(G4mfWriter, InbetweensAreReportedAsLeftOutAndTheirTargetsWrittenAtAmountZero) {
+  Asset a = LoadTestGltf("CesiumMan/CesiumMan.glb");
+  ASSERT_EQ(a.meshes.size(), 1u);
+  Mesh& mesh = a.meshes[0];
+  ASSERT_NO_FATAL_FAILURE(writer_testing::AddFaceShapes(&mesh));
+  const size_t targets = mesh.primitives[0].targets.size();
+  mesh.weights.assign(targets, 0.5f);
+  std::vector<bool> inbetween(targets, false);
+  for (const InbetweenShape& shape : mesh.inbetween_shapes) {
+    for (const InbetweenShape::Inbetween& i : shape.inbetweens) inbetween[i.target] = true;
+  }
+  for (Node& node : a.nodes) {
+    if (node.mesh == 0) node.weights.assign(targets, 0.25f);
+  }
+  G4mfWriteReport report;
+  const Asset g4mf = g4mf_testing::WriteAndLoadG4mf(a, &report);
+  ASSERT_EQ(report.other_left_out.size(), 1u);
+  EXPECT_NE(report.other_left_out[0].find("in-betweens of " +
+                                          std::to_string(mesh.inbetween_shapes.size()) +
+                                          " shapes (G4MF blends each shape linearly"),
+            std::string::npos)
+      << report.other_left_out[0];
+  ASSERT_EQ(g4mf.meshes.size(), 1u);
+  ASSERT_EQ(g4mf.meshes[0].weights.size(), targets);
+  size_t instances = 0;
+  for (const Node& node : g4mf.nodes) {
+    if (node.mesh != 0) continue;
+    ++instances;
+    ASSERT_EQ(node.weights.size(), targets);
+    for (size_t t = 0; t < targets; ++t) {
+      EXPECT_EQ(node.weights[t], inbetween[t] ? 0.0f : 0.25f) << t;
+      EXPECT_EQ(g4mf.meshes[0].weights[t], inbetween[t] ? 0.0f : 0.5f) << t;
+    }
+  }
+  EXPECT_EQ(instances, 1u);
 }
 
 TEST(G4mfWriter, RejectsAnAssetWithoutMeshInstances) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "loader/face_shapes_fixture.h"
 #include "loader/g4mf_fixture.h"
 #include "sinew/core/math.h"
 #include "sinew/cpu/deform_primitive.h"
@@ -19,7 +20,6 @@
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/loader/usd.h"
-#include "sinew/procedural/face_shapes.h"
 #include "test_assets.h"
 
 namespace sinew::loader {
@@ -246,19 +246,11 @@ TEST(UsdaWriter, BlendShapesWithInbetweensOnASkinnedMeshReadBackAsTheOriginal) {
   Asset cesium = LoadShared("CesiumMan/CesiumMan.glb");
   ASSERT_EQ(cesium.meshes.size(), 1u);
   Mesh& mesh = cesium.meshes[0];
-  procedural::FaceShapeOptions o;
-  o.shapes = 10;
-  o.min_fraction = 0.05f;
-  o.max_fraction = 0.2f;
-  auto shapes = procedural::MakeFaceShapes(mesh.primitives.at(0), o);
-  ASSERT_TRUE(shapes.ok()) << shapes.error().ToString();
-  ASSERT_FALSE(shapes->inbetweens.empty());
-  mesh.primitives[0].targets = shapes->targets;
-  mesh.inbetween_shapes = shapes->inbetweens;
+  ASSERT_NO_FATAL_FAILURE(writer_testing::AddFaceShapes(&mesh));
   size_t weighted = 0;
   for (Node& node : cesium.nodes) {
     if (node.mesh != 0) continue;
-    node.weights.resize(shapes->targets.size());
+    node.weights.resize(mesh.primitives[0].targets.size());
     for (size_t t = 0; t < node.weights.size(); ++t) node.weights[t] = 0.1f * float(t % 9 + 1);
     ++weighted;
   }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -233,6 +234,23 @@ std::string ShapeJson(const Mesh& mesh, size_t t, const std::vector<size_t>& bas
   return shape + "}";
 }
 
+// `weights` as a JSON array, 0 for the targets that are in-betweens of `mesh`'s shapes: sinew
+// drives those through their primary and ignores their own weight, which a G4MF reader, with no
+// in-betweens, would apply.
+std::string AmountsJson(const Mesh& mesh, std::span<const float> weights) {
+  std::vector<bool> inbetween(weights.size(), false);
+  for (const InbetweenShape& shape : mesh.inbetween_shapes) {
+    for (const InbetweenShape::Inbetween& i : shape.inbetweens) {
+      if (i.target < inbetween.size()) inbetween[i.target] = true;
+    }
+  }
+  std::string json = "[";
+  for (size_t t = 0; t < weights.size(); ++t) {
+    json += (t ? "," : "") + Number(inbetween[t] ? 0.0f : weights[t]);
+  }
+  return json + "]";
+}
+
 // The mesh's "blend" property (with its leading comma), or nothing without morph targets.
 std::string BlendJson(const Mesh& mesh, const std::vector<size_t>& base, Blob* blob) {
   const size_t targets = mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size();
@@ -243,13 +261,7 @@ std::string BlendJson(const Mesh& mesh, const std::vector<size_t>& base, Blob* b
     shapes += ShapeJson(mesh, t, base, blob);
   }
   std::string json = ",\"blend\":{\"shapes\":[" + shapes + "]";
-  if (!mesh.weights.empty()) {
-    json += ",\"amounts\":[";
-    for (size_t t = 0; t < mesh.weights.size(); ++t) {
-      json += (t ? "," : "") + Number(mesh.weights[t]);
-    }
-    json += "]";
-  }
+  if (!mesh.weights.empty()) json += ",\"amounts\":" + AmountsJson(mesh, mesh.weights);
   return json + "}";
 }
 
@@ -293,17 +305,11 @@ void PutChunk(std::vector<uint8_t>* out, uint32_t type, uint32_t encoding,
 }
 
 // The mesh instance's JSON (without the closing brace): name, meshInstance, blendAmounts.
-std::string InstanceJson(const Node& node, size_t mesh, Names* names) {
+// `mesh` is the written mesh's index, `source` the asset's mesh it was written from.
+std::string InstanceJson(const Node& node, size_t mesh, const Mesh& source, Names* names) {
   std::string instance = "\"name\":" + JsonString(names->Unique(node.name, "Instance")) +
                          ",\"meshInstance\":{\"mesh\":" + std::to_string(mesh);
-  if (!node.weights.empty()) {
-    instance += ",\"blendAmounts\":[";
-    for (size_t t = 0; t < node.weights.size(); ++t) {
-      if (t) instance += ',';
-      instance += Number(node.weights[t]);
-    }
-    instance += "]";
-  }
+  if (!node.weights.empty()) instance += ",\"blendAmounts\":" + AmountsJson(source, node.weights);
   return instance + "}";
 }
 
@@ -390,7 +396,7 @@ Status WriteSkinnedInstance(size_t n, Writer* w) {
       "\"name\":" + JsonString(w->names.Unique(skin.name, "Skeleton" + std::to_string(n))) +
       ",\"skeleton\":{\"joints\":[" + joints + "]}";
   nodes[skeleton].children.push_back(uint32_t(nodes.size()));
-  nodes.push_back({InstanceJson(node, mesh, &w->names), {}});
+  nodes.push_back({InstanceJson(node, mesh, w->asset.meshes[size_t(node.mesh)], &w->names), {}});
   return {};
 }
 
@@ -413,7 +419,9 @@ Status WriteUnskinnedInstance(size_t n, const std::vector<Float4x4>& world, Writ
   SINEW_TRY_ASSIGN(const size_t mesh, w->MeshOf(asset.nodes[n].mesh));
   w->nodes[parent].children.push_back(uint32_t(w->nodes.size()));
   w->nodes.push_back(
-      {TransformJson(local) + "," + InstanceJson(asset.nodes[n], mesh, &w->names), {}});
+      {TransformJson(local) + "," +
+           InstanceJson(asset.nodes[n], mesh, asset.meshes[size_t(asset.nodes[n].mesh)], &w->names),
+       {}});
   return {};
 }
 
@@ -434,6 +442,15 @@ void ReportLeftOut(const Writer& w, G4mfWriteReport* report) {
   for (const RigidBinding& rigid : asset.rigid_bindings) {
     report->other_left_out.push_back("rigid " + rigid.type + " " + rigid.name +
                                      ": G4MF has no rigid bindings");
+  }
+  for (size_t m = 0; m < asset.meshes.size(); ++m) {
+    const Mesh& mesh = asset.meshes[m];
+    if (!w.written_meshes.count(int32_t(m)) || mesh.inbetween_shapes.empty()) continue;
+    report->other_left_out.push_back(
+        (mesh.name.empty() ? "mesh " + std::to_string(m) : mesh.name) + ": the in-betweens of " +
+        std::to_string(mesh.inbetween_shapes.size()) +
+        " shapes (G4MF blends each shape linearly: an in-between's target is written as a shape "
+        "of its own, at amount 0, and its primary no longer passes through it)");
   }
   for (size_t m = 0; m < asset.meshes.size(); ++m) {
     for (const Primitive& p : asset.meshes[m].primitives) {

@@ -22,7 +22,7 @@
 //   lower joint; sparse: the rows as they are);
 //   morph targets as sparse blend shapes (position offsets, and normal offsets per surface; named
 //   by Mesh::target_names, "Shape<t>" where a target has no name), the mesh weights as
-//   blend.amounts.
+//   blend.amounts (0 for a target that is an in-between, as in each instance's blendAmounts).
 // Corner order is kept: corner k of primitive p is corner k of surface p, so a loaded G4MF
 // primitive can be compared with the original corner by corner.
 #pragma once
@@ -43,8 +43,10 @@ struct G4mfWriteOptions {
 
 // What WriteG4mf left out, for a converter to tell its user: meshes no node instantiates, and
 // every animation (by name, or "mesh N" / "animation N" when unnamed); and, one sentence each,
-// what G4MF cannot say: rigid bindings (UsdSkel's implicit gprims), and UsdSkel's normal rule
-// (NormalBlend::kPerJoint: a G4MF reader skins normals by the blended matrix).
+// what G4MF cannot say: rigid bindings (UsdSkel's implicit gprims), UsdSkel's normal rule
+// (NormalBlend::kPerJoint: a G4MF reader skins normals by the blended matrix), dual-quaternion
+// skinning, and a mesh's in-betweens (G4MF blends shapes linearly: an in-between's target is
+// written as a shape of its own, at amount 0).
 struct G4mfWriteReport {
   std::vector<std::string> meshes_left_out;
   std::vector<std::string> animations_left_out;
