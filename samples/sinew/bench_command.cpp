@@ -829,18 +829,22 @@ bool MakeCases(const BenchOptions& o, std::vector<Case>* cases, std::string* fil
   return status.ok();
 }
 
-// Bytes moved per vertex: rest position, normal, tangent in and out (80), plus the influences as
-// the kernels read them (influence_layout.h; a rigid mesh is uploaded as K = 4, one joint of
-// weight 1) and the morph bytes. Palette reads are shared by a character's vertices (cached) and
-// not counted.
+// Bytes the CPU reference moves per vertex: the float32 streams the mesh has (rest position,
+// normal and tangent) read and written (80 when it has all three), the influences as its layout
+// holds them (influence_layout.h), and the morph bytes. Palette reads are shared by a character's
+// vertices (cached) and not counted.
 uint32_t BytesPerVertex(const Case& c) {
   const Primitive& mesh = c.mesh;
   const size_t v = mesh.vertex_count();
-  const size_t influence_bytes =
+  // float32 position, and normal and tangent where the mesh has them, each read and written.
+  const size_t stream_bytes =
+      2 * (12 + (mesh.normals.empty() ? 0 : 12) + (mesh.tangents.empty() ? 0 : 16));
+  const size_t influence_bytes =  // a rigid mesh reads none on the CPU
       mesh.sparse()    ? SparseInfluenceBytes(v, mesh.sparse_influences.entry_count())
       : mesh.skinned() ? DenseInfluenceBytes(v, mesh.influences.influences_per_vertex)
-                       : DenseInfluenceBytes(v, 4);
-  return 80 + uint32_t(std::lround(double(influence_bytes) / double(v) + c.morph_bytes_per_vertex));
+                       : 0;
+  return uint32_t(stream_bytes) +
+         uint32_t(std::lround(double(influence_bytes) / double(v) + c.morph_bytes_per_vertex));
 }
 
 // CPU outputs kept for the cases that take them as their reference (Case::reference_of), by

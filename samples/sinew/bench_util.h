@@ -34,10 +34,13 @@ inline bool ParseUintList(std::string_view list, uint32_t min, std::vector<uint3
   return !out->empty();
 }
 
+// The median: the middle value of an odd count, the mean of the two middle values of an even
+// one; 0 when empty.
 inline double Median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+  const size_t half = v.size() / 2;
+  return v.size() % 2 ? v[half] : (v[half - 1] + v[half]) / 2;
 }
 
 }  // namespace sinew::tool

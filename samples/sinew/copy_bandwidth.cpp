@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_util.h"
 #include "copy_bandwidth.spv.h"
 #include "run_until_steady.h"
 #include "sinew/vk/readback.h"
@@ -204,13 +205,6 @@ Status CopyKernel::WarmUp(double min_ms, double max_ms) {
 }
 
 namespace {
-
-// The median of `times` (reordered); 0 when empty.
-double Median(std::vector<double>& times) {
-  if (times.empty()) return 0.0;
-  std::nth_element(times.begin(), times.begin() + ptrdiff_t(times.size() / 2), times.end());
-  return times[times.size() / 2];
-}
 
 // (read + written) bytes over a copy of `bytes` that took `ms`.
 double CopyGbPerS(VkDeviceSize bytes, double ms) {

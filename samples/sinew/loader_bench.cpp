@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_util.h"
 #include "commands.h"
 #include "json_writer.h"
 #include "sinew/loader/file.h"
@@ -31,11 +32,6 @@ struct LoaderRow {
   double ns_per_value() const { return warm_ms * 1e6 / double(values); }
   double mb_per_s() const { return double(json_bytes) / (warm_ms * 1e-3) / 1e6; }
 };
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
 
 // Times `fn` once, in ms.
 template <typename Fn>

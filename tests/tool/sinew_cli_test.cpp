@@ -360,6 +360,9 @@ TEST_F(SinewBenchOnGpu, DeformsTheSkinnedPrimitivesOfAGltfFile) {
       EXPECT_TRUE(r["pose_us"].IsNull()) << r.path();
     }
   }
+  // The cpu rows count the streams CesiumMan has: position and normal in and out (48 B; no
+  // tangents), and four 16-bit joints and float weights (24 B) in its dense layout.
+  EXPECT_EQ(report["results"][0]["bytes_per_vertex"].Int(), 72);
   ExpectGpuRowsWithinTolerance(report);
 }
 
