@@ -290,14 +290,6 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, b
   return {};
 }
 
-double MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
-  double m = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
-  }
-  return a.size() == b.size() ? m : INFINITY;
-}
-
 struct CpuOutputs {
   std::vector<float> positions, normals, tangents;
 };
@@ -431,8 +423,9 @@ Status RunGpuFrames(const vk::Context& ctx, const GpuCrowd& crowd, const Primiti
   return {};
 }
 
-// Reads every character's outputs back and fills `row`'s errors against `reference`.
-Status CompareWithReference(const vk::Context& ctx, const GpuCrowd& crowd, const Primitive& mesh,
+// Reads every character's outputs back and fills `row`'s errors against `reference` (positions:
+// PositionErrorOverExtent).
+Status CompareWithReference(const vk::Context& ctx, const GpuCrowd& crowd,
                             const CpuOutputs& reference, Row* row) {
   CpuOutputs got;
   for (vk::InstanceId id : crowd.instances) {
@@ -442,8 +435,7 @@ Status CompareWithReference(const vk::Context& ctx, const GpuCrowd& crowd, const
     got.normals.insert(got.normals.end(), out->normals.begin(), out->normals.end());
     got.tangents.insert(got.tangents.end(), out->tangents.begin(), out->tangents.end());
   }
-  const double extent = BoundsDiagonal(mesh.positions);
-  row->max_error = MaxAbsDiff(got.positions, reference.positions) / extent;
+  row->max_error = PositionErrorOverExtent(got.positions, reference.positions);
   row->max_direction_error = std::max(MaxAbsDiff(got.normals, reference.normals),
                                       MaxAbsDiff(got.tangents, reference.tangents));
   return {};
@@ -471,7 +463,7 @@ Status RunGpu(const vk::Context& ctx, const Primitive& mesh, uint32_t joints,
       !s) {
     return s;
   }
-  return CompareWithReference(ctx, *crowd, mesh, reference, row);
+  return CompareWithReference(ctx, *crowd, reference, row);
 }
 
 // One mesh the benchmark deforms, on the CPU and (when there is one) the GPU: a row each.

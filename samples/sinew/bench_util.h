@@ -1,10 +1,15 @@
-// Small helpers the tool's benchmarks share: argument parsing and medians.
+// Small helpers the tool's benchmarks share: argument parsing, errors and medians.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <span>
 #include <string_view>
 #include <vector>
+
+#include "sinew/core/math.h"
 
 namespace sinew::tool {
 
@@ -32,6 +37,27 @@ inline bool ParseUintList(std::string_view list, uint32_t min, std::vector<uint3
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }
   return !out->empty();
+}
+
+// max |a[i] - b[i]|; infinite when the sizes differ.
+inline double MaxAbsDiff(std::span<const float> a, std::span<const float> b) {
+  double m = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
+  }
+  return a.size() == b.size() ? m : INFINITY;
+}
+
+// The error of positions `got` against the reference's `want` (xyz each), as `sinew bench` reports
+// it and checks it: max |got - want| over the extent of `want` (its bounds' diagonal). Where every
+// point of `want` is the same point (a mesh of one vertex), over that point's largest coordinate
+// instead, so that float rounding reads as the small error it is.
+inline double PositionErrorOverExtent(std::span<const float> got, std::span<const float> want) {
+  double extent = BoundsDiagonal(want);
+  if (extent == 0) {
+    for (float x : want) extent = std::max(extent, double(std::fabs(x)));
+  }
+  return MaxAbsDiff(got, want) / std::max(extent, double(std::numeric_limits<float>::min()));
 }
 
 // The median: the middle value of an odd count, the mean of the two middle values of an even

@@ -588,16 +588,6 @@ Result<std::vector<float>> ReadPositions(const vk::Context& ctx, const vk::SkinC
   return vk::ReadFloats(ctx, out.buffer, out.positions, floats * sizeof(float));
 }
 
-// max |got - want| / the extent of `want` (at least 1e-3); infinite when the sizes differ.
-double PositionError(const std::vector<float>& got, const std::vector<float>& want) {
-  double e = 0;
-  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
-    e = std::max(e, std::fabs(double(got[i]) - double(want[i])));
-  }
-  const double extent = std::max<double>(BoundsDiagonal(want), 1e-3);
-  return got.size() == want.size() ? e / extent : INFINITY;
-}
-
 // A procedural character's last frame against cpu::SkinMesh at its time: the position error.
 Result<double> CheckProceduralCharacter(const vk::Context& ctx, const vk::SkinCache& cache,
                                         const Kind& kind, uint32_t member, float time,
@@ -612,7 +602,7 @@ Result<double> CheckProceduralCharacter(const vk::Context& ctx, const vk::SkinCa
   }
   auto got = ReadPositions(ctx, cache, instance, want.size());
   if (!got) return got.status();
-  return PositionError(*got, want);
+  return PositionErrorOverExtent(*got, want);
 }
 
 // A file's character's last frame against the CPU reference (EvaluateScene, DeformPrimitive)
@@ -640,7 +630,7 @@ Result<double> CheckFileCharacter(const vk::Context& ctx, const vk::SkinCache& c
       }
       auto got = ReadPositions(ctx, cache, m.characters[0].instances[d][p], want.positions.size());
       if (!got) return got.status();
-      error = std::max(error, PositionError(*got, want.positions));
+      error = std::max(error, PositionErrorOverExtent(*got, want.positions));
     }
   }
   return error;

@@ -341,6 +341,16 @@ TEST_F(SinewBenchOnGpu, TimesTheGpuAloneWhenAskedAndStillChecksItAgainstTheCpu) 
   EXPECT_NE(refused.err.find("nothing to run"), std::string::npos) << refused.err;
 }
 
+// A mesh of one vertex has no extent: its error is taken over the size of its coordinates, so the
+// GPU's float rounding there is within tolerance (it read as NaN and infinity, and the run failed).
+TEST_F(SinewBenchOnGpu, ChecksAMeshOfOneVertexAgainstTheCpu) {
+  ScratchDir dir;
+  const JsonDocument doc = RunJson({"bench", "--characters", "1", "--vertices", "1", "--frames",
+                                    "1", "--no-shapes", "--no-dqs", "--json"},
+                                   dir);
+  ExpectGpuRowsWithinTolerance(doc.root());
+}
+
 // Every skinned primitive of the file, for a few instances, in its own influence layout and the
 // other one. A file's instances are posed once, before the frames: the GPU rows time no pose.
 TEST_F(SinewBenchOnGpu, DeformsTheSkinnedPrimitivesOfAGltfFile) {
