@@ -1330,6 +1330,9 @@ int LoaderBenchCommand(std::span<const std::string_view> args) {
   for (std::string_view a : args) {
     if (a == "--json") {
       json = true;
+    } else if (a.starts_with("--")) {
+      UnknownOption("bench --loader", a);
+      return 2;
     } else {
       files.push_back(a);
     }
@@ -1340,9 +1343,14 @@ int LoaderBenchCommand(std::span<const std::string_view> args) {
 }  // namespace
 
 int BenchCommand(std::span<const std::string_view> args) {
+  const bool crowd = std::find(args.begin(), args.end(), "--crowd") != args.end();
+  if (!crowd && AsksForHelp(args)) {  // every form but --crowd's, which has a help of its own
+    PrintHelp();
+    return 0;
+  }
   if (!args.empty() && args[0] == "--loader") return LoaderBenchCommand(args.subspan(1));
   if (!args.empty() && args[0] == "--usda") return UsdaBench(args.subspan(1));
-  if (std::find(args.begin(), args.end(), "--crowd") != args.end()) return CrowdBench(args);
+  if (crowd) return CrowdBench(args);
   if (std::find(args.begin(), args.end(), "--pose") != args.end()) return PoseBench(args);
   BenchOptions o;
   bool help = false;

@@ -160,6 +160,9 @@ std::string ParseCrowdArgs(std::span<const std::string_view> args, CrowdOptions*
     };
     if (a == "--help" || a == "-h") {
       *help = true;
+    } else if (a == "--crowd" && i + 1 < args.size() && AsksForHelp(args.subspan(i + 1, 1))) {
+      *help = true;  // `--crowd --help`
+      ++i;
     } else if (a == "--crowd") {
       if (!ParseUintList(value(), 1, &o->sizes)) return "--crowd N[,N...] with N >= 1";
     } else if (a == "--threads") {
@@ -170,6 +173,7 @@ std::string ParseCrowdArgs(std::span<const std::string_view> args, CrowdOptions*
       if (!ParseUint(value(), &o->vertices) || o->vertices == 0) return "--vertices N >= 1";
     } else if (a == "--assets") {
       o->assets = std::string(value());
+      if (!std::filesystem::is_directory(o->assets)) return "--assets DIR: no such folder";
     } else if (a == "--device") {
       o->device = std::string(value());
     } else if (a == "--previous") {
@@ -758,10 +762,12 @@ std::string ParsePoseArgs(std::span<const std::string_view> args, PoseOptions* o
     if (args[i] == "--pose") continue;
     if (args[i] == "--json") {
       o->json = true;
-    } else if (args[i] == "--characters" && i + 1 < args.size()) {
-      if (!ParseUint(args[++i], &o->characters) || o->characters == 0) {
+    } else if (args[i] == "--characters") {
+      if (i + 1 == args.size() || !ParseUint(args[++i], &o->characters) || o->characters == 0) {
         return "--characters N >= 1";
       }
+    } else if (args[i].starts_with("--")) {  // before any file is read
+      return "unknown option '" + std::string(args[i]) + "' for --pose";
     } else {
       o->files.emplace_back(args[i]);
     }

@@ -422,6 +422,32 @@ TEST_F(SinewBenchOnGpu, DeformsAMixedCrowdInOneDispatchPerKernelVariantAFrame) {
   EXPECT_TRUE(report["within_tolerance"].Bool());
 }
 
+// Each bench form answers --help wherever it stands (the --crowd form with its own), and refuses
+// an option it does not know before it runs anything: --pose took one for a file after printing a
+// row, --loader for a file, and `--crowd --help` took --help for the crowd's size.
+TEST(SinewBench, EveryFormAnswersHelpAndRefusesAnOptionItDoesNotKnowBeforeRunning) {
+  ScratchDir dir;
+  const std::string fox = Asset("Fox/Fox.glb");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"bench", "--pose", "--help"},
+        {"bench", "--loader", "-h"},
+        {"bench", "--usda", "--help"},
+        {"bench", "--crowd", "--help"}}) {
+    const ToolRun run = RunSinew(args, dir.path());
+    EXPECT_EQ(run.exit_code, 0) << args[1] << run.err;
+    EXPECT_EQ(run.out.rfind("usage: sinew bench", 0), 0u) << args[1] << run.out;
+  }
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"bench", "--pose", fox, "--frames", "3"},
+        {"bench", "--pose", fox, "--characters"},
+        {"bench", "--loader", "--bogus"},
+        {"bench", "--crowd", "2", "--assets", "no such folder"}}) {
+    const ToolRun run = RunSinew(args, dir.path());
+    EXPECT_EQ(run.exit_code, 2) << args[2] << run.err;
+    EXPECT_TRUE(run.out.empty()) << args[2] << run.out;  // nothing ran
+  }
+}
+
 // Each cpu row's fast path on one thread is held to a plain copy loop moving a frame's bytes (half
 // read, half written), timed right after it: the copy's size, and the row's GB/s, vectorized and
 // checked once, over the copy's.
