@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -191,7 +192,7 @@ bool MeasureFile(const std::filesystem::path& path, loader::GltfLoader& gltf_loa
 
 // `sinew bench --loader`'s table, with what its columns mean.
 void PrintLoaderTable(const std::vector<LoaderRow>& rows) {
-  std::printf("%-34s %9s %8s %9s %9s %9s %6s %8s %8s\n", "file", "JSON KB", "values", "first ms",
+  std::printf("%-34s %9s %8s %9s %9s %9s %6s %8s %8s\n", "file", "JSON KiB", "values", "first ms",
               "warm ms", "DOM ms", "ratio", "ns/val", "MB/s");
   for (const LoaderRow& r : rows) {
     if (r.dom_ms <= 0) {
@@ -221,9 +222,15 @@ int LoaderBench(std::span<const std::string_view> file_args, bool json) {
   std::vector<LoaderRow> rows;
   // Each side reuses its own parser, as an engine loading many files would.
   loader::GltfLoader gltf_loader, baseline;
+  std::map<std::string, int> named;  // how many files have each name
+  for (const auto& path : files) ++named[path.filename().string()];
   for (const auto& path : files) {
     LoaderRow row;
     if (!MeasureFile(path, gltf_loader, baseline, &row)) return 1;
+    // A row is named by its file's name, or by its folder and name where files share the name.
+    if (named[row.file] > 1) {
+      row.file = (path.parent_path().filename() / path.filename()).generic_string();
+    }
     rows.push_back(row);
   }
   if (json) {

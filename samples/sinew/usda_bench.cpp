@@ -1,6 +1,6 @@
 // `sinew bench --usda [--json] [--mb N] [FILES]`: how fast the USD readers (loader/src/usd) turn a
 // file's bytes into a layer (MB/s of the file), and the UsdSkel loader into a validated, packed
-// asset. Without FILES it writes a synthetic stage (synthetic_usda.h) of about N MB (default 32),
+// asset. Without FILES it writes a synthetic stage (synthetic_usda.h) of about N MiB (default 32),
 // and the same layer as a .usdc crate file, and reads both side by side.
 #include <chrono>
 #include <cstdio>
@@ -146,7 +146,7 @@ void PrintJson(const std::vector<UsdaRow>& rows) {
 }
 
 void PrintTable(const std::vector<UsdaRow>& rows) {
-  std::printf("%-28s %-5s %9s %6s %7s %8s %10s %9s %9s %8s %8s\n", "file", "fmt", "KB", "prims",
+  std::printf("%-28s %-5s %9s %6s %7s %8s %10s %9s %9s %8s %8s\n", "file", "fmt", "KiB", "prims",
               "attrs", "samples", "numbers", "first ms", "median ms", "MB/s", "load ms");
   for (const UsdaRow& r : rows) {
     std::printf("%-28s %-5s %9.1f %6zu %7zu %8zu %10zu %9.2f %9.2f %8.1f %8.2f\n", r.file.c_str(),

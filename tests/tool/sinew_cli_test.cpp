@@ -531,6 +531,25 @@ TEST(SinewBench, LoaderComparesTheLoaderWithADomParse) {
   EXPECT_GT(rows[0]["ratio"].Number(), 0.0);
 }
 
+// Rows are named by the file's name, and two files of one name (the shared assets have two
+// MorphStressTest.gltf) by their folder too.
+TEST(SinewBench, LoaderNamesFilesOfOneNameByTheirFolderToo) {
+  ScratchDir dir;
+  for (const char* folder : {"a", "b"}) {
+    std::filesystem::create_directories(dir.path() / folder);
+    std::filesystem::copy_file(Asset("SimpleSkin/SimpleSkin.gltf"),
+                               dir.path() / folder / "SimpleSkin.gltf");
+  }
+  const JsonDocument doc = RunJson({"bench", "--loader", "--json", "a/SimpleSkin.gltf",
+                                    "b/SimpleSkin.gltf", Asset("Fox/Fox.glb")},
+                                   dir);
+  const JsonValue rows = doc.root()["loader"];
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0]["file"].String(), "a/SimpleSkin.gltf");
+  EXPECT_EQ(rows[1]["file"].String(), "b/SimpleSkin.gltf");
+  EXPECT_EQ(rows[2]["file"].String(), "Fox.glb");
+}
+
 // The .usda reader on a synthetic stage of about a megabyte, in MB/s.
 // The stage as .usda, then the same layer as .usdc: the same counts, a smaller file, both loaded.
 TEST(SinewBench, UsdaReadsASyntheticStageAsTextAndAsACrateAndReportsTheirSpeed) {
