@@ -748,6 +748,9 @@ void PrintCrowdTable(const CrowdOptions& o, const std::string& device,
   }
   std::printf("GPU vs CPU: %s (positions <= 1e-5 x extent, first character of each kind)\n",
               within ? "within tolerance" : "OUT OF TOLERANCE");
+  std::printf(
+      "pose us/N: the CPU time to pose every character of one frame on N threads (not per "
+      "character); upload us and record us: per frame too\n");
 }
 
 struct PoseOptions {
