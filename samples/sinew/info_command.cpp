@@ -262,8 +262,17 @@ void PrintUsdOutline(std::span<const uint8_t> bytes) {
     std::printf(" Skeleton %s (%s);", s.path.c_str(), Counted(s.joints, "joint").c_str());
   }
   for (const std::string& p : outline->animations) std::printf(" SkelAnimation %s;", p.c_str());
+  // As authored, and what is read in its place where UsdGeom does not take it (the loader warns).
+  const std::string axis = outline->UpAxisOrFallback();
   std::printf(" up axis %s", outline->up_axis.empty() ? "Y (fallback)" : outline->up_axis.c_str());
-  if (outline->meters_per_unit) std::printf(", %g m a unit", *outline->meters_per_unit);
+  if (!outline->up_axis.empty() && outline->up_axis != axis) {
+    std::printf(" (read as %s)", axis.c_str());
+  }
+  if (outline->meters_per_unit) {
+    const double meters = outline->MetersPerUnitOrFallback();
+    std::printf(", %g m a unit", *outline->meters_per_unit);
+    if (!(meters == *outline->meters_per_unit)) std::printf(" (read as %g)", meters);
+  }
   if (outline->time_codes_per_second) {
     std::printf(", %g time codes a second", *outline->time_codes_per_second);
   }

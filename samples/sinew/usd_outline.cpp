@@ -8,6 +8,14 @@
 
 namespace sinew::tool {
 
+std::string UsdOutline::UpAxisOrFallback() const {
+  return std::string(loader::usd::UpAxisOrFallback(up_axis));
+}
+
+double UsdOutline::MetersPerUnitOrFallback() const {
+  return loader::usd::MetersPerUnitOrFallback(meters_per_unit);
+}
+
 std::optional<UsdOutline> ReadUsdOutlineOf(const std::string& path) {
   auto file = loader::ReadFile(path);
   if (!file) return std::nullopt;

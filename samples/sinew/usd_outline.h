@@ -3,7 +3,6 @@
 // time, read straight from the layer (loader/src/usd, the loader's own reader).
 #pragma once
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -27,14 +26,10 @@ struct UsdOutline {
   std::optional<double> meters_per_unit, time_codes_per_second;
 
   // What USD reads where they are unauthored, or authored as something it does not take (an
-  // upAxis other than Y or Z, a metersPerUnit that is not a positive number): Y up, 0.01 m a
-  // unit (UsdGeom's fallbacks).
-  std::string UpAxisOrFallback() const { return up_axis == "Y" || up_axis == "Z" ? up_axis : "Y"; }
-  double MetersPerUnitOrFallback() const {
-    return meters_per_unit && *meters_per_unit > 0 && std::isfinite(*meters_per_unit)
-               ? *meters_per_unit
-               : 0.01;
-  }
+  // upAxis other than Y or Z, a metersPerUnit that is not a positive finite number): Y up, 0.01 m
+  // a unit (UsdGeom's fallbacks; loader/src/usd/layer.h).
+  std::string UpAxisOrFallback() const;
+  double MetersPerUnitOrFallback() const;
 };
 
 // The outline of the USD layer in `bytes` (a file's contents, read once for the loader and this):

@@ -368,14 +368,14 @@ TEST(UsdAsset, StageMetadataUsdGeomDoesNotTakeIsReadAsItsFallbackWithAWarning) {
   EXPECT_NE(x.warnings[0].message.find("\"X\" is neither \"Y\" nor \"Z\": read as \"Y\""),
             std::string::npos)
       << x.warnings[0].message;
-  for (const char* meters : {"0", "-1"}) {
+  for (const char* meters : {"0", "-1", "inf"}) {
     const std::string metadata = std::string("    metersPerUnit = ") + meters + "\n";
     const LoadedAsset m = Load(Rig(kInfluences, {}, metadata));
     ASSERT_EQ(m.warnings.size(), 1u) << meters;
     EXPECT_EQ(m.warnings[0].where, "metersPerUnit");
-    EXPECT_NE(
-        m.warnings[0].message.find(std::string(meters) + " is not a positive number: read as 0.01"),
-        std::string::npos)
+    EXPECT_NE(m.warnings[0].message.find(std::string(meters) +
+                                         " is not a positive finite number: read as 0.01"),
+              std::string::npos)
         << m.warnings[0].message;
   }
 }

@@ -292,6 +292,20 @@ def SkelRoot "Root" (prepend apiSchemas = ["SkelBindingAPI"])
 // A key an hour and more away: `bake --format usda`, which holds a bake per time code until it
 // writes the file, refuses the clip with its range instead of taking the machine's memory; a key
 // past a float's range in seconds is skipped with a warning.
+// Stage metadata UsdGeom does not take is shown as authored, with what is read in its place, and
+// the loader's warning says so too.
+TEST(SinewInfo, ShowsStageMetadataUsdGeomDoesNotTakeWithWhatIsReadInItsPlace) {
+  ScratchDir dir;
+  std::string text = QuadWithAKeyAt("2");
+  text.insert(text.find('\n') + 1, "(\n    upAxis = \"X\"\n    metersPerUnit = -2\n)\n");
+  WriteText(dir.path() / "x.usda", text);
+  const ToolRun info = RunSinew({"info", "x.usda"}, dir.path());
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("up axis X (read as Y), -2 m a unit (read as 0.01)"), std::string::npos)
+      << info.out;
+  EXPECT_NE(info.out.find("warning at upAxis: \"X\" is neither"), std::string::npos) << info.out;
+}
+
 TEST(SinewBake, RefusesToWriteMoreTimeCodesThanItCanHoldAndSkipsKeysPastAFloat) {
   ScratchDir dir;
   WriteText(dir.path() / "far.usda", QuadWithAKeyAt("1e9"));

@@ -1,10 +1,19 @@
 #include "usd/layer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <unordered_set>
 
 namespace sinew::loader::usd {
+
+std::string_view UpAxisOrFallback(std::string_view authored) {
+  return authored == "Y" || authored == "Z" ? authored : "Y";
+}
+
+double MetersPerUnitOrFallback(std::optional<double> authored) {
+  return authored && *authored > 0 && std::isfinite(*authored) ? *authored : 0.01;
+}
 
 namespace {
 

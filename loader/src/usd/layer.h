@@ -136,6 +136,12 @@ struct Prim {
   const Relationship* FindRelationship(std::string_view name) const noexcept;
 };
 
+// A stage's upAxis and metersPerUnit as UsdGeom reads what is authored (empty / nullopt when
+// unauthored): "Y" or "Z" as written, else its fallback "Y"; a positive finite metersPerUnit as
+// written, else its fallback 0.01.
+std::string_view UpAxisOrFallback(std::string_view authored);
+double MetersPerUnitOrFallback(std::optional<double> authored);
+
 // One layer, as ReadUsda (usda_parser.h) builds it.
 struct Layer {
   // Layer metadata the reader names (absent: nullopt / empty), then the rest as written.

@@ -1256,19 +1256,20 @@ namespace {
 
 // upAxis and metersPerUnit: nothing the loader computes reads them (its coordinates are the
 // stage's as written), but bake and render do, and UsdGeom reads a value it does not take (an axis
-// other than Y or Z, a metersPerUnit that is not a positive number) as its fallback.
+// other than Y or Z, a metersPerUnit that is not a positive finite number) as its fallback.
 void WarnAboutStageOrientation(LoadState& c) {
   const Layer& layer = *c.layer;
-  if (!layer.up_axis.empty() && layer.up_axis != "Y" && layer.up_axis != "Z") {
-    c.Warn("upAxis", "\"" + layer.up_axis +
-                         "\" is neither \"Y\" nor \"Z\": read as \"Y\", UsdGeom's fallback");
+  const std::string_view axis = usd::UpAxisOrFallback(layer.up_axis);
+  if (!layer.up_axis.empty() && axis != layer.up_axis) {
+    c.Warn("upAxis", "\"" + layer.up_axis + "\" is neither \"Y\" nor \"Z\": read as \"" +
+                         std::string(axis) + "\", UsdGeom's fallback");
   }
-  if (layer.meters_per_unit &&
-      !(*layer.meters_per_unit > 0 && std::isfinite(*layer.meters_per_unit))) {
-    char number[32];
-    std::snprintf(number, sizeof number, "%g", *layer.meters_per_unit);
-    c.Warn("metersPerUnit",
-           std::string(number) + " is not a positive number: read as 0.01, UsdGeom's fallback");
+  const double meters = usd::MetersPerUnitOrFallback(layer.meters_per_unit);
+  if (layer.meters_per_unit && !(meters == *layer.meters_per_unit)) {
+    char text[80];
+    std::snprintf(text, sizeof text, "%g is not a positive finite number: read as %g",
+                  *layer.meters_per_unit, meters);
+    c.Warn("metersPerUnit", std::string(text) + ", UsdGeom's fallback");
   }
 }
 
