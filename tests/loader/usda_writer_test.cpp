@@ -187,7 +187,7 @@ TEST(UsdaWriter, AG4mfPrimitiveWeightedOnAGroupWithoutAJointIsLeftOut) {
   ASSERT_FALSE(g4mf.skins.empty());
   g4mf.skins[0].group_joints.at(0) = -1;
   UsdaWriteReport report;
-  EXPECT_TRUE(WriteUsda(g4mf, {}, &report).ok());  // the skeleton and its clip
+  EXPECT_TRUE(WriteUsda(g4mf, {}, &report).ok());  // the skeleton alone
   ASSERT_EQ(report.left_out.size(), 1u);
   EXPECT_NE(report.left_out[0].find("group 0 has no joint"), std::string::npos)
       << report.left_out[0];

@@ -425,14 +425,17 @@ Status WriteUnskinnedInstance(size_t n, const std::vector<Float4x4>& world, Writ
   return {};
 }
 
-// The meshes no node instantiates and the animations, which G4MF files do not hold.
+// Mesh m by its name, or "mesh m" when it has none.
+std::string MeshName(const Asset& asset, size_t m) {
+  return asset.meshes[m].name.empty() ? "mesh " + std::to_string(m) : asset.meshes[m].name;
+}
+
+// The meshes no node instantiates and the animations, which G4MF files do not hold; and, one
+// sentence each, what the written meshes lose.
 void ReportLeftOut(const Writer& w, G4mfWriteReport* report) {
   const Asset& asset = w.asset;
   for (size_t m = 0; m < asset.meshes.size(); ++m) {
-    if (!w.written_meshes.count(int32_t(m))) {
-      report->meshes_left_out.push_back(asset.meshes[m].name.empty() ? "mesh " + std::to_string(m)
-                                                                     : asset.meshes[m].name);
-    }
+    if (!w.written_meshes.count(int32_t(m))) report->meshes_left_out.push_back(MeshName(asset, m));
   }
   for (size_t a = 0; a < asset.animations.size(); ++a) {
     report->animations_left_out.push_back(asset.animations[a].name.empty()
@@ -444,37 +447,37 @@ void ReportLeftOut(const Writer& w, G4mfWriteReport* report) {
                                      ": G4MF has no rigid bindings");
   }
   for (size_t m = 0; m < asset.meshes.size(); ++m) {
+    if (!w.written_meshes.count(int32_t(m))) continue;
     const Mesh& mesh = asset.meshes[m];
-    if (!w.written_meshes.count(int32_t(m)) || mesh.inbetween_shapes.empty()) continue;
-    report->other_left_out.push_back(
-        (mesh.name.empty() ? "mesh " + std::to_string(m) : mesh.name) + ": the in-betweens of " +
-        std::to_string(mesh.inbetween_shapes.size()) +
-        " shapes (G4MF blends each shape linearly: an in-between's target is written as a shape "
-        "of its own, at amount 0, and its primary no longer passes through it)");
-  }
-  for (size_t m = 0; m < asset.meshes.size(); ++m) {
-    for (const Primitive& p : asset.meshes[m].primitives) {
-      if (!w.written_meshes.count(int32_t(m)) || !p.dual_quaternion()) continue;
-      std::string line =
-          asset.meshes[m].name.empty() ? "mesh " + std::to_string(m) : asset.meshes[m].name;
-      line +=
-          ": dual-quaternion skinning (G4MF names no skinning method: its readers blend "
-          "matrices)";
-      report->other_left_out.push_back(std::move(line));
-      break;
+    if (!mesh.inbetween_shapes.empty()) {
+      report->other_left_out.push_back(
+          MeshName(asset, m) + ": the in-betweens of " +
+          std::to_string(mesh.inbetween_shapes.size()) +
+          " shapes (G4MF blends each shape linearly: an in-between's target is written as a "
+          "shape of its own, at amount 0, and its primary no longer passes through it)");
     }
   }
   for (size_t m = 0; m < asset.meshes.size(); ++m) {
-    for (const Primitive& p : asset.meshes[m].primitives) {
-      if (!w.written_meshes.count(int32_t(m)) || !p.skinned() || p.dual_quaternion() ||
-          p.normal_blend != NormalBlend::kPerJoint || p.normals.empty()) {
-        continue;
-      }
-      std::string line =
-          asset.meshes[m].name.empty() ? "mesh " + std::to_string(m) : asset.meshes[m].name;
-      line += ": UsdSkel's normal rule (a G4MF reader skins normals by the blended matrix)";
-      report->other_left_out.push_back(std::move(line));
-      break;
+    if (!w.written_meshes.count(int32_t(m))) continue;
+    const auto& primitives = asset.meshes[m].primitives;
+    if (std::any_of(primitives.begin(), primitives.end(),
+                    [](const Primitive& p) { return p.dual_quaternion(); })) {
+      report->other_left_out.push_back(
+          MeshName(asset, m) +
+          ": dual-quaternion skinning (G4MF names no skinning method: its readers blend "
+          "matrices)");
+    }
+  }
+  for (size_t m = 0; m < asset.meshes.size(); ++m) {
+    if (!w.written_meshes.count(int32_t(m))) continue;
+    const auto& primitives = asset.meshes[m].primitives;
+    if (std::any_of(primitives.begin(), primitives.end(), [](const Primitive& p) {
+          return p.skinned() && !p.dual_quaternion() && p.normal_blend == NormalBlend::kPerJoint &&
+                 !p.normals.empty();
+        })) {
+      report->other_left_out.push_back(
+          MeshName(asset, m) +
+          ": UsdSkel's normal rule (a G4MF reader skins normals by the blended matrix)");
     }
   }
 }

@@ -17,11 +17,12 @@
 //   seconds × timeCodesPerSecond), and the blend-shape weights of the skin's meshes;
 // - per primitive of a skinned drawn mesh, a Mesh "<node>_<p>" bound to its skeleton: points,
 //   triangles, vertex normals, dense influences as primvars:skel:jointIndices / jointWeights
-//   (elementSize K, vertex interpolation, indices in skeleton order), an identity
+//   (elementSize K, vertex interpolation, indices in skeleton order; sparse influences written
+//   dense at the K that drops nothing, a G4MF skin's groups as their joints), an identity
 //   geomBindTransform, and its morph targets as BlendShape prims (offsets, normalOffsets;
 //   in-betweens as inbetweens:<name> with their weight) named by Mesh::target_names.
 // Left out, and listed in the report: unskinned drawn meshes, primitives that are not triangles
-// or have sparse (G4MF group) influences, tangents, and clips other than the one written.
+// or weigh a G4MF group that maps to no joint, tangents, and clips other than the one written.
 // Materials are not written.
 #pragma once
 
