@@ -1332,7 +1332,8 @@ int LoaderBenchCommand(std::span<const std::string_view> args) {
     if (a == "--json") {
       json = true;
     } else if (a.starts_with("--")) {
-      UnknownOption("bench --loader", a);
+      std::fprintf(stderr, "sinew bench --loader: unknown option '%.*s' (see sinew bench --help)\n",
+                   int(a.size()), a.data());
       return 2;
     } else {
       files.push_back(a);

@@ -39,11 +39,14 @@ inline bool ParseUintList(std::string_view list, uint32_t min, std::vector<uint3
   return !out->empty();
 }
 
-// max |a[i] - b[i]|; infinite when the sizes differ.
+// max |a[i] - b[i]|; infinite when the sizes differ or a difference is not a number (a NaN on
+// either side is never within a tolerance).
 inline double MaxAbsDiff(std::span<const float> a, std::span<const float> b) {
   double m = 0;
   for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    m = std::max(m, std::fabs(double(a[i]) - double(b[i])));
+    const double d = std::fabs(double(a[i]) - double(b[i]));
+    if (std::isnan(d)) return INFINITY;
+    m = std::max(m, d);
   }
   return a.size() == b.size() ? m : INFINITY;
 }

@@ -173,7 +173,8 @@ std::string ParseCrowdArgs(std::span<const std::string_view> args, CrowdOptions*
       if (!ParseUint(value(), &o->vertices) || o->vertices == 0) return "--vertices N >= 1";
     } else if (a == "--assets") {
       o->assets = std::string(value());
-      if (!std::filesystem::is_directory(o->assets)) return "--assets DIR: no such folder";
+      if (!std::filesystem::is_directory(o->assets))
+        return "--assets " + o->assets + ": no such folder";
     } else if (a == "--device") {
       o->device = std::string(value());
     } else if (a == "--previous") {
@@ -769,8 +770,8 @@ std::string ParsePoseArgs(std::span<const std::string_view> args, PoseOptions* o
       if (i + 1 == args.size() || !ParseUint(args[++i], &o->characters) || o->characters == 0) {
         return "--characters N >= 1";
       }
-    } else if (args[i].starts_with("--")) {  // before any file is read
-      return "unknown option '" + std::string(args[i]) + "' for --pose";
+    } else if (args[i].size() > 1 && args[i].starts_with("-")) {  // before any file is read
+      return "unknown option '" + std::string(args[i]) + "'";
     } else {
       o->files.emplace_back(args[i]);
     }
@@ -895,7 +896,7 @@ void PrintPoseJson(const PoseOptions& o, const std::vector<PoseRow>& rows) {
 int PoseBench(std::span<const std::string_view> args) {
   PoseOptions o;
   if (std::string err = ParsePoseArgs(args, &o); !err.empty()) {
-    std::fprintf(stderr, "sinew bench: %s\n", err.c_str());
+    std::fprintf(stderr, "sinew bench --pose: %s (see sinew bench --help)\n", err.c_str());
     return 2;
   }
   if (o.files.empty()) {
@@ -945,7 +946,7 @@ int CrowdBench(std::span<const std::string_view> args) {
   }
   bool help = false;
   if (std::string err = ParseCrowdArgs(args, &o, &help); !err.empty()) {
-    std::fprintf(stderr, "sinew bench: %s (see sinew bench --crowd 1 --help)\n", err.c_str());
+    std::fprintf(stderr, "sinew bench --crowd: %s (see sinew bench --crowd --help)\n", err.c_str());
     return 2;
   }
   if (help) {

@@ -192,15 +192,17 @@ bool MeasureFile(const std::filesystem::path& path, loader::GltfLoader& gltf_loa
 
 // `sinew bench --loader`'s table, with what its columns mean.
 void PrintLoaderTable(const std::vector<LoaderRow>& rows) {
-  std::printf("%-34s %9s %8s %9s %9s %9s %6s %8s %8s\n", "file", "JSON KiB", "values", "first ms",
-              "warm ms", "DOM ms", "ratio", "ns/val", "MB/s");
+  int width = 34;  // the file column: the longest name, at least 34
+  for (const LoaderRow& r : rows) width = std::max(width, int(r.file.size()));
+  std::printf("%-*s %9s %8s %9s %9s %9s %6s %8s %8s\n", width, "file", "JSON KiB", "values",
+              "first ms", "warm ms", "DOM ms", "ratio", "ns/val", "MB/s");
   for (const LoaderRow& r : rows) {
     if (r.dom_ms <= 0) {
-      std::printf("%-34s %9s %8s %9.3f %9.3f %9s %6s %8s %8s\n", r.file.c_str(), "-", "-",
+      std::printf("%-*s %9s %8s %9.3f %9.3f %9s %6s %8s %8s\n", width, r.file.c_str(), "-", "-",
                   r.first_ms, r.warm_ms, "-", "-", "-", "-");
       continue;
     }
-    std::printf("%-34s %9.1f %8zu %9.3f %9.3f %9.3f %6.2f %8.1f %8.1f\n", r.file.c_str(),
+    std::printf("%-*s %9.1f %8zu %9.3f %9.3f %9.3f %6.2f %8.1f %8.1f\n", width, r.file.c_str(),
                 double(r.json_bytes) / 1024.0, r.values, r.first_ms, r.warm_ms, r.dom_ms, r.ratio,
                 r.ns_per_value(), r.mb_per_s());
   }

@@ -170,7 +170,7 @@ std::string ParseUsdaArgs(std::span<const std::string_view> args, UsdaBenchOptio
         return "--mb N >= 1";
       }
     } else if (args[i].starts_with("--")) {
-      return "unknown option " + std::string(args[i]);
+      return "unknown option '" + std::string(args[i]) + "'";
     } else {
       o->files.emplace_back(args[i]);
     }

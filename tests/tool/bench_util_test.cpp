@@ -30,6 +30,10 @@ TEST(BenchPositionError, IsOverTheReferencesExtentOrForOnePointOverItsLargestCoo
   EXPECT_EQ(PositionErrorOverExtent(origin, origin), 0.0);
   EXPECT_GT(PositionErrorOverExtent(off, origin), 1.0);
   EXPECT_TRUE(std::isinf(PositionErrorOverExtent(got, one)));  // sizes differ
+  // A NaN is never within a tolerance (std::max would have dropped it).
+  const std::vector<float> nan = {0, 0, 0, 3, 4, std::nanf("")};
+  EXPECT_TRUE(std::isinf(PositionErrorOverExtent(nan, want)));
+  EXPECT_TRUE(std::isinf(MaxAbsDiff(want, nan)));
 }
 
 }  // namespace

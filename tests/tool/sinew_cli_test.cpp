@@ -440,6 +440,7 @@ TEST(SinewBench, EveryFormAnswersHelpAndRefusesAnOptionItDoesNotKnowBeforeRunnin
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"bench", "--pose", fox, "--frames", "3"},
         {"bench", "--pose", fox, "--characters"},
+        {"bench", "--pose", fox, "-x"},
         {"bench", "--loader", "--bogus"},
         {"bench", "--crowd", "2", "--assets", "no such folder"}}) {
     const ToolRun run = RunSinew(args, dir.path());
