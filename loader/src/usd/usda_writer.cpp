@@ -119,19 +119,14 @@ SkelInfluences InfluencesToWrite(const Primitive& prim, const Skin& skin,
   out.weights = dense->weights;
   out.joints.resize(dense->joints.size());
   for (size_t i = 0; i < dense->joints.size(); ++i) {
-    uint32_t joint = dense->joints[i];
-    if (!skin.group_joints.empty()) {
-      const int32_t of_group = joint < skin.group_joints.size() ? skin.group_joints[joint] : -1;
-      if (of_group < 0 && dense->weights[i] != 0) {
-        out.left_out = "G4MF group " + std::to_string(joint) +
-                       " has no joint (its vertices stay in their mesh's space, which UsdSkel "
-                       "influences cannot say)";
-        return out;
-      }
-      if (of_group < 0) continue;  // weight 0: joint 0
-      joint = uint32_t(of_group);
+    const int32_t joint = skin.JointOfInfluence(dense->joints[i]);
+    if (joint < 0 && dense->weights[i] != 0) {
+      out.left_out = "G4MF group " + std::to_string(dense->joints[i]) +
+                     " has no joint (its vertices stay in their mesh's space, which UsdSkel "
+                     "influences cannot say)";
+      return out;
     }
-    out.joints[i] = skeleton_joint[joint];
+    if (joint >= 0) out.joints[i] = skeleton_joint[size_t(joint)];  // weight 0: joint 0
   }
   return out;
 }

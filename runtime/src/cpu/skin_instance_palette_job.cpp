@@ -59,7 +59,7 @@ void WriteSkinPalette(const Skin& skin, std::span<const Float4x4> world, uint32_
   }
   const Float3x4 untransformed = ToFloat3x4(world[node]);
   for (size_t g = 0; g < output.size(); ++g) {
-    const int32_t j = g < skin.group_joints.size() ? skin.group_joints[g] : -1;
+    const int32_t j = skin.JointOfInfluence(g);
     output[g] = j < 0 ? untransformed : joint(size_t(j));
   }
 }

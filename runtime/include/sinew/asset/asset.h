@@ -66,6 +66,13 @@ struct Skin {
   // when it is -1 or g >= group_joints.size() (the vertex stays put in its mesh node's space:
   // palette entry world(mesh node) in the world-space convention above). Empty for glTF skins.
   std::vector<int32_t> group_joints;
+
+  // The joint (index into `joints`) that skins influence index `i` of a mesh of this skin: `i`
+  // itself for a glTF skin; for a G4MF skin group_joints[i], or -1 where group i is untransformed.
+  int32_t JointOfInfluence(size_t i) const {
+    if (group_joints.empty()) return int32_t(i);
+    return i < group_joints.size() ? group_joints[i] : -1;
+  }
 };
 
 // In-betweens of one blend shape (the SINEW_morph_inbetweens glTF extension; docs/semantics.md,
