@@ -305,11 +305,13 @@ void PutChunk(std::vector<uint8_t>* out, uint32_t type, uint32_t encoding,
 }
 
 // The mesh instance's JSON (without the closing brace): name, meshInstance, blendAmounts.
-// `mesh` is the written mesh's index, `source` the asset's mesh it was written from.
-std::string InstanceJson(const Node& node, size_t mesh, const Mesh& source, Names* names) {
+// `mesh` is the index of the written mesh `node` instantiates.
+std::string InstanceJson(const Asset& asset, const Node& node, size_t mesh, Names* names) {
   std::string instance = "\"name\":" + JsonString(names->Unique(node.name, "Instance")) +
                          ",\"meshInstance\":{\"mesh\":" + std::to_string(mesh);
-  if (!node.weights.empty()) instance += ",\"blendAmounts\":" + AmountsJson(source, node.weights);
+  if (!node.weights.empty()) {
+    instance += ",\"blendAmounts\":" + AmountsJson(asset.meshes[size_t(node.mesh)], node.weights);
+  }
   return instance + "}";
 }
 
@@ -387,7 +389,7 @@ Status WriteSkinnedInstance(size_t n, Writer* w) {
   std::string joints;
   for (size_t g = 0;
        g < (skin.group_joints.empty() ? skin.joints.size() : skin.group_joints.size()); ++g) {
-    const int32_t joint = skin.group_joints.empty() ? int32_t(g) : skin.group_joints[g];
+    const int32_t joint = skin.JointOfInfluence(g);
     joints += (g ? "," : "") +
               (joint < 0 ? std::string("-1") : std::to_string(first_bone + size_t(joint)));
   }
@@ -396,7 +398,7 @@ Status WriteSkinnedInstance(size_t n, Writer* w) {
       "\"name\":" + JsonString(w->names.Unique(skin.name, "Skeleton" + std::to_string(n))) +
       ",\"skeleton\":{\"joints\":[" + joints + "]}";
   nodes[skeleton].children.push_back(uint32_t(nodes.size()));
-  nodes.push_back({InstanceJson(node, mesh, w->asset.meshes[size_t(node.mesh)], &w->names), {}});
+  nodes.push_back({InstanceJson(w->asset, node, mesh, &w->names), {}});
   return {};
 }
 
@@ -419,9 +421,7 @@ Status WriteUnskinnedInstance(size_t n, const std::vector<Float4x4>& world, Writ
   SINEW_TRY_ASSIGN(const size_t mesh, w->MeshOf(asset.nodes[n].mesh));
   w->nodes[parent].children.push_back(uint32_t(w->nodes.size()));
   w->nodes.push_back(
-      {TransformJson(local) + "," +
-           InstanceJson(asset.nodes[n], mesh, asset.meshes[size_t(asset.nodes[n].mesh)], &w->names),
-       {}});
+      {TransformJson(local) + "," + InstanceJson(asset, asset.nodes[n], mesh, &w->names), {}});
   return {};
 }
 
