@@ -233,15 +233,13 @@ void PrintHelp() {
 }
 
 // Returns an empty string on success, else what was wrong.
-std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o, bool* help) {
+std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
     const auto value = [&]() -> std::string_view {
       return i + 1 < args.size() ? args[++i] : std::string_view();
     };
-    if (a == "--help" || a == "-h") {
-      *help = true;
-    } else if (a == "--json") {
+    if (a == "--json") {
       o->json = true;
     } else if (a == "--cpu-only") {
       o->skip_gpu = true;
@@ -1345,9 +1343,10 @@ int LoaderBenchCommand(std::span<const std::string_view> args) {
 }  // namespace
 
 int BenchCommand(std::span<const std::string_view> args) {
+  // --help wherever it stands, in every form: the --crowd form has a help of its own.
   const bool crowd = std::find(args.begin(), args.end(), "--crowd") != args.end();
-  if (!crowd && AsksForHelp(args)) {  // every form but --crowd's, which has a help of its own
-    PrintHelp();
+  if (AsksForHelp(args)) {
+    crowd ? PrintCrowdHelp() : PrintHelp();
     return 0;
   }
   if (!args.empty() && args[0] == "--loader") return LoaderBenchCommand(args.subspan(1));
@@ -1355,14 +1354,9 @@ int BenchCommand(std::span<const std::string_view> args) {
   if (crowd) return CrowdBench(args);
   if (std::find(args.begin(), args.end(), "--pose") != args.end()) return PoseBench(args);
   BenchOptions o;
-  bool help = false;
-  if (std::string err = ParseArgs(args, &o, &help); !err.empty()) {
+  if (std::string err = ParseArgs(args, &o); !err.empty()) {
     std::fprintf(stderr, "sinew bench: %s (see sinew bench --help)\n", err.c_str());
     return 2;
-  }
-  if (help) {
-    PrintHelp();
-    return 0;
   }
   BenchReport report;
   // --device, else SINEW_DEVICE, read once for the context and the message below.

@@ -38,6 +38,8 @@ int InfoCommand(std::span<const std::string_view> args);
 int RenderCommand(std::span<const std::string_view> args);
 // `sinew bench --crowd N[,N...] [options]`: a mixed crowd in one SkinCache (crowd_bench.cpp).
 int CrowdBench(std::span<const std::string_view> args);
+// Its usage, on stdout (BenchCommand prints it for --help).
+void PrintCrowdHelp();
 // `sinew bench --pose FILE... [--characters N] [--json]`: CrowdPoseJob against the per-character
 // jobs.
 int PoseBench(std::span<const std::string_view> args);

@@ -152,18 +152,13 @@ float ClipTime(const Kind& k, uint32_t member, uint32_t frame) {
   return k.duration > 0 ? k.start + std::fmod(t, k.duration) : k.start;
 }
 
-std::string ParseCrowdArgs(std::span<const std::string_view> args, CrowdOptions* o, bool* help) {
+std::string ParseCrowdArgs(std::span<const std::string_view> args, CrowdOptions* o) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
     const auto value = [&]() -> std::string_view {
       return i + 1 < args.size() ? args[++i] : std::string_view();
     };
-    if (a == "--help" || a == "-h") {
-      *help = true;
-    } else if (a == "--crowd" && i + 1 < args.size() && AsksForHelp(args.subspan(i + 1, 1))) {
-      *help = true;  // `--crowd --help`
-      ++i;
-    } else if (a == "--crowd") {
+    if (a == "--crowd") {
       if (!ParseUintList(value(), 1, &o->sizes)) return "--crowd N[,N...] with N >= 1";
     } else if (a == "--threads") {
       if (!ParseUintList(value(), 1, &o->threads)) return "--threads N[,N...] with N >= 1";
@@ -201,6 +196,8 @@ std::string ParseCrowdArgs(std::span<const std::string_view> args, CrowdOptions*
   return {};
 }
 
+}  // namespace
+
 void PrintCrowdHelp() {
   std::fputs(
       "usage: sinew bench --crowd N[,N...] [options]\n"
@@ -222,6 +219,8 @@ void PrintCrowdHelp() {
       "  --json            machine-readable output on stdout\n",
       stdout);
 }
+
+namespace {
 
 // The procedural kinds: dense K=4, K=8, sparse, and K=4 with 12 face shapes at 0.5.
 Status AddProceduralKinds(const CrowdOptions& o, std::vector<Kind>* kinds) {
@@ -944,14 +943,9 @@ int CrowdBench(std::span<const std::string_view> args) {
   } else if (std::filesystem::is_directory("../shared/assets")) {
     o.assets = "../shared/assets";
   }
-  bool help = false;
-  if (std::string err = ParseCrowdArgs(args, &o, &help); !err.empty()) {
+  if (std::string err = ParseCrowdArgs(args, &o); !err.empty()) {
     std::fprintf(stderr, "sinew bench --crowd: %s (see sinew bench --crowd --help)\n", err.c_str());
     return 2;
-  }
-  if (help) {
-    PrintCrowdHelp();
-    return 0;
   }
   vk::ContextOptions context_options = ToolContextOptions(o.device);
   context_options.validation = vk::Validation::kOff;  // Timing, not checking.
