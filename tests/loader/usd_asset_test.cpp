@@ -990,7 +990,8 @@ TEST(UsdAsset, RefusesCurvesThatDoNotAddUpToThePoints) {
 TEST(UsdAsset, GprimsOtherThanMeshesAreWarnedAboutByPath) {
   const LoadedAsset loaded = Load(Rig(kInfluences) +
                                   "def Sphere \"S\"\n{\n}\ndef Mesh \"Anim\"\n{\n"
-                                  "    point3f[] points.timeSamples = { 0: [(0,0,0)] }\n}\n");
+                                  "    point3f[] points.timeSamples = { 0: [(0,0,0)], "
+                                  "1: [(0,1,0)] }\n}\n");
   ASSERT_EQ(loaded.warnings.size(), 2u);
   EXPECT_EQ(loaded.warnings[0].where, "/S");
   EXPECT_EQ(loaded.warnings[1].where, "/Anim");
@@ -998,15 +999,23 @@ TEST(UsdAsset, GprimsOtherThanMeshesAreWarnedAboutByPath) {
 }
 
 // USD's value resolution reads an attribute's time samples at any time code, before its default:
-// a default written beside time samples is not what UsdSkel skins with, so the attribute counts
-// as time-sampled — points not read (warned), a transform op at its first sample (warned),
-// influences refused.
-TEST(UsdAsset, ADefaultBesideTimeSamplesCountsAsTimeSampled) {
-  const LoadedAsset points = Load(
+// a default written beside time samples is not what UsdSkel skins with. One sample is read in its
+// place; samples that change count as time-sampled — points not read (warned), a transform op at
+// its first sample (warned), influences refused.
+TEST(UsdAsset, ADefaultBesideTimeSamplesIsNotRead) {
+  const std::string mesh =
       "#usda 1.0\ndef Mesh \"M\"\n{\n    int[] faceVertexCounts = [3]\n"
       "    int[] faceVertexIndices = [0, 1, 2]\n"
-      "    point3f[] points = [(0,0,0), (1,0,0), (1,1,0)]\n"
-      "    point3f[] points.timeSamples = { 0: [(0,0,0), (2,0,0), (2,2,0)] }\n}\n");
+      "    point3f[] points = [(0,0,0), (1,0,0), (1,1,0)]\n";
+  const LoadedAsset one = Load(mesh +
+                               "    point3f[] points.timeSamples = { 0: [(0,0,0), (2,0,0), "
+                               "(2,2,0)] }\n}\n");
+  ASSERT_EQ(one.asset.meshes.size(), 1u);
+  EXPECT_EQ(one.asset.meshes[0].primitives.at(0).positions.at(3), 2.0f);
+  EXPECT_TRUE(one.warnings.empty());
+  const LoadedAsset points = Load(mesh +
+                                  "    point3f[] points.timeSamples = { 0: [(0,0,0), (2,0,0), "
+                                  "(2,2,0)], 1: [(0,0,0), (3,0,0), (3,3,0)] }\n}\n");
   EXPECT_TRUE(points.asset.meshes.empty());
   EXPECT_EQ(points.warnings.size(), 1u);
   if (!points.warnings.empty()) {
@@ -1023,8 +1032,61 @@ TEST(UsdAsset, ADefaultBesideTimeSamplesCountsAsTimeSampled) {
   }
   ExpectError(Rig(std::string(kInfluences) +
                   "        int[] primvars:skel:jointIndices.timeSamples = { 0: [0, 1, 0, 1, 1, 0, "
-                  "1, 0] }\n"),
+                  "1, 0], 1: [1, 0, 1, 0, 0, 1, 0, 1] }\n"),
               Error::kUnsupportedFeature, "/R/M.primvars:skel:jointIndices");
+}
+
+// Exporters write a static attribute as one time sample at their first frame, or as the same value
+// at every frame they export; USD holds it at every time code. Such points, topology, normals,
+// influences, geomBindTransform and transform op load as their defaults would, without a warning.
+TEST(UsdAsset, AttributesWhoseTimeSamplesHoldOneValueReadAsThatValue) {
+  const std::string ops =  // closes the mesh: an Xform beside it, moved by its op
+      "    }\n    def Xform \"X\"\n    {\n"
+      "        uniform token[] xformOpOrder = [\"xformOp:translate\"]\n";
+  const LoadedAsset defaults =
+      Load(Rig(std::string(kInfluences) +
+               "        matrix4d primvars:skel:geomBindTransform = "
+               "((2,0,0,0),(0,1,0,0),(0,0,1,0),(5,0,0,1))\n"
+               "        normal3f[] normals = [(1,0,1), (1,0,1), (1,0,1), (1,0,1)] (interpolation = "
+               "\"vertex\")\n" +
+               ops + "        double3 xformOp:translate = (0, 0, 3)\n"));
+  std::string sampled =
+      Rig("        int[] primvars:skel:jointIndices (\n"
+          "            elementSize = 2\n            interpolation = \"vertex\"\n        )\n"
+          "        int[] primvars:skel:jointIndices.timeSamples = { 1: [0, 1, 0, 1, 1, 0, 1, 0] }\n"
+          "        float[] primvars:skel:jointWeights (\n"
+          "            elementSize = 2\n            interpolation = \"vertex\"\n        )\n"
+          "        float[] primvars:skel:jointWeights.timeSamples = { 1: [1, 0, 0.5, 0.5, 0.25, "
+          "0.5, 1, "
+          "0], 10: [1, 0, 0.5, 0.5, 0.25, 0.5, 1, 0] }\n"
+          "        matrix4d primvars:skel:geomBindTransform.timeSamples = { "
+          "1: ((2,0,0,0),(0,1,0,0),(0,0,1,0),(5,0,0,1)) }\n"
+          "        normal3f[] normals (interpolation = \"vertex\")\n"
+          "        normal3f[] normals.timeSamples = { 1: [(1,0,1), (1,0,1), (1,0,1), (1,0,1)] }\n" +
+          ops + "        double3 xformOp:translate.timeSamples = { 1: (0, 0, 3), 2: (0, 0, 3) }\n");
+  for (const std::string name : {"points", "faceVertexCounts", "faceVertexIndices"}) {
+    // `TYPE NAME = VALUE` as `TYPE NAME.timeSamples = { 1: VALUE }`
+    const size_t at = sampled.find(" " + name + " = ");
+    ASSERT_NE(at, std::string::npos) << name;
+    sampled.insert(sampled.find('\n', at), " }");
+    sampled.replace(at + 1 + name.size(), 3, ".timeSamples = { 1: ");
+  }
+  const LoadedAsset loaded = Load(sampled);
+  EXPECT_TRUE(defaults.warnings.empty());
+  for (const Warning& w : loaded.warnings) ADD_FAILURE() << w.where << ": " << w.message;
+  ASSERT_EQ(loaded.asset.meshes.size(), 1u);
+  const Primitive& want = defaults.asset.meshes.at(0).primitives.at(0);
+  const Primitive& got = loaded.asset.meshes[0].primitives.at(0);
+  EXPECT_TRUE(got.skinned());
+  EXPECT_EQ(got.positions, want.positions);
+  EXPECT_FLOAT_EQ(got.positions.at(3), 7.0f);  // point 1: x 1 · 2 + 5, by the geomBindTransform
+  EXPECT_EQ(got.normals, want.normals);
+  EXPECT_FALSE(got.normals.empty());
+  EXPECT_EQ(got.indices, want.indices);
+  EXPECT_EQ(got.influences.joints, want.influences.joints);
+  EXPECT_EQ(got.influences.weights, want.influences.weights);
+  EXPECT_FLOAT_EQ(loaded.asset.nodes.at(size_t(NodeNamed(loaded.asset, "X"))).translation.z, 3.0f);
+  EXPECT_EQ(defaults.asset.nodes.at(size_t(NodeNamed(defaults.asset, "X"))).translation.z, 3.0f);
 }
 
 // A skel:skeleton or skel:animationSource that names no prim binds nothing, as in UsdSkel: the
@@ -1063,10 +1125,10 @@ TEST(UsdAsset, RefusesCompositionArcsWithTheReadersError) {
               Error::kUnsupportedFeature, "line 3, column 5");
 }
 
-TEST(UsdAsset, RefusesTimeSampledTopology) {
+TEST(UsdAsset, RefusesTopologyThatChangesOverTime) {
   ExpectError(
       "#usda 1.0\ndef Mesh \"M\"\n{\n    point3f[] points = [(0,0,0)]\n"
-      "    int[] faceVertexCounts.timeSamples = { 0: [3] }\n}\n",
+      "    int[] faceVertexCounts.timeSamples = { 0: [3], 1: [4] }\n}\n",
       Error::kUnsupportedFeature, "/M.faceVertexCounts");
 }
 
@@ -1301,8 +1363,8 @@ TEST(UsdAsset, RefusesInfluencesAndOffsetsOfAnotherType) {
               Error::kWrongType, "/R/M/Up.offsets");
 }
 
-TEST(UsdAsset, RefusesTimeSampledInfluences) {
-  ExpectError(Rig("        int[] primvars:skel:jointIndices.timeSamples = { 0: [0] }\n"
+TEST(UsdAsset, RefusesInfluencesThatChangeOverTime) {
+  ExpectError(Rig("        int[] primvars:skel:jointIndices.timeSamples = { 0: [0], 1: [1] }\n"
                   "        int[] primvars:skel:jointIndices (interpolation = \"constant\")\n"
                   "        float[] primvars:skel:jointWeights.timeSamples = { 0: [1] }\n"
                   "        float[] primvars:skel:jointWeights (interpolation = \"constant\")\n"),

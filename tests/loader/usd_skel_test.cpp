@@ -158,6 +158,33 @@ TEST(ValueAt, HoldsIntsMatricesBlockedNeighboursAndChangingSizes) {
   EXPECT_EQ(FloatsAt(s, 0.5), (std::vector<float>{1}));
 }
 
+// One value at every time code: the default without samples; with samples, theirs when they all
+// hold the same value (one sample, the way exporters write a static attribute, or repeats), the
+// default beside them unread, as USD reads samples at any time code.
+TEST(UnvaryingValue, IsTheDefaultOrTheValueEverySampleHolds) {
+  const Attribute still = Read("float3[] t = [(1, 2, 3)]", "t");
+  ASSERT_NE(UnvaryingValue(still), nullptr);
+  EXPECT_EQ(UnvaryingValue(still)->floats()[2], 3.0f);
+  const Attribute one =
+      Read("float3[] t = [(1, 2, 3)]\n    float3[] t.timeSamples = {4: [(5, 6, 7)]}", "t");
+  ASSERT_NE(UnvaryingValue(one), nullptr);
+  EXPECT_EQ(UnvaryingValue(one)->floats()[0], 5.0f);
+  const Attribute repeated = Read("int[] i.timeSamples = {0: [3, 4], 1: [3, 4], 9: [3, 4]}", "i");
+  ASSERT_NE(UnvaryingValue(repeated), nullptr);
+  EXPECT_EQ(UnvaryingValue(repeated)->ints()[1], 4);
+}
+
+TEST(UnvaryingValue, IsNullForNoValueABlockOrValuesThatChange) {
+  EXPECT_EQ(UnvaryingValue(Read("float3[] t", "t")), nullptr);
+  EXPECT_EQ(UnvaryingValue(Read("float3[] t = None", "t")), nullptr);
+  EXPECT_EQ(UnvaryingValue(Read("float f.timeSamples = {0: None}", "f")), nullptr);
+  EXPECT_EQ(UnvaryingValue(Read("float f.timeSamples = {0: 1, 1: None}", "f")), nullptr);
+  EXPECT_EQ(UnvaryingValue(Read("float f.timeSamples = {0: 1, 1: 2}", "f")), nullptr);
+  EXPECT_EQ(UnvaryingValue(Read("float[] f.timeSamples = {0: [1], 1: [1, 1]}", "f")), nullptr);
+  // Samples are compared bit for bit: 0 and -0 differ.
+  EXPECT_EQ(UnvaryingValue(Read("float f.timeSamples = {0: 0, 1: -0}", "f")), nullptr);
+}
+
 // USD's row-vector matrices are sinew's column-vector ones with the same numbers: the
 // translation USD writes in the last row is sinew's last column.
 TEST(FromUsdMatrix, TakesUsdsRowsAsSinewsColumns) {

@@ -20,6 +20,13 @@ namespace sinew::loader::usd {
 // A blocked value (`None`) is returned as it is.
 std::optional<Value> ValueAt(const Attribute& attribute, double time);
 
+// The value `attribute` has at every time code, where it has one: without time samples, its
+// default; with them, the value every sample holds when they all hold the same one, unblocked
+// (compared bit for bit). Exporters write a static attribute as one sample at their first frame,
+// which USD holds at every time. A default beside samples is not read, as USD reads the samples
+// at any time code. Null where there is no value, a block, or values that change over time.
+const Value* UnvaryingValue(const Attribute& attribute) noexcept;
+
 // Two samples `lo` and `hi` interpolated at u (0 at lo, 1 at hi), as ValueAt interpolates between
 // them; nullopt where ValueAt holds `lo` instead (a type that does not interpolate, a blocked
 // value, different sizes).

@@ -65,19 +65,23 @@ bool Transformable(std::string_view type) {
          type == "Skeleton" || PointBased(type) || Implicit(type);
 }
 
-// An attribute's value at every time code, where it is static: its default. Null when it has
-// none, it is blocked (= None), or it has time samples, which USD's value resolution reads at any
-// time code before the default (the default is the value only when no time is asked for), so a
-// default written beside them is not what UsdSkel skins with.
-const Value* AuthoredDefault(const Attribute* a) {
-  return a && a->time_samples.empty() ? a->UnblockedDefault() : nullptr;
-}
+// An attribute's value at every time code, where it has one (usd::UnvaryingValue): its default,
+// or the one value all its time samples hold. Null when it has none, it is blocked (= None), or
+// its samples change over time. USD's value resolution reads the samples at any time code before
+// the default (the default is the value only when no time is asked for), so a default written
+// beside samples is not what UsdSkel skins with.
+const Value* StaticValue(const Attribute* a) { return a ? usd::UnvaryingValue(*a) : nullptr; }
 
-bool Blocked(const Attribute* a) { return a && a->BlockedDefault(); }
+// Whether `a` has time samples whose value changes, or is blocked at some time code: what
+// StaticValue cannot give a value for.
+bool Varying(const Attribute* a) { return a && !a->time_samples.empty() && !StaticValue(a); }
 
-// AuthoredDefault of `prim`'s attribute `name`.
+// Whether `a` is blocked (= None) with no time samples, which USD would read in its place.
+bool Blocked(const Attribute* a) { return a && a->time_samples.empty() && a->BlockedDefault(); }
+
+// StaticValue of `prim`'s attribute `name`.
 const Value* DefaultOf(const Prim& prim, std::string_view name) {
-  return AuthoredDefault(prim.FindAttribute(name));
+  return StaticValue(prim.FindAttribute(name));
 }
 
 std::vector<std::string> TokensOf(const Prim& prim, std::string_view name) {
@@ -161,7 +165,8 @@ struct LoadState {
 
 // The local transform `prim`'s xformOpOrder composes (identity when unauthored), each op's default
 // value: translate, scale, rotateX/Y/Z, rotateXYZ (and the other five orders), orient and
-// transform, each optionally "!invert!". Time-sampled ops are read at their first sample (warned).
+// transform, each optionally "!invert!". An op whose time samples change is read at its first
+// sample (warned); one whose samples all hold one value is that value.
 LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out) {
   *out = Float4x4{};
   const std::vector<std::string> order = TokensOf(prim, "xformOpOrder");
@@ -177,10 +182,11 @@ LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out) {
       return {Error::kMissingProperty, "xformOpOrder names " + name + ", which is not authored",
               where};
     }
-    const Value* value = AuthoredDefault(a);
+    const Value* value = StaticValue(a);
     if (!value && !a->time_samples.empty()) {
       value = &a->time_samples.front().value;
-      c.Warn(prim.path + "." + name, "a time-sampled transform op is read at its first sample");
+      c.Warn(prim.path + "." + name,
+             "a transform op that changes over time is read at its first sample");
     }
     if (!value || value->blocked) {
       // UsdGeom takes an op without a value (blocked, or declared without one) for the identity.
@@ -432,12 +438,14 @@ std::vector<uint32_t> Triangulate(std::span<const int32_t> counts, bool left_han
   return out;
 }
 
-// A topology attribute `name` that has no default: kUnsupportedFeature when it is time-sampled,
-// else kMissingProperty with `message`.
+// A topology attribute `name` that has no static value: kUnsupportedFeature when its time samples
+// change (or are blocked), else kMissingProperty with `message`.
 LoadStatus MissingTopology(const Prim& p, const std::string& name, const char* message) {
   const Attribute* a = p.FindAttribute(name);
-  if (a && !a->time_samples.empty()) {
-    return {Error::kUnsupportedFeature, "time-sampled topology is not read", p.path + "." + name};
+  if (Varying(a)) {
+    return {Error::kUnsupportedFeature,
+            "topology that changes over time (or is blocked at a time code) is not read",
+            p.path + "." + name};
   }
   return {Error::kMissingProperty, message, p.path + "." + name};
 }
@@ -511,11 +519,11 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
   }
   std::span<const float>& normals = out->normals;
   std::string& normal_interpolation = out->normal_interpolation;
-  if (normal_attr && !normal_attr->time_samples.empty()) {
+  if (Varying(normal_attr)) {
     c.Warn(p.path + "." + normal_attr->name,
-           "time-sampled normals are not read: the mesh is loaded without normals");
+           "normals that change over time are not read: the mesh is loaded without normals");
   }
-  if (AuthoredDefault(normal_attr)) {
+  if (const Value* normal_value = StaticValue(normal_attr)) {
     const std::string where = p.path + "." + normal_attr->name;
     normal_interpolation =
         normal_attr->interpolation.empty() ? "vertex" : normal_attr->interpolation;
@@ -523,10 +531,10 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
                         : normal_interpolation == "uniform"   ? counts->ints().size()
                         : normal_interpolation == "constant"  ? 1
                                                               : point_count;
-    normals = normal_attr->default_value->floats();
+    normals = normal_value->floats();
     // An indexed primvar (primvars:normals:indices): its values looked up, one per element.
     if (const Value* indices = DefaultOf(p, normal_attr->name + ":indices");
-        indices && normal_attr->default_value->components == 3) {
+        indices && normal_value->components == 3) {
       for (const int32_t i : indices->ints()) {
         if (i < 0 || size_t(i) >= normals.size() / 3) {
           return {Error::kInvalidReference,
@@ -539,7 +547,7 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
       }
       normals = out->indexed_normals;
     }
-    if (normals.size() != want * 3 || normal_attr->default_value->components != 3) {
+    if (normals.size() != want * 3 || normal_value->components != 3) {
       c.Warn(where, std::to_string(normals.size() / 3) + " normals for " + std::to_string(want) +
                         " (" + normal_interpolation + "): the mesh is loaded without normals");
       normals = {};
@@ -660,10 +668,10 @@ LoadStatus ReadGeomBind(const usd::SkelBinding& binding, Float4x4* geom_bind,
   if (!binding.geom_bind_transform || Blocked(binding.geom_bind_transform)) return {};
   const std::string& where = binding.geom_bind_transform_at;
   SINEW_TRY(CheckFinite(binding.geom_bind_transform, where));
-  const Value* g = AuthoredDefault(binding.geom_bind_transform);
+  const Value* g = StaticValue(binding.geom_bind_transform);
   if (!g || g->doubles().size() != 16) {
     return {Error::kUnsupportedFeature,
-            "a geomBindTransform that is time-sampled, or not one matrix4d, is not read", where};
+            "a geomBindTransform that changes over time, or not one matrix4d, is not read", where};
   }
   *geom_bind = usd::FromUsdMatrix(std::span<const double, 16>(g->doubles().data(), 16));
   Float4x4 inverse;
@@ -680,8 +688,8 @@ LoadStatus ReadGeomBind(const usd::SkelBinding& binding, Float4x4* geom_bind,
 // for constant interpolation).
 LoadStatus ReadInfluences(const Prim& p, const usd::SkelBinding& binding, size_t point_count,
                           const Value** indices, const Value** weights) {
-  *indices = AuthoredDefault(binding.joint_indices);
-  *weights = AuthoredDefault(binding.joint_weights);
+  *indices = StaticValue(binding.joint_indices);
+  *weights = StaticValue(binding.joint_weights);
   // Places in the file: the prim that authors each (this one, or the ancestor it inherits from).
   const std::string where = binding.joint_indices_at.empty()
                                 ? p.path + ".primvars:skel:jointIndices"
@@ -689,7 +697,7 @@ LoadStatus ReadInfluences(const Prim& p, const usd::SkelBinding& binding, size_t
   const std::string& weights_at = binding.joint_weights_at;
   if (!*indices || !*weights) {
     return {Error::kUnsupportedFeature,
-            "time-sampled joint influences, or ones without a value, are not read", where};
+            "joint influences that change over time, or ones without a value, are not read", where};
   }
   // UsdSkel's types: int[] indices and float[] weights. Another type would read as no numbers
   // (and be reported as a count that does not match).
@@ -831,9 +839,9 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   const Value* points = DefaultOf(p, "points");
   if (!points) {
     const Attribute* a = p.FindAttribute("points");
-    c.Warn(p.path, a && a->time_samples.empty() && Blocked(a)
-                       ? "points blocked with None: not loaded"
-                       : "no static points (time-sampled points are not read): not loaded");
+    c.Warn(p.path, Blocked(a) ? "points blocked with None: not loaded"
+                              : "no static points (points that change over time are not read): not "
+                                "loaded");
     return {};
   }
   const std::span<const float> xyz = points->floats();
