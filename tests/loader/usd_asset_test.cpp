@@ -999,9 +999,9 @@ TEST(UsdAsset, GprimsOtherThanMeshesAreWarnedAboutByPath) {
 }
 
 // USD's value resolution reads an attribute's time samples at any time code, before its default:
-// a default written beside time samples is not what UsdSkel skins with. One sample is read in its
-// place; samples that change count as time-sampled — points not read (warned), a transform op at
-// its first sample (warned), influences refused.
+// a default written beside time samples (a value or None) is not what UsdSkel skins with. One
+// sample is read in its place; samples that change count as time-sampled — points not read
+// (warned), a transform op at its first sample (warned), influences refused.
 TEST(UsdAsset, ADefaultBesideTimeSamplesIsNotRead) {
   const std::string mesh =
       "#usda 1.0\ndef Mesh \"M\"\n{\n    int[] faceVertexCounts = [3]\n"
@@ -1034,6 +1034,12 @@ TEST(UsdAsset, ADefaultBesideTimeSamplesIsNotRead) {
                   "        int[] primvars:skel:jointIndices.timeSamples = { 0: [0, 1, 0, 1, 1, 0, "
                   "1, 0], 1: [1, 0, 1, 0, 0, 1, 0, 1] }\n"),
               Error::kUnsupportedFeature, "/R/M.primvars:skel:jointIndices");
+  // A default blocked with None is not read either: the sample beside it is.
+  const LoadedAsset bound = Load(Rig(std::string(kInfluences) +
+                                     "        matrix4d primvars:skel:geomBindTransform = None\n"
+                                     "        matrix4d primvars:skel:geomBindTransform.timeSamples "
+                                     "= { 0: ((1,0,0,0),(0,1,0,0),(0,0,1,0),(5,0,0,1)) }\n"));
+  EXPECT_FLOAT_EQ(bound.asset.meshes.at(0).primitives.at(0).positions.at(3), 6.0f);  // 1 + 5
 }
 
 // Exporters write a static attribute as one time sample at their first frame, or as the same value
