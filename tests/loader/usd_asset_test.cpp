@@ -902,6 +902,32 @@ TEST(UsdAsset, BlendShapesSkippedAreWarnedAbout) {
   EXPECT_EQ(mesh->target_names, (std::vector<std::string>{"up", "gone"}));
 }
 
+// skel:blendShapes and skel:blendShapeTargets pair up name by name; of different lengths (a
+// targets relationship blocked with None is none) they pair up nothing. UsdSkel then computes no
+// sub-shape weights and bakes the mesh skinned without its blend shapes: so does the loader,
+// with a warning, rather than refusing the file.
+TEST(UsdAsset, BlendShapeNamesAndTargetsOfDifferentCountsAreDroppedWithAWarning) {
+  for (const char* targets : {"        rel skel:blendShapeTargets = [<Up>]\n",
+                              "        rel skel:blendShapeTargets = None\n", ""}) {
+    SCOPED_TRACE(targets);
+    const LoadedAsset loaded =
+        Load(Rig(std::string(kInfluences) +
+                 "        uniform token[] skel:blendShapes = [\"up\", \"down\"]\n" + targets +
+                 "        def BlendShape \"Up\"\n        {\n"
+                 "            uniform vector3f[] offsets = [(0, 0, 1)]\n"
+                 "            uniform int[] pointIndices = [2]\n        }\n"));
+    const Mesh* mesh = MeshNamed(loaded.asset, "/R/M");
+    ASSERT_NE(mesh, nullptr);
+    EXPECT_TRUE(mesh->target_names.empty());
+    EXPECT_TRUE(mesh->primitives.at(0).targets.empty());
+    EXPECT_TRUE(mesh->primitives.at(0).skinned());
+    ASSERT_EQ(loaded.warnings.size(), 1u);
+    EXPECT_EQ(loaded.warnings[0].where, "/R/M.skel:blendShapes");
+    EXPECT_NE(loaded.warnings[0].message.find("2 blend shapes"), std::string::npos)
+        << loaded.warnings[0].message;
+  }
+}
+
 TEST(UsdAsset, AMeshWithoutABindingIsAStaticMesh) {
   const LoadedAsset loaded = Load(
       "#usda 1.0\ndef Xform \"X\"\n{\n    def Mesh \"M\"\n    {\n"

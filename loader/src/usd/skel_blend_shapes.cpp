@@ -74,10 +74,15 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
                                                ? binding.blend_shape_targets->targets.Resolved()
                                                : std::vector<std::string>();
   if (targets.size() != out.names.size()) {
-    return Status(Error::kSizeMismatch,
-                  std::to_string(out.names.size()) + " blend shapes for " +
-                      std::to_string(targets.size()) + " skel:blendShapeTargets",
-                  mesh.path + ".skel:blendShapes");
+    // Names and targets pair up by position, so these pair up nothing: UsdSkel computes no
+    // sub-shape weights for them and bakes the mesh without its blend shapes.
+    Warning dropped{mesh.path + ".skel:blendShapes",
+                    std::to_string(out.names.size()) + " blend shapes for " +
+                        std::to_string(targets.size()) +
+                        " skel:blendShapeTargets: none is applied, as in UsdSkel"};
+    out = {};
+    out.skipped.push_back(std::move(dropped));
+    return out;
   }
   out.targets.resize(out.names.size());
   out.target_names = out.names;

@@ -21,8 +21,9 @@ struct BlendShapeSet {
   // One per target: a primary's name from skel:blendShapes, an in-between's as
   // "<primary>:<in-between>" ("smile:half" for the attribute inbetweens:half of smile's target).
   std::vector<std::string> target_names;
-  // What was skipped, for the loader's warnings: a target that is not a BlendShape prim, an
-  // in-between without weight or at 0 or 1 (UsdSkel warns about those too).
+  // What was skipped, for the loader's warnings: names and targets that do not pair up, a target
+  // that is not a BlendShape prim, an in-between without weight or at 0 or 1 (UsdSkel warns about
+  // those too).
   std::vector<Warning> skipped;
 };
 
@@ -30,8 +31,9 @@ struct BlendShapeSet {
 // shape's pointIndices, every point when it has none; offsets to one point add up). An in-between
 // is an `inbetweens:<name>` attribute with `weight` metadata (without it, skipped; within 1e-6 of
 // 0 or 1, skipped); its offsets use the shape's pointIndices. A target that is not a BlendShape
-// contributes nothing. Each skip is listed in `skipped`. Errors: kSizeMismatch at
-// "<mesh>.skel:blendShapes" unless it names as many shapes as skel:blendShapeTargets has targets;
+// contributes nothing. When skel:blendShapes names another number of shapes than
+// skel:blendShapeTargets has targets, the set is empty, as UsdSkel applies none of them. Each
+// skip is listed in `skipped`. Errors: kSizeMismatch
 // at "<shape>.offsets" (or the in-between) for offsets that do not match pointIndices (or the point
 // count); kInvalidReference at
 // "<shape>.pointIndices" for an index past the points.
