@@ -40,12 +40,15 @@ LoadedAsset Load(std::string_view text) {
   return loaded.ok() ? std::move(loaded.value()) : LoadedAsset();
 }
 
-void ExpectError(std::string_view text, Error code, std::string_view where) {
+// Loading `text` fails with `code` at `where`, the message containing `message`.
+void ExpectError(std::string_view text, Error code, std::string_view where,
+                 std::string_view message = {}) {
   auto loaded =
       LoadUsdaFromMemory(std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
   ASSERT_FALSE(loaded.ok()) << "loaded without an error:\n" << text;
   EXPECT_EQ(std::string(ErrorName(loaded.code())), ErrorName(code)) << loaded.error().ToString();
   EXPECT_EQ(loaded.error().where, where) << loaded.error().ToString();
+  EXPECT_NE(loaded.error().message.find(message), std::string::npos) << loaded.error().ToString();
 }
 
 int32_t NodeNamed(const Asset& a, std::string_view name) {
@@ -900,6 +903,32 @@ TEST(UsdAsset, BlendShapesSkippedAreWarnedAbout) {
   const Mesh* mesh = MeshNamed(loaded.asset, "/R/M");
   ASSERT_NE(mesh, nullptr);
   EXPECT_EQ(mesh->target_names, (std::vector<std::string>{"up", "gone"}));
+}
+
+// UsdSkel's pointIndices are int[]; files of older writers hold uint[], which UsdSkel converts
+// (UsdSkelBlendShape::GetPointIndicesAttr's legacy type): so does the loader. Another type would
+// read as no indices, and is refused as such.
+TEST(UsdAsset, LegacyUintPointIndicesAreReadAsInts) {
+  const auto shape = [](const char* indices) {
+    return Rig(std::string(kInfluences) +
+               "        uniform token[] skel:blendShapes = [\"up\"]\n"
+               "        rel skel:blendShapeTargets = [<Up>]\n"
+               "        def BlendShape \"Up\"\n        {\n"
+               "            uniform vector3f[] offsets = [(0, 0, 1), (0, 0, 2)]\n"
+               "            uniform " +
+               indices + "\n        }\n");
+  };
+  const LoadedAsset ints = Load(shape("int[] pointIndices = [2, 0]"));
+  const LoadedAsset uints = Load(shape("uint[] pointIndices = [2, 0]"));
+  ASSERT_EQ(uints.asset.meshes.size(), 1u);
+  const std::vector<float>& got = uints.asset.meshes[0].primitives.at(0).targets.at(0).positions;
+  EXPECT_EQ(got, ints.asset.meshes.at(0).primitives.at(0).targets.at(0).positions);
+  EXPECT_EQ(got, (std::vector<float>{0, 0, 2, 0, 0, 0, 0, 0, 1, 0, 0, 0}));
+  EXPECT_TRUE(uints.warnings.empty());
+  ExpectError(shape("uint[] pointIndices = [2, 4000000000]"), Error::kInvalidReference,
+              "/R/M/Up.pointIndices", "point index 4000000000 (entry 1)");
+  ExpectError(shape("float[] pointIndices = [2, 0]"), Error::kWrongType, "/R/M/Up.pointIndices",
+              "pointIndices must be int[]");
 }
 
 // skel:blendShapes and skel:blendShapeTargets pair up name by name; of different lengths (a

@@ -57,6 +57,34 @@ Status ScatterOptional(const Prim& shape, const std::string& name, std::span<con
   return Scatter(FloatsOf(a), indices, indexed, vertex_count, shape.path + "." + name, out);
 }
 
+// A BlendShape's pointIndices, each below `vertex_count`: int[] as the schema types them, or
+// uint[], the legacy type UsdSkel converts to int. kWrongType for another type (it would read as
+// no indices), kInvalidReference at "<shape>.pointIndices" for an index past the points.
+Status PointIndices(const Value& v, size_t vertex_count, const std::string& shape,
+                    std::vector<int32_t>* out) {
+  const std::string where = shape + ".pointIndices";
+  const bool legacy = v.type == ValueType::kUInt;
+  if ((v.type != ValueType::kInt && !legacy) || !v.array) {
+    return {Error::kWrongType,
+            "pointIndices must be int[] (or the legacy uint[]), not " +
+                std::string(Info(v.type).name) + (v.array ? "[]" : ""),
+            where};
+  }
+  const size_t count = legacy ? v.int64s().size() : v.ints().size();
+  out->resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    const int64_t index = legacy ? v.int64s()[i] : v.ints()[i];
+    if (index < 0 || uint64_t(index) >= vertex_count) {
+      return {Error::kInvalidReference,
+              "point index " + std::to_string(index) + " (entry " + std::to_string(i) +
+                  ") past the mesh's " + std::to_string(vertex_count) + " points",
+              where};
+    }
+    (*out)[i] = int32_t(index);
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
@@ -98,16 +126,8 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
     }
     const Value* point_indices = DefaultOf(shape->FindAttribute("pointIndices"));
     const bool indexed = point_indices != nullptr;  // else one offset per point
-    const std::span<const int32_t> indices =
-        indexed ? point_indices->ints() : std::span<const int32_t>();
-    for (size_t i = 0; i < indices.size(); ++i) {
-      if (indices[i] < 0 || size_t(indices[i]) >= vertex_count) {
-        return Status(Error::kInvalidReference,
-                      "point index " + std::to_string(indices[i]) + " (entry " + std::to_string(i) +
-                          ") past the mesh's " + std::to_string(vertex_count) + " points",
-                      shape->path + ".pointIndices");
-      }
-    }
+    std::vector<int32_t> indices;
+    if (indexed) SINEW_TRY(PointIndices(*point_indices, vertex_count, shape->path, &indices));
     SINEW_TRY(ScatterOptional(*shape, "offsets", indices, indexed, vertex_count,
                               &out.targets[s].positions));
     SINEW_TRY(ScatterOptional(*shape, "normalOffsets", indices, indexed, vertex_count,

@@ -36,7 +36,8 @@ struct BlendShapeSet {
 // skip is listed in `skipped`. Errors: kSizeMismatch
 // at "<shape>.offsets" (or the in-between) for offsets that do not match pointIndices (or the point
 // count); kInvalidReference at
-// "<shape>.pointIndices" for an index past the points.
+// "<shape>.pointIndices" for an index past the points, kWrongType there for indices neither int[]
+// nor the legacy uint[] (read as ints, as UsdSkel converts them).
 Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
                                       const SkelBinding& binding, size_t vertex_count);
 
