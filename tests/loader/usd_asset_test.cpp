@@ -555,6 +555,27 @@ TEST(UsdAsset, FaceVaryingNormalsGiveAVertexPerFaceVertex) {
   EXPECT_FLOAT_EQ(p.normals[4 * 3 + 1], 1.0f);
 }
 
+// UsdSkel bakes no normal offsets onto faceVarying normals: said when a shape has some, not for
+// shapes of offsets alone (Blender writes faceVarying normals on every mesh with shape keys).
+TEST(UsdAsset, NormalOffsetsLeftOffFaceVaryingNormalsAreWarnedAboutOnlyWhenAuthored) {
+  const auto shape = [](const char* normal_offsets) {
+    return Rig(
+        "        normal3f[] normals = [(0,0,1), (0,0,1), (0,0,1), (0,0,1)]"
+        " (interpolation = \"faceVarying\")\n"
+        "        uniform token[] skel:blendShapes = [\"up\"]\n"
+        "        rel skel:blendShapeTargets = [<Up>]\n"
+        "        def BlendShape \"Up\"\n        {\n"
+        "            uniform vector3f[] offsets = [(0, 0, 1)]\n" +
+        std::string(normal_offsets) + "            uniform int[] pointIndices = [2]\n        }\n");
+  };
+  EXPECT_TRUE(Load(shape("")).warnings.empty());
+  const LoadedAsset with =
+      Load(shape("            uniform vector3f[] normalOffsets = [(0, 1, 0)]\n"));
+  ASSERT_EQ(with.warnings.size(), 1u);
+  EXPECT_EQ(with.warnings[0].where, "/R/M");
+  EXPECT_NE(with.warnings[0].message.find("normal offsets are not applied"), std::string::npos);
+}
+
 TEST(UsdAsset, IndexedNormalsAreLookedUp) {
   const LoadedAsset loaded =
       Load(Rig("        normal3f[] primvars:normals = [(0,0,1), (0,1,0)] (interpolation = "

@@ -947,7 +947,9 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
     SINEW_TRY_ASSIGN(usd::BlendShapeSet shapes,
                      usd::ReadBlendShapes(layer, p, binding, point_count));
     for (const Warning& w : shapes.skipped) c.Warn(w.where, w.message);
-    if (split && !shapes.targets.empty()) {
+    const bool normal_offsets = std::ranges::any_of(
+        shapes.targets, [](const MorphTarget& t) { return !t.normals.empty(); });
+    if (split && normal_offsets) {
       c.Warn(p.path, "normal offsets are not applied to " + topology.normal_interpolation +
                          " normals (as UsdSkel bakes them)");
     }
