@@ -239,8 +239,13 @@ void PrintClips(const Asset& a) {
     const Animation& anim = a.animations[i];
     const ClipCounts counts = CountClip(anim);
     const cpu::ClipRange range = cpu::RangeOf(anim);
-    std::printf("clip %zu '%s': %.3f..%.3f s, %s (", i, anim.name.c_str(), range.start, range.end,
+    std::printf("clip %zu '%s': %.3f..%.3f s, %s", i, anim.name.c_str(), range.start, range.end,
                 Counted(anim.channels.size(), "channel").c_str());
+    if (counts.paths.empty() && counts.interpolations.empty()) {  // nothing to break down
+      std::printf("\n");
+      continue;
+    }
+    std::printf(" (");
     bool comma = false;
     for (const auto& [path, n] : counts.paths) {
       std::printf("%s%s %zu", comma ? ", " : "", path.c_str(), n);

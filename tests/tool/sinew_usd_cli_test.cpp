@@ -289,9 +289,6 @@ def SkelRoot "Root" (prepend apiSchemas = ["SkelBindingAPI"])
 )";
 }
 
-// A key an hour and more away: `bake --format usda`, which holds a bake per time code until it
-// writes the file, refuses the clip with its range instead of taking the machine's memory; a key
-// past a float's range in seconds is skipped with a warning.
 // Stage metadata UsdGeom does not take is shown as authored, with what is read in its place, and
 // the loader's warning says so too.
 TEST(SinewInfo, ShowsStageMetadataUsdGeomDoesNotTakeWithWhatIsReadInItsPlace) {
@@ -306,6 +303,29 @@ TEST(SinewInfo, ShowsStageMetadataUsdGeomDoesNotTakeWithWhatIsReadInItsPlace) {
   EXPECT_NE(info.out.find("warning at upAxis: \"X\" is neither"), std::string::npos) << info.out;
 }
 
+// A clip of no channels (Blender writes a SkelAnimation of blend-shape names without weights) is
+// "0 channels", without an empty breakdown after it.
+TEST(SinewInfo, ShowsAClipOfNoChannelsWithoutAnEmptyBreakdown) {
+  ScratchDir dir;
+  WriteText(
+      dir.path() / "empty.usda",
+      "#usda 1.0\ndef SkelRoot \"Root\"\n{\n"
+      "    def Skeleton \"Skel\" (\n        prepend apiSchemas = [\"SkelBindingAPI\"]\n    )\n"
+      "    {\n        uniform token[] joints = [\"a\"]\n"
+      "        uniform matrix4d[] bindTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n"
+      "        uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n"
+      "        rel skel:animationSource = </Root/Skel/Anim>\n"
+      "        def SkelAnimation \"Anim\"\n        {\n"
+      "            uniform token[] blendShapes = [\"Key\"]\n"
+      "            float[] blendShapeWeights\n        }\n    }\n}\n");
+  const ToolRun info = RunSinew({"info", "empty.usda"}, dir.path());
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("0.000..0.000 s, 0 channels\n"), std::string::npos) << info.out;
+}
+
+// A key an hour and more away: `bake --format usda`, which holds a bake per time code until it
+// writes the file, refuses the clip with its range instead of taking the machine's memory; a key
+// past a float's range in seconds is skipped with a warning.
 TEST(SinewBake, RefusesToWriteMoreTimeCodesThanItCanHoldAndSkipsKeysPastAFloat) {
   ScratchDir dir;
   WriteText(dir.path() / "far.usda", QuadWithAKeyAt("1e9"));
