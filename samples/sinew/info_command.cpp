@@ -258,8 +258,8 @@ void PrintClips(const Asset& a) {
 }
 
 // "usd: SkelRoot /Root; Skeleton /Root/Skeleton (3 joints); SkelAnimation ...; up axis Y, ...".
-void PrintUsdOutline(std::span<const uint8_t> bytes) {
-  auto outline = ReadUsdOutline(bytes);
+void PrintUsdOutline(const std::string& path, std::span<const uint8_t> bytes) {
+  auto outline = ReadUsdOutline(bytes, path);
   if (!outline) return;  // the loader read it a moment ago: nothing new to say
   std::printf("usd:");
   for (const std::string& p : outline->skel_roots) std::printf(" SkelRoot %s;", p.c_str());
@@ -284,8 +284,8 @@ void PrintUsdOutline(std::span<const uint8_t> bytes) {
   std::printf("\n");
 }
 
-void WriteUsdOutline(JsonWriter& json, std::span<const uint8_t> bytes) {
-  auto outline = ReadUsdOutline(bytes);
+void WriteUsdOutline(JsonWriter& json, const std::string& path, std::span<const uint8_t> bytes) {
+  auto outline = ReadUsdOutline(bytes, path);
   if (!outline) return;
   json.Key("usd").BeginObject();
   json.Key("skel_roots").BeginArray(JsonWriter::kInline);
@@ -322,7 +322,7 @@ void PrintDescription(const std::string& path, std::span<const uint8_t> bytes,
   std::printf("nodes %zu, scenes %zu (default %d), meshes %zu, primitives %zu, vertices %zu\n",
               a.nodes.size(), a.scenes.size(), a.scene, a.meshes.size(), totals.primitives,
               totals.vertices);
-  if (loader::IsUsd(file.format)) PrintUsdOutline(bytes);
+  if (loader::IsUsd(file.format)) PrintUsdOutline(path, bytes);
   PrintSkins(a);
   if (!a.variants.empty()) {
     std::printf("material variants:");
@@ -518,7 +518,7 @@ void WriteDescription(const std::string& path, std::span<const uint8_t> bytes,
   json.Key("default_scene").Int(a.scene);
   json.Key("primitives").Int(int64_t(totals.primitives));
   json.Key("vertices").Int(int64_t(totals.vertices));
-  if (loader::IsUsd(file.format)) WriteUsdOutline(json, bytes);
+  if (loader::IsUsd(file.format)) WriteUsdOutline(json, path, bytes);
   WriteSkins(json, a);
   WriteStrings(json, "material_variants", a.variants);
   WriteMeshes(json, a);

@@ -19,13 +19,13 @@ double UsdOutline::MetersPerUnitOrFallback() const {
 std::optional<UsdOutline> ReadUsdOutlineOf(const std::string& path) {
   auto file = loader::ReadFile(path);
   if (!file) return std::nullopt;
-  auto outline = ReadUsdOutline(std::span<const uint8_t>(file->data(), file->size));
+  auto outline = ReadUsdOutline(std::span<const uint8_t>(file->data(), file->size), path);
   if (!outline) return std::nullopt;
   return std::move(*outline);
 }
 
-Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes) {
-  auto layer = loader::usd::ReadLayer(bytes);
+Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes, const std::string& path) {
+  auto layer = loader::usd::ReadComposedLayer(bytes, path);
   if (!layer) return layer.status();
   UsdOutline out;
   out.up_axis = layer->up_axis;

@@ -32,9 +32,10 @@ struct UsdOutline {
   double MetersPerUnitOrFallback() const;
 };
 
-// The outline of the USD layer in `bytes` (a file's contents, read once for the loader and this):
-// defined, active prims only. The reader's errors.
-Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes);
+// The outline of the USD stage in `bytes` (the contents of the file at `path`, read once for the
+// loader and this), its references composed as the loader composes them: defined, active prims
+// only. The reader's errors.
+Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes, const std::string& path);
 // The same for the file at `path`, read again (for a file already loaded): nullopt when it cannot
 // be read or is not USD.
 std::optional<UsdOutline> ReadUsdOutlineOf(const std::string& path);

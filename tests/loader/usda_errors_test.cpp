@@ -255,19 +255,15 @@ TEST(UsdaErrors, RefusesMalformedPaths) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Composition arcs: sinew reads flattened layers
+// Composition arcs: sinew composes references and payloads (usd_references_test.cpp), no other
 
-TEST(UsdaErrors, RefusesEveryCompositionArcNamingItAndItsLine) {
+TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
   struct Case {
     const char* text;
     const char* where;
     const char* arc;
   };
   const Case cases[] = {
-      {"def \"A\" (\n    references = @b.usda@</B>\n) {}\n", "line 3, column 5", "references"},
-      {"def \"A\" (\n    prepend references = [@b.usda@]\n) {}\n", "line 3, column 13",
-       "references"},
-      {"def \"A\" (\n    payload = @b.usda@\n) {}\n", "line 3, column 5", "payload"},
       {"def \"A\" (\n    inherits = </_class>\n) {}\n", "line 3, column 5", "inherits"},
       {"def \"A\" (\n    append specializes = </B>\n) {}\n", "line 3, column 12", "specializes"},
       {"def \"A\" (\n    variantSets = [\"lod\"]\n) {}\n", "line 3, column 5", "variantSets"},
@@ -282,6 +278,22 @@ TEST(UsdaErrors, RefusesEveryCompositionArcNamingItAndItsLine) {
     SCOPED_TRACE(c.text);
     ExpectError(Usda(c.text), Error::kUnsupportedFeature, c.where,
                 "composition arc '" + std::string(c.arc) + "'");
+  }
+  // references and payloads on anything but a prim
+  ExpectError(Usda("(\n    references = @a.usda@\n)\n"), Error::kUnsupportedFeature,
+              "line 3, column 5", "composition arc 'references'");
+}
+
+// An empty arc list composes nothing: writers leave them behind, and they are read past.
+TEST(UsdaErrors, ReadsPastEmptyCompositionArcs) {
+  for (const char* text :
+       {"(\n    subLayers = []\n)\ndef \"A\" {}\n", "def \"A\" (\n    inherits = None\n) {}\n",
+        "def \"A\" (\n    variants = {}\n    prepend references = []\n) {}\n",
+        "def \"A\" (\n    append specializes = [ ]\n    payload = None\n) {}\n"}) {
+    SCOPED_TRACE(text);
+    const auto layer = ReadUsda(Usda(text));
+    ASSERT_TRUE(layer.ok()) << layer.error().ToString();
+    EXPECT_TRUE(layer->FindPrim("/A") != nullptr);
   }
 }
 

@@ -690,7 +690,7 @@ TEST(Usdz, ABrokenPackageIsRefusedAndErrorsInsideNameTheLayer) {
   bad[size_t(root->bytes.data() - package.data()) + 20] ^= 1;  // a byte of the layer
   auto crc = UsdzRootLayer(bad);
   EXPECT_EQ(crc.code(), Error::kInvalidUsdc);
-  EXPECT_EQ(crc.error().message, "the first entry's CRC-32 does not match its data");
+  EXPECT_EQ(crc.error().message, "the entry's CRC-32 does not match its data");
   EXPECT_EQ(UsdzRootLayer(std::span(package).first(29)).code(), Error::kInvalidUsdc);
   bad = package;
   Poke<uint32_t>(&bad, 18, uint32_t(package.size()));  // the entry's size

@@ -15,6 +15,7 @@
 #include "test_assets.h"
 #include "tool/tool_run.h"
 #include "usd/usda_parser.h"
+#include "usd/usdz_package.h"
 
 namespace sinew::testing {
 namespace {
@@ -301,6 +302,38 @@ TEST(SinewInfo, ShowsStageMetadataUsdGeomDoesNotTakeWithWhatIsReadInItsPlace) {
   EXPECT_NE(info.out.find("up axis X (read as Y), -2 m a unit (read as 0.01)"), std::string::npos)
       << info.out;
   EXPECT_NE(info.out.find("warning at upAxis: \"X\" is neither"), std::string::npos) << info.out;
+}
+
+// three.js's USDZExporter and Needle's reference a layer per mesh, packed beside the root layer
+// (`prepend references = @./geometries/Geometry_1.usda@</Geometry>`): `sinew info` reads the
+// stage they compose to, its outline included.
+TEST(SinewInfo, DescribesAPackageWhoseRootLayerReferencesThePackagedLayers) {
+  ScratchDir dir;
+  const std::string root =
+      "#usda 1.0\n(\n    defaultPrim = \"Root\"\n)\ndef Xform \"Root\"\n{\n"
+      "    def Xform \"Box\" (\n"
+      "        prepend references = @./geometries/Geometry_1.usda@</Geometry>\n    )\n    {\n"
+      "        double3 xformOp:translate = (1, 0, 0)\n"
+      "        uniform token[] xformOpOrder = [\"xformOp:translate\"]\n    }\n}\n";
+  const std::string geometry =
+      "#usda 1.0\n(\n    defaultPrim = \"Geometry\"\n)\ndef \"Geometry\"\n{\n"
+      "    def Mesh \"Geometry\"\n    {\n"
+      "        int[] faceVertexCounts = [3]\n        int[] faceVertexIndices = [0, 1, 2]\n"
+      "        point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n    }\n}\n";
+  const auto bytes = [](const std::string& text) {
+    return std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+  };
+  const std::vector<loader::usd::PackagedFile> files = {
+      {"model.usda", bytes(root)}, {"geometries/Geometry_1.usda", bytes(geometry)}};
+  const std::vector<uint8_t> package = loader::usd::PackageUsdz(files);
+  std::ofstream(dir.path() / "model.usdz", std::ios::binary)
+      .write(reinterpret_cast<const char*>(package.data()), std::streamsize(package.size()));
+  const ToolRun info = RunSinew({"info", "model.usdz"}, dir.path());
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("mesh 0 '/Root/Box/Geometry':\n  primitive 0: 3 vertices"),
+            std::string::npos)
+      << info.out;
+  EXPECT_EQ(info.out.find("warning"), std::string::npos) << info.out;
 }
 
 // A clip of no channels (Blender writes a SkelAnimation of blend-shape names without weights) is

@@ -1,7 +1,8 @@
-// The in-memory model of one flattened .usda layer (docs/usda.md, "The model"): its metadata and
-// its prims by path, each with its metadata, attributes (typed defaults and time samples) and
-// relationships. Format-level only: what UsdSkel means by these is the business of the layer built
-// on top of it. Paths in the model (prim paths, relationship targets, connections) are absolute.
+// The in-memory model of one .usda layer (docs/usda.md, "The model"), its prims' references and
+// payloads kept for compose_references.h to compose: its metadata and its prims by path, each with
+// its metadata, attributes (typed defaults and time samples) and relationships. Format-level only:
+// what UsdSkel means by these is the business of the layer built on top of it. Paths in the model
+// (prim paths, relationship targets, connections) are absolute.
 #pragma once
 
 #include <cstddef>
@@ -106,6 +107,21 @@ struct Relationship {
 
 enum class Specifier : uint8_t { kDef, kOver, kClass };
 
+// One item of a prim's `references` or `payload` (`@file.usda@</Prim>`, `@file.usda@`, `</Prim>`):
+// `asset` as written ("" for a prim of this layer), `prim` absolute ("" for the referenced layer's
+// defaultPrim).
+struct Reference {
+  std::string asset, prim;
+  size_t offset = 0;  // Byte offset of the item in the text.
+};
+
+// One `[prepend | append | ...] references | payload = ...` statement, its items as written.
+struct ArcStatement {
+  bool payload = false;
+  ListOpKind op = ListOpKind::kExplicit;
+  std::vector<Reference> items;
+};
+
 struct Prim {
   Specifier specifier = Specifier::kDef;
   std::string type_name;  // "" when none is written
@@ -121,6 +137,7 @@ struct Prim {
   Metadata metadata;
   std::vector<Attribute> attributes;        // in file order (of first declarations)
   std::vector<Relationship> relationships;  // in file order
+  std::vector<ArcStatement> arcs;           // references and payloads (compose_references.h)
   std::vector<std::string> child_order;     // `reorder nameChildren = [...]`
   std::vector<std::string> property_order;  // `reorder properties = [...]`
   size_t offset = 0;                        // Byte offset of the specifier in the text.

@@ -4,6 +4,8 @@
 #include <string_view>
 #include <utility>
 
+#include "common/load_status.h"
+#include "sinew/loader/file.h"
 #include "usd/crate_reader.h"
 #include "usd/usda_parser.h"
 #include "usd/usdz_package.h"
@@ -28,21 +30,68 @@ Result<Layer> ReadLayerFile(std::span<const uint8_t> bytes, const UsdcOptions& o
   return ReadUsda(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
-}  // namespace
-
-Result<Layer> ReadLayer(std::span<const uint8_t> bytes, const UsdcOptions& options) {
-  if (DetectLayerEncoding(bytes) != LayerEncoding::kUsdz) return ReadLayerFile(bytes, options);
-  auto root = UsdzRootLayer(bytes);
-  if (!root.ok()) return root.status();
-  const PackagedFile& file = root.value();
+// A packaged layer file, its errors naming it.
+Result<Layer> ReadPackagedLayer(const PackagedFile& file, const UsdcOptions& options) {
   if (DetectLayerEncoding(file.bytes) == LayerEncoding::kUsdz) {
-    return Status(Error::kUnsupportedFeature, "a package whose root layer is a package", file.name);
+    return Status(Error::kUnsupportedFeature, "a package inside a package", file.name);
   }
   auto layer = ReadLayerFile(file.bytes, options);
   if (layer.ok()) return layer;
   ErrorInfo error = layer.error();
   error.where = file.name + (error.where.empty() ? "" : ": ") + error.where;
   return Status(std::move(error));
+}
+
+}  // namespace
+
+Result<OpenedLayer> ReadNamedLayer(std::span<const uint8_t> bytes, std::string name,
+                                   const UsdcOptions& options) {
+  if (DetectLayerEncoding(bytes) != LayerEncoding::kUsdz) {
+    SINEW_TRY_ASSIGN(Layer layer, ReadLayerFile(bytes, options));
+    return OpenedLayer{std::move(layer), std::move(name)};
+  }
+  SINEW_TRY_ASSIGN(const PackagedFile file, UsdzRootLayer(bytes));
+  SINEW_TRY_ASSIGN(Layer layer, ReadPackagedLayer(file, options));
+  return OpenedLayer{std::move(layer), file.name};
+}
+
+Result<Layer> ReadLayer(std::span<const uint8_t> bytes, const UsdcOptions& options) {
+  SINEW_TRY_ASSIGN(OpenedLayer opened, ReadNamedLayer(bytes, std::string(), options));
+  return std::move(opened.layer);
+}
+
+LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named) {
+  if (DetectLayerEncoding(bytes) == LayerEncoding::kUsdz) {
+    return [bytes](std::string_view anchor, std::string_view asset) -> Result<OpenedLayer> {
+      const std::string name = ResolveAssetPath(anchor, asset);
+      SINEW_TRY_ASSIGN(const PackagedFile file, UsdzFile(bytes, name));
+      SINEW_TRY_ASSIGN(Layer layer, ReadPackagedLayer(file, {}));
+      return OpenedLayer{std::move(layer), name};
+    };
+  }
+  if (named) {
+    return [](std::string_view anchor, std::string_view asset) -> Result<OpenedLayer> {
+      const std::string name = ResolveAssetPath(anchor, asset);
+      SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(name));
+      return ReadNamedLayer(std::span(file.data(), file.size), name);
+    };
+  }
+  return [](std::string_view, std::string_view asset) -> Result<OpenedLayer> {
+    return Status(Error::kFileNotFound,
+                  "a layer read from memory cannot open another file (load it from its path)",
+                  std::string(asset));
+  };
+}
+
+Result<Layer> ComposeLayer(OpenedLayer opened, size_t size, const LayerOpener& open) {
+  const uint64_t budget = 16 * uint64_t(size) + (uint64_t(1) << 16);
+  return ComposeReferences(std::move(opened.layer), opened.name, open, budget);
+}
+
+Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name) {
+  const bool named = !name.empty();
+  SINEW_TRY_ASSIGN(OpenedLayer opened, ReadNamedLayer(bytes, std::move(name)));
+  return ComposeLayer(std::move(opened), bytes.size(), OpenerFor(bytes, named));
 }
 
 }  // namespace sinew::loader::usd

@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "sinew/core/error.h"
+#include "usd/compose_references.h"
 #include "usd/crate_reader.h"
 #include "usd/layer.h"
 
@@ -22,5 +24,23 @@ LayerEncoding DetectLayerEncoding(std::span<const uint8_t> bytes) noexcept;
 // (kUnsupportedFeature).
 // `options` bound the crate reader (the fuzz target lowers its allocation limit).
 Result<Layer> ReadLayer(std::span<const uint8_t> bytes, const UsdcOptions& options = {});
+
+// ReadLayer's layer with its name for references to be relative to: a package's root layer is
+// named as the archive names it ("Robot.usdc"), a layer file `name`.
+Result<OpenedLayer> ReadNamedLayer(std::span<const uint8_t> bytes, std::string name,
+                                   const UsdcOptions& options = {});
+
+// What opens the layers that the layer in `bytes` references (compose_references.h): in a
+// package, the packaged layers, relative to the packaged layer that references each; for a layer
+// file (`named`), the files beside it; for a layer read from memory, none (kFileNotFound).
+LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named);
+
+// `opened` (read from `size` bytes) with its references composed, the layers they name opened by
+// `open`, within a budget of many times the bytes read.
+Result<Layer> ComposeLayer(OpenedLayer opened, size_t size, const LayerOpener& open);
+
+// ReadNamedLayer, then ComposeLayer with OpenerFor: the stage a file (named by its path) or a
+// package holds, as the UsdSkel loader reads it.
+Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name);
 
 }  // namespace sinew::loader::usd

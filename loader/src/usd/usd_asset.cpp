@@ -1313,25 +1313,34 @@ Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options) {
 }  // namespace
 
 Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes, const UsdOptions& options) {
-  SINEW_TRY_ASSIGN(
-      const Layer layer,
-      usd::ReadUsda(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size())));
-  return LoadLayer(layer, options);
+  SINEW_TRY_ASSIGN(Layer layer, usd::ReadUsda(std::string_view(
+                                    reinterpret_cast<const char*>(bytes.data()), bytes.size())));
+  SINEW_TRY_ASSIGN(const Layer composed, usd::ComposeLayer({std::move(layer), ""}, bytes.size(),
+                                                           usd::OpenerFor(bytes, false)));
+  return LoadLayer(composed, options);
 }
 
 Result<LoadedAsset> LoadUsda(const std::filesystem::path& path, const UsdOptions& options) {
   SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
-  return LoadUsdaFromMemory(std::span(file.data(), file.size), options);
+  const std::span<const uint8_t> bytes(file.data(), file.size);
+  SINEW_TRY_ASSIGN(Layer layer, usd::ReadUsda(std::string_view(
+                                    reinterpret_cast<const char*>(file.data()), file.size)));
+  SINEW_TRY_ASSIGN(const Layer composed,
+                   usd::ComposeLayer({std::move(layer), path.string()}, bytes.size(),
+                                     usd::OpenerFor(bytes, true)));
+  return LoadLayer(composed, options);
 }
 
 Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes, const UsdOptions& options) {
-  SINEW_TRY_ASSIGN(const Layer layer, usd::ReadLayer(bytes));
+  SINEW_TRY_ASSIGN(const Layer layer, usd::ReadComposedLayer(bytes, ""));
   return LoadLayer(layer, options);
 }
 
 Result<LoadedAsset> LoadUsd(const std::filesystem::path& path, const UsdOptions& options) {
   SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
-  return LoadUsdFromMemory(std::span(file.data(), file.size), options);
+  SINEW_TRY_ASSIGN(const Layer layer,
+                   usd::ReadComposedLayer(std::span(file.data(), file.size), path.string()));
+  return LoadLayer(layer, options);
 }
 
 }  // namespace sinew::loader

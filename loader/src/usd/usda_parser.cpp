@@ -19,7 +19,7 @@ std::optional<ListOpKind> ListOpKeyword(std::string_view word) noexcept {
   return std::nullopt;
 }
 
-// Metadata that composes other layers or prims in: sinew reads flattened layers, which have none.
+// Metadata that composes other layers or prims in (UsdaReader::Arc).
 bool IsCompositionArc(std::string_view key) noexcept {
   return key == "references" || key == "payload" || key == "inherits" || key == "specializes" ||
          key == "variantSets" || key == "variants" || key == "subLayers" || key == "relocates";
@@ -177,14 +177,71 @@ bool UsdaReader::MetadataBlock(std::string* doc, Entry&& entry) {
       op = *kind;
       Next(&key);
     }
-    if (IsCompositionArc(key.text)) {
-      return Fail(key.offset, Error::kUnsupportedFeature,
-                  "composition arc '" + std::string(key.text) +
-                      "': sinew reads flattened layers (usdcat --flatten writes one)");
-    }
     if (!Expect(TokenKind::kEquals, "'=' after '" + std::string(key.text) + "'")) return false;
+    if (IsCompositionArc(key.text)) {
+      if (!Arc(key, op)) return false;
+      continue;
+    }
     if (!entry(key, op)) return false;
   }
+}
+
+bool UsdaReader::Arc(const Token& key, ListOpKind op) {
+  const bool reference = key.text == "references" || key.text == "payload";
+  Token token;
+  if (!Peek(&token)) return false;
+  if (!reference || arcs_ == nullptr) {
+    // Empty ([], {} or None) it composes nothing: read past it. Anything else is refused.
+    if (IsWord(token, "None")) return Next(&token);
+    if (token.kind == TokenKind::kLeftBracket || token.kind == TokenKind::kLeftBrace) {
+      const TokenKind close =
+          token.kind == TokenKind::kLeftBracket ? TokenKind::kRightBracket : TokenKind::kRightBrace;
+      Token open = token, next;
+      if (!Next(&open) || !Peek(&next)) return false;
+      if (next.kind == close) return Next(&next);
+    }
+    return Fail(key.offset, Error::kUnsupportedFeature,
+                "composition arc '" + std::string(key.text) +
+                    "': sinew composes a prim's references and payloads only (usdcat --flatten "
+                    "writes a layer without arcs)");
+  }
+  ArcStatement& statement = arcs_->emplace_back();
+  statement.payload = key.text == "payload";
+  statement.op = op;
+  const auto item = [&](const Token& first) {
+    Reference& r = statement.items.emplace_back();
+    r.offset = first.offset;
+    Token path = first;
+    if (first.kind == TokenKind::kAsset) {
+      AppendContents(first, &r.asset);
+      if (r.asset.empty()) return Fail(first.offset, Error::kInvalidValue, "an empty asset path");
+      if (!Peek(&path)) return false;
+      if (path.kind != TokenKind::kPath) return true;
+      Next(&path);
+    } else if (first.kind != TokenKind::kPath) {
+      return Expected(first, "a reference (@asset@, <path> or both)");
+    }
+    if (!AbsolutePath(path, anchor_, &r.prim)) return false;
+    if (r.prim.find('.') != std::string::npos) {
+      return Fail(path.offset, Error::kInvalidValue,
+                  "a reference names a prim, not a property: <" + r.prim + ">");
+    }
+    Token after;
+    if (!Peek(&after)) return false;
+    if (after.kind == TokenKind::kLeftParen) {
+      return Fail(after.offset, Error::kUnsupportedFeature,
+                  "a reference's layer offset or metadata: sinew composes references as written");
+    }
+    return true;
+  };
+  if (IsWord(token, "None")) return Next(&token);
+  if (token.kind != TokenKind::kLeftBracket) {
+    Next(&token);
+    return item(token);
+  }
+  Token open;
+  Next(&open);
+  return Items(open, TokenKind::kRightBracket, item);
 }
 
 bool UsdaReader::Generic(Metadata* metadata, KeySet* keys, const Token& key, ListOpKind op) {
@@ -360,7 +417,10 @@ bool UsdaReader::Prim(Layer* layer, int32_t parent, const Token& specifier) {
     anchor_ = path;
     usd::Prim& prim = layer->prims[index];
     auto entry = [&](const Token& key, ListOpKind op) { return PrimEntry(&prim, &keys, key, op); };
-    if (!MetadataBlock(&prim.doc, entry)) return false;
+    arcs_ = &prim.arcs;
+    const bool read = MetadataBlock(&prim.doc, entry);
+    arcs_ = nullptr;
+    if (!read) return false;
   }
   Token open;
   if (!Expect(TokenKind::kLeftBrace, "'{' to start the prim's body", &open)) return false;

@@ -109,10 +109,14 @@ class UsdaReader {
   // `= [names]` of a reorder statement.
   bool Reorder(std::vector<std::string>* order);
   // A `( ... )` metadata block (the '(' peeked): a string alone sets *doc; for `[op] key = value`
-  // (a composition arc refused), `entry(key, op)` reads the value. A key written again, here or
+  // Arc reads a composition arc's value, `entry(key, op)` any other. A key written again, here or
   // in a later declaration of the same property, replaces its value.
   template <typename Entry>
   bool MetadataBlock(std::string* doc, Entry&& entry);
+  // A composition arc's value after its '=': a prim's references and payloads into *arcs_ (the
+  // prim whose metadata is being read, else null); any other arc only when it is empty (`[]`,
+  // `{}` or `None`, which writers leave behind), else kUnsupportedFeature at `key`.
+  bool Arc(const Token& key, ListOpKind op);
   bool LayerEntry(Layer* layer, KeySet* keys, const Token& key, ListOpKind op);
   bool PrimEntry(usd::Prim* prim, KeySet* keys, const Token& key, ListOpKind op);
   bool AttributeEntry(Attribute* attribute, KeySet* keys, const Token& key, ListOpKind op);
@@ -171,6 +175,7 @@ class UsdaReader {
   uint32_t depth_ = 0;
   // The prim path that relative paths in values resolve against ("/" outside prims).
   std::string_view anchor_ = "/";
+  std::vector<ArcStatement>* arcs_ = nullptr;  // the arcs of the prim whose metadata is read
 };
 
 }  // namespace sinew::loader::usd

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <vector>
 
+#include "common/load_status.h"
+
 namespace sinew::loader::usd {
 namespace {
 
@@ -49,40 +51,68 @@ Status Malformed(std::string message, size_t offset) {
 
 }  // namespace
 
-Result<PackagedFile> UsdzRootLayer(std::span<const uint8_t> package) {
-  if (package.size() < kLocalHeaderSize || Load<uint32_t>(package.data()) != kLocalHeader) {
-    return Malformed("not a zip archive (no local file header at its start)", 0);
+namespace {
+
+// The entry whose local header starts at byte `at`, and in *next where the byte after its data.
+Result<PackagedFile> EntryAt(std::span<const uint8_t> package, size_t at, size_t* next) {
+  const auto where = [&](size_t field) { return "usdz at byte " + std::to_string(at + field); };
+  if (at > package.size() || package.size() - at < kLocalHeaderSize ||
+      Load<uint32_t>(package.data() + at) != kLocalHeader) {
+    return Status(
+        Error::kInvalidUsdc,
+        at == 0 ? "not a zip archive (no local file header at its start)" : "no local file header",
+        where(0));
   }
-  const uint8_t* h = package.data();
+  const uint8_t* h = package.data() + at;
   const uint16_t flags = Load<uint16_t>(h + 6), method = Load<uint16_t>(h + 8);
   const uint32_t size = Load<uint32_t>(h + 18), stored_size = Load<uint32_t>(h + 22);
   const uint16_t name_size = Load<uint16_t>(h + 26), extra_size = Load<uint16_t>(h + 28);
-  if (flags & 1u) return Status(Error::kUnsupportedFeature, "an encrypted entry", "usdz at byte 0");
+  if (flags & 1u) return Status(Error::kUnsupportedFeature, "an encrypted entry", where(0));
   if (flags & 8u) {
     return Status(Error::kUnsupportedFeature,
                   "an entry whose sizes follow its data (a usdz package gives them in the header)",
-                  "usdz at byte 0");
+                  where(0));
   }
   if (method != 0) {
     return Status(Error::kUnsupportedFeature,
                   "a compressed entry (method " + std::to_string(method) +
                       "): usdz packages store their files uncompressed",
-                  "usdz at byte 0");
+                  where(0));
   }
-  if (size != stored_size) return Malformed("a stored entry whose two sizes differ", 18);
-  const size_t data = kLocalHeaderSize + size_t(name_size) + extra_size;
+  if (size != stored_size) return Malformed("a stored entry whose two sizes differ", at + 18);
+  const size_t data = at + kLocalHeaderSize + size_t(name_size) + extra_size;
   if (data > package.size() || size > package.size() - data) {
-    return Malformed("the first entry (" + std::to_string(size) + " bytes at byte " +
+    return Malformed("the entry (" + std::to_string(size) + " bytes at byte " +
                          std::to_string(data) + ") reaches past the end of the package",
-                     0);
+                     at);
   }
   PackagedFile out;
   out.name.assign(reinterpret_cast<const char*>(h + kLocalHeaderSize), name_size);
   out.bytes = package.subspan(data, size);
   if (Crc32(out.bytes) != Load<uint32_t>(h + 14)) {
-    return Malformed("the first entry's CRC-32 does not match its data", 14);
+    return Malformed("the entry's CRC-32 does not match its data", at + 14);
   }
+  *next = data + size;
   return out;
+}
+
+}  // namespace
+
+Result<PackagedFile> UsdzRootLayer(std::span<const uint8_t> package) {
+  size_t next = 0;
+  return EntryAt(package, 0, &next);
+}
+
+Result<PackagedFile> UsdzFile(std::span<const uint8_t> package, std::string_view name) {
+  size_t at = 0;
+  while (at + 4 <= package.size() && Load<uint32_t>(package.data() + at) == kLocalHeader) {
+    size_t next = 0;
+    SINEW_TRY_ASSIGN(PackagedFile file, EntryAt(package, at, &next));
+    if (file.name == name) return file;
+    at = next;
+  }
+  return Status(Error::kFileNotFound, "the package holds no file named " + std::string(name),
+                "usdz");
 }
 
 std::vector<uint8_t> PackageUsdz(std::span<const PackagedFile> files) {

@@ -1,5 +1,6 @@
-// The UsdSkel loader: one flattened USD layer (.usda text, docs/usda.md; a .usdc crate file or a
-// .usdz package, docs/usdc.md) into a validated sinew::Asset —
+// The UsdSkel loader: one USD layer (.usda text, docs/usda.md; a .usdc crate file or a .usdz
+// package, docs/usdc.md), its prims' references and payloads composed in (docs/usda.md,
+// "References"), into a validated sinew::Asset —
 // each Skeleton's joints as nodes, each skinned or blend-shaped Mesh as a mesh of one Primitive
 // with its Skin, each bound SkelAnimation as an Animation. The mapping, rule by rule, and what it
 // refuses: docs/usda.md, "The UsdSkel loader".
@@ -23,18 +24,22 @@ struct UsdOptions {
   uint32_t dense_k = 0;  // dense slots per vertex after conversion (0: enough for every influence)
 };
 
-// Loads a .usda file. Errors carry a code, a message and where: "line L, column C" for the text
-// (ReadUsdaFile's), else the path of the prim or property at fault ("/Root/Mesh.points"); the
-// path itself for a file that cannot be read (kFileNotFound, kFileReadFailed). Warnings name prims.
+// Loads a .usda file; the layer files it references are found beside it. Errors carry a code, a
+// message and where: "line L, column C" for the text (ReadUsdaFile's), else the path of the prim or
+// property at fault ("/Root/Mesh.points"); the path itself for a file that cannot be read
+// (kFileNotFound, kFileReadFailed). Warnings name prims.
 Result<LoadedAsset> LoadUsda(const std::filesystem::path& path, const UsdOptions& options = {});
 
-// Loads .usda text from memory (no padding needed: the layer pulls nothing in from other files).
+// Loads .usda text from memory (no padding needed). It can follow references within itself only:
+// one to another file is kFileNotFound (load such a layer from its path).
 Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes,
                                        const UsdOptions& options = {});
 
 // Loads a layer in any of USD's encodings, told apart by content: a .usdz package (a zip archive:
-// its root layer), a .usdc crate file ("PXR-USDC"), else .usda text. Crate and package errors
-// name the section or spec and the byte offset ("Robot.usdc: SPECS at byte 812", docs/usdc.md).
+// its root layer, the layers it references found in the package), a .usdc crate file
+// ("PXR-USDC"), else .usda text (the files it references found beside `path`). Crate and package
+// errors name the section or spec and the byte offset ("Robot.usdc: SPECS at byte 812",
+// docs/usdc.md).
 Result<LoadedAsset> LoadUsd(const std::filesystem::path& path, const UsdOptions& options = {});
 Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes,
                                       const UsdOptions& options = {});

@@ -1,0 +1,459 @@
+#include "usd/compose_references.h"
+
+#include "common/load_status.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace sinew::loader::usd {
+namespace {
+
+constexpr int kMaxReferenceDepth = 32;
+constexpr size_t kMaxNamespaceDepth = 256;
+
+// Maps a path from a referenced prim's namespace to where the prim lands: `from` → `to`. A path
+// outside `from` keeps its place when the reference is within one layer (`keep_outside`), and
+// has none when it points into another layer's prims that were not brought in.
+struct PathStep {
+  std::string from, to;
+  bool keep_outside = false;
+};
+
+// One opinion of a composed prim: a prim of some layer, the steps that take its paths to the
+// composed layer (innermost first), and what its time codes are multiplied by.
+struct Spec {
+  const Layer* layer = nullptr;
+  const Prim* prim = nullptr;
+  std::shared_ptr<const std::vector<PathStep>> map;
+  double time_scale = 1;
+  const std::string* layer_name = nullptr;
+};
+
+// `path` mapped by `steps`; nullopt where it has no place in the composed layer.
+std::optional<std::string> MapPath(const std::vector<PathStep>& steps, std::string path) {
+  for (const PathStep& step : steps) {
+    const bool inside = path.starts_with(step.from) &&
+                        (path.size() == step.from.size() || path[step.from.size()] == '/' ||
+                         path[step.from.size()] == '.');
+    if (inside) {
+      path = step.to + path.substr(step.from.size());
+    } else if (!step.keep_outside) {
+      return std::nullopt;
+    }
+  }
+  return path;
+}
+
+// Applies one spec's list edit to the list its weaker opinions made, as USD composes list ops:
+// an explicit list replaces it; else deletes, adds, prepends (moved to the front, in order) and
+// appends (moved to the back). Items go through `map` first; those without a place are dropped.
+template <typename Map>
+void ApplyListOp(const ListOp& op, Map&& map, std::vector<std::string>* list) {
+  const auto mapped = [&](const std::vector<std::string>& items) {
+    std::vector<std::string> out;
+    for (const std::string& item : items) {
+      if (std::optional<std::string> m = map(item)) out.push_back(std::move(*m));
+    }
+    return out;
+  };
+  if (op.Has(ListOpKind::kExplicit)) {
+    *list = mapped(op.explicit_items);
+    return;
+  }
+  const auto erase = [&](const std::string& item) { std::erase(*list, item); };
+  for (const std::string& item : mapped(op.deleted)) erase(item);
+  for (const std::string& item : mapped(op.added)) {
+    if (std::find(list->begin(), list->end(), item) == list->end()) list->push_back(item);
+  }
+  const std::vector<std::string> front = mapped(op.prepended);
+  for (const std::string& item : front) erase(item);
+  list->insert(list->begin(), front.begin(), front.end());
+  for (const std::string& item : mapped(op.appended)) {
+    erase(item);
+    list->push_back(item);
+  }
+}
+
+ListOp ExplicitList(std::vector<std::string> items) {
+  ListOp op;
+  op.explicit_items = std::move(items);
+  op.written = uint8_t(1u << unsigned(ListOpKind::kExplicit));
+  return op;
+}
+
+// A prim's references, then its payloads (weaker, as USD ranks them): each kind's explicit list
+// when written, else its prepended, added and appended items.
+std::vector<Reference> ResolvedArcs(const Prim& prim) {
+  std::vector<Reference> out;
+  for (const bool payload : {false, true}) {
+    const ArcStatement* explicit_list = nullptr;
+    for (const ArcStatement& s : prim.arcs) {
+      if (s.payload == payload && s.op == ListOpKind::kExplicit) explicit_list = &s;
+    }
+    if (explicit_list) {
+      out.insert(out.end(), explicit_list->items.begin(), explicit_list->items.end());
+      continue;
+    }
+    for (const ListOpKind kind : {ListOpKind::kPrepend, ListOpKind::kAdd, ListOpKind::kAppend}) {
+      for (const ArcStatement& s : prim.arcs) {
+        if (s.payload == payload && s.op == kind) {
+          out.insert(out.end(), s.items.begin(), s.items.end());
+        }
+      }
+    }
+  }
+  return out;
+}
+
+double TimeCodesPerSecond(const Layer& layer) { return layer.time_codes_per_second.value_or(24); }
+
+uint64_t ValueSize(const std::optional<Value>& v) { return v ? v->size() + 1 : 0; }
+
+class Composer {
+ public:
+  Composer(const Layer& root, std::string_view root_name, const LayerOpener& open, uint64_t budget)
+      : root_(root), root_name_(root_name), open_(open), budget_(budget) {}
+
+  Result<Layer> Run() {
+    out_.time_codes_per_second = root_.time_codes_per_second;
+    out_.frames_per_second = root_.frames_per_second;
+    out_.start_time_code = root_.start_time_code;
+    out_.end_time_code = root_.end_time_code;
+    out_.meters_per_unit = root_.meters_per_unit;
+    out_.up_axis = root_.up_axis;
+    out_.default_prim = root_.default_prim;
+    out_.doc = root_.doc;
+    out_.metadata = root_.metadata;
+    out_.root_order = root_.root_order;
+    const auto identity = std::make_shared<const std::vector<PathStep>>();
+    for (const uint32_t r : root_.roots) {
+      const Prim& prim = root_.prims[r];
+      SINEW_TRY(Emit({Spec{&root_, &prim, identity, 1, &root_name_}}, prim.path, -1));
+    }
+    out_.IndexProperties();
+    return std::move(out_);
+  }
+
+ private:
+  // Counts `n` composed elements against the budget.
+  Status Spend(uint64_t n, const std::string& where) {
+    if (n <= budget_) {
+      budget_ -= n;
+      return {};
+    }
+    return Status(Error::kUnsupportedFeature,
+                  "references compose more values than the files hold many times over", where);
+  }
+
+  // The layer a reference names: this spec's own for `</Prim>`, else the file, opened once.
+  Result<const OpenedLayer*> LayerOf(const Spec& spec, const Reference& ref,
+                                     const std::string& where) {
+    const std::string name = ResolveAssetPath(*spec.layer_name, ref.asset);
+    if (auto it = opened_.find(name); it != opened_.end()) return it->second.get();
+    auto opened = open_(*spec.layer_name, ref.asset);
+    if (!opened.ok()) {
+      ErrorInfo error = opened.error();
+      error.message = where + " references @" + ref.asset + "@: " + error.message;
+      return Status(std::move(error));
+    }
+    auto layer = std::make_unique<OpenedLayer>(std::move(opened).value());
+    uint64_t size = 0;
+    for (const Prim& p : layer->layer.prims) {
+      size += 1 + p.relationships.size();
+      for (const Attribute& a : p.attributes) {
+        size += 1 + ValueSize(a.default_value);
+        for (const TimeSample& t : a.time_samples) size += ValueSize(t.value);
+      }
+    }
+    budget_ += 16 * size;
+    return opened_.emplace(name, std::move(layer)).first->second.get();
+  }
+
+  // `spec`, then the specs its references bring in, each followed by its own (strongest first).
+  Status Expand(const Spec& spec, const std::string& where, int depth, std::vector<Spec>* out) {
+    out->push_back(spec);
+    for (const Reference& ref : ResolvedArcs(*spec.prim)) {
+      if (depth >= kMaxReferenceDepth) {
+        return Status(Error::kUnsupportedFeature,
+                      "references nested deeper than " + std::to_string(kMaxReferenceDepth) +
+                          " (or a cycle of them)",
+                      where);
+      }
+      Spec target;
+      target.time_scale = spec.time_scale;
+      target.layer = spec.layer;
+      target.layer_name = spec.layer_name;
+      if (!ref.asset.empty()) {
+        SINEW_TRY_ASSIGN(const OpenedLayer* opened, LayerOf(spec, ref, where));
+        target.layer = &opened->layer;
+        target.layer_name = &opened->name;
+        target.time_scale = TimeCodesPerSecond(root_) / TimeCodesPerSecond(opened->layer);
+      }
+      std::string path = ref.prim;
+      if (path.empty()) {
+        if (target.layer->default_prim.empty()) {
+          return Status(Error::kInvalidReference,
+                        "references @" + ref.asset + "@, which has no defaultPrim to name", where);
+        }
+        path = "/" + target.layer->default_prim;
+      }
+      target.prim = target.layer->FindPrim(path);
+      if (!target.prim) {
+        return Status(Error::kInvalidReference,
+                      "references <" + path + ">, which " +
+                          (ref.asset.empty() ? "this layer" : "@" + ref.asset + "@") +
+                          " does not hold",
+                      where);
+      }
+      const bool internal = ref.asset.empty();
+      const std::string& own = spec.prim->path;
+      if (internal && (own == path || own.starts_with(path + "/"))) {
+        return Status(Error::kInvalidReference,
+                      "references <" + path + ">, the prim itself or one of its ancestors", where);
+      }
+      auto map = std::make_shared<std::vector<PathStep>>();
+      map->push_back({path, own, internal});
+      map->insert(map->end(), spec.map->begin(), spec.map->end());
+      target.map = std::move(map);
+      SINEW_TRY(Expand(target, where, depth + 1, out));
+    }
+    return {};
+  }
+
+  // The prim at `path` composed from `specs` (strongest first) and, after it, its children.
+  Status Emit(const std::vector<Spec>& specs, const std::string& path, int32_t parent) {
+    if (size_t(std::count(path.begin(), path.end(), '/')) > kMaxNamespaceDepth) {
+      return Status(Error::kUnsupportedFeature,
+                    "references nest prims deeper than " + std::to_string(kMaxNamespaceDepth) +
+                        " levels (a cycle of references)",
+                    path.substr(0, 200));
+    }
+    std::vector<Spec> stack;
+    for (const Spec& s : specs) SINEW_TRY(Expand(s, path, 0, &stack));
+    const uint32_t index = uint32_t(out_.prims.size());
+    {
+      Prim prim;
+      SINEW_TRY(Merge(stack, path, &prim));
+      prim.parent = parent;
+      out_.prims.push_back(std::move(prim));
+    }
+    out_.prim_index.emplace(path, index);
+    if (parent < 0) {
+      out_.roots.push_back(index);
+    } else {
+      out_.prims[size_t(parent)].children.push_back(index);
+    }
+    std::vector<std::string> names;
+    for (const Spec& s : stack) {
+      for (const uint32_t c : s.prim->children) {
+        const std::string& name = s.layer->prims[c].name;
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      }
+    }
+    for (const std::string& name : names) {
+      std::vector<Spec> children;
+      for (const Spec& s : stack) {
+        for (const uint32_t c : s.prim->children) {
+          if (s.layer->prims[c].name != name) continue;
+          Spec child = s;
+          child.prim = &s.layer->prims[c];
+          children.push_back(child);
+        }
+      }
+      SINEW_TRY(Emit(children, path + "/" + name, int32_t(index)));
+    }
+    return {};
+  }
+
+  // Merges the opinions of `stack` (strongest first) into *out, as USD resolves each field: the
+  // strongest that has one; list edits applied from the weakest up; paths mapped.
+  Status Merge(const std::vector<Spec>& stack, const std::string& path, Prim* out) {
+    SINEW_TRY(Spend(1, path));
+    const Prim& strongest = *stack.front().prim;
+    out->name = path.substr(path.rfind('/') + 1);
+    out->path = path;
+    out->offset = strongest.offset;
+    out->specifier = Specifier::kOver;
+    for (const Spec& s : stack) {
+      if (s.prim->specifier != Specifier::kOver) {
+        out->specifier = s.prim->specifier;
+        break;
+      }
+    }
+    for (const Spec& s : stack) {
+      const Prim& p = *s.prim;
+      if (out->type_name.empty()) out->type_name = p.type_name;
+      if (out->kind.empty()) out->kind = p.kind;
+      if (out->doc.empty()) out->doc = p.doc;
+      if (!out->active) out->active = p.active;
+      if (!out->instanceable) out->instanceable = p.instanceable;
+      for (const MetadataEntry& e : p.metadata.entries) {
+        if (!out->metadata.Find(e.key)) out->metadata.entries.push_back(e);
+      }
+    }
+    out->child_order = strongest.child_order;
+    out->property_order = strongest.property_order;
+    std::vector<std::string> schemas;
+    for (auto s = stack.rbegin(); s != stack.rend(); ++s) {
+      ApplyListOp(
+          s->prim->api_schemas, [](const std::string& t) { return t; }, &schemas);
+    }
+    out->api_schemas = ExplicitList(std::move(schemas));
+
+    // Properties by name, in the order the strongest opinions declare them.
+    std::vector<std::string> names;
+    std::map<std::string, std::vector<std::pair<const Spec*, const Attribute*>>> attributes;
+    std::map<std::string, std::vector<std::pair<const Spec*, const Relationship*>>> relationships;
+    for (const Spec& s : stack) {
+      for (const Attribute& a : s.prim->attributes) {
+        auto& specs = attributes[a.name];
+        if (specs.empty() && !relationships.contains(a.name)) names.push_back(a.name);
+        specs.emplace_back(&s, &a);
+      }
+      for (const Relationship& r : s.prim->relationships) {
+        auto& specs = relationships[r.name];
+        if (specs.empty() && !attributes.contains(r.name)) names.push_back(r.name);
+        specs.emplace_back(&s, &r);
+      }
+    }
+    for (const std::string& name : names) {
+      SINEW_TRY(Spend(1, path + "." + name));
+      if (auto it = attributes.find(name); it != attributes.end()) {
+        if (relationships.contains(name)) {
+          return Status(Error::kInvalidValue,
+                        "an attribute in one layer and a relationship in another",
+                        path + "." + name);
+        }
+        SINEW_TRY(MergeAttribute(it->second, path, &out->attributes.emplace_back()));
+      } else {
+        MergeRelationship(relationships.at(name), &out->relationships.emplace_back());
+      }
+    }
+    return {};
+  }
+
+  Status MergeAttribute(const std::vector<std::pair<const Spec*, const Attribute*>>& specs,
+                        const std::string& path, Attribute* out) {
+    const Attribute& strongest = *specs.front().second;
+    out->name = strongest.name;
+    out->type = strongest.type;
+    out->array = strongest.array;
+    out->custom = strongest.custom;
+    out->variability = strongest.variability;
+    out->offset = strongest.offset;
+    bool valued = false;
+    for (const auto& [spec, a] : specs) {
+      if (!valued && (a->default_value || !a->time_samples.empty())) {
+        valued = true;
+        out->default_value = a->default_value;
+        out->has_time_samples = a->has_time_samples;
+        out->time_samples = a->time_samples;
+        uint64_t size = ValueSize(a->default_value);
+        for (TimeSample& t : out->time_samples) {
+          t.time *= spec->time_scale;
+          size += ValueSize(t.value);
+        }
+        SINEW_TRY(Spend(size, path + "." + out->name));
+      }
+      if (out->interpolation.empty()) out->interpolation = a->interpolation;
+      if (out->doc.empty()) out->doc = a->doc;
+      if (!out->element_size) out->element_size = a->element_size;
+      if (!out->weight) out->weight = a->weight;
+      for (const MetadataEntry& e : a->metadata.entries) {
+        if (!out->metadata.Find(e.key)) out->metadata.entries.push_back(e);
+      }
+    }
+    std::vector<std::string> connections;
+    for (auto it = specs.rbegin(); it != specs.rend(); ++it) {
+      const std::vector<PathStep>& steps = *it->first->map;
+      ApplyListOp(
+          it->second->connections, [&](const std::string& p) { return MapPath(steps, p); },
+          &connections);
+    }
+    if (!connections.empty()) out->connections = ExplicitList(std::move(connections));
+    return {};
+  }
+
+  static void MergeRelationship(
+      const std::vector<std::pair<const Spec*, const Relationship*>>& specs, Relationship* out) {
+    const Relationship& strongest = *specs.front().second;
+    out->name = strongest.name;
+    out->custom = strongest.custom;
+    out->variability = strongest.variability;
+    out->offset = strongest.offset;
+    bool written = false;
+    std::vector<std::string> targets;
+    for (auto it = specs.rbegin(); it != specs.rend(); ++it) {
+      const std::vector<PathStep>& steps = *it->first->map;
+      ApplyListOp(
+          it->second->targets, [&](const std::string& p) { return MapPath(steps, p); }, &targets);
+      written |= it->second->targets.written != 0;
+    }
+    for (const auto& [spec, r] : specs) {
+      if (out->doc.empty()) out->doc = r->doc;
+      for (const MetadataEntry& e : r->metadata.entries) {
+        if (!out->metadata.Find(e.key)) out->metadata.entries.push_back(e);
+      }
+    }
+    if (written) out->targets = ExplicitList(std::move(targets));
+  }
+
+  const Layer& root_;
+  const std::string root_name_;
+  const LayerOpener& open_;
+  uint64_t budget_;
+  std::map<std::string, std::unique_ptr<OpenedLayer>> opened_;
+  Layer out_;
+};
+
+bool HasArcs(const Layer& layer) {
+  return std::any_of(layer.prims.begin(), layer.prims.end(),
+                     [](const Prim& p) { return !p.arcs.empty(); });
+}
+
+}  // namespace
+
+std::string ResolveAssetPath(std::string_view anchor, std::string_view asset) {
+  std::string joined;
+  if (!asset.starts_with('/')) {
+    const size_t slash = anchor.rfind('/');
+    if (slash != std::string_view::npos) joined = std::string(anchor.substr(0, slash + 1));
+  }
+  joined += asset;
+  // Fold "." and ".." away, name by name.
+  std::vector<std::string_view> names;
+  const std::string_view all = joined;
+  size_t at = 0;
+  while (at <= all.size()) {
+    const size_t end = std::min(all.find('/', at), all.size());
+    const std::string_view name = all.substr(at, end - at);
+    if (name == "..") {
+      if (!names.empty() && names.back() != "..") {
+        names.pop_back();
+      } else if (!all.starts_with('/')) {
+        names.push_back(name);
+      }
+    } else if (!name.empty() && name != ".") {
+      names.push_back(name);
+    }
+    at = end + 1;
+  }
+  std::string out = all.starts_with('/') ? "/" : "";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += '/';
+    out += names[i];
+  }
+  return out;
+}
+
+Result<Layer> ComposeReferences(Layer root, std::string_view root_name, const LayerOpener& open,
+                                uint64_t max_elements) {
+  if (!HasArcs(root)) return root;
+  return Composer(root, root_name, open, max_elements).Run();
+}
+
+}  // namespace sinew::loader::usd

@@ -1,0 +1,309 @@
+// References and payloads composed into the layer the UsdSkel loader reads
+// (loader/src/usd/compose_references.h): within a layer, across layer files on disk, and inside a
+// .usdz package; the referencing prim's opinions stronger, paths inside the referenced prim
+// mapped to where it lands, and what the loader refuses.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sinew/cpu/sample_animation_job.h"
+#include "sinew/loader/usd.h"
+#include "usd/compose_references.h"
+#include "usd/usda_parser.h"
+#include "usd/usdz_package.h"
+
+namespace sinew::loader {
+namespace {
+
+// A folder of its own for one test's files, removed afterwards.
+class Folder {
+ public:
+  Folder()
+      : path_(std::filesystem::temp_directory_path() /
+              ("sinew_references_" + std::to_string(::getpid()) + "_" +
+               testing::UnitTest::GetInstance()->current_test_info()->name())) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~Folder() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path Write(const std::string& name, std::string_view text) const {
+    const std::filesystem::path file = path_ / name;
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << text;
+    return file;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A character in a layer of its own, at 48 time codes a second: a SkelRoot (its defaultPrim)
+// whose binding, skeleton, clip and blend shape all point inside it.
+constexpr std::string_view kBody =
+    "#usda 1.0\n(\n    defaultPrim = \"Body\"\n    timeCodesPerSecond = 48\n)\n"
+    "def SkelRoot \"Body\" (\n    prepend apiSchemas = [\"SkelBindingAPI\"]\n)\n{\n"
+    "    rel skel:skeleton = </Body/Skel>\n"
+    "    def Skeleton \"Skel\" (\n        prepend apiSchemas = [\"SkelBindingAPI\"]\n    )\n    {\n"
+    "        uniform token[] joints = [\"a\", \"a/b\"]\n"
+    "        uniform matrix4d[] bindTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1)),"
+    " ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,2,0,1))]\n"
+    "        uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1)),"
+    " ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,2,0,1))]\n"
+    "        rel skel:animationSource = </Body/Skel/Anim>\n"
+    "        def SkelAnimation \"Anim\"\n        {\n"
+    "            uniform token[] joints = [\"a/b\"]\n"
+    "            float3[] translations.timeSamples = { 0: [(0, 2, 0)], 48: [(0, 4, 0)] }\n"
+    "            quatf[] rotations = [(1, 0, 0, 0)]\n"
+    "            half3[] scales = [(1, 1, 1)]\n"
+    "        }\n    }\n"
+    "    def Mesh \"M\" (\n        prepend apiSchemas = [\"SkelBindingAPI\"]\n    )\n    {\n"
+    "        point3f[] points = [(0,0,0), (1,0,0), (1,1,0), (0,1,0)]\n"
+    "        int[] faceVertexCounts = [4]\n"
+    "        int[] faceVertexIndices = [0, 1, 2, 3]\n"
+    "        int[] primvars:skel:jointIndices = [1, 1, 1, 1] (\n"
+    "            elementSize = 1\n            interpolation = \"vertex\"\n        )\n"
+    "        float[] primvars:skel:jointWeights = [1, 1, 1, 1] (\n"
+    "            elementSize = 1\n            interpolation = \"vertex\"\n        )\n"
+    "        uniform token[] skel:blendShapes = [\"up\"]\n"
+    "        rel skel:blendShapeTargets = </Body/M/Up>\n"
+    "        def BlendShape \"Up\"\n        {\n"
+    "            uniform vector3f[] offsets = [(0, 0, 1)]\n"
+    "            uniform int[] pointIndices = [2]\n        }\n"
+    "    }\n}\n";
+
+// A stage that references the character from parts/body.usda (by its defaultPrim), moves it and
+// gives its mesh points of its own; and a twin that references the hero within the stage.
+constexpr std::string_view kStage =
+    "#usda 1.0\n"
+    "def Xform \"World\"\n{\n"
+    "    def \"Hero\" (\n        prepend references = @./parts/body.usda@\n    )\n    {\n"
+    "        double3 xformOp:translate = (5, 0, 0)\n"
+    "        uniform token[] xformOpOrder = [\"xformOp:translate\"]\n"
+    "        over \"M\"\n        {\n"
+    "            point3f[] points = [(0,0,0), (2,0,0), (2,2,0), (0,2,0)]\n"
+    "        }\n    }\n"
+    "    def \"Twin\" (\n        references = </World/Hero>\n    )\n    {\n    }\n"
+    "}\n";
+
+const Mesh* MeshNamed(const Asset& a, std::string_view name) {
+  for (const Mesh& m : a.meshes) {
+    if (m.name == name) return &m;
+  }
+  ADD_FAILURE() << "no mesh " << name;
+  return nullptr;
+}
+
+// What kStage composes to, however it was read.
+void ExpectTheComposedStage(const LoadedAsset& loaded) {
+  for (const Warning& w : loaded.warnings) ADD_FAILURE() << w.where << ": " << w.message;
+  const Asset& a = loaded.asset;
+  ASSERT_EQ(a.meshes.size(), 2u);
+  for (const char* name : {"/World/Hero/M", "/World/Twin/M"}) {
+    SCOPED_TRACE(name);
+    const Mesh* mesh = MeshNamed(a, name);
+    ASSERT_NE(mesh, nullptr);
+    const Primitive& p = mesh->primitives.at(0);
+    // The stage's points (the stronger opinion), skinned by the referenced binding.
+    EXPECT_EQ(p.positions.at(3), 2.0f);
+    EXPECT_TRUE(p.skinned());
+    // The blend shape, found through skel:blendShapeTargets mapped to the mesh's place.
+    EXPECT_EQ(mesh->target_names, std::vector<std::string>{"up"});
+    ASSERT_EQ(p.targets.size(), 1u);
+    EXPECT_EQ(p.targets[0].positions.at(2 * 3 + 2), 1.0f);
+  }
+  // Each copy has its skeleton (skel:skeleton mapped twice for the twin) and its clip, whose keys
+  // at 48 time codes a second land on the stage's 24 (at 0 and 1 s, not 2).
+  EXPECT_EQ(a.skins.size(), 2u);
+  ASSERT_EQ(a.animations.size(), 2u);
+  for (const Animation& clip : a.animations) EXPECT_FLOAT_EQ(cpu::RangeOf(clip).end, 1.0f);
+  bool moved = false;
+  for (const Node& n : a.nodes) moved |= n.name == "Hero" && n.translation.x == 5.0f;
+  EXPECT_TRUE(moved);
+}
+
+TEST(UsdReferences, AReferencedCharacterIsComposedUnderTheReferencingPrim) {
+  Folder folder;
+  folder.Write("parts/body.usda", kBody);
+  const std::filesystem::path stage = folder.Write("stage.usda", kStage);
+  auto loaded = LoadUsda(stage);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ExpectTheComposedStage(*loaded);
+  auto any = LoadUsd(stage);  // the same through the reader of any encoding
+  ASSERT_TRUE(any.ok()) << any.error().ToString();
+  ExpectTheComposedStage(*any);
+}
+
+// three.js's USDZExporter and others reference layers packed beside the root layer.
+TEST(UsdReferences, APackageReferencesTheLayersItHolds) {
+  const auto bytes = [](std::string_view text) {
+    return std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+  };
+  const std::vector<usd::PackagedFile> files = {{"stage.usda", bytes(kStage)},
+                                                {"parts/body.usda", bytes(kBody)}};
+  const std::vector<uint8_t> package = usd::PackageUsdz(files);
+  auto loaded = LoadUsdFromMemory(package);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ExpectTheComposedStage(*loaded);
+  // A file the package lacks is named, with the prim that wants it.
+  std::string missing(kStage);
+  missing.replace(missing.find("body.usda"), 9, "legs.usda");
+  const std::vector<usd::PackagedFile> short_files = {{"stage.usda", bytes(missing)},
+                                                      {"parts/body.usda", bytes(kBody)}};
+  auto refused = LoadUsdFromMemory(usd::PackageUsdz(short_files));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.code(), Error::kFileNotFound);
+  EXPECT_NE(refused.error().message.find("/World/Hero references @./parts/legs.usda@"),
+            std::string::npos)
+      << refused.error().ToString();
+}
+
+// `text` read and its references composed (within itself).
+Result<usd::Layer> Composed(std::string_view text) {
+  auto layer = usd::ReadUsda(text);
+  if (!layer.ok()) return layer.status();
+  return usd::ComposeReferences(std::move(*layer), "", {}, 1 << 20);
+}
+
+// A referencing prim's apiSchemas, list edits and properties compose over the referenced ones:
+// schemas prepended on both sides are both there; an attribute the referencing prim authors wins
+// over the referenced one's, metadata filled in from the weaker; a relationship pointing outside
+// the referenced prim keeps its path within one layer. Payloads compose as references do.
+TEST(UsdReferences, TheReferencingPrimsOpinionsAreTheStronger) {
+  const std::string text =
+      "#usda 1.0\n"
+      "def Mesh \"Source\" (\n    prepend apiSchemas = [\"SkelBindingAPI\"]\n)\n{\n"
+      "    point3f[] points = [(0,0,0), (1,0,0), (1,1,0)]\n"
+      "    normal3f[] normals = [(0,0,1), (0,0,1), (0,0,1)] (interpolation = \"vertex\")\n"
+      "    int[] faceVertexCounts = [3]\n    int[] faceVertexIndices = [0, 1, 2]\n"
+      "}\n"
+      "def Xform \"Copy\" (\n    prepend apiSchemas = [\"MaterialBindingAPI\"]\n"
+      "    payload = </Source>\n)\n{\n"
+      "    point3f[] points = [(0,0,0), (3,0,0), (3,3,0)]\n"
+      "    normal3f[] normals (interpolation = \"faceVarying\")\n"
+      "}\n";
+  const Result<usd::Layer> composed = Composed(text);
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  const usd::Prim* copy = composed->FindPrim("/Copy");
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(copy->type_name, "Xform");  // the stronger type
+  EXPECT_EQ(copy->api_schemas.Resolved(),
+            (std::vector<std::string>{"MaterialBindingAPI", "SkelBindingAPI"}));
+  const usd::Attribute* points = copy->FindAttribute("points");
+  ASSERT_NE(points, nullptr);
+  EXPECT_EQ(points->UnblockedDefault()->floats()[3], 3.0f);
+  const usd::Attribute* normals = copy->FindAttribute("normals");
+  ASSERT_NE(normals, nullptr);
+  EXPECT_EQ(normals->interpolation, "faceVarying");  // the stronger metadata
+  ASSERT_NE(normals->UnblockedDefault(), nullptr);   // the weaker value: the stronger has none
+  EXPECT_EQ(normals->UnblockedDefault()->size(), 3u);
+  EXPECT_NE(copy->FindAttribute("faceVertexIndices"), nullptr);
+  EXPECT_TRUE(copy->arcs.empty());
+  EXPECT_NE(composed->FindPrim("/Source"), nullptr);  // still a prim of its own
+}
+
+TEST(UsdReferences, ARelationshipOutsideTheReferencedPrimKeepsItsPathWithinALayer) {
+  const std::string text =
+      "#usda 1.0\n"
+      "def \"Shared\" {}\n"
+      "def \"Source\" {\n    rel inside = </Source/Child>\n    rel outside = </Shared>\n"
+      "    def \"Child\" {}\n}\n"
+      "def \"Copy\" (\n    references = </Source>\n) {}\n";
+  const Result<usd::Layer> composed = Composed(text);
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(composed->FindRelationship("/Copy.inside")->targets.Resolved(),
+            std::vector<std::string>{"/Copy/Child"});
+  EXPECT_EQ(composed->FindRelationship("/Copy.outside")->targets.Resolved(),
+            std::vector<std::string>{"/Shared"});
+  EXPECT_NE(composed->FindPrim("/Copy/Child"), nullptr);
+}
+
+TEST(UsdReferences, RefusesReferencesThatCannotBeComposed) {
+  const auto refused = [](std::string_view text, Error code, std::string_view where,
+                          std::string_view message) {
+    SCOPED_TRACE(text);
+    auto loaded =
+        LoadUsdaFromMemory(std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_EQ(loaded.code(), code) << loaded.error().ToString();
+    EXPECT_EQ(loaded.error().where, where) << loaded.error().ToString();
+    EXPECT_NE(loaded.error().message.find(message), std::string::npos) << loaded.error().ToString();
+  };
+  refused("#usda 1.0\ndef \"A\" (\n    references = </Gone>\n) {}\n", Error::kInvalidReference,
+          "/A", "references </Gone>, which this layer does not hold");
+  refused("#usda 1.0\ndef \"A\" {\n    def \"B\" (\n        references = </A>\n    ) {}\n}\n",
+          Error::kInvalidReference, "/A/B", "the prim itself or one of its ancestors");
+  refused("#usda 1.0\ndef \"A\" (\n    references = @b.usda@\n) {}\n", Error::kFileNotFound,
+          "b.usda", "/A references @b.usda@: a layer read from memory cannot open another file");
+  refused("#usda 1.0\ndef \"A\" (\n    references = @b.usda@</B> (offset = 10)\n) {}\n",
+          Error::kUnsupportedFeature, "line 3, column 31", "layer offset");
+  refused("#usda 1.0\ndef \"A\" (\n    references = </A.x>\n) {}\n", Error::kInvalidValue,
+          "line 3, column 18", "names a prim, not a property");
+  // Two prims that reference each other.
+  refused(
+      "#usda 1.0\ndef \"A\" (\n    references = </B>\n) {}\n"
+      "def \"B\" (\n    references = </A>\n) {}\n",
+      Error::kUnsupportedFeature, "/A", "references nested deeper than 32");
+  // Each level references the one below twice: 2^40 prims, stopped by the budget.
+  std::string doubling = "#usda 1.0\ndef \"L0\" {\n    float x = 1\n}\n";
+  for (int i = 1; i <= 40; ++i) {
+    const std::string below = "</L" + std::to_string(i - 1) + ">";
+    doubling += "def \"L" + std::to_string(i) +
+                "\" {\n    def \"a\" (\n        references = " + below +
+                "\n    ) {}\n    def \"b\" (\n        references = " + below + "\n    ) {}\n}\n";
+  }
+  auto loaded = LoadUsdaFromMemory(
+      std::span(reinterpret_cast<const uint8_t*>(doubling.data()), doubling.size()));
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.code(), Error::kUnsupportedFeature) << loaded.error().ToString();
+  EXPECT_NE(loaded.error().message.find("more values than the files hold"), std::string::npos)
+      << loaded.error().ToString();
+}
+
+TEST(UsdReferences, RefusesAFileReferenceThatIsMissingOrNamesNoPrim) {
+  Folder folder;
+  folder.Write("nodefault.usda", "#usda 1.0\ndef \"X\" {}\n");
+  const std::filesystem::path missing = folder.Write(
+      "missing.usda", "#usda 1.0\ndef \"A\" (\n    references = @./nope.usda@\n) {}\n");
+  auto a = LoadUsda(missing);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.code(), Error::kFileNotFound);
+  EXPECT_NE(a.error().message.find("/A references @./nope.usda@"), std::string::npos)
+      << a.error().ToString();
+  const std::filesystem::path unnamed = folder.Write(
+      "unnamed.usda", "#usda 1.0\ndef \"A\" (\n    references = @nodefault.usda@\n) {}\n");
+  auto b = LoadUsda(unnamed);
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.code(), Error::kInvalidReference);
+  EXPECT_EQ(b.error().where, "/A");
+  // Two files that reference each other.
+  folder.Write("x.usda",
+               "#usda 1.0\n(\n    defaultPrim = \"X\"\n)\ndef \"X\" (\n"
+               "    references = @y.usda@\n) {}\n");
+  folder.Write("y.usda",
+               "#usda 1.0\n(\n    defaultPrim = \"Y\"\n)\ndef \"Y\" (\n"
+               "    references = @x.usda@\n) {}\n");
+  auto c = LoadUsda(folder.path() / "x.usda");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.code(), Error::kUnsupportedFeature) << c.error().ToString();
+}
+
+TEST(ResolveAssetPath, IsRelativeToTheReferencingLayersFolder) {
+  EXPECT_EQ(usd::ResolveAssetPath("dir/stage.usda", "./parts/b.usda"), "dir/parts/b.usda");
+  EXPECT_EQ(usd::ResolveAssetPath("parts/b.usda", "../c.usda"), "c.usda");
+  EXPECT_EQ(usd::ResolveAssetPath("parts/b.usda", "c.usda"), "parts/c.usda");
+  EXPECT_EQ(usd::ResolveAssetPath("/x/y/stage.usda", "/abs/z.usda"), "/abs/z.usda");
+  EXPECT_EQ(usd::ResolveAssetPath("/x/y/stage.usda", "../z.usda"), "/x/z.usda");
+  EXPECT_EQ(usd::ResolveAssetPath("stage.usda", "../a.usda"), "../a.usda");
+  EXPECT_EQ(usd::ResolveAssetPath("", "a.usda"), "a.usda");
+}
+
+}  // namespace
+}  // namespace sinew::loader
