@@ -475,6 +475,22 @@ TEST(UsdAsset, GeomBindTransformTakesPointsAndNormalsToBindSpace) {
   EXPECT_NEAR(p.normals[2], 1.0f / std::sqrt(1.25f), 1e-6f);
 }
 
+// UsdSkel takes points to bind space by the whole geomBindTransform, dividing by w where its last
+// column makes one (a projective matrix); normals by its 3x3 part, as for any other.
+TEST(UsdAsset, AProjectiveGeomBindTransformDividesPointsByW) {
+  const LoadedAsset loaded =
+      Load(Rig(std::string(kInfluences) + "        matrix4d primvars:skel:geomBindTransform = "
+                                          "((1,0,0,0.5),(0,1,0,0),(0,0,1,0),(0,0,1,1))\n"));
+  const Primitive& p = loaded.asset.meshes.at(0).primitives.at(0);
+  // point 1 (1, 0, 0): (1, 0, 1, w = 0.5 + 1), divided by w
+  EXPECT_FLOAT_EQ(p.positions[3], 1.0f / 1.5f);
+  EXPECT_FLOAT_EQ(p.positions[5], 1.0f / 1.5f);
+  // point 3 (0, 1, 0): w = 1, as an affine matrix moves it
+  EXPECT_FLOAT_EQ(p.positions[10], 1.0f);
+  EXPECT_FLOAT_EQ(p.positions[11], 1.0f);
+  EXPECT_TRUE(loaded.warnings.empty());
+}
+
 // A blocked geomBindTransform (= None) is as good as none: the identity, points as authored.
 TEST(UsdAsset, ABlockedGeomBindTransformIsTheIdentity) {
   const LoadedAsset loaded = Load(

@@ -661,6 +661,24 @@ const SkeletonInfo* BoundSkeleton(LoadState& c, const Prim& p, const usd::SkelBi
   return skeleton;
 }
 
+// Whether `m` has a projective part: a last row (USD's last column) other than 0, 0, 0, 1.
+bool Projective(const Float4x4& m) {
+  return m.m[0][3] != 0 || m.m[1][3] != 0 || m.m[2][3] != 0 || m.m[3][3] != 1;
+}
+
+// Point `p` by `m` as UsdSkel takes points to bind space (GfMatrix4d::Transform): the whole
+// matrix, in double, divided by w unless w is 0; an affine matrix as TransformPoint does.
+Float3 BindPoint(const Float4x4& m, const float* p) {
+  if (!Projective(m)) return TransformPoint(m, {p[0], p[1], p[2]});
+  double out[4];
+  for (size_t row = 0; row < 4; ++row) {
+    out[row] = double(m.m[0][row]) * p[0] + double(m.m[1][row]) * p[1] +
+               double(m.m[2][row]) * p[2] + double(m.m[3][row]);
+  }
+  const double w = out[3] != 0 ? out[3] : 1;
+  return {float(out[0] / w), float(out[1] / w), float(out[2] / w)};
+}
+
 // The binding's geomBindTransform and the inverse transpose of its 3x3 part; the identity when it
 // is unauthored or blocked.
 LoadStatus ReadGeomBind(const usd::SkelBinding& binding, Float4x4* geom_bind,
@@ -876,8 +894,7 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
   const size_t vertex_count = vertex_point.size();
   prim.positions.resize(vertex_count * 3);
   for (size_t v = 0; v < vertex_count; ++v) {
-    const float* q = &xyz[size_t(vertex_point[v]) * 3];
-    const Float3 b = TransformPoint(geom_bind, {q[0], q[1], q[2]});
+    const Float3 b = BindPoint(geom_bind, &xyz[size_t(vertex_point[v]) * 3]);
     prim.positions[v * 3] = b.x, prim.positions[v * 3 + 1] = b.y, prim.positions[v * 3 + 2] = b.z;
   }
   // Normals into bind space (normalized; the factor each was scaled by scales its offsets).
@@ -952,6 +969,11 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
     if (split && normal_offsets) {
       c.Warn(p.path, "normal offsets are not applied to " + topology.normal_interpolation +
                          " normals (as UsdSkel bakes them)");
+    }
+    if (Projective(geom_bind) && !shapes.targets.empty()) {
+      c.Warn(binding.geom_bind_transform_at,
+             "a projective geomBindTransform: blend-shape offsets are taken to bind space by its "
+             "3x3 part, where UsdSkel adds them to the points before the projection");
     }
     for (const MorphTarget& t : shapes.targets) {
       MorphTarget out;
