@@ -1363,10 +1363,16 @@ TEST(UsdAsset, RefusesInfluencesOfAnotherSizeThanThePoints) {
       Error::kSizeMismatch, "/R/M.primvars:skel:jointIndices");
 }
 
+// A skel:joints slot UsdSkel's mapper leaves unmapped (a token the skeleton lacks, or one named
+// again later, of which only the last is mapped) would skin by the identity there; sinew has no
+// joint for that and refuses it, saying which.
 TEST(UsdAsset, RefusesSkelJointsNamingNoJointOfTheSkeleton) {
   ExpectError(
       Rig(std::string(kInfluences) + "        uniform token[] skel:joints = [\"a\", \"c\"]\n"),
-      Error::kInvalidReference, "/R/M.skel:joints");
+      Error::kInvalidReference, "/R/M.skel:joints", "joint c is not a joint of /R/Skel");
+  ExpectError(
+      Rig(std::string(kInfluences) + "        uniform token[] skel:joints = [\"a/b\", \"a/b\"]\n"),
+      Error::kInvalidReference, "/R/M.skel:joints", "joint a/b is named again later");
 }
 
 TEST(UsdAsset, RefusesNegativeWeights) {

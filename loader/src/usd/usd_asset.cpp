@@ -777,8 +777,14 @@ LoadStatus MakeSkin(LoadState& c, const Prim& p, const usd::SkelBinding& binding
   for (size_t i = 0; i < joints.size(); ++i) {
     const int32_t j = skeleton_joint[i];
     if (j < 0) {
+      // UsdSkel's mapper gives such a slot the identity, which no joint node of sinew's holds.
+      const bool named = std::find(skeleton.joints.begin(), skeleton.joints.end(), joints[i]) !=
+                         skeleton.joints.end();
       return {Error::kInvalidReference,
-              "joint " + joints[i] + " is not a joint of " + skeleton.prim->path,
+              "joint " + joints[i] +
+                  (named ? " is named again later (UsdSkel binds the last and gives this slot the "
+                           "identity)"
+                         : " is not a joint of " + skeleton.prim->path),
               p.path + ".skel:joints"};
     }
     Float4x4 inverse;
