@@ -942,6 +942,25 @@ TEST(UsdAsset, BlendShapesSkippedAreWarnedAbout) {
   EXPECT_EQ(mesh->target_names, (std::vector<std::string>{"up", "gone"}));
 }
 
+// UsdSkel skips a sub-shape whose offsets are empty or have no value (UsdSkelBlendShapeQuery):
+// an in-between declared without one, or a primary of `offsets = []`, moves nothing.
+TEST(UsdAsset, ASubShapeWithoutOffsetsMovesNothing) {
+  const LoadedAsset loaded =
+      Load(Rig(std::string(kInfluences) +
+               "        uniform token[] skel:blendShapes = [\"up\"]\n"
+               "        rel skel:blendShapeTargets = [<Up>]\n"
+               "        def BlendShape \"Up\"\n        {\n"
+               "            uniform vector3f[] offsets = []\n"
+               "            uniform int[] pointIndices = [2]\n"
+               "            uniform vector3f[] inbetweens:half (weight = 0.5)\n        }\n"));
+  const Mesh* mesh = MeshNamed(loaded.asset, "/R/M");
+  ASSERT_NE(mesh, nullptr);
+  EXPECT_EQ(mesh->target_names, (std::vector<std::string>{"up", "up:half"}));
+  for (const MorphTarget& t : mesh->primitives.at(0).targets) {
+    EXPECT_EQ(t.positions, std::vector<float>(12, 0.0f));
+  }
+}
+
 // UsdSkel's pointIndices are int[]; files of older writers hold uint[], which UsdSkel converts
 // (UsdSkelBlendShape::GetPointIndicesAttr's legacy type): so does the loader. Another type would
 // read as no indices, and is refused as such.

@@ -18,10 +18,15 @@ std::span<const float> FloatsOf(const Attribute* a) {
   return v ? v->floats() : std::span<const float>();
 }
 
-// `offsets` (xyz per index, or per point without indices) into a dense xyz stream.
+// `offsets` (xyz per index, or per point without indices) into a dense xyz stream. No offsets at
+// all (empty, or no value) move nothing, as UsdSkel skips such a sub-shape.
 Status Scatter(std::span<const float> offsets, std::span<const int32_t> indices, bool indexed,
                size_t vertex_count, const std::string& where, std::vector<float>* out) {
   const size_t count = indexed ? indices.size() : vertex_count;
+  if (offsets.empty()) {
+    out->assign(vertex_count * 3, 0.0f);
+    return {};
+  }
   if (offsets.size() != count * 3) {
     return {Error::kSizeMismatch,
             std::to_string(offsets.size() / 3) + " offsets for " + std::to_string(count) +
