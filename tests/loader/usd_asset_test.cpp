@@ -942,6 +942,32 @@ TEST(UsdAsset, BlendShapesSkippedAreWarnedAbout) {
   EXPECT_EQ(mesh->target_names, (std::vector<std::string>{"up", "gone"}));
 }
 
+// Two in-betweens of one shape at the same weight (within 1e-6) are malformed (UsdSkel's schema
+// docs): the first is kept and the rest skipped, with a warning each. "First" in the order UsdSkel
+// lists a prim's properties, by name, whatever order the file writes them in.
+TEST(UsdAsset, InbetweensAtTheSameWeightKeepTheFirstByName) {
+  const LoadedAsset loaded =
+      Load(Rig(std::string(kInfluences) +
+               "        uniform token[] skel:blendShapes = [\"up\"]\n"
+               "        rel skel:blendShapeTargets = [<Up>]\n"
+               "        def BlendShape \"Up\"\n        {\n"
+               "            uniform vector3f[] offsets = [(0, 0, 1)]\n"
+               "            uniform int[] pointIndices = [2]\n"
+               "            uniform vector3f[] inbetweens:zz = [(0, 1, 0)] (weight = 0.5)\n"
+               "            uniform vector3f[] inbetweens:aa = [(0, 0, 1)] (weight = 0.5)\n"
+               "            uniform vector3f[] inbetweens:mm = [(1, 0, 0)] (weight = 0.5000005)\n"
+               "            uniform vector3f[] inbetweens:low = [(1, 1, 0)] (weight = 0.25)\n"
+               "        }\n"));
+  const Mesh* mesh = MeshNamed(loaded.asset, "/R/M");
+  ASSERT_NE(mesh, nullptr);
+  EXPECT_EQ(mesh->target_names, (std::vector<std::string>{"up", "up:aa", "up:low"}));
+  EXPECT_EQ(mesh->primitives.at(0).targets.at(1).positions.at(2 * 3 + 2), 1.0f);  // aa's offset
+  std::vector<std::string> where;
+  for (const Warning& w : loaded.warnings) where.push_back(w.where);
+  std::sort(where.begin(), where.end());
+  EXPECT_EQ(where, (std::vector<std::string>{"/R/M/Up.inbetweens:mm", "/R/M/Up.inbetweens:zz"}));
+}
+
 // UsdSkel skips a sub-shape whose offsets are empty or have no value (UsdSkelBlendShapeQuery):
 // an in-between declared without one, or a primary of `offsets = []`, moves nothing.
 TEST(UsdAsset, ASubShapeWithoutOffsetsMovesNothing) {

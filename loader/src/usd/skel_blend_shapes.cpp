@@ -1,6 +1,8 @@
 #include "usd/skel_blend_shapes.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <span>
 #include <string>
 
@@ -90,6 +92,35 @@ Status PointIndices(const Value& v, size_t vertex_count, const std::string& shap
   return {};
 }
 
+bool IsInbetween(const Attribute& a) {
+  const std::string_view name = a.name;
+  return name.starts_with("inbetweens:") && !name.ends_with(":normalOffsets");
+}
+
+// A shape's in-betweens at the weight (within 1e-6) of one before them by name, each with that
+// one's name. Such weights are malformed (UsdSkel's schema docs): the first is kept, in the order
+// UsdSkel lists a prim's properties, by name. Weights at 0 or 1, or none, are skipped anyway.
+std::map<std::string_view, std::string_view> RepeatedWeights(const Prim& shape) {
+  std::vector<const Attribute*> weighted;
+  for (const Attribute& a : shape.attributes) {
+    if (IsInbetween(a) && a.weight) weighted.push_back(&a);
+  }
+  std::sort(weighted.begin(), weighted.end(),
+            [](const Attribute* x, const Attribute* y) { return x->name < y->name; });
+  std::map<double, std::string_view> kept;  // weight -> name
+  std::map<std::string_view, std::string_view> out;
+  for (const Attribute* a : weighted) {
+    const double w = *a->weight;
+    const auto near = kept.lower_bound(w - 1e-6);
+    if (near != kept.end() && std::fabs(near->first - w) < 1e-6) {
+      out.emplace(a->name, near->second);
+    } else {
+      kept.emplace(w, a->name);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
@@ -139,14 +170,21 @@ Result<BlendShapeSet> ReadBlendShapes(const Layer& layer, const Prim& mesh,
                               &out.targets[s].normals));
     InbetweenShape inbetweens;
     inbetweens.primary = uint32_t(s);
+    const std::map<std::string_view, std::string_view> repeats = RepeatedWeights(*shape);
     for (const Attribute& a : shape->attributes) {
       const std::string_view name = a.name;
-      if (!name.starts_with("inbetweens:") || name.ends_with(":normalOffsets")) continue;
+      if (!IsInbetween(a)) continue;
       if (!a.weight || std::fabs(*a.weight) < 1e-6f || std::fabs(*a.weight - 1.0f) < 1e-6f) {
         out.skipped.push_back({shape->path + "." + a.name,
                                a.weight ? "an in-between at weight 0 or 1 is skipped (the rest "
                                           "shape and the primary are there)"
                                         : "an in-between without a weight is skipped"});
+        continue;
+      }
+      if (const auto repeat = repeats.find(name); repeat != repeats.end()) {
+        out.skipped.push_back({shape->path + "." + a.name,
+                               "an in-between at the weight of " + std::string(repeat->second) +
+                                   " (within 1e-6) is skipped: the first by name is kept"});
         continue;
       }
       const float w = *a.weight;
