@@ -88,10 +88,10 @@ Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
       case AssetFormat::kG4mf:
         return LoadG4mfFromMemory(bytes, path.parent_path());
       case AssetFormat::kUsda:
-        return LoadUsdaFromMemory(bytes);
+        return LoadUsdaFromMemory(bytes, path);
       case AssetFormat::kUsdc:
       case AssetFormat::kUsdz:
-        return LoadUsdFromMemory(bytes);
+        return LoadUsdFromMemory(bytes, path);
       case AssetFormat::kGltf:
         break;
     }

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "sinew/loader/file.h"
+#include "sinew/loader/usd.h"
 #include "usd/layer.h"
 #include "usd/read_layer.h"
 
@@ -25,12 +26,13 @@ std::optional<UsdOutline> ReadUsdOutlineOf(const std::string& path) {
 }
 
 Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes, const std::string& path) {
-  auto layer = loader::usd::ReadComposedLayer(bytes, path);
+  auto layer =
+      loader::usd::ReadComposedLayer(bytes, path, loader::UsdOptions{}.reference_expansion);
   if (!layer) return layer.status();
   UsdOutline out;
   out.up_axis = layer->up_axis;
   out.meters_per_unit = layer->meters_per_unit;
-  out.time_codes_per_second = layer->time_codes_per_second;
+  out.time_codes_per_second = layer->TimeCodesPerSecond();
   // A prim is on the stage when it and every prim above it are defined and active.
   std::vector<bool> on_stage(layer->prims.size(), false);
   for (size_t i = 0; i < layer->prims.size(); ++i) {

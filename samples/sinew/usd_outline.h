@@ -23,7 +23,8 @@ struct UsdOutline {
   std::vector<Skeleton> skeletons;
   std::vector<std::string> animations;  // SkelAnimation prim paths
   std::string up_axis;                  // "" when unauthored (USD's fallback: Y)
-  std::optional<double> meters_per_unit, time_codes_per_second;
+  std::optional<double> meters_per_unit;
+  std::optional<double> time_codes_per_second;  // or framesPerSecond, where only that is authored
 
   // What USD reads where they are unauthored, or authored as something it does not take (an
   // upAxis other than Y or Z, a metersPerUnit that is not a positive finite number): Y up, 0.01 m

@@ -654,6 +654,15 @@ TEST(UsdAsset, AnAnimationSourceBecomesAClipKeyedInSecondsOfTimeCodes) {
     EXPECT_NE(ch.node, NodeNamed(a, "a"));
   }
   EXPECT_EQ(a.animations[0].channels.size(), 3u);
+  // framesPerSecond stands in where timeCodesPerSecond is not authored (SdfLayer's fallback), and
+  // timeCodesPerSecond wins over it where both are.
+  for (const char* rates :
+       {"    framesPerSecond = 10\n", "    framesPerSecond = 30\n    timeCodesPerSecond = 10\n"}) {
+    SCOPED_TRACE(rates);
+    const LoadedAsset fps = Load(Rig(kInfluences, kAnimation, rates));
+    ASSERT_EQ(fps.asset.animations.size(), 1u);
+    EXPECT_FLOAT_EQ(cpu::RangeOf(fps.asset.animations[0]).end, 0.5f);  // time code 5
+  }
 }
 
 // "When a skel:animationSource property is defined, it is inherited down namespace, onto any

@@ -306,8 +306,8 @@ TEST(SinewInfo, ShowsStageMetadataUsdGeomDoesNotTakeWithWhatIsReadInItsPlace) {
 
 // three.js's USDZExporter and Needle's reference a layer per mesh, packed beside the root layer
 // (`prepend references = @./geometries/Geometry_1.usda@</Geometry>`): `sinew info` reads the
-// stage they compose to, its outline included.
-TEST(SinewInfo, DescribesAPackageWhoseRootLayerReferencesThePackagedLayers) {
+// stage they compose to, its outline included, from the package or from the loose files.
+TEST(SinewInfo, DescribesAStageWhoseRootLayerReferencesOtherLayers) {
   ScratchDir dir;
   const std::string root =
       "#usda 1.0\n(\n    defaultPrim = \"Root\"\n)\ndef Xform \"Root\"\n{\n"
@@ -334,6 +334,16 @@ TEST(SinewInfo, DescribesAPackageWhoseRootLayerReferencesThePackagedLayers) {
             std::string::npos)
       << info.out;
   EXPECT_EQ(info.out.find("warning"), std::string::npos) << info.out;
+  // The same layers as loose files: the root layer's references are found beside it, whatever
+  // folder sinew runs in.
+  std::filesystem::create_directories(dir.path() / "loose" / "geometries");
+  WriteText(dir.path() / "loose" / "model.usda", root);
+  WriteText(dir.path() / "loose" / "geometries" / "Geometry_1.usda", geometry);
+  const ToolRun loose = RunSinew({"info", "loose/model.usda"}, dir.path());
+  ASSERT_EQ(loose.exit_code, 0) << loose.err << loose.out;
+  EXPECT_NE(loose.out.find("mesh 0 '/Root/Box/Geometry':\n  primitive 0: 3 vertices"),
+            std::string::npos)
+      << loose.out;
 }
 
 // A clip of no channels (Blender writes a SkelAnimation of blend-shape names without weights) is

@@ -3,9 +3,12 @@
 #include "common/load_status.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -85,38 +88,75 @@ ListOp ExplicitList(std::vector<std::string> items) {
   return op;
 }
 
-// A prim's references, then its payloads (weaker, as USD ranks them): each kind's explicit list
-// when written, else its prepended, added and appended items.
+// A prim's references, then its payloads (weaker, as USD ranks them). Each kind is one list op, as
+// Sdf builds it from the statements in order: a later statement with the same keyword replaces an
+// earlier one's items, and one that switches between an explicit list and list edits clears all
+// before it. Explicit: its items; else the prepended, added and appended ones (deletes edit
+// weaker layers' lists only).
 std::vector<Reference> ResolvedArcs(const Prim& prim) {
   std::vector<Reference> out;
   for (const bool payload : {false, true}) {
-    const ArcStatement* explicit_list = nullptr;
+    std::vector<const ArcStatement*> statements;
     for (const ArcStatement& s : prim.arcs) {
-      if (s.payload == payload && s.op == ListOpKind::kExplicit) explicit_list = &s;
+      if (s.payload != payload) continue;
+      const bool explicit_list = s.op == ListOpKind::kExplicit;
+      if (!statements.empty() &&
+          (statements.back()->op == ListOpKind::kExplicit) != explicit_list) {
+        statements.clear();
+      }
+      std::erase_if(statements, [&](const ArcStatement* before) { return before->op == s.op; });
+      statements.push_back(&s);
     }
-    if (explicit_list) {
-      out.insert(out.end(), explicit_list->items.begin(), explicit_list->items.end());
-      continue;
-    }
-    for (const ListOpKind kind : {ListOpKind::kPrepend, ListOpKind::kAdd, ListOpKind::kAppend}) {
-      for (const ArcStatement& s : prim.arcs) {
-        if (s.payload == payload && s.op == kind) {
-          out.insert(out.end(), s.items.begin(), s.items.end());
-        }
+    for (const ListOpKind kind :
+         {ListOpKind::kExplicit, ListOpKind::kPrepend, ListOpKind::kAdd, ListOpKind::kAppend}) {
+      for (const ArcStatement* s : statements) {
+        if (s->op == kind) out.insert(out.end(), s->items.begin(), s->items.end());
       }
     }
   }
   return out;
 }
 
-double TimeCodesPerSecond(const Layer& layer) { return layer.time_codes_per_second.value_or(24); }
+double TimeCodesPerSecond(const Layer& layer) { return layer.TimeCodesPerSecond().value_or(24); }
 
-uint64_t ValueSize(const std::optional<Value>& v) { return v ? v->size() + 1 : 0; }
+// The composer's budget is counted in units of about 8 bytes of the composed layer: a prim about
+// 64, a property 32, a number 1, a string 4. It is `expansion` times what the layers read hold,
+// and at least kLeastBudget (about 128 MB), so that a small file may still instance a character
+// many times over.
+constexpr uint64_t kPrimCost = 64, kPropertyCost = 32, kSpecCost = 8;
+constexpr uint64_t kLeastBudget = uint64_t(1) << 24;
+
+uint64_t ValueCost(const std::optional<Value>& v) {
+  if (!v) return 0;
+  return 1 + v->ints().size() + v->int64s().size() + v->floats().size() + v->doubles().size() +
+         4 * v->strings().size();
+}
+
+uint64_t AttributeCost(const Attribute& a) {
+  uint64_t cost = kPropertyCost + ValueCost(a.default_value);
+  for (const TimeSample& t : a.time_samples) cost += ValueCost(t.value);
+  return cost;
+}
+
+// What a layer holds, in the budget's units.
+uint64_t Cost(const Layer& layer) {
+  uint64_t cost = 0;
+  for (const Prim& p : layer.prims) {
+    cost += kPrimCost + kPropertyCost * p.relationships.size();
+    for (const Attribute& a : p.attributes) cost += AttributeCost(a);
+  }
+  return cost;
+}
 
 class Composer {
  public:
-  Composer(const Layer& root, std::string_view root_name, const LayerOpener& open, uint64_t budget)
-      : root_(root), root_name_(root_name), open_(open), budget_(budget) {}
+  Composer(const Layer& root, std::string_view root_name, const LayerOpener& open,
+           uint32_t expansion)
+      : root_(root),
+        root_name_(root_name),
+        open_(open),
+        expansion_(expansion),
+        budget_(std::max(uint64_t(expansion) * Cost(root), kLeastBudget)) {}
 
   Result<Layer> Run() {
     out_.time_codes_per_second = root_.time_codes_per_second;
@@ -146,7 +186,10 @@ class Composer {
       return {};
     }
     return Status(Error::kUnsupportedFeature,
-                  "references compose more values than the files hold many times over", where);
+                  "references compose more than " + std::to_string(expansion_) +
+                      " times what the layers read hold, and more than about 128 MB "
+                      "(UsdOptions::reference_expansion)",
+                  where);
   }
 
   // The layer a reference names: this spec's own for `</Prim>`, else the file, opened once.
@@ -161,27 +204,27 @@ class Composer {
       return Status(std::move(error));
     }
     auto layer = std::make_unique<OpenedLayer>(std::move(opened).value());
-    uint64_t size = 0;
-    for (const Prim& p : layer->layer.prims) {
-      size += 1 + p.relationships.size();
-      for (const Attribute& a : p.attributes) {
-        size += 1 + ValueSize(a.default_value);
-        for (const TimeSample& t : a.time_samples) size += ValueSize(t.value);
-      }
-    }
-    budget_ += 16 * size;
+    budget_ += expansion_ * Cost(layer->layer);
     return opened_.emplace(name, std::move(layer)).first->second.get();
   }
 
   // `spec`, then the specs its references bring in, each followed by its own (strongest first).
-  Status Expand(const Spec& spec, const std::string& where, int depth, std::vector<Spec>* out) {
+  // A prim met again on another way through the references (a diamond) adds nothing: its
+  // opinions are in the stack already, stronger. One met again on the way to itself is a cycle.
+  Status Expand(const Spec& spec, const std::string& where, std::vector<const Prim*>* chain,
+                std::unordered_set<const Prim*>* seen, std::vector<Spec>* out) {
+    if (std::find(chain->begin(), chain->end(), spec.prim) != chain->end()) {
+      return Status(Error::kInvalidReference,
+                    "references form a cycle through <" + spec.prim->path + ">", where);
+    }
+    if (!seen->insert(spec.prim).second) return {};
+    SINEW_TRY(Spend(kSpecCost, where));
     out->push_back(spec);
+    chain->push_back(spec.prim);
     for (const Reference& ref : ResolvedArcs(*spec.prim)) {
-      if (depth >= kMaxReferenceDepth) {
+      if (chain->size() > size_t(kMaxReferenceDepth)) {
         return Status(Error::kUnsupportedFeature,
-                      "references nested deeper than " + std::to_string(kMaxReferenceDepth) +
-                          " (or a cycle of them)",
-                      where);
+                      "references nested deeper than " + std::to_string(kMaxReferenceDepth), where);
       }
       Spec target;
       target.time_scale = spec.time_scale;
@@ -191,7 +234,14 @@ class Composer {
         SINEW_TRY_ASSIGN(const OpenedLayer* opened, LayerOf(spec, ref, where));
         target.layer = &opened->layer;
         target.layer_name = &opened->name;
-        target.time_scale = TimeCodesPerSecond(root_) / TimeCodesPerSecond(opened->layer);
+        const double rate = TimeCodesPerSecond(opened->layer);
+        if (!(rate > 0) || !std::isfinite(rate)) {
+          return Status(Error::kInvalidValue,
+                        "references @" + ref.asset +
+                            "@, whose timeCodesPerSecond (or framesPerSecond) is not positive",
+                        where);
+        }
+        target.time_scale = TimeCodesPerSecond(root_) / rate;
       }
       std::string path = ref.prim;
       if (path.empty()) {
@@ -219,8 +269,9 @@ class Composer {
       map->push_back({path, own, internal});
       map->insert(map->end(), spec.map->begin(), spec.map->end());
       target.map = std::move(map);
-      SINEW_TRY(Expand(target, where, depth + 1, out));
+      SINEW_TRY(Expand(target, where, chain, seen, out));
     }
+    chain->pop_back();
     return {};
   }
 
@@ -233,7 +284,9 @@ class Composer {
                     path.substr(0, 200));
     }
     std::vector<Spec> stack;
-    for (const Spec& s : specs) SINEW_TRY(Expand(s, path, 0, &stack));
+    std::vector<const Prim*> chain;
+    std::unordered_set<const Prim*> seen;
+    for (const Spec& s : specs) SINEW_TRY(Expand(s, path, &chain, &seen, &stack));
     const uint32_t index = uint32_t(out_.prims.size());
     {
       Prim prim;
@@ -247,24 +300,25 @@ class Composer {
     } else {
       out_.prims[size_t(parent)].children.push_back(index);
     }
-    std::vector<std::string> names;
-    for (const Spec& s : stack) {
-      for (const uint32_t c : s.prim->children) {
-        const std::string& name = s.layer->prims[c].name;
-        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    // Children by name, named in the order USD composes them (the weakest opinion's first, then
+    // what each stronger one adds), each with its opinions strongest first.
+    std::vector<std::string_view> names;
+    std::unordered_map<std::string_view, std::vector<Spec>> children;
+    for (auto s = stack.rbegin(); s != stack.rend(); ++s) {
+      for (const uint32_t c : s->prim->children) {
+        const std::string_view name = s->layer->prims[c].name;
+        if (children.try_emplace(name).second) names.push_back(name);
       }
     }
-    for (const std::string& name : names) {
-      std::vector<Spec> children;
-      for (const Spec& s : stack) {
-        for (const uint32_t c : s.prim->children) {
-          if (s.layer->prims[c].name != name) continue;
-          Spec child = s;
-          child.prim = &s.layer->prims[c];
-          children.push_back(child);
-        }
+    for (const Spec& s : stack) {
+      for (const uint32_t c : s.prim->children) {
+        Spec child = s;
+        child.prim = &s.layer->prims[c];
+        children[child.prim->name].push_back(child);
       }
-      SINEW_TRY(Emit(children, path + "/" + name, int32_t(index)));
+    }
+    for (const std::string_view name : names) {
+      SINEW_TRY(Emit(children[name], path + "/" + std::string(name), int32_t(index)));
     }
     return {};
   }
@@ -272,7 +326,7 @@ class Composer {
   // Merges the opinions of `stack` (strongest first) into *out, as USD resolves each field: the
   // strongest that has one; list edits applied from the weakest up; paths mapped.
   Status Merge(const std::vector<Spec>& stack, const std::string& path, Prim* out) {
-    SINEW_TRY(Spend(1, path));
+    SINEW_TRY(Spend(kPrimCost, path));
     const Prim& strongest = *stack.front().prim;
     out->name = path.substr(path.rfind('/') + 1);
     out->path = path;
@@ -321,7 +375,7 @@ class Composer {
       }
     }
     for (const std::string& name : names) {
-      SINEW_TRY(Spend(1, path + "." + name));
+      SINEW_TRY(Spend(kPropertyCost, path + "." + name));
       if (auto it = attributes.find(name); it != attributes.end()) {
         if (relationships.contains(name)) {
           return Status(Error::kInvalidValue,
@@ -352,10 +406,10 @@ class Composer {
         out->default_value = a->default_value;
         out->has_time_samples = a->has_time_samples;
         out->time_samples = a->time_samples;
-        uint64_t size = ValueSize(a->default_value);
+        uint64_t size = ValueCost(a->default_value);
         for (TimeSample& t : out->time_samples) {
           t.time *= spec->time_scale;
-          size += ValueSize(t.value);
+          size += ValueCost(t.value);
         }
         SINEW_TRY(Spend(size, path + "." + out->name));
       }
@@ -405,6 +459,7 @@ class Composer {
   const Layer& root_;
   const std::string root_name_;
   const LayerOpener& open_;
+  const uint64_t expansion_;
   uint64_t budget_;
   std::map<std::string, std::unique_ptr<OpenedLayer>> opened_;
   Layer out_;
@@ -451,9 +506,9 @@ std::string ResolveAssetPath(std::string_view anchor, std::string_view asset) {
 }
 
 Result<Layer> ComposeReferences(Layer root, std::string_view root_name, const LayerOpener& open,
-                                uint64_t max_elements) {
+                                uint32_t expansion) {
   if (!HasArcs(root)) return root;
-  return Composer(root, root_name, open, max_elements).Run();
+  return Composer(root, root_name, open, expansion).Run();
 }
 
 }  // namespace sinew::loader::usd

@@ -33,13 +33,17 @@ using LayerOpener =
 std::string ResolveAssetPath(std::string_view anchor, std::string_view asset);
 
 // `root` (named `root_name`) with every prim's references and payloads composed in, and no arcs
-// left. Time samples of a referenced layer with another timeCodesPerSecond are scaled to the
-// root's, as USD maps a reference's time. Errors, each at the referencing prim (or the item's
-// line when a file cannot be opened): a reference to a prim the layer lacks, to a layer without
-// a defaultPrim when the reference names none, to the prim itself or one of its ancestors, or
-// cycles (kInvalidReference); references nested deeper than 32, or composing more than
-// `max_elements` values, prims and properties in all (kUnsupportedFeature).
+// left. Time samples of a referenced layer with another timeCodesPerSecond (or framesPerSecond,
+// where only that is authored) are scaled to the root's, as USD maps a reference's time. A prim
+// reached again by another way through the references adds nothing (its opinions are there
+// already). Errors, each at the referencing prim: a reference to a prim the layer lacks, to a
+// layer without a defaultPrim when the reference names none, to the prim itself or one of its
+// ancestors, or a cycle of references (kInvalidReference); a referenced layer whose
+// timeCodesPerSecond is not positive (kInvalidValue); references nested deeper than 32, or
+// composing more than `expansion` times the prims, properties and values of the layers read
+// (kUnsupportedFeature: a bound against a few lines that would expand into billions of prims);
+// the opener's error for a file it cannot open, its message naming the prim and the reference.
 Result<Layer> ComposeReferences(Layer root, std::string_view root_name, const LayerOpener& open,
-                                uint64_t max_elements);
+                                uint32_t expansion);
 
 }  // namespace sinew::loader::usd

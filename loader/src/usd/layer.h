@@ -167,6 +167,12 @@ struct Layer {
   std::string up_axis, default_prim, doc;
   Metadata metadata;
 
+  // timeCodesPerSecond as USD reads a layer's: authored, else framesPerSecond where that is
+  // authored (SdfLayer's dynamic fallback); nullopt when neither is (USD's fallback is 24).
+  std::optional<double> TimeCodesPerSecond() const noexcept {
+    return time_codes_per_second ? time_codes_per_second : frames_per_second;
+  }
+
   std::vector<Prim> prims;              // every prim, depth first in file order
   std::vector<uint32_t> roots;          // the root prims' indices
   std::vector<std::string> root_order;  // `reorder rootPrims = [...]`

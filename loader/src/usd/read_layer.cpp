@@ -73,7 +73,12 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named) {
     return [](std::string_view anchor, std::string_view asset) -> Result<OpenedLayer> {
       const std::string name = ResolveAssetPath(anchor, asset);
       SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(name));
-      return ReadNamedLayer(std::span(file.data(), file.size), name);
+      const std::span<const uint8_t> contents(file.data(), file.size);
+      if (DetectLayerEncoding(contents) == LayerEncoding::kUsdz) {
+        // Its own references would be inside it, where this opener does not look.
+        return Status(Error::kUnsupportedFeature, "a reference to a .usdz package", name);
+      }
+      return ReadNamedLayer(contents, name);
     };
   }
   return [](std::string_view, std::string_view asset) -> Result<OpenedLayer> {
@@ -83,15 +88,12 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named) {
   };
 }
 
-Result<Layer> ComposeLayer(OpenedLayer opened, size_t size, const LayerOpener& open) {
-  const uint64_t budget = 16 * uint64_t(size) + (uint64_t(1) << 16);
-  return ComposeReferences(std::move(opened.layer), opened.name, open, budget);
-}
-
-Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name) {
+Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,
+                                uint32_t expansion) {
   const bool named = !name.empty();
   SINEW_TRY_ASSIGN(OpenedLayer opened, ReadNamedLayer(bytes, std::move(name)));
-  return ComposeLayer(std::move(opened), bytes.size(), OpenerFor(bytes, named));
+  return ComposeReferences(std::move(opened.layer), opened.name, OpenerFor(bytes, named),
+                           expansion);
 }
 
 }  // namespace sinew::loader::usd

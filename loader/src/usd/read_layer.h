@@ -35,12 +35,9 @@ Result<OpenedLayer> ReadNamedLayer(std::span<const uint8_t> bytes, std::string n
 // file (`named`), the files beside it; for a layer read from memory, none (kFileNotFound).
 LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named);
 
-// `opened` (read from `size` bytes) with its references composed, the layers they name opened by
-// `open`, within a budget of many times the bytes read.
-Result<Layer> ComposeLayer(OpenedLayer opened, size_t size, const LayerOpener& open);
-
-// ReadNamedLayer, then ComposeLayer with OpenerFor: the stage a file (named by its path) or a
-// package holds, as the UsdSkel loader reads it.
-Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name);
+// ReadNamedLayer, then ComposeReferences with OpenerFor: the stage a file (named by its path) or a
+// package holds, as the UsdSkel loader reads it (`expansion`: UsdOptions::reference_expansion).
+Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,
+                                uint32_t expansion);
 
 }  // namespace sinew::loader::usd

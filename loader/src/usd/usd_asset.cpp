@@ -1317,12 +1317,16 @@ Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options) {
   LoadState c(layer);
   c.asset = &out.asset;
   c.warnings = &out.warnings;
-  if (layer.time_codes_per_second) {
-    if (!(*layer.time_codes_per_second > 0) || !std::isfinite(*layer.time_codes_per_second)) {
-      return Status(Error::kInvalidValue, "timeCodesPerSecond must be positive",
-                    "timeCodesPerSecond");
+  if (const std::optional<double> rate = layer.TimeCodesPerSecond()) {
+    if (!(*rate > 0) || !std::isfinite(*rate)) {
+      return Status(Error::kInvalidValue,
+                    std::string(layer.time_codes_per_second ? "timeCodesPerSecond"
+                                                            : "framesPerSecond (read for "
+                                                              "timeCodesPerSecond)") +
+                        " must be positive",
+                    layer.time_codes_per_second ? "timeCodesPerSecond" : "framesPerSecond");
     }
-    c.time_codes_per_second = *layer.time_codes_per_second;
+    c.time_codes_per_second = *rate;
   }
   WarnAboutStageOrientation(c);
   SINEW_TRY(AddNodes(c));
@@ -1341,34 +1345,41 @@ Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options) {
 }  // namespace
 
 Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes, const UsdOptions& options) {
+  return LoadUsdaFromMemory(bytes, {}, options);
+}
+
+Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes,
+                                       const std::filesystem::path& path,
+                                       const UsdOptions& options) {
   SINEW_TRY_ASSIGN(Layer layer, usd::ReadUsda(std::string_view(
                                     reinterpret_cast<const char*>(bytes.data()), bytes.size())));
-  SINEW_TRY_ASSIGN(const Layer composed, usd::ComposeLayer({std::move(layer), ""}, bytes.size(),
-                                                           usd::OpenerFor(bytes, false)));
+  SINEW_TRY_ASSIGN(
+      const Layer composed,
+      usd::ComposeReferences(std::move(layer), path.string(), usd::OpenerFor(bytes, !path.empty()),
+                             options.reference_expansion));
   return LoadLayer(composed, options);
 }
 
 Result<LoadedAsset> LoadUsda(const std::filesystem::path& path, const UsdOptions& options) {
   SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
-  const std::span<const uint8_t> bytes(file.data(), file.size);
-  SINEW_TRY_ASSIGN(Layer layer, usd::ReadUsda(std::string_view(
-                                    reinterpret_cast<const char*>(file.data()), file.size)));
-  SINEW_TRY_ASSIGN(const Layer composed,
-                   usd::ComposeLayer({std::move(layer), path.string()}, bytes.size(),
-                                     usd::OpenerFor(bytes, true)));
-  return LoadLayer(composed, options);
+  return LoadUsdaFromMemory(std::span(file.data(), file.size), path, options);
 }
 
 Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes, const UsdOptions& options) {
-  SINEW_TRY_ASSIGN(const Layer layer, usd::ReadComposedLayer(bytes, ""));
+  return LoadUsdFromMemory(bytes, {}, options);
+}
+
+Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes,
+                                      const std::filesystem::path& path,
+                                      const UsdOptions& options) {
+  SINEW_TRY_ASSIGN(const Layer layer,
+                   usd::ReadComposedLayer(bytes, path.string(), options.reference_expansion));
   return LoadLayer(layer, options);
 }
 
 Result<LoadedAsset> LoadUsd(const std::filesystem::path& path, const UsdOptions& options) {
   SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
-  SINEW_TRY_ASSIGN(const Layer layer,
-                   usd::ReadComposedLayer(std::span(file.data(), file.size), path.string()));
-  return LoadLayer(layer, options);
+  return LoadUsdFromMemory(std::span(file.data(), file.size), path, options);
 }
 
 }  // namespace sinew::loader

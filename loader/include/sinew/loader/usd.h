@@ -22,6 +22,11 @@ struct UsdOptions {
   // whichever moves fewer bytes.
   InfluenceLayout influences = InfluenceLayout::kDense;
   uint32_t dense_k = 0;  // dense slots per vertex after conversion (0: enough for every influence)
+  // How many times the prims, properties and values of the layers read the composed stage may
+  // hold (docs/usda.md, "References"): a stage that references one character N times holds
+  // about N times its values. The bound keeps a few hostile lines from expanding into billions
+  // of prims; raise it for a stage that instances more often.
+  uint32_t reference_expansion = 64;
 };
 
 // Loads a .usda file; the layer files it references are found beside it. Errors carry a code, a
@@ -31,8 +36,12 @@ struct UsdOptions {
 Result<LoadedAsset> LoadUsda(const std::filesystem::path& path, const UsdOptions& options = {});
 
 // Loads .usda text from memory (no padding needed). It can follow references within itself only:
-// one to another file is kFileNotFound (load such a layer from its path).
+// one to another file is kFileNotFound (load such a layer from its path, or give the path).
 Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes,
+                                       const UsdOptions& options = {});
+// The same for `bytes` read from the file at `path`: the files it references are found beside it.
+Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes,
+                                       const std::filesystem::path& path,
                                        const UsdOptions& options = {});
 
 // Loads a layer in any of USD's encodings, told apart by content: a .usdz package (a zip archive:
@@ -41,7 +50,12 @@ Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes,
 // errors name the section or spec and the byte offset ("Robot.usdc: SPECS at byte 812",
 // docs/usdc.md).
 Result<LoadedAsset> LoadUsd(const std::filesystem::path& path, const UsdOptions& options = {});
+// From memory: a package's references are followed in the package; a layer's only within itself,
+// unless `path` names the file `bytes` were read from.
 Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes,
+                                      const UsdOptions& options = {});
+Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes,
+                                      const std::filesystem::path& path,
                                       const UsdOptions& options = {});
 
 }  // namespace sinew::loader
