@@ -1046,6 +1046,21 @@ TEST(UsdAsset, BlendShapeNamesAndTargetsOfDifferentCountsAreDroppedWithAWarning)
     EXPECT_NE(loaded.warnings[0].message.find("2 blend shapes"), std::string::npos)
         << loaded.warnings[0].message;
   }
+  // A clip's blend-shape weights then drive nothing on the mesh, and the stage still poses and
+  // deforms.
+  const LoadedAsset animated =
+      Load(Rig(std::string(kInfluences) + "        uniform token[] skel:blendShapes = [\"up\"]\n",
+               kAnimation));
+  const Asset& a = animated.asset;
+  auto scene = cpu::EvaluateScene(a, 0, 0.1f);
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  for (const cpu::DrawnMesh& drawn : cpu::DrawnMeshes(a)) {
+    auto palette = cpu::NodePalette(a, drawn.node, scene->world);
+    ASSERT_TRUE(palette.ok()) << palette.error().ToString();
+    cpu::DeformedPrimitive out;
+    EXPECT_TRUE(cpu::DeformPrimitive(a, drawn.node, 0, scene->world,
+                                     scene->pose.weights[drawn.node], *palette, &out));
+  }
 }
 
 TEST(UsdAsset, AMeshWithoutABindingIsAStaticMesh) {

@@ -1000,7 +1000,9 @@ LoadStatus AddDeformable(LoadState& c, const Prim& p, uint32_t node) {
     }
     mesh.inbetween_shapes = std::move(shapes.inbetweens);
     mesh.target_names = std::move(shapes.target_names);
-    if (skeleton) c.shaped.push_back({node, skeleton->prim, shapes.names, prim.targets.size()});
+    if (skeleton && !prim.targets.empty()) {
+      c.shaped.push_back({node, skeleton->prim, shapes.names, prim.targets.size()});
+    }
   }
   if (Status s = prim.Validate(skin.joints.size()); !s) {
     ErrorInfo e = s.error();
