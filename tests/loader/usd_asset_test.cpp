@@ -1544,11 +1544,35 @@ TEST(UsdAsset, RefusesInfluencesThatChangeOverTime) {
               Error::kUnsupportedFeature, "/R/M.primvars:skel:jointIndices");
 }
 
-TEST(UsdAsset, RefusesResetXformStackAndOpsThatAreNotAuthored) {
-  ExpectError(
-      "#usda 1.0\ndef Xform \"X\"\n{\n"
-      "    uniform token[] xformOpOrder = [\"!resetXformStack!\"]\n}\n",
-      Error::kUnsupportedFeature, "/X.xformOpOrder");
+// `!resetXformStack!` (what mayaUSD writes for a node that does not inherit its parent's
+// transform): the prim's ops after it are its transform in the world, its ancestors' ignored, and
+// the ops before it too. The loader's node keeps its parent, so its local transform is that
+// world transform under its parent's inverse (the prims above are static, as read).
+TEST(UsdAsset, AResetXformStackMakesThePrimsOpsItsWorldTransform) {
+  const LoadedAsset loaded = Load(
+      "#usda 1.0\ndef Xform \"P\"\n{\n"
+      "    double3 xformOp:translate = (10, 0, 0)\n"
+      "    float xformOp:rotateZ = 90\n"
+      "    uniform token[] xformOpOrder = [\"xformOp:translate\", \"xformOp:rotateZ\"]\n"
+      "    def Xform \"C\"\n    {\n"
+      "        double3 xformOp:translate = (0, 0, 3)\n"
+      "        double3 xformOp:scale = (2, 2, 2)\n"
+      "        uniform token[] xformOpOrder = [\"xformOp:scale\", \"!resetXformStack!\", "
+      "\"xformOp:translate\"]\n"
+      "    }\n}\n");
+  ASSERT_TRUE(loaded.warnings.empty());
+  const Asset& a = loaded.asset;
+  auto scene = cpu::EvaluateScene(a, -1, 0);
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  const Float4x4& world = scene->world.at(size_t(NodeNamed(a, "C")));
+  EXPECT_NEAR(world.m[3][0], 0.0f, 1e-5f);  // (0, 0, 3): neither P's move nor its turn
+  EXPECT_NEAR(world.m[3][1], 0.0f, 1e-5f);
+  EXPECT_NEAR(world.m[3][2], 3.0f, 1e-5f);
+  EXPECT_NEAR(world.m[0][0], 1.0f, 1e-5f);  // nor the scale before the reset
+  EXPECT_EQ(a.nodes.at(size_t(NodeNamed(a, "C"))).parent, NodeNamed(a, "P"));
+}
+
+TEST(UsdAsset, RefusesOpsThatAreNotAuthored) {
   ExpectError(
       "#usda 1.0\ndef Xform \"X\"\n{\n"
       "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n",

@@ -166,14 +166,19 @@ struct LoadState {
 // The local transform `prim`'s xformOpOrder composes (identity when unauthored), each op's default
 // value: translate, scale, rotateX/Y/Z, rotateXYZ (and the other five orders), orient and
 // transform, each optionally "!invert!". An op whose time samples change is read at its first
-// sample (warned); one whose samples all hold one value is that value.
-LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out) {
+// sample (warned); one whose samples all hold one value is that value. `!resetXformStack!`
+// discards the ops before it and sets *resets: the transform is then the prim's in the world, as
+// UsdGeomXformable reads it.
+LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out, bool* resets) {
   *out = Float4x4{};
+  *resets = false;
   const std::vector<std::string> order = TokensOf(prim, "xformOpOrder");
   for (const std::string& entry : order) {
     const std::string where = prim.path + ".xformOpOrder";
     if (entry == "!resetXformStack!") {
-      return {Error::kUnsupportedFeature, "!resetXformStack! is not supported", where};
+      *out = Float4x4{};
+      *resets = true;
+      continue;
     }
     const bool invert = entry.starts_with("!invert!");
     const std::string name = invert ? entry.substr(sizeof("!invert!") - 1) : entry;
@@ -268,6 +273,7 @@ LoadStatus AddNodes(LoadState& c) {
   const Layer& layer = *c.layer;
   c.prim_node.assign(layer.prims.size(), -1);
   std::vector<std::vector<uint32_t>> children;
+  std::vector<Float4x4> world;  // per node, for a child that resets the transform stack
   Scene scene;
   for (size_t i = 0; i < layer.prims.size(); ++i) {
     const Prim& p = layer.prims[i];
@@ -288,7 +294,20 @@ LoadStatus AddNodes(LoadState& c) {
     node.name = p.name;
     node.parent = parent;
     Float4x4 local;
-    SINEW_TRY(LocalTransform(c, p, &local));
+    bool resets = false;
+    SINEW_TRY(LocalTransform(c, p, &local, &resets));
+    const Float4x4 in_world = parent < 0 || resets ? local : Multiply(world[size_t(parent)], local);
+    if (resets && parent >= 0) {
+      // The node stays under its parent: its local transform undoes the parent's world one.
+      Float4x4 inverse;
+      if (!Invert(world[size_t(parent)], &inverse)) {
+        return {Error::kInvalidValue,
+                "!resetXformStack! under a parent whose transform cannot be inverted",
+                p.path + ".xformOpOrder"};
+      }
+      local = Multiply(inverse, local);
+    }
+    world.push_back(in_world);
     SetLocal(local, &node);
     const uint32_t index = uint32_t(c.asset->nodes.size());
     c.prim_node[i] = int32_t(index);
