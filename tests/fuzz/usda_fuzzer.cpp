@@ -1,5 +1,6 @@
-// libFuzzer target for the .usda reader (loader/src/usd/usda_parser.h) and the UsdSkel loader on
-// top of it (sinew/loader/usd.h): any input must read or be refused with an error that says where,
+// libFuzzer target for the .usda reader (loader/src/usd/usda_parser.h), the composition of its
+// references (loader/src/usd/compose_references.h) and the UsdSkel loader on top of them
+// (sinew/loader/usd.h): any input must read or be refused with an error that says where,
 // never crash, hang, recurse without bound or read out of bounds (built with ASan + UBSan); an
 // asset the loader gives must pose and deform on the CPU reference without an error. The reader
 // has no public entry point: the target reaches it through the loader's private headers (the
@@ -10,6 +11,8 @@
 #include <string_view>
 
 #include "sinew/loader/usd.h"
+#include "usd/compose_references.h"
+#include "usd/read_layer.h"
 #include "usd/usda_parser.h"
 #include "usd_fuzz_checks.h"
 
@@ -22,6 +25,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (!sinew::fuzz::KeepsItsInvariants(*layer)) __builtin_trap();
+  // Its references composed (within itself: a layer from memory opens no file) keep them too.
+  auto composed = sinew::loader::usd::ComposeReferences(
+      *layer, "", sinew::loader::usd::OpenerFor(std::span(data, size), false), 8);
+  if (!composed) {
+    if (composed.error().code == sinew::Error::kNone || composed.error().where.empty())
+      __builtin_trap();
+  } else if (!sinew::fuzz::KeepsItsInvariants(*composed)) {
+    __builtin_trap();
+  }
   // The UsdSkel loader: an error says where; an asset poses (at the start of its first clip),
   // every drawn primitive deforms and every rigid binding is placed.
   auto loaded = sinew::loader::LoadUsdaFromMemory(std::span(data, size));

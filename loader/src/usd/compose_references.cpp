@@ -67,18 +67,29 @@ void ApplyListOp(const ListOp& op, Map&& map, std::vector<std::string>* list) {
     *list = mapped(op.explicit_items);
     return;
   }
-  const auto erase = [&](const std::string& item) { std::erase(*list, item); };
-  for (const std::string& item : mapped(op.deleted)) erase(item);
-  for (const std::string& item : mapped(op.added)) {
-    if (std::find(list->begin(), list->end(), item) == list->end()) list->push_back(item);
+  // Each pass over the list is one, with the items it concerns in a hash set.
+  const auto remove = [&](const std::vector<std::string>& items) {
+    if (items.empty()) return;
+    const std::unordered_set<std::string_view> gone(items.begin(), items.end());
+    std::erase_if(*list, [&](const std::string& item) { return gone.contains(item); });
+  };
+  remove(mapped(op.deleted));
+  const std::vector<std::string> added = mapped(op.added);
+  {
+    std::unordered_set<std::string_view> present(list->begin(), list->end());
+    std::vector<std::string> fresh;
+    for (const std::string& item : added) {
+      if (present.insert(item).second) fresh.push_back(item);
+    }
+    list->insert(list->end(), std::make_move_iterator(fresh.begin()),
+                 std::make_move_iterator(fresh.end()));
   }
   const std::vector<std::string> front = mapped(op.prepended);
-  for (const std::string& item : front) erase(item);
+  const std::vector<std::string> back = mapped(op.appended);
+  remove(front);
   list->insert(list->begin(), front.begin(), front.end());
-  for (const std::string& item : mapped(op.appended)) {
-    erase(item);
-    list->push_back(item);
-  }
+  remove(back);  // an item both prepended and appended ends last
+  list->insert(list->end(), back.begin(), back.end());
 }
 
 ListOp ExplicitList(std::vector<std::string> items) {
@@ -114,38 +125,88 @@ std::vector<Reference> ResolvedArcs(const Prim& prim) {
       }
     }
   }
+  // Each arc once, where it is strongest, as a list op holds each item once.
+  std::unordered_set<std::string> seen;
+  std::erase_if(out,
+                [&](const Reference& r) { return !seen.insert(r.asset + '\n' + r.prim).second; });
   return out;
 }
 
 double TimeCodesPerSecond(const Layer& layer) { return layer.TimeCodesPerSecond().value_or(24); }
 
-// The composer's budget is counted in units of about 8 bytes of the composed layer: a prim about
-// 64, a property 32, a number 1, a string 4. It is `expansion` times what the layers read hold,
-// and at least kLeastBudget (about 128 MB), so that a small file may still instance a character
-// many times over.
-constexpr uint64_t kPrimCost = 64, kPropertyCost = 32, kSpecCost = 8;
-constexpr uint64_t kLeastBudget = uint64_t(1) << 24;
+// The composer's budget is in bytes of the composed layer, counted roughly as the model holds
+// them: each prim, property, string, number and list item. It is `expansion` times what the
+// layers read hold, and at least kLeastBudget, so that a small file may still instance a
+// character many times over.
+constexpr uint64_t kLeastBudget = uint64_t(1) << 28;  // 256 MiB
 
-uint64_t ValueCost(const std::optional<Value>& v) {
-  if (!v) return 0;
-  return 1 + v->ints().size() + v->int64s().size() + v->floats().size() + v->doubles().size() +
-         4 * v->strings().size();
+uint64_t Bytes(std::string_view s) { return sizeof(std::string) + s.size(); }
+
+uint64_t Bytes(const std::vector<std::string>& items) {
+  uint64_t bytes = sizeof(items);
+  for (const std::string& s : items) bytes += Bytes(s);
+  return bytes;
 }
 
-uint64_t AttributeCost(const Attribute& a) {
-  uint64_t cost = kPropertyCost + ValueCost(a.default_value);
-  for (const TimeSample& t : a.time_samples) cost += ValueCost(t.value);
-  return cost;
-}
-
-// What a layer holds, in the budget's units.
-uint64_t Cost(const Layer& layer) {
-  uint64_t cost = 0;
-  for (const Prim& p : layer.prims) {
-    cost += kPrimCost + kPropertyCost * p.relationships.size();
-    for (const Attribute& a : p.attributes) cost += AttributeCost(a);
+uint64_t Bytes(const Value& v) {
+  uint64_t bytes = sizeof(Value) + 4 * (v.ints().size() + v.floats().size()) +
+                   8 * (v.int64s().size() + v.doubles().size());
+  for (const std::string& s : v.strings()) bytes += Bytes(s);
+  if (const Dictionary* d = v.dictionary()) {
+    for (const DictionaryEntry& e : *d) bytes += Bytes(e.key) + Bytes(e.value);
   }
-  return cost;
+  return bytes;
+}
+
+uint64_t Bytes(const std::optional<Value>& v) { return v ? Bytes(*v) : 0; }
+
+uint64_t Bytes(const Metadata& m) {
+  uint64_t bytes = 0;
+  for (const MetadataEntry& e : m.entries) bytes += sizeof(e) + Bytes(e.key) + Bytes(e.value);
+  return bytes;
+}
+
+uint64_t Bytes(const ListOp& op) {
+  return Bytes(op.explicit_items) + Bytes(op.added) + Bytes(op.prepended) + Bytes(op.appended) +
+         Bytes(op.deleted) + Bytes(op.ordered);
+}
+
+uint64_t Bytes(const Attribute& a) {
+  uint64_t bytes = sizeof(a) + 64 + Bytes(a.name) + Bytes(a.default_value) + Bytes(a.connections) +
+                   Bytes(a.interpolation) + Bytes(a.doc) + Bytes(a.metadata);
+  for (const TimeSample& t : a.time_samples) bytes += sizeof(t) + Bytes(t.value);
+  return bytes;
+}
+
+uint64_t Bytes(const Relationship& r) {
+  return sizeof(r) + 64 + Bytes(r.name) + Bytes(r.targets) + Bytes(r.doc) + Bytes(r.metadata);
+}
+
+// A prim without its properties, and its place in the layer's index (with what the allocator
+// and the index's nodes add: measured, the composed layer took about that much more).
+uint64_t OwnBytes(const Prim& p) {
+  return sizeof(p) + 256 + Bytes(p.name) + 2 * Bytes(p.path) + Bytes(p.type_name) + Bytes(p.kind) +
+         Bytes(p.doc) + Bytes(p.api_schemas) + Bytes(p.metadata) + Bytes(p.child_order) +
+         Bytes(p.property_order);
+}
+
+// What a layer holds, in the budget's bytes.
+uint64_t Bytes(const Layer& layer) {
+  uint64_t bytes = 0;
+  for (const Prim& p : layer.prims) {
+    bytes += OwnBytes(p);
+    for (const Attribute& a : p.attributes) bytes += Bytes(a);
+    for (const Relationship& r : p.relationships) bytes += Bytes(r);
+  }
+  return bytes;
+}
+
+// Adds `from`'s entries whose keys `into` lacks (`keys`: those it has).
+void MergeMetadata(const Metadata& from, Metadata* into,
+                   std::unordered_set<std::string_view>* keys) {
+  for (const MetadataEntry& e : from.entries) {
+    if (keys->insert(e.key).second) into->entries.push_back(e);
+  }
 }
 
 class Composer {
@@ -156,7 +217,7 @@ class Composer {
         root_name_(root_name),
         open_(open),
         expansion_(expansion),
-        budget_(std::max(uint64_t(expansion) * Cost(root), kLeastBudget)) {}
+        budget_(std::max(uint64_t(expansion) * Bytes(root), kLeastBudget)) {}
 
   Result<Layer> Run() {
     out_.time_codes_per_second = root_.time_codes_per_second;
@@ -187,7 +248,7 @@ class Composer {
     }
     return Status(Error::kUnsupportedFeature,
                   "references compose more than " + std::to_string(expansion_) +
-                      " times what the layers read hold, and more than about 128 MB "
+                      " times what the layers read hold, and more than 256 MiB "
                       "(UsdOptions::reference_expansion)",
                   where);
   }
@@ -204,24 +265,47 @@ class Composer {
       return Status(std::move(error));
     }
     auto layer = std::make_unique<OpenedLayer>(std::move(opened).value());
-    budget_ += expansion_ * Cost(layer->layer);
+    budget_ += expansion_ * Bytes(layer->layer);
     return opened_.emplace(name, std::move(layer)).first->second.get();
+  }
+
+  // ResolvedArcs(*prim), worked out once per prim.
+  const std::vector<Reference>& ArcsOf(const Prim* prim) {
+    auto [it, added] = arcs_.try_emplace(prim);
+    if (added) it->second = ResolvedArcs(*prim);
+    return it->second;
+  }
+
+  // The nearest prim above `prim` in `layer` that has references; null when none has. Worked out
+  // once per prim.
+  const Prim* ReferencingAncestor(const Layer& layer, const Prim& prim) {
+    if (prim.parent < 0) return nullptr;
+    if (auto it = referencing_ancestor_.find(&prim); it != referencing_ancestor_.end()) {
+      return it->second;
+    }
+    const Prim& parent = layer.prims[size_t(prim.parent)];
+    const Prim* found = !ArcsOf(&parent).empty() ? &parent : ReferencingAncestor(layer, parent);
+    referencing_ancestor_.emplace(&prim, found);
+    return found;
   }
 
   // `spec`, then the specs its references bring in, each followed by its own (strongest first).
   // A prim met again on another way through the references (a diamond) adds nothing: its
-  // opinions are in the stack already, stronger. One met again on the way to itself is a cycle.
+  // opinions are in the stack already, stronger. One met again on the way to itself, or one that
+  // composes a prim above in namespace (`ancestry_`), is a cycle.
   Status Expand(const Spec& spec, const std::string& where, std::vector<const Prim*>* chain,
                 std::unordered_set<const Prim*>* seen, std::vector<Spec>* out) {
-    if (std::find(chain->begin(), chain->end(), spec.prim) != chain->end()) {
+    if (std::find(chain->begin(), chain->end(), spec.prim) != chain->end() ||
+        ancestry_.contains(spec.prim)) {
       return Status(Error::kInvalidReference,
                     "references form a cycle through <" + spec.prim->path + ">", where);
     }
     if (!seen->insert(spec.prim).second) return {};
-    SINEW_TRY(Spend(kSpecCost, where));
+    const std::vector<Reference>& arcs = ArcsOf(spec.prim);
+    SINEW_TRY(Spend(sizeof(Spec) + arcs.size() * sizeof(Reference), where));
     out->push_back(spec);
     chain->push_back(spec.prim);
-    for (const Reference& ref : ResolvedArcs(*spec.prim)) {
+    for (const Reference& ref : arcs) {
       if (chain->size() > size_t(kMaxReferenceDepth)) {
         return Status(Error::kUnsupportedFeature,
                       "references nested deeper than " + std::to_string(kMaxReferenceDepth), where);
@@ -259,6 +343,15 @@ class Composer {
                           " does not hold",
                       where);
       }
+      // USD would also bring in what the references of the target's ancestors say of it; the
+      // composer follows references from the referenced prim down only.
+      if (const Prim* above = ReferencingAncestor(*target.layer, *target.prim)) {
+        return Status(Error::kUnsupportedFeature,
+                      "references <" + path + ">, under <" + above->path +
+                          ">, which has references of its own (sinew follows references from "
+                          "the referenced prim down only)",
+                      where);
+      }
       const bool internal = ref.asset.empty();
       const std::string& own = spec.prim->path;
       if (internal && (own == path || own.starts_with(path + "/"))) {
@@ -279,9 +372,8 @@ class Composer {
   Status Emit(const std::vector<Spec>& specs, const std::string& path, int32_t parent) {
     if (size_t(std::count(path.begin(), path.end(), '/')) > kMaxNamespaceDepth) {
       return Status(Error::kUnsupportedFeature,
-                    "references nest prims deeper than " + std::to_string(kMaxNamespaceDepth) +
-                        " levels (a cycle of references)",
-                    path.substr(0, 200));
+                    "prims nested deeper than " + std::to_string(kMaxNamespaceDepth) + " levels",
+                    path.substr(0, path.find('/', 1)));
     }
     std::vector<Spec> stack;
     std::vector<const Prim*> chain;
@@ -317,16 +409,19 @@ class Composer {
         children[child.prim->name].push_back(child);
       }
     }
+    // Below this prim, a reference back to one of its opinions would compose it again inside
+    // itself without end.
+    for (const Spec& s : stack) ancestry_.insert(s.prim);
     for (const std::string_view name : names) {
       SINEW_TRY(Emit(children[name], path + "/" + std::string(name), int32_t(index)));
     }
+    for (const Spec& s : stack) ancestry_.erase(ancestry_.find(s.prim));
     return {};
   }
 
   // Merges the opinions of `stack` (strongest first) into *out, as USD resolves each field: the
   // strongest that has one; list edits applied from the weakest up; paths mapped.
   Status Merge(const std::vector<Spec>& stack, const std::string& path, Prim* out) {
-    SINEW_TRY(Spend(kPrimCost, path));
     const Prim& strongest = *stack.front().prim;
     out->name = path.substr(path.rfind('/') + 1);
     out->path = path;
@@ -338,6 +433,7 @@ class Composer {
         break;
       }
     }
+    std::unordered_set<std::string_view> keys;
     for (const Spec& s : stack) {
       const Prim& p = *s.prim;
       if (out->type_name.empty()) out->type_name = p.type_name;
@@ -345,9 +441,7 @@ class Composer {
       if (out->doc.empty()) out->doc = p.doc;
       if (!out->active) out->active = p.active;
       if (!out->instanceable) out->instanceable = p.instanceable;
-      for (const MetadataEntry& e : p.metadata.entries) {
-        if (!out->metadata.Find(e.key)) out->metadata.entries.push_back(e);
-      }
+      MergeMetadata(p.metadata, &out->metadata, &keys);
     }
     out->child_order = strongest.child_order;
     out->property_order = strongest.property_order;
@@ -357,11 +451,14 @@ class Composer {
           s->prim->api_schemas, [](const std::string& t) { return t; }, &schemas);
     }
     out->api_schemas = ExplicitList(std::move(schemas));
+    SINEW_TRY(Spend(OwnBytes(*out), path));
 
     // Properties by name, in the order the strongest opinions declare them.
-    std::vector<std::string> names;
-    std::map<std::string, std::vector<std::pair<const Spec*, const Attribute*>>> attributes;
-    std::map<std::string, std::vector<std::pair<const Spec*, const Relationship*>>> relationships;
+    std::vector<std::string_view> names;
+    std::unordered_map<std::string_view, std::vector<std::pair<const Spec*, const Attribute*>>>
+        attributes;
+    std::unordered_map<std::string_view, std::vector<std::pair<const Spec*, const Relationship*>>>
+        relationships;
     for (const Spec& s : stack) {
       for (const Attribute& a : s.prim->attributes) {
         auto& specs = attributes[a.name];
@@ -374,24 +471,27 @@ class Composer {
         specs.emplace_back(&s, &r);
       }
     }
-    for (const std::string& name : names) {
-      SINEW_TRY(Spend(kPropertyCost, path + "." + name));
+    for (const std::string_view name : names) {
       if (auto it = attributes.find(name); it != attributes.end()) {
         if (relationships.contains(name)) {
           return Status(Error::kInvalidValue,
                         "an attribute in one layer and a relationship in another",
-                        path + "." + name);
+                        path + "." + std::string(name));
         }
-        SINEW_TRY(MergeAttribute(it->second, path, &out->attributes.emplace_back()));
+        Attribute& a = out->attributes.emplace_back();
+        MergeAttribute(it->second, &a);
+        SINEW_TRY(Spend(Bytes(a), path + "." + a.name));
       } else {
-        MergeRelationship(relationships.at(name), &out->relationships.emplace_back());
+        Relationship& r = out->relationships.emplace_back();
+        MergeRelationship(relationships.at(name), &r);
+        SINEW_TRY(Spend(Bytes(r), path + "." + r.name));
       }
     }
     return {};
   }
 
-  Status MergeAttribute(const std::vector<std::pair<const Spec*, const Attribute*>>& specs,
-                        const std::string& path, Attribute* out) {
+  static void MergeAttribute(const std::vector<std::pair<const Spec*, const Attribute*>>& specs,
+                             Attribute* out) {
     const Attribute& strongest = *specs.front().second;
     out->name = strongest.name;
     out->type = strongest.type;
@@ -400,26 +500,20 @@ class Composer {
     out->variability = strongest.variability;
     out->offset = strongest.offset;
     bool valued = false;
+    std::unordered_set<std::string_view> keys;
     for (const auto& [spec, a] : specs) {
       if (!valued && (a->default_value || !a->time_samples.empty())) {
         valued = true;
         out->default_value = a->default_value;
         out->has_time_samples = a->has_time_samples;
         out->time_samples = a->time_samples;
-        uint64_t size = ValueCost(a->default_value);
-        for (TimeSample& t : out->time_samples) {
-          t.time *= spec->time_scale;
-          size += ValueCost(t.value);
-        }
-        SINEW_TRY(Spend(size, path + "." + out->name));
+        for (TimeSample& t : out->time_samples) t.time *= spec->time_scale;
       }
       if (out->interpolation.empty()) out->interpolation = a->interpolation;
       if (out->doc.empty()) out->doc = a->doc;
       if (!out->element_size) out->element_size = a->element_size;
       if (!out->weight) out->weight = a->weight;
-      for (const MetadataEntry& e : a->metadata.entries) {
-        if (!out->metadata.Find(e.key)) out->metadata.entries.push_back(e);
-      }
+      MergeMetadata(a->metadata, &out->metadata, &keys);
     }
     std::vector<std::string> connections;
     for (auto it = specs.rbegin(); it != specs.rend(); ++it) {
@@ -429,7 +523,6 @@ class Composer {
           &connections);
     }
     if (!connections.empty()) out->connections = ExplicitList(std::move(connections));
-    return {};
   }
 
   static void MergeRelationship(
@@ -447,11 +540,10 @@ class Composer {
           it->second->targets, [&](const std::string& p) { return MapPath(steps, p); }, &targets);
       written |= it->second->targets.written != 0;
     }
+    std::unordered_set<std::string_view> keys;
     for (const auto& [spec, r] : specs) {
       if (out->doc.empty()) out->doc = r->doc;
-      for (const MetadataEntry& e : r->metadata.entries) {
-        if (!out->metadata.Find(e.key)) out->metadata.entries.push_back(e);
-      }
+      MergeMetadata(r->metadata, &out->metadata, &keys);
     }
     if (written) out->targets = ExplicitList(std::move(targets));
   }
@@ -462,6 +554,10 @@ class Composer {
   const uint64_t expansion_;
   uint64_t budget_;
   std::map<std::string, std::unique_ptr<OpenedLayer>> opened_;
+  // The opinions of the prims above the one being emitted.
+  std::unordered_multiset<const Prim*> ancestry_;
+  std::unordered_map<const Prim*, std::vector<Reference>> arcs_;
+  std::unordered_map<const Prim*, const Prim*> referencing_ancestor_;
   Layer out_;
 };
 

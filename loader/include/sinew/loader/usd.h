@@ -22,11 +22,12 @@ struct UsdOptions {
   // whichever moves fewer bytes.
   InfluenceLayout influences = InfluenceLayout::kDense;
   uint32_t dense_k = 0;  // dense slots per vertex after conversion (0: enough for every influence)
-  // How many times the prims, properties and values of the layers read the composed stage may
-  // hold (docs/usda.md, "References"): a stage that references one character N times holds
-  // about N times its values. The bound keeps a few hostile lines from expanding into billions
-  // of prims; raise it for a stage that instances more often.
-  uint32_t reference_expansion = 64;
+  // How many times the memory of the layers read the stage composed from their references may
+  // take, and at least 256 MiB (docs/usda.md, "References"): a stage that references one
+  // character N times holds about N times its prims and values. The bound keeps a few hostile
+  // lines from expanding into billions of prims; raise it for a large stage that instances a
+  // large asset more often.
+  uint32_t reference_expansion = 8;
 };
 
 // Loads a .usda file; the layer files it references are found beside it. Errors carry a code, a
