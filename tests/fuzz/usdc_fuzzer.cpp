@@ -1,5 +1,6 @@
 // libFuzzer target for binary USD: the .usdc (crate) reader and .usdz packages
-// (loader/src/usd/read_layer.h), and the UsdSkel loader on what they read (sinew/loader/usd.h).
+// (loader/src/usd/read_layer.h), the composition of the packaged layers their root layer
+// references, and the UsdSkel loader on what they read (sinew/loader/usd.h).
 // Any input must read or be refused with an error that says where, never crash, hang or read out
 // of bounds (built with ASan + UBSan), nor allocate past the reader's limit; a layer must keep the
 // model's invariants, and an asset the loader gives must pose and deform on the CPU reference.
@@ -21,8 +22,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (!sinew::fuzz::KeepsItsInvariants(*layer)) __builtin_trap();
-  // The layer read within the limit, so the loader's own read (default limits) allocates no more.
-  auto loaded = sinew::loader::LoadUsdFromMemory(bytes);
+  // The layers a package's root layer references, read within the same limit and composed within
+  // 32 MiB (reference_expansion 1); the composed layer keeps the invariants too.
+  auto composed = sinew::loader::usd::ReadComposedLayer(bytes, "", 1, options);
+  if (!composed) {
+    if (composed.error().code == sinew::Error::kNone || composed.error().where.empty())
+      __builtin_trap();
+    return 0;
+  }
+  if (!sinew::fuzz::KeepsItsInvariants(*composed)) __builtin_trap();
+  // Every layer read within the limit, so the loader's own reads (default limits) allocate no
+  // more, nor does its composition of the same references.
+  sinew::loader::UsdOptions load;
+  load.reference_expansion = 1;
+  auto loaded = sinew::loader::LoadUsdFromMemory(bytes, load);
   if (!loaded) {
     if (loaded.error().code == sinew::Error::kNone || loaded.error().where.empty())
       __builtin_trap();

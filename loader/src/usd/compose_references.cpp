@@ -136,9 +136,9 @@ double TimeCodesPerSecond(const Layer& layer) { return layer.TimeCodesPerSecond(
 
 // The composer's budget is in bytes of the composed layer, counted roughly as the model holds
 // them: each prim, property, string, number and list item. It is `expansion` times what the
-// layers read hold, and at least kLeastBudget, so that a small file may still instance a
-// character many times over.
-constexpr uint64_t kLeastBudget = uint64_t(1) << 28;  // 256 MiB
+// layers read hold, the root layer counted as at least kLeastRoot, so that a small file may
+// still instance a character many times over.
+constexpr uint64_t kLeastRoot = uint64_t(1) << 25;  // 32 MiB
 
 uint64_t Bytes(std::string_view s) { return sizeof(std::string) + s.size(); }
 
@@ -217,7 +217,7 @@ class Composer {
         root_name_(root_name),
         open_(open),
         expansion_(expansion),
-        budget_(std::max(uint64_t(expansion) * Bytes(root), kLeastBudget)) {}
+        budget_(uint64_t(expansion) * std::max(Bytes(root), kLeastRoot)) {}
 
   Result<Layer> Run() {
     out_.time_codes_per_second = root_.time_codes_per_second;
@@ -246,11 +246,12 @@ class Composer {
       budget_ -= n;
       return {};
     }
-    return Status(Error::kUnsupportedFeature,
-                  "references compose more than " + std::to_string(expansion_) +
-                      " times what the layers read hold, and more than 256 MiB "
-                      "(UsdOptions::reference_expansion)",
-                  where);
+    return Status(
+        Error::kUnsupportedFeature,
+        "references compose more than " + std::to_string(expansion_) +
+            " times what the layers read hold (counting the root layer as 32 MiB at least) "
+            "(UsdOptions::reference_expansion)",
+        where);
   }
 
   // The layer a reference names: this spec's own for `</Prim>`, else the file, opened once.

@@ -60,17 +60,18 @@ Result<Layer> ReadLayer(std::span<const uint8_t> bytes, const UsdcOptions& optio
   return std::move(opened.layer);
 }
 
-LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named) {
+LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOptions& options) {
   if (DetectLayerEncoding(bytes) == LayerEncoding::kUsdz) {
-    return [bytes](std::string_view anchor, std::string_view asset) -> Result<OpenedLayer> {
-      const std::string name = ResolveAssetPath(anchor, asset);
-      SINEW_TRY_ASSIGN(const PackagedFile file, UsdzFile(bytes, name));
-      SINEW_TRY_ASSIGN(Layer layer, ReadPackagedLayer(file, {}));
-      return OpenedLayer{std::move(layer), name};
-    };
+    return
+        [bytes, options](std::string_view anchor, std::string_view asset) -> Result<OpenedLayer> {
+          const std::string name = ResolveAssetPath(anchor, asset);
+          SINEW_TRY_ASSIGN(const PackagedFile file, UsdzFile(bytes, name));
+          SINEW_TRY_ASSIGN(Layer layer, ReadPackagedLayer(file, options));
+          return OpenedLayer{std::move(layer), name};
+        };
   }
   if (named) {
-    return [](std::string_view anchor, std::string_view asset) -> Result<OpenedLayer> {
+    return [options](std::string_view anchor, std::string_view asset) -> Result<OpenedLayer> {
       const std::string name = ResolveAssetPath(anchor, asset);
       SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(name));
       const std::span<const uint8_t> contents(file.data(), file.size);
@@ -78,7 +79,7 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named) {
         // Its own references would be inside it, where this opener does not look.
         return Status(Error::kUnsupportedFeature, "a reference to a .usdz package", name);
       }
-      return ReadNamedLayer(contents, name);
+      return ReadNamedLayer(contents, name, options);
     };
   }
   return [](std::string_view, std::string_view asset) -> Result<OpenedLayer> {
@@ -89,10 +90,10 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named) {
 }
 
 Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,
-                                uint32_t expansion) {
+                                uint32_t expansion, const UsdcOptions& options) {
   const bool named = !name.empty();
-  SINEW_TRY_ASSIGN(OpenedLayer opened, ReadNamedLayer(bytes, std::move(name)));
-  return ComposeReferences(std::move(opened.layer), opened.name, OpenerFor(bytes, named),
+  SINEW_TRY_ASSIGN(OpenedLayer opened, ReadNamedLayer(bytes, std::move(name), options));
+  return ComposeReferences(std::move(opened.layer), opened.name, OpenerFor(bytes, named, options),
                            expansion);
 }
 

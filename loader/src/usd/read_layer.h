@@ -33,11 +33,12 @@ Result<OpenedLayer> ReadNamedLayer(std::span<const uint8_t> bytes, std::string n
 // What opens the layers that the layer in `bytes` references (compose_references.h): in a
 // package, the packaged layers, relative to the packaged layer that references each; for a layer
 // file (`named`), the files beside it; for a layer read from memory, none (kFileNotFound).
-LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named);
+// `options` bound the crate reader for each layer opened.
+LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOptions& options = {});
 
 // ReadNamedLayer, then ComposeReferences with OpenerFor: the stage a file (named by its path) or a
 // package holds, as the UsdSkel loader reads it (`expansion`: UsdOptions::reference_expansion).
 Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,
-                                uint32_t expansion);
+                                uint32_t expansion, const UsdcOptions& options = {});
 
 }  // namespace sinew::loader::usd

@@ -23,10 +23,10 @@ struct UsdOptions {
   InfluenceLayout influences = InfluenceLayout::kDense;
   uint32_t dense_k = 0;  // dense slots per vertex after conversion (0: enough for every influence)
   // How many times the memory of the layers read the stage composed from their references may
-  // take, and at least 256 MiB (docs/usda.md, "References"): a stage that references one
-  // character N times holds about N times its prims and values. The bound keeps a few hostile
-  // lines from expanding into billions of prims; raise it for a large stage that instances a
-  // large asset more often.
+  // take, the root layer counted as 32 MiB at least (docs/usda.md, "References"): a stage that
+  // references one character N times holds about N times its prims and values. The bound keeps a
+  // few hostile lines from expanding into billions of prims; raise it for a large stage that
+  // instances a large asset more often.
   uint32_t reference_expansion = 8;
 };
 
