@@ -210,6 +210,18 @@ TEST(UsdReferences, TheReferencingPrimsOpinionsAreTheStronger) {
   EXPECT_NE(composed->FindPrim("/Source"), nullptr);  // still a prim of its own
 }
 
+// A prim that references a prim and, as well, one of that prim's children meets the child at two
+// levels of namespace: no cycle, as nothing leads back to where it started.
+TEST(UsdReferences, APrimComposedFromAPrimAndItsChildIsNoCycle) {
+  const Result<usd::Layer> composed = Composed(
+      "#usda 1.0\ndef \"Source\" {\n    def Mesh \"M\" {\n        float x = 1\n    }\n}\n"
+      "def \"Copy\" (\n    references = </Source>\n    payload = </Source/M>\n) {}\n");
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(composed->FindPrim("/Copy")->type_name, "Mesh");  // from the payload
+  EXPECT_NE(composed->FindAttribute("/Copy.x"), nullptr);
+  EXPECT_NE(composed->FindAttribute("/Copy/M.x"), nullptr);
+}
+
 TEST(UsdReferences, ARelationshipOutsideTheReferencedPrimKeepsItsPathWithinALayer) {
   const std::string text =
       "#usda 1.0\n"
@@ -255,11 +267,12 @@ TEST(UsdReferences, RefusesReferencesThatCannotBeComposed) {
       "#usda 1.0\ndef \"A\" (\n    references = </B>\n) {}\n"
       "def \"B\" (\n    references = </A>\n) {}\n",
       Error::kInvalidReference, "/A", "references form a cycle through </A>");
-  // A prim under one that a reference composes, referencing that prim again: without end.
+  // A prim under one that a reference composes, referencing that prim again: without end,
+  // stopped by the depth of namespace.
   refused(
       "#usda 1.0\ndef \"A\" (\n    references = </B>\n) {}\n"
       "def \"B\" {\n    def \"C\" (\n        references = </A>\n    ) {}\n}\n",
-      Error::kInvalidReference, "/A/C", "references form a cycle through </A>");
+      Error::kUnsupportedFeature, "/A", "prims nested deeper than 256 levels");
   // A prim below another prim's reference target gets no opinions from it here (USD would
   // bring them in): refused rather than composed without them.
   refused(

@@ -292,12 +292,12 @@ class Composer {
 
   // `spec`, then the specs its references bring in, each followed by its own (strongest first).
   // A prim met again on another way through the references (a diamond) adds nothing: its
-  // opinions are in the stack already, stronger. One met again on the way to itself, or one that
-  // composes a prim above in namespace (`ancestry_`), is a cycle.
+  // opinions are in the stack already, stronger. One met again on the way to itself is a cycle.
+  // (A cycle through namespace, a prim below referencing one that composes a prim above, nests
+  // without end: Emit's depth limit and the budget stop it.)
   Status Expand(const Spec& spec, const std::string& where, std::vector<const Prim*>* chain,
                 std::unordered_set<const Prim*>* seen, std::vector<Spec>* out) {
-    if (std::find(chain->begin(), chain->end(), spec.prim) != chain->end() ||
-        ancestry_.contains(spec.prim)) {
+    if (std::find(chain->begin(), chain->end(), spec.prim) != chain->end()) {
       return Status(Error::kInvalidReference,
                     "references form a cycle through <" + spec.prim->path + ">", where);
     }
@@ -373,7 +373,8 @@ class Composer {
   Status Emit(const std::vector<Spec>& specs, const std::string& path, int32_t parent) {
     if (size_t(std::count(path.begin(), path.end(), '/')) > kMaxNamespaceDepth) {
       return Status(Error::kUnsupportedFeature,
-                    "prims nested deeper than " + std::to_string(kMaxNamespaceDepth) + " levels",
+                    "prims nested deeper than " + std::to_string(kMaxNamespaceDepth) +
+                        " levels (references that compose a prim inside itself?)",
                     path.substr(0, path.find('/', 1)));
     }
     std::vector<Spec> stack;
@@ -410,13 +411,9 @@ class Composer {
         children[child.prim->name].push_back(child);
       }
     }
-    // Below this prim, a reference back to one of its opinions would compose it again inside
-    // itself without end.
-    for (const Spec& s : stack) ancestry_.insert(s.prim);
     for (const std::string_view name : names) {
       SINEW_TRY(Emit(children[name], path + "/" + std::string(name), int32_t(index)));
     }
-    for (const Spec& s : stack) ancestry_.erase(ancestry_.find(s.prim));
     return {};
   }
 
@@ -555,8 +552,6 @@ class Composer {
   const uint64_t expansion_;
   uint64_t budget_;
   std::map<std::string, std::unique_ptr<OpenedLayer>> opened_;
-  // The opinions of the prims above the one being emitted.
-  std::unordered_multiset<const Prim*> ancestry_;
   std::unordered_map<const Prim*, std::vector<Reference>> arcs_;
   std::unordered_map<const Prim*, const Prim*> referencing_ancestor_;
   Layer out_;
