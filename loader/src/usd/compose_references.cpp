@@ -251,7 +251,7 @@ class Composer {
         "references compose more than " + std::to_string(expansion_) +
             " times what the layers read hold (counting the root layer as 32 MiB at least) "
             "(UsdOptions::reference_expansion)",
-        where);
+        where.size() <= 300 ? where : where.substr(0, 300) + "...");  // a path that long repeats
   }
 
   // The layer a reference names: this spec's own for `</Prim>`, else the file, opened once.
