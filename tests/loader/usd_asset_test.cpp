@@ -951,22 +951,27 @@ TEST(UsdAsset, BlendShapesSkippedAreWarnedAbout) {
   EXPECT_EQ(mesh->target_names, (std::vector<std::string>{"up", "gone"}));
 }
 
+// The rig with one blend shape "up" moving point 2 by (0, 0, 1), `inbetweens` added to its
+// BlendShape prim.
+std::string Up(std::string_view inbetweens) {
+  return Rig(std::string(kInfluences) +
+             "        uniform token[] skel:blendShapes = [\"up\"]\n"
+             "        rel skel:blendShapeTargets = [<Up>]\n"
+             "        def BlendShape \"Up\"\n        {\n"
+             "            uniform vector3f[] offsets = [(0, 0, 1)]\n"
+             "            uniform int[] pointIndices = [2]\n" +
+             std::string(inbetweens) + "        }\n");
+}
+
 // Two in-betweens of one shape at the same weight (within 1e-6) are malformed (UsdSkel's schema
 // docs): the first is kept and the rest skipped, with a warning each. "First" in the order UsdSkel
 // lists a prim's properties, by name, whatever order the file writes them in.
 TEST(UsdAsset, InbetweensAtTheSameWeightKeepTheFirstByName) {
   const LoadedAsset loaded =
-      Load(Rig(std::string(kInfluences) +
-               "        uniform token[] skel:blendShapes = [\"up\"]\n"
-               "        rel skel:blendShapeTargets = [<Up>]\n"
-               "        def BlendShape \"Up\"\n        {\n"
-               "            uniform vector3f[] offsets = [(0, 0, 1)]\n"
-               "            uniform int[] pointIndices = [2]\n"
-               "            uniform vector3f[] inbetweens:zz = [(0, 1, 0)] (weight = 0.5)\n"
-               "            uniform vector3f[] inbetweens:aa = [(0, 0, 1)] (weight = 0.5)\n"
-               "            uniform vector3f[] inbetweens:mm = [(1, 0, 0)] (weight = 0.5000005)\n"
-               "            uniform vector3f[] inbetweens:low = [(1, 1, 0)] (weight = 0.25)\n"
-               "        }\n"));
+      Load(Up("            uniform vector3f[] inbetweens:zz = [(0, 1, 0)] (weight = 0.5)\n"
+              "            uniform vector3f[] inbetweens:aa = [(0, 0, 1)] (weight = 0.5)\n"
+              "            uniform vector3f[] inbetweens:mm = [(1, 0, 0)] (weight = 0.5000005)\n"
+              "            uniform vector3f[] inbetweens:low = [(1, 1, 0)] (weight = 0.25)\n"));
   const Mesh* mesh = MeshNamed(loaded.asset, "/R/M");
   ASSERT_NE(mesh, nullptr);
   EXPECT_EQ(mesh->target_names, (std::vector<std::string>{"up", "up:aa", "up:low"}));
@@ -975,6 +980,12 @@ TEST(UsdAsset, InbetweensAtTheSameWeightKeepTheFirstByName) {
   for (const Warning& w : loaded.warnings) where.push_back(w.where);
   std::sort(where.begin(), where.end());
   EXPECT_EQ(where, (std::vector<std::string>{"/R/M/Up.inbetweens:mm", "/R/M/Up.inbetweens:zz"}));
+  // By name as USD lists properties: numbers in names by their value, case aside.
+  const LoadedAsset numbered =
+      Load(Up("            uniform vector3f[] inbetweens:W10 = [(0, 1, 0)] (weight = 0.5)\n"
+              "            uniform vector3f[] inbetweens:w9 = [(0, 0, 1)] (weight = 0.5)\n"));
+  EXPECT_EQ(MeshNamed(numbered.asset, "/R/M")->target_names,
+            (std::vector<std::string>{"up", "up:w9"}));
 }
 
 // UsdSkel skips a sub-shape whose offsets are empty or have no value (UsdSkelBlendShapeQuery):
@@ -1559,6 +1570,9 @@ TEST(UsdAsset, AResetXformStackMakesThePrimsOpsItsWorldTransform) {
       "        double3 xformOp:scale = (2, 2, 2)\n"
       "        uniform token[] xformOpOrder = [\"xformOp:scale\", \"!resetXformStack!\", "
       "\"xformOp:translate\"]\n"
+      "        def Xform \"G\"\n        {\n"
+      "            double3 xformOp:translate = (1, 0, 0)\n"
+      "            uniform token[] xformOpOrder = [\"xformOp:translate\"]\n        }\n"
       "    }\n}\n");
   ASSERT_TRUE(loaded.warnings.empty());
   const Asset& a = loaded.asset;
@@ -1570,6 +1584,19 @@ TEST(UsdAsset, AResetXformStackMakesThePrimsOpsItsWorldTransform) {
   EXPECT_NEAR(world.m[3][2], 3.0f, 1e-5f);
   EXPECT_NEAR(world.m[0][0], 1.0f, 1e-5f);  // nor the scale before the reset
   EXPECT_EQ(a.nodes.at(size_t(NodeNamed(a, "C"))).parent, NodeNamed(a, "P"));
+  // A child of the resetting prim follows it.
+  const Float4x4& below = scene->world.at(size_t(NodeNamed(a, "G")));
+  EXPECT_NEAR(below.m[3][0], 1.0f, 1e-5f);
+  EXPECT_NEAR(below.m[3][1], 0.0f, 1e-5f);
+  EXPECT_NEAR(below.m[3][2], 3.0f, 1e-5f);
+  // Under a parent whose transform flattens space, no local transform gives the world one.
+  ExpectError(
+      "#usda 1.0\ndef Xform \"P\"\n{\n"
+      "    double3 xformOp:scale = (0, 1, 1)\n"
+      "    uniform token[] xformOpOrder = [\"xformOp:scale\"]\n"
+      "    def Xform \"C\"\n    {\n"
+      "        uniform token[] xformOpOrder = [\"!resetXformStack!\"]\n    }\n}\n",
+      Error::kInvalidValue, "/P/C.xformOpOrder");
 }
 
 TEST(UsdAsset, RefusesOpsThatAreNotAuthored) {

@@ -345,6 +345,14 @@ TEST(UsdReferences, RefusesAFileReferenceThatIsMissingOrNamesNoPrim) {
   ASSERT_FALSE(e.ok());
   EXPECT_EQ(e.code(), Error::kInvalidValue) << e.error().ToString();
   EXPECT_EQ(e.error().where, "/A");
+  // One so slow that its time codes scale past a double's range.
+  folder.Write("slow.usda",
+               "#usda 1.0\n(\n    timeCodesPerSecond = 1e-300\n    defaultPrim = \"S\"\n)\n"
+               "def \"S\" {\n    float x.timeSamples = { 1e10: 1, 2e10: 2 }\n}\n");
+  auto f = LoadUsda(
+      folder.Write("to_slow.usda", "#usda 1.0\ndef \"A\" (\n    references = @slow.usda@\n) {}\n"));
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.code(), Error::kInvalidValue) << f.error().ToString();
 }
 
 // A prim reached by two ways through the references (a diamond) composes once: each level of
@@ -399,8 +407,7 @@ TEST(UsdReferences, AReferencedLayersFramesPerSecondStandsForItsTimeCodesPerSeco
       "#usda 1.0\n(\n    timeCodesPerSecond = 24\n)\ndef \"A\" (\n    references = @b.usda@\n) "
       "{}\n");
   ASSERT_TRUE(layer.ok());
-  const usd::LayerOpener open = [&](std::string_view,
-                                    std::string_view) -> Result<usd::OpenedLayer> {
+  const usd::LayerOpener open = [&](const std::string&) -> Result<usd::OpenedLayer> {
     SINEW_TRY_ASSIGN(usd::Layer read, usd::ReadUsda(b));
     return usd::OpenedLayer{std::move(read), "b.usda"};
   };

@@ -259,7 +259,7 @@ class Composer {
                                      const std::string& where) {
     const std::string name = ResolveAssetPath(*spec.layer_name, ref.asset);
     if (auto it = opened_.find(name); it != opened_.end()) return it->second.get();
-    auto opened = open_(*spec.layer_name, ref.asset);
+    auto opened = open_(name);
     if (!opened.ok()) {
       ErrorInfo error = opened.error();
       error.message = where + " references @" + ref.asset + "@: " + error.message;
@@ -327,6 +327,13 @@ class Composer {
                         where);
         }
         target.time_scale = TimeCodesPerSecond(root_) / rate;
+        if (!(target.time_scale > 0) || !std::isfinite(target.time_scale)) {
+          return Status(Error::kInvalidValue,
+                        "references @" + ref.asset +
+                            "@, whose time codes do not scale to the root layer's (" +
+                            std::to_string(rate) + " a second)",
+                        where);
+        }
       }
       std::string path = ref.prim;
       if (path.empty()) {
@@ -434,6 +441,7 @@ class Composer {
     std::unordered_set<std::string_view> keys;
     for (const Spec& s : stack) {
       const Prim& p = *s.prim;
+      SINEW_TRY(Spend(Bytes(p.metadata) + Bytes(p.api_schemas), path));
       if (out->type_name.empty()) out->type_name = p.type_name;
       if (out->kind.empty()) out->kind = p.kind;
       if (out->doc.empty()) out->doc = p.doc;
@@ -477,19 +485,21 @@ class Composer {
                         path + "." + std::string(name));
         }
         Attribute& a = out->attributes.emplace_back();
-        MergeAttribute(it->second, &a);
+        SINEW_TRY(MergeAttribute(it->second, path, &a));
         SINEW_TRY(Spend(Bytes(a), path + "." + a.name));
       } else {
         Relationship& r = out->relationships.emplace_back();
-        MergeRelationship(relationships.at(name), &r);
+        SINEW_TRY(MergeRelationship(relationships.at(name), path, &r));
         SINEW_TRY(Spend(Bytes(r), path + "." + r.name));
       }
     }
     return {};
   }
 
-  static void MergeAttribute(const std::vector<std::pair<const Spec*, const Attribute*>>& specs,
-                             Attribute* out) {
+  // An attribute from its opinions (strongest first). What each opinion's lists and metadata
+  // hold is spent as it is read, as well as what the result holds (by the caller).
+  Status MergeAttribute(const std::vector<std::pair<const Spec*, const Attribute*>>& specs,
+                        const std::string& path, Attribute* out) {
     const Attribute& strongest = *specs.front().second;
     out->name = strongest.name;
     out->type = strongest.type;
@@ -499,13 +509,24 @@ class Composer {
     out->offset = strongest.offset;
     bool valued = false;
     std::unordered_set<std::string_view> keys;
+    const std::string where = path + "." + strongest.name;
     for (const auto& [spec, a] : specs) {
+      SINEW_TRY(Spend(Bytes(a->connections) + Bytes(a->metadata), where));
       if (!valued && (a->default_value || !a->time_samples.empty())) {
         valued = true;
         out->default_value = a->default_value;
         out->has_time_samples = a->has_time_samples;
         out->time_samples = a->time_samples;
-        for (TimeSample& t : out->time_samples) t.time *= spec->time_scale;
+        for (size_t i = 0; i < out->time_samples.size(); ++i) {
+          TimeSample& t = out->time_samples[i];
+          t.time *= spec->time_scale;
+          if (!std::isfinite(t.time) || (i > 0 && t.time <= out->time_samples[i - 1].time)) {
+            return Status(Error::kInvalidValue,
+                          "time samples that run together, or past a double's range, once "
+                          "scaled to the root layer's time codes",
+                          where);
+          }
+        }
       }
       if (out->interpolation.empty()) out->interpolation = a->interpolation;
       if (out->doc.empty()) out->doc = a->doc;
@@ -521,10 +542,12 @@ class Composer {
           &connections);
     }
     if (!connections.empty()) out->connections = ExplicitList(std::move(connections));
+    return {};
   }
 
-  static void MergeRelationship(
-      const std::vector<std::pair<const Spec*, const Relationship*>>& specs, Relationship* out) {
+  // A relationship from its opinions, spent as MergeAttribute spends.
+  Status MergeRelationship(const std::vector<std::pair<const Spec*, const Relationship*>>& specs,
+                           const std::string& path, Relationship* out) {
     const Relationship& strongest = *specs.front().second;
     out->name = strongest.name;
     out->custom = strongest.custom;
@@ -533,10 +556,12 @@ class Composer {
     bool written = false;
     std::vector<std::string> targets;
     for (auto it = specs.rbegin(); it != specs.rend(); ++it) {
+      const Relationship& r = *it->second;
+      SINEW_TRY(Spend(Bytes(r.targets) + Bytes(r.metadata), path + "." + r.name));
       const std::vector<PathStep>& steps = *it->first->map;
       ApplyListOp(
-          it->second->targets, [&](const std::string& p) { return MapPath(steps, p); }, &targets);
-      written |= it->second->targets.written != 0;
+          r.targets, [&](const std::string& p) { return MapPath(steps, p); }, &targets);
+      written |= r.targets.written != 0;
     }
     std::unordered_set<std::string_view> keys;
     for (const auto& [spec, r] : specs) {
@@ -544,6 +569,7 @@ class Composer {
       MergeMetadata(r->metadata, &out->metadata, &keys);
     }
     if (written) out->targets = ExplicitList(std::move(targets));
+    return {};
   }
 
   const Layer& root_;

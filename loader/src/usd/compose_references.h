@@ -23,10 +23,9 @@ struct OpenedLayer {
   std::string name;
 };
 
-// Opens the layer at `asset` (as a reference writes it), relative to the layer named `anchor`.
-// Its errors name the file; ComposeReferences adds the referencing prim.
-using LayerOpener =
-    std::function<Result<OpenedLayer>(std::string_view anchor, std::string_view asset)>;
+// Opens the layer named `name`: a reference's asset path resolved against the referencing layer
+// (ResolveAssetPath). Its errors name the file; ComposeReferences adds the referencing prim.
+using LayerOpener = std::function<Result<OpenedLayer>(const std::string& name)>;
 
 // The asset path `asset` against the layer named `anchor`: relative to anchor's folder unless it
 // is absolute, with `.` and `..` folded away ("scenes/a.usda" and "../b.usda" give "b.usda").

@@ -118,6 +118,13 @@ void Layer::IndexProperties() {
   for (Prim& p : prims) {
     p.attributes_by_name = NameOrder(p.attributes);
     p.relationships_by_name = NameOrder(p.relationships);
+    for (Attribute& a : p.attributes) {
+      const std::vector<TimeSample>& samples = a.time_samples;
+      a.samples_agree = !samples.empty() && !samples.front().value.blocked &&
+                        std::all_of(samples.begin() + 1, samples.end(), [&](const TimeSample& t) {
+                          return SameValue(samples.front().value, t.value);
+                        });
+    }
   }
 }
 

@@ -76,7 +76,10 @@ struct Attribute {
   std::optional<Value> default_value;    // `= value` (blocked for `= None`)
   bool has_time_samples = false;         // `.timeSamples = { ... }` written (may be empty)
   std::vector<TimeSample> time_samples;  // sorted by time; one per time (the last written)
-  ListOp connections;                    // `.connect`: absolute property paths
+  // Whether the time samples all hold one value, unblocked (compared bit for bit): set by
+  // Layer::IndexProperties, read by UnvaryingValue (time_sampling.h).
+  bool samples_agree = false;
+  ListOp connections;  // `.connect`: absolute property paths
   // Metadata the reader names (absent: empty / nullopt), then the rest as written.
   std::string interpolation;            // "vertex", "constant", ...
   std::optional<int32_t> element_size;  // elementSize
@@ -177,9 +180,9 @@ struct Layer {
   std::vector<uint32_t> roots;          // the root prims' indices
   std::vector<std::string> root_order;  // `reorder rootPrims = [...]`
 
-  // Sorts each prim's property names into Prim::attributes_by_name and relationships_by_name; the
-  // readers call it once their prims are complete. Names are unique per prim and kind (both
-  // readers refuse or merge a second declaration).
+  // Sorts each prim's property names into Prim::attributes_by_name and relationships_by_name, and
+  // sets each attribute's samples_agree; the readers call it once their prims are complete. Names
+  // are unique per prim and kind (both readers refuse or merge a second declaration).
   void IndexProperties();
 
   // The prim at an absolute path ("/Root/Skeleton"); null when there is none.

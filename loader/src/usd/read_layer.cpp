@@ -1,7 +1,9 @@
 #include "usd/read_layer.h"
 
 #include <cstring>
+#include <memory>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "common/load_status.h"
@@ -62,17 +64,23 @@ Result<Layer> ReadLayer(std::span<const uint8_t> bytes, const UsdcOptions& optio
 
 LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOptions& options) {
   if (DetectLayerEncoding(bytes) == LayerEncoding::kUsdz) {
-    return
-        [bytes, options](std::string_view anchor, std::string_view asset) -> Result<OpenedLayer> {
-          const std::string name = ResolveAssetPath(anchor, asset);
-          SINEW_TRY_ASSIGN(const PackagedFile file, UsdzFile(bytes, name));
-          SINEW_TRY_ASSIGN(Layer layer, ReadPackagedLayer(file, options));
-          return OpenedLayer{std::move(layer), name};
-        };
+    // The package's files by name, walked (and their CRCs checked) once, on the first reference.
+    auto files = std::make_shared<std::unordered_map<std::string, PackagedFile>>();
+    return [bytes, options, files](const std::string& name) -> Result<OpenedLayer> {
+      if (files->empty()) {
+        SINEW_TRY_ASSIGN(std::vector<PackagedFile> all, UsdzFiles(bytes));
+        for (PackagedFile& f : all) files->try_emplace(f.name, std::move(f));
+      }
+      const auto it = files->find(name);
+      if (it == files->end()) {
+        return Status(Error::kFileNotFound, "the package holds no file named " + name, "usdz");
+      }
+      SINEW_TRY_ASSIGN(Layer layer, ReadPackagedLayer(it->second, options));
+      return OpenedLayer{std::move(layer), name};
+    };
   }
   if (named) {
-    return [options](std::string_view anchor, std::string_view asset) -> Result<OpenedLayer> {
-      const std::string name = ResolveAssetPath(anchor, asset);
+    return [options](const std::string& name) -> Result<OpenedLayer> {
       SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(name));
       const std::span<const uint8_t> contents(file.data(), file.size);
       if (DetectLayerEncoding(contents) == LayerEncoding::kUsdz) {
@@ -82,19 +90,24 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOpti
       return ReadNamedLayer(contents, name, options);
     };
   }
-  return [](std::string_view, std::string_view asset) -> Result<OpenedLayer> {
+  return [](const std::string& name) -> Result<OpenedLayer> {
     return Status(Error::kFileNotFound,
                   "a layer read from memory cannot open another file (load it from its path)",
-                  std::string(asset));
+                  name);
   };
+}
+
+Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, bool named,
+                           uint32_t expansion, const UsdcOptions& options) {
+  return ComposeReferences(std::move(opened.layer), opened.name, OpenerFor(bytes, named, options),
+                           expansion);
 }
 
 Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,
                                 uint32_t expansion, const UsdcOptions& options) {
   const bool named = !name.empty();
   SINEW_TRY_ASSIGN(OpenedLayer opened, ReadNamedLayer(bytes, std::move(name), options));
-  return ComposeReferences(std::move(opened.layer), opened.name, OpenerFor(bytes, named, options),
-                           expansion);
+  return ComposeLayer(std::move(opened), bytes, named, expansion, options);
 }
 
 }  // namespace sinew::loader::usd

@@ -36,7 +36,12 @@ Result<OpenedLayer> ReadNamedLayer(std::span<const uint8_t> bytes, std::string n
 // `options` bound the crate reader for each layer opened.
 LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOptions& options = {});
 
-// ReadNamedLayer, then ComposeReferences with OpenerFor: the stage a file (named by its path) or a
+// `opened`, read from `bytes` (the contents of a file when `named`), with its references composed
+// through OpenerFor (`expansion`: UsdOptions::reference_expansion).
+Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, bool named,
+                           uint32_t expansion, const UsdcOptions& options = {});
+
+// ReadNamedLayer, then ComposeLayer: the stage a file (named by its path) or a
 // package holds, as the UsdSkel loader reads it (`expansion`: UsdOptions::reference_expansion).
 Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,
                                 uint32_t expansion, const UsdcOptions& options = {});

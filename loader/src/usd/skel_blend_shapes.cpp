@@ -97,6 +97,33 @@ bool IsInbetween(const Attribute& a) {
   return name.starts_with("inbetweens:") && !name.ends_with(":normalOffsets");
 }
 
+// Whether name `a` comes before `b` in the order USD lists a prim's properties
+// (TfDictionaryLessThan): letters without regard to case, runs of digits by their numbers ("w9"
+// before "w10"), and where that ties, byte by byte.
+bool DictionaryLess(std::string_view a, std::string_view b) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && digit(a[ie])) ++ie;
+      while (je < b.size() && digit(b[je])) ++je;
+      std::string_view x = a.substr(i, ie - i), y = b.substr(j, je - j);
+      while (x.size() > 1 && x.front() == '0') x.remove_prefix(1);
+      while (y.size() > 1 && y.front() == '0') y.remove_prefix(1);
+      if (x.size() != y.size()) return x.size() < y.size();
+      if (x != y) return x < y;
+      i = ie, j = je;
+      continue;
+    }
+    if (lower(a[i]) != lower(b[j])) return lower(a[i]) < lower(b[j]);
+    ++i, ++j;
+  }
+  if ((a.size() - i) != (b.size() - j)) return a.size() - i < b.size() - j;
+  return a < b;
+}
+
 // A shape's in-betweens at the weight (within 1e-6) of one before them by name, each with that
 // one's name. Such weights are malformed (UsdSkel's schema docs): the first is kept, in the order
 // UsdSkel lists a prim's properties, by name. Weights at 0 or 1, or none, are skipped anyway.
@@ -105,8 +132,9 @@ std::map<std::string_view, std::string_view> RepeatedWeights(const Prim& shape) 
   for (const Attribute& a : shape.attributes) {
     if (IsInbetween(a) && a.weight) weighted.push_back(&a);
   }
-  std::sort(weighted.begin(), weighted.end(),
-            [](const Attribute* x, const Attribute* y) { return x->name < y->name; });
+  std::sort(weighted.begin(), weighted.end(), [](const Attribute* x, const Attribute* y) {
+    return DictionaryLess(x->name, y->name);
+  });
   std::map<double, std::string_view> kept;  // weight -> name
   std::map<std::string_view, std::string_view> out;
   for (const Attribute* a : weighted) {

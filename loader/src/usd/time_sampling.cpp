@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 namespace sinew::loader::usd {
@@ -74,36 +73,10 @@ std::optional<Value> Interpolate(const Value& lo, const Value& hi, double u) {
   return {};
 }
 
-namespace {
-
-// Whether a and b are the same value: type, shape and every number (or string), bit for bit.
-// Dictionaries (metadata only) never are.
-bool SameValue(const Value& a, const Value& b) {
-  if (a.type != b.type || a.array != b.array || a.blocked != b.blocked ||
-      a.components != b.components || a.data.index() != b.data.index() ||
-      a.dictionary() != nullptr) {
-    return false;
-  }
-  const auto same_bits = [](auto x, auto y) {
-    return x.size() == y.size() &&
-           (x.empty() || std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
-  };
-  return same_bits(a.ints(), b.ints()) && same_bits(a.int64s(), b.int64s()) &&
-         same_bits(a.floats(), b.floats()) && same_bits(a.doubles(), b.doubles()) &&
-         std::ranges::equal(a.strings(), b.strings());
-}
-
-}  // namespace
-
 const Value* UnvaryingValue(const Attribute& attribute) noexcept {
   const std::vector<TimeSample>& samples = attribute.time_samples;
   if (samples.empty()) return attribute.UnblockedDefault();
-  const Value& first = samples.front().value;
-  if (first.blocked) return nullptr;
-  for (size_t i = 1; i < samples.size(); ++i) {
-    if (!SameValue(first, samples[i].value)) return nullptr;
-  }
-  return &first;
+  return attribute.samples_agree ? &samples.front().value : nullptr;
 }
 
 std::optional<Value> ValueAt(const Attribute& attribute, double time) {

@@ -1374,10 +1374,9 @@ Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes,
                                        const UsdOptions& options) {
   SINEW_TRY_ASSIGN(Layer layer, usd::ReadUsda(std::string_view(
                                     reinterpret_cast<const char*>(bytes.data()), bytes.size())));
-  SINEW_TRY_ASSIGN(
-      const Layer composed,
-      usd::ComposeReferences(std::move(layer), path.string(), usd::OpenerFor(bytes, !path.empty()),
-                             options.reference_expansion));
+  SINEW_TRY_ASSIGN(const Layer composed,
+                   usd::ComposeLayer({std::move(layer), path.string()}, bytes, !path.empty(),
+                                     options.reference_expansion));
   return LoadLayer(composed, options);
 }
 

@@ -103,16 +103,17 @@ Result<PackagedFile> UsdzRootLayer(std::span<const uint8_t> package) {
   return EntryAt(package, 0, &next);
 }
 
-Result<PackagedFile> UsdzFile(std::span<const uint8_t> package, std::string_view name) {
+Result<std::vector<PackagedFile>> UsdzFiles(std::span<const uint8_t> package) {
+  std::vector<PackagedFile> files;
   size_t at = 0;
   while (at + 4 <= package.size() && Load<uint32_t>(package.data() + at) == kLocalHeader) {
     size_t next = 0;
     SINEW_TRY_ASSIGN(PackagedFile file, EntryAt(package, at, &next));
-    if (file.name == name) return file;
+    files.push_back(std::move(file));
     at = next;
   }
-  return Status(Error::kFileNotFound, "the package holds no file named " + std::string(name),
-                "usdz");
+  if (files.empty()) return EntryAt(package, 0, &at).status();  // says why there is none
+  return files;
 }
 
 std::vector<uint8_t> PackageUsdz(std::span<const PackagedFile> files) {

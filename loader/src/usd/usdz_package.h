@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "sinew/core/error.h"
@@ -23,10 +22,10 @@ struct PackagedFile {
 // data (the package format forbids all three).
 Result<PackagedFile> UsdzRootLayer(std::span<const uint8_t> package);
 
-// The packaged file named `name` (as the archive names it, "geometries/Body.usda"), found by
-// walking the local headers from the first: kFileNotFound when no entry has that name, else
-// UsdzRootLayer's errors for a malformed entry on the way.
-Result<PackagedFile> UsdzFile(std::span<const uint8_t> package, std::string_view name);
+// Every packaged file, in the archive's order, found by walking the local headers from the first
+// (each checked as UsdzRootLayer checks the first): UsdzRootLayer's errors for a malformed entry
+// on the way.
+Result<std::vector<PackagedFile>> UsdzFiles(std::span<const uint8_t> package);
 
 // A package of `files` in order, the first the root layer: stored entries, each file's data
 // aligned to 64 bytes by padding the local header's extra field, CRC-32s, a central directory.

@@ -1,8 +1,10 @@
 #include "usd/value.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 namespace sinew::loader::usd {
@@ -205,6 +207,21 @@ const Value* Find(const Dictionary& dictionary, std::string_view key) noexcept {
     if (entry.key == key) return &entry.value;
   }
   return nullptr;
+}
+
+bool SameValue(const Value& a, const Value& b) noexcept {
+  if (a.type != b.type || a.array != b.array || a.blocked != b.blocked ||
+      a.components != b.components || a.data.index() != b.data.index() ||
+      a.dictionary() != nullptr) {
+    return false;
+  }
+  const auto same_bits = [](auto x, auto y) {
+    return x.size() == y.size() &&
+           (x.empty() || std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
+  };
+  return same_bits(a.ints(), b.ints()) && same_bits(a.int64s(), b.int64s()) &&
+         same_bits(a.floats(), b.floats()) && same_bits(a.doubles(), b.doubles()) &&
+         std::ranges::equal(a.strings(), b.strings());
 }
 
 }  // namespace sinew::loader::usd

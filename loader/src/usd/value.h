@@ -159,6 +159,10 @@ struct DictionaryEntry {
   Value value;
 };
 
+// Whether a and b are the same value: type, shape and every number (or string), bit for bit.
+// Dictionaries (metadata only) never are.
+bool SameValue(const Value& a, const Value& b) noexcept;
+
 // The entry of `dictionary` named `key`; null when there is none.
 const Value* Find(const Dictionary& dictionary, std::string_view key) noexcept;
 
