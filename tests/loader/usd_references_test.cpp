@@ -404,7 +404,7 @@ TEST(UsdReferences, AReferencedLayersFramesPerSecondStandsForItsTimeCodesPerSeco
       "#usda 1.0\n(\n    framesPerSecond = 48\n    defaultPrim = \"B\"\n)\n"
       "def \"B\" {\n    float x.timeSamples = { 48: 1 }\n}\n";
   auto layer = usd::ReadUsda(
-      "#usda 1.0\n(\n    timeCodesPerSecond = 24\n)\ndef \"A\" (\n    references = @b.usda@\n) "
+      "#usda 1.0\n(\n    timeCodesPerSecond = 12\n)\ndef \"A\" (\n    references = @b.usda@\n) "
       "{}\n");
   ASSERT_TRUE(layer.ok());
   const usd::LayerOpener open = [&](const std::string&) -> Result<usd::OpenedLayer> {
@@ -413,7 +413,8 @@ TEST(UsdReferences, AReferencedLayersFramesPerSecondStandsForItsTimeCodesPerSeco
   };
   auto composed = usd::ComposeReferences(std::move(*layer), "a.usda", open, 8);
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
-  EXPECT_EQ(composed->FindAttribute("/A.x")->time_samples.at(0).time, 24.0);
+  EXPECT_EQ(composed->FindAttribute("/A.x")->time_samples.at(0).time, 12.0);
+  EXPECT_EQ(composed->time_codes_per_second, 12.0);  // the root layer's metadata, kept
 }
 
 // Children come in the order USD composes them: the weakest opinion's, then what stronger ones

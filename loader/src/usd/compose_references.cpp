@@ -211,25 +211,17 @@ void MergeMetadata(const Metadata& from, Metadata* into,
 
 class Composer {
  public:
-  Composer(const Layer& root, std::string_view root_name, const LayerOpener& open,
+  // `root`: the root layer's prims; `out`: its metadata, which the composed prims join.
+  Composer(const Layer& root, Layer out, std::string_view root_name, const LayerOpener& open,
            uint32_t expansion)
       : root_(root),
         root_name_(root_name),
         open_(open),
         expansion_(expansion),
-        budget_(uint64_t(expansion) * std::max(Bytes(root), kLeastRoot)) {}
+        budget_(uint64_t(expansion) * std::max(Bytes(root), kLeastRoot)),
+        out_(std::move(out)) {}
 
   Result<Layer> Run() {
-    out_.time_codes_per_second = root_.time_codes_per_second;
-    out_.frames_per_second = root_.frames_per_second;
-    out_.start_time_code = root_.start_time_code;
-    out_.end_time_code = root_.end_time_code;
-    out_.meters_per_unit = root_.meters_per_unit;
-    out_.up_axis = root_.up_axis;
-    out_.default_prim = root_.default_prim;
-    out_.doc = root_.doc;
-    out_.metadata = root_.metadata;
-    out_.root_order = root_.root_order;
     const auto identity = std::make_shared<const std::vector<PathStep>>();
     for (const uint32_t r : root_.roots) {
       const Prim& prim = root_.prims[r];
@@ -326,7 +318,7 @@ class Composer {
                             "@, whose timeCodesPerSecond (or framesPerSecond) is not positive",
                         where);
         }
-        target.time_scale = TimeCodesPerSecond(root_) / rate;
+        target.time_scale = TimeCodesPerSecond(out_) / rate;
         if (!(target.time_scale > 0) || !std::isfinite(target.time_scale)) {
           return Status(Error::kInvalidValue,
                         "references @" + ref.asset +
@@ -626,7 +618,12 @@ std::string ResolveAssetPath(std::string_view anchor, std::string_view asset) {
 Result<Layer> ComposeReferences(Layer root, std::string_view root_name, const LayerOpener& open,
                                 uint32_t expansion) {
   if (!HasArcs(root)) return root;
-  return Composer(root, root_name, open, expansion).Run();
+  // The root layer's prims, read from while `root`, with its metadata, takes the composed ones.
+  Layer prims;
+  prims.prims = std::exchange(root.prims, {});
+  prims.roots = std::exchange(root.roots, {});
+  prims.prim_index = std::exchange(root.prim_index, {});
+  return Composer(prims, std::move(root), root_name, open, expansion).Run();
 }
 
 }  // namespace sinew::loader::usd
