@@ -132,8 +132,6 @@ std::vector<Reference> ResolvedArcs(const Prim& prim) {
   return out;
 }
 
-double TimeCodesPerSecond(const Layer& layer) { return layer.TimeCodesPerSecond().value_or(24); }
-
 // The composer's budget is in bytes of the composed layer, counted roughly as the model holds
 // them: each prim, property, string, number and list item. It is `expansion` times what the
 // layers read hold, the root layer counted as at least kLeastRoot, so that a small file may
@@ -311,14 +309,14 @@ class Composer {
         SINEW_TRY_ASSIGN(const OpenedLayer* opened, LayerOf(spec, ref, where));
         target.layer = &opened->layer;
         target.layer_name = &opened->name;
-        const double rate = TimeCodesPerSecond(opened->layer);
+        const double rate = opened->layer.TimeCodesPerSecondOrFallback();
         if (!(rate > 0) || !std::isfinite(rate)) {
           return Status(Error::kInvalidValue,
                         "references @" + ref.asset +
                             "@, whose timeCodesPerSecond (or framesPerSecond) is not positive",
                         where);
         }
-        target.time_scale = TimeCodesPerSecond(out_) / rate;
+        target.time_scale = out_.TimeCodesPerSecondOrFallback() / rate;
         if (!(target.time_scale > 0) || !std::isfinite(target.time_scale)) {
           return Status(Error::kInvalidValue,
                         "references @" + ref.asset +

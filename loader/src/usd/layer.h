@@ -175,6 +175,8 @@ struct Layer {
   std::optional<double> TimeCodesPerSecond() const noexcept {
     return time_codes_per_second ? time_codes_per_second : frames_per_second;
   }
+  // TimeCodesPerSecond, or USD's fallback where neither is authored.
+  double TimeCodesPerSecondOrFallback() const noexcept { return TimeCodesPerSecond().value_or(24); }
 
   std::vector<Prim> prims;              // every prim, depth first in file order
   std::vector<uint32_t> roots;          // the root prims' indices

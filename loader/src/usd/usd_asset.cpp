@@ -39,7 +39,6 @@ using usd::Value;
 using usd::ValueType;
 
 // USD's fallback when a layer does not author timeCodesPerSecond.
-constexpr double kDefaultTimeCodesPerSecond = 24;
 
 // Prims that the prims using them read (or that hold nothing to deform): skipped without a word,
 // with everything under them.
@@ -143,8 +142,8 @@ struct LoadState {
   usd::BindingResolver bindings;
   Asset* asset = nullptr;
   std::vector<Warning>* warnings = nullptr;
-  double time_codes_per_second = kDefaultTimeCodesPerSecond;
-  std::vector<int32_t> prim_node;  // the node of each prim of the layer, or -1
+  double time_codes_per_second = 0;  // Layer::TimeCodesPerSecondOrFallback
+  std::vector<int32_t> prim_node;    // the node of each prim of the layer, or -1
   std::vector<SkeletonInfo> skeletons;
   std::vector<ShapedMesh> shaped;
 
@@ -1338,16 +1337,14 @@ Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options) {
   LoadState c(layer);
   c.asset = &out.asset;
   c.warnings = &out.warnings;
-  if (const std::optional<double> rate = layer.TimeCodesPerSecond()) {
-    if (!(*rate > 0) || !std::isfinite(*rate)) {
-      return Status(Error::kInvalidValue,
-                    std::string(layer.time_codes_per_second ? "timeCodesPerSecond"
-                                                            : "framesPerSecond (read for "
-                                                              "timeCodesPerSecond)") +
-                        " must be positive",
-                    layer.time_codes_per_second ? "timeCodesPerSecond" : "framesPerSecond");
-    }
-    c.time_codes_per_second = *rate;
+  c.time_codes_per_second = layer.TimeCodesPerSecondOrFallback();
+  if (!(c.time_codes_per_second > 0) || !std::isfinite(c.time_codes_per_second)) {
+    return Status(Error::kInvalidValue,
+                  std::string(layer.time_codes_per_second ? "timeCodesPerSecond"
+                                                          : "framesPerSecond (read for "
+                                                            "timeCodesPerSecond)") +
+                      " must be positive",
+                  layer.time_codes_per_second ? "timeCodesPerSecond" : "framesPerSecond");
   }
   WarnAboutStageOrientation(c);
   SINEW_TRY(AddNodes(c));
