@@ -358,6 +358,14 @@ TEST(UsdAsset, AnAncestorsBindingWithoutSkelBindingApiCountsWithAWarning) {
 // UsdGeom takes "Y" and "Z" for upAxis and a positive metersPerUnit; it reads anything else as
 // its fallback (Y, 0.01). Nothing the loader computes depends on them, so they are not refused,
 // but bake and render read them: a value UsdGeom would not take is named, with what stands in.
+// Time codes turn into seconds by the stage's rate: one that is not positive has no meaning.
+TEST(UsdAsset, RefusesATimeCodeRateThatIsNotPositive) {
+  ExpectError(Rig(kInfluences, {}, "    timeCodesPerSecond = 0\n"), Error::kInvalidValue,
+              "timeCodesPerSecond");
+  ExpectError(Rig(kInfluences, {}, "    framesPerSecond = -24\n"), Error::kInvalidValue,
+              "framesPerSecond");
+}
+
 TEST(UsdAsset, StageMetadataUsdGeomDoesNotTakeIsReadAsItsFallbackWithAWarning) {
   for (const char* axis : {"Y", "Z"}) {
     const std::string metadata = std::string("    upAxis = \"") + axis + "\"\n";
