@@ -1,5 +1,5 @@
 // libFuzzer target for the .usda reader (loader/src/usd/usda_parser.h), the composition of its
-// references (loader/src/usd/compose_references.h) and the UsdSkel loader on top of them
+// sublayers and references (loader/src/usd/compose_stage.h) and the UsdSkel loader on top of them
 // (sinew/loader/usd.h): any input must read or be refused with an error that says where,
 // never crash, hang, recurse without bound or read out of bounds (built with ASan + UBSan); an
 // asset the loader gives must pose and deform on the CPU reference without an error. The reader
@@ -8,10 +8,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "sinew/loader/usd.h"
-#include "usd/compose_references.h"
+#include "usd/compose_stage.h"
 #include "usd/read_layer.h"
 #include "usd/usda_parser.h"
 #include "usd_fuzz_checks.h"
@@ -25,9 +26,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (!sinew::fuzz::KeepsItsInvariants(*layer)) __builtin_trap();
-  // Its references composed (within itself: a layer from memory opens no file) keep them too.
-  auto composed = sinew::loader::usd::ComposeReferences(
-      *layer, "", sinew::loader::usd::OpenerFor(std::span(data, size), false), 1);
+  // Its sublayers and references composed keep them too: every file they name is the input
+  // itself, read again under that name, so that cycles, diamonds, nesting and layer offsets
+  // across files are reached.
+  const sinew::loader::usd::LayerOpener open =
+      [&](const std::string& name) -> sinew::Result<sinew::loader::usd::OpenedLayer> {
+    return sinew::loader::usd::ReadNamedLayer(std::span(data, size), name);
+  };
+  auto composed = sinew::loader::usd::ComposeStage(*layer, "", open, 1);
   if (!composed) {
     if (composed.error().code == sinew::Error::kNone || composed.error().where.empty())
       __builtin_trap();

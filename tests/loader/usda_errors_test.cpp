@@ -255,7 +255,7 @@ TEST(UsdaErrors, RefusesMalformedPaths) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Composition arcs: sinew composes references and payloads (usd_references_test.cpp), no other
+// Composition arcs: sinew composes references and payloads (usd_composition_test.cpp), no other
 
 TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
   struct Case {
@@ -269,7 +269,6 @@ TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
       {"def \"A\" (\n    variantSets = [\"lod\"]\n) {}\n", "line 3, column 5", "variantSets"},
       {"def \"A\" (\n    variants = { string lod = \"hi\" }\n) {}\n", "line 3, column 5",
        "variants"},
-      {"(\n    subLayers = [@a.usda@]\n)\n", "line 3, column 5", "subLayers"},
       {"(\n    relocates = { </A>: </B> }\n)\n", "line 3, column 5", "relocates"},
       {"def \"A\" {\n    variantSet \"lod\" = {\n        \"hi\" {}\n    }\n}\n", "line 3, column 5",
        "variantSet"},

@@ -346,6 +346,45 @@ TEST(SinewInfo, DescribesAStageWhoseRootLayerReferencesOtherLayers) {
       << loose.out;
 }
 
+// A shot that stacks a walk over a rig as sublayers, the walk re-timed by its layer offset: its
+// keys at 0 and 24 land at 24 + 2 · t, 1 s and 3 s.
+TEST(SinewInfo, DescribesAShotComposedFromSubLayers) {
+  ScratchDir dir;
+  WriteText(
+      dir.path() / "rig.usda",
+      "#usda 1.0\ndef SkelRoot \"Root\" (\n    prepend apiSchemas = [\"SkelBindingAPI\"]\n)\n"
+      "{\n    rel skel:skeleton = </Root/Skel>\n    def Skeleton \"Skel\"\n    {\n"
+      "        uniform token[] joints = [\"a\"]\n"
+      "        uniform matrix4d[] bindTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n"
+      "        uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n"
+      "        rel skel:animationSource = </Root/Skel/Anim>\n    }\n"
+      "    def Mesh \"Body\" (\n        prepend apiSchemas = [\"SkelBindingAPI\"]\n    )\n    {\n"
+      "        int[] faceVertexCounts = [3]\n        int[] faceVertexIndices = [0, 1, 2]\n"
+      "        point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n"
+      "        int[] primvars:skel:jointIndices = [0] (interpolation = \"constant\")\n"
+      "        float[] primvars:skel:jointWeights = [1] (interpolation = \"constant\")\n"
+      "    }\n}\n");
+  std::filesystem::create_directories(dir.path() / "anim");
+  WriteText(dir.path() / "anim" / "walk.usda",
+            "#usda 1.0\nover \"Root\"\n{\n    over \"Skel\"\n    {\n"
+            "        def SkelAnimation \"Anim\"\n        {\n"
+            "            uniform token[] joints = [\"a\"]\n"
+            "            float3[] translations.timeSamples = { 0: [(0, 0, 0)], 24: [(0, 1, 0)] }\n"
+            "            quatf[] rotations.timeSamples = { 0: [(1, 0, 0, 0)] }\n"
+            "            half3[] scales.timeSamples = { 0: [(1, 1, 1)] }\n        }\n    }\n}\n");
+  WriteText(
+      dir.path() / "shot.usda",
+      "#usda 1.0\n(\n    subLayers = [\n        @./anim/walk.usda@ (offset = 24; scale = 2),\n"
+      "        @./rig.usda@\n    ]\n)\n");
+  const ToolRun info = RunSinew({"info", "shot.usda"}, dir.path());
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("mesh 0 '/Root/Body':\n  primitive 0: 3 vertices"), std::string::npos)
+      << info.out;
+  EXPECT_NE(info.out.find("clip 0 '/Root/Skel/Anim': 1.000..3.000 s"), std::string::npos)
+      << info.out;
+  EXPECT_EQ(info.out.find("warning"), std::string::npos) << info.out;
+}
+
 // A clip of no channels (Blender writes a SkelAnimation of blend-shape names without weights) is
 // "0 channels", without an empty breakdown after it.
 TEST(SinewInfo, ShowsAClipOfNoChannelsWithoutAnEmptyBreakdown) {

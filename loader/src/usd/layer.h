@@ -1,5 +1,5 @@
 // The in-memory model of one .usda layer (docs/usda.md, "The model"), its prims' references and
-// payloads kept for compose_references.h to compose: its metadata and its prims by path, each with
+// payloads kept for compose_stage.h to compose: its metadata and its prims by path, each with
 // its metadata, attributes (typed defaults and time samples) and relationships. Format-level only:
 // what UsdSkel means by these is the business of the layer built on top of it. Paths in the model
 // (prim paths, relationship targets, connections) are absolute.
@@ -110,11 +110,32 @@ struct Relationship {
 
 enum class Specifier : uint8_t { kDef, kOver, kClass };
 
-// One item of a prim's `references` or `payload` (`@file.usda@</Prim>`, `@file.usda@`, `</Prim>`):
-// `asset` as written ("" for a prim of this layer), `prim` absolute ("" for the referenced layer's
-// defaultPrim).
+// How the time codes of a layer brought in (a sublayer, or a referenced layer) land where it is
+// brought: a time code t there is `offset + scale · t` here (SdfLayerOffset's meaning). `scale`
+// is positive: the readers refuse any other.
+struct LayerOffset {
+  double offset = 0, scale = 1;
+
+  double Apply(double t) const noexcept { return offset + scale * t; }
+  // `this` after `inner`: t ↦ this->Apply(inner.Apply(t)).
+  LayerOffset After(const LayerOffset& inner) const noexcept {
+    return {offset + scale * inner.offset, scale * inner.scale};
+  }
+};
+
+// One item of a prim's `references` or `payload` (`@file.usda@</Prim>`, `@file.usda@`, `</Prim>`,
+// each with an optional `(offset = 10; scale = 2)`): `asset` as written ("" for a prim of this
+// layer), `prim` absolute ("" for the referenced layer's defaultPrim).
 struct Reference {
   std::string asset, prim;
+  LayerOffset time;
+  size_t offset = 0;  // Byte offset of the item in the text.
+};
+
+// One item of a layer's `subLayers`: the asset path as written and its layer offset.
+struct SubLayer {
+  std::string asset;
+  LayerOffset time;
   size_t offset = 0;  // Byte offset of the item in the text.
 };
 
@@ -140,7 +161,7 @@ struct Prim {
   Metadata metadata;
   std::vector<Attribute> attributes;        // in file order (of first declarations)
   std::vector<Relationship> relationships;  // in file order
-  std::vector<ArcStatement> arcs;           // references and payloads (compose_references.h)
+  std::vector<ArcStatement> arcs;           // references and payloads (compose_stage.h)
   std::vector<std::string> child_order;     // `reorder nameChildren = [...]`
   std::vector<std::string> property_order;  // `reorder properties = [...]`
   size_t offset = 0;                        // Byte offset of the specifier in the text.
@@ -169,6 +190,8 @@ struct Layer {
       meters_per_unit;
   std::string up_axis, default_prim, doc;
   Metadata metadata;
+  // The layers under this one, strongest first (compose_stage.h composes them).
+  std::vector<SubLayer> sub_layers;
 
   // timeCodesPerSecond as USD reads a layer's: authored, else framesPerSecond where that is
   // authored (SdfLayer's dynamic fallback); nullopt when neither is (USD's fallback is 24).

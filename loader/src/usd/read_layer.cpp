@@ -99,8 +99,8 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOpti
 
 Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, bool named,
                            uint32_t expansion, const UsdcOptions& options) {
-  return ComposeReferences(std::move(opened.layer), opened.name, OpenerFor(bytes, named, options),
-                           expansion);
+  return ComposeStage(std::move(opened.layer), opened.name, OpenerFor(bytes, named, options),
+                      expansion);
 }
 
 Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,

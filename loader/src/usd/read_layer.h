@@ -8,7 +8,7 @@
 #include <string>
 
 #include "sinew/core/error.h"
-#include "usd/compose_references.h"
+#include "usd/compose_stage.h"
 #include "usd/crate_reader.h"
 #include "usd/layer.h"
 
@@ -30,7 +30,7 @@ Result<Layer> ReadLayer(std::span<const uint8_t> bytes, const UsdcOptions& optio
 Result<OpenedLayer> ReadNamedLayer(std::span<const uint8_t> bytes, std::string name,
                                    const UsdcOptions& options = {});
 
-// What opens the layers that the layer in `bytes` references (compose_references.h): in a
+// What opens the layers that the layer in `bytes` references (compose_stage.h): in a
 // package, the packaged layers, relative to the packaged layer that references each; for a layer
 // file (`named`), the files beside it; for a layer read from memory, none (kFileNotFound).
 // `options` bound the crate reader for each layer opened.

@@ -2,6 +2,7 @@
 // properties and metadata blocks. Values are read by usda_values.cpp.
 #include "usd/usda_parser.h"
 
+#include <cmath>
 #include <optional>
 
 #include "sinew/loader/file.h"
@@ -187,10 +188,12 @@ bool UsdaReader::MetadataBlock(std::string* doc, Entry&& entry) {
 }
 
 bool UsdaReader::Arc(const Token& key, ListOpKind op) {
-  const bool reference = key.text == "references" || key.text == "payload";
+  const bool reference = (key.text == "references" || key.text == "payload") && arcs_ != nullptr;
+  const bool sub_layers = key.text == "subLayers" && sub_layers_ != nullptr;
   Token token;
   if (!Peek(&token)) return false;
-  if (!reference || arcs_ == nullptr) {
+  if (sub_layers) return SubLayers(key, op);
+  if (!reference) {
     // Empty ([], {} or None) it composes nothing: read past it. Anything else is refused.
     if (IsWord(token, "None")) return Next(&token);
     if (token.kind == TokenKind::kLeftBracket || token.kind == TokenKind::kLeftBrace) {
@@ -202,7 +205,7 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
     }
     return Fail(key.offset, Error::kUnsupportedFeature,
                 "composition arc '" + std::string(key.text) +
-                    "': sinew composes a prim's references and payloads only (usdcat --flatten "
+                    "': sinew composes sublayers, references and payloads only (usdcat --flatten "
                     "writes a layer without arcs)");
   }
   ArcStatement& statement = arcs_->emplace_back();
@@ -212,27 +215,26 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
     Reference& r = statement.items.emplace_back();
     r.offset = first.offset;
     Token path = first;
+    bool has_path = true;
     if (first.kind == TokenKind::kAsset) {
       AppendContents(first, &r.asset);
       if (r.asset.empty()) return Fail(first.offset, Error::kInvalidValue, "an empty asset path");
       if (!Peek(&path)) return false;
-      if (path.kind != TokenKind::kPath) return true;
-      Next(&path);
+      has_path = path.kind == TokenKind::kPath;
+      if (has_path) Next(&path);
     } else if (first.kind != TokenKind::kPath) {
       return Expected(first, "a reference (@asset@, <path> or both)");
     }
-    if (!AbsolutePath(path, anchor_, &r.prim)) return false;
-    if (r.prim.find('.') != std::string::npos) {
-      return Fail(path.offset, Error::kInvalidValue,
-                  "a reference names a prim, not a property: <" + r.prim + ">");
+    if (has_path) {
+      if (!AbsolutePath(path, anchor_, &r.prim)) return false;
+      if (r.prim.find('.') != std::string::npos) {
+        return Fail(path.offset, Error::kInvalidValue,
+                    "a reference names a prim, not a property: <" + r.prim + ">");
+      }
     }
     Token after;
     if (!Peek(&after)) return false;
-    if (after.kind == TokenKind::kLeftParen) {
-      return Fail(after.offset, Error::kUnsupportedFeature,
-                  "a reference's layer offset or metadata: sinew composes references as written");
-    }
-    return true;
+    return after.kind != TokenKind::kLeftParen || LayerOffsetBlock(true, &r.time);
   };
   if (IsWord(token, "None")) return Next(&token);
   if (token.kind != TokenKind::kLeftBracket) {
@@ -242,6 +244,69 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
   Token open;
   Next(&open);
   return Items(open, TokenKind::kRightBracket, item);
+}
+
+bool UsdaReader::SubLayers(const Token& key, ListOpKind op) {
+  if (op != ListOpKind::kExplicit) {
+    return Fail(key.offset, Error::kInvalidValue,
+                "'" + std::string(Keyword(op)) + "' before 'subLayers', which is not a list op");
+  }
+  sub_layers_->clear();  // a later statement replaces an earlier one
+  Token open;
+  if (!Peek(&open)) return false;
+  if (IsWord(open, "None")) return Next(&open);
+  if (!Expect(TokenKind::kLeftBracket, "'[' and the sublayers' asset paths", &open)) return false;
+  return Items(open, TokenKind::kRightBracket, [&](const Token& first) {
+    if (first.kind != TokenKind::kAsset) return Expected(first, "a sublayer (@file.usda@)");
+    SubLayer& sub = sub_layers_->emplace_back();
+    sub.offset = first.offset;
+    AppendContents(first, &sub.asset);
+    if (sub.asset.empty()) return Fail(first.offset, Error::kInvalidValue, "an empty asset path");
+    Token after;
+    if (!Peek(&after)) return false;
+    return after.kind != TokenKind::kLeftParen || LayerOffsetBlock(false, &sub.time);
+  });
+}
+
+bool UsdaReader::LayerOffsetBlock(bool reference, LayerOffset* out) {
+  Token open, token;
+  Next(&open);
+  while (true) {
+    if (!Next(&token)) return false;
+    if (token.kind == TokenKind::kRightParen) break;
+    if (token.kind == TokenKind::kSemicolon) continue;
+    const std::string_view what =
+        reference ? "'offset', 'scale' or 'customData'" : "'offset' or 'scale'";
+    if (token.kind != TokenKind::kIdentifier)
+      return Close(TokenKind::kRightParen, open, token, what);
+    const Token key = token;
+    if (!Expect(TokenKind::kEquals, "'=' after '" + std::string(key.text) + "'")) return false;
+    if (reference && key.text == "customData") {
+      Value unread;  // nothing sinew reads
+      if (!UntypedValue(&unread)) return false;
+      continue;
+    }
+    if (key.text != "offset" && key.text != "scale") return Expected(key, what);
+    Value value;
+    if (!TypedValue(ValueType::kDouble, false, &value)) return false;
+    const std::optional<double> number = value.AsDouble();
+    if (!number) {
+      return Fail(key.offset, Error::kInvalidValue,
+                  "a layer offset's '" + std::string(key.text) + "' is None");
+    }
+    (key.text == "offset" ? out->offset : out->scale) = *number;
+  }
+  // USD refuses an offset it cannot invert (a scale of 0); one running backwards would need
+  // held samples to hold the other way.
+  if (!std::isfinite(out->offset) || !std::isfinite(out->scale) || out->scale == 0) {
+    return Fail(open.offset, Error::kInvalidValue,
+                "a layer offset that is not finite, or whose scale is 0");
+  }
+  if (out->scale < 0) {
+    return Fail(open.offset, Error::kUnsupportedFeature,
+                "a layer offset with a negative scale (time running backwards)");
+  }
+  return true;
 }
 
 bool UsdaReader::Generic(Metadata* metadata, KeySet* keys, const Token& key, ListOpKind op) {
@@ -350,7 +415,10 @@ bool UsdaReader::ReadLayer(Layer* layer) {
   if (token.kind == TokenKind::kLeftParen) {
     KeySet keys;
     auto entry = [&](const Token& key, ListOpKind op) { return LayerEntry(layer, &keys, key, op); };
-    if (!MetadataBlock(&layer->doc, entry)) return false;
+    sub_layers_ = &layer->sub_layers;
+    const bool read = MetadataBlock(&layer->doc, entry);
+    sub_layers_ = nullptr;
+    if (!read) return false;
   }
   while (true) {
     if (!Next(&token)) return false;

@@ -114,9 +114,16 @@ class UsdaReader {
   template <typename Entry>
   bool MetadataBlock(std::string* doc, Entry&& entry);
   // A composition arc's value after its '=': a prim's references and payloads into *arcs_ (the
-  // prim whose metadata is being read, else null); any other arc only when it is empty (`[]`,
-  // `{}` or `None`, which writers leave behind), else kUnsupportedFeature at `key`.
+  // prim whose metadata is being read, else null), the layer's subLayers into *sub_layers_; any
+  // other arc only when it is empty (`[]`, `{}` or `None`, which writers leave behind), else
+  // kUnsupportedFeature at `key`.
   bool Arc(const Token& key, ListOpKind op);
+  // `subLayers = [@a.usda@ (offset = 10; scale = 2), @b.usda@]` after its '='.
+  bool SubLayers(const Token& key, ListOpKind op);
+  // A layer offset `( offset = 10; scale = 2 )` after a sublayer or a reference (`reference`:
+  // customData may be there too), the '(' peeked. kInvalidValue for a scale of 0 or numbers that
+  // are not finite; kUnsupportedFeature for a negative scale.
+  bool LayerOffsetBlock(bool reference, LayerOffset* out);
   bool LayerEntry(Layer* layer, KeySet* keys, const Token& key, ListOpKind op);
   bool PrimEntry(usd::Prim* prim, KeySet* keys, const Token& key, ListOpKind op);
   bool AttributeEntry(Attribute* attribute, KeySet* keys, const Token& key, ListOpKind op);
@@ -175,7 +182,8 @@ class UsdaReader {
   uint32_t depth_ = 0;
   // The prim path that relative paths in values resolve against ("/" outside prims).
   std::string_view anchor_ = "/";
-  std::vector<ArcStatement>* arcs_ = nullptr;  // the arcs of the prim whose metadata is read
+  std::vector<ArcStatement>* arcs_ = nullptr;    // the arcs of the prim whose metadata is read
+  std::vector<SubLayer>* sub_layers_ = nullptr;  // the layer's, while its metadata is read
 };
 
 }  // namespace sinew::loader::usd

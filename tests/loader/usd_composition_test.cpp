@@ -1,7 +1,8 @@
-// References and payloads composed into the layer the UsdSkel loader reads
-// (loader/src/usd/compose_references.h): within a layer, across layer files on disk, and inside a
-// .usdz package; the referencing prim's opinions stronger, paths inside the referenced prim
-// mapped to where it lands, and what the loader refuses.
+// The stage composed into the layer the UsdSkel loader reads (loader/src/usd/compose_stage.h):
+// references and payloads within a layer, across layer files on disk, and inside a .usdz package,
+// the referencing prim's opinions stronger and paths inside the referenced prim mapped to where
+// it lands; sublayers, strongest first, and the layer offsets that re-time what they bring in;
+// and what the loader refuses.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +18,7 @@
 #include "common/load_status.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/usd.h"
-#include "usd/compose_references.h"
+#include "usd/compose_stage.h"
 #include "usd/usda_parser.h"
 #include "usd/usdz_package.h"
 
@@ -170,7 +172,7 @@ TEST(UsdReferences, APackageReferencesTheLayersItHolds) {
 Result<usd::Layer> Composed(std::string_view text) {
   auto layer = usd::ReadUsda(text);
   if (!layer.ok()) return layer.status();
-  return usd::ComposeReferences(std::move(*layer), "", {}, 8);
+  return usd::ComposeStage(std::move(*layer), "", {}, 8);
 }
 
 // A referencing prim's apiSchemas, list edits and properties compose over the referenced ones:
@@ -258,8 +260,12 @@ TEST(UsdReferences, RefusesReferencesThatCannotBeComposed) {
           Error::kInvalidReference, "/A/B", "the prim itself or one of its ancestors");
   refused("#usda 1.0\ndef \"A\" (\n    references = @b.usda@\n) {}\n", Error::kFileNotFound,
           "b.usda", "/A references @b.usda@: a layer read from memory cannot open another file");
-  refused("#usda 1.0\ndef \"A\" (\n    references = @b.usda@</B> (offset = 10)\n) {}\n",
-          Error::kUnsupportedFeature, "line 3, column 31", "layer offset");
+  refused("#usda 1.0\ndef \"A\" (\n    references = </B> (offset = 10; scale = 0)\n) {}\n",
+          Error::kInvalidValue, "line 3, column 23", "whose scale is 0");
+  refused("#usda 1.0\ndef \"A\" (\n    references = </B> (scale = -1)\n) {}\n",
+          Error::kUnsupportedFeature, "line 3, column 23", "negative scale");
+  refused("#usda 1.0\ndef \"A\" (\n    references = </B> (rate = 2)\n) {}\n", Error::kUsdaSyntax,
+          "line 3, column 24", "expected 'offset', 'scale' or 'customData'");
   refused("#usda 1.0\ndef \"A\" (\n    references = </A.x>\n) {}\n", Error::kInvalidValue,
           "line 3, column 18", "names a prim, not a property");
   // Two prims that reference each other.
@@ -411,7 +417,7 @@ TEST(UsdReferences, AReferencedLayersFramesPerSecondStandsForItsTimeCodesPerSeco
     SINEW_TRY_ASSIGN(usd::Layer read, usd::ReadUsda(b));
     return usd::OpenedLayer{std::move(read), "b.usda"};
   };
-  auto composed = usd::ComposeReferences(std::move(*layer), "a.usda", open, 8);
+  auto composed = usd::ComposeStage(std::move(*layer), "a.usda", open, 8);
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(composed->FindAttribute("/A.x")->time_samples.at(0).time, 12.0);
   EXPECT_EQ(composed->time_codes_per_second, 12.0);  // the root layer's metadata, kept
@@ -431,6 +437,230 @@ TEST(UsdReferences, ChildrenAndListOpsComposeInUsdsOrder) {
     names.push_back(composed->prims[c].name);
   }
   EXPECT_EQ(names, (std::vector<std::string>{"B", "C", "A"}));  // </Other> cleared: no D
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sublayers and layer offsets
+
+// The character's clip of kBody re-timed in a layer of its own, at 24 time codes a second: keys
+// at 0 and 0.5 s, where kBody's are at 0 and 1 s.
+constexpr std::string_view kWalk =
+    "#usda 1.0\n(\n    timeCodesPerSecond = 24\n)\n"
+    "over \"Body\"\n{\n    over \"Skel\"\n    {\n        over \"Anim\"\n        {\n"
+    "            float3[] translations.timeSamples = { 0: [(0, 2, 0)], 12: [(0, 6, 0)] }\n"
+    "        }\n    }\n}\n";
+
+// A shot: the walk over the character, and the shot's own points over both.
+constexpr std::string_view kShot =
+    "#usda 1.0\n(\n    subLayers = [\n        @./anim/walk.usda@,\n"
+    "        @./parts/body.usda@\n    ]\n)\n"
+    "over \"Body\"\n{\n    over \"M\"\n    {\n"
+    "        point3f[] points = [(0,0,0), (2,0,0), (2,2,0), (0,2,0)]\n    }\n}\n";
+
+// What kShot composes to: the shot's points, the walk's keys, the character's binding.
+void ExpectTheShot(const LoadedAsset& loaded) {
+  for (const Warning& w : loaded.warnings) ADD_FAILURE() << w.where << ": " << w.message;
+  const Asset& a = loaded.asset;
+  ASSERT_EQ(a.meshes.size(), 1u);
+  const Primitive& p = a.meshes[0].primitives.at(0);
+  EXPECT_EQ(p.positions.at(3), 2.0f);
+  EXPECT_TRUE(p.skinned());
+  EXPECT_EQ(p.targets.size(), 1u);
+  ASSERT_EQ(a.animations.size(), 1u);
+  EXPECT_FLOAT_EQ(cpu::RangeOf(a.animations[0]).end, 0.5f);
+}
+
+TEST(UsdSubLayers, AShotComposesItsSubLayersStrongestFirstUnderItsOwnOpinions) {
+  Folder folder;
+  folder.Write("parts/body.usda", kBody);
+  folder.Write("anim/walk.usda", kWalk);
+  auto loaded = LoadUsd(folder.Write("shot.usda", kShot));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ExpectTheShot(*loaded);
+  // The same layers in a package, found beside the packaged root layer.
+  const auto bytes = [](std::string_view text) {
+    return std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+  };
+  const std::vector<usd::PackagedFile> files = {{"shot.usda", bytes(kShot)},
+                                                {"anim/walk.usda", bytes(kWalk)},
+                                                {"parts/body.usda", bytes(kBody)}};
+  auto packaged = LoadUsdFromMemory(usd::PackageUsdz(files));
+  ASSERT_TRUE(packaged.ok()) << packaged.error().ToString();
+  ExpectTheShot(*packaged);
+}
+
+// `text` read as the layer "shot.usda" and composed, the files it names taken from `files`.
+Result<usd::Layer> ComposedWith(std::string_view text,
+                                const std::map<std::string, std::string>& files) {
+  auto layer = usd::ReadUsda(text);
+  if (!layer.ok()) return layer.status();
+  const usd::LayerOpener open = [&](const std::string& name) -> Result<usd::OpenedLayer> {
+    const auto it = files.find(name);
+    if (it == files.end()) return Status(Error::kFileNotFound, "no such file", name);
+    SINEW_TRY_ASSIGN(usd::Layer read, usd::ReadUsda(it->second));
+    return usd::OpenedLayer{std::move(read), name};
+  };
+  return usd::ComposeStage(std::move(*layer), "shot.usda", open, 8);
+}
+
+// The times of `attribute`'s samples in `layer`.
+std::vector<double> SampleTimes(const usd::Layer& layer, std::string_view attribute) {
+  std::vector<double> times;
+  const usd::Attribute* a = layer.FindAttribute(attribute);
+  EXPECT_NE(a, nullptr) << attribute;
+  if (a) {
+    for (const usd::TimeSample& t : a->time_samples) times.push_back(t.time);
+  }
+  return times;
+}
+
+// A sublayer's time code t lands at offset + scale · t, after its time codes are scaled to its
+// parent's rate (kBody's 48 a second to the shot's 24): 0 and 48 land at 24 and 72.
+TEST(UsdSubLayers, ASubLayersTimesLandThroughItsLayerOffsetAndRate) {
+  const std::string shot =
+      "#usda 1.0\n(\n    timeCodesPerSecond = 24\n"
+      "    subLayers = [@parts/body.usda@ (offset = 24; scale = 2)]\n)\n";
+  const Result<usd::Layer> composed = ComposedWith(shot, {{"parts/body.usda", std::string(kBody)}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(SampleTimes(*composed, "/Body/Skel/Anim.translations"), (std::vector<double>{24, 72}));
+  EXPECT_TRUE(composed->sub_layers.empty());
+  // Nested: each level's offset applies in its parent's time codes.
+  const std::string middle =
+      "#usda 1.0\n(\n    timeCodesPerSecond = 48\n"
+      "    subLayers = [@./body.usda@ (offset = 10)]\n)\n";
+  const Result<usd::Layer> nested =
+      ComposedWith("#usda 1.0\n(\n    subLayers = [@parts/middle.usda@ (scale = 3)]\n)\n",
+                   {{"parts/middle.usda", middle}, {"parts/body.usda", std::string(kBody)}});
+  ASSERT_TRUE(nested.ok()) << nested.error().ToString();
+  // 48 in body → 58 in middle (48 a second) → 29 at the shot's 24 → 87 after the scale of 3.
+  EXPECT_EQ(SampleTimes(*nested, "/Body/Skel/Anim.translations"), (std::vector<double>{15, 87}));
+}
+
+// A reference's layer offset maps its times as a sublayer's does: 0 and 48 (48 a second) land at
+// 12 + 2 · (0 and 24), 12 and 60, the clip's last key at 2.5 s.
+TEST(UsdSubLayers, AReferencesLayerOffsetMapsItsTimes) {
+  Folder folder;
+  folder.Write("parts/body.usda", kBody);
+  const std::filesystem::path stage = folder.Write(
+      "stage.usda",
+      "#usda 1.0\ndef \"Hero\" (\n"
+      "    references = @./parts/body.usda@ (offset = 12; scale = 2; customData = {int n = 1})\n"
+      ") {}\n");
+  auto loaded = LoadUsd(stage);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_EQ(loaded->asset.animations.size(), 1u);
+  EXPECT_FLOAT_EQ(cpu::RangeOf(loaded->asset.animations[0]).end, 2.5f);
+  // Within the stage, from a sublayer at another rate: the reference's offset is in the
+  // sublayer's time codes (48 a second), and what it brings lands as the prim it copies does.
+  const std::string sub =
+      "#usda 1.0\n(\n    timeCodesPerSecond = 48\n)\n"
+      "def \"S\" {\n    float x.timeSamples = { 48: 1, 96: 2 }\n}\n"
+      "def \"C\" (\n    references = </S>\n) {}\n"
+      "def \"D\" (\n    references = </S> (offset = 48)\n) {}\n";
+  const Result<usd::Layer> composed =
+      ComposedWith("#usda 1.0\n(\n    subLayers = [@a.usda@]\n)\n", {{"a.usda", sub}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(SampleTimes(*composed, "/S.x"), (std::vector<double>{24, 48}));
+  EXPECT_EQ(SampleTimes(*composed, "/C.x"), (std::vector<double>{24, 48}));
+  EXPECT_EQ(SampleTimes(*composed, "/D.x"), (std::vector<double>{48, 72}));
+  // Written in a sublayer brought in with an offset of its own: refused (see compose_stage.cpp).
+  const Result<usd::Layer> offset = ComposedWith(
+      "#usda 1.0\n(\n    subLayers = [@a.usda@ (offset = 100)]\n)\n", {{"a.usda", sub}});
+  ASSERT_FALSE(offset.ok());
+  EXPECT_EQ(offset.code(), Error::kUnsupportedFeature) << offset.error().ToString();
+  EXPECT_EQ(offset.error().where, "/C");
+}
+
+// Sublayers name files relative to the layer that names them, as references do, and a reference
+// in a sublayer looks beside the sublayer.
+TEST(UsdSubLayers, ASubLayersOwnSubLayersAndReferencesAreRelativeToIt) {
+  Folder folder;
+  folder.Write("parts/body.usda", kBody);
+  folder.Write("parts/rig.usda",
+               "#usda 1.0\n(\n    subLayers = [@./body.usda@]\n)\n"
+               "def \"Hero\" (\n    references = @body.usda@\n) {}\n");
+  auto loaded =
+      LoadUsd(folder.Write("shot.usda", "#usda 1.0\n(\n    subLayers = [@parts/rig.usda@]\n)\n"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_EQ(loaded->asset.meshes.size(), 2u);
+  EXPECT_NE(MeshNamed(loaded->asset, "/Body/M"), nullptr);
+  EXPECT_NE(MeshNamed(loaded->asset, "/Hero/M"), nullptr);
+}
+
+// A referenced layer brings its sublayers' opinions with it, and a reference within the stage
+// (`</Body>`) finds a prim that only a sublayer holds.
+TEST(UsdSubLayers, AReferenceReachesIntoTheWholeLayerStack) {
+  Folder folder;
+  folder.Write("parts/body.usda", kBody);
+  folder.Write("parts/dressed.usda",
+               "#usda 1.0\n(\n    defaultPrim = \"Body\"\n    subLayers = [@body.usda@]\n)\n"
+               "over \"Body\"\n{\n    over \"M\"\n    {\n"
+               "        point3f[] points = [(0,0,0), (3,0,0), (3,3,0), (0,3,0)]\n    }\n}\n");
+  auto loaded = LoadUsd(folder.Write("shot.usda",
+                                     "#usda 1.0\n(\n    subLayers = [@parts/body.usda@]\n)\n"
+                                     "def \"Hero\" (\n    references = @parts/dressed.usda@\n) {}\n"
+                                     "def \"Twin\" (\n    references = </Body>\n) {}\n"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Mesh* hero = MeshNamed(loaded->asset, "/Hero/M");
+  ASSERT_NE(hero, nullptr);
+  EXPECT_EQ(hero->primitives.at(0).positions.at(3), 3.0f);  // dressed.usda's, over body.usda's
+  EXPECT_TRUE(hero->primitives.at(0).skinned());
+  const Mesh* twin = MeshNamed(loaded->asset, "/Twin/M");
+  ASSERT_NE(twin, nullptr);
+  EXPECT_EQ(twin->primitives.at(0).positions.at(3), 1.0f);
+  EXPECT_TRUE(twin->primitives.at(0).skinned());
+  EXPECT_EQ(loaded->asset.meshes.size(), 3u);
+}
+
+TEST(UsdSubLayers, RefusesSubLayersThatCannotBeComposed) {
+  Folder folder;
+  // A sublayer that is not there, named with the layer that names it.
+  auto missing =
+      LoadUsd(folder.Write("missing.usda", "#usda 1.0\n(\n    subLayers = [@./nope.usda@]\n)\n"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.code(), Error::kFileNotFound);
+  EXPECT_NE(missing.error().message.find("subLayers @./nope.usda@"), std::string::npos)
+      << missing.error().ToString();
+  // Two layers that sublayer each other, and one that sublayers itself.
+  folder.Write("b.usda", "#usda 1.0\n(\n    subLayers = [@a.usda@]\n)\n");
+  auto cycle = LoadUsd(folder.Write("a.usda", "#usda 1.0\n(\n    subLayers = [@b.usda@]\n)\n"));
+  ASSERT_FALSE(cycle.ok());
+  EXPECT_EQ(cycle.code(), Error::kInvalidReference) << cycle.error().ToString();
+  EXPECT_NE(cycle.error().message.find("cycle"), std::string::npos) << cycle.error().ToString();
+  auto self =
+      LoadUsd(folder.Write("self.usda", "#usda 1.0\n(\n    subLayers = [@./self.usda@]\n)\n"));
+  ASSERT_FALSE(self.ok());
+  EXPECT_EQ(self.code(), Error::kInvalidReference) << self.error().ToString();
+  // Each level a folder deeper: stopped by the depth of nesting.
+  auto deep = LoadUsd(
+      folder.Write("deep/down.usda", "#usda 1.0\n(\n    subLayers = [@./deep/down.usda@]\n)\n"));
+  ASSERT_FALSE(deep.ok());
+  EXPECT_EQ(deep.code(), Error::kFileNotFound) << deep.error().ToString();
+  // A layer read from memory opens no other file.
+  const std::string text = "#usda 1.0\n(\n    subLayers = [@a.usda@]\n)\n";
+  auto memory =
+      LoadUsdaFromMemory(std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  ASSERT_FALSE(memory.ok());
+  EXPECT_EQ(memory.code(), Error::kFileNotFound);
+  // What the reader refuses: a scale of 0, a list edit, something other than an asset path.
+  const auto refused = [](std::string_view body, Error code, std::string_view where,
+                          std::string_view message) {
+    SCOPED_TRACE(body);
+    auto layer = usd::ReadUsda("#usda 1.0\n(\n    " + std::string(body) + "\n)\n");
+    ASSERT_FALSE(layer.ok());
+    EXPECT_EQ(layer.code(), code) << layer.error().ToString();
+    EXPECT_EQ(layer.error().where, where) << layer.error().ToString();
+    EXPECT_NE(layer.error().message.find(message), std::string::npos) << layer.error().ToString();
+  };
+  refused("subLayers = [@a.usda@ (scale = 0)]", Error::kInvalidValue, "line 3, column 27",
+          "whose scale is 0");
+  refused("subLayers = [@a.usda@ (offset = inf)]", Error::kInvalidValue, "line 3, column 27",
+          "not finite");
+  refused("prepend subLayers = [@a.usda@]", Error::kInvalidValue, "line 3, column 13",
+          "not a list op");
+  refused("subLayers = [</A>]", Error::kUsdaSyntax, "line 3, column 18", "expected a sublayer");
+  refused("subLayers = [@a.usda@ (customData = {})]", Error::kUsdaSyntax, "line 3, column 28",
+          "expected 'offset' or 'scale'");
 }
 
 TEST(ResolveAssetPath, IsRelativeToTheReferencingLayersFolder) {

@@ -1,4 +1,4 @@
-#include "usd/compose_references.h"
+#include "usd/compose_stage.h"
 
 #include "common/load_status.h"
 
@@ -15,7 +15,7 @@
 namespace sinew::loader::usd {
 namespace {
 
-constexpr int kMaxReferenceDepth = 32;
+constexpr int kMaxReferenceDepth = 32;  // also the deepest nesting of sublayers
 constexpr size_t kMaxNamespaceDepth = 256;
 
 // Maps a path from a referenced prim's namespace to where the prim lands: `from` → `to`. A path
@@ -26,14 +26,26 @@ struct PathStep {
   bool keep_outside = false;
 };
 
-// One opinion of a composed prim: a prim of some layer, the steps that take its paths to the
-// composed layer (innermost first), and what its time codes are multiplied by.
-struct Spec {
+// A layer of a layer stack (a layer and its sublayers, strongest first, each layer once): how its
+// time codes land on those of the stack's first layer, and whether a layer offset written on the
+// way to it (not only the layers' rates) takes part in that.
+struct StackLayer {
   const Layer* layer = nullptr;
+  const std::string* name = nullptr;
+  LayerOffset time;
+  bool offset_written = false;
+};
+using LayerStack = std::vector<StackLayer>;
+
+// One opinion of a composed prim: a prim of a layer of some layer stack (where a reference within
+// a layer, `</Prim>`, looks), the steps that take its paths to the composed layer (innermost
+// first), and how its time codes land on the composed layer's.
+struct Spec {
+  const StackLayer* member = nullptr;
+  const LayerStack* stack = nullptr;
   const Prim* prim = nullptr;
   std::shared_ptr<const std::vector<PathStep>> map;
-  double time_scale = 1;
-  const std::string* layer_name = nullptr;
+  LayerOffset time;
 };
 
 // `path` mapped by `steps`; nullopt where it has no place in the composed layer.
@@ -209,21 +221,40 @@ void MergeMetadata(const Metadata& from, Metadata* into,
 
 class Composer {
  public:
-  // `root`: the root layer's prims; `out`: its metadata, which the composed prims join.
-  Composer(const Layer& root, Layer out, std::string_view root_name, const LayerOpener& open,
+  // `root`: the root layer's prims, time codes and sublayers; `out`: its metadata, which the
+  // composed prims join.
+  Composer(Layer root, Layer out, std::string_view root_name, const LayerOpener& open,
            uint32_t expansion)
-      : root_(root),
-        root_name_(root_name),
+      : root_{std::move(root), std::string(root_name)},
         open_(open),
         expansion_(expansion),
-        budget_(uint64_t(expansion) * std::max(Bytes(root), kLeastRoot)),
+        budget_(uint64_t(expansion) * std::max(Bytes(root_.layer), kLeastRoot)),
         out_(std::move(out)) {}
 
   Result<Layer> Run() {
+    const std::string where = root_.name.empty() ? "subLayers" : root_.name + ": subLayers";
+    SINEW_TRY_ASSIGN(const LayerStack* stack, StackOf(root_, where));
+    // The root prims of every layer of the stack, by name in USD's order (the weakest layer's
+    // first, then what each stronger one adds), each with its opinions strongest first.
     const auto identity = std::make_shared<const std::vector<PathStep>>();
-    for (const uint32_t r : root_.roots) {
-      const Prim& prim = root_.prims[r];
-      SINEW_TRY(Emit({Spec{&root_, &prim, identity, 1, &root_name_}}, prim.path, -1));
+    std::vector<std::string_view> names;
+    std::unordered_map<std::string_view, std::vector<Spec>> roots;
+    for (auto m = stack->rbegin(); m != stack->rend(); ++m) {
+      for (const uint32_t r : m->layer->roots) {
+        const std::string_view name = m->layer->prims[r].name;
+        if (roots.try_emplace(name).second) names.push_back(name);
+      }
+    }
+    for (const StackLayer& m : *stack) {
+      for (const uint32_t r : m.layer->roots) {
+        const Prim& prim = m.layer->prims[r];
+        roots[prim.name].push_back(Spec{&m, stack, &prim, identity, m.time});
+      }
+    }
+    for (const std::string_view name : names) {
+      std::string path(1, '/');  // (not "/" + name: GCC 12 warns of overlap that is not there)
+      path += name;
+      SINEW_TRY(Emit(roots[name], path, -1));
     }
     out_.IndexProperties();
     return std::move(out_);
@@ -244,20 +275,92 @@ class Composer {
         where.size() <= 300 ? where : where.substr(0, 300) + "...");  // a path that long repeats
   }
 
-  // The layer a reference names: this spec's own for `</Prim>`, else the file, opened once.
-  Result<const OpenedLayer*> LayerOf(const Spec& spec, const Reference& ref,
-                                     const std::string& where) {
-    const std::string name = ResolveAssetPath(*spec.layer_name, ref.asset);
+  // The layer file `asset` names, resolved against the layer named `anchor`, opened once. The
+  // opener's errors are prefixed with `what` ("/A references @b.usda@").
+  Result<const OpenedLayer*> Open(const std::string& anchor, const std::string& asset,
+                                  const std::string& what) {
+    const std::string name = ResolveAssetPath(anchor, asset);
     if (auto it = opened_.find(name); it != opened_.end()) return it->second.get();
     auto opened = open_(name);
     if (!opened.ok()) {
       ErrorInfo error = opened.error();
-      error.message = where + " references @" + ref.asset + "@: " + error.message;
+      error.message = what + ": " + error.message;
       return Status(std::move(error));
     }
     auto layer = std::make_unique<OpenedLayer>(std::move(opened).value());
     budget_ += expansion_ * Bytes(layer->layer);
     return opened_.emplace(name, std::move(layer)).first->second.get();
+  }
+
+  // How many of `from`'s time codes one of `to`'s is (the layers' timeCodesPerSecond, or
+  // framesPerSecond where only that is authored), as USD scales a sublayer's or a referenced
+  // layer's times. `what` ("references @b.usda@") and `where` name it for the errors.
+  static Result<double> TimeCodeRatio(const Layer& from, const Layer& to, const std::string& what,
+                                      const std::string& where) {
+    const double rate = to.TimeCodesPerSecondOrFallback();
+    if (!(rate > 0) || !std::isfinite(rate)) {
+      return Status(Error::kInvalidValue,
+                    what + ", whose timeCodesPerSecond (or framesPerSecond) is not positive",
+                    where);
+    }
+    return from.TimeCodesPerSecondOrFallback() / rate;
+  }
+
+  // `time` when its times stay finite numbers in order.
+  static Result<LayerOffset> Checked(LayerOffset time, const std::string& what,
+                                     const std::string& where) {
+    if (!(time.scale > 0) || !std::isfinite(time.scale) || !std::isfinite(time.offset)) {
+      return Status(Error::kInvalidValue,
+                    what + ", whose time codes do not map onto the root layer's (scale " +
+                        std::to_string(time.scale) + ", offset " + std::to_string(time.offset) +
+                        ")",
+                    where);
+    }
+    return time;
+  }
+
+  // The layer stack of `top`: it, then each of its sublayers' stacks in order, strongest first;
+  // a layer met again (two sublayers that share one) adds nothing the first time did not. Worked
+  // out once per layer. Errors at `where`: a sublayer that cannot be opened, a cycle, nesting
+  // deeper than kMaxReferenceDepth, times that cannot be mapped.
+  Result<const LayerStack*> StackOf(const OpenedLayer& top, const std::string& where) {
+    if (auto it = stacks_.find(&top.layer); it != stacks_.end()) return it->second.get();
+    auto stack = std::make_unique<LayerStack>();
+    std::vector<const Layer*> chain;
+    SINEW_TRY(AddToStack(top.layer, top.name, {}, false, where, &chain, stack.get()));
+    return stacks_.emplace(&top.layer, std::move(stack)).first->second.get();
+  }
+
+  Status AddToStack(const Layer& layer, const std::string& name, LayerOffset time,
+                    bool offset_written, const std::string& where, std::vector<const Layer*>* chain,
+                    LayerStack* stack) {
+    if (std::any_of(stack->begin(), stack->end(),
+                    [&](const StackLayer& s) { return s.layer == &layer; })) {
+      return {};
+    }
+    SINEW_TRY(Spend(sizeof(StackLayer), where));
+    stack->push_back({&layer, &name, time, offset_written});
+    chain->push_back(&layer);
+    for (const SubLayer& sub : layer.sub_layers) {
+      const std::string what = (name.empty() ? "" : name + ": ") + "subLayers @" + sub.asset + "@";
+      if (chain->size() > size_t(kMaxReferenceDepth)) {
+        return Status(Error::kUnsupportedFeature,
+                      what + ": sublayers nested deeper than " + std::to_string(kMaxReferenceDepth),
+                      where);
+      }
+      SINEW_TRY_ASSIGN(const OpenedLayer* opened, Open(name, sub.asset, what));
+      if (std::find(chain->begin(), chain->end(), &opened->layer) != chain->end()) {
+        return Status(Error::kInvalidReference,
+                      what + ": sublayers form a cycle through " + opened->name, where);
+      }
+      SINEW_TRY_ASSIGN(const double ratio, TimeCodeRatio(layer, opened->layer, what, where));
+      SINEW_TRY_ASSIGN(const LayerOffset sub_time,
+                       Checked(time.After(sub.time).After({0, ratio}), what, where));
+      const bool written = offset_written || sub.time.offset != 0 || sub.time.scale != 1;
+      SINEW_TRY(AddToStack(opened->layer, opened->name, sub_time, written, where, chain, stack));
+    }
+    chain->pop_back();
+    return {};
   }
 
   // ResolvedArcs(*prim), worked out once per prim.
@@ -267,17 +370,18 @@ class Composer {
     return it->second;
   }
 
-  // The nearest prim above `prim` in `layer` that has references; null when none has. Worked out
-  // once per prim.
-  const Prim* ReferencingAncestor(const Layer& layer, const Prim& prim) {
-    if (prim.parent < 0) return nullptr;
-    if (auto it = referencing_ancestor_.find(&prim); it != referencing_ancestor_.end()) {
-      return it->second;
+  // The nearest prim of `layer` above `path` that has references; null when none has. Worked
+  // out once per layer and path.
+  const Prim* ReferencingAncestor(const Layer& layer, std::string_view path) {
+    const size_t slash = path.rfind('/');
+    if (slash == 0 || slash == std::string_view::npos) return nullptr;
+    const std::string_view parent = path.substr(0, slash);
+    auto [it, added] = referencing_ancestor_.try_emplace({&layer, std::string(parent)}, nullptr);
+    if (added) {
+      const Prim* prim = layer.FindPrim(parent);
+      it->second = prim && !ArcsOf(prim).empty() ? prim : ReferencingAncestor(layer, parent);
     }
-    const Prim& parent = layer.prims[size_t(prim.parent)];
-    const Prim* found = !ArcsOf(&parent).empty() ? &parent : ReferencingAncestor(layer, parent);
-    referencing_ancestor_.emplace(&prim, found);
-    return found;
+    return it->second;
   }
 
   // `spec`, then the specs its references bring in, each followed by its own (strongest first).
@@ -301,66 +405,74 @@ class Composer {
         return Status(Error::kUnsupportedFeature,
                       "references nested deeper than " + std::to_string(kMaxReferenceDepth), where);
       }
-      Spec target;
-      target.time_scale = spec.time_scale;
-      target.layer = spec.layer;
-      target.layer_name = spec.layer_name;
-      if (!ref.asset.empty()) {
-        SINEW_TRY_ASSIGN(const OpenedLayer* opened, LayerOf(spec, ref, where));
-        target.layer = &opened->layer;
-        target.layer_name = &opened->name;
-        const double rate = opened->layer.TimeCodesPerSecondOrFallback();
-        if (!(rate > 0) || !std::isfinite(rate)) {
-          return Status(Error::kInvalidValue,
-                        "references @" + ref.asset +
-                            "@, whose timeCodesPerSecond (or framesPerSecond) is not positive",
-                        where);
-        }
-        target.time_scale = out_.TimeCodesPerSecondOrFallback() / rate;
-        if (!(target.time_scale > 0) || !std::isfinite(target.time_scale)) {
-          return Status(Error::kInvalidValue,
-                        "references @" + ref.asset +
-                            "@, whose time codes do not scale to the root layer's (" +
-                            std::to_string(rate) + " a second)",
-                        where);
-        }
+      // The layer stack the reference reaches into (the spec's own for `</Prim>`), and how its
+      // times land on the composed layer's: the referencing spec's mapping, after the
+      // reference's layer offset, after the ratio of the referencing layer's time codes to those
+      // of the stack's first layer. Each of the stack's layers then adds its own mapping.
+      const bool internal = ref.asset.empty();
+      const std::string named = internal ? "<" + ref.prim + ">" : "@" + ref.asset + "@";
+      const std::string what = "references " + named;
+      const LayerStack* stack = spec.stack;
+      if (!internal) {
+        SINEW_TRY_ASSIGN(const OpenedLayer* opened,
+                         Open(*spec.member->name, ref.asset, where + " " + what));
+        SINEW_TRY_ASSIGN(stack, StackOf(*opened, where));
+      } else if (spec.member->offset_written) {
+        // USD maps such a reference's times through the sublayer's offset twice (once as the
+        // layer the reference is written in, once as a layer of the stack it reaches into);
+        // refused rather than composed by a reading of that nobody has checked against USD.
+        return Status(Error::kUnsupportedFeature,
+                      what + ", written in " + *spec.member->name +
+                          ", a sublayer brought in with a layer offset",
+                      where);
       }
+      SINEW_TRY_ASSIGN(const double ratio,
+                       TimeCodeRatio(*spec.member->layer, *stack->front().layer, what, where));
+      SINEW_TRY_ASSIGN(const LayerOffset time,
+                       Checked(spec.time.After(ref.time).After({0, ratio}), what, where));
       std::string path = ref.prim;
+      const Layer& top = *stack->front().layer;
       if (path.empty()) {
-        if (target.layer->default_prim.empty()) {
+        if (top.default_prim.empty()) {
           return Status(Error::kInvalidReference,
                         "references @" + ref.asset + "@, which has no defaultPrim to name", where);
         }
-        path = "/" + target.layer->default_prim;
+        path = "/" + top.default_prim;
       }
-      target.prim = target.layer->FindPrim(path);
-      if (!target.prim) {
-        return Status(Error::kInvalidReference,
-                      "references <" + path + ">, which " +
-                          (ref.asset.empty() ? "this layer" : "@" + ref.asset + "@") +
-                          " does not hold",
-                      where);
-      }
-      // USD would also bring in what the references of the target's ancestors say of it; the
-      // composer follows references from the referenced prim down only.
-      if (const Prim* above = ReferencingAncestor(*target.layer, *target.prim)) {
-        return Status(Error::kUnsupportedFeature,
-                      "references <" + path + ">, under <" + above->path +
-                          ">, which has references of its own (sinew follows references from "
-                          "the referenced prim down only)",
-                      where);
-      }
-      const bool internal = ref.asset.empty();
       const std::string& own = spec.prim->path;
       if (internal && (own == path || own.starts_with(path + "/"))) {
         return Status(Error::kInvalidReference,
                       "references <" + path + ">, the prim itself or one of its ancestors", where);
       }
+      // USD would also bring in what the references of the target's ancestors say of it; the
+      // composer follows references from the referenced prim down only.
+      for (const StackLayer& member : *stack) {
+        if (const Prim* above = ReferencingAncestor(*member.layer, path)) {
+          return Status(Error::kUnsupportedFeature,
+                        "references <" + path + ">, under <" + above->path +
+                            ">, which has references of its own (sinew follows references "
+                            "from the referenced prim down only)",
+                        where);
+        }
+      }
       auto map = std::make_shared<std::vector<PathStep>>();
       map->push_back({path, own, internal});
       map->insert(map->end(), spec.map->begin(), spec.map->end());
-      target.map = std::move(map);
-      SINEW_TRY(Expand(target, where, chain, seen, out));
+      // The referenced prim's opinions in each layer of the stack, strongest first.
+      bool found = false;
+      for (const StackLayer& member : *stack) {
+        const Prim* prim = member.layer->FindPrim(path);
+        if (!prim) continue;
+        found = true;
+        const Spec target{&member, stack, prim, map, time.After(member.time)};
+        SINEW_TRY(Expand(target, where, chain, seen, out));
+      }
+      if (!found) {
+        return Status(Error::kInvalidReference,
+                      "references <" + path + ">, which " +
+                          (internal ? "this layer" : "@" + ref.asset + "@") + " does not hold",
+                      where);
+      }
     }
     chain->pop_back();
     return {};
@@ -397,14 +509,14 @@ class Composer {
     std::unordered_map<std::string_view, std::vector<Spec>> children;
     for (auto s = stack.rbegin(); s != stack.rend(); ++s) {
       for (const uint32_t c : s->prim->children) {
-        const std::string_view name = s->layer->prims[c].name;
+        const std::string_view name = s->member->layer->prims[c].name;
         if (children.try_emplace(name).second) names.push_back(name);
       }
     }
     for (const Spec& s : stack) {
       for (const uint32_t c : s.prim->children) {
         Spec child = s;
-        child.prim = &s.layer->prims[c];
+        child.prim = &s.member->layer->prims[c];
         children[child.prim->name].push_back(child);
       }
     }
@@ -509,7 +621,7 @@ class Composer {
         out->time_samples = a->time_samples;
         for (size_t i = 0; i < out->time_samples.size(); ++i) {
           TimeSample& t = out->time_samples[i];
-          t.time *= spec->time_scale;
+          t.time = spec->time.Apply(t.time);
           if (!std::isfinite(t.time) || (i > 0 && t.time <= out->time_samples[i - 1].time)) {
             return Status(Error::kInvalidValue,
                           "time samples that run together, or past a double's range, once "
@@ -562,14 +674,14 @@ class Composer {
     return {};
   }
 
-  const Layer& root_;
-  const std::string root_name_;
+  const OpenedLayer root_;
   const LayerOpener& open_;
   const uint64_t expansion_;
   uint64_t budget_;
   std::map<std::string, std::unique_ptr<OpenedLayer>> opened_;
   std::unordered_map<const Prim*, std::vector<Reference>> arcs_;
-  std::unordered_map<const Prim*, const Prim*> referencing_ancestor_;
+  std::map<std::pair<const Layer*, std::string>, const Prim*> referencing_ancestor_;
+  std::unordered_map<const Layer*, std::unique_ptr<LayerStack>> stacks_;
   Layer out_;
 };
 
@@ -613,15 +725,20 @@ std::string ResolveAssetPath(std::string_view anchor, std::string_view asset) {
   return out;
 }
 
-Result<Layer> ComposeReferences(Layer root, std::string_view root_name, const LayerOpener& open,
-                                uint32_t expansion) {
-  if (!HasArcs(root)) return root;
-  // The root layer's prims, read from while `root`, with its metadata, takes the composed ones.
+Result<Layer> ComposeStage(Layer root, std::string_view root_name, const LayerOpener& open,
+                           uint32_t expansion) {
+  if (!HasArcs(root) && root.sub_layers.empty()) return root;
+  // The root layer's prims, and what composing them reads of its metadata, read from while
+  // `root`, with its metadata, takes the composed prims.
   Layer prims;
   prims.prims = std::exchange(root.prims, {});
   prims.roots = std::exchange(root.roots, {});
   prims.prim_index = std::exchange(root.prim_index, {});
-  return Composer(prims, std::move(root), root_name, open, expansion).Run();
+  prims.sub_layers = std::exchange(root.sub_layers, {});
+  prims.time_codes_per_second = root.time_codes_per_second;
+  prims.frames_per_second = root.frames_per_second;
+  prims.default_prim = root.default_prim;
+  return Composer(std::move(prims), std::move(root), root_name, open, expansion).Run();
 }
 
 }  // namespace sinew::loader::usd

@@ -1,0 +1,53 @@
+// The stage composed into one flattened layer (docs/usda.md, "Sublayers, references and
+// payloads"): the root layer's sublayers, each a weaker layer of the same prims, strongest first;
+// and every prim that references another prim — of the stage (`</Geometry>`), or of a layer file
+// beside it (`@./geometries/Body.usda@</Body>`, or that layer's defaultPrim, with the file's own
+// sublayers) — takes the referenced prim's metadata, properties and children, its own opinions
+// the stronger; paths inside the referenced prim are mapped to where it lands. Payloads are read
+// as references (after them, as USD ranks them). Layer offsets and the layers' rates re-time the
+// time samples brought in. The loader runs this before reading UsdSkel from the layer.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "sinew/core/error.h"
+#include "usd/layer.h"
+
+namespace sinew::loader::usd {
+
+// A layer file another layer references or sublayers: its layer, and its name (to which its own
+// references and sublayers are relative).
+struct OpenedLayer {
+  Layer layer;
+  std::string name;
+};
+
+// Opens the layer named `name`: a reference's or sublayer's asset path resolved against the layer
+// that names it (ResolveAssetPath). Its errors name the file; ComposeStage adds who names it.
+using LayerOpener = std::function<Result<OpenedLayer>(const std::string& name)>;
+
+// The asset path `asset` against the layer named `anchor`: relative to anchor's folder unless it
+// is absolute, with `.` and `..` folded away ("scenes/a.usda" and "../b.usda" give "b.usda").
+std::string ResolveAssetPath(std::string_view anchor, std::string_view asset);
+
+// `root` (named `root_name`) with its sublayers and every prim's references and payloads
+// composed in, and no arcs left. Time samples brought in land where the layer offsets and the
+// layers' timeCodesPerSecond (or framesPerSecond, where only that is authored) map them, as USD
+// maps them. A prim reached again by another way through the references adds nothing (its
+// opinions are there already); so does a layer met again in one layer stack. Errors, each at
+// the referencing prim (at "<root_name>: subLayers" for the root layer's sublayers): a reference to
+// a prim the layer stack lacks, to a layer without a defaultPrim when the reference names none, to
+// the prim itself or one of its ancestors, a cycle of references or of sublayers
+// (kInvalidReference); a layer whose timeCodesPerSecond is not positive, or times mapped past a
+// double's range (kInvalidValue); references or sublayers nested deeper than 32, a reference within
+// the stage written in a sublayer brought in with a layer offset, or composing more than
+// `expansion` times the prims, properties and values of the layers read (kUnsupportedFeature: a
+// bound against a few lines that would expand into billions of prims); the opener's error for a
+// file it cannot open, its message naming the prim and the reference or the sublayer.
+Result<Layer> ComposeStage(Layer root, std::string_view root_name, const LayerOpener& open,
+                           uint32_t expansion);
+
+}  // namespace sinew::loader::usd
