@@ -28,6 +28,14 @@ inline bool KeepsItsInvariants(const loader::usd::Layer& layer) {
   return true;
 }
 
+// A composed layer (compose_stage.h) has no sublayers, references or payloads left.
+inline bool LeavesNoArcs(const loader::usd::Layer& layer) {
+  for (const loader::usd::Prim& p : layer.prims) {
+    if (p.references.BringsAny() || p.payloads.BringsAny()) return false;
+  }
+  return layer.sub_layers.empty();
+}
+
 inline bool PosesAndDeforms(const Asset& a) {
   auto scene = cpu::EvaluateScene(a, a.animations.empty() ? -1 : 0, 0);
   if (!scene) return false;

@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!composed) {
     if (composed.error().code == sinew::Error::kNone || composed.error().where.empty())
       __builtin_trap();
-  } else if (!sinew::fuzz::KeepsItsInvariants(*composed)) {
+  } else if (!sinew::fuzz::KeepsItsInvariants(*composed) || !sinew::fuzz::LeavesNoArcs(*composed)) {
     __builtin_trap();
   }
   // The UsdSkel loader: an error says where; an asset poses (at the start of its first clip),

@@ -1,5 +1,5 @@
 // libFuzzer target for binary USD: the .usdc (crate) reader and .usdz packages
-// (loader/src/usd/read_layer.h), the composition of the packaged layers their root layer
+// (loader/src/usd/read_layer.h), the composition of the layers their root layer sublayers and
 // references, and the UsdSkel loader on what they read (sinew/loader/usd.h).
 // Any input must read or be refused with an error that says where, never crash, hang or read out
 // of bounds (built with ASan + UBSan), nor allocate past the reader's limit; a layer must keep the
@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "sinew/loader/usd.h"
 #include "usd/read_layer.h"
@@ -22,15 +23,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (!sinew::fuzz::KeepsItsInvariants(*layer)) __builtin_trap();
-  // The layers a package's root layer references, read within the same limit and composed within
-  // 32 MiB (reference_expansion 1); the composed layer keeps the invariants too.
-  auto composed = sinew::loader::usd::ReadComposedLayer(bytes, "", 1, options);
+  // The layers a package's root layer references or sublayers, read within the same limit and
+  // composed within 32 MiB (reference_expansion 1); the composed layer keeps the invariants too.
+  // A crate file's own sublayers and references are each the input itself, read again under the
+  // name they give, so that cycles, diamonds and nesting across files are reached.
+  const sinew::loader::usd::LayerOpener self =
+      [&](const std::string& name) -> sinew::Result<sinew::loader::usd::OpenedLayer> {
+    return sinew::loader::usd::ReadNamedLayer(bytes, name, options);
+  };
+  auto composed =
+      sinew::loader::usd::DetectLayerEncoding(bytes) == sinew::loader::usd::LayerEncoding::kUsdz
+          ? sinew::loader::usd::ReadComposedLayer(bytes, "", 1, options)
+          : sinew::loader::usd::ComposeStage(*layer, "", self, 1);
   if (!composed) {
     if (composed.error().code == sinew::Error::kNone || composed.error().where.empty())
       __builtin_trap();
     return 0;
   }
-  if (!sinew::fuzz::KeepsItsInvariants(*composed)) __builtin_trap();
+  if (!sinew::fuzz::KeepsItsInvariants(*composed) || !sinew::fuzz::LeavesNoArcs(*composed))
+    __builtin_trap();
   // Every layer read within the limit, so the loader's own reads (default limits) allocate no
   // more, nor does its composition of the same references.
   sinew::loader::UsdOptions load;

@@ -560,35 +560,84 @@ TEST(UsdcErrors, EveryTruncationAndEveryCorruptByteIsAnErrorNotACrash) {
   }
 }
 
-// Each arc written as a crate writes it (a list op of paths or strings): refused by its name, at
-// the spec that holds it. An empty subLayers list, which writers leave behind, is no arc.
+// Each arc sinew does not compose, written as a crate writes it (a list op of paths, a vector of
+// strings): refused by its name, at the spec that holds it.
 TEST(UsdcErrors, CompositionArcsAndVariantsAreRefusedByName) {
-  for (const char* key :
-       {"references", "payload", "inheritPaths", "specializes", "variantSetNames", "subLayers"}) {
+  for (const char* key : {"inheritPaths", "specializes", "variantSetNames"}) {
     SCOPED_TRACE(key);
     Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
-    const bool strings =
-        std::string_view(key) == "variantSetNames" || std::string_view(key) == "subLayers";
+    const bool strings = std::string_view(key) == "variantSetNames";
     MetadataEntry arc{key, ListOpKind::kPrepend, {}, 0};
     arc.value.type = strings ? ValueType::kString : ValueType::kPath;
     arc.value.array = true;
-    arc.value.data = std::vector<std::string>{strings ? "other.usda" : "/B"};
-    Metadata& on = std::string_view(key) == "subLayers" ? layer.metadata : layer.prims[0].metadata;
-    on.entries.push_back(arc);
+    arc.value.data = std::vector<std::string>{strings ? "lod" : "/B"};
+    layer.prims[0].metadata.entries.push_back(arc);
     auto r = ReadUsdc(Crate(layer));
     EXPECT_EQ(r.code(), Error::kUnsupportedFeature);
     EXPECT_NE(r.error().message.find(std::string("composition arc '") + key + "'"),
               std::string::npos)
         << r.error().message;
-    EXPECT_EQ(r.error().where.substr(0, 2), std::string_view(key) == "subLayers" ? "/ " : "/A");
+    EXPECT_EQ(r.error().where.substr(0, 2), "/A");
   }
-  Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
-  MetadataEntry empty{"subLayers", ListOpKind::kExplicit, {}, 0};
-  empty.value.type = ValueType::kString;
-  empty.value.array = true;
-  empty.value.data = std::vector<std::string>{};
-  layer.metadata.entries.push_back(empty);
-  EXPECT_TRUE(ReadUsdc(Crate(layer)).ok());
+  // references and subLayers of another type than Sdf gives them.
+  Layer paths = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
+  MetadataEntry references{"references", ListOpKind::kPrepend, {}, 0};
+  references.value.type = ValueType::kPath;
+  references.value.array = true;
+  references.value.data = std::vector<std::string>{"/B"};
+  paths.prims[0].metadata.entries.push_back(references);
+  EXPECT_EQ(ReadUsdc(Crate(paths)).code(), Error::kWrongType);
+  Layer numbers = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
+  MetadataEntry sub_layers{"subLayers", ListOpKind::kExplicit, {}, 0};
+  sub_layers.value.type = ValueType::kDouble;
+  sub_layers.value.array = true;
+  sub_layers.value.data = std::vector<double>{1.0};
+  numbers.metadata.entries.push_back(sub_layers);
+  EXPECT_EQ(ReadUsdc(Crate(numbers)).code(), Error::kWrongType);
+}
+
+// A layer's sublayers with their offsets and a prim's references and payloads, each list edit as
+// written, read back from a crate as the text reader reads them: a reference to a layer's
+// defaultPrim (the empty path, outside the PATHS tree), layer offsets, an explicit empty list.
+TEST(Usdc, SubLayersReferencesAndPayloadsReadBackAsWritten) {
+  const Layer text = Text(
+      "#usda 1.0\n(\n    subLayers = [@anim.usda@ (offset = 24; scale = 2), @rig.usda@]\n)\n"
+      "def \"A\" (\n    prepend references = [@a.usda@</Body> (offset = 1; scale = 0.5), "
+      "@b.usda@]\n    append references = </C>\n    delete references = @d.usda@\n"
+      "    payload = @p.usdc@</P>\n) {}\n"
+      "def \"B\" (\n    references = None\n) {}\n"
+      "def \"C\" {}\n");
+  const Layer read = Read(Crate(text));
+  ASSERT_EQ(read.sub_layers.size(), 2u);
+  EXPECT_EQ(read.sub_layers[0].asset, "anim.usda");
+  EXPECT_EQ(read.sub_layers[0].time.offset, 24.0);
+  EXPECT_EQ(read.sub_layers[0].time.scale, 2.0);
+  EXPECT_EQ(read.sub_layers[1].asset, "rig.usda");
+  EXPECT_EQ(read.sub_layers[1].time.scale, 1.0);
+  const auto same = [](const ReferenceList& a, const ReferenceList& b) {
+    const auto key = [](const std::vector<Reference>& items) {
+      std::vector<std::string> out;
+      for (const Reference& r : items) {
+        out.push_back(r.asset + "|" + r.prim + "|" + std::to_string(r.time.offset) + "|" +
+                      std::to_string(r.time.scale));
+      }
+      return out;
+    };
+    EXPECT_EQ(a.is_explicit, b.is_explicit);
+    EXPECT_EQ(key(a.explicit_items), key(b.explicit_items));
+    EXPECT_EQ(key(a.added), key(b.added));
+    EXPECT_EQ(key(a.prepended), key(b.prepended));
+    EXPECT_EQ(key(a.appended), key(b.appended));
+    EXPECT_EQ(key(a.deleted), key(b.deleted));
+  };
+  for (const char* path : {"/A", "/B", "/C"}) {
+    SCOPED_TRACE(path);
+    ASSERT_NE(read.FindPrim(path), nullptr);
+    same(read.FindPrim(path)->references, text.FindPrim(path)->references);
+    same(read.FindPrim(path)->payloads, text.FindPrim(path)->payloads);
+  }
+  EXPECT_EQ(read.FindPrim("/A")->references.prepended.at(1).prim, "");  // b.usda's defaultPrim
+  EXPECT_TRUE(read.FindPrim("/B")->references.is_explicit);
 }
 
 // Prims nested past the reader's depth: refused while the path tree is read, before any path

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -39,13 +41,17 @@ using LayerStack = std::vector<StackLayer>;
 
 // One opinion of a composed prim: a prim of a layer of some layer stack (where a reference within
 // a layer, `</Prim>`, looks), the steps that take its paths to the composed layer (innermost
-// first), and how its time codes land on the composed layer's.
+// first), and how its time codes land on the composed layer's. The opinions of one prim path of
+// one layer stack, reached one way (a node, in Pcp's words), share a node number: their list
+// edits of references compose together, and all of them are stronger than what those references
+// bring in (local opinions first, as USD ranks them).
 struct Spec {
   const StackLayer* member = nullptr;
   const LayerStack* stack = nullptr;
   const Prim* prim = nullptr;
   std::shared_ptr<const std::vector<PathStep>> map;
   LayerOffset time;
+  uint64_t node = 0;
 };
 
 // `path` mapped by `steps`; nullopt where it has no place in the composed layer.
@@ -111,37 +117,62 @@ ListOp ExplicitList(std::vector<std::string> items) {
   return op;
 }
 
-// A prim's references, then its payloads (weaker, as USD ranks them). Each kind is one list op, as
-// Sdf builds it from the statements in order: a later statement with the same keyword replaces an
-// earlier one's items, and one that switches between an explicit list and list edits clears all
-// before it. Explicit: its items; else the prepended, added and appended ones (deletes edit
-// weaker layers' lists only).
-std::vector<Reference> ResolvedArcs(const Prim& prim) {
-  std::vector<Reference> out;
-  for (const bool payload : {false, true}) {
-    std::vector<const ArcStatement*> statements;
-    for (const ArcStatement& s : prim.arcs) {
-      if (s.payload != payload) continue;
-      const bool explicit_list = s.op == ListOpKind::kExplicit;
-      if (!statements.empty() &&
-          (statements.back()->op == ListOpKind::kExplicit) != explicit_list) {
-        statements.clear();
-      }
-      std::erase_if(statements, [&](const ArcStatement* before) { return before->op == s.op; });
-      statements.push_back(&s);
-    }
-    for (const ListOpKind kind :
-         {ListOpKind::kExplicit, ListOpKind::kPrepend, ListOpKind::kAdd, ListOpKind::kAppend}) {
-      for (const ArcStatement* s : statements) {
-        if (s->op == kind) out.insert(out.end(), s->items.begin(), s->items.end());
-      }
+// What a list edit of references compares: a reference's asset path, prim path and layer
+// offset, as written.
+std::string Key(const Reference& r) {
+  std::string key = r.asset + '\n' + r.prim + '\n';
+  for (const double d : {r.time.offset, r.time.scale}) {
+    char bytes[sizeof d];
+    std::memcpy(bytes, &d, sizeof d);
+    key.append(bytes, sizeof d);
+  }
+  return key;
+}
+
+// A reference, and the opinion that wrote it.
+struct Arc {
+  const Spec* spec;
+  const Reference* ref;
+};
+
+// Applies one opinion's list edit of references (or payloads) to the list that weaker opinions of
+// the same node made, as ApplyListOp does for tokens: an explicit list replaces it; else deletes,
+// adds, prepends (moved to the front, in order) and appends (moved to the back).
+void ApplyReferenceEdits(const ReferenceList& op, const Spec* spec, std::vector<Arc>* list) {
+  const auto arcs = [&](const std::vector<Reference>& items) {
+    std::vector<Arc> out;
+    for (const Reference& r : items) out.push_back({spec, &r});
+    return out;
+  };
+  if (op.is_explicit) {
+    *list = arcs(op.explicit_items);
+    return;
+  }
+  const auto remove = [&](const std::vector<Reference>& items) {
+    if (items.empty()) return;
+    std::unordered_set<std::string> gone;
+    for (const Reference& r : items) gone.insert(Key(r));
+    std::erase_if(*list, [&](const Arc& a) { return gone.contains(Key(*a.ref)); });
+  };
+  remove(op.deleted);
+  {
+    std::unordered_set<std::string> present;
+    for (const Arc& a : *list) present.insert(Key(*a.ref));
+    for (const Reference& r : op.added) {
+      if (present.insert(Key(r)).second) list->push_back({spec, &r});
     }
   }
-  // Each arc once, where it is strongest, as a list op holds each item once.
-  std::unordered_set<std::string> seen;
-  std::erase_if(out,
-                [&](const Reference& r) { return !seen.insert(r.asset + '\n' + r.prim).second; });
-  return out;
+  remove(op.prepended);
+  const std::vector<Arc> front = arcs(op.prepended);
+  list->insert(list->begin(), front.begin(), front.end());
+  remove(op.appended);  // an item both prepended and appended ends last
+  const std::vector<Arc> back = arcs(op.appended);
+  list->insert(list->end(), back.begin(), back.end());
+}
+
+// Whether a prim of a layer brings references or payloads in.
+bool BringsArcs(const Prim& prim) {
+  return prim.references.BringsAny() || prim.payloads.BringsAny();
 }
 
 // The composer's budget is in bytes of the composed layer, counted roughly as the model holds
@@ -248,7 +279,9 @@ class Composer {
     for (const StackLayer& m : *stack) {
       for (const uint32_t r : m.layer->roots) {
         const Prim& prim = m.layer->prims[r];
-        roots[prim.name].push_back(Spec{&m, stack, &prim, identity, m.time});
+        auto& specs = roots[prim.name];
+        const uint64_t node = specs.empty() ? next_node_++ : specs.front().node;
+        specs.push_back(Spec{&m, stack, &prim, identity, m.time, node});
       }
     }
     for (const std::string_view name : names) {
@@ -363,13 +396,6 @@ class Composer {
     return {};
   }
 
-  // ResolvedArcs(*prim), worked out once per prim.
-  const std::vector<Reference>& ArcsOf(const Prim* prim) {
-    auto [it, added] = arcs_.try_emplace(prim);
-    if (added) it->second = ResolvedArcs(*prim);
-    return it->second;
-  }
-
   // The nearest prim of `layer` above `path` that has references; null when none has. Worked
   // out once per layer and path.
   const Prim* ReferencingAncestor(const Layer& layer, std::string_view path) {
@@ -379,29 +405,49 @@ class Composer {
     auto [it, added] = referencing_ancestor_.try_emplace({&layer, std::string(parent)}, nullptr);
     if (added) {
       const Prim* prim = layer.FindPrim(parent);
-      it->second = prim && !ArcsOf(prim).empty() ? prim : ReferencingAncestor(layer, parent);
+      it->second = prim && BringsArcs(*prim) ? prim : ReferencingAncestor(layer, parent);
     }
     return it->second;
   }
 
-  // `spec`, then the specs its references bring in, each followed by its own (strongest first).
-  // A prim met again on another way through the references (a diamond) adds nothing: its
-  // opinions are in the stack already, stronger. One met again on the way to itself is a cycle.
-  // (A cycle through namespace, a prim below referencing one that composes a prim above, nests
-  // without end: Emit's depth limit and the budget stop it.)
-  Status Expand(const Spec& spec, const std::string& where, std::vector<const Prim*>* chain,
-                std::unordered_set<const Prim*>* seen, std::vector<Spec>* out) {
-    if (std::find(chain->begin(), chain->end(), spec.prim) != chain->end()) {
-      return Status(Error::kInvalidReference,
-                    "references form a cycle through <" + spec.prim->path + ">", where);
+  // A node's specs (strongest first), then the specs its references and payloads bring in, each
+  // node followed by what its own bring (strongest first). A node met again on another way
+  // through the references (a diamond) adds nothing: its opinions are in the stack already,
+  // stronger. One met again on the way to itself is a cycle. (A cycle through namespace, a prim
+  // below referencing one that composes a prim above, nests without end: Emit's depth limit and
+  // the budget stop it.)
+  Status Expand(std::span<const Spec> node, const std::string& where, int depth,
+                std::vector<const Prim*>* chain, std::unordered_set<const Prim*>* seen,
+                std::vector<Spec>* out) {
+    for (const Spec& spec : node) {
+      if (std::find(chain->begin(), chain->end(), spec.prim) != chain->end()) {
+        return Status(Error::kInvalidReference,
+                      "references form a cycle through <" + spec.prim->path + ">", where);
+      }
     }
-    if (!seen->insert(spec.prim).second) return {};
-    const std::vector<Reference>& arcs = ArcsOf(spec.prim);
-    SINEW_TRY(Spend(sizeof(Spec) + arcs.size() * sizeof(Reference), where));
-    out->push_back(spec);
-    chain->push_back(spec.prim);
-    for (const Reference& ref : arcs) {
-      if (chain->size() > size_t(kMaxReferenceDepth)) {
+    if (seen->contains(node.front().prim)) return {};
+    for (const Spec& spec : node) seen->insert(spec.prim);
+    // The node's references, then its payloads (weaker, as USD ranks them), each list composed
+    // from its specs' edits, the weakest first; each arc once, where it is strongest.
+    std::vector<Arc> arcs;
+    for (const bool payload : {false, true}) {
+      std::vector<Arc> list;
+      for (auto spec = node.rbegin(); spec != node.rend(); ++spec) {
+        ApplyReferenceEdits(payload ? spec->prim->payloads : spec->prim->references, &*spec, &list);
+      }
+      arcs.insert(arcs.end(), list.begin(), list.end());
+    }
+    {
+      std::unordered_set<std::string> once;
+      std::erase_if(arcs, [&](const Arc& a) { return !once.insert(Key(*a.ref)).second; });
+    }
+    SINEW_TRY(Spend(node.size() * sizeof(Spec) + arcs.size() * sizeof(Arc), where));
+    out->insert(out->end(), node.begin(), node.end());
+    for (const Spec& spec : node) chain->push_back(spec.prim);
+    for (const auto& [spec_pointer, ref_pointer] : arcs) {
+      const Spec& spec = *spec_pointer;
+      const Reference& ref = *ref_pointer;
+      if (depth >= kMaxReferenceDepth) {
         return Status(Error::kUnsupportedFeature,
                       "references nested deeper than " + std::to_string(kMaxReferenceDepth), where);
       }
@@ -458,23 +504,23 @@ class Composer {
       auto map = std::make_shared<std::vector<PathStep>>();
       map->push_back({path, own, internal});
       map->insert(map->end(), spec.map->begin(), spec.map->end());
-      // The referenced prim's opinions in each layer of the stack, strongest first.
-      bool found = false;
+      // The referenced prim's opinions in each layer of the stack, strongest first: one node.
+      std::vector<Spec> target;
+      const uint64_t target_node = next_node_++;
       for (const StackLayer& member : *stack) {
-        const Prim* prim = member.layer->FindPrim(path);
-        if (!prim) continue;
-        found = true;
-        const Spec target{&member, stack, prim, map, time.After(member.time)};
-        SINEW_TRY(Expand(target, where, chain, seen, out));
+        if (const Prim* prim = member.layer->FindPrim(path)) {
+          target.push_back(Spec{&member, stack, prim, map, time.After(member.time), target_node});
+        }
       }
-      if (!found) {
+      if (target.empty()) {
         return Status(Error::kInvalidReference,
                       "references <" + path + ">, which " +
                           (internal ? "this layer" : "@" + ref.asset + "@") + " does not hold",
                       where);
       }
+      SINEW_TRY(Expand(target, where, depth + 1, chain, seen, out));
     }
-    chain->pop_back();
+    chain->resize(chain->size() - node.size());
     return {};
   }
 
@@ -489,7 +535,12 @@ class Composer {
     std::vector<Spec> stack;
     std::vector<const Prim*> chain;
     std::unordered_set<const Prim*> seen;
-    for (const Spec& s : specs) SINEW_TRY(Expand(s, path, &chain, &seen, &stack));
+    for (size_t i = 0; i < specs.size();) {  // each node's specs together
+      size_t end = i + 1;
+      while (end < specs.size() && specs[end].node == specs[i].node) ++end;
+      SINEW_TRY(Expand(std::span(specs).subspan(i, end - i), path, 0, &chain, &seen, &stack));
+      i = end;
+    }
     const uint32_t index = uint32_t(out_.prims.size());
     {
       Prim prim;
@@ -679,7 +730,7 @@ class Composer {
   const uint64_t expansion_;
   uint64_t budget_;
   std::map<std::string, std::unique_ptr<OpenedLayer>> opened_;
-  std::unordered_map<const Prim*, std::vector<Reference>> arcs_;
+  uint64_t next_node_ = 0;
   std::map<std::pair<const Layer*, std::string>, const Prim*> referencing_ancestor_;
   std::unordered_map<const Layer*, std::unique_ptr<LayerStack>> stacks_;
   Layer out_;
@@ -687,7 +738,7 @@ class Composer {
 
 bool HasArcs(const Layer& layer) {
   return std::any_of(layer.prims.begin(), layer.prims.end(),
-                     [](const Prim& p) { return !p.arcs.empty(); });
+                     [](const Prim& p) { return BringsArcs(p); });
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "usd/layer.h"
+
 namespace sinew::loader::usd::crate {
 
 // The bootstrap: "PXR-USDC", eight version bytes (major, minor, patch, 0...), the table of
@@ -126,6 +128,15 @@ inline constexpr uint8_t kListOpHasDeleted = 1 << 3;
 inline constexpr uint8_t kListOpHasOrdered = 1 << 4;
 inline constexpr uint8_t kListOpHasPrepended = 1 << 5;
 inline constexpr uint8_t kListOpHasAppended = 1 << 6;
+// A list op's lists in the order the file writes them, each with its header bit.
+struct ListOpList {
+  uint8_t bit;
+  ListOpKind kind;
+};
+inline constexpr ListOpList kListOpLists[] = {
+    {kListOpHasExplicit, ListOpKind::kExplicit}, {kListOpHasAdded, ListOpKind::kAdd},
+    {kListOpHasPrepended, ListOpKind::kPrepend}, {kListOpHasAppended, ListOpKind::kAppend},
+    {kListOpHasDeleted, ListOpKind::kDelete},    {kListOpHasOrdered, ListOpKind::kReorder}};
 
 // The writer compresses integer arrays of at least this many elements, as USD does.
 inline constexpr uint64_t kMinCompressedArraySize = 16;

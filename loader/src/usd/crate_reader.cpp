@@ -1,6 +1,7 @@
 #include "usd/crate_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -269,6 +270,17 @@ class CrateReader {
   template <typename T>
   bool Lookup(Cursor& c, const TypeLayout& layout, uint64_t count, Value* out);
   bool Dictionary(uint64_t rep, Value* out, uint32_t depth);
+  // A dictionary's entries at the cursor (uint64 count, then each key and value), the cursor left
+  // after the last one.
+  bool DictionaryEntries(Cursor& c, usd::Dictionary* out, uint32_t depth);
+  // A reference's or payload's layer offset (two doubles), checked as the text reader checks one.
+  bool LayerOffsetAt(Cursor& c, LayerOffset* out);
+  // A prim's `references` (ReferenceListOp) or `payload` (PayloadListOp, or a single Payload as
+  // older files write it) into *out.
+  bool ReferenceListValue(uint64_t rep, bool payload, ReferenceList* out);
+  bool ReferenceItem(Cursor& c, bool payload, Reference* out);
+  // The layer's `subLayers` (a StringVector) and `subLayerOffsets` (a LayerOffsetVector).
+  bool SubLayerOffsets(uint64_t rep, std::vector<LayerOffset>* out);
   // A vector<T> (uint64 count, then elements) of tokens, strings, paths or doubles.
   bool Vector(Cursor& c, ValueType element, Value* out);
   bool ListOpValue(uint64_t rep, ValueType element, ListOp* out);
@@ -977,9 +989,12 @@ bool CrateReader::Dictionary(uint64_t rep, Value* out, uint32_t depth) {
   if ((rep & crate::kInlinedBit) || crate::Payload(rep) == 0) return true;  // empty, inlined
   Cursor c;
   if (!At(crate::Payload(rep), &c)) return false;
+  return DictionaryEntries(c, &std::get<usd::Dictionary>(out->data), depth);
+}
+
+bool CrateReader::DictionaryEntries(Cursor& c, usd::Dictionary* out, uint32_t depth) {
   uint64_t count = 0;
   if (!Get(c, &count) || !Count(c, count, 12, "dictionary entries")) return false;
-  auto& entries = std::get<usd::Dictionary>(out->data);
   for (uint64_t i = 0; i < count; ++i) {
     uint32_t key = 0;
     int64_t offset = 0;
@@ -994,7 +1009,99 @@ bool CrateReader::Dictionary(uint64_t rep, Value* out, uint32_t depth) {
     c.pos = from + uint64_t(offset);
     uint64_t value_rep = 0;
     if (!Get(c, &value_rep) || !Unpack(value_rep, &entry.value, depth + 1)) return false;
-    entries.push_back(std::move(entry));
+    out->push_back(std::move(entry));
+  }
+  return true;
+}
+
+bool CrateReader::LayerOffsetAt(Cursor& c, LayerOffset* out) {
+  const uint64_t at = c.pos;
+  if (!Get(c, &out->offset) || !Get(c, &out->scale)) return false;
+  if (!std::isfinite(out->offset) || !std::isfinite(out->scale) || out->scale == 0) {
+    return Fail(Error::kInvalidValue, "a layer offset that is not finite, or whose scale is 0",
+                where_, at);
+  }
+  if (out->scale < 0) {
+    return Fail(Error::kUnsupportedFeature,
+                "a layer offset with a negative scale (time running backwards)", where_, at);
+  }
+  return true;
+}
+
+bool CrateReader::ReferenceItem(Cursor& c, bool payload, Reference* out) {
+  uint32_t asset = 0, path = 0;
+  if (!Get(c, &asset) || !Get(c, &path) || !StringAt(asset, &out->asset, c)) return false;
+  // No prim (the referenced layer's defaultPrim) is the empty path, which the PATHS tree does
+  // not hold: an index within the table that it leaves unset.
+  if (path >= paths_.size() || paths_[path].set) {
+    if (!PathAt(path, &out->prim, c)) return false;
+    if (out->prim.find('.') != std::string::npos || !out->prim.starts_with('/')) {
+      return Fail(Error::kInvalidValue,
+                  "a reference names a prim, not a property: <" + out->prim + ">", where_, c.pos);
+    }
+  }
+  // Payloads carry a layer offset from version 0.8.0; references always, and custom data.
+  if (!payload || version_ >= crate::Version(0, 8, 0)) {
+    if (!LayerOffsetAt(c, &out->time)) return false;
+  }
+  if (!payload) {
+    usd::Dictionary unread;  // custom data: nothing sinew reads
+    if (!DictionaryEntries(c, &unread, 1)) return false;
+  }
+  if (out->asset.empty() && out->prim.empty()) {
+    return Fail(Error::kInvalidValue, "a reference without an asset path or a prim", where_, c.pos);
+  }
+  return true;
+}
+
+bool CrateReader::ReferenceListValue(uint64_t rep, bool payload, ReferenceList* out) {
+  const Type type = crate::TypeOf(rep);
+  Cursor c;
+  if (payload && type == Type::kPayload) {
+    Reference r;
+    if (!At(crate::Payload(rep), &c) || !ReferenceItem(c, true, &r)) return false;
+    out->Set(ListOpKind::kExplicit, {std::move(r)});
+    return true;
+  }
+  if (type != (payload ? Type::kPayloadListOp : Type::kReferenceListOp)) {
+    return Fail(
+        Error::kWrongType,
+        payload ? "'payload' is not a payload list op" : "'references' is not a reference list op",
+        where_, crate::Payload(rep));
+  }
+  uint8_t header = 0;
+  if (!At(crate::Payload(rep), &c) || !Get(c, &header)) return false;
+  const bool is_explicit = header & crate::kListOpIsExplicit;
+  if (is_explicit) out->Set(ListOpKind::kExplicit, {});
+  for (const auto& [bit, kind] : crate::kListOpLists) {
+    if (!(header & bit)) continue;
+    // An explicit list op's other lists are not Sdf's to hold: only its explicit items count.
+    if (is_explicit != (kind == ListOpKind::kExplicit)) break;
+    uint64_t count = 0;
+    if (!Get(c, &count) || !Count(c, count, payload ? 8 : 32, "references")) return false;
+    if (!Limit(c, count * sizeof(Reference), "references")) return false;
+    std::vector<Reference> items(count);
+    for (Reference& r : items) {
+      if (!ReferenceItem(c, payload, &r)) return false;
+    }
+    out->Set(kind, std::move(items));
+  }
+  return true;
+}
+
+bool CrateReader::SubLayerOffsets(uint64_t rep, std::vector<LayerOffset>* out) {
+  if (crate::TypeOf(rep) != Type::kLayerOffsetVector) {
+    return Fail(Error::kWrongType, "'subLayerOffsets' is not a list of layer offsets", where_,
+                crate::Payload(rep));
+  }
+  Cursor c;
+  uint64_t count = 0;
+  if (!At(crate::Payload(rep), &c) || !Get(c, &count) || !Count(c, count, 16, "layer offsets")) {
+    return false;
+  }
+  out->resize(count);
+  for (LayerOffset& offset : *out) {
+    if (!LayerOffsetAt(c, &offset)) return false;
   }
   return true;
 }
@@ -1045,14 +1152,7 @@ bool CrateReader::ListOpValue(uint64_t rep, ValueType element, ListOp* out) {
   uint8_t header = 0;
   if (!At(crate::Payload(rep), &c) || !Get(c, &header)) return false;
   if (header & crate::kListOpIsExplicit) out->written |= 1u << unsigned(ListOpKind::kExplicit);
-  const std::pair<uint8_t, ListOpKind> lists[] = {
-      {crate::kListOpHasExplicit, ListOpKind::kExplicit},
-      {crate::kListOpHasAdded, ListOpKind::kAdd},
-      {crate::kListOpHasPrepended, ListOpKind::kPrepend},
-      {crate::kListOpHasAppended, ListOpKind::kAppend},
-      {crate::kListOpHasDeleted, ListOpKind::kDelete},
-      {crate::kListOpHasOrdered, ListOpKind::kReorder}};
-  for (const auto& [bit, kind] : lists) {
+  for (const auto& [bit, kind] : crate::kListOpLists) {
     if (!(header & bit)) continue;
     Value items;
     if (!Vector(c, element, &items)) return false;
@@ -1140,9 +1240,8 @@ bool ListOpOf(Type type, ValueType* element) {
 
 // Composition arcs and variants, which a flattened layer has none of.
 bool CrateReader::Refused(std::string_view key, uint64_t rep) {
-  const bool arc = key == "references" || key == "payload" || key == "inheritPaths" ||
-                   key == "specializes" || key == "variantSetNames" || key == "variantSelection" ||
-                   key == "subLayers" || key == "relocates" || key == "layerRelocates";
+  const bool arc = key == "inheritPaths" || key == "specializes" || key == "variantSetNames" ||
+                   key == "variantSelection" || key == "relocates" || key == "layerRelocates";
   if (!arc) return false;
   // An empty list is no arc (writers leave empty subLayers behind).
   const Type type = crate::TypeOf(rep);
@@ -1161,7 +1260,8 @@ bool CrateReader::Refused(std::string_view key, uint64_t rep) {
   if (error_.code == Error::kNone) {
     Fail(Error::kUnsupportedFeature,
          "composition arc '" + std::string(key) +
-             "': sinew reads flattened layers (usdcat --flatten writes one)",
+             "': sinew composes sublayers, references and payloads only (usdcat --flatten "
+             "writes a layer without arcs)",
          where_, crate::Payload(rep));
   }
   return true;
@@ -1204,7 +1304,23 @@ bool Number(const Value& v, double* out) {
 
 bool CrateReader::LayerFields(const Fields& fields, Layer* layer,
                               std::vector<std::string>* children) {
+  std::vector<std::string> sub_layers;
+  std::vector<LayerOffset> offsets;
   for (const auto& [key, rep] : fields) {
+    if (key == "subLayers") {
+      Value v;
+      if (!Unpack(rep, &v, 1)) return false;
+      if (v.type != ValueType::kString && v.type != ValueType::kAsset && v.size() != 0) {
+        return Fail(Error::kWrongType, "'subLayers' is not a list of strings", where_,
+                    crate::Payload(rep));
+      }
+      sub_layers.assign(v.strings().begin(), v.strings().end());
+      continue;
+    }
+    if (key == "subLayerOffsets") {
+      if (!SubLayerOffsets(rep, &offsets)) return false;
+      continue;
+    }
     if (Refused(key, rep)) return false;
     if (key == "primChildren") {
       if (!Names(rep, children)) return false;
@@ -1241,12 +1357,31 @@ bool CrateReader::LayerFields(const Fields& fields, Layer* layer,
     }
     if (!Generic(key, rep, &layer->metadata)) return false;
   }
+  // Sdf keeps an offset per sublayer (none written: all identity).
+  if (!offsets.empty() && offsets.size() != sub_layers.size()) {
+    return Fail(Error::kInvalidUsdc,
+                std::to_string(offsets.size()) + " subLayerOffsets for " +
+                    std::to_string(sub_layers.size()) + " subLayers",
+                where_, 0);
+  }
+  for (size_t i = 0; i < sub_layers.size(); ++i) {
+    if (sub_layers[i].empty())
+      return Fail(Error::kInvalidValue, "an empty sublayer path", where_, 0);
+    layer->sub_layers.push_back({sub_layers[i], offsets.empty() ? LayerOffset{} : offsets[i], 0});
+  }
   return true;
 }
 
 bool CrateReader::PrimFields(const Fields& fields, Prim* prim, std::vector<std::string>* children,
                              std::vector<std::string>* properties) {
   for (const auto& [key, rep] : fields) {
+    if (key == "references" || key == "payload") {
+      const bool payload = key == "payload";
+      if (!ReferenceListValue(rep, payload, payload ? &prim->payloads : &prim->references)) {
+        return false;
+      }
+      continue;
+    }
     if (Refused(key, rep)) return false;
     if (key == "specifier") {
       uint32_t s = 0;

@@ -152,6 +152,9 @@ class CrateWriter {
   uint32_t Token(std::string_view text);
   uint32_t String(std::string_view text);
   uint32_t Path(const std::string& path);
+  // The index of the empty path (a reference to a layer's defaultPrim): an entry of the paths
+  // table that the PATHS tree does not reach, as USD writes it.
+  uint32_t EmptyPath();
   void Field(std::string_view name, uint64_t rep) { fields_.emplace_back(Token(name), rep); }
 
   // Values: each returns its ValueRep, its data (if any) appended to the file.
@@ -171,6 +174,11 @@ class CrateWriter {
   uint64_t DoubleRep(double v);
   uint64_t NamesRep(const std::vector<std::string>& names);  // a TokenVector
   uint64_t ListOpRep(const ListOp& op, Type type);
+  // A prim's references (ReferenceListOp) or payloads (PayloadListOp).
+  uint64_t ReferenceListRep(const ReferenceList& list, bool payload);
+  // The layer's sublayers: a StringVector of their paths and a LayerOffsetVector.
+  uint64_t SubLayerPathsRep(const std::vector<SubLayer>& sub_layers);
+  uint64_t SubLayerOffsetsRep(const std::vector<SubLayer>& sub_layers);
   uint64_t ValueRep(const Value& value);
   uint64_t ScalarRep(const Value& value, Type type);
   uint64_t ArrayRep(const Value& value, Type type);
@@ -202,6 +210,7 @@ class CrateWriter {
   };
   std::vector<PathNode> paths_;
   std::unordered_map<std::string, uint32_t> path_index_;
+  std::optional<uint32_t> empty_path_;
   std::vector<std::pair<uint32_t, uint64_t>> fields_;
   size_t pending_ = 0;  // the first field of the spec being built
   std::vector<uint32_t> fieldsets_;
@@ -249,6 +258,72 @@ uint32_t CrateWriter::Path(const std::string& path) {
   return index;
 }
 
+uint32_t CrateWriter::EmptyPath() {
+  if (!empty_path_) {
+    Path("/");  // the root first: the tree starts at entry 0
+    empty_path_ = uint32_t(paths_.size());
+    paths_.emplace_back();  // no parent, no one's child: outside the tree
+  }
+  return *empty_path_;
+}
+
+uint64_t CrateWriter::ReferenceListRep(const ReferenceList& list, bool payload) {
+  uint8_t header = list.is_explicit ? crate::kListOpIsExplicit : 0;
+  const std::pair<const std::vector<Reference>*, uint8_t> order[] = {
+      {&list.explicit_items, crate::kListOpHasExplicit},
+      {&list.added, crate::kListOpHasAdded},
+      {&list.prepended, crate::kListOpHasPrepended},
+      {&list.appended, crate::kListOpHasAppended},
+      {&list.deleted, crate::kListOpHasDeleted}};
+  // Indices first: strings and paths may not be added while the value is being written.
+  struct Item {
+    uint32_t asset, path;
+    LayerOffset time;
+  };
+  std::vector<std::vector<Item>> lists;
+  for (const auto& [items, bit] : order) {
+    if (items->empty()) continue;
+    header |= bit;
+    lists.emplace_back();
+    for (const Reference& r : *items) {
+      lists.back().push_back(
+          {String(r.asset), r.prim.empty() ? EmptyPath() : Path(r.prim), r.time});
+    }
+  }
+  const uint64_t at = out_.size();
+  Put(header);
+  for (const std::vector<Item>& items : lists) {
+    Put<uint64_t>(items.size());
+    for (const Item& item : items) {
+      Put(item.asset);
+      Put(item.path);
+      Put(item.time.offset);  // payloads too: the file is 0.8.0
+      Put(item.time.scale);
+      if (!payload) Put<uint64_t>(0);  // no custom data
+    }
+  }
+  return crate::MakeRep(payload ? Type::kPayloadListOp : Type::kReferenceListOp, at);
+}
+
+uint64_t CrateWriter::SubLayerPathsRep(const std::vector<SubLayer>& sub_layers) {
+  std::vector<uint32_t> strings;
+  for (const SubLayer& s : sub_layers) strings.push_back(String(s.asset));
+  const uint64_t at = out_.size();
+  Put<uint64_t>(strings.size());
+  for (const uint32_t i : strings) Put(i);
+  return crate::MakeRep(Type::kStringVector, at);
+}
+
+uint64_t CrateWriter::SubLayerOffsetsRep(const std::vector<SubLayer>& sub_layers) {
+  const uint64_t at = out_.size();
+  Put<uint64_t>(sub_layers.size());
+  for (const SubLayer& s : sub_layers) {
+    Put(s.time.offset);
+    Put(s.time.scale);
+  }
+  return crate::MakeRep(Type::kLayerOffsetVector, at);
+}
+
 uint64_t CrateWriter::DoubleRep(double v) {
   const bool in_range = std::isfinite(v) && std::fabs(v) <= double(FLT_MAX);
   const float f = in_range ? float(v) : 0.0f;
@@ -281,14 +356,7 @@ uint64_t CrateWriter::ListOpRep(const ListOp& op, Type type) {
   };
   std::vector<std::vector<uint32_t>> lists;
   uint8_t header = op.Has(ListOpKind::kExplicit) ? crate::kListOpIsExplicit : 0;
-  const std::pair<ListOpKind, uint8_t> order[] = {
-      {ListOpKind::kExplicit, crate::kListOpHasExplicit},
-      {ListOpKind::kAdd, crate::kListOpHasAdded},
-      {ListOpKind::kPrepend, crate::kListOpHasPrepended},
-      {ListOpKind::kAppend, crate::kListOpHasAppended},
-      {ListOpKind::kDelete, crate::kListOpHasDeleted},
-      {ListOpKind::kReorder, crate::kListOpHasOrdered}};
-  for (const auto& [kind, bit] : order) {
+  for (const auto& [bit, kind] : crate::kListOpLists) {
     const std::vector<std::string>& items = op.Items(kind);
     // An explicit empty list is the explicit bit alone; other empty lists are not written.
     if (items.empty()) continue;
@@ -502,6 +570,11 @@ void CrateWriter::PrimSpec(const Layer& layer, const Prim& prim) {
   if (prim.active) Field("active", BoolRep(*prim.active));
   if (prim.instanceable) Field("instanceable", BoolRep(*prim.instanceable));
   if (!prim.doc.empty()) Field("documentation", StringRep(prim.doc));
+  const auto written = [](const ReferenceList& list) {
+    return list.is_explicit || list.BringsAny() || !list.deleted.empty();
+  };
+  if (written(prim.references)) Field("references", ReferenceListRep(prim.references, false));
+  if (written(prim.payloads)) Field("payload", ReferenceListRep(prim.payloads, true));
   Generic(prim.metadata);
   std::vector<std::string> properties, children;
   for (const Attribute& a : prim.attributes) properties.push_back(a.name);
@@ -668,6 +741,10 @@ bool CrateWriter::Write(const Layer& layer) {
     if (*value) Field(name, DoubleRep(**value));
   }
   Generic(layer.metadata);
+  if (!layer.sub_layers.empty()) {
+    Field("subLayers", SubLayerPathsRep(layer.sub_layers));
+    Field("subLayerOffsets", SubLayerOffsetsRep(layer.sub_layers));
+  }
   std::vector<std::string> roots;
   for (uint32_t r : layer.roots) roots.push_back(layer.prims[r].name);
   if (!roots.empty()) Field("primChildren", NamesRep(roots));

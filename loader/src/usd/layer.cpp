@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 #include <unordered_set>
+#include <utility>
 
 namespace sinew::loader::usd {
 
@@ -57,6 +58,21 @@ std::vector<std::string> ListOp::Resolved() const {
   seen.clear();
   add(appended);
   return out;
+}
+
+void ReferenceList::Set(ListOpKind kind, std::vector<Reference> items) {
+  const bool explicit_list = kind == ListOpKind::kExplicit;
+  if (explicit_list != is_explicit) {
+    *this = ReferenceList();
+    is_explicit = explicit_list;
+  }
+  std::vector<Reference>* list = kind == ListOpKind::kExplicit  ? &explicit_items
+                                 : kind == ListOpKind::kAdd     ? &added
+                                 : kind == ListOpKind::kPrepend ? &prepended
+                                 : kind == ListOpKind::kAppend  ? &appended
+                                 : kind == ListOpKind::kDelete  ? &deleted
+                                                                : nullptr;  // a reorder
+  if (list) *list = std::move(items);
 }
 
 const MetadataEntry* Metadata::Find(std::string_view key) const noexcept {

@@ -139,11 +139,22 @@ struct SubLayer {
   size_t offset = 0;  // Byte offset of the item in the text.
 };
 
-// One `[prepend | append | ...] references | payload = ...` statement, its items as written.
-struct ArcStatement {
-  bool payload = false;
-  ListOpKind op = ListOpKind::kExplicit;
-  std::vector<Reference> items;
+// A prim's references, or its payloads: one list edit, as Sdf holds it — an explicit list, or
+// edits of the list weaker opinions make. Both readers fill it; the .usda reader from the
+// statements in order (Set), as Sdf builds one.
+struct ReferenceList {
+  bool is_explicit = false;  // an explicit list was written (its items may be none)
+  std::vector<Reference> explicit_items, added, prepended, appended, deleted;
+
+  // One statement: its items replace those an earlier statement of the same kind wrote, and a
+  // statement that switches between an explicit list and edits clears everything before it. A
+  // reorder (which Sdf no longer applies to references) sets only the mode.
+  void Set(ListOpKind kind, std::vector<Reference> items);
+  // Whether it names a reference to bring in (an explicit list with items, or items added,
+  // prepended or appended).
+  bool BringsAny() const noexcept {
+    return !explicit_items.empty() || !added.empty() || !prepended.empty() || !appended.empty();
+  }
 };
 
 struct Prim {
@@ -161,7 +172,7 @@ struct Prim {
   Metadata metadata;
   std::vector<Attribute> attributes;        // in file order (of first declarations)
   std::vector<Relationship> relationships;  // in file order
-  std::vector<ArcStatement> arcs;           // references and payloads (compose_stage.h)
+  ReferenceList references, payloads;       // composed by compose_stage.h
   std::vector<std::string> child_order;     // `reorder nameChildren = [...]`
   std::vector<std::string> property_order;  // `reorder properties = [...]`
   size_t offset = 0;                        // Byte offset of the specifier in the text.

@@ -188,7 +188,8 @@ bool UsdaReader::MetadataBlock(std::string* doc, Entry&& entry) {
 }
 
 bool UsdaReader::Arc(const Token& key, ListOpKind op) {
-  const bool reference = (key.text == "references" || key.text == "payload") && arcs_ != nullptr;
+  const bool reference =
+      (key.text == "references" || key.text == "payload") && arc_prim_ != nullptr;
   const bool sub_layers = key.text == "subLayers" && sub_layers_ != nullptr;
   Token token;
   if (!Peek(&token)) return false;
@@ -208,11 +209,10 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
                     "': sinew composes sublayers, references and payloads only (usdcat --flatten "
                     "writes a layer without arcs)");
   }
-  ArcStatement& statement = arcs_->emplace_back();
-  statement.payload = key.text == "payload";
-  statement.op = op;
+  ReferenceList& list = key.text == "payload" ? arc_prim_->payloads : arc_prim_->references;
+  std::vector<Reference> items;
   const auto item = [&](const Token& first) {
-    Reference& r = statement.items.emplace_back();
+    Reference& r = items.emplace_back();
     r.offset = first.offset;
     Token path = first;
     bool has_path = true;
@@ -236,14 +236,16 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
     if (!Peek(&after)) return false;
     return after.kind != TokenKind::kLeftParen || LayerOffsetBlock(true, &r.time);
   };
-  if (IsWord(token, "None")) return Next(&token);
-  if (token.kind != TokenKind::kLeftBracket) {
-    Next(&token);
-    return item(token);
+  if (IsWord(token, "None")) {
+    list.Set(op, {});
+    return Next(&token);
   }
-  Token open;
-  Next(&open);
-  return Items(open, TokenKind::kRightBracket, item);
+  Next(&token);
+  const bool read = token.kind != TokenKind::kLeftBracket
+                        ? item(token)
+                        : Items(token, TokenKind::kRightBracket, item);
+  if (read) list.Set(op, std::move(items));
+  return read;
 }
 
 bool UsdaReader::SubLayers(const Token& key, ListOpKind op) {
@@ -485,9 +487,9 @@ bool UsdaReader::Prim(Layer* layer, int32_t parent, const Token& specifier) {
     anchor_ = path;
     usd::Prim& prim = layer->prims[index];
     auto entry = [&](const Token& key, ListOpKind op) { return PrimEntry(&prim, &keys, key, op); };
-    arcs_ = &prim.arcs;
+    arc_prim_ = &prim;
     const bool read = MetadataBlock(&prim.doc, entry);
-    arcs_ = nullptr;
+    arc_prim_ = nullptr;
     if (!read) return false;
   }
   Token open;

@@ -113,9 +113,9 @@ class UsdaReader {
   // in a later declaration of the same property, replaces its value.
   template <typename Entry>
   bool MetadataBlock(std::string* doc, Entry&& entry);
-  // A composition arc's value after its '=': a prim's references and payloads into *arcs_ (the
-  // prim whose metadata is being read, else null), the layer's subLayers into *sub_layers_; any
-  // other arc only when it is empty (`[]`, `{}` or `None`, which writers leave behind), else
+  // A composition arc's value after its '=': a prim's references and payloads into *arc_prim_
+  // (the prim whose metadata is being read, else null), the layer's subLayers into *sub_layers_;
+  // any other arc only when it is empty (`[]`, `{}` or `None`, which writers leave behind), else
   // kUnsupportedFeature at `key`.
   bool Arc(const Token& key, ListOpKind op);
   // `subLayers = [@a.usda@ (offset = 10; scale = 2), @b.usda@]` after its '='.
@@ -182,7 +182,7 @@ class UsdaReader {
   uint32_t depth_ = 0;
   // The prim path that relative paths in values resolve against ("/" outside prims).
   std::string_view anchor_ = "/";
-  std::vector<ArcStatement>* arcs_ = nullptr;    // the arcs of the prim whose metadata is read
+  usd::Prim* arc_prim_ = nullptr;                // the prim whose metadata is read
   std::vector<SubLayer>* sub_layers_ = nullptr;  // the layer's, while its metadata is read
 };
 
