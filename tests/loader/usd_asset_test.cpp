@@ -1526,6 +1526,15 @@ TEST(UsdAsset, RefusesNonFiniteTransformsAndAnimationValues) {
               Error::kNonFiniteValue, "/R/Skel.restTransforms");
   ExpectError(with(rig, "bindTransforms = [((1,0,0,0)", "bindTransforms = [((inf,0,0,0)"),
               Error::kNonFiniteValue, "/R/Skel.bindTransforms");
+  // A double the asset's floats cannot hold would be an infinity there (a fuzzer's find: the
+  // rest pose of a rigid binding came out infinite).
+  const std::string huge = with(rig, "restTransforms = [((1,0,0,0),(0,1,0,0)",
+                                "restTransforms = [((1,0,0,0),(1e300,1,0,0)");
+  ExpectError(huge, Error::kNonFiniteValue, "/R/Skel.restTransforms");
+  auto past =
+      LoadUsdaFromMemory(std::span(reinterpret_cast<const uint8_t*>(huge.data()), huge.size()));
+  ASSERT_FALSE(past.ok());
+  EXPECT_EQ(past.error().message, "number 4 is past a float's range");
   ExpectError(Rig(std::string(kInfluences) + "        matrix4d primvars:skel:geomBindTransform = "
                                              "((1,0,0,0),(0,1,0,0),(0,0,1,0),(nan,0,0,1))\n"),
               Error::kNonFiniteValue, "/R/M.primvars:skel:geomBindTransform");

@@ -326,12 +326,13 @@ LoadStatus AddNodes(LoadState& c) {
   return {};
 }
 
-// The position of the first number of `v` that is not finite, or -1 (its float or double numbers;
-// other storage has none to check).
+// The position of the first number of `v` that is not finite once a float, or -1 (its float or
+// double numbers; other storage has none to check). A double past a float's range would be an
+// infinity in the asset, which holds floats.
 int64_t FirstNonFinite(const Value& v) {
   const auto first = [](auto numbers) -> int64_t {
     for (size_t i = 0; i < numbers.size(); ++i) {
-      if (!std::isfinite(numbers[i])) return int64_t(i);
+      if (!(std::fabs(numbers[i]) <= double(std::numeric_limits<float>::max()))) return int64_t(i);
     }
     return -1;
   };
@@ -350,7 +351,11 @@ LoadStatus CheckFinite(const Attribute* a, const std::string& where) {
   const auto bad = [&](const Value& v, const std::string& at) -> LoadStatus {
     const int64_t i = FirstNonFinite(v);
     if (i < 0) return {};
-    return {Error::kNonFiniteValue, at + "number " + std::to_string(i) + " is not finite", where};
+    const bool past_float = size_t(i) < v.doubles().size() && std::isfinite(v.doubles()[size_t(i)]);
+    return {Error::kNonFiniteValue,
+            at + "number " + std::to_string(i) +
+                (past_float ? " is past a float's range" : " is not finite"),
+            where};
   };
   if (a->default_value) SINEW_TRY(bad(*a->default_value, ""));
   for (const usd::TimeSample& sample : a->time_samples) {
