@@ -129,16 +129,16 @@ std::string Key(const Reference& r) {
   return key;
 }
 
-// A reference, and the opinion that wrote it.
+// A reference, and which of a node's specs wrote it.
 struct Arc {
-  const Spec* spec;
+  size_t spec;
   const Reference* ref;
 };
 
 // Applies one opinion's list edit of references (or payloads) to the list that weaker opinions of
 // the same node made, as ApplyListOp does for tokens: an explicit list replaces it; else deletes,
 // adds, prepends (moved to the front, in order) and appends (moved to the back).
-void ApplyReferenceEdits(const ReferenceList& op, const Spec* spec, std::vector<Arc>* list) {
+void ApplyReferenceEdits(const ReferenceList& op, size_t spec, std::vector<Arc>* list) {
   const auto arcs = [&](const std::vector<Reference>& items) {
     std::vector<Arc> out;
     for (const Reference& r : items) out.push_back({spec, &r});
@@ -396,6 +396,25 @@ class Composer {
     return {};
   }
 
+  // A node's references, then its payloads (weaker, as USD ranks them), each list composed from
+  // its specs' edits, the weakest first; each arc once, where it is strongest. Worked out once per
+  // node: a prim path of a layer stack (whose specs come in the same order every time).
+  const std::vector<Arc>& ArcsOf(std::span<const Spec> node) {
+    auto [it, added] = arcs_.try_emplace({node.front().stack, node.front().prim->path});
+    if (!added) return it->second;
+    std::vector<Arc>& arcs = it->second;
+    for (const bool payload : {false, true}) {
+      std::vector<Arc> list;
+      for (size_t i = node.size(); i-- > 0;) {
+        ApplyReferenceEdits(payload ? node[i].prim->payloads : node[i].prim->references, i, &list);
+      }
+      arcs.insert(arcs.end(), list.begin(), list.end());
+    }
+    std::unordered_set<std::string> once;
+    std::erase_if(arcs, [&](const Arc& a) { return !once.insert(Key(*a.ref)).second; });
+    return arcs;
+  }
+
   // The nearest prim of `layer` above `path` that has references; null when none has. Worked
   // out once per layer and path.
   const Prim* ReferencingAncestor(const Layer& layer, std::string_view path) {
@@ -427,25 +446,12 @@ class Composer {
     }
     if (seen->contains(node.front().prim)) return {};
     for (const Spec& spec : node) seen->insert(spec.prim);
-    // The node's references, then its payloads (weaker, as USD ranks them), each list composed
-    // from its specs' edits, the weakest first; each arc once, where it is strongest.
-    std::vector<Arc> arcs;
-    for (const bool payload : {false, true}) {
-      std::vector<Arc> list;
-      for (auto spec = node.rbegin(); spec != node.rend(); ++spec) {
-        ApplyReferenceEdits(payload ? spec->prim->payloads : spec->prim->references, &*spec, &list);
-      }
-      arcs.insert(arcs.end(), list.begin(), list.end());
-    }
-    {
-      std::unordered_set<std::string> once;
-      std::erase_if(arcs, [&](const Arc& a) { return !once.insert(Key(*a.ref)).second; });
-    }
+    const std::vector<Arc>& arcs = ArcsOf(node);
     SINEW_TRY(Spend(node.size() * sizeof(Spec) + arcs.size() * sizeof(Arc), where));
     out->insert(out->end(), node.begin(), node.end());
     for (const Spec& spec : node) chain->push_back(spec.prim);
-    for (const auto& [spec_pointer, ref_pointer] : arcs) {
-      const Spec& spec = *spec_pointer;
+    for (const auto& [spec_index, ref_pointer] : arcs) {
+      const Spec& spec = node[spec_index];
       const Reference& ref = *ref_pointer;
       if (depth >= kMaxReferenceDepth) {
         return Status(Error::kUnsupportedFeature,
@@ -731,6 +737,7 @@ class Composer {
   uint64_t budget_;
   std::map<std::string, std::unique_ptr<OpenedLayer>> opened_;
   uint64_t next_node_ = 0;
+  std::map<std::pair<const LayerStack*, std::string>, std::vector<Arc>> arcs_;
   std::map<std::pair<const Layer*, std::string>, const Prim*> referencing_ancestor_;
   std::unordered_map<const Layer*, std::unique_ptr<LayerStack>> stacks_;
   Layer out_;
