@@ -598,15 +598,17 @@ TEST(UsdcErrors, CompositionArcsAndVariantsAreRefusedByName) {
 
 // A layer's sublayers with their offsets and a prim's references and payloads, each list edit as
 // written, read back from a crate as the text reader reads them: a reference to a layer's
-// defaultPrim (the empty path, outside the PATHS tree), layer offsets, an explicit empty list.
+// defaultPrim (the empty path, outside the PATHS tree), layer offsets, explicit empty lists, a
+// single payload and a list of two.
 TEST(Usdc, SubLayersReferencesAndPayloadsReadBackAsWritten) {
   const Layer text = Text(
       "#usda 1.0\n(\n    subLayers = [@anim.usda@ (offset = 24; scale = 2), @rig.usda@]\n)\n"
       "def \"A\" (\n    prepend references = [@a.usda@</Body> (offset = 1; scale = 0.5), "
       "@b.usda@]\n    append references = </C>\n    delete references = @d.usda@\n"
       "    payload = @p.usdc@</P>\n) {}\n"
-      "def \"B\" (\n    references = None\n) {}\n"
-      "def \"C\" {}\n");
+      "def \"B\" (\n    references = None\n    payload = None\n) {}\n"
+      "def \"C\" (\n    payload = [@p.usda@</P>, </Q>]\n) {}\n"
+      "def \"Q\" {}\n");
   const Layer read = Read(Crate(text));
   ASSERT_EQ(read.sub_layers.size(), 2u);
   EXPECT_EQ(read.sub_layers[0].asset, "anim.usda");
@@ -630,7 +632,7 @@ TEST(Usdc, SubLayersReferencesAndPayloadsReadBackAsWritten) {
     EXPECT_EQ(key(a.appended), key(b.appended));
     EXPECT_EQ(key(a.deleted), key(b.deleted));
   };
-  for (const char* path : {"/A", "/B", "/C"}) {
+  for (const char* path : {"/A", "/B", "/C", "/Q"}) {
     SCOPED_TRACE(path);
     ASSERT_NE(read.FindPrim(path), nullptr);
     same(read.FindPrim(path)->references, text.FindPrim(path)->references);
@@ -638,6 +640,11 @@ TEST(Usdc, SubLayersReferencesAndPayloadsReadBackAsWritten) {
   }
   EXPECT_EQ(read.FindPrim("/A")->references.prepended.at(1).prim, "");  // b.usda's defaultPrim
   EXPECT_TRUE(read.FindPrim("/B")->references.is_explicit);
+  // `payload = None` and one payload are single Payload values, as OpenUSD writes them: None is
+  // the one without an asset path.
+  EXPECT_TRUE(read.FindPrim("/B")->payloads.is_explicit);
+  EXPECT_TRUE(read.FindPrim("/B")->payloads.explicit_items.empty());
+  EXPECT_EQ(read.FindPrim("/A")->payloads.explicit_items.at(0).asset, "p.usdc");
 }
 
 // Prims nested past the reader's depth: refused while the path tree is read, before any path

@@ -1045,11 +1045,20 @@ bool CrateReader::ReferenceItem(Cursor& c, bool payload, Reference* out) {
     if (!LayerOffsetAt(c, &out->time)) return false;
   }
   if (!payload) {
-    usd::Dictionary unread;  // custom data: nothing sinew reads
-    if (!DictionaryEntries(c, &unread, 1)) return false;
-  }
-  if (out->asset.empty() && out->prim.empty()) {
-    return Fail(Error::kInvalidValue, "a reference without an asset path or a prim", where_, c.pos);
+    // Custom data, which nothing in sinew reads: its entries are stepped over, values unread.
+    uint64_t count = 0;
+    if (!Get(c, &count) || !Count(c, count, 12, "custom data entries")) return false;
+    for (uint64_t i = 0; i < count; ++i) {
+      uint32_t key = 0;
+      int64_t offset = 0;
+      if (!Get(c, &key)) return false;
+      const uint64_t from = c.pos;
+      if (!Get(c, &offset)) return false;
+      if (offset < 8) return Invalid(c, "a custom data value's offset points backwards");
+      c.pos = from + uint64_t(offset);
+      uint64_t value_rep = 0;
+      if (!Get(c, &value_rep)) return false;
+    }
   }
   return true;
 }
@@ -1058,9 +1067,15 @@ bool CrateReader::ReferenceListValue(uint64_t rep, bool payload, ReferenceList* 
   const Type type = crate::TypeOf(rep);
   Cursor c;
   if (payload && type == Type::kPayload) {
+    // A single payload: how OpenUSD stores an explicit list of one payload with an asset path,
+    // and `payload = None` as a payload without one.
     Reference r;
     if (!At(crate::Payload(rep), &c) || !ReferenceItem(c, true, &r)) return false;
-    out->Set(ListOpKind::kExplicit, {std::move(r)});
+    if (r.asset.empty()) {
+      out->Set(ListOpKind::kExplicit, {});
+    } else {
+      out->Set(ListOpKind::kExplicit, {std::move(r)});
+    }
     return true;
   }
   if (type != (payload ? Type::kPayloadListOp : Type::kReferenceListOp)) {
@@ -1083,6 +1098,10 @@ bool CrateReader::ReferenceListValue(uint64_t rep, bool payload, ReferenceList* 
     std::vector<Reference> items(count);
     for (Reference& r : items) {
       if (!ReferenceItem(c, payload, &r)) return false;
+      if (r.asset.empty() && r.prim.empty()) {
+        return Fail(Error::kInvalidValue, "a reference without an asset path or a prim", where_,
+                    c.pos);
+      }
     }
     out->Set(kind, std::move(items));
   }

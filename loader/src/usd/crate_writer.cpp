@@ -268,6 +268,21 @@ uint32_t CrateWriter::EmptyPath() {
 }
 
 uint64_t CrateWriter::ReferenceListRep(const ReferenceList& list, bool payload) {
+  // As OpenUSD writes them, an explicit list of payloads that is empty (`payload = None`) or one
+  // payload with an asset path is a single Payload value, the empty one for None.
+  const std::vector<Reference>& only = list.explicit_items;
+  if (payload && list.is_explicit &&
+      (only.empty() || (only.size() == 1 && !only[0].asset.empty()))) {
+    const Reference none;
+    const Reference& r = only.empty() ? none : only[0];
+    const uint32_t asset = String(r.asset), path = r.prim.empty() ? EmptyPath() : Path(r.prim);
+    const uint64_t at = out_.size();
+    Put(asset);
+    Put(path);
+    Put(r.time.offset);
+    Put(r.time.scale);
+    return crate::MakeRep(Type::kPayload, at);
+  }
   uint8_t header = list.is_explicit ? crate::kListOpIsExplicit : 0;
   const std::pair<const std::vector<Reference>*, uint8_t> order[] = {
       {&list.explicit_items, crate::kListOpHasExplicit},
