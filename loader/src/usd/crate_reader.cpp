@@ -271,7 +271,7 @@ class CrateReader {
   bool Lookup(Cursor& c, const TypeLayout& layout, uint64_t count, Value* out);
   bool Dictionary(uint64_t rep, Value* out, uint32_t depth);
   // A dictionary's entries at the cursor (uint64 count, then each key and value), the cursor left
-  // after the last one.
+  // after the last one; with `out` null, stepped over without decoding keys or values.
   bool DictionaryEntries(Cursor& c, usd::Dictionary* out, uint32_t depth);
   // A reference's or payload's layer offset (two doubles), checked as the text reader checks one.
   bool LayerOffsetAt(Cursor& c, LayerOffset* out);
@@ -1000,7 +1000,7 @@ bool CrateReader::DictionaryEntries(Cursor& c, usd::Dictionary* out, uint32_t de
     int64_t offset = 0;
     if (!Get(c, &key)) return false;
     DictionaryEntry entry;
-    if (!StringAt(key, &entry.key, c)) return false;
+    if (out && !StringAt(key, &entry.key, c)) return false;
     // An offset from itself to the value's ValueRep (the value's own data between the two); the
     // next entry follows the ValueRep.
     const uint64_t from = c.pos;
@@ -1008,7 +1008,9 @@ bool CrateReader::DictionaryEntries(Cursor& c, usd::Dictionary* out, uint32_t de
     if (offset < 8) return Invalid(c, "a dictionary value's offset points backwards");
     c.pos = from + uint64_t(offset);
     uint64_t value_rep = 0;
-    if (!Get(c, &value_rep) || !Unpack(value_rep, &entry.value, depth + 1)) return false;
+    if (!Get(c, &value_rep)) return false;
+    if (!out) continue;
+    if (!Unpack(value_rep, &entry.value, depth + 1)) return false;
     out->push_back(std::move(entry));
   }
   return true;
@@ -1046,19 +1048,7 @@ bool CrateReader::ReferenceItem(Cursor& c, bool payload, Reference* out) {
   }
   if (!payload) {
     // Custom data, which nothing in sinew reads: its entries are stepped over, values unread.
-    uint64_t count = 0;
-    if (!Get(c, &count) || !Count(c, count, 12, "custom data entries")) return false;
-    for (uint64_t i = 0; i < count; ++i) {
-      uint32_t key = 0;
-      int64_t offset = 0;
-      if (!Get(c, &key)) return false;
-      const uint64_t from = c.pos;
-      if (!Get(c, &offset)) return false;
-      if (offset < 8) return Invalid(c, "a custom data value's offset points backwards");
-      c.pos = from + uint64_t(offset);
-      uint64_t value_rep = 0;
-      if (!Get(c, &value_rep)) return false;
-    }
+    if (!DictionaryEntries(c, nullptr, 1)) return false;
   }
   return true;
 }
