@@ -262,7 +262,7 @@ TEST(UsdReferences, RefusesReferencesThatCannotBeComposed) {
   refused("#usda 1.0\ndef \"A\" (\n    references = @b.usda@\n) {}\n", Error::kFileNotFound,
           "b.usda", "/A references @b.usda@: a layer read from memory cannot open another file");
   refused("#usda 1.0\ndef \"A\" (\n    references = </B> (offset = 10; scale = 0)\n) {}\n",
-          Error::kInvalidValue, "line 3, column 23", "whose scale is 0");
+          Error::kInvalidValue, "line 3, column 23", "whose scale has no finite inverse");
   refused("#usda 1.0\ndef \"A\" (\n    references = </B> (scale = -1)\n) {}\n",
           Error::kUnsupportedFeature, "line 3, column 23", "negative scale");
   refused("#usda 1.0\ndef \"A\" (\n    references = </B> (rate = 2)\n) {}\n", Error::kUsdaSyntax,
@@ -551,8 +551,10 @@ TEST(UsdSubLayers, AReferencesLayerOffsetMapsItsTimes) {
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   ASSERT_EQ(loaded->asset.animations.size(), 1u);
   EXPECT_FLOAT_EQ(cpu::RangeOf(loaded->asset.animations[0]).end, 2.5f);
-  // Within the stage, from a sublayer at another rate: the reference's offset is in the
-  // sublayer's time codes (48 a second), and what it brings lands as the prim it copies does.
+  // Within the stage, from a sublayer at another rate, as Pcp maps it: the reference keeps the
+  // mapping of the layer that writes it (48 a second to 24, a scale of 0.5) and adds no rate of
+  // its own, and the referenced prim's layer maps its times again (0.5 once more): 48 and 96
+  // land at 12 and 24. The reference's offset is in the sublayer's time codes.
   const std::string sub =
       "#usda 1.0\n(\n    timeCodesPerSecond = 48\n)\n"
       "def \"S\" {\n    float x.timeSamples = { 48: 1, 96: 2 }\n}\n"
@@ -562,14 +564,14 @@ TEST(UsdSubLayers, AReferencesLayerOffsetMapsItsTimes) {
       ComposedWith("#usda 1.0\n(\n    subLayers = [@a.usda@]\n)\n", {{"a.usda", sub}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(SampleTimes(*composed, "/S.x"), (std::vector<double>{24, 48}));
-  EXPECT_EQ(SampleTimes(*composed, "/C.x"), (std::vector<double>{24, 48}));
-  EXPECT_EQ(SampleTimes(*composed, "/D.x"), (std::vector<double>{48, 72}));
-  // Written in a sublayer brought in with an offset of its own: refused (see compose_stage.cpp).
+  EXPECT_EQ(SampleTimes(*composed, "/C.x"), (std::vector<double>{12, 24}));
+  EXPECT_EQ(SampleTimes(*composed, "/D.x"), (std::vector<double>{36, 48}));
+  // The same through a sublayer offset of 100: applied to the reference and to the layer.
   const Result<usd::Layer> offset = ComposedWith(
       "#usda 1.0\n(\n    subLayers = [@a.usda@ (offset = 100)]\n)\n", {{"a.usda", sub}});
-  ASSERT_FALSE(offset.ok());
-  EXPECT_EQ(offset.code(), Error::kUnsupportedFeature) << offset.error().ToString();
-  EXPECT_EQ(offset.error().where, "/C");
+  ASSERT_TRUE(offset.ok()) << offset.error().ToString();
+  EXPECT_EQ(SampleTimes(*offset, "/S.x"), (std::vector<double>{124, 148}));
+  EXPECT_EQ(SampleTimes(*offset, "/C.x"), (std::vector<double>{162, 174}));
 }
 
 // Sublayers name files relative to the layer that names them, as references do, and a reference
@@ -660,6 +662,32 @@ TEST(UsdSubLayers, ManyLayersOfOnePrimDoNotCountAsNestedReferences) {
   EXPECT_NE(composed->FindAttribute("/A.x"), nullptr);
 }
 
+// A reference is the file it names from the layer that writes it: the same name written in two
+// folders is two references (both come in), and a delete names the file as its own layer finds
+// it. A defaultPrim written as a path names the same prim.
+TEST(UsdSubLayers, ReferencesInListEditsAreTheFilesTheyNameFromTheirOwnLayer) {
+  const std::map<std::string, std::string> files = {
+      {"sub/weak.usda", "#usda 1.0\nover \"Hero\" (\n    prepend references = @body.usda@\n) {}\n"},
+      {"sub/body.usda",
+       "#usda 1.0\n(\n    defaultPrim = \"/Body\"\n)\ndef \"Body\" {\n    float inner = 1\n}\n"},
+      {"body.usda",
+       "#usda 1.0\n(\n    defaultPrim = \"Body\"\n)\ndef \"Body\" {\n"
+       "    float outer = 1\n}\n"}};
+  const Result<usd::Layer> both = ComposedWith(
+      "#usda 1.0\n(\n    subLayers = [@sub/weak.usda@]\n)\n"
+      "def \"Hero\" (\n    prepend references = @body.usda@\n) {}\n",
+      files);
+  ASSERT_TRUE(both.ok()) << both.error().ToString();
+  EXPECT_NE(both->FindAttribute("/Hero.outer"), nullptr);
+  EXPECT_NE(both->FindAttribute("/Hero.inner"), nullptr);
+  const Result<usd::Layer> deleted = ComposedWith(
+      "#usda 1.0\n(\n    subLayers = [@sub/weak.usda@]\n)\n"
+      "def \"Hero\" (\n    delete references = @./sub/body.usda@\n) {}\n",
+      files);
+  ASSERT_TRUE(deleted.ok()) << deleted.error().ToString();
+  EXPECT_EQ(deleted->FindAttribute("/Hero.inner"), nullptr);
+}
+
 // `text` as a crate file's bytes.
 std::string CrateOf(std::string_view text) {
   auto layer = usd::ReadUsda(text);
@@ -725,7 +753,9 @@ TEST(UsdSubLayers, RefusesSubLayersThatCannotBeComposed) {
     EXPECT_NE(layer.error().message.find(message), std::string::npos) << layer.error().ToString();
   };
   refused("subLayers = [@a.usda@ (scale = 0)]", Error::kInvalidValue, "line 3, column 27",
-          "whose scale is 0");
+          "whose scale has no finite inverse");
+  refused("subLayers = [@a.usda@ (scale = 1e-320)]", Error::kInvalidValue, "line 3, column 27",
+          "whose scale has no finite inverse");
   refused("subLayers = [@a.usda@ (offset = inf)]", Error::kInvalidValue, "line 3, column 27",
           "not finite");
   refused("prepend subLayers = [@a.usda@]", Error::kInvalidValue, "line 3, column 13",

@@ -28,14 +28,12 @@ struct PathStep {
   bool keep_outside = false;
 };
 
-// A layer of a layer stack (a layer and its sublayers, strongest first, each layer once): how its
-// time codes land on those of the stack's first layer, and whether a layer offset written on the
-// way to it (not only the layers' rates) takes part in that.
+// A layer of a layer stack (a layer and its sublayers, strongest first, each layer once), and how
+// its time codes land on those of the stack's first layer.
 struct StackLayer {
   const Layer* layer = nullptr;
   const std::string* name = nullptr;
   LayerOffset time;
-  bool offset_written = false;
 };
 using LayerStack = std::vector<StackLayer>;
 
@@ -117,10 +115,14 @@ ListOp ExplicitList(std::vector<std::string> items) {
   return op;
 }
 
-// What a list edit of references compares: a reference's asset path, prim path and layer
-// offset, as written.
-std::string Key(const Reference& r) {
-  std::string key = r.asset + '\n' + r.prim + '\n';
+// What a list edit of references compares, as Pcp compares them: a reference's asset path
+// resolved against the layer that writes it (the same file named from two folders is one item,
+// and one name meaning two files is two), its prim path and its layer offset.
+std::string Key(const Reference& r, const std::string& anchor) {
+  std::string key = r.asset.empty() ? std::string() : ResolveAssetPath(anchor, r.asset);
+  key += '\n';
+  key += r.prim;
+  key += '\n';
   for (const double d : {r.time.offset, r.time.scale}) {
     char bytes[sizeof d];
     std::memcpy(bytes, &d, sizeof d);
@@ -129,44 +131,47 @@ std::string Key(const Reference& r) {
   return key;
 }
 
-// A reference, and which of a node's specs wrote it.
+// A reference, which of a node's specs wrote it, and its Key.
 struct Arc {
   size_t spec;
   const Reference* ref;
+  std::string key;
 };
 
-// Applies one opinion's list edit of references (or payloads) to the list that weaker opinions of
-// the same node made, as ApplyListOp does for tokens: an explicit list replaces it; else deletes,
-// adds, prepends (moved to the front, in order) and appends (moved to the back).
-void ApplyReferenceEdits(const ReferenceList& op, size_t spec, std::vector<Arc>* list) {
+// Applies one opinion's list edit of references (or payloads), written by the node's spec `spec`
+// in the layer named `anchor`, to the list that weaker opinions of the same node made, as
+// ApplyListOp does for tokens: an explicit list replaces it; else deletes, adds, prepends (moved
+// to the front, in order) and appends (moved to the back).
+void ApplyReferenceEdits(const ReferenceList& op, size_t spec, const std::string& anchor,
+                         std::vector<Arc>* list) {
   const auto arcs = [&](const std::vector<Reference>& items) {
     std::vector<Arc> out;
-    for (const Reference& r : items) out.push_back({spec, &r});
+    for (const Reference& r : items) out.push_back({spec, &r, Key(r, anchor)});
     return out;
   };
   if (op.is_explicit) {
     *list = arcs(op.explicit_items);
     return;
   }
-  const auto remove = [&](const std::vector<Reference>& items) {
+  const auto remove = [&](const std::vector<Arc>& items) {
     if (items.empty()) return;
-    std::unordered_set<std::string> gone;
-    for (const Reference& r : items) gone.insert(Key(r));
-    std::erase_if(*list, [&](const Arc& a) { return gone.contains(Key(*a.ref)); });
+    std::unordered_set<std::string_view> gone;
+    for (const Arc& a : items) gone.insert(a.key);
+    std::erase_if(*list, [&](const Arc& a) { return gone.contains(a.key); });
   };
-  remove(op.deleted);
+  remove(arcs(op.deleted));
   {
     std::unordered_set<std::string> present;
-    for (const Arc& a : *list) present.insert(Key(*a.ref));
-    for (const Reference& r : op.added) {
-      if (present.insert(Key(r)).second) list->push_back({spec, &r});
+    for (const Arc& a : *list) present.insert(a.key);
+    for (Arc& a : arcs(op.added)) {
+      if (present.insert(a.key).second) list->push_back(std::move(a));
     }
   }
-  remove(op.prepended);
   const std::vector<Arc> front = arcs(op.prepended);
+  remove(front);
   list->insert(list->begin(), front.begin(), front.end());
-  remove(op.appended);  // an item both prepended and appended ends last
   const std::vector<Arc> back = arcs(op.appended);
+  remove(back);  // an item both prepended and appended ends last
   list->insert(list->end(), back.begin(), back.end());
 }
 
@@ -360,19 +365,18 @@ class Composer {
     if (auto it = stacks_.find(&top.layer); it != stacks_.end()) return it->second.get();
     auto stack = std::make_unique<LayerStack>();
     std::vector<const Layer*> chain;
-    SINEW_TRY(AddToStack(top.layer, top.name, {}, false, where, &chain, stack.get()));
+    SINEW_TRY(AddToStack(top.layer, top.name, {}, where, &chain, stack.get()));
     return stacks_.emplace(&top.layer, std::move(stack)).first->second.get();
   }
 
   Status AddToStack(const Layer& layer, const std::string& name, LayerOffset time,
-                    bool offset_written, const std::string& where, std::vector<const Layer*>* chain,
-                    LayerStack* stack) {
+                    const std::string& where, std::vector<const Layer*>* chain, LayerStack* stack) {
     if (std::any_of(stack->begin(), stack->end(),
                     [&](const StackLayer& s) { return s.layer == &layer; })) {
       return {};
     }
     SINEW_TRY(Spend(sizeof(StackLayer), where));
-    stack->push_back({&layer, &name, time, offset_written});
+    stack->push_back({&layer, &name, time});
     chain->push_back(&layer);
     for (const SubLayer& sub : layer.sub_layers) {
       const std::string what = (name.empty() ? "" : name + ": ") + "subLayers @" + sub.asset + "@";
@@ -389,8 +393,7 @@ class Composer {
       SINEW_TRY_ASSIGN(const double ratio, TimeCodeRatio(layer, opened->layer, what, where));
       SINEW_TRY_ASSIGN(const LayerOffset sub_time,
                        Checked(time.After(sub.time).After({0, ratio}), what, where));
-      const bool written = offset_written || sub.time.offset != 0 || sub.time.scale != 1;
-      SINEW_TRY(AddToStack(opened->layer, opened->name, sub_time, written, where, chain, stack));
+      SINEW_TRY(AddToStack(opened->layer, opened->name, sub_time, where, chain, stack));
     }
     chain->pop_back();
     return {};
@@ -406,12 +409,13 @@ class Composer {
     for (const bool payload : {false, true}) {
       std::vector<Arc> list;
       for (size_t i = node.size(); i-- > 0;) {
-        ApplyReferenceEdits(payload ? node[i].prim->payloads : node[i].prim->references, i, &list);
+        ApplyReferenceEdits(payload ? node[i].prim->payloads : node[i].prim->references, i,
+                            *node[i].member->name, &list);
       }
       arcs.insert(arcs.end(), list.begin(), list.end());
     }
     std::unordered_set<std::string> once;
-    std::erase_if(arcs, [&](const Arc& a) { return !once.insert(Key(*a.ref)).second; });
+    std::erase_if(arcs, [&](const Arc& a) { return !once.insert(a.key).second; });
     return arcs;
   }
 
@@ -450,9 +454,9 @@ class Composer {
     SINEW_TRY(Spend(node.size() * sizeof(Spec) + arcs.size() * sizeof(Arc), where));
     out->insert(out->end(), node.begin(), node.end());
     for (const Spec& spec : node) chain->push_back(spec.prim);
-    for (const auto& [spec_index, ref_pointer] : arcs) {
-      const Spec& spec = node[spec_index];
-      const Reference& ref = *ref_pointer;
+    for (const Arc& arc : arcs) {
+      const Spec& spec = node[arc.spec];
+      const Reference& ref = *arc.ref;
       if (depth >= kMaxReferenceDepth) {
         return Status(Error::kUnsupportedFeature,
                       "references nested deeper than " + std::to_string(kMaxReferenceDepth), where);
@@ -464,24 +468,21 @@ class Composer {
       const bool internal = ref.asset.empty();
       const std::string named = internal ? "<" + ref.prim + ">" : "@" + ref.asset + "@";
       const std::string what = "references " + named;
+      // Pcp scales by the rates of the two layers for a reference to another file only; a
+      // reference within the stage keeps the mapping of the layer that writes it, so that the
+      // stack's own mapping of each of its layers applies on top (a prim written in a sublayer
+      // with an offset, referenced from that sublayer, has its times mapped by it twice).
       const LayerStack* stack = spec.stack;
+      LayerOffset time = spec.time.After(ref.time);
       if (!internal) {
         SINEW_TRY_ASSIGN(const OpenedLayer* opened,
                          Open(*spec.member->name, ref.asset, where + " " + what));
         SINEW_TRY_ASSIGN(stack, StackOf(*opened, where));
-      } else if (spec.member->offset_written) {
-        // USD maps such a reference's times through the sublayer's offset twice (once as the
-        // layer the reference is written in, once as a layer of the stack it reaches into);
-        // refused rather than composed by a reading of that nobody has checked against USD.
-        return Status(Error::kUnsupportedFeature,
-                      what + ", written in " + *spec.member->name +
-                          ", a sublayer brought in with a layer offset",
-                      where);
+        SINEW_TRY_ASSIGN(const double ratio,
+                         TimeCodeRatio(*spec.member->layer, opened->layer, what, where));
+        time = time.After({0, ratio});
       }
-      SINEW_TRY_ASSIGN(const double ratio,
-                       TimeCodeRatio(*spec.member->layer, *stack->front().layer, what, where));
-      SINEW_TRY_ASSIGN(const LayerOffset time,
-                       Checked(spec.time.After(ref.time).After({0, ratio}), what, where));
+      SINEW_TRY_ASSIGN(time, Checked(time, what, where));
       std::string path = ref.prim;
       const Layer& top = *stack->front().layer;
       if (path.empty()) {
@@ -489,7 +490,8 @@ class Composer {
           return Status(Error::kInvalidReference,
                         "references @" + ref.asset + "@, which has no defaultPrim to name", where);
         }
-        path = "/" + top.default_prim;
+        // A name, or (as SdfLayer also reads it) a path, absolute or not.
+        path = top.default_prim.starts_with('/') ? top.default_prim : "/" + top.default_prim;
       }
       const std::string& own = spec.prim->path;
       if (internal && (own == path || own.starts_with(path + "/"))) {

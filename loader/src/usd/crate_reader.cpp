@@ -1019,14 +1019,8 @@ bool CrateReader::DictionaryEntries(Cursor& c, usd::Dictionary* out, uint32_t de
 bool CrateReader::LayerOffsetAt(Cursor& c, LayerOffset* out) {
   const uint64_t at = c.pos;
   if (!Get(c, &out->offset) || !Get(c, &out->scale)) return false;
-  if (!std::isfinite(out->offset) || !std::isfinite(out->scale) || out->scale == 0) {
-    return Fail(Error::kInvalidValue, "a layer offset that is not finite, or whose scale is 0",
-                where_, at);
-  }
-  if (out->scale < 0) {
-    return Fail(Error::kUnsupportedFeature,
-                "a layer offset with a negative scale (time running backwards)", where_, at);
-  }
+  Error code = Error::kNone;
+  if (const char* fault = out->Fault(&code)) return Fail(code, fault, where_, at);
   return true;
 }
 

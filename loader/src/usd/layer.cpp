@@ -60,6 +60,18 @@ std::vector<std::string> ListOp::Resolved() const {
   return out;
 }
 
+const char* LayerOffset::Fault(Error* code) const noexcept {
+  if (!std::isfinite(offset) || !std::isfinite(scale) || !std::isfinite(1 / scale)) {
+    *code = Error::kInvalidValue;
+    return "a layer offset that is not finite, or whose scale has no finite inverse";
+  }
+  if (scale < 0) {
+    *code = Error::kUnsupportedFeature;
+    return "a layer offset with a negative scale (time running backwards)";
+  }
+  return nullptr;
+}
+
 void ReferenceList::Set(ListOpKind kind, std::vector<Reference> items) {
   const bool explicit_list = kind == ListOpKind::kExplicit;
   if (explicit_list != is_explicit) {

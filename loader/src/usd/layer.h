@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sinew/core/error.h"
 #include "usd/value.h"
 
 namespace sinew::loader::usd {
@@ -117,6 +118,11 @@ struct LayerOffset {
   double offset = 0, scale = 1;
 
   double Apply(double t) const noexcept { return offset + scale * t; }
+  // What is wrong with it, or null, with the error's code in *code: numbers that are not finite or
+  // a scale without a finite inverse (0, or so small that its inverse overflows: USD refuses such
+  // an offset), kInvalidValue; a negative scale (time running backwards, where held samples would
+  // have to hold the other way, which sinew does not compose), kUnsupportedFeature.
+  const char* Fault(Error* code) const noexcept;
   // `this` after `inner`: t ↦ this->Apply(inner.Apply(t)).
   LayerOffset After(const LayerOffset& inner) const noexcept {
     return {offset + scale * inner.offset, scale * inner.scale};

@@ -298,16 +298,8 @@ bool UsdaReader::LayerOffsetBlock(bool reference, LayerOffset* out) {
     }
     (key.text == "offset" ? out->offset : out->scale) = *number;
   }
-  // USD refuses an offset it cannot invert (a scale of 0); one running backwards would need
-  // held samples to hold the other way.
-  if (!std::isfinite(out->offset) || !std::isfinite(out->scale) || out->scale == 0) {
-    return Fail(open.offset, Error::kInvalidValue,
-                "a layer offset that is not finite, or whose scale is 0");
-  }
-  if (out->scale < 0) {
-    return Fail(open.offset, Error::kUnsupportedFeature,
-                "a layer offset with a negative scale (time running backwards)");
-  }
+  Error code = Error::kNone;
+  if (const char* fault = out->Fault(&code)) return Fail(open.offset, code, fault);
   return true;
 }
 
