@@ -37,19 +37,38 @@ struct StackLayer {
 };
 using LayerStack = std::vector<StackLayer>;
 
-// One opinion of a composed prim: a prim of a layer of some layer stack (where a reference within
-// a layer, `</Prim>`, looks), the steps that take its paths to the composed layer (innermost
-// first), and how its time codes land on the composed layer's. The opinions of one prim path of
-// one layer stack, reached one way (a node, in Pcp's words), share a node number: their list
-// edits of references compose together, and all of them are stronger than what those references
-// bring in (local opinions first, as USD ranks them).
+// One opinion of a composed prim: a prim of a layer of some layer stack, the steps that take its
+// paths to the composed layer (innermost first), and how its time codes land on the composed
+// layer's.
 struct Spec {
   const StackLayer* member = nullptr;
   const LayerStack* stack = nullptr;
   const Prim* prim = nullptr;
   std::shared_ptr<const std::vector<PathStep>> map;
   LayerOffset time;
-  uint64_t node = 0;
+};
+
+// The opinions at one prim path of one layer stack — each of its layers' prim there (a node, in
+// Pcp's words) — in the stack's own namespace and time, and below them, strongest first, the
+// trees that arcs bring for that path: the prim's own arcs and those of its ancestors, descended
+// to it. Worked out once per stack and path (Composer::TreeAt).
+struct Tree;
+enum class ArcKind : uint8_t { kReference, kPayload };
+struct Branch {
+  std::shared_ptr<const Tree> tree;
+  ArcKind kind = ArcKind::kReference;
+  size_t depth = 0;  // the namespace depth of the prim whose arc brought it
+  // The tree's paths into this one's namespace (innermost first), and its times onto this one's.
+  std::shared_ptr<const std::vector<PathStep>> steps;
+  LayerOffset time;
+};
+struct Tree {
+  const LayerStack* stack = nullptr;
+  std::string path;
+  std::vector<std::pair<const StackLayer*, const Prim*>> specs;  // strongest first
+  std::vector<Branch> branches;                                  // strongest first
+  int height = 0;     // the most arcs followed down from here
+  bool empty = true;  // no opinion here nor in any branch
 };
 
 // `path` mapped by `steps`; nullopt where it has no place in the composed layer.
@@ -131,11 +150,12 @@ std::string Key(const Reference& r, const std::string& anchor) {
   return key;
 }
 
-// A reference, which of a node's specs wrote it, and its Key.
+// A reference or payload, which of a node's specs wrote it, and its Key.
 struct Arc {
   size_t spec;
   const Reference* ref;
   std::string key;
+  bool payload = false;
 };
 
 // Applies one opinion's list edit of references (or payloads), written by the node's spec `spec`
@@ -270,29 +290,21 @@ class Composer {
   Result<Layer> Run() {
     const std::string where = root_.name.empty() ? "subLayers" : root_.name + ": subLayers";
     SINEW_TRY_ASSIGN(const LayerStack* stack, StackOf(root_, where));
+    root_stack_ = stack;
     // The root prims of every layer of the stack, by name in USD's order (the weakest layer's
-    // first, then what each stronger one adds), each with its opinions strongest first.
-    const auto identity = std::make_shared<const std::vector<PathStep>>();
+    // first, then what each stronger one adds).
     std::vector<std::string_view> names;
-    std::unordered_map<std::string_view, std::vector<Spec>> roots;
+    std::unordered_set<std::string_view> named;
     for (auto m = stack->rbegin(); m != stack->rend(); ++m) {
       for (const uint32_t r : m->layer->roots) {
         const std::string_view name = m->layer->prims[r].name;
-        if (roots.try_emplace(name).second) names.push_back(name);
-      }
-    }
-    for (const StackLayer& m : *stack) {
-      for (const uint32_t r : m.layer->roots) {
-        const Prim& prim = m.layer->prims[r];
-        auto& specs = roots[prim.name];
-        const uint64_t node = specs.empty() ? next_node_++ : specs.front().node;
-        specs.push_back(Spec{&m, stack, &prim, identity, m.time, node});
+        if (named.insert(name).second) names.push_back(name);
       }
     }
     for (const std::string_view name : names) {
       std::string path(1, '/');  // (not "/" + name: GCC 12 warns of overlap that is not there)
       path += name;
-      SINEW_TRY(Emit(roots[name], path, -1));
+      SINEW_TRY(Emit(path, -1));
     }
     out_.IndexProperties();
     return std::move(out_);
@@ -399,19 +411,17 @@ class Composer {
     return {};
   }
 
-  // A node's references, then its payloads (weaker, as USD ranks them), each list composed from
-  // its specs' edits, the weakest first; each arc once, where it is strongest. Worked out once per
-  // node: a prim path of a layer stack (whose specs come in the same order every time).
-  const std::vector<Arc>& ArcsOf(std::span<const Spec> node) {
-    auto [it, added] = arcs_.try_emplace({node.front().stack, node.front().prim->path});
-    if (!added) return it->second;
-    std::vector<Arc>& arcs = it->second;
+  // A tree's references, then its payloads (weaker, as USD ranks them), each list composed from
+  // its specs' edits, the weakest first; each arc once, where it is strongest.
+  static std::vector<Arc> ArcsOf(const Tree& tree) {
+    std::vector<Arc> arcs;
     for (const bool payload : {false, true}) {
       std::vector<Arc> list;
-      for (size_t i = node.size(); i-- > 0;) {
-        ApplyReferenceEdits(payload ? node[i].prim->payloads : node[i].prim->references, i,
-                            *node[i].member->name, &list);
+      for (size_t i = tree.specs.size(); i-- > 0;) {
+        const auto& [member, prim] = tree.specs[i];
+        ApplyReferenceEdits(payload ? prim->payloads : prim->references, i, *member->name, &list);
       }
+      for (Arc& a : list) a.payload = payload;
       arcs.insert(arcs.end(), list.begin(), list.end());
     }
     std::unordered_set<std::string> once;
@@ -419,67 +429,88 @@ class Composer {
     return arcs;
   }
 
-  // The nearest prim of `layer` above `path` that has references; null when none has. Worked
-  // out once per layer and path.
-  const Prim* ReferencingAncestor(const Layer& layer, std::string_view path) {
-    const size_t slash = path.rfind('/');
-    if (slash == 0 || slash == std::string_view::npos) return nullptr;
-    const std::string_view parent = path.substr(0, slash);
-    auto [it, added] = referencing_ancestor_.try_emplace({&layer, std::string(parent)}, nullptr);
-    if (added) {
-      const Prim* prim = layer.FindPrim(parent);
-      it->second = prim && BringsArcs(*prim) ? prim : ReferencingAncestor(layer, parent);
+  // The tree at `path` of `stack`: the prim's opinions in each of the stack's layers; the
+  // branches of its parent's tree, descended to it (what its ancestors' arcs bring for it); the
+  // trees its own references and payloads bring. Branches strongest first, as Pcp ranks sibling
+  // arcs: every reference before every payload, then the arc of the deeper prim (the prim's own
+  // before its ancestors'), then as written. A tree asked for again while it is being worked out
+  // is a cycle. `where` (the composed prim) names the errors.
+  Result<std::shared_ptr<const Tree>> TreeAt(const LayerStack* stack, const std::string& path,
+                                             const std::string& where) {
+    const std::pair<const LayerStack*, std::string> key{stack, path};
+    if (auto it = trees_.find(key); it != trees_.end()) {
+      if (!it->second) {
+        return Status(Error::kInvalidReference, "references form a cycle through <" + path + ">",
+                      where);
+      }
+      return it->second;
     }
-    return it->second;
+    trees_.emplace(key, nullptr);  // being worked out
+    auto tree = std::make_shared<Tree>();
+    tree->stack = stack;
+    tree->path = path;
+    for (const StackLayer& member : *stack) {
+      if (const Prim* prim = member.layer->FindPrim(path)) tree->specs.push_back({&member, prim});
+    }
+    SINEW_TRY(Spend(sizeof(Tree) + tree->specs.size() * sizeof(Spec), where));
+    const size_t depth = size_t(std::count(path.begin(), path.end(), '/'));
+    if (const size_t slash = path.rfind('/'); slash != 0 && slash != std::string::npos) {
+      SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> parent,
+                       TreeAt(stack, path.substr(0, slash), where));
+      const std::string_view name = std::string_view(path).substr(slash);  // "/name"
+      for (const Branch& b : parent->branches) {
+        SINEW_TRY_ASSIGN(std::shared_ptr<const Tree> below,
+                         TreeAt(b.tree->stack, b.tree->path + std::string(name), where));
+        if (!below->empty)
+          tree->branches.push_back({std::move(below), b.kind, b.depth, b.steps, b.time});
+      }
+    }
+    if (!tree->specs.empty()) SINEW_TRY(AddArcs(tree.get(), depth, where));
+    std::stable_sort(tree->branches.begin(), tree->branches.end(),
+                     [](const Branch& a, const Branch& b) {
+                       if (a.kind != b.kind) return a.kind < b.kind;
+                       return a.depth > b.depth;
+                     });
+    for (const Branch& b : tree->branches)
+      tree->height = std::max(tree->height, b.tree->height + 1);
+    if (tree->height > kMaxReferenceDepth) {
+      return Status(Error::kUnsupportedFeature,
+                    "references nested deeper than " + std::to_string(kMaxReferenceDepth), where);
+    }
+    tree->empty = tree->specs.empty() && tree->branches.empty();
+    auto& slot = trees_[key];
+    slot = std::move(tree);
+    return slot;
   }
 
-  // A node's specs (strongest first), then the specs its references and payloads bring in, each
-  // node followed by what its own bring (strongest first). A node met again on another way
-  // through the references (a diamond) adds nothing: its opinions are in the stack already,
-  // stronger. One met again on the way to itself is a cycle. (A cycle through namespace, a prim
-  // below referencing one that composes a prim above, nests without end: Emit's depth limit and
-  // the budget stop it.)
-  Status Expand(std::span<const Spec> node, const std::string& where, int depth,
-                std::vector<const Prim*>* chain, std::unordered_set<const Prim*>* seen,
-                std::vector<Spec>* out) {
-    for (const Spec& spec : node) {
-      if (std::find(chain->begin(), chain->end(), spec.prim) != chain->end()) {
-        return Status(Error::kInvalidReference,
-                      "references form a cycle through <" + spec.prim->path + ">", where);
-      }
-    }
-    if (seen->contains(node.front().prim)) return {};
-    for (const Spec& spec : node) seen->insert(spec.prim);
-    const std::vector<Arc>& arcs = ArcsOf(node);
-    SINEW_TRY(Spend(node.size() * sizeof(Spec) + arcs.size() * sizeof(Arc), where));
-    out->insert(out->end(), node.begin(), node.end());
-    for (const Spec& spec : node) chain->push_back(spec.prim);
+  // The branches the tree's own arcs bring, written at namespace depth `depth`.
+  Status AddArcs(Tree* tree, size_t depth, const std::string& where) {
+    const std::vector<Arc> arcs = ArcsOf(*tree);
+    SINEW_TRY(Spend(arcs.size() * sizeof(Branch), where));
     for (const Arc& arc : arcs) {
-      const Spec& spec = node[arc.spec];
+      const auto& [member, prim] = tree->specs[arc.spec];
       const Reference& ref = *arc.ref;
-      if (depth >= kMaxReferenceDepth) {
-        return Status(Error::kUnsupportedFeature,
-                      "references nested deeper than " + std::to_string(kMaxReferenceDepth), where);
-      }
-      // The layer stack the reference reaches into (the spec's own for `</Prim>`), and how its
-      // times land on the composed layer's: the referencing spec's mapping, after the
-      // reference's layer offset, after the ratio of the referencing layer's time codes to those
-      // of the stack's first layer. Each of the stack's layers then adds its own mapping.
       const bool internal = ref.asset.empty();
       const std::string named = internal ? "<" + ref.prim + ">" : "@" + ref.asset + "@";
       const std::string what = "references " + named;
-      // Pcp scales by the rates of the two layers for a reference to another file only; a
-      // reference within the stage keeps the mapping of the layer that writes it, so that the
-      // stack's own mapping of each of its layers applies on top (a prim written in a sublayer
-      // with an offset, referenced from that sublayer, has its times mapped by it twice).
-      const LayerStack* stack = spec.stack;
-      LayerOffset time = spec.time.After(ref.time);
+      if (arc_depth_ >= kMaxReferenceDepth) {
+        return Status(Error::kUnsupportedFeature,
+                      "references nested deeper than " + std::to_string(kMaxReferenceDepth), where);
+      }
+      // The layer stack the reference reaches into (this one for `</Prim>`), and how its times
+      // land on this stack's: the writing layer's mapping, after the reference's layer offset,
+      // after (for another file only, as Pcp scales) the ratio of the two layers' rates. A
+      // reference within the stage so keeps the writing layer's mapping, and the referenced
+      // prim's layer maps its times again as that layer of the stack always does (a prim written
+      // in a sublayer with an offset, referenced from that same sublayer, is mapped by it twice).
+      const LayerStack* stack = tree->stack;
+      LayerOffset time = member->time.After(ref.time);
       if (!internal) {
         SINEW_TRY_ASSIGN(const OpenedLayer* opened,
-                         Open(*spec.member->name, ref.asset, where + " " + what));
+                         Open(*member->name, ref.asset, where + " " + what));
         SINEW_TRY_ASSIGN(stack, StackOf(*opened, where));
         SINEW_TRY_ASSIGN(const double ratio,
-                         TimeCodeRatio(*spec.member->layer, opened->layer, what, where));
+                         TimeCodeRatio(*member->layer, opened->layer, what, where));
         time = time.After({0, ratio});
       }
       SINEW_TRY_ASSIGN(time, Checked(time, what, where));
@@ -493,62 +524,62 @@ class Composer {
         // A name, or (as SdfLayer also reads it) a path, absolute or not.
         path = top.default_prim.starts_with('/') ? top.default_prim : "/" + top.default_prim;
       }
-      const std::string& own = spec.prim->path;
-      if (internal && (own == path || own.starts_with(path + "/"))) {
+      if (internal && (tree->path == path || tree->path.starts_with(path + "/"))) {
         return Status(Error::kInvalidReference,
                       "references <" + path + ">, the prim itself or one of its ancestors", where);
       }
-      // USD would also bring in what the references of the target's ancestors say of it; the
-      // composer follows references from the referenced prim down only.
-      for (const StackLayer& member : *stack) {
-        if (const Prim* above = ReferencingAncestor(*member.layer, path)) {
-          return Status(Error::kUnsupportedFeature,
-                        "references <" + path + ">, under <" + above->path +
-                            ">, which has references of its own (sinew follows references "
-                            "from the referenced prim down only)",
-                        where);
-        }
-      }
-      auto map = std::make_shared<std::vector<PathStep>>();
-      map->push_back({path, own, internal});
-      map->insert(map->end(), spec.map->begin(), spec.map->end());
-      // The referenced prim's opinions in each layer of the stack, strongest first: one node.
-      std::vector<Spec> target;
-      const uint64_t target_node = next_node_++;
-      for (const StackLayer& member : *stack) {
-        if (const Prim* prim = member.layer->FindPrim(path)) {
-          target.push_back(Spec{&member, stack, prim, map, time.After(member.time), target_node});
-        }
-      }
-      if (target.empty()) {
+      ++arc_depth_;
+      auto target = TreeAt(stack, path, where);
+      --arc_depth_;
+      if (!target.ok()) return target.status();
+      if ((*target)->empty) {
         return Status(Error::kInvalidReference,
                       "references <" + path + ">, which " +
                           (internal ? "this layer" : "@" + ref.asset + "@") + " does not hold",
                       where);
       }
-      SINEW_TRY(Expand(target, where, depth + 1, chain, seen, out));
+      auto steps = std::make_shared<std::vector<PathStep>>();
+      steps->push_back({path, tree->path, internal});
+      tree->branches.push_back({std::move(target).value(),
+                                arc.payload ? ArcKind::kPayload : ArcKind::kReference, depth,
+                                std::move(steps), time});
     }
-    chain->resize(chain->size() - node.size());
     return {};
   }
 
-  // The prim at `path` composed from `specs` (strongest first) and, after it, its children.
-  Status Emit(const std::vector<Spec>& specs, const std::string& path, int32_t parent) {
+  // `tree`'s opinions, then its branches' (strongest first, depth first), its paths mapped by
+  // `steps` and its times by `time` onto the composed layer's. A tree met again on another way
+  // (a diamond) adds nothing: its opinions are in the stack already, stronger.
+  Status Flatten(const Tree& tree, const std::shared_ptr<const std::vector<PathStep>>& steps,
+                 LayerOffset time, const std::string& where,
+                 std::unordered_set<const Tree*>* visited, std::vector<Spec>* out) {
+    if (!visited->insert(&tree).second) return {};
+    SINEW_TRY(Spend(tree.specs.size() * sizeof(Spec), where));
+    for (const auto& [member, prim] : tree.specs) {
+      out->push_back(Spec{member, tree.stack, prim, steps, time.After(member->time)});
+    }
+    for (const Branch& b : tree.branches) {
+      auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
+      map->insert(map->end(), steps->begin(), steps->end());
+      SINEW_TRY_ASSIGN(const LayerOffset t, Checked(time.After(b.time), "references", where));
+      SINEW_TRY(Flatten(*b.tree, map, t, where, visited, out));
+    }
+    return {};
+  }
+
+  // The prim at `path` of the composed layer (the root layer stack's namespace) and, after it,
+  // its children.
+  Status Emit(const std::string& path, int32_t parent) {
     if (size_t(std::count(path.begin(), path.end(), '/')) > kMaxNamespaceDepth) {
       return Status(Error::kUnsupportedFeature,
                     "prims nested deeper than " + std::to_string(kMaxNamespaceDepth) +
                         " levels (references that compose a prim inside itself?)",
                     path.substr(0, path.find('/', 1)));
     }
+    SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> tree, TreeAt(root_stack_, path, path));
     std::vector<Spec> stack;
-    std::vector<const Prim*> chain;
-    std::unordered_set<const Prim*> seen;
-    for (size_t i = 0; i < specs.size();) {  // each node's specs together
-      size_t end = i + 1;
-      while (end < specs.size() && specs[end].node == specs[i].node) ++end;
-      SINEW_TRY(Expand(std::span(specs).subspan(i, end - i), path, 0, &chain, &seen, &stack));
-      i = end;
-    }
+    std::unordered_set<const Tree*> visited;
+    SINEW_TRY(Flatten(*tree, identity_, {}, path, &visited, &stack));
     const uint32_t index = uint32_t(out_.prims.size());
     {
       Prim prim;
@@ -562,25 +593,18 @@ class Composer {
     } else {
       out_.prims[size_t(parent)].children.push_back(index);
     }
-    // Children by name, named in the order USD composes them (the weakest opinion's first, then
-    // what each stronger one adds), each with its opinions strongest first.
-    std::vector<std::string_view> names;
-    std::unordered_map<std::string_view, std::vector<Spec>> children;
+    // Children by name, in the order USD composes them (the weakest opinion's first, then what
+    // each stronger one adds).
+    std::vector<std::string> names;
+    std::unordered_set<std::string_view> named;
     for (auto s = stack.rbegin(); s != stack.rend(); ++s) {
       for (const uint32_t c : s->prim->children) {
-        const std::string_view name = s->member->layer->prims[c].name;
-        if (children.try_emplace(name).second) names.push_back(name);
+        const std::string& name = s->member->layer->prims[c].name;
+        if (named.insert(name).second) names.push_back(name);
       }
     }
-    for (const Spec& s : stack) {
-      for (const uint32_t c : s.prim->children) {
-        Spec child = s;
-        child.prim = &s.member->layer->prims[c];
-        children[child.prim->name].push_back(child);
-      }
-    }
-    for (const std::string_view name : names) {
-      SINEW_TRY(Emit(children[name], path + "/" + std::string(name), int32_t(index)));
+    for (const std::string& name : names) {
+      SINEW_TRY(Emit(path + "/" + name, int32_t(index)));
     }
     return {};
   }
@@ -738,9 +762,12 @@ class Composer {
   const uint64_t expansion_;
   uint64_t budget_;
   std::map<std::string, std::unique_ptr<OpenedLayer>> opened_;
-  uint64_t next_node_ = 0;
-  std::map<std::pair<const LayerStack*, std::string>, std::vector<Arc>> arcs_;
-  std::map<std::pair<const Layer*, std::string>, const Prim*> referencing_ancestor_;
+  const LayerStack* root_stack_ = nullptr;
+  const std::shared_ptr<const std::vector<PathStep>> identity_ =
+      std::make_shared<const std::vector<PathStep>>();
+  // Trees by stack and path; null while one is being worked out.
+  std::map<std::pair<const LayerStack*, std::string>, std::shared_ptr<const Tree>> trees_;
+  int arc_depth_ = 0;  // references being followed, one inside another
   std::unordered_map<const Layer*, std::unique_ptr<LayerStack>> stacks_;
   Layer out_;
 };

@@ -2,10 +2,11 @@
 // payloads"): the root layer's sublayers, each a weaker layer of the same prims, strongest first;
 // and every prim that references another prim — of the stage (`</Geometry>`), or of a layer file
 // beside it (`@./geometries/Body.usda@</Body>`, or that layer's defaultPrim, with the file's own
-// sublayers) — takes the referenced prim's metadata, properties and children, its own opinions
-// the stronger; paths inside the referenced prim are mapped to where it lands. Payloads are read
-// as references (after them, as USD ranks them). Layer offsets and the layers' rates re-time the
-// time samples brought in. The loader runs this before reading UsdSkel from the layer.
+// sublayers, and what its ancestors' references say of it) — takes the referenced prim's
+// metadata, properties and children, its own opinions the stronger; paths inside the referenced
+// prim are mapped to where it lands. Payloads are read as references, weaker than every one, as
+// USD ranks them. Layer offsets and the layers' rates re-time the time samples brought in. The
+// loader runs this before reading UsdSkel from the layer.
 #pragma once
 
 #include <cstdint>
