@@ -303,6 +303,12 @@ TEST(UsdReferences, RefusesReferencesThatCannotBeComposed) {
           "line 3, column 24", "expected 'offset', 'scale' or 'customData'");
   refused("#usda 1.0\ndef \"A\" (\n    references = </A.x>\n) {}\n", Error::kInvalidValue,
           "line 3, column 18", "names a prim, not a property");
+  // A reference to a path deeper than any prim may be, and a defaultPrim that deep: refused
+  // before the composer walks its ancestors (a fuzzer-sized file once overflowed the stack).
+  std::string deep_path;
+  for (int i = 0; i < 20000; ++i) deep_path += "/a";
+  refused("#usda 1.0\ndef \"A\" (\n    references = <" + deep_path + ">\n) {}\n",
+          Error::kUnsupportedFeature, "/A", "a prim path deeper than 256 levels");
   // Two prims that reference each other.
   refused(
       "#usda 1.0\ndef \"A\" (\n    references = </B>\n) {}\n"
@@ -758,11 +764,20 @@ TEST(UsdSubLayers, RefusesSubLayersThatCannotBeComposed) {
       LoadUsd(folder.Write("self.usda", "#usda 1.0\n(\n    subLayers = [@./self.usda@]\n)\n"));
   ASSERT_FALSE(self.ok());
   EXPECT_EQ(self.code(), Error::kInvalidReference) << self.error().ToString();
-  // Each level a folder deeper: stopped by the depth of nesting.
-  auto deep = LoadUsd(
-      folder.Write("deep/down.usda", "#usda 1.0\n(\n    subLayers = [@./deep/down.usda@]\n)\n"));
+  // Forty-one layers, each sublayering the next: stopped at 32 levels.
+  for (int i = 0; i <= 40; ++i) {
+    std::string name = "chain";
+    name += std::to_string(i);
+    std::string next = "chain";
+    next += std::to_string(i + 1);
+    folder.Write(name + ".usda", "#usda 1.0\n(\n    subLayers = [@" + next + ".usda@]\n)\n");
+  }
+  folder.Write("chain41.usda", "#usda 1.0\n");
+  auto deep = LoadUsd(folder.path() / "chain0.usda");
   ASSERT_FALSE(deep.ok());
-  EXPECT_EQ(deep.code(), Error::kFileNotFound) << deep.error().ToString();
+  EXPECT_EQ(deep.code(), Error::kUnsupportedFeature) << deep.error().ToString();
+  EXPECT_NE(deep.error().message.find("sublayers nested deeper than 32"), std::string::npos)
+      << deep.error().ToString();
   // A layer read from memory opens no other file.
   const std::string text = "#usda 1.0\n(\n    subLayers = [@a.usda@]\n)\n";
   auto memory =

@@ -255,7 +255,8 @@ TEST(UsdaErrors, RefusesMalformedPaths) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Composition arcs: sinew composes references and payloads (usd_composition_test.cpp), no other
+// Composition arcs: sinew composes sublayers, references and payloads (usd_composition_test.cpp),
+// no other
 
 TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
   struct Case {

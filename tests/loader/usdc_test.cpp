@@ -579,7 +579,10 @@ TEST(UsdcErrors, CompositionArcsAndVariantsAreRefusedByName) {
         << r.error().message;
     EXPECT_EQ(r.error().where.substr(0, 2), "/A");
   }
-  // references and subLayers of another type than Sdf gives them.
+}
+
+// references and subLayers of another type than Sdf gives them: kWrongType.
+TEST(UsdcErrors, ReferencesAndSubLayersOfAnotherTypeAreAWrongType) {
   Layer paths = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
   MetadataEntry references{"references", ListOpKind::kPrepend, {}, 0};
   references.value.type = ValueType::kPath;

@@ -445,6 +445,14 @@ class Composer {
       }
       return it->second;
     }
+    // Each level of a path is a tree worked out first (its ancestors'): a path deeper than any
+    // prim may be (a reference's target, a defaultPrim) is refused before it recurses.
+    const size_t depth = size_t(std::count(path.begin(), path.end(), '/'));
+    if (depth > kMaxNamespaceDepth) {
+      return Status(Error::kUnsupportedFeature,
+                    "a prim path deeper than " + std::to_string(kMaxNamespaceDepth) + " levels",
+                    where);
+    }
     trees_.emplace(key, nullptr);  // being worked out
     auto tree = std::make_shared<Tree>();
     tree->stack = stack;
@@ -453,7 +461,6 @@ class Composer {
       if (const Prim* prim = member.layer->FindPrim(path)) tree->specs.push_back({&member, prim});
     }
     SINEW_TRY(Spend(sizeof(Tree) + tree->specs.size() * sizeof(Spec), where));
-    const size_t depth = size_t(std::count(path.begin(), path.end(), '/'));
     if (const size_t slash = path.rfind('/'); slash != 0 && slash != std::string::npos) {
       SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> parent,
                        TreeAt(stack, path.substr(0, slash), where));

@@ -43,9 +43,10 @@ std::string ResolveAssetPath(std::string_view anchor, std::string_view asset);
 // a prim the layer stack lacks, to a layer without a defaultPrim when the reference names none, to
 // the prim itself or one of its ancestors, a cycle of references or of sublayers
 // (kInvalidReference); a layer whose timeCodesPerSecond is not positive, or times mapped past a
-// double's range (kInvalidValue); references or sublayers nested deeper than 32, or composing
-// more than `expansion` times the prims, properties and values of the layers read
-// (kUnsupportedFeature: a bound against a few lines that would expand into billions of prims); the
+// double's range (kInvalidValue); references or sublayers nested deeper than 32, prims (or a
+// reference's target path) nested deeper than 256, or composing more than `expansion` times the
+// prims, properties and values of the layers read (kUnsupportedFeature: a bound against a few
+// lines that would expand into billions of prims); the
 // opener's error for a file it cannot open, its message naming the prim and the reference or the
 // sublayer.
 Result<Layer> ComposeStage(Layer root, std::string_view root_name, const LayerOpener& open,

@@ -1074,8 +1074,10 @@ bool CrateReader::ReferenceListValue(uint64_t rep, bool payload, ReferenceList* 
   if (is_explicit) out->Set(ListOpKind::kExplicit, {});
   for (const auto& [bit, kind] : crate::kListOpLists) {
     if (!(header & bit)) continue;
-    // An explicit list op's other lists are not Sdf's to hold: only its explicit items count.
-    if (is_explicit != (kind == ListOpKind::kExplicit)) break;
+    // Only an explicit list op's explicit items count, and only an edit's other lists: Sdf
+    // holds no more. (The explicit list comes first: an explicit op's reading ends after it.)
+    const bool explicit_items = kind == ListOpKind::kExplicit;
+    if (is_explicit && !explicit_items) break;
     uint64_t count = 0;
     if (!Get(c, &count) || !Count(c, count, payload ? 8 : 32, "references")) return false;
     if (!Limit(c, count * sizeof(Reference), "references")) return false;
@@ -1087,7 +1089,7 @@ bool CrateReader::ReferenceListValue(uint64_t rep, bool payload, ReferenceList* 
                     c.pos);
       }
     }
-    out->Set(kind, std::move(items));
+    if (is_explicit == explicit_items) out->Set(kind, std::move(items));
   }
   return true;
 }

@@ -121,8 +121,9 @@ class UsdaReader {
   // `subLayers = [@a.usda@ (offset = 10; scale = 2), @b.usda@]` after its '='.
   bool SubLayers(const Token& key, ListOpKind op);
   // A layer offset `( offset = 10; scale = 2 )` after a sublayer or a reference (`reference`:
-  // customData may be there too), the '(' peeked. kInvalidValue for a scale of 0 or numbers that
-  // are not finite; kUnsupportedFeature for a negative scale.
+  // customData may be there too), the '(' peeked. kInvalidValue for numbers that are not finite
+  // or a scale without a finite inverse; kUnsupportedFeature for a negative scale
+  // (LayerOffset::Fault).
   bool LayerOffsetBlock(bool reference, LayerOffset* out);
   bool LayerEntry(Layer* layer, KeySet* keys, const Token& key, ListOpKind op);
   bool PrimEntry(usd::Prim* prim, KeySet* keys, const Token& key, ListOpKind op);

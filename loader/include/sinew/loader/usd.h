@@ -1,6 +1,6 @@
 // The UsdSkel loader: one USD layer (.usda text, docs/usda.md; a .usdc crate file or a .usdz
-// package, docs/usdc.md), its prims' references and payloads composed in (docs/usda.md,
-// "References"), into a validated sinew::Asset —
+// package, docs/usdc.md), its sublayers and its prims' references and payloads composed in
+// (docs/usda.md, "Sublayers, references and payloads"), into a validated sinew::Asset —
 // each Skeleton's joints as nodes, each skinned or blend-shaped Mesh as a mesh of one Primitive
 // with its Skin, each bound SkelAnimation as an Animation. The mapping, rule by rule, and what it
 // refuses: docs/usda.md, "The UsdSkel loader".
@@ -23,7 +23,8 @@ struct UsdOptions {
   InfluenceLayout influences = InfluenceLayout::kDense;
   uint32_t dense_k = 0;  // dense slots per vertex after conversion (0: enough for every influence)
   // How many times the memory of the layers read the stage composed from their references may
-  // take, the root layer counted as 32 MiB at least (docs/usda.md, "References"): a stage that
+  // take, the root layer counted as 32 MiB at least (docs/usda.md, "Sublayers, references and
+  // payloads"): a stage that
   // references one character N times holds about N times its prims and values. The bound keeps a
   // few hostile lines from expanding into billions of prims; raise it for a large stage that
   // instances a large asset more often.
