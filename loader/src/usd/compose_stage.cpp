@@ -42,7 +42,6 @@ using LayerStack = std::vector<StackLayer>;
 // layer's.
 struct Spec {
   const StackLayer* member = nullptr;
-  const LayerStack* stack = nullptr;
   const Prim* prim = nullptr;
   std::shared_ptr<const std::vector<PathStep>> map;
   LayerOffset time;
@@ -563,7 +562,7 @@ class Composer {
     if (!visited->insert(&tree).second) return {};
     SINEW_TRY(Spend(tree.specs.size() * sizeof(Spec), where));
     for (const auto& [member, prim] : tree.specs) {
-      out->push_back(Spec{member, tree.stack, prim, steps, time.After(member->time)});
+      out->push_back(Spec{member, prim, steps, time.After(member->time)});
     }
     for (const Branch& b : tree.branches) {
       auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
