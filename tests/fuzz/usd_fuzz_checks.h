@@ -1,10 +1,13 @@
-// What the USD fuzz targets (.usda, .usdc/.usdz) ask of what they read: a layer keeps the model's
+// What the USD fuzz targets (.usda, .usdc/.usdz) share: an opener that serves the input for
+// every file it names; and what they ask of what they read: a layer keeps the model's
 // invariants; an asset the UsdSkel loader accepted poses at the start of its first clip, every
 // drawn primitive deforms on the CPU reference and every rigid binding is placed, all without an
 // error (an error there means the loader let through something it should have refused).
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -13,8 +16,18 @@
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/rigid_transform_job.h"
 #include "usd/layer.h"
+#include "usd/read_layer.h"
 
 namespace sinew::fuzz {
+
+// An opener that serves the fuzz input itself for every file a layer names, read again under
+// that name: cycles, diamonds, nesting and layer offsets across files are reached.
+inline loader::usd::LayerOpener SelfOpener(std::span<const uint8_t> bytes,
+                                           const loader::usd::UsdcOptions& options = {}) {
+  return [bytes, options](const std::string& name) -> Result<loader::usd::OpenedLayer> {
+    return loader::usd::ReadNamedLayer(bytes, name, options);
+  };
+}
 
 // Each prim is found at its path, and parents and children agree.
 inline bool KeepsItsInvariants(const loader::usd::Layer& layer) {

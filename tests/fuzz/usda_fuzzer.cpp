@@ -26,14 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (!sinew::fuzz::KeepsItsInvariants(*layer)) __builtin_trap();
-  // Its sublayers and references composed keep them too: every file they name is the input
-  // itself, read again under that name, so that cycles, diamonds, nesting and layer offsets
-  // across files are reached.
-  const sinew::loader::usd::LayerOpener open =
-      [&](const std::string& name) -> sinew::Result<sinew::loader::usd::OpenedLayer> {
-    return sinew::loader::usd::ReadNamedLayer(std::span(data, size), name);
-  };
-  auto composed = sinew::loader::usd::ComposeStage(*layer, "", open, 1);
+  // Its sublayers and references composed keep them too, every file they name the input itself.
+  auto composed = sinew::loader::usd::ComposeStage(
+      *layer, "", sinew::fuzz::SelfOpener(std::span(data, size)), 1);
   if (!composed) {
     if (composed.error().code == sinew::Error::kNone || composed.error().where.empty())
       __builtin_trap();

@@ -25,16 +25,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!sinew::fuzz::KeepsItsInvariants(*layer)) __builtin_trap();
   // The layers a package's root layer references or sublayers, read within the same limit and
   // composed within 32 MiB (reference_expansion 1); the composed layer keeps the invariants too.
-  // A crate file's own sublayers and references are each the input itself, read again under the
-  // name they give, so that cycles, diamonds and nesting across files are reached.
-  const sinew::loader::usd::LayerOpener self =
-      [&](const std::string& name) -> sinew::Result<sinew::loader::usd::OpenedLayer> {
-    return sinew::loader::usd::ReadNamedLayer(bytes, name, options);
-  };
+  // A crate file's own sublayers and references are each the input itself (SelfOpener).
   auto composed =
       sinew::loader::usd::DetectLayerEncoding(bytes) == sinew::loader::usd::LayerEncoding::kUsdz
           ? sinew::loader::usd::ReadComposedLayer(bytes, "", 1, options)
-          : sinew::loader::usd::ComposeStage(*layer, "", self, 1);
+          : sinew::loader::usd::ComposeStage(*layer, "", sinew::fuzz::SelfOpener(bytes, options),
+                                             1);
   if (!composed) {
     if (composed.error().code == sinew::Error::kNone || composed.error().where.empty())
       __builtin_trap();
