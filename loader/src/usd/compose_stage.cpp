@@ -687,17 +687,23 @@ class Composer {
     return {};
   }
 
+  // What declares a property (attribute or relationship), from its strongest opinion.
+  template <typename Property>
+  static void Declare(const Property& strongest, Property* out) {
+    out->name = strongest.name;
+    out->custom = strongest.custom;
+    out->variability = strongest.variability;
+    out->offset = strongest.offset;
+  }
+
   // An attribute from its opinions (strongest first). What each opinion's lists and metadata
   // hold is spent as it is read, as well as what the result holds (by the caller).
   Status MergeAttribute(const std::vector<std::pair<const Spec*, const Attribute*>>& specs,
                         const std::string& path, Attribute* out) {
     const Attribute& strongest = *specs.front().second;
-    out->name = strongest.name;
+    Declare(strongest, out);
     out->type = strongest.type;
     out->array = strongest.array;
-    out->custom = strongest.custom;
-    out->variability = strongest.variability;
-    out->offset = strongest.offset;
     bool valued = false;
     std::unordered_set<std::string_view> keys;
     const std::string where = path + "." + strongest.name;
@@ -739,11 +745,7 @@ class Composer {
   // A relationship from its opinions, spent as MergeAttribute spends.
   Status MergeRelationship(const std::vector<std::pair<const Spec*, const Relationship*>>& specs,
                            const std::string& path, Relationship* out) {
-    const Relationship& strongest = *specs.front().second;
-    out->name = strongest.name;
-    out->custom = strongest.custom;
-    out->variability = strongest.variability;
-    out->offset = strongest.offset;
+    Declare(*specs.front().second, out);
     bool written = false;
     std::vector<std::string> targets;
     for (auto it = specs.rbegin(); it != specs.rend(); ++it) {
