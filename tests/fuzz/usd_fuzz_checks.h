@@ -41,10 +41,13 @@ inline bool KeepsItsInvariants(const loader::usd::Layer& layer) {
   return true;
 }
 
-// A composed layer (compose_stage.h) has no sublayers, references or payloads left.
+// A composed layer (compose_stage.h) has no sublayers, references, payloads or variants left.
 inline bool LeavesNoArcs(const loader::usd::Layer& layer) {
   for (const loader::usd::Prim& p : layer.prims) {
-    if (p.references.BringsAny() || p.payloads.BringsAny()) return false;
+    if (p.references.BringsAny() || p.payloads.BringsAny() || p.variants ||
+        p.path.find('{') != std::string::npos) {
+      return false;
+    }
   }
   return layer.sub_layers.empty();
 }

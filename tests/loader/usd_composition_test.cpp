@@ -7,10 +7,12 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/usd.h"
 #include "usd/compose_stage.h"
+#include "usd/crate_reader.h"
 #include "usd/crate_writer.h"
 #include "usd/usda_parser.h"
 #include "usd/usdz_package.h"
@@ -805,6 +808,217 @@ TEST(UsdSubLayers, RefusesSubLayersThatCannotBeComposed) {
   refused("subLayers = [</A>]", Error::kUsdaSyntax, "line 3, column 18", "expected a sublayer");
   refused("subLayers = [@a.usda@ (customData = {})]", Error::kUsdaSyntax, "line 3, column 28",
           "expected 'offset' or 'scale'");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Variant sets
+
+// The float at `property` ("/prim.name") of `layer`; NaN where there is none.
+float FloatAt(const usd::Layer& layer, const std::string& property) {
+  const usd::Attribute* a = layer.FindAttribute(property);
+  if (a == nullptr || a->UnblockedDefault() == nullptr) return std::nanf("");
+  const std::span<const float> floats = a->UnblockedDefault()->floats();
+  return floats.empty() ? std::nanf("") : floats[0];
+}
+
+// A prim whose variant sets hold opinions of it and of prims below it: the selected variant's
+// opinions are weaker than the prim's own and stronger than its references', its prims are the
+// prim's children, its paths land on the prim's, and a variant set of its own (selected inside
+// it) composes in turn.
+constexpr std::string_view kVariants =
+    "#usda 1.0\n"
+    "def \"Base\" {\n    float x = 9\n    float y = 9\n    float z = 9\n}\n"
+    "def \"A\" (\n    references = </Base>\n    prepend variantSets = [\"lod\", \"look\"]\n"
+    "    variants = {\n        string lod = \"high\"\n    }\n) {\n"
+    "    float x = 1\n"
+    "    variantSet \"lod\" = {\n"
+    "        \"high\" (\n            prepend variantSets = \"detail\"\n"
+    "            variants = { string detail = \"fine\" }\n        ) {\n"
+    "            float x = 2\n            float y = 2\n            rel r = </A/B>\n"
+    "            rel s = <B>\n            def \"B\" {\n                float b = 3\n            "
+    "}\n"
+    "            variantSet \"detail\" = {\n"
+    "                \"fine\" {\n                    float w = 4\n"
+    "                    over \"B\" {\n                        float q = 5\n"
+    "                    }\n                }\n            }\n        }\n"
+    "        \"low\" {\n            float y = 1\n        }\n    }\n"
+    "    variantSet \"look\" = {\n        \"red\" {\n            float c = 1\n        }\n    }\n"
+    "}\n";
+
+// What kVariants composes to, however it was read.
+void ExpectTheVariants(const usd::Layer& composed) {
+  EXPECT_EQ(FloatAt(composed, "/A.x"), 1.0f);  // its own
+  EXPECT_EQ(FloatAt(composed, "/A.y"), 2.0f);  // the variant's, over the reference's
+  EXPECT_EQ(FloatAt(composed, "/A.z"), 9.0f);  // the reference's
+  EXPECT_EQ(FloatAt(composed, "/A.w"), 4.0f);  // the nested variant's
+  EXPECT_EQ(FloatAt(composed, "/A/B.b"), 3.0f);
+  EXPECT_EQ(FloatAt(composed, "/A/B.q"), 5.0f);
+  EXPECT_EQ(composed.FindAttribute("/A.c"), nullptr);  // "look": nothing selected
+  EXPECT_EQ(composed.FindRelationship("/A.r")->targets.Resolved(),
+            std::vector<std::string>{"/A/B"});
+  EXPECT_EQ(composed.FindRelationship("/A.s")->targets.Resolved(),
+            std::vector<std::string>{"/A/B"});  // relative to the variant: the prim's child
+  // No prim of a variant is left in the layer, nor anything that declares one.
+  for (const usd::Prim& p : composed.prims) {
+    EXPECT_EQ(p.path.find('{'), std::string::npos) << p.path;
+    EXPECT_EQ(p.variants, nullptr) << p.path;
+  }
+  EXPECT_EQ(composed.prims.size(), 3u);  // Base, A, A/B
+}
+
+TEST(UsdVariants, TheSelectedVariantComposesBetweenThePrimsOwnOpinionsAndItsReferences) {
+  const Result<usd::Layer> composed = Composed(kVariants);
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  ExpectTheVariants(*composed);
+}
+
+// An asset with a variant set and the selection it makes by default, referenced twice from a
+// shot that selects the other variant for one of them: the strongest selection counts, for the
+// prim and for the prims below it, each copy on its own.
+TEST(UsdVariants, TheStrongestSelectionChoosesEachCopysVariant) {
+  const std::string asset =
+      "#usda 1.0\n(\n    defaultPrim = \"Asset\"\n)\n"
+      "def Xform \"Asset\" (\n    variantSets = [\"lod\"]\n"
+      "    variants = { string lod = \"high\" }\n) {\n"
+      "    def \"Body\" {}\n"
+      "    variantSet \"lod\" = {\n"
+      "        \"high\" {\n            over \"Body\" {\n                float v = 2\n"
+      "            }\n        }\n"
+      "        \"low\" {\n            over \"Body\" {\n                float v = 1\n"
+      "            }\n            def \"Proxy\" {}\n        }\n    }\n}\n";
+  const std::string shot =
+      "#usda 1.0\n"
+      "def \"Hero\" (\n    references = @asset.usda@\n) {}\n"
+      "def \"Extra\" (\n    references = @asset.usda@\n"
+      "    variants = { string lod = \"low\" }\n) {}\n"
+      "def \"Cut\" (\n    references = @asset.usda@</Asset/Body>\n) {}\n";
+  const Result<usd::Layer> composed = ComposedWith(shot, {{"asset.usda", asset}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/Hero/Body.v"), 2.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Extra/Body.v"), 1.0f);
+  EXPECT_EQ(composed->FindPrim("/Hero/Proxy"), nullptr);
+  EXPECT_NE(composed->FindPrim("/Extra/Proxy"), nullptr);
+  // A reference to a prim below the one with the variant set: the asset's own selection.
+  EXPECT_EQ(FloatAt(*composed, "/Cut.v"), 2.0f);
+}
+
+// A variant set holds nothing when no opinion selects a variant, when the selection names a
+// variant it lacks or is empty (a stronger opinion that selects none), and when the prim does not
+// declare it in `variantSets`; a selection authored weaker than the prim's own opinions counts.
+TEST(UsdVariants, AVariantNobodySelectsOrDeclaresHoldsNothing) {
+  const std::string sets =
+      "    variantSet \"v\" = {\n        \"a\" {\n            float x = 1\n        }\n    }\n";
+  const auto x = [&](const std::string& metadata, const std::string& extra = "") {
+    const Result<usd::Layer> composed =
+        Composed("#usda 1.0\n" + extra + "def \"P\" (\n" + metadata + "\n) {\n" + sets + "}\n");
+    EXPECT_TRUE(composed.ok()) << composed.error().ToString();
+    return composed.ok() ? FloatAt(*composed, "/P.x") : -1.0f;
+  };
+  EXPECT_TRUE(std::isnan(x("    variantSets = \"v\"")));
+  EXPECT_TRUE(std::isnan(x("    variantSets = \"v\"\n    variants = { string v = \"b\" }")));
+  EXPECT_TRUE(std::isnan(x("    variants = { string v = \"a\" }")));
+  EXPECT_EQ(x("    variantSets = \"v\"\n    variants = { string v = \"a\" }"), 1.0f);
+  EXPECT_EQ(x("    variantSets = \"v\"\n    references = </S>",
+              "def \"S\" (\n    variants = { string v = \"a\" }\n) {}\n"),
+            1.0f);
+  EXPECT_TRUE(
+      std::isnan(x("    variantSets = \"v\"\n    variants = { string v = \"\" }\n"
+                   "    references = </S>",
+                   "def \"S\" (\n    variants = { string v = \"a\" }\n) {}\n")));
+}
+
+// A variant that references another layer brings it in, its times re-timed as any reference's;
+// a sublayer's variant set composes in the stack as the root layer's would.
+TEST(UsdVariants, AVariantsReferencesAndASublayersVariantsCompose) {
+  const std::string rig =
+      "#usda 1.0\n(\n    defaultPrim = \"Rig\"\n    timeCodesPerSecond = 48\n)\n"
+      "def \"Rig\" {\n    float t.timeSamples = { 0: 1, 48: 2 }\n}\n";
+  const std::string asset =
+      "#usda 1.0\n"
+      "def \"Char\" (\n    variantSets = \"rig\"\n    variants = { string rig = \"full\" }\n) {\n"
+      "    variantSet \"rig\" = {\n        \"full\" (\n            references = @rig.usda@\n"
+      "        ) {}\n    }\n}\n";
+  const std::string shot = "#usda 1.0\n(\n    subLayers = [@asset.usda@]\n)\n";
+  const Result<usd::Layer> composed =
+      ComposedWith(shot, {{"asset.usda", asset}, {"rig.usda", rig}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(SampleTimes(*composed, "/Char.t"), (std::vector<double>{0, 24}));
+}
+
+// A stage that places the character of kBody in a variant, over its points.
+constexpr std::string_view kSizes =
+    "#usda 1.0\n"
+    "def Xform \"World\" (\n    variantSets = \"size\"\n"
+    "    variants = { string size = \"large\" }\n) {\n"
+    "    variantSet \"size\" = {\n"
+    "        \"large\" {\n            def \"Hero\" (\n"
+    "                references = @./parts/body.usda@\n            ) {\n"
+    "                over \"M\" {\n"
+    "                    point3f[] points = [(0,0,0), (2,0,0), (2,2,0), (0,2,0)]\n"
+    "                }\n            }\n        }\n    }\n}\n";
+
+// A character whose mesh's points come from the selected variant loads skinned, its points the
+// variant's.
+TEST(UsdVariants, ACharactersVariantGivesTheLoadedMeshItsPoints) {
+  Folder folder;
+  folder.Write("parts/body.usda", kBody);
+  const std::filesystem::path stage = folder.Write("stage.usda", kSizes);
+  auto loaded = LoadUsd(stage);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  for (const Warning& w : loaded->warnings) ADD_FAILURE() << w.where << ": " << w.message;
+  const Mesh* mesh = MeshNamed(loaded->asset, "/World/Hero/M");
+  ASSERT_NE(mesh, nullptr);
+  EXPECT_EQ(mesh->primitives.at(0).positions.at(3), 2.0f);
+  EXPECT_TRUE(mesh->primitives.at(0).skinned());
+  EXPECT_EQ(loaded->asset.skins.size(), 1u);
+}
+
+// A variant's prim that references an ancestor of where it lands, and variants and references
+// that lead to each other without end: refused, and soon (fuzzing found both taking seconds).
+TEST(UsdVariants, RefusesVariantsThatComposeAPrimInsideItself) {
+  const Result<usd::Layer> ancestor = Composed(
+      "#usda 1.0\ndef \"A\" (\n    variantSets = \"v\"\n    variants = { string v = \"x\" }\n) {\n"
+      "    variantSet \"v\" = {\n        \"x\" {\n            def \"B\" (\n"
+      "                references = </A>\n            ) {}\n        }\n    }\n}\n");
+  ASSERT_FALSE(ancestor.ok());
+  EXPECT_EQ(ancestor.code(), Error::kInvalidReference) << ancestor.error().ToString();
+  EXPECT_EQ(ancestor.error().where, "/A/B");
+  EXPECT_NE(ancestor.error().message.find("the prim itself or one of its ancestors"),
+            std::string::npos)
+      << ancestor.error().ToString();
+  const Result<usd::Layer> endless = Composed(
+      "#usda 1.0\n"
+      "def \"A\" (\n    variantSets = \"v\"\n    variants = { string v = \"x\" }\n) {\n"
+      "    variantSet \"v\" = {\n        \"x\" {\n            def \"B\" (\n"
+      "                references = </C>\n            ) {}\n        }\n    }\n}\n"
+      "def \"C\" (\n    variantSets = \"u\"\n    variants = { string u = \"z\" }\n) {\n"
+      "    variantSet \"u\" = {\n        \"z\" {\n            def \"D\" (\n"
+      "                references = </A>\n            ) {}\n        }\n    }\n}\n");
+  ASSERT_FALSE(endless.ok());
+  EXPECT_EQ(endless.code(), Error::kUnsupportedFeature) << endless.error().ToString();
+  EXPECT_NE(endless.error().message.find("references and variants nested deeper than 64"),
+            std::string::npos)
+      << endless.error().ToString();
+}
+
+// Binary layers hold variant sets as text ones do (crate_reader.h), and compose the same: the
+// stage above, and a character whose points come from a variant, loaded from .usdc files.
+TEST(UsdVariants, CrateLayersComposeTheirVariantSetsAsTextLayersDo) {
+  const std::string bytes = CrateOf(kVariants);
+  auto layer =
+      usd::ReadUsdc(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  ASSERT_TRUE(layer.ok()) << layer.error().ToString();
+  auto composed = usd::ComposeStage(std::move(*layer), "", {}, 8);
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  ExpectTheVariants(*composed);
+  Folder folder;
+  folder.Write("parts/body.usda", CrateOf(kBody));
+  auto loaded = LoadUsd(folder.Write("stage.usdc", CrateOf(kSizes)));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Mesh* mesh = MeshNamed(loaded->asset, "/World/Hero/M");
+  ASSERT_NE(mesh, nullptr);
+  EXPECT_EQ(mesh->primitives.at(0).positions.at(3), 2.0f);
+  EXPECT_TRUE(mesh->primitives.at(0).skinned());
 }
 
 TEST(ResolveAssetPath, IsRelativeToTheReferencingLayersFolder) {

@@ -255,8 +255,8 @@ TEST(UsdaErrors, RefusesMalformedPaths) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Composition arcs: sinew composes sublayers, references and payloads (usd_composition_test.cpp),
-// no other
+// Composition arcs: sinew composes sublayers, references, payloads and variant sets
+// (usd_composition_test.cpp), no other
 
 TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
   struct Case {
@@ -267,12 +267,10 @@ TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
   const Case cases[] = {
       {"def \"A\" (\n    inherits = </_class>\n) {}\n", "line 3, column 5", "inherits"},
       {"def \"A\" (\n    append specializes = </B>\n) {}\n", "line 3, column 12", "specializes"},
-      {"def \"A\" (\n    variantSets = [\"lod\"]\n) {}\n", "line 3, column 5", "variantSets"},
-      {"def \"A\" (\n    variants = { string lod = \"hi\" }\n) {}\n", "line 3, column 5",
-       "variants"},
       {"(\n    relocates = { </A>: </B> }\n)\n", "line 3, column 5", "relocates"},
-      {"def \"A\" {\n    variantSet \"lod\" = {\n        \"hi\" {}\n    }\n}\n", "line 3, column 5",
-       "variantSet"},
+      {"(\n    variantSets = [\"lod\"]\n)\n", "line 3, column 5", "variantSets"},
+      {"def \"A\" {\n    float f (\n        variants = { string a = \"b\" }\n    )\n}\n",
+       "line 4, column 9", "variants"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.text);
@@ -282,6 +280,41 @@ TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
   // references and payloads on anything but a prim
   ExpectError(Usda("(\n    references = @a.usda@\n)\n"), Error::kUnsupportedFeature,
               "line 3, column 5", "composition arc 'references'");
+}
+
+// Variant sets: their names and the variants' are SdfPath's, each variant written once, a
+// selection a string.
+TEST(UsdaErrors, RefusesVariantSetsThatAreMalformed) {
+  struct Case {
+    const char* text;
+    Error code;
+    const char* where;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"def \"A\" {\n    variantSet \"lod\" = {\n        \"hi fi\" {}\n    }\n}\n",
+       Error::kInvalidValue, "line 4, column 9", "variant name \"hi fi\""},
+      {"def \"A\" {\n    variantSet \"a/b\" = {}\n}\n", Error::kInvalidValue, "line 3, column 16",
+       "variant set name \"a/b\""},
+      {"def \"A\" {\n    variantSet \"v\" = {\n        \"x\" {}\n        \"x\" {}\n    }\n}\n",
+       Error::kInvalidValue, "line 5, column 9", "variant </A{v=x}> is written twice"},
+      {"def \"A\" {\n    variantSet \"v\" {}\n}\n", Error::kUsdaSyntax, "line 3, column 20",
+       "expected '=' after the variant set's name"},
+      {"def \"A\" {\n    variantSet \"v\" = {\n        x {}\n    }\n}\n", Error::kUsdaSyntax,
+       "line 4, column 9", "a variant (a string)"},
+      {"def \"A\" (\n    variants = { int lod = 1 }\n) {}\n", Error::kInvalidValue,
+       "line 3, column 5", "the selection for 'lod' is not a string"},
+      {"def \"A\" (\n    variants = { string lod = \"a/b\" }\n) {}\n", Error::kInvalidValue,
+       "line 3, column 5", "variants: 'lod' = 'a/b' is not"},
+      {"def \"A\" (\n    prepend variants = { string lod = \"a\" }\n) {}\n", Error::kInvalidValue,
+       "line 3, column 13", "not a list op"},
+      {"def \"A\" (\n    variantSets = [\"a.b\"]\n) {}\n", Error::kInvalidValue,
+       "line 3, column 19", "variant set name \"a.b\""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    ExpectError(Usda(c.text), c.code, c.where, c.message);
+  }
 }
 
 // An empty arc list composes nothing: writers leave them behind, and they are read past.

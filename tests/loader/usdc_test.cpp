@@ -138,6 +138,16 @@ void ExpectSameLayer(const Layer& a, const Layer& b) {
     EXPECT_EQ(p.child_order, q.child_order) << w;
     EXPECT_EQ(p.property_order, q.property_order) << w;
     ExpectSame(p.metadata, q.metadata, w);
+    ASSERT_EQ(p.variants == nullptr, q.variants == nullptr) << w;
+    if (p.variants) {
+      ExpectSame(p.variants->sets, q.variants->sets, w + " variantSets");
+      ASSERT_EQ(p.variants->selections.size(), q.variants->selections.size()) << w;
+      for (size_t k = 0; k < p.variants->selections.size(); ++k) {
+        EXPECT_EQ(p.variants->selections[k].set, q.variants->selections[k].set) << w;
+        EXPECT_EQ(p.variants->selections[k].variant, q.variants->selections[k].variant) << w;
+      }
+      EXPECT_EQ(p.variants->contents, q.variants->contents) << w;
+    }
     ASSERT_EQ(p.attributes.size(), q.attributes.size()) << w;
     // Both readers index the names (Layer::IndexProperties).
     EXPECT_EQ(p.attributes_by_name, q.attributes_by_name) << w;
@@ -562,15 +572,14 @@ TEST(UsdcErrors, EveryTruncationAndEveryCorruptByteIsAnErrorNotACrash) {
 
 // Each arc sinew does not compose, written as a crate writes it (a list op of paths, a vector of
 // strings): refused by its name, at the spec that holds it.
-TEST(UsdcErrors, CompositionArcsAndVariantsAreRefusedByName) {
-  for (const char* key : {"inheritPaths", "specializes", "variantSetNames"}) {
+TEST(UsdcErrors, OtherCompositionArcsAreRefusedByName) {
+  for (const char* key : {"inheritPaths", "specializes"}) {
     SCOPED_TRACE(key);
     Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
-    const bool strings = std::string_view(key) == "variantSetNames";
     MetadataEntry arc{key, ListOpKind::kPrepend, {}, 0};
-    arc.value.type = strings ? ValueType::kString : ValueType::kPath;
+    arc.value.type = ValueType::kPath;
     arc.value.array = true;
-    arc.value.data = std::vector<std::string>{strings ? "lod" : "/B"};
+    arc.value.data = std::vector<std::string>{"/B"};
     layer.prims[0].metadata.entries.push_back(arc);
     auto r = ReadUsdc(Crate(layer));
     EXPECT_EQ(r.code(), Error::kUnsupportedFeature);
@@ -648,6 +657,63 @@ TEST(Usdc, SubLayersReferencesAndPayloadsReadBackAsWritten) {
   EXPECT_TRUE(read.FindPrim("/B")->payloads.is_explicit);
   EXPECT_TRUE(read.FindPrim("/B")->payloads.explicit_items.empty());
   EXPECT_EQ(read.FindPrim("/A")->payloads.explicit_items.at(0).asset, "p.usdc");
+}
+
+// A prim's variant sets as OpenUSD's crate holds them: `variantSetNames` (a list op of strings),
+// `variantSelection` (a map of strings), a variant set's spec at "/A{lod=}" listing its
+// variants, and each variant a spec at "/A{lod=high}" with its prims and properties below it (a
+// set nested in a variant too): read back as the text reader reads them.
+TEST(Usdc, VariantSetsReadBackAsTheTextReaderReadsThem) {
+  const Layer text = Text(
+      "#usda 1.0\n"
+      "def Xform \"A\" (\n    prepend variantSets = [\"lod\", \"look\"]\n"
+      "    variants = {\n        string look = \"red\"\n        string lod = \"high\"\n    }\n"
+      ") {\n    def \"Child\" {}\n"
+      "    variantSet \"lod\" = {\n"
+      "        \"high\" (\n            variantSets = \"detail\"\n            kind = \"component\"\n"
+      "        ) {\n            float x = 2\n            rel r = </A/B>\n"
+      "            def Mesh \"B\" {\n                float y = 3\n            }\n"
+      "            variantSet \"detail\" = {\n                \"fine\" {\n"
+      "                    float w = 4\n                }\n            }\n        }\n"
+      "        \"low\" {\n        }\n    }\n"
+      "    variantSet \"look\" = {\n        \"red\" {\n            float c = 1\n        }\n"
+      "    }\n}\n");
+  ASSERT_NE(text.FindPrim("/A{lod=high}{detail=fine}"), nullptr);
+  const Layer read = Read(Crate(text));
+  ExpectSameLayer(text, read);
+  EXPECT_EQ(read.FindAttribute("/A{lod=high}/B.y")->UnblockedDefault()->floats()[0], 3.0f);
+  EXPECT_EQ(read.FindPrim("/A{lod=low}")->specifier, Specifier::kOver);
+}
+
+TEST(UsdcErrors, VariantSelectionsOfAnotherTypeOrWithBadNamesAreRefused) {
+  Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
+  MetadataEntry selection{"variantSelection", ListOpKind::kExplicit, {}, 0};
+  selection.value.type = ValueType::kString;
+  selection.value.data = std::vector<std::string>{"lod"};
+  layer.prims[0].metadata.entries.push_back(selection);
+  auto wrong = ReadUsdc(Crate(layer));
+  EXPECT_EQ(wrong.code(), Error::kWrongType) << wrong.error().ToString();
+  EXPECT_EQ(wrong.error().where.substr(0, 2), "/A");
+  // A selection the text reader would refuse, written by a writer that does not check it.
+  Layer bad = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
+  bad.prims[0].MakeVariants().selections.push_back({"lod", "a/b"});
+  auto refused = ReadUsdc(Crate(bad));
+  EXPECT_EQ(refused.code(), Error::kInvalidValue) << refused.error().ToString();
+  EXPECT_NE(refused.error().message.find("'lod' = 'a/b'"), std::string::npos)
+      << refused.error().ToString();
+}
+
+// A prim's name is an identifier, as the text reader holds them: one with a brace in it (a fuzzer
+// made one from a valid file) would pass for a variant's path.
+TEST(UsdcErrors, APrimNameThatIsNoIdentifierIsRefused) {
+  Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
+  layer.prims[0].name = "S{el";
+  layer.prims[0].path = "/S{el";
+  auto r = ReadUsdc(Crate(layer));
+  EXPECT_EQ(r.code(), Error::kInvalidUsdc) << r.error().ToString();
+  EXPECT_NE(r.error().message.find("a prim named 'S{el', which is not an identifier"),
+            std::string::npos)
+      << r.error().ToString();
 }
 
 // Prims nested past the reader's depth: refused while the path tree is read, before any path

@@ -66,9 +66,51 @@ struct Tree {
   std::string path;
   std::vector<std::pair<const StackLayer*, const Prim*>> specs;  // strongest first
   std::vector<Branch> branches;                                  // strongest first
+  // The variant sets its specs declare (their `variantSets` composed), and the trees of this
+  // stack at this path and its ancestors (up to a variant's own path) that declare any, this
+  // one first: where the variants that hold opinions of this path are chosen. Which variant is
+  // chosen depends on the composed prim (Composer::Emit), so those branches are not in
+  // `branches`: Composer::Flatten adds them.
+  std::vector<std::string> variant_sets;
+  std::vector<const Tree*> variant_owners;
   int height = 0;     // the most arcs followed down from here
-  bool empty = true;  // no opinion here nor in any branch
+  bool empty = true;  // no opinion here nor in any branch, and no variant that could hold one
 };
+
+// The variant chosen in each set of each tree that declares variant sets, for one composed prim
+// and its ancestors ("" for none); and the sets met while composing it with none chosen yet,
+// strongest first.
+using VariantKey = std::pair<const Tree*, std::string>;
+struct Variants {
+  std::map<VariantKey, std::string> chosen;
+  std::vector<VariantKey> open;
+};
+
+// The variant `prim` selects in `set` (its `variants`), if it selects one.
+const std::string* Selection(const Prim& prim, std::string_view set) {
+  if (!prim.variants) return nullptr;
+  for (const VariantSelection& s : prim.variants->selections) {
+    if (s.set == set) return &s.variant;
+  }
+  return nullptr;
+}
+
+// `path` without its variant selections: "/A{lod=high}/B" is "/A/B", where a variant's prim
+// lands.
+std::string WithoutVariants(std::string_view path) {
+  std::string out;
+  out.reserve(path.size());
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (path[i] != '{') {
+      out += path[i];
+      continue;
+    }
+    const size_t close = path.find('}', i);
+    if (close == std::string_view::npos) break;
+    i = close;
+  }
+  return out;
+}
 
 // `path` mapped by `steps`; nullopt where it has no place in the composed layer.
 std::optional<std::string> MapPath(const std::vector<PathStep>& steps, std::string path) {
@@ -194,9 +236,10 @@ void ApplyReferenceEdits(const ReferenceList& op, size_t spec, const std::string
   list->insert(list->end(), back.begin(), back.end());
 }
 
-// Whether a prim of a layer brings references or payloads in.
+// Whether a prim of a layer brings references, payloads or variants in (or holds a variant's
+// contents, which must not stay in the layer as a prim).
 bool BringsArcs(const Prim& prim) {
-  return prim.references.BringsAny() || prim.payloads.BringsAny();
+  return prim.references.BringsAny() || prim.payloads.BringsAny() || prim.variants != nullptr;
 }
 
 // The composer's budget is in bytes of the composed layer, counted roughly as the model holds
@@ -303,7 +346,7 @@ class Composer {
     for (const std::string_view name : names) {
       std::string path(1, '/');  // (not "/" + name: GCC 12 warns of overlap that is not there)
       path += name;
-      SINEW_TRY(Emit(path, -1));
+      SINEW_TRY(Emit(path, -1, {}));
     }
     out_.IndexProperties();
     return std::move(out_);
@@ -460,9 +503,13 @@ class Composer {
       if (const Prim* prim = member.layer->FindPrim(path)) tree->specs.push_back({&member, prim});
     }
     SINEW_TRY(Spend(sizeof(Tree) + tree->specs.size() * sizeof(Spec), where));
-    if (const size_t slash = path.rfind('/'); slash != 0 && slash != std::string::npos) {
+    // A variant's contents ("/A{lod=high}") have no parent here: what the prim's ancestors bring
+    // is in the prim's own tree, beside the variant.
+    if (const size_t slash = path.rfind('/');
+        slash != 0 && slash != std::string::npos && path.back() != '}') {
       SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> parent,
                        TreeAt(stack, path.substr(0, slash), where));
+      tree->variant_owners = parent->variant_owners;
       const std::string_view name = std::string_view(path).substr(slash);  // "/name"
       for (const Branch& b : parent->branches) {
         SINEW_TRY_ASSIGN(std::shared_ptr<const Tree> below,
@@ -472,6 +519,16 @@ class Composer {
       }
     }
     if (!tree->specs.empty()) SINEW_TRY(AddArcs(tree.get(), depth, where));
+    for (size_t i = tree->specs.size(); i-- > 0;) {
+      if (const PrimVariants* v = tree->specs[i].second->variants.get()) {
+        ApplyListOp(
+            v->sets, [](const std::string& t) { return t; }, &tree->variant_sets);
+      }
+    }
+    if (!tree->variant_sets.empty()) {
+      SINEW_TRY(Spend(Bytes(tree->variant_sets), where));
+      tree->variant_owners.insert(tree->variant_owners.begin(), tree.get());
+    }
     std::stable_sort(tree->branches.begin(), tree->branches.end(),
                      [](const Branch& a, const Branch& b) {
                        if (a.kind != b.kind) return a.kind < b.kind;
@@ -483,7 +540,7 @@ class Composer {
       return Status(Error::kUnsupportedFeature,
                     "references nested deeper than " + std::to_string(kMaxReferenceDepth), where);
     }
-    tree->empty = tree->specs.empty() && tree->branches.empty();
+    tree->empty = tree->specs.empty() && tree->branches.empty() && tree->variant_owners.empty();
     auto& slot = trees_[key];
     slot = std::move(tree);
     return slot;
@@ -530,7 +587,8 @@ class Composer {
         // A name, or (as SdfLayer also reads it) a path, absolute or not.
         path = top.default_prim.starts_with('/') ? top.default_prim : "/" + top.default_prim;
       }
-      if (internal && (tree->path == path || tree->path.starts_with(path + "/"))) {
+      const std::string at = WithoutVariants(tree->path);  // where it lands, for a variant's
+      if (internal && (at == path || at.starts_with(path + "/"))) {
         return Status(Error::kInvalidReference,
                       "references <" + path + ">, the prim itself or one of its ancestors", where);
       }
@@ -555,27 +613,80 @@ class Composer {
 
   // `tree`'s opinions, then its branches' (strongest first, depth first), its paths mapped by
   // `steps` and its times by `time` onto the composed layer's. A tree met again on another way
-  // (a diamond) adds nothing: its opinions are in the stack already, stronger.
+  // (a diamond) adds nothing: its opinions are in the stack already, stronger. The chosen
+  // variants of `variants` come before the references, as USD ranks them (the variants of the
+  // deeper prim first); a set of this tree's own with no variant chosen yet is added to
+  // variants->open, one of an ancestor's takes the variant the ancestor's own opinions select.
+  // `arcs`: how many arcs lead here from the composed prim's tree; variants and references that
+  // lead to each other more than 2 × kMaxReferenceDepth deep are refused, as TreeAt refuses
+  // references alone nested deeper than kMaxReferenceDepth.
   Status Flatten(const Tree& tree, const std::shared_ptr<const std::vector<PathStep>>& steps,
-                 LayerOffset time, const std::string& where,
-                 std::unordered_set<const Tree*>* visited, std::vector<Spec>* out) {
+                 LayerOffset time, int arcs, const std::string& where,
+                 std::unordered_set<const Tree*>* visited, Variants* variants,
+                 std::vector<Spec>* out) {
+    if (arcs > 2 * kMaxReferenceDepth) {
+      return Status(
+          Error::kUnsupportedFeature,
+          "references and variants nested deeper than " + std::to_string(2 * kMaxReferenceDepth),
+          where);
+    }
     if (!visited->insert(&tree).second) return {};
     SINEW_TRY(Spend(tree.specs.size() * sizeof(Spec), where));
     for (const auto& [member, prim] : tree.specs) {
       out->push_back(Spec{member, prim, steps, time.After(member->time)});
     }
+    for (const Tree* owner : tree.variant_owners) {
+      for (const std::string& set : owner->variant_sets) {
+        VariantKey key{owner, set};
+        auto it = variants->chosen.find(key);
+        if (it == variants->chosen.end()) {
+          if (owner == &tree) {
+            if (std::find(variants->open.begin(), variants->open.end(), key) ==
+                variants->open.end()) {
+              variants->open.push_back(std::move(key));
+            }
+            continue;
+          }
+          std::string variant;
+          for (const auto& spec : owner->specs) {
+            if (const std::string* s = Selection(*spec.second, set)) {
+              variant = *s;
+              break;
+            }
+          }
+          it = variants->chosen.emplace(std::move(key), std::move(variant)).first;
+        }
+        if (it->second.empty()) continue;
+        std::string from = owner->path;
+        from += '{';
+        from += set;
+        from += '=';
+        from += it->second;
+        from += '}';
+        std::string site = from;
+        site.append(tree.path, owner->path.size());
+        SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> contents,
+                         TreeAt(tree.stack, site, where));
+        if (contents->empty) continue;
+        auto map = std::make_shared<std::vector<PathStep>>();
+        map->push_back({std::move(from), owner->path, true});
+        map->insert(map->end(), steps->begin(), steps->end());
+        SINEW_TRY(Flatten(*contents, map, time, arcs + 1, where, visited, variants, out));
+      }
+    }
     for (const Branch& b : tree.branches) {
       auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
       map->insert(map->end(), steps->begin(), steps->end());
       SINEW_TRY_ASSIGN(const LayerOffset t, Checked(time.After(b.time), "references", where));
-      SINEW_TRY(Flatten(*b.tree, map, t, where, visited, out));
+      SINEW_TRY(Flatten(*b.tree, map, t, arcs + 1, where, visited, variants, out));
     }
     return {};
   }
 
   // The prim at `path` of the composed layer (the root layer stack's namespace) and, after it,
-  // its children.
-  Status Emit(const std::string& path, int32_t parent) {
+  // its children. `chosen`: the variants chosen for its ancestors.
+  Status Emit(const std::string& path, int32_t parent,
+              const std::map<VariantKey, std::string>& chosen) {
     if (size_t(std::count(path.begin(), path.end(), '/')) > kMaxNamespaceDepth) {
       return Status(Error::kUnsupportedFeature,
                     "prims nested deeper than " + std::to_string(kMaxNamespaceDepth) +
@@ -583,9 +694,27 @@ class Composer {
                     path.substr(0, path.find('/', 1)));
     }
     SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> tree, TreeAt(root_stack_, path, path));
+    // Each variant set met is given the variant that the strongest opinion of the prim, as far
+    // as it is composed, selects (as USD chooses, once every stronger arc is in), and the prim is
+    // composed again with it, until no set is left open.
     std::vector<Spec> stack;
-    std::unordered_set<const Tree*> visited;
-    SINEW_TRY(Flatten(*tree, identity_, {}, path, &visited, &stack));
+    Variants variants{chosen, {}};
+    while (true) {
+      stack.clear();
+      variants.open.clear();
+      std::unordered_set<const Tree*> visited;
+      SINEW_TRY(Flatten(*tree, identity_, {}, 0, path, &visited, &variants, &stack));
+      if (variants.open.empty()) break;
+      std::string variant;
+      for (const Spec& s : stack) {
+        if (const std::string* selected = Selection(*s.prim, variants.open.front().second)) {
+          variant = *selected;
+          break;
+        }
+      }
+      variants.chosen.emplace(std::move(variants.open.front()), std::move(variant));
+    }
+    if (stack.empty()) return {};  // a variant that holds nothing for it
     const uint32_t index = uint32_t(out_.prims.size());
     {
       Prim prim;
@@ -610,7 +739,7 @@ class Composer {
       }
     }
     for (const std::string& name : names) {
-      SINEW_TRY(Emit(path + "/" + name, int32_t(index)));
+      SINEW_TRY(Emit(path + "/" + name, int32_t(index), variants.chosen));
     }
     return {};
   }

@@ -5,7 +5,9 @@
 // sublayers, and what its ancestors' references say of it) — takes the referenced prim's
 // metadata, properties and children, its own opinions the stronger; paths inside the referenced
 // prim are mapped to where it lands. Payloads are read as references, weaker than every one, as
-// USD ranks them. Layer offsets and the layers' rates re-time the time samples brought in. The
+// USD ranks them. A prim's variant sets bring the opinions of the variant the strongest opinion
+// selects (docs/usda.md, "Variant sets"), weaker than the prim's own and stronger than its
+// references. Layer offsets and the layers' rates re-time the time samples brought in. The
 // loader runs this before reading UsdSkel from the layer.
 #pragma once
 
@@ -34,16 +36,16 @@ using LayerOpener = std::function<Result<OpenedLayer>(const std::string& name)>;
 // is absolute, with `.` and `..` folded away ("scenes/a.usda" and "../b.usda" give "b.usda").
 std::string ResolveAssetPath(std::string_view anchor, std::string_view asset);
 
-// `root` (named `root_name`) with its sublayers and every prim's references and payloads
-// composed in, and no arcs left. Time samples brought in land where the layer offsets and the
-// layers' timeCodesPerSecond (or framesPerSecond, where only that is authored) map them, as USD
-// maps them. A prim reached again by another way through the references adds nothing (its
-// opinions are there already); so does a layer met again in one layer stack. Errors, each at
-// the referencing prim (at "<root_name>: subLayers" for the root layer's sublayers): a reference to
-// a prim the layer stack lacks, to a layer without a defaultPrim when the reference names none, to
-// the prim itself or one of its ancestors, a cycle of references or of sublayers
-// (kInvalidReference); a layer whose timeCodesPerSecond is not positive, or times mapped past a
-// double's range (kInvalidValue); references or sublayers nested deeper than 32, prims (or a
+// `root` (named `root_name`) with its sublayers and every prim's references, payloads and
+// variant sets composed in, and no arcs left (nor any variant's contents). Time samples brought in
+// land where the layer offsets and the layers' timeCodesPerSecond (or framesPerSecond, where only
+// that is authored) map them, as USD maps them. A prim reached again by another way through the
+// references adds nothing (its opinions are there already); so does a layer met again in one layer
+// stack. Errors, each at the referencing prim (at "<root_name>: subLayers" for the root layer's
+// sublayers): a reference to a prim the layer stack lacks, to a layer without a defaultPrim when
+// the reference names none, to the prim itself or one of its ancestors, a cycle of references or of
+// sublayers (kInvalidReference); a layer whose timeCodesPerSecond is not positive, or times mapped
+// past a double's range (kInvalidValue); references or sublayers nested deeper than 32, prims (or a
 // reference's target path) nested deeper than 256, or composing more than `expansion` times the
 // prims, properties and values of the layers read (kUnsupportedFeature: a bound against a few
 // lines that would expand into billions of prims); the

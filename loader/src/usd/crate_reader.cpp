@@ -14,6 +14,7 @@
 #include "usd/crate_format.h"
 #include "usd/integer_coding.h"
 #include "usd/lz4_blocks.h"
+#include "usd/usda_lexer.h"
 #include "usd/value.h"
 
 namespace sinew::loader::usd {
@@ -21,6 +22,21 @@ namespace {
 
 using crate::SpecType;
 using crate::Type;
+
+// Whether a path element is a variant selection, "{set=variant}" (a variant set's own path ends
+// in "{set=}"): a set named as an identifier, a variant name or none. Its parts in *set and
+// *variant when asked for.
+bool VariantElement(std::string_view element, std::string_view* set, std::string_view* variant) {
+  if (element.size() < 3 || element.front() != '{' || element.back() != '}') return false;
+  const size_t equals = element.find('=');
+  if (equals == std::string_view::npos) return false;
+  const std::string_view s = element.substr(1, equals - 1);
+  const std::string_view v = element.substr(equals + 1, element.size() - equals - 2);
+  if (!IsIdentifier(s) || (!v.empty() && !IsVariantName(v))) return false;
+  if (set) *set = s;
+  if (variant) *variant = v;
+  return true;
+}
 
 // LZ4's largest expansion: a block cannot decompress to more than this many bytes per byte.
 constexpr uint64_t kLz4MaxRatio = 255;
@@ -287,6 +303,9 @@ class CrateReader {
   bool TimeSamplesValue(uint64_t rep, std::vector<TimeSample>* out);
   bool EnumValue(uint64_t rep, Type type, uint32_t count, uint32_t* out);
   bool Names(uint64_t rep, std::vector<std::string>* out);
+  // A prim's `variantSelection` (a VariantSelectionMap): a count, then each set's name and its
+  // variant as string indices.
+  bool VariantSelections(uint64_t rep, std::vector<VariantSelection>* out);
 
   // The layer.
   Fields FieldsOf(const Spec& spec);
@@ -557,11 +576,24 @@ bool CrateReader::BuildPaths(const Cursor& c, const std::vector<uint32_t>& index
         e.property = t < 0;
         e.name = tokens_[token];
         const std::string& base = paths_[size_t(parent)].path;
+        // A variant selection's element, "{lod=high}" (or a variant set's, "{lod=}"), follows
+        // the prim without a separator; the model puts '/' before the prims inside it.
+        const bool selection = !e.property && e.name.starts_with('{');
+        if (selection && (base == "/" || !VariantElement(e.name, nullptr, nullptr))) {
+          return Invalid(c, "path entry " + std::to_string(at) + ": a variant selection '" +
+                                Excerpt(e.name) + "'" + (base == "/" ? " below the root" : ""));
+        }
+        // A prim's name is an identifier (a relationship target's element, "[/B]", is no
+        // prim's), as the text reader holds them: the model's paths rely on it.
+        if (!e.property && !selection && !e.name.starts_with('[') && !IsIdentifier(e.name)) {
+          return Invalid(c, "path entry " + std::to_string(at) + ": a prim named '" +
+                                Excerpt(e.name) + "', which is not an identifier");
+        }
         e.path.reserve(base.size() + e.name.size() + 1);
         e.path = base;
         if (e.property) {
           e.path += '.';
-        } else if (base != "/") {
+        } else if (base != "/" && !selection) {
           e.path += '/';
         }
         e.path += e.name;
@@ -1212,6 +1244,44 @@ bool CrateReader::EnumValue(uint64_t rep, Type type, uint32_t count, uint32_t* o
   return true;
 }
 
+bool CrateReader::VariantSelections(uint64_t rep, std::vector<VariantSelection>* out) {
+  if (crate::TypeOf(rep) != Type::kVariantSelectionMap || (rep & crate::kInlinedBit) ||
+      (rep & crate::kArrayBit)) {
+    return Fail(Error::kWrongType, "'variantSelection' is not a variant selection map", where_,
+                crate::Payload(rep));
+  }
+  Cursor c;
+  uint64_t count = 0;
+  if (!At(crate::Payload(rep), &c) || !Get(c, &count) || !Count(c, count, 8, "selections")) {
+    return false;
+  }
+  out->clear();
+  for (uint64_t i = 0; i < count; ++i) {
+    uint32_t set = 0, variant = 0;
+    VariantSelection& s = out->emplace_back();
+    if (!Get(c, &set) || !Get(c, &variant) || !StringAt(set, &s.set, c) ||
+        !StringAt(variant, &s.variant, c)) {
+      return false;
+    }
+    if (!IsIdentifier(s.set) || (!s.variant.empty() && !IsVariantName(s.variant))) {
+      return Fail(Error::kInvalidValue,
+                  "variantSelection: '" + Excerpt(s.set) + "' = '" + Excerpt(s.variant) +
+                      "' is not a variant set's name and a variant's (or \"\")",
+                  where_, crate::Payload(rep));
+    }
+  }
+  // By set name, each set once, as the text reader keeps them (OpenUSD writes them so).
+  std::stable_sort(
+      out->begin(), out->end(),
+      [](const VariantSelection& a, const VariantSelection& b) { return a.set < b.set; });
+  out->erase(std::unique(out->begin(), out->end(),
+                         [](const VariantSelection& a, const VariantSelection& b) {
+                           return a.set == b.set;
+                         }),
+             out->end());
+  return true;
+}
+
 bool CrateReader::Names(uint64_t rep, std::vector<std::string>* out) {
   Value v;
   if (!Unpack(rep, &v, 1)) return false;
@@ -1243,10 +1313,10 @@ bool ListOpOf(Type type, ValueType* element) {
   return true;
 }
 
-// Composition arcs and variants, which a flattened layer has none of.
+// The composition arcs sinew does not compose, which a flattened layer has none of.
 bool CrateReader::Refused(std::string_view key, uint64_t rep) {
-  const bool arc = key == "inheritPaths" || key == "specializes" || key == "variantSetNames" ||
-                   key == "variantSelection" || key == "relocates" || key == "layerRelocates";
+  const bool arc = key == "inheritPaths" || key == "specializes" || key == "relocates" ||
+                   key == "layerRelocates";
   if (!arc) return false;
   // An empty list is no arc (writers leave empty subLayers behind).
   const Type type = crate::TypeOf(rep);
@@ -1265,8 +1335,8 @@ bool CrateReader::Refused(std::string_view key, uint64_t rep) {
   if (error_.code == Error::kNone) {
     Fail(Error::kUnsupportedFeature,
          "composition arc '" + std::string(key) +
-             "': sinew composes sublayers, references and payloads only (usdcat --flatten "
-             "writes a layer without arcs)",
+             "': sinew composes sublayers, references, payloads and variant sets only "
+             "(usdcat --flatten writes a layer without arcs)",
          where_, crate::Payload(rep));
   }
   return true;
@@ -1388,7 +1458,29 @@ bool CrateReader::PrimFields(const Fields& fields, Prim* prim, std::vector<std::
       continue;
     }
     if (Refused(key, rep)) return false;
-    if (key == "specifier") {
+    if (key == "variantSetNames") {
+      ListOp& sets = prim->MakeVariants().sets;
+      ValueType element = ValueType::kString;
+      if (!ListOpOf(crate::TypeOf(rep), &element) || element == ValueType::kPath) {
+        return Fail(Error::kWrongType, "'variantSetNames' is not a list op of strings", where_,
+                    crate::Payload(rep));
+      }
+      if (!ListOpValue(rep, element, &sets)) return false;
+      for (unsigned k = 0; k <= unsigned(ListOpKind::kReorder); ++k) {
+        for (const std::string& set : sets.Items(ListOpKind(k))) {
+          if (!IsIdentifier(set)) {
+            return Fail(Error::kInvalidValue,
+                        "variant set name '" + Excerpt(set) + "' is not an identifier", where_,
+                        crate::Payload(rep));
+          }
+        }
+      }
+    } else if (key == "variantSelection") {
+      if (!VariantSelections(rep, &prim->MakeVariants().selections)) return false;
+    } else if (key == "variantSetChildren") {
+      std::vector<std::string> sets;  // the variant sets' specs say as much
+      if (!Names(rep, &sets)) return false;
+    } else if (key == "specifier") {
       uint32_t s = 0;
       if (!EnumValue(rep, Type::kSpecifier, 3, &s)) return false;
       prim->specifier = Specifier(s);
@@ -1575,11 +1667,6 @@ bool CrateReader::BuildLayer(Layer* layer) {
     where_ = paths_[s.path].path;
     if (spec_of[s.path] >= 0) return Fail(Error::kInvalidUsdc, "two specs for one path", where_, 0);
     spec_of[s.path] = int64_t(i);
-    if (s.type == SpecType::kVariant || s.type == SpecType::kVariantSet) {
-      return Fail(Error::kUnsupportedFeature,
-                  "variants: sinew reads flattened layers (usdcat --flatten writes one)", where_,
-                  0);
-    }
     if (s.type == SpecType::kPseudoRoot) {
       if (paths_[s.path].parent >= 0)
         return Fail(Error::kInvalidUsdc, "a pseudo-root spec below the root", where_, 0);
@@ -1587,24 +1674,35 @@ bool CrateReader::BuildLayer(Layer* layer) {
     }
   }
   if (root < 0) return Fail(Error::kInvalidUsdc, "no pseudo-root spec", "SPECS", 0);
-  std::vector<std::vector<uint32_t>> child_prims(specs_.size()), props(specs_.size());
+  std::vector<std::vector<uint32_t>> child_prims(specs_.size()), props(specs_.size()),
+      variants(specs_.size());
   for (size_t i = 0; i < specs_.size(); ++i) {
     const Spec& s = specs_[i];
     const PathEntry& p = paths_[s.path];
-    const bool prim = s.type == SpecType::kPrim,
+    const bool prim = s.type == SpecType::kPrim, variant = s.type == SpecType::kVariant,
                property = s.type == SpecType::kAttribute || s.type == SpecType::kRelationship;
-    if (!prim && !property) continue;  // target and connection specs hold nothing the model keeps
+    // Target and connection specs hold nothing the model keeps; a variant set's lists its
+    // variants, which are specs of their own.
+    if (!prim && !property && !variant) continue;
     where_ = p.path;
     const int64_t parent = p.parent >= 0 ? spec_of[size_t(p.parent)] : -1;
-    const bool parent_ok = parent >= 0 && (specs_[size_t(parent)].type == SpecType::kPrim ||
-                                           specs_[size_t(parent)].type == SpecType::kPseudoRoot);
+    const SpecType above = parent >= 0 ? specs_[size_t(parent)].type : SpecType::kUnknown;
+    const bool in_prim = above == SpecType::kPrim || above == SpecType::kVariant;
+    const bool selection = p.name.starts_with('{');
+    std::string_view set, name;
+    const bool parent_ok =
+        variant ? in_prim && selection && VariantElement(p.name, &set, &name) && !name.empty()
+                : !selection && (in_prim || above == SpecType::kPseudoRoot) &&
+                      (!prim || IsIdentifier(p.name));
     if (!parent_ok || p.property != property || (property && parent == root)) {
       return Fail(Error::kInvalidUsdc,
-                  std::string(prim ? "a prim" : "a property") +
+                  std::string(prim      ? "a prim"
+                              : variant ? "a variant"
+                                        : "a property") +
                       " spec whose path has no prim or root above it",
                   where_, 0);
     }
-    (prim ? child_prims : props)[size_t(parent)].push_back(uint32_t(i));
+    (prim ? child_prims : variant ? variants : props)[size_t(parent)].push_back(uint32_t(i));
   }
   where_ = "/";
   std::vector<std::string> names;
@@ -1613,7 +1711,8 @@ bool CrateReader::BuildLayer(Layer* layer) {
     return paths_[specs_[spec].path].name;
   };
   OrderBy(&child_prims[size_t(root)], names, name_of);
-  // Depth first, children in order: a stack of (spec, parent prim index, depth).
+  // Depth first, children in order, then the variants: a stack of (spec, parent prim index,
+  // depth).
   struct Pending {
     uint32_t spec;
     int32_t parent;
@@ -1637,7 +1736,17 @@ bool CrateReader::BuildLayer(Layer* layer) {
     prim.name = std::string(p.name);
     prim.path = p.path;
     prim.parent = next.parent;
-    (next.parent < 0 ? layer->roots : layer->prims[size_t(next.parent)].children).push_back(index);
+    if (specs_[next.spec].type == SpecType::kVariant) {
+      // A variant's contents: an `over` (unless it says otherwise), listed in its prim's variants.
+      std::string_view set, name;
+      VariantElement(p.name, &set, &name);
+      prim.name = std::string(name);
+      prim.specifier = Specifier::kOver;
+      layer->prims[size_t(next.parent)].MakeVariants().contents.push_back(index);
+    } else {
+      (next.parent < 0 ? layer->roots : layer->prims[size_t(next.parent)].children)
+          .push_back(index);
+    }
     if (!layer->prim_index.emplace(prim.path, index).second) {
       return Fail(Error::kInvalidUsdc, "two prims at one path", where_, 0);
     }
@@ -1669,6 +1778,8 @@ bool CrateReader::BuildLayer(Layer* layer) {
         at.relationships.push_back(std::move(r));
       }
     }
+    for (auto it = variants[next.spec].rbegin(); it != variants[next.spec].rend(); ++it)
+      stack.push_back({*it, int32_t(index), next.depth + 1});
     std::vector<uint32_t>& kids = child_prims[next.spec];
     OrderBy(&kids, children, name_of);
     for (auto it = kids.rbegin(); it != kids.rend(); ++it)

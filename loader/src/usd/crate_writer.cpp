@@ -184,6 +184,7 @@ class CrateWriter {
   uint64_t ArrayRep(const Value& value, Type type);
   void Element(const Value& value, Type type, size_t element);
   uint64_t DictionaryRep(const Dictionary& dictionary);
+  uint64_t VariantSelectionRep(const std::vector<VariantSelection>& selections);
   uint64_t TimeSamplesRep(const std::vector<TimeSample>& samples);
   void Generic(const Metadata& metadata);
 
@@ -241,9 +242,17 @@ uint32_t CrateWriter::String(std::string_view text) {
 uint32_t CrateWriter::Path(const std::string& path) {
   if (auto it = path_index_.find(path); it != path_index_.end()) return it->second;
   PathNode node;
-  if (path != "/") {
-    const size_t slash = path.rfind('/'), dot = path.rfind('.');
-    const bool property = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  if (path.size() > 1 && path.back() == '}') {
+    // A variant selection ("/A{lod=high}"): its element is the selection, braces and all, below
+    // the prim (or variant) that holds it.
+    const size_t brace = path.rfind('{');
+    node.parent = int32_t(Path(path.substr(0, brace)));
+    node.token = Token(std::string_view(path).substr(brace));
+  } else if (path != "/") {
+    // The model writes a variant's prims as "/A{lod=high}/Body"; the crate's element is "Body".
+    const size_t slash = path.rfind('/'), dot = path.rfind('.'), brace = path.rfind('}');
+    const size_t boundary = brace == std::string::npos ? slash : std::max(slash, brace);
+    const bool property = dot != std::string::npos && dot > boundary;
     const size_t cut = property ? dot : slash;
     const std::string parent =
         property ? path.substr(0, cut) : (cut == 0 ? "/" : path.substr(0, cut));
@@ -599,7 +608,25 @@ void CrateWriter::PrimSpec(const Layer& layer, const Prim& prim) {
   if (!children.empty()) Field("primChildren", NamesRep(children));
   if (!prim.child_order.empty()) Field("primOrder", NamesRep(prim.child_order));
   if (!prim.property_order.empty()) Field("propertyOrder", NamesRep(prim.property_order));
-  AddSpec(prim.path, SpecType::kPrim);
+  // Its variant sets: the names it declares, the variants it selects, and the sets it holds
+  // (each set's variants, "{set=variant}", below it).
+  std::vector<std::string> sets;
+  std::map<std::string, std::vector<const Prim*>> variants;
+  if (const PrimVariants* v = prim.variants.get()) {
+    if (v->sets.written) Field("variantSetNames", ListOpRep(v->sets, Type::kStringListOp));
+    if (!v->selections.empty()) Field("variantSelection", VariantSelectionRep(v->selections));
+    for (const uint32_t c : v->contents) {
+      const Prim& variant = layer.prims[c];
+      const size_t open = variant.path.rfind('{'), equals = variant.path.rfind('=');
+      std::string set = variant.path.substr(open + 1, equals - open - 1);
+      auto [it, added] = variants.try_emplace(set);
+      if (added) sets.push_back(std::move(set));
+      it->second.push_back(&variant);
+    }
+    if (!sets.empty()) Field("variantSetChildren", NamesRep(sets));
+  }
+  const bool variant = prim.path.back() == '}';
+  AddSpec(prim.path, variant ? SpecType::kVariant : SpecType::kPrim);
   for (const Attribute& a : prim.attributes) {
     Field("typeName", TokenRep(std::string(Info(a.type).name) + (a.array ? "[]" : "")));
     if (a.custom) Field("custom", BoolRep(true));
@@ -630,6 +657,33 @@ void CrateWriter::PrimSpec(const Layer& layer, const Prim& prim) {
     AddSpec(prim.path + "." + r.name, SpecType::kRelationship);
   }
   for (uint32_t c : prim.children) PrimSpec(layer, layer.prims[c]);
+  for (const std::string& set : sets) {
+    std::vector<std::string> names;
+    for (const Prim* v : variants[set]) names.push_back(v->name);
+    Field("variantChildren", NamesRep(names));
+    std::string path = prim.path;
+    path += '{';
+    path += set;
+    path += "=}";
+    AddSpec(path, SpecType::kVariantSet);
+    for (const Prim* v : variants[set]) PrimSpec(layer, *v);
+  }
+}
+
+uint64_t CrateWriter::VariantSelectionRep(const std::vector<VariantSelection>& selections) {
+  // A count, then each set's name and its variant as string indices, in the sets' order (as the
+  // std::map OpenUSD writes from).
+  std::map<std::string_view, std::string_view> sorted;
+  for (const VariantSelection& s : selections) sorted[s.set] = s.variant;
+  std::vector<uint32_t> indices;
+  for (const auto& [set, v] : sorted) {
+    indices.push_back(String(set));
+    indices.push_back(String(v));
+  }
+  const uint64_t at = out_.size();
+  Put<uint64_t>(sorted.size());
+  for (const uint32_t i : indices) Put(i);
+  return crate::MakeRep(Type::kVariantSelectionMap, at);
 }
 
 void CrateWriter::Sections() {

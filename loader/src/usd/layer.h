@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -163,6 +164,24 @@ struct ReferenceList {
   }
 };
 
+// One entry of a prim's `variants` metadata: the variant selected in one of its variant sets.
+struct VariantSelection {
+  std::string set, variant;
+};
+
+// A prim's variant sets: the sets its `variantSets` declares, the variants its `variants`
+// selects, and its variants' contents (its `variantSet` blocks). Few prims have any, so a Prim
+// holds them apart.
+struct PrimVariants {
+  ListOp sets;
+  std::vector<VariantSelection> selections;  // by set name, each set once (as Sdf keeps them)
+  std::vector<uint32_t> contents;            // Indices in Layer::prims.
+};
+
+// A prim spec, or a variant's contents (a `variantSet` block's "name" { ... }): the latter has
+// the path of the prim that holds it with the selection appended ("/Root{lod=high}", its own
+// prims below it as "/Root{lod=high}/Body"), is an `over`, and is listed in that prim's
+// `variants`, not among its children.
 struct Prim {
   Specifier specifier = Specifier::kDef;
   std::string type_name;  // "" when none is written
@@ -179,6 +198,9 @@ struct Prim {
   std::vector<Attribute> attributes;        // in file order (of first declarations)
   std::vector<Relationship> relationships;  // in file order
   ReferenceList references, payloads;       // composed by compose_stage.h
+  // Null when it has none; shared by copies of the prim (the readers fill it, nothing else
+  // changes it).
+  std::shared_ptr<PrimVariants> variants;
   std::vector<std::string> child_order;     // `reorder nameChildren = [...]`
   std::vector<std::string> property_order;  // `reorder properties = [...]`
   size_t offset = 0;                        // Byte offset of the specifier in the text.
@@ -192,6 +214,11 @@ struct Prim {
   // the index covers every property, a scan otherwise (properties added after IndexProperties).
   const Attribute* FindAttribute(std::string_view name) const noexcept;
   const Relationship* FindRelationship(std::string_view name) const noexcept;
+  // Its variants, made when there are none yet (for the readers).
+  PrimVariants& MakeVariants() {
+    if (!variants) variants = std::make_shared<PrimVariants>();
+    return *variants;
+  }
 };
 
 // A stage's upAxis and metersPerUnit as UsdGeom reads what is authored (empty / nullopt when

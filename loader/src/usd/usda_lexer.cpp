@@ -279,6 +279,15 @@ bool IsIdentifier(std::string_view name) noexcept {
   return true;
 }
 
+bool IsVariantName(std::string_view name) noexcept {
+  if (name.starts_with('.')) name.remove_prefix(1);
+  if (name.empty()) return false;
+  for (const char c : name) {
+    if (!IsIdentifierChar(c) && c != '|' && c != '-') return false;
+  }
+  return true;
+}
+
 bool IsNamespacedIdentifier(std::string_view name) noexcept {
   size_t start = 0;
   while (true) {

@@ -79,6 +79,9 @@ std::string Where(std::string_view text, size_t offset);
 bool IsIdentifier(std::string_view name) noexcept;
 // Identifiers joined by ':' ("primvars:skel:jointIndices"). Property names are.
 bool IsNamespacedIdentifier(std::string_view name) noexcept;
+// Whether `name` is a variant's name as SdfPath takes one: letters, digits, '_', '|' and '-',
+// after an optional leading '.'. (A variant set's name is an identifier.)
+bool IsVariantName(std::string_view name) noexcept;
 
 // `text` cut to `max` bytes, with "..." when cut: for messages.
 std::string Excerpt(std::string_view text, size_t max = 40);

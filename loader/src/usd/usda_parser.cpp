@@ -2,6 +2,7 @@
 // properties and metadata blocks. Values are read by usda_values.cpp.
 #include "usd/usda_parser.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -194,6 +195,20 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
   Token token;
   if (!Peek(&token)) return false;
   if (sub_layers) return SubLayers(key, op);
+  if (arc_prim_ != nullptr && key.text == "variantSets") {
+    ListOp& sets = arc_prim_->MakeVariants().sets;
+    sets.written |= uint8_t(1u << unsigned(op));
+    std::vector<std::string>& names = sets.Items(op);
+    if (!StringList(&names)) return false;
+    for (const std::string& name : names) {
+      if (!IsIdentifier(name)) {
+        return Fail(token.offset, Error::kInvalidValue,
+                    "variant set name \"" + name.substr(0, 40) + "\" is not an identifier");
+      }
+    }
+    return true;
+  }
+  if (arc_prim_ != nullptr && key.text == "variants") return VariantSelections(key, op);
   if (!reference) {
     // Empty ([], {} or None) it composes nothing: read past it. Anything else is refused.
     if (IsWord(token, "None")) return Next(&token);
@@ -246,6 +261,38 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
                         : Items(token, TokenKind::kRightBracket, item);
   if (read) list.Set(op, std::move(items));
   return read;
+}
+
+bool UsdaReader::VariantSelections(const Token& key, ListOpKind op) {
+  if (op != ListOpKind::kExplicit) {
+    return Fail(key.offset, Error::kInvalidValue,
+                "'" + std::string(Keyword(op)) + "' before 'variants', which is not a list op");
+  }
+  std::vector<VariantSelection>& selections = arc_prim_->MakeVariants().selections;
+  selections.clear();  // a later statement replaces an earlier one
+  Token token;
+  if (!Peek(&token)) return false;
+  if (IsWord(token, "None")) return Next(&token);
+  Value value;
+  if (!TypedValue(ValueType::kDictionary, false, &value)) return false;
+  for (const DictionaryEntry& e : *value.dictionary()) {
+    const Value& v = e.value;
+    if ((v.type != ValueType::kString && v.type != ValueType::kToken) || v.array || v.blocked ||
+        v.strings().size() != 1) {
+      return Fail(key.offset, Error::kInvalidValue,
+                  "variants: the selection for '" + e.key.substr(0, 40) + "' is not a string");
+    }
+    const std::string& variant = v.strings()[0];
+    if (!IsIdentifier(e.key) || (!variant.empty() && !IsVariantName(variant))) {
+      return Fail(key.offset, Error::kInvalidValue,
+                  "variants: '" + e.key.substr(0, 40) + "' = '" + variant.substr(0, 40) +
+                      "' is not a variant set's name and a variant's (or \"\")");
+    }
+    selections.push_back({e.key, variant});
+  }
+  std::sort(selections.begin(), selections.end(),
+            [](const VariantSelection& a, const VariantSelection& b) { return a.set < b.set; });
+  return true;
 }
 
 bool UsdaReader::SubLayers(const Token& key, ListOpKind op) {
@@ -473,6 +520,14 @@ bool UsdaReader::Prim(Layer* layer, int32_t parent, const Token& specifier) {
   } else {
     layer->prims[size_t(parent)].children.push_back(index);
   }
+  if (!MetadataAndBody(layer, index, path, "'{' to start the prim's body")) return false;
+  Leave();
+  return true;
+}
+
+bool UsdaReader::MetadataAndBody(Layer* layer, uint32_t index, const std::string& path,
+                                 std::string_view brace) {
+  Token token;
   if (!Peek(&token)) return false;
   if (token.kind == TokenKind::kLeftParen) {
     KeySet keys;
@@ -485,10 +540,7 @@ bool UsdaReader::Prim(Layer* layer, int32_t parent, const Token& specifier) {
     if (!read) return false;
   }
   Token open;
-  if (!Expect(TokenKind::kLeftBrace, "'{' to start the prim's body", &open)) return false;
-  if (!PrimBody(layer, index, path, open)) return false;
-  Leave();
-  return true;
+  return Expect(TokenKind::kLeftBrace, brace, &open) && PrimBody(layer, index, path, open);
 }
 
 bool UsdaReader::PrimBody(Layer* layer, uint32_t index, const std::string& path,
@@ -508,9 +560,8 @@ bool UsdaReader::PrimBody(Layer* layer, uint32_t index, const std::string& path,
       continue;
     }
     if (IsWord(token, "variantSet")) {
-      return Fail(token.offset, Error::kUnsupportedFeature,
-                  "composition arc 'variantSet': sinew reads flattened layers (usdcat --flatten "
-                  "writes one)");
+      if (!VariantSetBlock(layer, index, token)) return false;
+      continue;
     }
     if (IsWord(token, "reorder")) {
       Token what;
@@ -526,6 +577,59 @@ bool UsdaReader::PrimBody(Layer* layer, uint32_t index, const std::string& path,
     }
     if (!Property(layer, index, &properties, token)) return false;
   }
+}
+
+bool UsdaReader::VariantSetBlock(Layer* layer, uint32_t index, const Token& keyword) {
+  if (!Enter(keyword.offset)) return false;
+  Token token, open;
+  if (!Expect(TokenKind::kString, "the variant set's name (a string)", &token)) return false;
+  std::string set;
+  AppendContents(token, &set);
+  if (!IsIdentifier(set)) {
+    return Fail(token.offset, Error::kInvalidValue,
+                "variant set name \"" + set.substr(0, 40) + "\" is not an identifier");
+  }
+  if (!Expect(TokenKind::kEquals, "'=' after the variant set's name")) return false;
+  if (!Expect(TokenKind::kLeftBrace, "'{' to start the variant set", &open)) return false;
+  while (true) {
+    if (!Next(&token)) return false;
+    if (token.kind == TokenKind::kRightBrace) break;
+    if (token.kind != TokenKind::kString)
+      return Close(TokenKind::kRightBrace, open, token, "a variant (a string)");
+    std::string name;
+    AppendContents(token, &name);
+    if (!IsVariantName(name)) {
+      return Fail(token.offset, Error::kInvalidValue,
+                  "variant name \"" + name.substr(0, 40) +
+                      "\" is not a variant name (letters, digits, '_', '|' and '-')");
+    }
+    std::string path = layer->prims[index].path;
+    path += '{';
+    path += set;
+    path += '=';
+    path += name;
+    path += '}';
+    const uint32_t variant = uint32_t(layer->prims.size());
+    if (const auto [it, added] = layer->prim_index.emplace(path, variant); !added) {
+      return Fail(token.offset, Error::kInvalidValue,
+                  "variant <" + path + "> is written twice (first at " +
+                      Where(text_, layer->prims[it->second].offset) + ")");
+    }
+    {
+      usd::Prim& prim = layer->prims.emplace_back();
+      prim.specifier = Specifier::kOver;
+      prim.name = name;
+      prim.path = path;
+      prim.parent = int32_t(index);
+      prim.offset = token.offset;
+    }
+    layer->prims[index].MakeVariants().contents.push_back(variant);
+    if (!MetadataAndBody(layer, variant, path, "'{' to start the variant's contents")) {
+      return false;
+    }
+  }
+  Leave();
+  return true;
 }
 
 bool UsdaReader::Property(Layer* layer, uint32_t prim, PropertyMap* properties,

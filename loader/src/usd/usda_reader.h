@@ -95,8 +95,15 @@ class UsdaReader {
 
   // Structure (usda_parser.cpp).
   bool Prim(Layer* layer, int32_t parent, const Token& specifier);
+  // The optional metadata block, then the `{ body }`, of the prim (or variant's contents) at
+  // `index`; `brace` says what the '{' starts, for the error when it is missing.
+  bool MetadataAndBody(Layer* layer, uint32_t index, const std::string& path,
+                       std::string_view brace);
   // The statements of a prim's body after its `open` brace, to the closing one.
   bool PrimBody(Layer* layer, uint32_t index, const std::string& path, const Token& open);
+  // `variantSet "name" = { "variant" (metadata) { body } ... }` after 'variantSet', in the body
+  // of the prim at `index`: each variant's contents a Prim of its own (layer.h, Prim).
+  bool VariantSetBlock(Layer* layer, uint32_t index, const Token& keyword);
   bool Property(Layer* layer, uint32_t prim, PropertyMap* properties, const Token& first);
   // The property `name` of the prim: found, or added (*added) as a relationship or an attribute.
   // Null (after an error) when the name stands for the other kind of property.
@@ -113,11 +120,13 @@ class UsdaReader {
   // in a later declaration of the same property, replaces its value.
   template <typename Entry>
   bool MetadataBlock(std::string* doc, Entry&& entry);
-  // A composition arc's value after its '=': a prim's references and payloads into *arc_prim_
-  // (the prim whose metadata is being read, else null), the layer's subLayers into *sub_layers_;
-  // any other arc only when it is empty (`[]`, `{}` or `None`, which writers leave behind), else
-  // kUnsupportedFeature at `key`.
+  // A composition arc's value after its '=': a prim's references, payloads, variantSets and
+  // variants into *arc_prim_ (the prim whose metadata is being read, else null), the layer's
+  // subLayers into *sub_layers_; any other arc only when it is empty (`[]`, `{}` or `None`, which
+  // writers leave behind), else kUnsupportedFeature at `key`.
   bool Arc(const Token& key, ListOpKind op);
+  // `variants = { string set = "variant" ... }` after its '=', into *arc_prim_.
+  bool VariantSelections(const Token& key, ListOpKind op);
   // `subLayers = [@a.usda@ (offset = 10; scale = 2), @b.usda@]` after its '='.
   bool SubLayers(const Token& key, ListOpKind op);
   // A layer offset `( offset = 10; scale = 2 )` after a sublayer or a reference (`reference`:

@@ -1,6 +1,7 @@
 // The UsdSkel loader: one USD layer (.usda text, docs/usda.md; a .usdc crate file or a .usdz
-// package, docs/usdc.md), its sublayers and its prims' references and payloads composed in
-// (docs/usda.md, "Sublayers, references and payloads"), into a validated sinew::Asset —
+// package, docs/usdc.md), its sublayers and its prims' references, payloads and variant sets
+// composed in (docs/usda.md, "Sublayers, references and payloads" and "Variant sets"), into a
+// validated sinew::Asset —
 // each Skeleton's joints as nodes, each skinned or blend-shaped Mesh as a mesh of one Primitive
 // with its Skin, each bound SkelAnimation as an Animation. The mapping, rule by rule, and what it
 // refuses: docs/usda.md, "The UsdSkel loader".
