@@ -973,6 +973,56 @@ TEST(UsdVariants, ACharactersVariantGivesTheLoadedMeshItsPoints) {
   EXPECT_EQ(loaded->asset.skins.size(), 1u);
 }
 
+// Which variant each set takes, as Pcp chooses: a set no opinion selects is looked at again once
+// another set's variant is in (and that variant may select it); a set of a name already chosen
+// for the prim takes that choice (Pcp's prior selection); an asset referenced at two levels
+// chooses at each level on its own; a reference to a prim below one with a variant set takes the
+// variant that prim's own composed opinions select (its own reference's here), not the
+// referencing prim's.
+TEST(UsdVariants, EachSetTakesTheVariantPcpWouldChoose) {
+  const std::string lib =
+      "#usda 1.0\n"
+      "def \"Lib\" (\n    variantSets = \"lod\"\n    variants = { string lod = \"high\" }\n) {\n"
+      "    def \"Body\" {}\n    variantSet \"lod\" = {\n"
+      "        \"high\" {\n            float lod = 2\n        }\n"
+      "        \"low\" {\n            float lod = 1\n        }\n"
+      "        \"mid\" {\n            float lod = 3\n        }\n    }\n}\n"
+      "def \"Base\" (\n    variants = { string lod = \"low\" }\n) {}\n"
+      "def \"Asset\" (\n    references = </Base>\n    variantSets = \"lod\"\n) {\n"
+      "    def \"Body\" {}\n    variantSet \"lod\" = {\n"
+      "        \"low\" {\n            over \"Body\" {\n                float v = 1\n"
+      "            }\n        }\n    }\n}\n";
+  const Result<usd::Layer> composed = Composed(
+      lib +
+      "def \"Retry\" (\n    variantSets = [\"a\", \"b\"]\n    variants = { string b = \"q\" }\n"
+      ") {\n    variantSet \"a\" = {\n        \"y\" {\n            float a = 1\n        }\n    }\n"
+      "    variantSet \"b\" = {\n        \"q\" (\n            variants = { string a = \"y\" }\n"
+      "        ) {\n            float b = 2\n        }\n    }\n}\n"
+      "def \"R\" (\n    variantSets = \"lod\"\n    variants = { string lod = \"low\" }\n) {\n"
+      "    variantSet \"lod\" = {\n        \"low\" {\n            float rlod = 1\n        }\n"
+      "        \"high\" {\n            float rlod = 2\n        }\n    }\n}\n"
+      "def \"Prior\" (\n    references = </R>\n    variantSets = \"lod\"\n) {\n"
+      "    variantSet \"lod\" = {\n        \"low\" (\n"
+      "            variants = { string lod = \"high\" }\n        ) {\n"
+      "            float rootlod = 1\n        }\n"
+      "        \"high\" {\n            float rootlod = 2\n        }\n    }\n}\n"
+      "def \"P\" (\n    references = </Lib>\n    variants = { string lod = \"low\" }\n) {\n"
+      "    def \"Kid\" (\n        references = </Lib>\n"
+      "        variants = { string lod = \"mid\" }\n    ) {}\n"
+      "    def \"Plain\" (\n        references = </Lib>\n    ) {}\n}\n"
+      "def \"Sub\" (\n    references = </Asset/Body>\n    variants = { string lod = \"high\" }\n"
+      ") {}\n");
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/Retry.a"), 1.0f);  // selected inside b's variant
+  EXPECT_EQ(FloatAt(*composed, "/Retry.b"), 2.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Prior.rootlod"), 1.0f);  // from R's selection
+  EXPECT_EQ(FloatAt(*composed, "/Prior.rlod"), 1.0f);     // the prior choice, not "high"
+  EXPECT_EQ(FloatAt(*composed, "/P.lod"), 1.0f);
+  EXPECT_EQ(FloatAt(*composed, "/P/Kid.lod"), 3.0f);    // its own selection
+  EXPECT_EQ(FloatAt(*composed, "/P/Plain.lod"), 2.0f);  // the asset's: P's is not its
+  EXPECT_EQ(FloatAt(*composed, "/Sub.v"), 1.0f);        // /Asset's, from /Base
+}
+
 // A variant's prim that references an ancestor of where it lands, and variants and references
 // that lead to each other without end: refused, and soon (fuzzing found both taking seconds).
 TEST(UsdVariants, RefusesVariantsThatComposeAPrimInsideItself) {

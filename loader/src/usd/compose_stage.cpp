@@ -77,13 +77,21 @@ struct Tree {
   bool empty = true;  // no opinion here nor in any branch, and no variant that could hold one
 };
 
-// The variant chosen in each set of each tree that declares variant sets, for one composed prim
-// and its ancestors ("" for none); and the sets met while composing it with none chosen yet,
-// strongest first.
-using VariantKey = std::pair<const Tree*, std::string>;
+// A variant set of a tree, where the tree stands in the composed prim's ancestry: the same tree
+// (an asset referenced at two levels) may choose differently at each.
+struct VariantKey {
+  const Tree* tree;
+  std::string at;  // the composed prim path the tree's prim lands on
+  std::string set;
+  auto operator<=>(const VariantKey&) const = default;
+};
+// The variant chosen in each set met so far, for one composed prim and its ancestors ("" for
+// none); the sets of this prim met with none chosen yet, strongest first; and those for which no
+// opinion selected one, which a variant chosen later may yet select (as Pcp retries them).
 struct Variants {
   std::map<VariantKey, std::string> chosen;
   std::vector<VariantKey> open;
+  std::vector<VariantKey> none_found;
 };
 
 // The variant `prim` selects in `set` (its `variants`), if it selects one.
@@ -91,6 +99,20 @@ const std::string* Selection(const Prim& prim, std::string_view set) {
   if (!prim.variants) return nullptr;
   for (const VariantSelection& s : prim.variants->selections) {
     if (s.set == set) return &s.variant;
+  }
+  return nullptr;
+}
+
+// The variant the strongest opinion of `tree` and what its arcs bring selects in `set`, if any
+// does (each tree once: `seen`).
+const std::string* SelectionIn(const Tree& tree, std::string_view set,
+                               std::unordered_set<const Tree*>* seen) {
+  if (!seen->insert(&tree).second) return nullptr;
+  for (const auto& spec : tree.specs) {
+    if (const std::string* s = Selection(*spec.second, set)) return s;
+  }
+  for (const Branch& b : tree.branches) {
+    if (const std::string* s = SelectionIn(*b.tree, set, seen)) return s;
   }
   return nullptr;
 }
@@ -509,6 +531,13 @@ class Composer {
         slash != 0 && slash != std::string::npos && path.back() != '}') {
       SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> parent,
                        TreeAt(stack, path.substr(0, slash), where));
+      if (tree->specs.empty() && parent->branches.empty() && parent->variant_owners.empty()) {
+        // Nothing can speak of it (no layer holds a prim whose parent it lacks): one empty tree
+        // stands for all such paths, not recorded (a variant's contents are asked for at every
+        // path below the prim that holds it).
+        trees_.erase(key);
+        return empty_;
+      }
       tree->variant_owners = parent->variant_owners;
       const std::string_view name = std::string_view(path).substr(slash);  // "/name"
       for (const Branch& b : parent->branches) {
@@ -636,25 +665,23 @@ class Composer {
       out->push_back(Spec{member, prim, steps, time.After(member->time)});
     }
     for (const Tree* owner : tree.variant_owners) {
+      // Where the owner's prim lands in the composed stage ("" where it has no place there: a
+      // prim above the target of a reference to a prim below it).
+      const std::string at = MapPath(*steps, owner->path).value_or(std::string());
       for (const std::string& set : owner->variant_sets) {
-        VariantKey key{owner, set};
+        VariantKey key{owner, at, set};
         auto it = variants->chosen.find(key);
         if (it == variants->chosen.end()) {
-          if (owner == &tree) {
-            if (std::find(variants->open.begin(), variants->open.end(), key) ==
-                variants->open.end()) {
-              variants->open.push_back(std::move(key));
-            }
+          if (owner == &tree) {  // each tree is met once a pass: no key twice
+            variants->open.push_back(std::move(key));
             continue;
           }
-          std::string variant;
-          for (const auto& spec : owner->specs) {
-            if (const std::string* s = Selection(*spec.second, set)) {
-              variant = *s;
-              break;
-            }
-          }
-          it = variants->chosen.emplace(std::move(key), std::move(variant)).first;
+          // An ancestor outside the composed prim's ancestry (the target of a reference to a
+          // prim below it): the variant its own composed opinions select, as Pcp chooses it
+          // within the referenced prim's index.
+          std::unordered_set<const Tree*> seen;
+          const std::string* selected = SelectionIn(*owner, set, &seen);
+          it = variants->chosen.emplace(std::move(key), selected ? *selected : std::string()).first;
         }
         if (it->second.empty()) continue;
         std::string from = owner->path;
@@ -694,25 +721,39 @@ class Composer {
                     path.substr(0, path.find('/', 1)));
     }
     SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> tree, TreeAt(root_stack_, path, path));
-    // Each variant set met is given the variant that the strongest opinion of the prim, as far
-    // as it is composed, selects (as USD chooses, once every stronger arc is in), and the prim is
-    // composed again with it, until no set is left open.
+    // Each variant set met is given, strongest first, the variant that the strongest opinion of
+    // the prim, as far as it is composed, selects (as USD chooses, once every stronger arc is
+    // in), or the variant a stronger set of that name chose for this prim (Pcp's prior
+    // selection); and the prim is composed again with it, until no set is left open. A set no
+    // opinion selected for is open again once another set's variant is in, up to kMaxRetries
+    // times (Pcp retries without end; sets that select one another that often are hostile).
+    constexpr int kMaxRetries = 8;
+    int retries = 0;
     std::vector<Spec> stack;
-    Variants variants{chosen, {}};
+    Variants variants{chosen, {}, {}};
     while (true) {
       stack.clear();
       variants.open.clear();
       std::unordered_set<const Tree*> visited;
       SINEW_TRY(Flatten(*tree, identity_, {}, 0, path, &visited, &variants, &stack));
       if (variants.open.empty()) break;
-      std::string variant;
-      for (const Spec& s : stack) {
-        if (const std::string* selected = Selection(*s.prim, variants.open.front().second)) {
-          variant = *selected;
-          break;
-        }
+      VariantKey key = std::move(variants.open.front());
+      const std::string* selected = nullptr;
+      for (const auto& [k, v] : variants.chosen) {
+        if (k.at == path && k.set == key.set && !v.empty()) selected = &v;
       }
-      variants.chosen.emplace(std::move(variants.open.front()), std::move(variant));
+      for (auto s = stack.begin(); s != stack.end() && !selected; ++s) {
+        selected = Selection(*s->prim, key.set);
+      }
+      const std::string variant = selected ? *selected : std::string();
+      if (!selected) {
+        variants.none_found.push_back(key);
+      } else if (!variant.empty() && !variants.none_found.empty() && retries < kMaxRetries) {
+        ++retries;
+        for (const VariantKey& k : variants.none_found) variants.chosen.erase(k);
+        variants.none_found.clear();
+      }
+      variants.chosen.emplace(std::move(key), variant);
     }
     if (stack.empty()) return {};  // a variant that holds nothing for it
     const uint32_t index = uint32_t(out_.prims.size());
@@ -902,6 +943,7 @@ class Composer {
   const LayerStack* root_stack_ = nullptr;
   const std::shared_ptr<const std::vector<PathStep>> identity_ =
       std::make_shared<const std::vector<PathStep>>();
+  const std::shared_ptr<const Tree> empty_ = std::make_shared<const Tree>();
   // Trees by stack and path; null while one is being worked out.
   std::map<std::pair<const LayerStack*, std::string>, std::shared_ptr<const Tree>> trees_;
   int arc_depth_ = 0;  // references being followed, one inside another

@@ -221,8 +221,8 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
     }
     return Fail(key.offset, Error::kUnsupportedFeature,
                 "composition arc '" + std::string(key.text) +
-                    "': sinew composes sublayers, references and payloads only (usdcat --flatten "
-                    "writes a layer without arcs)");
+                    "': sinew composes sublayers, references, payloads and variant sets only "
+                    "(usdcat --flatten writes a layer without arcs)");
   }
   ReferenceList& list = key.text == "payload" ? arc_prim_->payloads : arc_prim_->references;
   std::vector<Reference> items;
