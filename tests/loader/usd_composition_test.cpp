@@ -173,6 +173,14 @@ TEST(UsdReferences, APackageReferencesTheLayersItHolds) {
 }
 
 // `text` read and its references composed (within itself).
+// The float at `property` ("/prim.name") of `layer`; NaN where there is none.
+float FloatAt(const usd::Layer& layer, const std::string& property) {
+  const usd::Attribute* a = layer.FindAttribute(property);
+  if (a == nullptr || a->UnblockedDefault() == nullptr) return std::nanf("");
+  const std::span<const float> floats = a->UnblockedDefault()->floats();
+  return floats.empty() ? std::nanf("") : floats[0];
+}
+
 Result<usd::Layer> Composed(std::string_view text) {
   auto layer = usd::ReadUsda(text);
   if (!layer.ok()) return layer.status();
@@ -462,6 +470,24 @@ TEST(UsdReferences, AReferencedLayersFramesPerSecondStandsForItsTimeCodesPerSeco
 
 // Children come in the order USD composes them: the weakest opinion's, then what stronger ones
 // add. A list op switched between explicit and edits keeps the later statements only, as Sdf does.
+// A stronger opinion's `reorder` moves each item it names, with the unnamed items after it, into
+// its order, the items before the first named one staying in front, as Sdf reorders: for
+// apiSchemas and relationship targets (variant sets: UsdVariants, below).
+TEST(UsdReferences, AReorderMovesTheItemsItNamesWithTheirFollowers) {
+  const Result<usd::Layer> composed = Composed(
+      "#usda 1.0\n"
+      "def \"Src\" (\n    prepend apiSchemas = [\"A\", \"B\", \"C\", \"D\", \"E\"]\n) {\n"
+      "    rel r = [</Src/a>, </Src/b>, </Src/c>, </Src/d>]\n}\n"
+      "def \"Copy\" (\n    references = </Src>\n    reorder apiSchemas = [\"C\", \"A\"]\n) {\n"
+      "    reorder rel r = [</Copy/c>, </Copy/x>, </Copy/a>]\n}\n");
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  const usd::Prim* copy = composed->FindPrim("/Copy");
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(copy->api_schemas.Resolved(), (std::vector<std::string>{"C", "D", "E", "A", "B"}));
+  EXPECT_EQ(composed->FindRelationship("/Copy.r")->targets.Resolved(),
+            (std::vector<std::string>{"/Copy/c", "/Copy/d", "/Copy/a", "/Copy/b"}));
+}
+
 TEST(UsdReferences, ChildrenAndListOpsComposeInUsdsOrder) {
   const Result<usd::Layer> composed = Composed(
       "#usda 1.0\ndef \"Source\" {\n    def \"B\" {}\n    def \"C\" {}\n}\n"
@@ -813,14 +839,6 @@ TEST(UsdSubLayers, RefusesSubLayersThatCannotBeComposed) {
 // ---------------------------------------------------------------------------------------------
 // Variant sets
 
-// The float at `property` ("/prim.name") of `layer`; NaN where there is none.
-float FloatAt(const usd::Layer& layer, const std::string& property) {
-  const usd::Attribute* a = layer.FindAttribute(property);
-  if (a == nullptr || a->UnblockedDefault() == nullptr) return std::nanf("");
-  const std::span<const float> floats = a->UnblockedDefault()->floats();
-  return floats.empty() ? std::nanf("") : floats[0];
-}
-
 // A prim whose variant sets hold opinions of it and of prims below it: the selected variant's
 // opinions are weaker than the prim's own and stronger than its references', its prims are the
 // prim's children, its paths land on the prim's, and a variant set of its own (selected inside
@@ -1021,6 +1039,28 @@ TEST(UsdVariants, EachSetTakesTheVariantPcpWouldChoose) {
   EXPECT_EQ(FloatAt(*composed, "/P/Kid.lod"), 3.0f);    // its own selection
   EXPECT_EQ(FloatAt(*composed, "/P/Plain.lod"), 2.0f);  // the asset's: P's is not its
   EXPECT_EQ(FloatAt(*composed, "/Sub.v"), 1.0f);        // /Asset's, from /Base
+}
+
+// A stronger layer's `reorder variantSets` ranks the sets of its layer stack anew (as Pcp
+// composes a node's variantSets), and the first set's variant is the stronger.
+TEST(UsdVariants, AReorderOfTheSetsInAStrongerLayerRanksTheirVariants) {
+  const std::string sub =
+      "#usda 1.0\n"
+      "def \"A\" (\n    variantSets = [\"s\", \"t\"]\n"
+      "    variants = {\n        string s = \"x\"\n        string t = \"y\"\n    }\n) {\n"
+      "    variantSet \"s\" = {\n        \"x\" {\n            float k = 1\n        }\n    }\n"
+      "    variantSet \"t\" = {\n        \"y\" {\n            float k = 2\n        }\n    }\n"
+      "}\n";
+  const Result<usd::Layer> plain =
+      ComposedWith("#usda 1.0\n(\n    subLayers = [@sub.usda@]\n)\n", {{"sub.usda", sub}});
+  ASSERT_TRUE(plain.ok()) << plain.error().ToString();
+  EXPECT_EQ(FloatAt(*plain, "/A.k"), 1.0f);
+  const Result<usd::Layer> reordered = ComposedWith(
+      "#usda 1.0\n(\n    subLayers = [@sub.usda@]\n)\n"
+      "over \"A\" (\n    reorder variantSets = [\"t\", \"s\"]\n) {}\n",
+      {{"sub.usda", sub}});
+  ASSERT_TRUE(reordered.ok()) << reordered.error().ToString();
+  EXPECT_EQ(FloatAt(*reordered, "/A.k"), 2.0f);
 }
 
 // A variant's prim that references an ancestor of where it lands, and variants and references

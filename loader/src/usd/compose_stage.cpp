@@ -149,9 +149,32 @@ std::optional<std::string> MapPath(const std::vector<PathStep>& steps, std::stri
   return path;
 }
 
+// Applies a `reorder` to a list of distinct items, as Sdf reorders one: each item `order` names
+// moves, with the items after it that `order` does not name, to where `order` puts it; the
+// items before the first named one stay in front. ([a, b, c, d, e] reordered [c, a] is
+// [c, d, e, a, b].)
+void Reorder(const std::vector<std::string>& order, std::vector<std::string>* list) {
+  if (order.empty() || list->empty()) return;
+  std::unordered_map<std::string_view, size_t> rank;  // each named item's place in `order`
+  for (const std::string& item : order) rank.try_emplace(item, rank.size());
+  // The runs: the unnamed items in front, then each named item with the unnamed ones after it.
+  std::vector<std::vector<std::string>> runs(rank.size() + 1);
+  size_t run = rank.size();  // the front
+  for (std::string& item : *list) {
+    if (auto it = rank.find(item); it != rank.end()) run = it->second;
+    runs[run].push_back(std::move(item));
+  }
+  list->clear();
+  for (std::string& item : runs.back()) list->push_back(std::move(item));
+  for (size_t r = 0; r + 1 < runs.size(); ++r) {
+    for (std::string& item : runs[r]) list->push_back(std::move(item));
+  }
+}
+
 // Applies one spec's list edit to the list its weaker opinions made, as USD composes list ops:
-// an explicit list replaces it; else deletes, adds, prepends (moved to the front, in order) and
-// appends (moved to the back). Items go through `map` first; those without a place are dropped.
+// an explicit list replaces it; else deletes, adds, prepends (moved to the front, in order),
+// appends (moved to the back) and a reorder (Reorder). Items go through `map` first; those
+// without a place are dropped.
 template <typename Map>
 void ApplyListOp(const ListOp& op, Map&& map, std::vector<std::string>* list) {
   const auto mapped = [&](const std::vector<std::string>& items) {
@@ -188,6 +211,7 @@ void ApplyListOp(const ListOp& op, Map&& map, std::vector<std::string>* list) {
   list->insert(list->begin(), front.begin(), front.end());
   remove(back);  // an item both prepended and appended ends last
   list->insert(list->end(), back.begin(), back.end());
+  Reorder(mapped(op.ordered), list);
 }
 
 ListOp ExplicitList(std::vector<std::string> items) {
