@@ -477,15 +477,19 @@ TEST(UsdReferences, AReorderMovesTheItemsItNamesWithTheirFollowers) {
   const Result<usd::Layer> composed = Composed(
       "#usda 1.0\n"
       "def \"Src\" (\n    prepend apiSchemas = [\"A\", \"B\", \"C\", \"D\", \"E\"]\n) {\n"
-      "    rel r = [</Src/a>, </Src/b>, </Src/c>, </Src/d>]\n}\n"
+      "    rel r = [</Src/a>, </Src/b>, </Src/c>, </Src/d>]\n"
+      "    rel front = [</Src/x>, </Src/a>, </Src/b>]\n}\n"
       "def \"Copy\" (\n    references = </Src>\n    reorder apiSchemas = [\"C\", \"A\"]\n) {\n"
-      "    reorder rel r = [</Copy/c>, </Copy/x>, </Copy/a>]\n}\n");
+      "    reorder rel r = [</Copy/c>, </Copy/x>, </Copy/a>]\n"
+      "    reorder rel front = [</Copy/b>, </Copy/a>]\n}\n");
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   const usd::Prim* copy = composed->FindPrim("/Copy");
   ASSERT_NE(copy, nullptr);
   EXPECT_EQ(copy->api_schemas.Resolved(), (std::vector<std::string>{"C", "D", "E", "A", "B"}));
   EXPECT_EQ(composed->FindRelationship("/Copy.r")->targets.Resolved(),
             (std::vector<std::string>{"/Copy/c", "/Copy/d", "/Copy/a", "/Copy/b"}));
+  EXPECT_EQ(composed->FindRelationship("/Copy.front")->targets.Resolved(),
+            (std::vector<std::string>{"/Copy/x", "/Copy/b", "/Copy/a"}));  // x stays in front
 }
 
 TEST(UsdReferences, ChildrenAndListOpsComposeInUsdsOrder) {

@@ -570,17 +570,25 @@ TEST(UsdcErrors, EveryTruncationAndEveryCorruptByteIsAnErrorNotACrash) {
   }
 }
 
+// A metadata entry `key` whose value is a list of strings, paths or tokens (`type`), with a
+// list-edit keyword.
+MetadataEntry ListEntry(const char* key, ListOpKind op, ValueType type,
+                        std::vector<std::string> items) {
+  MetadataEntry entry{key, op, {}, 0};
+  entry.value.type = type;
+  entry.value.array = true;
+  entry.value.data = std::move(items);
+  return entry;
+}
+
 // Each arc sinew does not compose, written as a crate writes it (a list op of paths, a vector of
 // strings): refused by its name, at the spec that holds it.
 TEST(UsdcErrors, OtherCompositionArcsAreRefusedByName) {
   for (const char* key : {"inheritPaths", "specializes"}) {
     SCOPED_TRACE(key);
     Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
-    MetadataEntry arc{key, ListOpKind::kPrepend, {}, 0};
-    arc.value.type = ValueType::kPath;
-    arc.value.array = true;
-    arc.value.data = std::vector<std::string>{"/B"};
-    layer.prims[0].metadata.entries.push_back(arc);
+    layer.prims[0].metadata.entries.push_back(
+        ListEntry(key, ListOpKind::kPrepend, ValueType::kPath, {"/B"}));
     auto r = ReadUsdc(Crate(layer));
     EXPECT_EQ(r.code(), Error::kUnsupportedFeature);
     EXPECT_NE(r.error().message.find(std::string("composition arc '") + key + "'"),
@@ -593,11 +601,8 @@ TEST(UsdcErrors, OtherCompositionArcsAreRefusedByName) {
 // references and subLayers of another type than Sdf gives them: kWrongType.
 TEST(UsdcErrors, ReferencesAndSubLayersOfAnotherTypeAreAWrongType) {
   Layer paths = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
-  MetadataEntry references{"references", ListOpKind::kPrepend, {}, 0};
-  references.value.type = ValueType::kPath;
-  references.value.array = true;
-  references.value.data = std::vector<std::string>{"/B"};
-  paths.prims[0].metadata.entries.push_back(references);
+  paths.prims[0].metadata.entries.push_back(
+      ListEntry("references", ListOpKind::kPrepend, ValueType::kPath, {"/B"}));
   EXPECT_EQ(ReadUsdc(Crate(paths)).code(), Error::kWrongType);
   Layer numbers = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
   MetadataEntry sub_layers{"subLayers", ListOpKind::kExplicit, {}, 0};
@@ -683,6 +688,18 @@ TEST(Usdc, VariantSetsReadBackAsTheTextReaderReadsThem) {
   ExpectSameLayer(text, read);
   EXPECT_EQ(read.FindAttribute("/A{lod=high}/B.y")->UnblockedDefault()->floats()[0], 3.0f);
   EXPECT_EQ(read.FindPrim("/A{lod=low}")->specifier, Specifier::kOver);
+}
+
+// Variant sets are a prim's (or a variant's): on the layer they are refused, as the text reader
+// refuses them there.
+TEST(UsdcErrors, VariantSetsOnTheLayerAreRefused) {
+  Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
+  layer.metadata.entries.push_back(
+      ListEntry("variantSetNames", ListOpKind::kPrepend, ValueType::kString, {"lod"}));
+  auto r = ReadUsdc(Crate(layer));
+  EXPECT_EQ(r.code(), Error::kUnsupportedFeature) << r.error().ToString();
+  EXPECT_NE(r.error().message.find("composition arc 'variantSetNames'"), std::string::npos)
+      << r.error().ToString();
 }
 
 TEST(UsdcErrors, VariantSelectionsOfAnotherTypeOrWithBadNamesAreRefused) {

@@ -1315,8 +1315,9 @@ bool ListOpOf(Type type, ValueType* element) {
 
 // The composition arcs sinew does not compose, which a flattened layer has none of.
 bool CrateReader::Refused(std::string_view key, uint64_t rep) {
+  // (Variant sets are composed on prims and variants only: PrimFields reads them first.)
   const bool arc = key == "inheritPaths" || key == "specializes" || key == "relocates" ||
-                   key == "layerRelocates";
+                   key == "layerRelocates" || key == "variantSetNames" || key == "variantSelection";
   if (!arc) return false;
   // An empty list is no arc (writers leave empty subLayers behind).
   const Type type = crate::TypeOf(rep);
@@ -1457,7 +1458,6 @@ bool CrateReader::PrimFields(const Fields& fields, Prim* prim, std::vector<std::
       }
       continue;
     }
-    if (Refused(key, rep)) return false;
     if (key == "variantSetNames") {
       ListOp& sets = prim->MakeVariants().sets;
       ValueType element = ValueType::kString;
@@ -1480,6 +1480,8 @@ bool CrateReader::PrimFields(const Fields& fields, Prim* prim, std::vector<std::
     } else if (key == "variantSetChildren") {
       std::vector<std::string> sets;  // the variant sets' specs say as much
       if (!Names(rep, &sets)) return false;
+    } else if (Refused(key, rep)) {
+      return false;
     } else if (key == "specifier") {
       uint32_t s = 0;
       if (!EnumValue(rep, Type::kSpecifier, 3, &s)) return false;

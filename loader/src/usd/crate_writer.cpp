@@ -618,6 +618,7 @@ void CrateWriter::PrimSpec(const Layer& layer, const Prim& prim) {
     for (const uint32_t c : v->contents) {
       const Prim& variant = layer.prims[c];
       const size_t open = variant.path.rfind('{'), equals = variant.path.rfind('=');
+      if (open == std::string::npos || equals == std::string::npos || equals < open) continue;
       std::string set = variant.path.substr(open + 1, equals - open - 1);
       auto [it, added] = variants.try_emplace(set);
       if (added) sets.push_back(std::move(set));
