@@ -708,12 +708,7 @@ class Composer {
           it = variants->chosen.emplace(std::move(key), selected ? *selected : std::string()).first;
         }
         if (it->second.empty()) continue;
-        std::string from = owner->path;
-        from += '{';
-        from += set;
-        from += '=';
-        from += it->second;
-        from += '}';
+        std::string from = VariantPath(owner->path, set, it->second);
         std::string site = from;
         site.append(tree.path, owner->path.size());
         SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> contents,

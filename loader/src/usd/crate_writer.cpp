@@ -662,11 +662,7 @@ void CrateWriter::PrimSpec(const Layer& layer, const Prim& prim) {
     std::vector<std::string> names;
     for (const Prim* v : variants[set]) names.push_back(v->name);
     Field("variantChildren", NamesRep(names));
-    std::string path = prim.path;
-    path += '{';
-    path += set;
-    path += "=}";
-    AddSpec(path, SpecType::kVariantSet);
+    AddSpec(VariantPath(prim.path, set, ""), SpecType::kVariantSet);
     for (const Prim* v : variants[set]) PrimSpec(layer, *v);
   }
 }

@@ -169,6 +169,19 @@ struct VariantSelection {
   std::string set, variant;
 };
 
+// The path of a variant's contents in the model: `prim` with the selection appended,
+// "/Root{lod=high}" (a variant set's own path, with `variant` empty, "/Root{lod=}").
+inline std::string VariantPath(std::string_view prim, std::string_view set,
+                               std::string_view variant) {
+  std::string path(prim);
+  path += '{';
+  path.append(set);
+  path += '=';
+  path.append(variant);
+  path += '}';
+  return path;
+}
+
 // A prim's variant sets: the sets its `variantSets` declares, the variants its `variants`
 // selects, and its variants' contents (its `variantSet` blocks). Few prims have any, so a Prim
 // holds them apart.

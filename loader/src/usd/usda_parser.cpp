@@ -603,12 +603,7 @@ bool UsdaReader::VariantSetBlock(Layer* layer, uint32_t index, const Token& keyw
                   "variant name \"" + name.substr(0, 40) +
                       "\" is not a variant name (letters, digits, '_', '|' and '-')");
     }
-    std::string path = layer->prims[index].path;
-    path += '{';
-    path += set;
-    path += '=';
-    path += name;
-    path += '}';
+    const std::string path = VariantPath(layer->prims[index].path, set, name);
     const uint32_t variant = uint32_t(layer->prims.size());
     if (const auto [it, added] = layer->prim_index.emplace(path, variant); !added) {
       return Fail(token.offset, Error::kInvalidValue,
