@@ -499,21 +499,15 @@ bool UsdaReader::Prim(Layer* layer, int32_t parent, const Token& specifier) {
   }
   std::string path = (parent < 0 ? std::string() : layer->prims[size_t(parent)].path) + "/" + name;
   const uint32_t index = uint32_t(layer->prims.size());
-  if (const auto [it, added] = layer->prim_index.emplace(path, index); !added) {
-    return Fail(token.offset, Error::kInvalidValue,
-                "prim <" + path + "> is defined twice (first at " +
-                    Where(text_, layer->prims[it->second].offset) + ")");
-  }
   {
-    usd::Prim& prim = layer->prims.emplace_back();
-    prim.specifier = specifier.text == "def"    ? Specifier::kDef
-                     : specifier.text == "over" ? Specifier::kOver
-                                                : Specifier::kClass;
-    prim.type_name = std::move(type_name);
-    prim.name = std::move(name);
-    prim.path = path;
-    prim.parent = parent;
-    prim.offset = specifier.offset;
+    usd::Prim* prim = NewPrim(layer, path, parent, token, "prim", "defined");
+    if (!prim) return false;
+    prim->specifier = specifier.text == "def"    ? Specifier::kDef
+                      : specifier.text == "over" ? Specifier::kOver
+                                                 : Specifier::kClass;
+    prim->type_name = std::move(type_name);
+    prim->name = std::move(name);
+    prim->offset = specifier.offset;
   }
   if (parent < 0) {
     layer->roots.push_back(index);
@@ -523,6 +517,22 @@ bool UsdaReader::Prim(Layer* layer, int32_t parent, const Token& specifier) {
   if (!MetadataAndBody(layer, index, path, "'{' to start the prim's body")) return false;
   Leave();
   return true;
+}
+
+usd::Prim* UsdaReader::NewPrim(Layer* layer, const std::string& path, int32_t parent,
+                               const Token& name, std::string_view what, std::string_view twice) {
+  const uint32_t index = uint32_t(layer->prims.size());
+  if (const auto [it, added] = layer->prim_index.emplace(path, index); !added) {
+    Fail(name.offset, Error::kInvalidValue,
+         std::string(what) + " <" + path + "> is " + std::string(twice) + " twice (first at " +
+             Where(text_, layer->prims[it->second].offset) + ")");
+    return nullptr;
+  }
+  usd::Prim& prim = layer->prims.emplace_back();
+  prim.path = path;
+  prim.parent = parent;
+  prim.offset = name.offset;
+  return &prim;
 }
 
 bool UsdaReader::MetadataAndBody(Layer* layer, uint32_t index, const std::string& path,
@@ -605,18 +615,11 @@ bool UsdaReader::VariantSetBlock(Layer* layer, uint32_t index, const Token& keyw
     }
     const std::string path = VariantPath(layer->prims[index].path, set, name);
     const uint32_t variant = uint32_t(layer->prims.size());
-    if (const auto [it, added] = layer->prim_index.emplace(path, variant); !added) {
-      return Fail(token.offset, Error::kInvalidValue,
-                  "variant <" + path + "> is written twice (first at " +
-                      Where(text_, layer->prims[it->second].offset) + ")");
-    }
     {
-      usd::Prim& prim = layer->prims.emplace_back();
-      prim.specifier = Specifier::kOver;
-      prim.name = name;
-      prim.path = path;
-      prim.parent = int32_t(index);
-      prim.offset = token.offset;
+      usd::Prim* prim = NewPrim(layer, path, int32_t(index), token, "variant", "written");
+      if (!prim) return false;
+      prim->specifier = Specifier::kOver;
+      prim->name = name;
     }
     layer->prims[index].MakeVariants().contents.push_back(variant);
     if (!MetadataAndBody(layer, variant, path, "'{' to start the variant's contents")) {

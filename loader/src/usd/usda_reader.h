@@ -95,6 +95,11 @@ class UsdaReader {
 
   // Structure (usda_parser.cpp).
   bool Prim(Layer* layer, int32_t parent, const Token& specifier);
+  // A new prim spec at `path` under `parent` (-1: none) in the layer and its index, its offset
+  // `name`'s; null after kInvalidValue at `name` when the path is taken ("<what> <path> is
+  // <twice> twice").
+  usd::Prim* NewPrim(Layer* layer, const std::string& path, int32_t parent, const Token& name,
+                     std::string_view what, std::string_view twice);
   // The optional metadata block, then the `{ body }`, of the prim (or variant's contents) at
   // `index`; `brace` says what the '{' starts, for the error when it is missing.
   bool MetadataAndBody(Layer* layer, uint32_t index, const std::string& path,
