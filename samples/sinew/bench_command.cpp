@@ -75,7 +75,15 @@ struct BenchOptions {
   // outputs bit for bit.
   uint32_t cpu_threads = 0;
   uint32_t cpu_lanes = 0;       // the fast path's cpu::SkinRun::max_lanes
+  bool cpu_avx512 = true;       // the fast path's cpu::SkinRun::avx512
   uint32_t workgroup_size = 0;  // the GPU kernels' (vk::SkinCacheOptions::workgroup_size)
+
+  // How the fast path runs on `threads` threads.
+  cpu::SkinRun FastRun(uint32_t threads) const {
+    cpu::SkinRun run{threads, true, cpu_lanes};
+    run.avx512 = cpu_avx512;
+    return run;
+  }
 };
 
 struct Row {
@@ -105,7 +113,8 @@ struct Row {
   // CPU only: ms per frame, vectorized, one thread, with the influences checked once
   // (cpu::InfluenceCheck) instead of on every run; -1 for a mesh without influences.
   double checked_once_ms = -1;
-  uint32_t lanes = 1;  // CPU only: vertices at a time on the fast path (1: scalar)
+  uint32_t lanes = 1;   // CPU only: vertices at a time on the fast path (1: scalar)
+  bool avx512 = false;  // CPU only: the fast path sums with AVX-512 (cpu::SkinsWithAvx512)
   // CPU only: a plain copy loop on one thread moving as many bytes as a frame (MeasureCpuCopy),
   // timed right after the fast path's runs on one thread, for their share of it (CpuCopyFraction).
   std::optional<CpuCopyBandwidth> cpu_copy;
@@ -196,6 +205,7 @@ void PrintHelp() {
       "  --cpu-lanes N     the fast path skins at most N vertices at a time (default 0: 8 with\n"
       "                    AVX, else 4; 4: SSE2's four even where AVX would take eight; 1 to 3:\n"
       "                    the scalar code; dual quaternions go eight at a time or one)\n"
+      "  --no-avx512       the fast path keeps to AVX where the CPU has AVX-512 as well\n"
       "  --workgroup-size N vertices per workgroup of the GPU kernels, a power of two from 64\n"
       "                    to the device's limit, at most 1024 (default 0: the device's, from\n"
       "                    its subgroup size)\n"
@@ -251,6 +261,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o) {
       if (!ParseUint(value(), &o->cpu_threads)) return "--cpu-threads N (0: every hardware thread)";
     } else if (a == "--cpu-lanes") {
       if (!ParseUint(value(), &o->cpu_lanes)) return "--cpu-lanes N (0: the widest, 4: SSE2)";
+    } else if (a == "--no-avx512") {
+      o->cpu_avx512 = false;
     } else if (a == "--workgroup-size") {
       if (!ParseUint(value(), &o->workgroup_size)) {
         return "--workgroup-size N (0: the device's, else a power of two from 64)";
@@ -883,7 +895,7 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
       reference = &it->second;
     } else {
       RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, 1,
-             cpu::SkinRun{cpu::ThreadCount(o.cpu_threads), true, o.cpu_lanes}, &own, progress);
+             o.FastRun(cpu::ThreadCount(o.cpu_threads)), &own, progress);
     }
   }
   cpu_row.ms_per_frame = gpu_only ? 0
@@ -894,7 +906,7 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
                         const cpu::InfluenceCheck* checked = nullptr) {
     CpuOutputs out;
     *ms = RunCpu(mesh, c.joints, palettes, c.morph_weights, o.characters, o.frames,
-                 cpu::SkinRun{threads, true, o.cpu_lanes}, &out, progress, checked);
+                 o.FastRun(threads), &out, progress, checked);
     const auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
       return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
     };
@@ -909,7 +921,9 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
     return false;
   };
   if (!gpu_only) {
-    cpu_row.lanes = cpu::SkinLanes(mesh, cpu::SkinRun{1, true, o.cpu_lanes});
+    cpu_row.lanes = cpu::SkinLanes(mesh, o.FastRun(1));
+    cpu_row.avx512 =
+        cpu_row.lanes >= 8 && !mesh.dual_quaternion() && cpu::SkinsWithAvx512(o.FastRun(1));
     if (!fast(1, &cpu_row.vectorized_ms)) return false;
     // The same with the influences checked once, as an engine that skins a mesh every frame
     // would: what the per-run check costs.
@@ -1154,6 +1168,7 @@ void PrintJson(const BenchOptions& o, const BenchReport& report) {
         }
       }
       json.Key("lanes").Int(r.lanes);
+      json.Key("avx512").Bool(r.avx512);
       json.Key("threads").Int(r.threads);
       json.Key("threads_used").Int(r.threads_used);
       if (r.threaded_ms >= 0) {
@@ -1218,6 +1233,7 @@ void PrintFastCpu(const std::vector<Row>& rows) {
       }
     }
     if (r.lanes > 1) std::printf("; %u vertices at a time", r.lanes);
+    if (r.avx512) std::printf(", summed with AVX-512");
     std::printf("; the same outputs bit for bit\n");
     if (const double copy = r.CpuCopyFraction(r.vectorized_ms); copy >= 0) {
       std::printf("    one thread: %.2f GB/s, %.1f %% of a copy loop's %.2f GB/s",

@@ -71,17 +71,25 @@ Outputs Skin(const Fixture& f, SkinRun run, bool rigid = false) {
   return out;
 }
 
+// A run of `threads` threads with AVX-512 turned off.
+SkinRun WithoutAvx512(uint32_t threads) {
+  SkinRun run{threads, true};
+  run.avx512 = false;
+  return run;
+}
+
 // The scalar code on one thread is the reference; vectorized or not, eight or four vertices at a
-// time (where the CPU has AVX, four is asked for explicitly), on any threads, the same.
+// time (where the CPU has AVX, four is asked for explicitly), eight with AVX-512's sums or AVX's
+// (where the CPU has both), on any threads, the same.
 void ExpectTheSameOnAnyThreads(const Fixture& f, bool rigid = false) {
   const Outputs scalar = Skin(f, {1, false}, rigid);
   ASSERT_FALSE(scalar.positions.empty());
   for (uint32_t threads : {1u, 2u, 3u, 7u, 64u, 0u}) {
-    for (SkinRun run :
-         {SkinRun{threads, false}, SkinRun{threads, true, 4}, SkinRun{threads, true}}) {
+    for (SkinRun run : {SkinRun{threads, false}, SkinRun{threads, true, 4}, SkinRun{threads, true},
+                        WithoutAvx512(threads)}) {
       EXPECT_TRUE(Skin(f, run, rigid) == scalar)
           << threads << " threads, vectorized " << run.vectorized << ", at most " << run.max_lanes
-          << " lanes";
+          << " lanes, AVX-512 " << SkinsWithAvx512(run);
     }
   }
 }
@@ -245,11 +253,18 @@ TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
   ExpectTheSameOnAnyThreads(f);
 }
 
-// On x86-64 the vectorized path is compiled in, so the comparisons above compare two codes, and
-// three where the CPU has AVX: GCC and Clang builds take eight lanes exactly there.
+// On x86-64 the vectorized path is compiled in, so the comparisons above compare two codes,
+// three where the CPU has AVX and four where it has AVX-512 as well: GCC and Clang builds take
+// eight lanes exactly where there is AVX, and sum with AVX-512 exactly where there is that too,
+// eight lanes are taken and the run does not turn it off.
 TEST(SkinRun, TheVectorizedPathIsThereOnX8664) {
 #if (defined(__x86_64__)) && (defined(__GNUC__) || defined(__clang__))
   EXPECT_EQ(WidestSkinLanes(), __builtin_cpu_supports("avx") ? 8u : 4u);
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+  EXPECT_EQ(SkinsWithAvx512(SkinRun{}), avx512);
+  EXPECT_FALSE(SkinsWithAvx512(WithoutAvx512(1)));
+  EXPECT_FALSE(SkinsWithAvx512(SkinRun{1, true, 4}));
+  EXPECT_FALSE(SkinsWithAvx512(SkinRun{1, false}));
 #elif defined(__x86_64__) || defined(_M_X64)
   EXPECT_EQ(WidestSkinLanes(), 4u);
 #else

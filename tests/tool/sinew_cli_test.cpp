@@ -173,15 +173,18 @@ TEST_F(SinewBenchOnGpu, RunsASmallCrowdWithinTolerance) {
   EXPECT_EQ(bytes["gpu dense K=4 c+p16"], 46);  // and the grid's 32 B over 1,000 vertices
   EXPECT_EQ(bytes["gpu dense K=4 c-in"], 72);
   // The cpu rows say where the fast path is vectorized: dense linear, and dual quaternions with
-  // and without scale eight at a time where the CPU has AVX.
+  // and without scale eight at a time where the CPU has AVX; and that linear blending takes
+  // AVX-512 where the CPU has it (dual quaternions never do).
   for (const JsonValue& r : report["results"].Elements()) {
     if (r["path"].String() != "cpu") continue;
     const std::string layout = r["layout"].String();
     if (layout == "dense K=4") {
       EXPECT_EQ(r["lanes"].Number(), double(cpu::WidestSkinLanes()));
+      EXPECT_EQ(r["avx512"].Bool(), cpu::SkinsWithAvx512(cpu::SkinRun{}));
     }
     if (layout == "dense K=4 dqs" || layout == "dense K=4 dqs scaled") {
       EXPECT_EQ(r["lanes"].Number(), cpu::WidestSkinLanes() == 8 ? 8.0 : 1.0) << layout;
+      EXPECT_FALSE(r["avx512"].Bool()) << layout;
     }
   }
   // Every cpu row of a skinned mesh also times the fast path with its influences checked once
@@ -479,6 +482,39 @@ TEST(SinewBench, HoldsTheCpuFastPathToACopyOfAFramesBytes) {
     }
   }
   EXPECT_EQ(cpu_rows, 4u);  // dense K=4; sparse uniform 4; dense K=16 varied and sparse varied
+}
+
+// --no-avx512 keeps the fast path to AVX (cpu::SkinRun::avx512) where the CPU has AVX-512 too: the
+// linear rows say so, and still go as many vertices at a time (and, as every run, give the
+// reference's outputs bit for bit, or the bench fails).
+TEST(SinewBench, KeepsTheCpuFastPathToAvxWhenAsked) {
+  ScratchDir dir;
+  const std::vector<std::string> args = {"bench",
+                                         "--cpu-only",
+                                         "--characters",
+                                         "1",
+                                         "--vertices",
+                                         "20000",
+                                         "--influences",
+                                         "4",
+                                         "--no-shapes",
+                                         "--no-dqs",
+                                         "--no-layouts",
+                                         "--frames",
+                                         "1",
+                                         "--cpu-threads",
+                                         "1",
+                                         "--json"};
+  std::vector<std::string> without = args;
+  without.push_back("--no-avx512");
+  const JsonDocument by_default = RunJson(args, dir), kept = RunJson(without, dir);
+  const JsonValue& row = by_default.root()["results"][0];
+  const JsonValue& kept_row = kept.root()["results"][0];
+  ASSERT_EQ(row["layout"].String(), "dense K=4");
+  ASSERT_EQ(kept_row["layout"].String(), "dense K=4");
+  EXPECT_EQ(row["avx512"].Bool(), cpu::SkinsWithAvx512(cpu::SkinRun{}));
+  EXPECT_FALSE(kept_row["avx512"].Bool());
+  EXPECT_EQ(kept_row["lanes"].Int(), row["lanes"].Int());
 }
 
 // CrowdPoseJob against the per-character jobs on one file.

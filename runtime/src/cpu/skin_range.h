@@ -23,6 +23,7 @@ struct RangeSkinner {
   bool has_scale = false;                            // dual quaternions: HasScale
   bool per_joint = false;                            // linear: NormalBlend::kPerJoint
   bool finite_palette = false;                       // linear, vectorized: FinitePalette
+  bool avx512 = false;                               // linear, eight at a time: Avx512Of
   uint32_t lanes_at_a_time = 1;
 
   // The choices for a job's palette, dual quaternions (empty: linear), normal rule and run.
@@ -40,6 +41,7 @@ struct RangeSkinner {
     r.per_joint = normal_blend == NormalBlend::kPerJoint;
     r.lanes_at_a_time = LinearLanesOf(normal_blend, run);
     r.finite_palette = r.lanes_at_a_time > 1 && FinitePalette(palette);
+    r.avx512 = r.lanes_at_a_time >= 8 && Avx512Of(run);
     return r;
   }
 
@@ -52,7 +54,8 @@ struct RangeSkinner {
       SkinDualQuaternions(s, v, end, lanes, dual_quaternions, has_scale);
       return;
     }
-    size_t v = SkinLinearVectorized(s, begin, end, lanes, palette, finite_palette, lanes_at_a_time);
+    size_t v = SkinLinearVectorized(s, begin, end, lanes, palette, finite_palette, lanes_at_a_time,
+                                    avx512);
     for (; v < end; ++v) {
       // Blend the matrices first, then transform once (as the GPU kernels do), entries in stored
       // order (for sparse streams made by DenseToSparse from descending dense slots, the same

@@ -7,10 +7,15 @@
 // vertices 0-3 in the low 128-bit halves and 4-7 in the high ones, so that most shuffles stay
 // within a half. Dense meshes of 4 or 8 slots have their slot loop unrolled (DenseLanes<4>,
 // DenseLanes<8>) and tell the vertices without weight from the weights themselves rather than
-// from a running sum. Only the functions marked SINEW_AVX use AVX instructions:
-// the rest of the runtime stays within x86-64's baseline (but for the AVX2 clones of the influence
-// checks, runtime/src/asset/influence_prepass.cpp), and the jobs call these only when
-// CpuHasAvx() says so.
+// from a running sum. Where the CPU has AVX-512 (F and VL), SkinLinearX8Avx512 sums each
+// vertex's matrices twelve numbers at a time in one 512-bit register instead of a 256-bit and a
+// 128-bit one (the same products and sums, one load, multiply and add per entry instead of two),
+// and writes the vertices with the same AVX code compiled for AVX-512: its 32 registers spill
+// less, and each select is one instruction (WriteSkinnedX8Avx512). Only the functions marked
+// SINEW_AVX or SINEW_AVX512 use those instructions: the rest of the runtime stays within x86-64's
+// baseline (but for the AVX2 clones of the influence checks,
+// runtime/src/asset/influence_prepass.cpp), and the jobs call these only when CpuHasAvx() and
+// CpuHasAvx512() say so.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +30,8 @@
 #include <immintrin.h>
 #define SINEW_SKIN_X8 1
 #define SINEW_AVX __attribute__((target("avx")))
+#define SINEW_AVX512 __attribute__((target("avx512f,avx512vl")))
+#define SINEW_INLINE_ALWAYS __attribute__((always_inline))
 #endif
 
 namespace sinew::cpu::detail {
@@ -34,6 +41,12 @@ namespace sinew::cpu::detail {
 // Whether the CPU (and the operating system, which must save the 256-bit registers) runs AVX.
 inline bool CpuHasAvx() noexcept {
   static const bool has = __builtin_cpu_supports("avx");
+  return has;
+}
+
+// Whether it runs AVX-512's foundation and its 128- and 256-bit forms (and saves their registers).
+inline bool CpuHasAvx512() noexcept {
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
   return has;
 }
 
@@ -69,6 +82,35 @@ SINEW_AVX inline void BlendLaneAvx(BlendedRowsX8& out, size_t i, const Index* in
   }
   out.rows01[i] = rows01;
   out.row2[i] = row2;
+  if constexpr (sum_weights) out.weight_sum[i] = sum;
+}
+
+// BlendLaneAvx with AVX-512: each entry's twelve numbers in one register (the load's last four
+// lanes masked off, so it reads no further than the entry), each lane of the sum the same products
+// and additions as BlendLaneAvx's; a zero weight's products masked out the same way, to +0.
+template <bool finite_palette, bool sum_weights, typename Index>
+SINEW_AVX512 inline void BlendLaneAvx512(BlendedRowsX8& out, size_t i, const Index* index,
+                                         const float* weight, size_t count,
+                                         const Float3x4* palette) {
+  constexpr __mmask16 kTwelve = 0x0fff;
+  __m512 rows = _mm512_setzero_ps();
+  float sum = 0.0f;
+  for (size_t e = 0; e < count; ++e) {
+    const __m512 w = _mm512_set1_ps(weight[e]);
+    if constexpr (sum_weights) sum += weight[e];
+    const __m512 p = _mm512_maskz_loadu_ps(kTwelve, &palette[index[e]].row[0].x);
+    __m512 add;
+    if constexpr (finite_palette) {
+      add = _mm512_mul_ps(w, p);
+    } else {
+      add = _mm512_maskz_mul_ps(_mm512_cmp_ps_mask(w, _mm512_setzero_ps(), _CMP_NEQ_UQ), w, p);
+    }
+    rows = _mm512_add_ps(rows, add);
+  }
+  // The masked forms of the extracts: GCC 12's unmasked ones warn of an uninitialized variable in
+  // its own header, and it emits the same instructions for both.
+  out.rows01[i] = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xf, _mm512_castps_pd(rows), 0));
+  out.row2[i] = _mm512_maskz_extractf32x4_ps(0xf, rows, 2);
   if constexpr (sum_weights) out.weight_sum[i] = sum;
 }
 
@@ -236,8 +278,9 @@ SINEW_AVX inline void StoreTangents8(float* o, __m256 x, __m256 y, __m256 z, __m
 
 // Writes vertices v .. v + 7 of `s` from their blended matrices, as WriteSkinnedX4 writes four;
 // bit i of `no_weight` is set where lane i's weights sum to 0.
-SINEW_AVX inline void WriteSkinnedX8(const SkinStreams& s, size_t v, const BlendedRowsX8& blend,
-                                     int no_weight) {
+SINEW_AVX SINEW_INLINE_ALWAYS inline void WriteSkinnedX8Body(const SkinStreams& s, size_t v,
+                                                             const BlendedRowsX8& blend,
+                                                             int no_weight) {
   const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
   __m256 m[3][4];
   TransposeBlend(blend, m);
@@ -292,24 +335,60 @@ SINEW_AVX inline void WriteSkinnedX8(const SkinStreams& s, size_t v, const Blend
   }
 }
 
-// Skins vertices v .. v + 7 (`lanes`: DenseLanes or SparseLanes). Dense slots of 4 or 8 find the
-// vertices without weight from their weights (LanesWithoutWeight); the others sum them.
+// WriteSkinnedX8Body compiled for AVX and for AVX-512, each out of line.
+SINEW_X4_OUT_OF_LINE SINEW_AVX inline void WriteSkinnedX8(const SkinStreams& s, size_t v,
+                                                          const BlendedRowsX8& blend,
+                                                          int no_weight) {
+  WriteSkinnedX8Body(s, v, blend, no_weight);
+}
+SINEW_X4_OUT_OF_LINE SINEW_AVX512 inline void WriteSkinnedX8Avx512(const SkinStreams& s, size_t v,
+                                                                   const BlendedRowsX8& blend,
+                                                                   int no_weight) {
+  WriteSkinnedX8Body(s, v, blend, no_weight);
+}
+
+// Whether SkinLinearX8 sums the weights of `Lanes`: dense slots of 4 or 8 find the vertices
+// without weight from their weights (LanesWithoutWeight); the others sum them.
+template <typename Lanes>
+inline constexpr bool kSumsWeights = Lanes::kFixedSlots != 4 && Lanes::kFixedSlots != 8;
+
+// The bits of the lanes without weight (WriteSkinnedX8's `no_weight`) of vertices v .. v + 7.
+template <typename Lanes>
+SINEW_AVX inline int NoWeightLanes(const BlendedRowsX8& blend, const Lanes& lanes, size_t v) {
+  if constexpr (kSumsWeights<Lanes>) {
+    return LanesSummingToZero(blend);
+  } else {
+    constexpr uint32_t k = Lanes::kFixedSlots;
+    return LanesWithoutWeight<k>(lanes.weights + v * k);
+  }
+}
+
+// Skins vertices v .. v + 7 (`lanes`: DenseLanes or SparseLanes).
 template <bool finite_palette, typename Lanes>
 SINEW_X4_OUT_OF_LINE SINEW_AVX void SkinLinearX8(const SkinStreams& s, size_t v, const Lanes& lanes,
                                                  const Float3x4* palette) {
-  constexpr uint32_t k = Lanes::kFixedSlots;
-  constexpr bool sum_weights = k != 4 && k != 8;
   BlendedRowsX8 blend;
   for (size_t i = 0; i < 8; ++i) {
     const auto entries = lanes.Entries(v + i);
-    BlendLaneAvx<finite_palette, sum_weights>(blend, i, entries.index, entries.weight,
-                                              entries.count, palette);
+    BlendLaneAvx<finite_palette, kSumsWeights<Lanes>>(blend, i, entries.index, entries.weight,
+                                                      entries.count, palette);
   }
-  if constexpr (sum_weights) {
-    WriteSkinnedX8(s, v, blend, LanesSummingToZero(blend));
-  } else {
-    WriteSkinnedX8(s, v, blend, LanesWithoutWeight<k>(lanes.weights + v * k));
+  WriteSkinnedX8(s, v, blend, NoWeightLanes(blend, lanes, v));
+}
+
+// SkinLinearX8 with the matrices summed by BlendLaneAvx512; the rest is AVX code compiled for
+// AVX-512, the same operations.
+template <bool finite_palette, typename Lanes>
+SINEW_X4_OUT_OF_LINE SINEW_AVX512 void SkinLinearX8Avx512(const SkinStreams& s, size_t v,
+                                                          const Lanes& lanes,
+                                                          const Float3x4* palette) {
+  BlendedRowsX8 blend;
+  for (size_t i = 0; i < 8; ++i) {
+    const auto entries = lanes.Entries(v + i);
+    BlendLaneAvx512<finite_palette, kSumsWeights<Lanes>>(blend, i, entries.index, entries.weight,
+                                                         entries.count, palette);
   }
+  WriteSkinnedX8Avx512(s, v, blend, NoWeightLanes(blend, lanes, v));
 }
 
 #endif  // SINEW_SKIN_X8
@@ -342,15 +421,32 @@ inline uint32_t LinearLanesOf(NormalBlend normal_blend, const SkinRun& run) noex
   return normal_blend == NormalBlend::kPerJoint ? 1 : LanesOf(run);
 }
 
-// Skins vertices [v, end) `lanes_at_a_time` (LanesOf) vertices at a time, then four at a time,
-// as far as whole groups go; returns the first vertex left for the scalar code.
+// Whether linear blending eight vertices at a time takes SkinLinearX8Avx512 under `run`: where
+// LanesOf(run) is 8, run.avx512 asks for it and the CPU has it. (Dual quaternions stay with AVX:
+// compiled for AVX-512 they ran no faster.)
+inline bool Avx512Of(const SkinRun& run) noexcept {
+#if defined(SINEW_SKIN_X8)
+  return run.avx512 && LanesOf(run) >= 8 && CpuHasAvx512();
+#else
+  (void)run;
+  return false;
+#endif
+}
+
+// Skins vertices [v, end) `lanes_at_a_time` (LanesOf) vertices at a time, eight with AVX-512
+// where `avx512` (Avx512Of), then four at a time, as far as whole groups go; returns the
+// first vertex left for the scalar code.
 template <bool finite_palette, typename Lanes>
 size_t SkinLinearLanes(const SkinStreams& s, size_t v, size_t end, const Lanes& lanes,
-                       const Float3x4* palette, uint32_t lanes_at_a_time) {
+                       const Float3x4* palette, uint32_t lanes_at_a_time, bool avx512) {
 #if defined(SINEW_SKIN_X8)
-  if (lanes_at_a_time >= 8) {
+  if (lanes_at_a_time >= 8 && avx512) {
+    for (; v + 8 <= end; v += 8) SkinLinearX8Avx512<finite_palette>(s, v, lanes, palette);
+  } else if (lanes_at_a_time >= 8) {
     for (; v + 8 <= end; v += 8) SkinLinearX8<finite_palette>(s, v, lanes, palette);
   }
+#else
+  (void)avx512;
 #endif
 #if defined(SINEW_SKIN_X4)
   if (lanes_at_a_time >= 4) {
@@ -363,11 +459,12 @@ size_t SkinLinearLanes(const SkinStreams& s, size_t v, size_t end, const Lanes& 
 // SkinLinearLanes, with or without the zero-weight mask as `palette` needs (FinitePalette).
 template <typename Lanes>
 size_t SkinLinearVectorized(const SkinStreams& s, size_t v, size_t end, const Lanes& lanes,
-                            const Float3x4* palette, bool finite_palette,
-                            uint32_t lanes_at_a_time) {
+                            const Float3x4* palette, bool finite_palette, uint32_t lanes_at_a_time,
+                            bool avx512) {
   if (lanes_at_a_time < 4) return v;
-  return finite_palette ? SkinLinearLanes<true>(s, v, end, lanes, palette, lanes_at_a_time)
-                        : SkinLinearLanes<false>(s, v, end, lanes, palette, lanes_at_a_time);
+  return finite_palette
+             ? SkinLinearLanes<true>(s, v, end, lanes, palette, lanes_at_a_time, avx512)
+             : SkinLinearLanes<false>(s, v, end, lanes, palette, lanes_at_a_time, avx512);
 }
 
 }  // namespace sinew::cpu::detail

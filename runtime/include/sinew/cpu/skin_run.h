@@ -25,11 +25,21 @@ struct SkinRun {
   // skinned meshes of 20,000 vertices 25 % slower than one, and meshes of 80,000 5-12 % faster
   // (BENCHMARKS.md).
   uint32_t min_vertices_per_thread = 32768;
+  // Where linear blending goes eight vertices at a time and the CPU has AVX-512 (F and VL), those
+  // eight are skinned with AVX-512: each vertex's joint matrices summed in one 512-bit register,
+  // the rest with its 32 registers (about 1.1 times as fast, BENCHMARKS.md). False keeps to AVX:
+  // for tests and benchmarks, or a host that avoids 512-bit instructions where they lower the
+  // clock. The outputs are the same either way.
+  bool avx512 = true;
 };
 
 // The most vertices at a time this build skins on this CPU: 8 (AVX), 4 (SSE2: every x86-64
 // build), or 1 (no vectorized path: `vectorized` runs the scalar code).
 uint32_t WidestSkinLanes() noexcept;
+
+// Whether linear blending under `run` goes eight at a time with AVX-512 on this CPU
+// (SkinRun::avx512).
+bool SkinsWithAvx512(const SkinRun& run) noexcept;
 
 // `requested` threads, or every hardware thread for 0 (at least 1).
 uint32_t ThreadCount(uint32_t requested) noexcept;
