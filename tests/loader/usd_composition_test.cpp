@@ -324,7 +324,7 @@ TEST(UsdReferences, RefusesReferencesThatCannotBeComposed) {
   refused(
       "#usda 1.0\ndef \"A\" (\n    references = </B>\n) {}\n"
       "def \"B\" (\n    references = </A>\n) {}\n",
-      Error::kInvalidReference, "/A", "references form a cycle through </A>");
+      Error::kInvalidReference, "/A", "references or inherits form a cycle through </A>");
   // A prim under one that a reference composes, referencing that prim again: without end,
   // stopped by the nesting of references (each level of namespace adds two).
   refused(
@@ -1113,6 +1113,240 @@ TEST(UsdVariants, CrateLayersComposeTheirVariantSetsAsTextLayersDo) {
   ASSERT_NE(mesh, nullptr);
   EXPECT_EQ(mesh->primitives.at(0).positions.at(3), 2.0f);
   EXPECT_TRUE(mesh->primitives.at(0).skinned());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inherits
+
+// A prim that inherits a class, selects a variant and references a prim: the class's opinions
+// are weaker than the prim's own and stronger than the variant's and the reference's (USD's
+// strength order: local, inherits, variants, references); the class's children are the prim's,
+// its own opinions below them too, and the class stays on the stage as a class.
+constexpr std::string_view kInherits =
+    "#usda 1.0\n"
+    "class \"_class_Thing\" {\n    float x = 2\n    float y = 2\n    float z = 2\n"
+    "    rel r = </_class_Thing/Part>\n"
+    "    def \"Part\" {\n        float p = 7\n        float q = 7\n    }\n}\n"
+    "def \"Base\" {\n    float z = 9\n    float w = 9\n}\n"
+    "def \"PartBase\" {\n    float q = 8\n    float s = 8\n}\n"
+    "def \"A\" (\n    inherits = </_class_Thing>\n    references = </Base>\n"
+    "    variantSets = \"v\"\n    variants = { string v = \"a\" }\n) {\n"
+    "    float x = 1\n"
+    "    variantSet \"v\" = {\n        \"a\" {\n            float y = 3\n"
+    "            float u = 3\n        }\n    }\n"
+    "    over \"Part\" (\n        references = </PartBase>\n    ) {\n"
+    "        float p = 1\n    }\n}\n";
+
+// What kInherits composes to, however it was read.
+void ExpectTheInherits(const usd::Layer& composed) {
+  EXPECT_EQ(FloatAt(composed, "/A.x"), 1.0f);  // its own
+  EXPECT_EQ(FloatAt(composed, "/A.y"), 2.0f);  // the class's, over the variant's
+  EXPECT_EQ(FloatAt(composed, "/A.u"), 3.0f);  // the variant's
+  EXPECT_EQ(FloatAt(composed, "/A.z"), 2.0f);  // the class's, over the reference's
+  EXPECT_EQ(FloatAt(composed, "/A.w"), 9.0f);  // the reference's
+  EXPECT_EQ(composed.FindRelationship("/A.r")->targets.Resolved(),
+            std::vector<std::string>{"/A/Part"});  // the class's paths land on the prim's
+  // The class's child: the prim's own child's opinions, then the class's, then the child's
+  // reference (an ancestor's inherit outranks a child's reference, by its kind).
+  EXPECT_EQ(FloatAt(composed, "/A/Part.p"), 1.0f);
+  EXPECT_EQ(FloatAt(composed, "/A/Part.q"), 7.0f);
+  EXPECT_EQ(FloatAt(composed, "/A/Part.s"), 8.0f);
+  const usd::Prim* c = composed.FindPrim("/_class_Thing");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->specifier, usd::Specifier::kClass);
+  EXPECT_EQ(FloatAt(composed, "/_class_Thing/Part.p"), 7.0f);
+  for (const usd::Prim& p : composed.prims) EXPECT_EQ(p.inherits, nullptr) << p.path;
+}
+
+TEST(UsdInherits, AClassComposesBetweenThePrimsOwnOpinionsAndItsVariantsAndReferences) {
+  const Result<usd::Layer> composed = Composed(kInherits);
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  ExpectTheInherits(*composed);
+}
+
+// Classes compose in their whole layer stack (a stronger layer's override of the class counts),
+// a class inherits in turn, list edits of several layers compose (the stronger layer's prepend
+// first, a delete removing a weaker layer's class), a relative path is anchored at the prim, and
+// a class that no layer holds brings nothing (USD does not count that as an error).
+TEST(UsdInherits, ClassesComposeInTheLayerStackAndInTurn) {
+  const std::string library =
+      "#usda 1.0\n"
+      "class \"_class_A\" {\n    float a = 1\n    float b = 1\n}\n"
+      "class \"_class_B\" (\n    inherits = </_class_Base>\n) {\n    float b = 2\n}\n"
+      "class \"_class_Base\" {\n    float base = 5\n}\n"
+      "class \"_class_Gone\" {\n    float gone = 1\n}\n"
+      "def \"W\" {\n    def \"P\" (\n        inherits = [</_class_A>, </_class_Gone>]\n"
+      "    ) {}\n}\n";
+  const std::string shot =
+      "#usda 1.0\n(\n    subLayers = [@library.usda@]\n)\n"
+      "over \"_class_A\" {\n    float a = 3\n}\n"
+      "class \"Local\" {\n    float local = 4\n}\n"
+      "over \"W\" {\n    over \"P\" (\n"
+      "        prepend inherits = [</_class_B>, <../../Local>, </_class_Missing>]\n"
+      "        delete inherits = </_class_Gone>\n    ) {}\n}\n";
+  const Result<usd::Layer> composed = ComposedWith(shot, {{"library.usda", library}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/W/P.a"), 3.0f);     // the shot's override of the class
+  EXPECT_EQ(FloatAt(*composed, "/W/P.b"), 2.0f);     // _class_B, prepended, over _class_A
+  EXPECT_EQ(FloatAt(*composed, "/W/P.base"), 5.0f);  // what _class_B inherits
+  EXPECT_EQ(FloatAt(*composed, "/W/P.local"), 4.0f);
+  EXPECT_TRUE(std::isnan(FloatAt(*composed, "/W/P.gone")));
+}
+
+// A referenced asset's prim that inherits a class of its own layer brings the class's opinions
+// with it, below the referencing prim's own; a stage that writes that class as well (which USD
+// composes over the asset, as an implied inherit) is refused, naming both paths. A class met
+// again through a reference within its own layer stack composes once.
+TEST(UsdInherits, AReferencedAssetsClassComesWithItAndAnImpliedClassIsRefused) {
+  const std::string asset =
+      "#usda 1.0\n(\n    defaultPrim = \"Model\"\n)\n"
+      "class \"_class_Model\" {\n    float c = 1\n    float d = 1\n}\n"
+      "def \"Model\" (\n    inherits = </_class_Model>\n) {\n    float m = 1\n}\n"
+      "def \"Copy\" (\n    references = </Model>\n) {}\n";
+  const Result<usd::Layer> composed = ComposedWith(
+      "#usda 1.0\ndef \"Hero\" (\n    references = @asset.usda@\n) {\n    float d = 2\n}\n"
+      "def \"Copy\" (\n    references = @asset.usda@</Copy>\n) {}\n",
+      {{"asset.usda", asset}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/Hero.c"), 1.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Hero.d"), 2.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Hero.m"), 1.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Copy.c"), 1.0f);
+  const Result<usd::Layer> implied = ComposedWith(
+      "#usda 1.0\nclass \"_class_Model\" {\n    float c = 5\n}\n"
+      "def \"Hero\" (\n    references = @asset.usda@\n) {}\n",
+      {{"asset.usda", asset}});
+  ASSERT_FALSE(implied.ok());
+  EXPECT_EQ(implied.code(), Error::kUnsupportedFeature);
+  EXPECT_EQ(implied.error().where, "/Hero");
+  EXPECT_NE(implied.error().message.find("inherits </_class_Model>, and the layer stack it lands "
+                                         "in writes </_class_Model>"),
+            std::string::npos)
+      << implied.error().ToString();
+}
+
+// A character whose SkelRoot inherits a class that references the body: it loads skinned, its
+// paths landing under the prim that inherits.
+TEST(UsdInherits, ACharacterBroughtByAClassLoadsSkinned) {
+  Folder folder;
+  folder.Write("parts/body.usda", kBody);
+  const std::filesystem::path stage = folder.Write(
+      "stage.usda",
+      "#usda 1.0\nclass \"_class_Body\" (\n    references = @./parts/body.usda@\n) {}\n"
+      "def SkelRoot \"Hero\" (\n    inherits = </_class_Body>\n) {}\n");
+  auto loaded = LoadUsd(stage);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  for (const Warning& w : loaded->warnings) ADD_FAILURE() << w.where << ": " << w.message;
+  ASSERT_EQ(loaded->asset.meshes.size(), 1u);  // the class's own is not defined: not loaded
+  const Mesh* mesh = MeshNamed(loaded->asset, "/Hero/M");
+  ASSERT_NE(mesh, nullptr);
+  EXPECT_TRUE(mesh->primitives.at(0).skinned());
+  EXPECT_EQ(loaded->asset.skins.size(), 1u);
+}
+
+// Where Pcp would add a class that a reference brings too, it keeps the reference's place and
+// drops the class arc (it adds the references' arcs first, and no prim twice): a prim that
+// inherits and references one prim, an ancestor's reference to the class, a class whose own
+// reference the prim's references bring too. A class's relationship to a path inside the prim it
+// lands on has no place there (Pcp maps it to nothing), nor has an internally referenced prim's.
+TEST(UsdInherits, AClassThatAReferenceBringsTooTakesTheReferencesPlace) {
+  const Result<usd::Layer> composed = Composed(
+      "#usda 1.0\n"
+      "class \"C\" {\n    float v = 2\n    rel r = </A/y>\n}\n"
+      "def \"P\" {\n    float v = 1\n}\n"
+      "def \"A\" (\n    inherits = </C>\n    references = [</P>, </C>]\n) {\n    def \"y\" {}\n}\n"
+      "def \"B\" {\n    def \"Child\" {\n        float v = 2\n    }\n}\n"
+      "def \"D\" (\n    references = </B>\n) {\n"
+      "    def \"Child\" (\n        inherits = </B/Child>\n        references = </P>\n    ) {}\n}\n"
+      "def \"X\" {\n    def \"Y\" (\n        references = </R>\n    ) {}\n}\n"
+      "def \"R\" {\n    float v = 2\n}\n"
+      "def \"E\" (\n    inherits = </X/Y>\n    references = [</P>, </R>]\n) {}\n"
+      "def \"F\" (\n    references = </C>\n) {\n    def \"A\" {\n        def \"y\" {}\n    }\n}\n");
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/A.v"), 1.0f);        // /A, /P, /C
+  EXPECT_EQ(FloatAt(*composed, "/D/Child.v"), 1.0f);  // the child's /P over the ancestor's /B
+  EXPECT_EQ(FloatAt(*composed, "/E.v"), 1.0f);        // /R stays at /E's reference
+  EXPECT_TRUE(composed->FindRelationship("/A.r")->targets.Resolved().empty());
+  EXPECT_EQ(composed->FindRelationship("/C.r")->targets.Resolved(),
+            std::vector<std::string>{"/A/y"});
+  EXPECT_EQ(composed->FindRelationship("/F.r")->targets.Resolved(),
+            std::vector<std::string>{"/A/y"});  // outside /F: kept
+}
+
+// Implied inherits are refused only where they would add opinions: a local class of a referenced
+// model composes when the referencing stage writes nothing at the class's mapped path (what the
+// reference brings there is the same class again), and so does a root class the referencing prim
+// inherits itself; a class inside a class that the inheriting prim overrides is refused.
+TEST(UsdInherits, AnImpliedClassIsRefusedOnlyWhereALayerWritesIt) {
+  const std::string model =
+      "#usda 1.0\n"
+      "def \"Model\" {\n    class \"Local\" {\n        float attr = 4\n        float k = 4\n    }\n"
+      "    def \"Instance\" (\n        inherits = </Model/Local>\n    ) {\n"
+      "        float attr = 3\n    }\n}\n"
+      "class \"_class_M\" {\n    float v = 3\n    float w = 3\n}\n"
+      "def \"M\" (\n    inherits = </_class_M>\n) {}\n";
+  const Result<usd::Layer> composed = ComposedWith(
+      "#usda 1.0\ndef \"Model_1\" (\n    references = @model.usda@</Model>\n) {}\n"
+      "class \"_class_M\" {\n    float w = 2\n}\n"
+      "def \"Char\" (\n    inherits = </_class_M>\n    references = @model.usda@</M>\n) {}\n",
+      {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/Model_1/Instance.attr"), 3.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Model_1/Instance.k"), 4.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Char.w"), 2.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Char.v"), 3.0f);
+  const Result<usd::Layer> nested = Composed(
+      "#usda 1.0\nclass \"C\" {\n    def \"X\" (\n        inherits = </C/K>\n    ) {}\n"
+      "    class \"K\" {\n        float v = 3\n    }\n}\n"
+      "def \"A\" (\n    inherits = </C>\n) {\n    over \"K\" {\n        float v = 2\n    }\n}\n");
+  ASSERT_FALSE(nested.ok());
+  EXPECT_EQ(nested.code(), Error::kUnsupportedFeature);
+  EXPECT_EQ(nested.error().where, "/A/X");
+  EXPECT_NE(nested.error().message.find("inherits </C/K>, and the layer stack it lands in writes "
+                                        "</A/K>"),
+            std::string::npos)
+      << nested.error().ToString();
+}
+
+// Inherits Pcp reports as cycles: of the prim itself, an ancestor or a descendant, and classes
+// that inherit each other. sinew refuses the stage (Pcp drops the arc).
+TEST(UsdInherits, RefusesInheritsThatFormACycle) {
+  for (const char* text :
+       {"#usda 1.0\ndef \"A\" (\n    inherits = </A>\n) {}\n",
+        "#usda 1.0\ndef \"A\" {\n    def \"B\" (\n        inherits = </A>\n    ) {}\n}\n",
+        "#usda 1.0\ndef \"A\" (\n    inherits = </A/B>\n) {\n    def \"B\" {}\n}\n"}) {
+    SCOPED_TRACE(text);
+    const Result<usd::Layer> refused = Composed(text);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.code(), Error::kInvalidReference);
+    EXPECT_NE(refused.error().message.find("the prim itself, one of its ancestors or one of its "
+                                           "descendants"),
+              std::string::npos)
+        << refused.error().ToString();
+  }
+  const Result<usd::Layer> cycle = Composed(
+      "#usda 1.0\nclass \"C\" (\n    inherits = </D>\n) {}\nclass \"D\" (\n    inherits = </C>\n) "
+      "{}\ndef \"A\" (\n    inherits = </C>\n) {}\n");
+  ASSERT_FALSE(cycle.ok());
+  EXPECT_EQ(cycle.code(), Error::kInvalidReference);
+  EXPECT_NE(cycle.error().message.find("form a cycle"), std::string::npos)
+      << cycle.error().ToString();
+}
+
+// Binary layers hold inherits as text ones do (inheritPaths, a list op of paths) and compose the
+// same.
+TEST(UsdInherits, CrateLayersComposeTheirInheritsAsTextLayersDo) {
+  const std::string bytes = CrateOf(kInherits);
+  auto layer =
+      usd::ReadUsdc(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  ASSERT_TRUE(layer.ok()) << layer.error().ToString();
+  const usd::Prim* a = layer->FindPrim("/A");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(a->inherits, nullptr);
+  EXPECT_EQ(a->inherits->Resolved(), std::vector<std::string>{"/_class_Thing"});
+  auto composed = usd::ComposeStage(std::move(*layer), "", {}, 8);
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  ExpectTheInherits(*composed);
 }
 
 TEST(ResolveAssetPath, IsRelativeToTheReferencingLayersFolder) {

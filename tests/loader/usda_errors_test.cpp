@@ -2,6 +2,7 @@
 // error code and its "line L, column C".
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
 
 #include "loader/usda_test_util.h"
@@ -255,7 +256,7 @@ TEST(UsdaErrors, RefusesMalformedPaths) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Composition arcs: sinew composes sublayers, references, payloads and variant sets
+// Composition arcs: sinew composes sublayers, references, payloads, variant sets and inherits
 // (usd_composition_test.cpp), no other
 
 TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
@@ -265,7 +266,6 @@ TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
     const char* arc;
   };
   const Case cases[] = {
-      {"def \"A\" (\n    inherits = </_class>\n) {}\n", "line 3, column 5", "inherits"},
       {"def \"A\" (\n    append specializes = </B>\n) {}\n", "line 3, column 12", "specializes"},
       {"(\n    relocates = { </A>: </B> }\n)\n", "line 3, column 5", "relocates"},
       {"(\n    variantSets = [\"lod\"]\n)\n", "line 3, column 5", "variantSets"},
@@ -282,16 +282,25 @@ TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
               "line 3, column 5", "composition arc 'references'");
 }
 
+// A layer body that the reader refuses with `code` at `where`, its message holding `message`.
+struct Refusal {
+  const char* text;
+  Error code;
+  const char* where;
+  const char* message;
+};
+
+void ExpectRefused(std::initializer_list<Refusal> refusals) {
+  for (const Refusal& r : refusals) {
+    SCOPED_TRACE(r.text);
+    ExpectError(Usda(r.text), r.code, r.where, r.message);
+  }
+}
+
 // Variant sets: their names and the variants' are SdfPath's, each variant written once, a
 // selection a string.
 TEST(UsdaErrors, RefusesVariantSetsThatAreMalformed) {
-  struct Case {
-    const char* text;
-    Error code;
-    const char* where;
-    const char* message;
-  };
-  const Case cases[] = {
+  ExpectRefused({
       {"def \"A\" {\n    variantSet \"lod\" = {\n        \"hi fi\" {}\n    }\n}\n",
        Error::kInvalidValue, "line 4, column 9", "variant name \"hi fi\""},
       {"def \"A\" {\n    variantSet \"a/b\" = {}\n}\n", Error::kInvalidValue, "line 3, column 16",
@@ -310,11 +319,29 @@ TEST(UsdaErrors, RefusesVariantSetsThatAreMalformed) {
        "line 3, column 13", "not a list op"},
       {"def \"A\" (\n    variantSets = [\"a.b\"]\n) {}\n", Error::kInvalidValue,
        "line 3, column 19", "variant set name \"a.b\""},
-  };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.text);
-    ExpectError(Usda(c.text), c.code, c.where, c.message);
-  }
+  });
+}
+
+// Inherits name prims: a path (relative ones anchored at the prim), not a string, a property, the
+// root or a variant.
+TEST(UsdaErrors, RefusesInheritsThatNameNoPrim) {
+  ExpectRefused({
+      {"def \"A\" (\n    inherits = \"C\"\n) {}\n", Error::kUsdaSyntax, "line 3, column 16",
+       "a class's prim path"},
+      {"def \"A\" (\n    inherits = </C.x>\n) {}\n", Error::kInvalidValue, "line 3, column 16",
+       "inherits names a prim, not a property or the root: </C.x>"},
+      {"def \"A\" (\n    inherits = [</C>, <..>]\n) {}\n", Error::kInvalidValue,
+       "line 3, column 23", "not a property or the root: </>"},
+      {"def \"A\" (\n    inherits = </C{v=a}>\n) {}\n", Error::kUnsupportedFeature,
+       "line 3, column 16", "names a variant"},
+  });
+  const auto layer =
+      ReadUsda(Usda("def \"A\" {\n    def \"B\" (\n        append inherits = <../C>\n"
+                    "        prepend inherits = [</D>, <E>]\n    ) {}\n}\n"));
+  ASSERT_TRUE(layer.ok()) << layer.error().ToString();
+  const Prim* b = layer->FindPrim("/A/B");
+  ASSERT_TRUE(b != nullptr && b->inherits != nullptr);
+  EXPECT_EQ(b->inherits->Resolved(), (std::vector<std::string>{"/D", "/A/B/E", "/A/C"}));
 }
 
 // An empty arc list composes nothing: writers leave them behind, and they are read past.

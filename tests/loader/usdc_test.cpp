@@ -584,7 +584,7 @@ MetadataEntry ListEntry(const char* key, ListOpKind op, ValueType type,
 // Each arc sinew does not compose, written as a crate writes it (a list op of paths, a vector of
 // strings): refused by its name, at the spec that holds it.
 TEST(UsdcErrors, OtherCompositionArcsAreRefusedByName) {
-  for (const char* key : {"inheritPaths", "specializes"}) {
+  for (const char* key : {"specializes"}) {
     SCOPED_TRACE(key);
     Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
     layer.prims[0].metadata.entries.push_back(
@@ -596,6 +596,21 @@ TEST(UsdcErrors, OtherCompositionArcsAreRefusedByName) {
         << r.error().message;
     EXPECT_EQ(r.error().where.substr(0, 2), "/A");
   }
+}
+
+// inheritPaths: a list op of absolute prim paths, else refused.
+TEST(UsdcErrors, InheritPathsThatAreNoPrimPathsAreRefused) {
+  Layer tokens = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
+  tokens.prims[0].metadata.entries.push_back(
+      ListEntry("inheritPaths", ListOpKind::kPrepend, ValueType::kToken, {"B"}));
+  EXPECT_EQ(ReadUsdc(Crate(tokens)).code(), Error::kWrongType);
+  Layer property = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
+  property.prims[0].metadata.entries.push_back(
+      ListEntry("inheritPaths", ListOpKind::kPrepend, ValueType::kPath, {"/B.x"}));
+  auto r = ReadUsdc(Crate(property));
+  EXPECT_EQ(r.code(), Error::kInvalidValue);
+  EXPECT_NE(r.error().message.find("</B.x> is not an absolute prim path"), std::string::npos)
+      << r.error().ToString();
 }
 
 // references and subLayers of another type than Sdf gives them: kWrongType.

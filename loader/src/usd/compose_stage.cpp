@@ -52,7 +52,7 @@ struct Spec {
 // trees that arcs bring for that path: the prim's own arcs and those of its ancestors, descended
 // to it. Worked out once per stack and path (Composer::TreeAt).
 struct Tree;
-enum class ArcKind : uint8_t { kReference, kPayload };
+enum class ArcKind : uint8_t { kInherit, kReference, kPayload };  // strongest first
 struct Branch {
   std::shared_ptr<const Tree> tree;
   ArcKind kind = ArcKind::kReference;
@@ -134,15 +134,23 @@ std::string WithoutVariants(std::string_view path) {
   return out;
 }
 
-// `path` mapped by `steps`; nullopt where it has no place in the composed layer.
+// Whether `path` (of a prim or a property) is `prim` or lies below it.
+bool Within(std::string_view path, std::string_view prim) {
+  return path.starts_with(prim) &&
+         (path.size() == prim.size() || path[prim.size()] == '/' || path[prim.size()] == '.');
+}
+
+// `path` mapped by `steps`; nullopt where it has no place in the composed layer. A path outside
+// a step's `from` that keeps its place must not land inside its `to`, where the step's own
+// mapping has the better claim (Pcp's map functions drop such a path: a class's relationship to
+// </A/y> means nothing once the class lands on /A); a variant's step, whose paths are the prim's
+// own, keeps them all.
 std::optional<std::string> MapPath(const std::vector<PathStep>& steps, std::string path) {
   for (const PathStep& step : steps) {
-    const bool inside = path.starts_with(step.from) &&
-                        (path.size() == step.from.size() || path[step.from.size()] == '/' ||
-                         path[step.from.size()] == '.');
-    if (inside) {
+    if (Within(path, step.from)) {
       path = step.to + path.substr(step.from.size());
-    } else if (!step.keep_outside) {
+    } else if (!step.keep_outside ||
+               (Within(path, step.to) && step.from.find('{') == std::string::npos)) {
       return std::nullopt;
     }
   }
@@ -282,10 +290,16 @@ void ApplyReferenceEdits(const ReferenceList& op, size_t spec, const std::string
   list->insert(list->end(), back.begin(), back.end());
 }
 
-// Whether a prim of a layer brings references, payloads or variants in (or holds a variant's
-// contents, which must not stay in the layer as a prim).
+// Whether a prim of a layer brings references, payloads, variants or classes in (or holds a
+// variant's contents, which must not stay in the layer as a prim).
 bool BringsArcs(const Prim& prim) {
-  return prim.references.BringsAny() || prim.payloads.BringsAny() || prim.variants != nullptr;
+  return prim.references.BringsAny() || prim.payloads.BringsAny() || prim.variants != nullptr ||
+         prim.inherits != nullptr;
+}
+
+// Whether `a` is `b` or one of its ancestors.
+bool AtOrAbove(std::string_view a, std::string_view b) {
+  return b.starts_with(a) && (b.size() == a.size() || b[a.size()] == '/');
 }
 
 // The composer's budget is in bytes of the composed layer, counted roughly as the model holds
@@ -528,8 +542,8 @@ class Composer {
     const std::pair<const LayerStack*, std::string> key{stack, path};
     if (auto it = trees_.find(key); it != trees_.end()) {
       if (!it->second) {
-        return Status(Error::kInvalidReference, "references form a cycle through <" + path + ">",
-                      where);
+        return Status(Error::kInvalidReference,
+                      "references or inherits form a cycle through <" + path + ">", where);
       }
       return it->second;
     }
@@ -571,7 +585,10 @@ class Composer {
           tree->branches.push_back({std::move(below), b.kind, b.depth, b.steps, b.time});
       }
     }
-    if (!tree->specs.empty()) SINEW_TRY(AddArcs(tree.get(), depth, where));
+    if (!tree->specs.empty()) {
+      SINEW_TRY(AddArcs(tree.get(), depth, where));
+      SINEW_TRY(AddInherits(tree.get(), depth, where));
+    }
     for (size_t i = tree->specs.size(); i-- > 0;) {
       if (const PrimVariants* v = tree->specs[i].second->variants.get()) {
         ApplyListOp(
@@ -664,12 +681,52 @@ class Composer {
     return {};
   }
 
+  // The branches the classes the tree's specs inherit bring (their list edits composed, the
+  // weakest first), written at namespace depth `depth`. A class is a prim of the same layer stack;
+  // one that none of its layers holds brings nothing, as in USD (it may be written later, or in a
+  // stronger stack that references this one). Its times are the stack's own: an inherit has no
+  // layer offset.
+  Status AddInherits(Tree* tree, size_t depth, const std::string& where) {
+    std::vector<std::string> classes;
+    for (size_t i = tree->specs.size(); i-- > 0;) {
+      if (const ListOp* op = tree->specs[i].second->inherits.get()) {
+        ApplyListOp(
+            *op, [](const std::string& p) { return p; }, &classes);
+      }
+    }
+    SINEW_TRY(Spend(Bytes(classes) + classes.size() * sizeof(Branch), where));
+    const std::string at = WithoutVariants(tree->path);  // where it lands, for a variant's
+    for (const std::string& path : classes) {
+      if (AtOrAbove(path, at) || AtOrAbove(at, path)) {
+        return Status(Error::kInvalidReference,
+                      "inherits <" + path +
+                          ">, the prim itself, one of its ancestors or one of its descendants",
+                      where);
+      }
+      if (arc_depth_ >= kMaxReferenceDepth) {
+        return Status(Error::kUnsupportedFeature,
+                      "references nested deeper than " + std::to_string(kMaxReferenceDepth), where);
+      }
+      ++arc_depth_;
+      auto target = TreeAt(tree->stack, path, where);
+      --arc_depth_;
+      if (!target.ok()) return target.status();
+      if ((*target)->empty) continue;
+      auto steps = std::make_shared<std::vector<PathStep>>();
+      steps->push_back({path, tree->path, true});
+      tree->branches.push_back(
+          {std::move(target).value(), ArcKind::kInherit, depth, std::move(steps), {}});
+    }
+    return {};
+  }
+
   // `tree`'s opinions, then its branches' (strongest first, depth first), its paths mapped by
   // `steps` and its times by `time` onto the composed layer's. A tree met again on another way
-  // (a diamond) adds nothing: its opinions are in the stack already, stronger. The chosen
-  // variants of `variants` come before the references, as USD ranks them (the variants of the
-  // deeper prim first); a set of this tree's own with no variant chosen yet is added to
-  // variants->open, one of an ancestor's takes the variant the ancestor's own opinions select.
+  // (a diamond) adds nothing: its opinions are in the stack already, stronger. The classes it
+  // inherits come first (NoImpliedClass checks each), then the chosen variants of `variants`,
+  // then the references, as USD ranks them (the variants of the deeper prim first); a set of this
+  // tree's own with no variant chosen yet is added to variants->open, one of an ancestor's takes
+  // the variant the ancestor's own opinions select.
   // `arcs`: how many arcs lead here from the composed prim's tree; variants and references that
   // lead to each other more than 2 × kMaxReferenceDepth deep are refused, as TreeAt refuses
   // references alone nested deeper than kMaxReferenceDepth.
@@ -683,10 +740,40 @@ class Composer {
           "references and variants nested deeper than " + std::to_string(2 * kMaxReferenceDepth),
           where);
     }
+    if (in_class_ > 0 && referenced_.contains(&tree)) return {};
     if (!visited->insert(&tree).second) return {};
     SINEW_TRY(Spend(tree.specs.size() * sizeof(Spec), where));
     for (const auto& [member, prim] : tree.specs) {
       out->push_back(Spec{member, prim, steps, time.After(member->time)});
+    }
+    const auto follow = [&](const Branch& b) -> Status {
+      auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
+      map->insert(map->end(), steps->begin(), steps->end());
+      SINEW_TRY_ASSIGN(const LayerOffset t, Checked(time.After(b.time), "references", where));
+      return Flatten(*b.tree, map, t, arcs + 1, where, visited, variants, out);
+    };
+    // This tree's own sets with no variant chosen yet are open before any its classes bring, as
+    // Pcp settles the sets of stronger nodes first (each tree is met once a pass: no key twice).
+    if (!tree.variant_owners.empty() && tree.variant_owners.front() == &tree) {
+      const std::string at = MapPath(*steps, tree.path).value_or(std::string());
+      for (const std::string& set : tree.variant_sets) {
+        VariantKey key{&tree, at, set};
+        if (!variants->chosen.contains(key)) variants->open.push_back(std::move(key));
+      }
+    }
+    // Classes: one that a reference brings too is left to the reference, and so is anything the
+    // class brings that a reference does (Pcp adds the arcs of references first, and then no
+    // class arc to a prim already there). A class met inside a class is checked the same way as
+    // one met through a reference (NoImpliedClass).
+    for (const Branch& b : tree.branches) {
+      if (b.kind != ArcKind::kInherit || referenced_.contains(b.tree.get())) continue;
+      SINEW_TRY(NoImpliedClass(*b.tree, *steps, *visited, where));
+      referrers_.push_back({tree.stack, steps->size()});
+      ++in_class_;
+      const Status followed = follow(b);
+      --in_class_;
+      referrers_.pop_back();
+      SINEW_TRY(followed);
     }
     for (const Tree* owner : tree.variant_owners) {
       // Where the owner's prim lands in the composed stage ("" where it has no place there: a
@@ -696,10 +783,7 @@ class Composer {
         VariantKey key{owner, at, set};
         auto it = variants->chosen.find(key);
         if (it == variants->chosen.end()) {
-          if (owner == &tree) {  // each tree is met once a pass: no key twice
-            variants->open.push_back(std::move(key));
-            continue;
-          }
+          if (owner == &tree) continue;  // open already (below)
           // An ancestor outside the composed prim's ancestry (the target of a reference to a
           // prim below it): the variant its own composed opinions select, as Pcp chooses it
           // within the referenced prim's index.
@@ -721,12 +805,71 @@ class Composer {
       }
     }
     for (const Branch& b : tree.branches) {
-      auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
-      map->insert(map->end(), steps->begin(), steps->end());
-      SINEW_TRY_ASSIGN(const LayerOffset t, Checked(time.After(b.time), "references", where));
-      SINEW_TRY(Flatten(*b.tree, map, t, arcs + 1, where, visited, variants, out));
+      if (b.kind == ArcKind::kInherit) continue;
+      referrers_.push_back({tree.stack, steps->size()});
+      const Status followed = follow(b);
+      referrers_.pop_back();
+      SINEW_TRY(followed);
     }
     return {};
+  }
+
+  // USD's implied inherits: a class met through a reference or inside another class is a class
+  // of the referencing (or inheriting) prim's layer stack too, at its path mapped there (a root
+  // prim's path staying as it is), and what that stack writes there is composed, stronger than
+  // the reference or the outer class. sinew composes a class where it is met only, so it refuses
+  // a stage where such a stack (referrers_) writes a spec at the mapped path, in a layer or in a
+  // variant of a prim above it; where none does, the implied class adds nothing (what arcs bring
+  // to that path is in the stage already, and Pcp adds no prim twice). So does a class met again
+  // at its own place, or one the composed prim's stronger opinions brought already (`visited`:
+  // Pcp reuses that arc). `class_tree`: the class's tree, in the namespace that `steps` maps
+  // onto the composed layer's.
+  Status NoImpliedClass(const Tree& class_tree, const std::vector<PathStep>& steps,
+                        const std::unordered_set<const Tree*>& visited, const std::string& where) {
+    for (const Referrer& r : referrers_) {
+      std::string path = class_tree.path;
+      for (size_t i = 0; i + r.steps < steps.size(); ++i) {
+        const PathStep& step = steps[i];
+        if (AtOrAbove(step.from, path)) path = step.to + path.substr(step.from.size());
+      }
+      if (r.stack == class_tree.stack && path == class_tree.path) continue;
+      SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> there, TreeAt(r.stack, path, where));
+      if (visited.contains(there.get())) continue;
+      if (WritesAt(*there)) {
+        return Status(Error::kUnsupportedFeature,
+                      "a prim brought by a reference or a class inherits <" + class_tree.path +
+                          ">, and the layer stack it lands in writes <" + path +
+                          ">, which USD composes as that class too (an implied inherit): sinew "
+                          "does not compose implied inherits",
+                      where);
+      }
+    }
+    return {};
+  }
+
+  // Whether a layer of the tree's stack writes a spec at its path: in the layer's prims, or in a
+  // variant of a prim above it that some layer declares (whichever is selected).
+  static bool WritesAt(const Tree& tree) {
+    if (!tree.specs.empty()) return true;
+    for (const Tree* owner : tree.variant_owners) {
+      for (const auto& [member, prim] : owner->specs) {
+        if (!prim->variants) continue;
+        for (const uint32_t c : prim->variants->contents) {
+          std::string site = member->layer->prims[c].path;
+          site.append(tree.path, owner->path.size());
+          if (member->layer->FindPrim(site) != nullptr) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // Adds to referenced_ the trees that `tree`'s references and payloads bring, and theirs.
+  void Referenced(const Tree& tree) {
+    for (const Branch& b : tree.branches) {
+      if (b.kind == ArcKind::kInherit) continue;
+      if (referenced_.insert(b.tree.get()).second) Referenced(*b.tree);
+    }
   }
 
   // The prim at `path` of the composed layer (the root layer stack's namespace) and, after it,
@@ -754,6 +897,10 @@ class Composer {
       stack.clear();
       variants.open.clear();
       std::unordered_set<const Tree*> visited;
+      referrers_.clear();
+      in_class_ = 0;
+      referenced_.clear();
+      Referenced(*tree);
       SINEW_TRY(Flatten(*tree, identity_, {}, 0, path, &visited, &variants, &stack));
       if (variants.open.empty()) break;
       VariantKey key = std::move(variants.open.front());
@@ -966,6 +1113,19 @@ class Composer {
   // Trees by stack and path; null while one is being worked out.
   std::map<std::pair<const LayerStack*, std::string>, std::shared_ptr<const Tree>> trees_;
   int arc_depth_ = 0;  // references being followed, one inside another
+  // While Flatten composes a prim: the trees its references and payloads bring, through their own
+  // references and payloads (the arcs Pcp adds before any class), and how many classes Flatten is
+  // inside of.
+  std::unordered_set<const Tree*> referenced_;
+  int in_class_ = 0;
+  // While Flatten follows references, payloads and classes: each referencing (or inheriting)
+  // tree's stack, and how many of the steps that Flatten holds map that tree's paths onto the
+  // composed layer's.
+  struct Referrer {
+    const LayerStack* stack;
+    size_t steps;
+  };
+  std::vector<Referrer> referrers_;
   std::unordered_map<const Layer*, std::unique_ptr<LayerStack>> stacks_;
   Layer out_;
 };

@@ -599,6 +599,8 @@ void CrateWriter::PrimSpec(const Layer& layer, const Prim& prim) {
   };
   if (written(prim.references)) Field("references", ReferenceListRep(prim.references, false));
   if (written(prim.payloads)) Field("payload", ReferenceListRep(prim.payloads, true));
+  if (prim.inherits && prim.inherits->written)
+    Field("inheritPaths", ListOpRep(*prim.inherits, Type::kPathListOp));
   Generic(prim.metadata);
   std::vector<std::string> properties, children;
   for (const Attribute& a : prim.attributes) properties.push_back(a.name);

@@ -209,6 +209,7 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
     return true;
   }
   if (arc_prim_ != nullptr && key.text == "variants") return VariantSelections(key, op);
+  if (arc_prim_ != nullptr && key.text == "inherits") return Inherits(op);
   if (!reference) {
     // Empty ([], {} or None) it composes nothing: read past it. Anything else is refused.
     if (IsWord(token, "None")) return Next(&token);
@@ -221,7 +222,8 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
     }
     return Fail(key.offset, Error::kUnsupportedFeature,
                 "composition arc '" + std::string(key.text) +
-                    "': sinew composes sublayers, references, payloads and variant sets only "
+                    "': sinew composes sublayers, references, payloads, variant sets and "
+                    "inherits only "
                     "(usdcat --flatten writes a layer without arcs)");
   }
   ReferenceList& list = key.text == "payload" ? arc_prim_->payloads : arc_prim_->references;
@@ -261,6 +263,30 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
                         : Items(token, TokenKind::kRightBracket, item);
   if (read) list.Set(op, std::move(items));
   return read;
+}
+
+bool UsdaReader::Inherits(ListOpKind op) {
+  if (!arc_prim_->inherits) arc_prim_->inherits = std::make_shared<ListOp>();
+  ListOp& inherits = *arc_prim_->inherits;
+  inherits.written |= uint8_t(1u << unsigned(op));
+  std::vector<std::string>& paths = inherits.Items(op);
+  paths.clear();  // a later statement of the same kind replaces an earlier one
+  Token token;
+  if (!Peek(&token)) return false;
+  if (IsWord(token, "None")) return Next(&token);
+  const auto item = [&](const Token& path) {
+    if (path.kind != TokenKind::kPath) return Expected(path, "a class's prim path (<path>)");
+    std::string& out = paths.emplace_back();
+    if (!AbsolutePath(path, anchor_, &out)) return false;
+    if (out.find('.') != std::string::npos || out == "/") {
+      return Fail(path.offset, Error::kInvalidValue,
+                  "inherits names a prim, not a property or the root: <" + out + ">");
+    }
+    return true;
+  };
+  Next(&token);
+  return token.kind != TokenKind::kLeftBracket ? item(token)
+                                               : Items(token, TokenKind::kRightBracket, item);
 }
 
 bool UsdaReader::VariantSelections(const Token& key, ListOpKind op) {
