@@ -1244,6 +1244,30 @@ TEST(UsdInherits, ACharacterBroughtByAClassLoadsSkinned) {
   EXPECT_EQ(loaded->asset.skins.size(), 1u);
 }
 
+// A prim's specifier is its strongest `def` or `class`, but a `class` of a class the prim
+// inherits itself is weaker than any other, as USD resolves it: an `over` that inherits a class
+// and references a `def` is defined (and its character loads), one that only a class defines
+// stays a class, and so does a class's child reached through the parent's inherit.
+TEST(UsdInherits, InheritingAClassDoesNotMakeThePrimOne) {
+  const Result<usd::Layer> composed = Composed(
+      "#usda 1.0\nclass \"C\" {\n    float c = 1\n    class \"K\" {}\n}\ndef \"B\" {}\n"
+      "over \"A\" (\n    inherits = </C>\n    references = </B>\n) {}\n"
+      "over \"Z\" (\n    inherits = </C>\n) {}\n");
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(composed->FindPrim("/A")->specifier, usd::Specifier::kDef);
+  EXPECT_EQ(composed->FindPrim("/Z")->specifier, usd::Specifier::kClass);
+  EXPECT_EQ(composed->FindPrim("/A/K")->specifier, usd::Specifier::kClass);
+  Folder folder;
+  folder.Write("parts/body.usda", kBody);
+  auto loaded = LoadUsd(folder.Write(
+      "stage.usda",
+      "#usda 1.0\nclass \"_class_Char\" {\n    float lod = 1\n}\n"
+      "def Xform \"World\" {\n    over \"Char\" (\n        prepend inherits = </_class_Char>\n"
+      "        references = @./parts/body.usda@\n    ) {}\n}\n"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  ASSERT_NE(MeshNamed(loaded->asset, "/World/Char/M"), nullptr);
+}
+
 // Where Pcp would add a class that a reference brings too, it keeps the reference's place and
 // drops the class arc (it adds the references' arcs first, and no prim twice): a prim that
 // inherits and references one prim, an ancestor's reference to the class, a class whose own
@@ -1295,6 +1319,17 @@ TEST(UsdInherits, AnImpliedClassIsRefusedOnlyWhereALayerWritesIt) {
   EXPECT_EQ(FloatAt(*composed, "/Model_1/Instance.k"), 4.0f);
   EXPECT_EQ(FloatAt(*composed, "/Char.w"), 2.0f);
   EXPECT_EQ(FloatAt(*composed, "/Char.v"), 3.0f);
+  // An empty `over` at the implied path says nothing; one with a child would bring the child.
+  const std::string reference =
+      "#usda 1.0\ndef \"A\" (\n    references = @model.usda@</Model>\n) {\n";
+  const Result<usd::Layer> empty =
+      ComposedWith(reference + "    over \"Local\" {}\n}\n", {{"model.usda", model}});
+  ASSERT_TRUE(empty.ok()) << empty.error().ToString();
+  EXPECT_EQ(FloatAt(*empty, "/A/Instance.k"), 4.0f);
+  const Result<usd::Layer> child =
+      ComposedWith(reference + "    over \"Local\" {\n        over \"G\" {}\n    }\n}\n",
+                   {{"model.usda", model}});
+  EXPECT_EQ(child.code(), Error::kUnsupportedFeature);
   const Result<usd::Layer> nested = Composed(
       "#usda 1.0\nclass \"C\" {\n    def \"X\" (\n        inherits = </C/K>\n    ) {}\n"
       "    class \"K\" {\n        float v = 3\n    }\n}\n"

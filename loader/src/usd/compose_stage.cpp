@@ -45,6 +45,7 @@ struct Spec {
   const Prim* prim = nullptr;
   std::shared_ptr<const std::vector<PathStep>> map;
   LayerOffset time;
+  bool inherited = false;  // a class's own spec, inherited by the composed prim itself
 };
 
 // The opinions at one prim path of one layer stack — each of its layers' prim there (a node, in
@@ -740,11 +741,12 @@ class Composer {
           "references and variants nested deeper than " + std::to_string(2 * kMaxReferenceDepth),
           where);
     }
+    const bool inherited = std::exchange(direct_class_, false);
     if (in_class_ > 0 && referenced_.contains(&tree)) return {};
     if (!visited->insert(&tree).second) return {};
     SINEW_TRY(Spend(tree.specs.size() * sizeof(Spec), where));
     for (const auto& [member, prim] : tree.specs) {
-      out->push_back(Spec{member, prim, steps, time.After(member->time)});
+      out->push_back(Spec{member, prim, steps, time.After(member->time), inherited});
     }
     const auto follow = [&](const Branch& b) -> Status {
       auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
@@ -770,6 +772,8 @@ class Composer {
       SINEW_TRY(NoImpliedClass(*b.tree, *steps, *visited, where));
       referrers_.push_back({tree.stack, steps->size()});
       ++in_class_;
+      // An arc of this tree's prim, not one descended from an ancestor's.
+      direct_class_ = b.depth == size_t(std::count(tree.path.begin(), tree.path.end(), '/'));
       const Status followed = follow(b);
       --in_class_;
       referrers_.pop_back();
@@ -847,21 +851,37 @@ class Composer {
     return {};
   }
 
-  // Whether a layer of the tree's stack writes a spec at its path: in the layer's prims, or in a
-  // variant of a prim above it that some layer declares (whichever is selected).
+  // Whether a layer of the tree's stack writes a spec that says anything at its path: in the
+  // layer's prims, or in a variant of a prim above it that some layer declares (whichever is
+  // selected). An `over` without fields or children says nothing.
   static bool WritesAt(const Tree& tree) {
-    if (!tree.specs.empty()) return true;
+    for (const auto& spec : tree.specs) {
+      if (!SaysNothing(*spec.second)) return true;
+    }
     for (const Tree* owner : tree.variant_owners) {
       for (const auto& [member, prim] : owner->specs) {
         if (!prim->variants) continue;
         for (const uint32_t c : prim->variants->contents) {
           std::string site = member->layer->prims[c].path;
           site.append(tree.path, owner->path.size());
-          if (member->layer->FindPrim(site) != nullptr) return true;
+          const Prim* there = member->layer->FindPrim(site);
+          if (there != nullptr && !SaysNothing(*there)) return true;
         }
       }
     }
     return false;
+  }
+
+  // An `over` with no field, property or child.
+  static bool SaysNothing(const Prim& p) {
+    const auto no_list = [](const ReferenceList& l) {
+      return !l.is_explicit && !l.BringsAny() && l.deleted.empty();
+    };
+    return p.specifier == Specifier::kOver && p.type_name.empty() && p.kind.empty() &&
+           p.doc.empty() && !p.api_schemas.written && !p.active && !p.instanceable &&
+           p.metadata.entries.empty() && p.attributes.empty() && p.relationships.empty() &&
+           p.children.empty() && no_list(p.references) && no_list(p.payloads) && !p.variants &&
+           !p.inherits && p.child_order.empty() && p.property_order.empty();
   }
 
   // Adds to referenced_ the trees that `tree`'s references and payloads bring, and theirs.
@@ -958,12 +978,19 @@ class Composer {
     out->name = path.substr(path.rfind('/') + 1);
     out->path = path;
     out->offset = strongest.offset;
+    // The strongest `def` or `class`, as USD resolves a prim's specifier, but for the `class` of
+    // a class the prim inherits itself, which is weaker than any other (inheriting a class does
+    // not make the prim one).
     out->specifier = Specifier::kOver;
     for (const Spec& s : stack) {
-      if (s.prim->specifier != Specifier::kOver) {
-        out->specifier = s.prim->specifier;
-        break;
+      const Specifier specifier = s.prim->specifier;
+      if (specifier == Specifier::kOver) continue;
+      if (specifier == Specifier::kClass && s.inherited) {
+        if (out->specifier == Specifier::kOver) out->specifier = specifier;
+        continue;
       }
+      out->specifier = specifier;
+      break;
     }
     std::unordered_set<std::string_view> keys;
     for (const Spec& s : stack) {
@@ -1118,6 +1145,7 @@ class Composer {
   // inside of.
   std::unordered_set<const Tree*> referenced_;
   int in_class_ = 0;
+  bool direct_class_ = false;  // the next tree Flatten meets is a class the prim inherits itself
   // While Flatten follows references, payloads and classes: each referencing (or inheriting)
   // tree's stack, and how many of the steps that Flatten holds map that tree's paths onto the
   // composed layer's.
