@@ -1307,7 +1307,7 @@ TEST(UsdAsset, AMeshBoundOutsideASkelRootIsNotSkinned) {
 }
 
 TEST(UsdAsset, RefusesCompositionArcsWithTheReadersError) {
-  ExpectError("#usda 1.0\ndef Xform \"X\" (\n    specializes = </Other>\n)\n{\n}\n",
+  ExpectError("#usda 1.0\n(\n    relocates = { </A>: </B> }\n)\ndef Xform \"X\"\n{\n}\n",
               Error::kUnsupportedFeature, "line 3, column 5");
 }
 

@@ -1384,6 +1384,83 @@ TEST(UsdInherits, CrateLayersComposeTheirInheritsAsTextLayersDo) {
   ExpectTheInherits(*composed);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Specializes
+
+// A prim that specializes a class, inherits one and references a prim that references another:
+// the specialized class's opinions are weaker than everything else the prim holds, its
+// references' references included (Pcp moves them to the bottom of the prim's index); its
+// children below the prim's children's own arcs; an `over` that specializes a class and
+// references a `def` is defined.
+constexpr std::string_view kSpecializes =
+    "#usda 1.0\n"
+    "class \"S\" {\n    float s = 5\n    float r = 5\n    float p = 5\n    float x = 5\n"
+    "    def \"K\" {\n        float k = 5\n        float j = 5\n    }\n}\n"
+    "class \"C\" {\n    float x = 2\n}\n"
+    "def \"Base\" (\n    references = </Deep>\n) {\n    float r = 9\n}\n"
+    "def \"Deep\" {\n    float p = 8\n}\n"
+    "def \"KB\" {\n    float k = 7\n}\n"
+    "over \"A\" (\n    specializes = </S>\n    inherits = </C>\n    references = </Base>\n) {\n"
+    "    float own = 1\n    over \"K\" (\n        references = </KB>\n    ) {}\n}\n";
+
+// What kSpecializes composes to, however it was read.
+void ExpectTheSpecializes(const usd::Layer& composed) {
+  EXPECT_EQ(FloatAt(composed, "/A.own"), 1.0f);
+  EXPECT_EQ(FloatAt(composed, "/A.x"), 2.0f);  // the inherited class's
+  EXPECT_EQ(FloatAt(composed, "/A.r"), 9.0f);  // the reference's
+  EXPECT_EQ(FloatAt(composed, "/A.p"), 8.0f);  // the reference's reference's
+  EXPECT_EQ(FloatAt(composed, "/A.s"), 5.0f);  // the specialized class's
+  EXPECT_EQ(FloatAt(composed, "/A/K.k"), 7.0f);
+  EXPECT_EQ(FloatAt(composed, "/A/K.j"), 5.0f);
+  EXPECT_EQ(composed.FindPrim("/A")->specifier, usd::Specifier::kDef);
+  for (const usd::Prim& p : composed.prims) EXPECT_EQ(p.specializes, nullptr) << p.path;
+}
+
+TEST(UsdSpecializes, ASpecializedClassIsWeakerThanEverythingElseThePrimHolds) {
+  const Result<usd::Layer> composed = Composed(kSpecializes);
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  ExpectTheSpecializes(*composed);
+}
+
+// A referenced prim's specialized class is weaker than the referencing prim's other references
+// too, though that reference is the stronger; a stage that writes the class as well (which USD
+// composes as an implied specialize) is refused; so are specializes of the prim itself, an
+// ancestor or a descendant.
+TEST(UsdSpecializes, AReferencedPrimsSpecializedClassIsWeakerThanEveryReference) {
+  const std::string asset =
+      "#usda 1.0\nclass \"S\" {\n    float v = 1\n    float w = 1\n}\n"
+      "def \"M\" (\n    specializes = </S>\n) {}\n";
+  const Result<usd::Layer> composed = ComposedWith(
+      "#usda 1.0\ndef \"A\" (\n    references = [@asset.usda@</M>, </R>]\n) {}\n"
+      "def \"R\" {\n    float v = 2\n}\n",
+      {{"asset.usda", asset}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/A.v"), 2.0f);
+  EXPECT_EQ(FloatAt(*composed, "/A.w"), 1.0f);
+  const Result<usd::Layer> implied = ComposedWith(
+      "#usda 1.0\nclass \"S\" {\n    float v = 3\n}\n"
+      "def \"A\" (\n    references = @asset.usda@</M>\n) {}\n",
+      {{"asset.usda", asset}});
+  EXPECT_EQ(implied.code(), Error::kUnsupportedFeature) << implied.error().ToString();
+  const Result<usd::Layer> cycle = Composed(
+      "#usda 1.0\ndef \"A\" {\n    def \"B\" (\n        specializes = </A>\n    ) {}\n}\n");
+  EXPECT_EQ(cycle.code(), Error::kInvalidReference);
+  EXPECT_NE(cycle.error().message.find("specializes </A>, the prim itself"), std::string::npos)
+      << cycle.error().ToString();
+}
+
+// Binary layers hold specializes as text ones do (a list op of paths) and compose the same.
+TEST(UsdSpecializes, CrateLayersComposeTheirSpecializesAsTextLayersDo) {
+  const std::string bytes = CrateOf(kSpecializes);
+  auto layer =
+      usd::ReadUsdc(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  ASSERT_TRUE(layer.ok()) << layer.error().ToString();
+  ASSERT_NE(layer->FindPrim("/A")->specializes, nullptr);
+  auto composed = usd::ComposeStage(std::move(*layer), "", {}, 8);
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  ExpectTheSpecializes(*composed);
+}
+
 TEST(ResolveAssetPath, IsRelativeToTheReferencingLayersFolder) {
   EXPECT_EQ(usd::ResolveAssetPath("dir/stage.usda", "./parts/b.usda"), "dir/parts/b.usda");
   EXPECT_EQ(usd::ResolveAssetPath("parts/b.usda", "../c.usda"), "c.usda");

@@ -256,8 +256,8 @@ TEST(UsdaErrors, RefusesMalformedPaths) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Composition arcs: sinew composes sublayers, references, payloads, variant sets and inherits
-// (usd_composition_test.cpp), no other
+// Composition arcs: sinew composes sublayers, references, payloads, variant sets, inherits and
+// specializes (usd_composition_test.cpp), no other
 
 TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
   struct Case {
@@ -266,8 +266,9 @@ TEST(UsdaErrors, RefusesEveryOtherCompositionArcNamingItAndItsLine) {
     const char* arc;
   };
   const Case cases[] = {
-      {"def \"A\" (\n    append specializes = </B>\n) {}\n", "line 3, column 12", "specializes"},
       {"(\n    relocates = { </A>: </B> }\n)\n", "line 3, column 5", "relocates"},
+      {"(\n    inherits = </A>\n)\n", "line 3, column 5", "inherits"},
+      {"(\n    append specializes = </A>\n)\n", "line 3, column 12", "specializes"},
       {"(\n    variantSets = [\"lod\"]\n)\n", "line 3, column 5", "variantSets"},
       {"def \"A\" {\n    float f (\n        variants = { string a = \"b\" }\n    )\n}\n",
        "line 4, column 9", "variants"},
@@ -322,8 +323,8 @@ TEST(UsdaErrors, RefusesVariantSetsThatAreMalformed) {
   });
 }
 
-// Inherits name prims: a path (relative ones anchored at the prim), not a string, a property, the
-// root or a variant.
+// Inherits (and specializes) name prims: a path (relative ones anchored at the prim), not a
+// string, a property, the root or a variant.
 TEST(UsdaErrors, RefusesInheritsThatNameNoPrim) {
   ExpectRefused({
       {"def \"A\" (\n    inherits = \"C\"\n) {}\n", Error::kUsdaSyntax, "line 3, column 16",
@@ -334,6 +335,8 @@ TEST(UsdaErrors, RefusesInheritsThatNameNoPrim) {
        "line 3, column 23", "not a property or the root: </>"},
       {"def \"A\" (\n    inherits = </C{v=a}>\n) {}\n", Error::kUnsupportedFeature,
        "line 3, column 16", "names a variant"},
+      {"def \"A\" (\n    specializes = </C.x>\n) {}\n", Error::kInvalidValue, "line 3, column 19",
+       "specializes names a prim, not a property or the root: </C.x>"},
   });
   const auto layer =
       ReadUsda(Usda("def \"A\" {\n    def \"B\" (\n        append inherits = <../C>\n"

@@ -584,17 +584,17 @@ MetadataEntry ListEntry(const char* key, ListOpKind op, ValueType type,
 // Each arc sinew does not compose, written as a crate writes it (a list op of paths, a vector of
 // strings): refused by its name, at the spec that holds it.
 TEST(UsdcErrors, OtherCompositionArcsAreRefusedByName) {
-  for (const char* key : {"specializes"}) {
+  for (const char* key : {"inheritPaths", "specializes"}) {
     SCOPED_TRACE(key);
-    Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
-    layer.prims[0].metadata.entries.push_back(
+    Layer layer = Text("#usda 1.0\ndef Xform \"A\"\n{\n    float x = 1\n}\n");
+    layer.prims[0].attributes[0].metadata.entries.push_back(
         ListEntry(key, ListOpKind::kPrepend, ValueType::kPath, {"/B"}));
     auto r = ReadUsdc(Crate(layer));
     EXPECT_EQ(r.code(), Error::kUnsupportedFeature);
     EXPECT_NE(r.error().message.find(std::string("composition arc '") + key + "'"),
               std::string::npos)
         << r.error().message;
-    EXPECT_EQ(r.error().where.substr(0, 2), "/A");
+    EXPECT_EQ(r.error().where.substr(0, 4), "/A.x");
   }
 }
 

@@ -53,7 +53,9 @@ struct Spec {
 // trees that arcs bring for that path: the prim's own arcs and those of its ancestors, descended
 // to it. Worked out once per stack and path (Composer::TreeAt).
 struct Tree;
-enum class ArcKind : uint8_t { kInherit, kReference, kPayload };  // strongest first
+// Strongest first; specializes are weaker than every other arc of the whole prim (Flatten defers
+// them).
+enum class ArcKind : uint8_t { kInherit, kReference, kPayload, kSpecialize };
 struct Branch {
   std::shared_ptr<const Tree> tree;
   ArcKind kind = ArcKind::kReference;
@@ -295,7 +297,7 @@ void ApplyReferenceEdits(const ReferenceList& op, size_t spec, const std::string
 // variant's contents, which must not stay in the layer as a prim).
 bool BringsArcs(const Prim& prim) {
   return prim.references.BringsAny() || prim.payloads.BringsAny() || prim.variants != nullptr ||
-         prim.inherits != nullptr;
+         prim.inherits != nullptr || prim.specializes != nullptr;
 }
 
 // Whether `a` is `b` or one of its ancestors.
@@ -588,7 +590,8 @@ class Composer {
     }
     if (!tree->specs.empty()) {
       SINEW_TRY(AddArcs(tree.get(), depth, where));
-      SINEW_TRY(AddInherits(tree.get(), depth, where));
+      SINEW_TRY(AddClasses(tree.get(), ArcKind::kInherit, depth, where));
+      SINEW_TRY(AddClasses(tree.get(), ArcKind::kSpecialize, depth, where));
     }
     for (size_t i = tree->specs.size(); i-- > 0;) {
       if (const PrimVariants* v = tree->specs[i].second->variants.get()) {
@@ -682,15 +685,17 @@ class Composer {
     return {};
   }
 
-  // The branches the classes the tree's specs inherit bring (their list edits composed, the
-  // weakest first), written at namespace depth `depth`. A class is a prim of the same layer stack;
-  // one that none of its layers holds brings nothing, as in USD (it may be written later, or in a
-  // stronger stack that references this one). Its times are the stack's own: an inherit has no
-  // layer offset.
-  Status AddInherits(Tree* tree, size_t depth, const std::string& where) {
+  // The branches the classes the tree's specs inherit (`kind` kInherit) or specialize
+  // (kSpecialize) bring (their list edits composed, the weakest first), written at namespace
+  // depth `depth`. A class is a prim of the same layer stack; one that none of its layers holds
+  // brings nothing, as in USD (it may be written later, or in a stronger stack that references
+  // this one). Its times are the stack's own: these arcs have no layer offset.
+  Status AddClasses(Tree* tree, ArcKind kind, size_t depth, const std::string& where) {
+    const bool inherits = kind == ArcKind::kInherit;
     std::vector<std::string> classes;
     for (size_t i = tree->specs.size(); i-- > 0;) {
-      if (const ListOp* op = tree->specs[i].second->inherits.get()) {
+      const Prim& prim = *tree->specs[i].second;
+      if (const ListOp* op = (inherits ? prim.inherits : prim.specializes).get()) {
         ApplyListOp(
             *op, [](const std::string& p) { return p; }, &classes);
       }
@@ -700,7 +705,7 @@ class Composer {
     for (const std::string& path : classes) {
       if (AtOrAbove(path, at) || AtOrAbove(at, path)) {
         return Status(Error::kInvalidReference,
-                      "inherits <" + path +
+                      (inherits ? "inherits <" : "specializes <") + path +
                           ">, the prim itself, one of its ancestors or one of its descendants",
                       where);
       }
@@ -715,8 +720,7 @@ class Composer {
       if ((*target)->empty) continue;
       auto steps = std::make_shared<std::vector<PathStep>>();
       steps->push_back({path, tree->path, true});
-      tree->branches.push_back(
-          {std::move(target).value(), ArcKind::kInherit, depth, std::move(steps), {}});
+      tree->branches.push_back({std::move(target).value(), kind, depth, std::move(steps), {}});
     }
     return {};
   }
@@ -809,11 +813,25 @@ class Composer {
       }
     }
     for (const Branch& b : tree.branches) {
-      if (b.kind == ArcKind::kInherit) continue;
+      if (b.kind == ArcKind::kInherit || b.kind == ArcKind::kSpecialize) continue;
       referrers_.push_back({tree.stack, steps->size()});
       const Status followed = follow(b);
       referrers_.pop_back();
       SINEW_TRY(followed);
+    }
+    // Specialized classes: after everything else the composed prim holds (Pcp moves them to the
+    // bottom of the prim's index), in the order they are met; checked now, where they are met.
+    for (const Branch& b : tree.branches) {
+      if (b.kind != ArcKind::kSpecialize) continue;
+      SINEW_TRY(NoImpliedClass(*b.tree, *steps, *visited, where));
+      auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
+      map->insert(map->end(), steps->begin(), steps->end());
+      Deferred d{
+          b.tree.get(), std::move(map),
+          time,         arcs + 1,
+          referrers_,   b.depth == size_t(std::count(tree.path.begin(), tree.path.end(), '/'))};
+      d.referrers.push_back({tree.stack, steps->size()});
+      deferred_.push_back(std::move(d));
     }
     return {};
   }
@@ -887,7 +905,7 @@ class Composer {
   // Adds to referenced_ the trees that `tree`'s references and payloads bring, and theirs.
   void Referenced(const Tree& tree) {
     for (const Branch& b : tree.branches) {
-      if (b.kind == ArcKind::kInherit) continue;
+      if (b.kind == ArcKind::kInherit || b.kind == ArcKind::kSpecialize) continue;
       if (referenced_.insert(b.tree.get()).second) Referenced(*b.tree);
     }
   }
@@ -921,7 +939,15 @@ class Composer {
       in_class_ = 0;
       referenced_.clear();
       Referenced(*tree);
+      deferred_.clear();
       SINEW_TRY(Flatten(*tree, identity_, {}, 0, path, &visited, &variants, &stack));
+      for (size_t i = 0; i < deferred_.size(); ++i) {  // Flatten may defer more
+        const Deferred d = deferred_[i];
+        referrers_ = d.referrers;
+        in_class_ = 1;
+        direct_class_ = d.direct;
+        SINEW_TRY(Flatten(*d.tree, d.map, d.time, d.arcs, path, &visited, &variants, &stack));
+      }
       if (variants.open.empty()) break;
       VariantKey key = std::move(variants.open.front());
       const std::string* selected = nullptr;
@@ -1154,6 +1180,18 @@ class Composer {
     size_t steps;
   };
   std::vector<Referrer> referrers_;
+  // The specialized classes Flatten met, to flatten after the rest: each with its paths' and
+  // times' mapping, its arc count, the referrers_ where it was met (and its own), and whether
+  // the composed prim specializes it itself.
+  struct Deferred {
+    const Tree* tree;
+    std::shared_ptr<const std::vector<PathStep>> map;
+    LayerOffset time;
+    int arcs;
+    std::vector<Referrer> referrers;
+    bool direct;
+  };
+  std::vector<Deferred> deferred_;
   std::unordered_map<const Layer*, std::unique_ptr<LayerStack>> stacks_;
   Layer out_;
 };

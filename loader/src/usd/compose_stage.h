@@ -37,21 +37,22 @@ using LayerOpener = std::function<Result<OpenedLayer>(const std::string& name)>;
 std::string ResolveAssetPath(std::string_view anchor, std::string_view asset);
 
 // `root` (named `root_name`) with its sublayers and every prim's references, payloads, variant
-// sets and inherited classes composed in, and no arcs left (nor any variant's contents). Time
-// samples brought in land where the layer offsets and the layers' timeCodesPerSecond (or
-// framesPerSecond, where only that is authored) map them, as USD maps them. A prim reached again by
-// another way through the references adds nothing (its opinions are there already); so does a layer
-// met again in one layer stack. Errors, each at the referencing prim (at "<root_name>: subLayers"
-// for the root layer's sublayers): a reference to a prim the layer stack lacks, to a layer without
-// a defaultPrim when the reference names none, to the prim itself or one of its ancestors, an
-// inherit of the prim itself, an ancestor or a descendant, a cycle of references, inherits or
-// sublayers (kInvalidReference); a class a referenced prim inherits that a referencing layer stack
-// writes too (an implied inherit, kUnsupportedFeature); a layer whose timeCodesPerSecond is not
-// positive, or times mapped past a double's range (kInvalidValue); references or sublayers nested
-// deeper than 32, prims (or a reference's target path) nested deeper than 256, or composing more
-// than `expansion` times the prims, properties and values of the layers read (kUnsupportedFeature:
-// a bound against a few lines that would expand into billions of prims); the opener's error for a
-// file it cannot open, its message naming the prim and the reference or the sublayer.
+// sets and inherited and specialized classes composed in, and no arcs left (nor any variant's
+// contents). Time samples brought in land where the layer offsets and the layers'
+// timeCodesPerSecond (or framesPerSecond, where only that is authored) map them, as USD maps them.
+// A prim reached again by another way through the references adds nothing (its opinions are there
+// already); so does a layer met again in one layer stack. Errors, each at the referencing prim (at
+// "<root_name>: subLayers" for the root layer's sublayers): a reference to a prim the layer stack
+// lacks, to a layer without a defaultPrim when the reference names none, to the prim itself or one
+// of its ancestors, an inherit or specialize of the prim itself, an ancestor or a descendant, a
+// cycle of references, classes or sublayers (kInvalidReference); a class a referenced prim inherits
+// that a referencing layer stack writes too (an implied class, kUnsupportedFeature); a layer whose
+// timeCodesPerSecond is not positive, or times mapped past a double's range (kInvalidValue);
+// references or sublayers nested deeper than 32, prims (or a reference's target path) nested deeper
+// than 256, or composing more than `expansion` times the prims, properties and values of the layers
+// read (kUnsupportedFeature: a bound against a few lines that would expand into billions of prims);
+// the opener's error for a file it cannot open, its message naming the prim and the reference or
+// the sublayer.
 Result<Layer> ComposeStage(Layer root, std::string_view root_name, const LayerOpener& open,
                            uint32_t expansion);
 

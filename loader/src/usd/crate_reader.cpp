@@ -1315,8 +1315,8 @@ bool ListOpOf(Type type, ValueType* element) {
 
 // The composition arcs sinew does not compose, which a flattened layer has none of.
 bool CrateReader::Refused(std::string_view key, uint64_t rep) {
-  // (Variant sets and inherits are composed on prims and variants only: PrimFields reads them
-  // first.)
+  // (Variant sets, inherits and specializes are composed on prims and variants only: PrimFields
+  // reads them first.)
   const bool arc = key == "inheritPaths" || key == "specializes" || key == "relocates" ||
                    key == "layerRelocates" || key == "variantSetNames" || key == "variantSelection";
   if (!arc) return false;
@@ -1337,7 +1337,8 @@ bool CrateReader::Refused(std::string_view key, uint64_t rep) {
   if (error_.code == Error::kNone) {
     Fail(Error::kUnsupportedFeature,
          "composition arc '" + std::string(key) +
-             "': sinew composes sublayers, references, payloads, variant sets and inherits only "
+             "': sinew composes sublayers, references, payloads, variant sets, inherits and "
+             "specializes only "
              "(usdcat --flatten writes a layer without arcs)",
          where_, crate::Payload(rep));
   }
@@ -1481,19 +1482,20 @@ bool CrateReader::PrimFields(const Fields& fields, Prim* prim, std::vector<std::
     } else if (key == "variantSetChildren") {
       std::vector<std::string> sets;  // the variant sets' specs say as much
       if (!Names(rep, &sets)) return false;
-    } else if (key == "inheritPaths") {
+    } else if (key == "inheritPaths" || key == "specializes") {
       if (crate::TypeOf(rep) != Type::kPathListOp) {
-        return Fail(Error::kWrongType, "'inheritPaths' is not a list op of paths", where_,
-                    crate::Payload(rep));
+        return Fail(Error::kWrongType, "'" + std::string(key) + "' is not a list op of paths",
+                    where_, crate::Payload(rep));
       }
-      prim->inherits = std::make_shared<ListOp>();
-      if (!ListOpValue(rep, ValueType::kPath, prim->inherits.get())) return false;
+      std::shared_ptr<ListOp>& list = key == "inheritPaths" ? prim->inherits : prim->specializes;
+      list = std::make_shared<ListOp>();
+      if (!ListOpValue(rep, ValueType::kPath, list.get())) return false;
       for (unsigned k = 0; k <= unsigned(ListOpKind::kReorder); ++k) {
-        for (const std::string& path : prim->inherits->Items(ListOpKind(k))) {
+        for (const std::string& path : list->Items(ListOpKind(k))) {
           if (!path.starts_with('/') || path == "/" ||
               path.find_first_of(".{}[]") != std::string::npos) {
             return Fail(Error::kInvalidValue,
-                        "inheritPaths: <" + Excerpt(path) + "> is not an absolute prim path",
+                        std::string(key) + ": <" + Excerpt(path) + "> is not an absolute prim path",
                         where_, crate::Payload(rep));
           }
         }

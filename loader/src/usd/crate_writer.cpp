@@ -601,6 +601,8 @@ void CrateWriter::PrimSpec(const Layer& layer, const Prim& prim) {
   if (written(prim.payloads)) Field("payload", ReferenceListRep(prim.payloads, true));
   if (prim.inherits && prim.inherits->written)
     Field("inheritPaths", ListOpRep(*prim.inherits, Type::kPathListOp));
+  if (prim.specializes && prim.specializes->written)
+    Field("specializes", ListOpRep(*prim.specializes, Type::kPathListOp));
   Generic(prim.metadata);
   std::vector<std::string> properties, children;
   for (const Attribute& a : prim.attributes) properties.push_back(a.name);

@@ -214,9 +214,10 @@ struct Prim {
   // Null when it has none; shared by copies of the prim (the readers fill it, nothing else
   // changes it).
   std::shared_ptr<PrimVariants> variants;
-  // `inherits`: the classes' absolute prim paths, composed by compose_stage.h. Null when none is
-  // written (most prims: kept out of line, as the variants are); shared as they are.
-  std::shared_ptr<ListOp> inherits;
+  // `inherits` and `specializes`: the classes' absolute prim paths, composed by compose_stage.h.
+  // Null when none is written (most prims: kept out of line, as the variants are); shared as they
+  // are.
+  std::shared_ptr<ListOp> inherits, specializes;
   std::vector<std::string> child_order;     // `reorder nameChildren = [...]`
   std::vector<std::string> property_order;  // `reorder properties = [...]`
   size_t offset = 0;                        // Byte offset of the specifier in the text.

@@ -209,7 +209,9 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
     return true;
   }
   if (arc_prim_ != nullptr && key.text == "variants") return VariantSelections(key, op);
-  if (arc_prim_ != nullptr && key.text == "inherits") return Inherits(op);
+  if (arc_prim_ != nullptr && (key.text == "inherits" || key.text == "specializes")) {
+    return ClassPaths(key, op);
+  }
   if (!reference) {
     // Empty ([], {} or None) it composes nothing: read past it. Anything else is refused.
     if (IsWord(token, "None")) return Next(&token);
@@ -222,8 +224,8 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
     }
     return Fail(key.offset, Error::kUnsupportedFeature,
                 "composition arc '" + std::string(key.text) +
-                    "': sinew composes sublayers, references, payloads, variant sets and "
-                    "inherits only "
+                    "': sinew composes sublayers, references, payloads, variant sets, inherits "
+                    "and specializes only "
                     "(usdcat --flatten writes a layer without arcs)");
   }
   ReferenceList& list = key.text == "payload" ? arc_prim_->payloads : arc_prim_->references;
@@ -265,11 +267,12 @@ bool UsdaReader::Arc(const Token& key, ListOpKind op) {
   return read;
 }
 
-bool UsdaReader::Inherits(ListOpKind op) {
-  if (!arc_prim_->inherits) arc_prim_->inherits = std::make_shared<ListOp>();
-  ListOp& inherits = *arc_prim_->inherits;
-  inherits.written |= uint8_t(1u << unsigned(op));
-  std::vector<std::string>& paths = inherits.Items(op);
+bool UsdaReader::ClassPaths(const Token& key, ListOpKind op) {
+  std::shared_ptr<ListOp>& list =
+      key.text == "inherits" ? arc_prim_->inherits : arc_prim_->specializes;
+  if (!list) list = std::make_shared<ListOp>();
+  list->written |= uint8_t(1u << unsigned(op));
+  std::vector<std::string>& paths = list->Items(op);
   paths.clear();  // a later statement of the same kind replaces an earlier one
   Token token;
   if (!Peek(&token)) return false;
@@ -279,8 +282,9 @@ bool UsdaReader::Inherits(ListOpKind op) {
     std::string& out = paths.emplace_back();
     if (!AbsolutePath(path, anchor_, &out)) return false;
     if (out.find('.') != std::string::npos || out == "/") {
-      return Fail(path.offset, Error::kInvalidValue,
-                  "inherits names a prim, not a property or the root: <" + out + ">");
+      return Fail(
+          path.offset, Error::kInvalidValue,
+          std::string(key.text) + " names a prim, not a property or the root: <" + out + ">");
     }
     return true;
   };

@@ -167,9 +167,10 @@ class UsdaReader {
   // The path token's contents made absolute against `anchor`: `..` and `.` resolved, each prim
   // name an identifier, an optional `.property` (namespaced) at the end.
   bool AbsolutePath(const Token& token, std::string_view anchor, std::string* out);
-  // A prim's `inherits` list edit of kind `op`, after the '=': None, a path or a list of paths
-  // (relative ones anchored at the prim), into Prim::inherits.
-  bool Inherits(ListOpKind op);
+  // A prim's `inherits` or `specializes` (`key`) list edit of kind `op`, after the '=': None, a
+  // path or a list of paths (relative ones anchored at the prim), into Prim::inherits or
+  // Prim::specializes.
+  bool ClassPaths(const Token& key, ListOpKind op);
   // A string or asset token's contents, its escapes decoded.
   static void AppendContents(const Token& token, std::string* out);
   template <typename T>
