@@ -1449,6 +1449,38 @@ TEST(UsdSpecializes, AReferencedPrimsSpecializedClassIsWeakerThanEveryReference)
       << cycle.error().ToString();
 }
 
+// Pcp's order at the bottom of the index: the specialized classes of the deeper prim first (a
+// child's own before what its ancestor's reference specializes, a child's reference's before
+// what the ancestor's inherited class specializes), and the prim's own before those of its arcs
+// (a class both specialize keeps the prim's place). A `class` a specialized class brings makes
+// the prim a class (USD weakens only an inherited one).
+TEST(UsdSpecializes, SpecializesRankByDepthThenThePrimsOwnFirst) {
+  const std::string asset =
+      "#usda 1.0\ndef \"R\" (\n    specializes = </S2>\n) {}\n"
+      "class \"S2\" {\n    def \"K\" {\n        float v = 2\n    }\n}\n";
+  const Result<usd::Layer> composed = ComposedWith(
+      "#usda 1.0\n"
+      "def \"A\" (\n    references = @asset.usda@</R>\n) {\n"
+      "    def \"K\" (\n        specializes = </S1>\n    ) {}\n}\n"
+      "class \"S1\" {\n    float v = 1\n}\n"
+      "def \"B\" (\n    inherits = </C>\n) {\n    def \"K\" (\n        references = </R1>\n    ) "
+      "{}\n}\n"
+      "class \"C\" (\n    specializes = </S3>\n) {}\n"
+      "class \"S3\" {\n    def \"K\" {\n        float v = 3\n    }\n}\n"
+      "def \"R1\" (\n    specializes = </S1>\n) {}\n"
+      "def \"D\" (\n    specializes = [</T1>, </T2>]\n    references = </U>\n) {}\n"
+      "def \"U\" (\n    specializes = </T2>\n) {}\n"
+      "class \"T1\" {\n    float b = 1\n}\nclass \"T2\" {\n    float b = 2\n}\n"
+      "over \"Z\" (\n    specializes = </Y>\n) {}\nclass \"Y\" (\n    references = </W>\n) {}\n"
+      "def \"W\" {}\n",
+      {{"asset.usda", asset}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/A/K.v"), 1.0f);
+  EXPECT_EQ(FloatAt(*composed, "/B/K.v"), 1.0f);
+  EXPECT_EQ(FloatAt(*composed, "/D.b"), 1.0f);
+  EXPECT_EQ(composed->FindPrim("/Z")->specifier, usd::Specifier::kClass);
+}
+
 // Binary layers hold specializes as text ones do (a list op of paths) and compose the same.
 TEST(UsdSpecializes, CrateLayersComposeTheirSpecializesAsTextLayersDo) {
   const std::string bytes = CrateOf(kSpecializes);

@@ -758,6 +758,31 @@ class Composer {
       SINEW_TRY_ASSIGN(const LayerOffset t, Checked(time.After(b.time), "references", where));
       return Flatten(*b.tree, map, t, arcs + 1, where, visited, variants, out);
     };
+    // Specialized classes: flattened after everything else the composed prim holds (Pcp moves
+    // them to the bottom of the prim's index), a tree's own before those its arcs bring (Pcp adds
+    // a node's specializes before its children's, and then none a second time); checked now,
+    // where they are met.
+    for (const Branch& b : tree.branches) {
+      if (b.kind != ArcKind::kSpecialize) continue;
+      SINEW_TRY(NoImpliedClass(*b.tree, *steps, *visited, where));
+      auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
+      map->insert(map->end(), steps->begin(), steps->end());
+      // Ranked by the depth, on the composed stage, of the prim whose arc it is (the prim's own
+      // arcs and those of the arcs it brings are as deep as the prim, an ancestor's as deep as
+      // the ancestor), as Pcp ranks specializes it moves to the bottom.
+      std::string owner = WithoutVariants(tree.path);  // its first b.depth names
+      for (size_t i = 1, names = 0; i < owner.size(); ++i) {
+        if (owner[i] == '/' && ++names == b.depth) {
+          owner.resize(i);
+          break;
+        }
+      }
+      const std::string landed = MapPath(*steps, owner).value_or(owner);
+      const size_t depth = size_t(std::count(landed.begin(), landed.end(), '/'));
+      Deferred d{b.tree.get(), std::move(map), time, arcs + 1, referrers_, depth};
+      d.referrers.push_back({tree.stack, steps->size()});
+      deferred_.push_back(std::move(d));
+    }
     // This tree's own sets with no variant chosen yet are open before any its classes bring, as
     // Pcp settles the sets of stronger nodes first (each tree is met once a pass: no key twice).
     if (!tree.variant_owners.empty() && tree.variant_owners.front() == &tree) {
@@ -818,20 +843,6 @@ class Composer {
       const Status followed = follow(b);
       referrers_.pop_back();
       SINEW_TRY(followed);
-    }
-    // Specialized classes: after everything else the composed prim holds (Pcp moves them to the
-    // bottom of the prim's index), in the order they are met; checked now, where they are met.
-    for (const Branch& b : tree.branches) {
-      if (b.kind != ArcKind::kSpecialize) continue;
-      SINEW_TRY(NoImpliedClass(*b.tree, *steps, *visited, where));
-      auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
-      map->insert(map->end(), steps->begin(), steps->end());
-      Deferred d{
-          b.tree.get(), std::move(map),
-          time,         arcs + 1,
-          referrers_,   b.depth == size_t(std::count(tree.path.begin(), tree.path.end(), '/'))};
-      d.referrers.push_back({tree.stack, steps->size()});
-      deferred_.push_back(std::move(d));
     }
     return {};
   }
@@ -941,12 +952,19 @@ class Composer {
       Referenced(*tree);
       deferred_.clear();
       SINEW_TRY(Flatten(*tree, identity_, {}, 0, path, &visited, &variants, &stack));
-      for (size_t i = 0; i < deferred_.size(); ++i) {  // Flatten may defer more
-        const Deferred d = deferred_[i];
-        referrers_ = d.referrers;
-        in_class_ = 1;
-        direct_class_ = d.direct;
-        SINEW_TRY(Flatten(*d.tree, d.map, d.time, d.arcs, path, &visited, &variants, &stack));
+      // The specialized classes, each batch (those met flattening the one before) ranked as Pcp
+      // ranks them at the bottom of the index: the deeper prim's arc first, then as met.
+      for (size_t begin = 0; begin < deferred_.size();) {
+        const size_t end = deferred_.size();
+        std::stable_sort(deferred_.begin() + ptrdiff_t(begin), deferred_.end(),
+                         [](const Deferred& a, const Deferred& b) { return a.depth > b.depth; });
+        for (size_t i = begin; i < end; ++i) {
+          const Deferred d = deferred_[i];
+          referrers_ = d.referrers;
+          in_class_ = 1;
+          SINEW_TRY(Flatten(*d.tree, d.map, d.time, d.arcs, path, &visited, &variants, &stack));
+        }
+        begin = end;
       }
       if (variants.open.empty()) break;
       VariantKey key = std::move(variants.open.front());
@@ -1181,15 +1199,16 @@ class Composer {
   };
   std::vector<Referrer> referrers_;
   // The specialized classes Flatten met, to flatten after the rest: each with its paths' and
-  // times' mapping, its arc count, the referrers_ where it was met (and its own), and whether
-  // the composed prim specializes it itself.
+  // times' mapping, its arc count, the referrers_ where it was met (and its own), and the
+  // namespace depth of the prim whose arc it is (a `class` it brings makes the prim a class, as
+  // USD resolves a specifier: only an inherited one does not).
   struct Deferred {
     const Tree* tree;
     std::shared_ptr<const std::vector<PathStep>> map;
     LayerOffset time;
     int arcs;
     std::vector<Referrer> referrers;
-    bool direct;
+    size_t depth;
   };
   std::vector<Deferred> deferred_;
   std::unordered_map<const Layer*, std::unique_ptr<LayerStack>> stacks_;
