@@ -254,7 +254,8 @@ TEST(SkinRun, EdgeCasesOfFourInfluencesAreTheSameVectorizedAsScalar) {
 }
 
 // On x86-64 the vectorized path is compiled in, so the comparisons above compare two codes,
-// three where the CPU has AVX and four where it has AVX-512 as well: GCC and Clang builds take
+// three where the CPU has AVX and four where it has AVX-512 as well (a CPU without AVX-512
+// cannot run that code, so there it goes untested): GCC and Clang builds take
 // eight lanes exactly where there is AVX, and sum with AVX-512 exactly where there is that too,
 // eight lanes are taken and the run does not turn it off.
 TEST(SkinRun, TheVectorizedPathIsThereOnX8664) {

@@ -1330,6 +1330,20 @@ TEST(UsdInherits, AnImpliedClassIsRefusedOnlyWhereALayerWritesIt) {
       ComposedWith(reference + "    over \"Local\" {\n        over \"G\" {}\n    }\n}\n",
                    {{"model.usda", model}});
   EXPECT_EQ(child.code(), Error::kUnsupportedFeature);
+  // An `over` that only specializes says something; so does a spec in a variant above.
+  const Result<usd::Layer> specializes =
+      ComposedWith(reference +
+                       "    over \"Local\" (\n        specializes = </Other>\n    ) {}\n}\n"
+                       "class \"Other\" {\n    float k = 9\n}\n",
+                   {{"model.usda", model}});
+  EXPECT_EQ(specializes.code(), Error::kUnsupportedFeature);
+  const Result<usd::Layer> variant = ComposedWith(
+      "#usda 1.0\ndef \"A\" (\n    references = @model.usda@</Model>\n    variantSets = \"v\"\n"
+      "    variants = { string v = \"x\" }\n) {\n    variantSet \"v\" = {\n"
+      "        \"x\" {\n            over \"Local\" {\n                float k = 9\n"
+      "            }\n        }\n    }\n}\n",
+      {{"model.usda", model}});
+  EXPECT_EQ(variant.code(), Error::kUnsupportedFeature);
   const Result<usd::Layer> nested = Composed(
       "#usda 1.0\nclass \"C\" {\n    def \"X\" (\n        inherits = </C/K>\n    ) {}\n"
       "    class \"K\" {\n        float v = 3\n    }\n}\n"

@@ -598,19 +598,22 @@ TEST(UsdcErrors, OtherCompositionArcsAreRefusedByName) {
   }
 }
 
-// inheritPaths: a list op of absolute prim paths, else refused.
-TEST(UsdcErrors, InheritPathsThatAreNoPrimPathsAreRefused) {
-  Layer tokens = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
-  tokens.prims[0].metadata.entries.push_back(
-      ListEntry("inheritPaths", ListOpKind::kPrepend, ValueType::kToken, {"B"}));
-  EXPECT_EQ(ReadUsdc(Crate(tokens)).code(), Error::kWrongType);
-  Layer property = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
-  property.prims[0].metadata.entries.push_back(
-      ListEntry("inheritPaths", ListOpKind::kPrepend, ValueType::kPath, {"/B.x"}));
-  auto r = ReadUsdc(Crate(property));
-  EXPECT_EQ(r.code(), Error::kInvalidValue);
-  EXPECT_NE(r.error().message.find("</B.x> is not an absolute prim path"), std::string::npos)
-      << r.error().ToString();
+// inheritPaths and specializes: list ops of absolute prim paths, else refused.
+TEST(UsdcErrors, ClassPathsThatAreNoPrimPathsAreRefused) {
+  for (const char* key : {"inheritPaths", "specializes"}) {
+    SCOPED_TRACE(key);
+    Layer tokens = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
+    tokens.prims[0].metadata.entries.push_back(
+        ListEntry(key, ListOpKind::kPrepend, ValueType::kToken, {"B"}));
+    EXPECT_EQ(ReadUsdc(Crate(tokens)).code(), Error::kWrongType);
+    Layer property = Text("#usda 1.0\ndef Xform \"A\"\n{\n}\n");
+    property.prims[0].metadata.entries.push_back(
+        ListEntry(key, ListOpKind::kPrepend, ValueType::kPath, {"/B.x"}));
+    auto r = ReadUsdc(Crate(property));
+    EXPECT_EQ(r.code(), Error::kInvalidValue);
+    EXPECT_NE(r.error().message.find("</B.x> is not an absolute prim path"), std::string::npos)
+        << r.error().ToString();
+  }
 }
 
 // references and subLayers of another type than Sdf gives them: kWrongType.

@@ -486,7 +486,8 @@ TEST(SinewBench, HoldsTheCpuFastPathToACopyOfAFramesBytes) {
 
 // --no-avx512 keeps the fast path to AVX (cpu::SkinRun::avx512) where the CPU has AVX-512 too: the
 // linear rows say so, and still go as many vertices at a time (and, as every run, give the
-// reference's outputs bit for bit, or the bench fails).
+// reference's outputs bit for bit, or the bench fails). On a CPU without AVX-512 both rows say
+// false.
 TEST(SinewBench, KeepsTheCpuFastPathToAvxWhenAsked) {
   ScratchDir dir;
   const std::vector<std::string> args = {"bench",

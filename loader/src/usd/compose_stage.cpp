@@ -881,24 +881,32 @@ class Composer {
   }
 
   // Whether a layer of the tree's stack writes a spec that says anything at its path: in the
-  // layer's prims, or in a variant of a prim above it that some layer declares (whichever is
-  // selected). An `over` without fields or children says nothing.
-  static bool WritesAt(const Tree& tree) {
+  // layer's prims, or in any variant of a prim above it (whichever is selected). An `over`
+  // without fields or children says nothing.
+  bool WritesAt(const Tree& tree) {
     for (const auto& spec : tree.specs) {
       if (!SaysNothing(*spec.second)) return true;
     }
-    for (const Tree* owner : tree.variant_owners) {
-      for (const auto& [member, prim] : owner->specs) {
-        if (!prim->variants) continue;
-        for (const uint32_t c : prim->variants->contents) {
-          std::string site = member->layer->prims[c].path;
-          site.append(tree.path, owner->path.size());
-          const Prim* there = member->layer->FindPrim(site);
-          if (there != nullptr && !SaysNothing(*there)) return true;
+    if (tree.variant_owners.empty()) return false;
+    for (const StackLayer& member : *tree.stack) {
+      if (VariantSites(*member.layer).contains(tree.path)) return true;
+    }
+    return false;
+  }
+
+  // Where the prims inside the layer's variants that say anything land ("/A{v=x}/B" at "/A/B"),
+  // worked out once per layer (a lookup per variant of each prim above, for each class met, was
+  // quadratic on a hostile stage).
+  const std::unordered_set<std::string>& VariantSites(const Layer& layer) {
+    auto [it, added] = variant_sites_.try_emplace(&layer);
+    if (added) {
+      for (const Prim& p : layer.prims) {
+        if (p.path.find('{') != std::string::npos && !SaysNothing(p)) {
+          it->second.insert(WithoutVariants(p.path));
         }
       }
     }
-    return false;
+    return it->second;
   }
 
   // An `over` with no field, property or child.
@@ -910,7 +918,7 @@ class Composer {
            p.doc.empty() && !p.api_schemas.written && !p.active && !p.instanceable &&
            p.metadata.entries.empty() && p.attributes.empty() && p.relationships.empty() &&
            p.children.empty() && no_list(p.references) && no_list(p.payloads) && !p.variants &&
-           !p.inherits && p.child_order.empty() && p.property_order.empty();
+           !p.inherits && !p.specializes && p.child_order.empty() && p.property_order.empty();
   }
 
   // Adds to referenced_ the trees that `tree`'s references and payloads bring, and theirs.
@@ -1198,6 +1206,7 @@ class Composer {
     size_t steps;
   };
   std::vector<Referrer> referrers_;
+  std::unordered_map<const Layer*, std::unordered_set<std::string>> variant_sites_;
   // The specialized classes Flatten met, to flatten after the rest: each with its paths' and
   // times' mapping, its arc count, the referrers_ where it was met (and its own), and the
   // namespace depth of the prim whose arc it is (a `class` it brings makes the prim a class, as

@@ -37,8 +37,8 @@ struct SkinRun {
 // build), or 1 (no vectorized path: `vectorized` runs the scalar code).
 uint32_t WidestSkinLanes() noexcept;
 
-// Whether linear blending under `run` goes eight at a time with AVX-512 on this CPU
-// (SkinRun::avx512).
+// Whether linear blending with the blended-matrix normal rule under `run` goes eight at a time
+// with AVX-512 on this CPU (SkinRun::avx512); dual quaternions and the per-joint rule never do.
 bool SkinsWithAvx512(const SkinRun& run) noexcept;
 
 // `requested` threads, or every hardware thread for 0 (at least 1).
