@@ -729,7 +729,8 @@ class Composer {
   // `steps` and its times by `time` onto the composed layer's. A tree met again on another way
   // (a diamond) adds nothing: its opinions are in the stack already, stronger. The classes it
   // inherits come first (NoImpliedClass checks each), then the chosen variants of `variants`,
-  // then the references, as USD ranks them (the variants of the deeper prim first); a set of this
+  // then the references, as USD ranks them (the variants of the deeper prim first); the classes
+  // it specializes go to deferred_, for Emit to flatten after everything else. A set of this
   // tree's own with no variant chosen yet is added to variants->open, one of an ancestor's takes
   // the variant the ancestor's own opinions select.
   // `arcs`: how many arcs lead here from the composed prim's tree; variants and references that
@@ -816,7 +817,7 @@ class Composer {
         VariantKey key{owner, at, set};
         auto it = variants->chosen.find(key);
         if (it == variants->chosen.end()) {
-          if (owner == &tree) continue;  // open already (below)
+          if (owner == &tree) continue;  // open already (above)
           // An ancestor outside the composed prim's ancestry (the target of a reference to a
           // prim below it): the variant its own composed opinions select, as Pcp chooses it
           // within the referenced prim's index.
