@@ -912,13 +912,10 @@ class Composer {
 
   // An `over` with no field, property or child.
   static bool SaysNothing(const Prim& p) {
-    const auto no_list = [](const ReferenceList& l) {
-      return !l.is_explicit && !l.BringsAny() && l.deleted.empty();
-    };
     return p.specifier == Specifier::kOver && p.type_name.empty() && p.kind.empty() &&
            p.doc.empty() && !p.api_schemas.written && !p.active && !p.instanceable &&
            p.metadata.entries.empty() && p.attributes.empty() && p.relationships.empty() &&
-           p.children.empty() && no_list(p.references) && no_list(p.payloads) && !p.variants &&
+           p.children.empty() && !p.references.Written() && !p.payloads.Written() && !p.variants &&
            !p.inherits && !p.specializes && p.child_order.empty() && p.property_order.empty();
   }
 

@@ -594,11 +594,8 @@ void CrateWriter::PrimSpec(const Layer& layer, const Prim& prim) {
   if (prim.active) Field("active", BoolRep(*prim.active));
   if (prim.instanceable) Field("instanceable", BoolRep(*prim.instanceable));
   if (!prim.doc.empty()) Field("documentation", StringRep(prim.doc));
-  const auto written = [](const ReferenceList& list) {
-    return list.is_explicit || list.BringsAny() || !list.deleted.empty();
-  };
-  if (written(prim.references)) Field("references", ReferenceListRep(prim.references, false));
-  if (written(prim.payloads)) Field("payload", ReferenceListRep(prim.payloads, true));
+  if (prim.references.Written()) Field("references", ReferenceListRep(prim.references, false));
+  if (prim.payloads.Written()) Field("payload", ReferenceListRep(prim.payloads, true));
   if (prim.inherits && prim.inherits->written)
     Field("inheritPaths", ListOpRep(*prim.inherits, Type::kPathListOp));
   if (prim.specializes && prim.specializes->written)

@@ -162,6 +162,8 @@ struct ReferenceList {
   bool BringsAny() const noexcept {
     return !explicit_items.empty() || !added.empty() || !prepended.empty() || !appended.empty();
   }
+  // Whether any statement was written (an explicit list, even empty, or any edit).
+  bool Written() const noexcept { return is_explicit || BringsAny() || !deleted.empty(); }
 };
 
 // One entry of a prim's `variants` metadata: the variant selected in one of its variant sets.
