@@ -300,11 +300,6 @@ bool BringsArcs(const Prim& prim) {
          prim.inherits != nullptr || prim.specializes != nullptr;
 }
 
-// Whether `a` is `b` or one of its ancestors.
-bool AtOrAbove(std::string_view a, std::string_view b) {
-  return b.starts_with(a) && (b.size() == a.size() || b[a.size()] == '/');
-}
-
 // The composer's budget is in bytes of the composed layer, counted roughly as the model holds
 // them: each prim, property, string, number and list item. It is `expansion` times what the
 // layers read hold, the root layer counted as at least kLeastRoot, so that a small file may
@@ -703,7 +698,7 @@ class Composer {
     SINEW_TRY(Spend(Bytes(classes) + classes.size() * sizeof(Branch), where));
     const std::string at = WithoutVariants(tree->path);  // where it lands, for a variant's
     for (const std::string& path : classes) {
-      if (AtOrAbove(path, at) || AtOrAbove(at, path)) {
+      if (Within(at, path) || Within(path, at)) {
         return Status(Error::kInvalidReference,
                       (inherits ? "inherits <" : "specializes <") + path +
                           ">, the prim itself, one of its ancestors or one of its descendants",
@@ -864,7 +859,7 @@ class Composer {
       std::string path = class_tree.path;
       for (size_t i = 0; i + r.steps < steps.size(); ++i) {
         const PathStep& step = steps[i];
-        if (AtOrAbove(step.from, path)) path = step.to + path.substr(step.from.size());
+        if (Within(path, step.from)) path = step.to + path.substr(step.from.size());
       }
       if (r.stack == class_tree.stack && path == class_tree.path) continue;
       SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> there, TreeAt(r.stack, path, where));
