@@ -943,14 +943,14 @@ class Composer {
     int retries = 0;
     std::vector<Spec> stack;
     Variants variants{chosen, {}, {}};
+    referenced_.clear();  // what the prim's references bring: the same on every pass
+    Referenced(*tree);
     while (true) {
       stack.clear();
       variants.open.clear();
       std::unordered_set<const Tree*> visited;
       referrers_.clear();
       in_class_ = 0;
-      referenced_.clear();
-      Referenced(*tree);
       deferred_.clear();
       SINEW_TRY(Flatten(*tree, identity_, {}, 0, path, &visited, &variants, &stack));
       // The specialized classes, each batch (those met flattening the one before) ranked as Pcp
