@@ -67,6 +67,7 @@ struct Branch {
 struct Tree {
   const LayerStack* stack = nullptr;
   std::string path;
+  size_t depth = 0;  // the path's namespace depth (its '/'s, a variant's braces not counted)
   std::vector<std::pair<const StackLayer*, const Prim*>> specs;  // strongest first
   std::vector<Branch> branches;                                  // strongest first
   // The variant sets its specs declare (their `variantSets` composed), and the trees of this
@@ -557,6 +558,7 @@ class Composer {
     auto tree = std::make_shared<Tree>();
     tree->stack = stack;
     tree->path = path;
+    tree->depth = depth;
     for (const StackLayer& member : *stack) {
       if (const Prim* prim = member.layer->FindPrim(path)) tree->specs.push_back({&member, prim});
     }
@@ -798,7 +800,7 @@ class Composer {
       referrers_.push_back({tree.stack, steps->size()});
       ++in_class_;
       // An arc of this tree's prim, not one descended from an ancestor's.
-      direct_class_ = b.depth == size_t(std::count(tree.path.begin(), tree.path.end(), '/'));
+      direct_class_ = b.depth == tree.depth;
       const Status followed = follow(b);
       --in_class_;
       referrers_.pop_back();
