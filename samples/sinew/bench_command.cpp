@@ -114,7 +114,7 @@ struct Row {
   // (cpu::InfluenceCheck) instead of on every run; -1 for a mesh without influences.
   double checked_once_ms = -1;
   uint32_t lanes = 1;   // CPU only: vertices at a time on the fast path (1: scalar)
-  bool avx512 = false;  // CPU only: the fast path sums with AVX-512 (cpu::SkinsWithAvx512)
+  bool avx512 = false;  // CPU only: the fast path skins with AVX-512 (cpu::SkinsWithAvx512)
   // CPU only: a plain copy loop on one thread moving as many bytes as a frame (MeasureCpuCopy),
   // timed right after the fast path's runs on one thread, for their share of it (CpuCopyFraction).
   std::optional<CpuCopyBandwidth> cpu_copy;
@@ -922,8 +922,7 @@ bool RunCase(const Case& c, const BenchOptions& o, const vk::Context* ctx, CopyK
   };
   if (!gpu_only) {
     cpu_row.lanes = cpu::SkinLanes(mesh, o.FastRun(1));
-    cpu_row.avx512 =
-        cpu_row.lanes >= 8 && !mesh.dual_quaternion() && cpu::SkinsWithAvx512(o.FastRun(1));
+    cpu_row.avx512 = cpu::SkinsWithAvx512(mesh, o.FastRun(1));
     if (!fast(1, &cpu_row.vectorized_ms)) return false;
     // The same with the influences checked once, as an engine that skins a mesh every frame
     // would: what the per-run check costs.
@@ -1233,7 +1232,7 @@ void PrintFastCpu(const std::vector<Row>& rows) {
       }
     }
     if (r.lanes > 1) std::printf("; %u vertices at a time", r.lanes);
-    if (r.avx512) std::printf(", summed with AVX-512");
+    if (r.avx512) std::printf(" with AVX-512");
     std::printf("; the same outputs bit for bit\n");
     if (const double copy = r.CpuCopyFraction(r.vectorized_ms); copy >= 0) {
       std::printf("    one thread: %.2f GB/s, %.1f %% of a copy loop's %.2f GB/s",

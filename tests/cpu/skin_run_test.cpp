@@ -89,7 +89,7 @@ void ExpectTheSameOnAnyThreads(const Fixture& f, bool rigid = false) {
                         WithoutAvx512(threads)}) {
       EXPECT_TRUE(Skin(f, run, rigid) == scalar)
           << threads << " threads, vectorized " << run.vectorized << ", at most " << run.max_lanes
-          << " lanes, AVX-512 " << SkinsWithAvx512(run);
+          << " lanes, AVX-512 " << SkinsWithAvx512(f.mesh, run);
     }
   }
 }
@@ -262,10 +262,11 @@ TEST(SkinRun, TheVectorizedPathIsThereOnX8664) {
 #if (defined(__x86_64__)) && (defined(__GNUC__) || defined(__clang__))
   EXPECT_EQ(WidestSkinLanes(), __builtin_cpu_supports("avx") ? 8u : 4u);
   const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-  EXPECT_EQ(SkinsWithAvx512(SkinRun{}), avx512);
-  EXPECT_FALSE(SkinsWithAvx512(WithoutAvx512(1)));
-  EXPECT_FALSE(SkinsWithAvx512(SkinRun{1, true, 4}));
-  EXPECT_FALSE(SkinsWithAvx512(SkinRun{1, false}));
+  const Fixture f = Character();
+  EXPECT_EQ(SkinsWithAvx512(f.mesh, SkinRun{}), avx512);
+  EXPECT_FALSE(SkinsWithAvx512(f.mesh, WithoutAvx512(1)));
+  EXPECT_FALSE(SkinsWithAvx512(f.mesh, SkinRun{1, true, 4}));
+  EXPECT_FALSE(SkinsWithAvx512(f.mesh, SkinRun{1, false}));
 #elif defined(__x86_64__) || defined(_M_X64)
   EXPECT_EQ(WidestSkinLanes(), 4u);
 #else
@@ -321,22 +322,30 @@ TEST(SkinRun, OnlyLinearMeshesWithTheBlendedMatrixRuleGoSeveralAtATime) {
   EXPECT_EQ(SkinLanes(dense, fast), WidestSkinLanes());
   EXPECT_EQ(SkinLanes(dense, four), std::min(WidestSkinLanes(), 4u));
   EXPECT_EQ(SkinLanes(dense, scalar), 1u);
+  const bool avx512 = SkinsWithAvx512(dense, fast);  // where the CPU has it (test above)
+  EXPECT_TRUE(!avx512 || SkinLanes(dense, fast) == 8u);
+  EXPECT_FALSE(SkinsWithAvx512(dense, four));
+  EXPECT_FALSE(SkinsWithAvx512(dense, scalar));
   Primitive dqs = dense;
   dqs.skinning = SkinningMethod::kDualQuaternion;
   EXPECT_EQ(SkinLanes(dqs, fast), WidestSkinLanes() == 8 ? 8u : 1u);
   EXPECT_EQ(SkinLanes(dqs, four), 1u);
   EXPECT_EQ(SkinLanes(dqs, scalar), 1u);
+  EXPECT_FALSE(SkinsWithAvx512(dqs, fast));
   Primitive per_joint = dense;
   per_joint.normal_blend = NormalBlend::kPerJoint;
   EXPECT_EQ(SkinLanes(per_joint, fast), 1u);
+  EXPECT_FALSE(SkinsWithAvx512(per_joint, fast));
   Primitive sparse = dense;
   ASSERT_TRUE(UseInfluenceLayout(sparse, InfluenceLayout::kSparse, 0, f.palette.size()).ok());
   ASSERT_TRUE(sparse.sparse());
   EXPECT_EQ(SkinLanes(sparse, fast), WidestSkinLanes());
   EXPECT_EQ(SkinLanes(sparse, scalar), 1u);
+  EXPECT_EQ(SkinsWithAvx512(sparse, fast), avx512);
   Primitive rigid = dense;
   rigid.influences = {};
   EXPECT_EQ(SkinLanes(rigid, fast), 1u);
+  EXPECT_FALSE(SkinsWithAvx512(rigid, fast));
 }
 
 // Dual quaternions with a slot count the compiler does not know (K = 16; 4 and 8 are constants of

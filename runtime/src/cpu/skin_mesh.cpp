@@ -78,6 +78,12 @@ uint32_t SkinLanes(const Primitive& mesh, const SkinRun& run) noexcept {
                                                   : detail::DualQuaternionLanesOf(run);
 }
 
+bool SkinsWithAvx512(const Primitive& mesh, const SkinRun& run) noexcept {
+  // As RangeSkinner::For chooses for SkinDenseJob and SkinSparseJob.
+  return mesh.skinned() && mesh.skinning == SkinningMethod::kLinear &&
+         detail::LinearAvx512Of(mesh.normal_blend, run);
+}
+
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
                 std::span<float> out_positions, std::span<float> out_normals,
                 std::span<float> out_tangents) {

@@ -23,7 +23,7 @@ struct RangeSkinner {
   bool has_scale = false;                            // dual quaternions: HasScale
   bool per_joint = false;                            // linear: NormalBlend::kPerJoint
   bool finite_palette = false;                       // linear, vectorized: FinitePalette
-  bool avx512 = false;                               // linear, eight at a time: Avx512Of
+  bool avx512 = false;                               // linear, eight at a time: LinearAvx512Of
   uint32_t lanes_at_a_time = 1;
 
   // The choices for a job's palette, dual quaternions (empty: linear), normal rule and run.
@@ -41,7 +41,7 @@ struct RangeSkinner {
     r.per_joint = normal_blend == NormalBlend::kPerJoint;
     r.lanes_at_a_time = LinearLanesOf(normal_blend, run);
     r.finite_palette = r.lanes_at_a_time > 1 && FinitePalette(palette);
-    r.avx512 = r.lanes_at_a_time >= 8 && Avx512Of(run);
+    r.avx512 = LinearAvx512Of(normal_blend, run);
     return r;
   }
 

@@ -9,8 +9,6 @@ namespace sinew::cpu {
 
 uint32_t WidestSkinLanes() noexcept { return detail::WidestLanes(); }
 
-bool SkinsWithAvx512(const SkinRun& run) noexcept { return detail::Avx512Of(run); }
-
 uint32_t ThreadCount(uint32_t requested) noexcept {
   return requested != 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
 }

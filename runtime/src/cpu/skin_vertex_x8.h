@@ -433,6 +433,12 @@ inline bool Avx512Of(const SkinRun& run) noexcept {
 #endif
 }
 
+// Whether linear blending with `normal_blend` under `run` goes eight at a time with AVX-512:
+// the blended-matrix rule (LinearLanesOf) and Avx512Of.
+inline bool LinearAvx512Of(NormalBlend normal_blend, const SkinRun& run) noexcept {
+  return normal_blend != NormalBlend::kPerJoint && Avx512Of(run);
+}
+
 // Skins vertices [v, end) `lanes_at_a_time` (LanesOf) vertices at a time, eight with AVX-512
 // where `avx512` (Avx512Of), then four at a time, as far as whole groups go; returns the
 // first vertex left for the scalar code.

@@ -43,6 +43,12 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
 // the same either way.
 uint32_t SkinLanes(const Primitive& mesh, const SkinRun& run) noexcept;
 
+// Whether SkinAttributes with `run` skins `mesh`'s groups of eight vertices with AVX-512
+// (SkinRun::avx512): linear blending with the blended-matrix normal rule, where SkinLanes is 8
+// and the CPU has AVX-512 (F and VL). Dual quaternions, the per-joint rule and rigid meshes never
+// do. The outputs are the same either way.
+bool SkinsWithAvx512(const Primitive& mesh, const SkinRun& run) noexcept;
+
 // SkinAttributes over the mesh's rest attributes.
 Status SkinMesh(const Primitive& mesh, std::span<const Float3x4> palette,
                 std::span<float> out_positions, std::span<float> out_normals,

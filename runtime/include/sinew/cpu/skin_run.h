@@ -29,17 +29,14 @@ struct SkinRun {
   // eight are skinned with AVX-512: each vertex's joint matrices summed in one 512-bit register,
   // the rest with its 32 registers (about 1.1 times as fast, BENCHMARKS.md). False keeps to AVX:
   // for tests and benchmarks, or a host that avoids 512-bit instructions where they lower the
-  // clock. The outputs are the same either way.
+  // clock. The outputs are the same either way; cpu::SkinsWithAvx512 (skin_mesh.h) says whether a
+  // mesh takes it.
   bool avx512 = true;
 };
 
 // The most vertices at a time this build skins on this CPU: 8 (AVX), 4 (SSE2: every x86-64
 // build), or 1 (no vectorized path: `vectorized` runs the scalar code).
 uint32_t WidestSkinLanes() noexcept;
-
-// Whether linear blending with the blended-matrix normal rule under `run` goes eight at a time
-// with AVX-512 on this CPU (SkinRun::avx512); dual quaternions and the per-joint rule never do.
-bool SkinsWithAvx512(const SkinRun& run) noexcept;
 
 // `requested` threads, or every hardware thread for 0 (at least 1).
 uint32_t ThreadCount(uint32_t requested) noexcept;
