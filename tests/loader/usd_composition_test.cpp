@@ -506,6 +506,39 @@ TEST(UsdReferences, ChildrenAndListOpsComposeInUsdsOrder) {
   EXPECT_EQ(names, (std::vector<std::string>{"B", "C", "A"}));  // </Other> cleared: no D
 }
 
+// The names of the composed children of `path` ("" for the root prims), in order.
+std::vector<std::string> ChildNames(const usd::Layer& composed, const std::string& path) {
+  std::vector<std::string> names;
+  const usd::Prim* prim = path.empty() ? nullptr : composed.FindPrim(path);
+  EXPECT_TRUE(path.empty() || prim != nullptr) << path;
+  for (const uint32_t c : prim != nullptr ? prim->children : composed.roots) {
+    names.push_back(composed.prims[c].name);
+  }
+  return names;
+}
+
+// `reorder nameChildren` and `reorder rootPrims` order the children as USD composes them: from
+// the weakest opinion up, each adds the children it names after those before, then applies its
+// reorder (which moves each name it gives with the unnamed ones after it, and passes over a name
+// no opinion gave). A weaker opinion's reorder counts too, for what it had.
+TEST(UsdReferences, ReordersOfChildrenAndRootPrimsOrderTheComposedChildren) {
+  const Result<usd::Layer> composed = Composed(
+      "#usda 1.0\nreorder rootPrims = [\"Copy\", \"Nowhere\", \"Source\"]\n"
+      "def \"Source\" {\n    reorder nameChildren = [\"D\", \"B\"]\n"
+      "    def \"B\" {}\n    def \"C\" {}\n    def \"D\" {}\n}\n"
+      "def \"Copy\" (\n    references = </Source>\n) {\n    reorder nameChildren = [\"A\", \"B\"]\n"
+      "    def \"A\" {}\n    def \"E\" {}\n}\n"
+      "def \"Plain\" (\n    references = </Source>\n) {\n    def \"A\" {}\n}\n");
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  // Source, Copy, Plain as read; reordered [Copy, Source]: Plain moves with Copy.
+  EXPECT_EQ(ChildNames(*composed, ""), (std::vector<std::string>{"Copy", "Plain", "Source"}));
+  EXPECT_EQ(ChildNames(*composed, "/Source"), (std::vector<std::string>{"D", "B", "C"}));
+  // The reference's [D, B, C], then the prim's own A and E: [D, B, C, A, E]; reordered [A, B]:
+  // D stays in front, A moves with E, B with C.
+  EXPECT_EQ(ChildNames(*composed, "/Copy"), (std::vector<std::string>{"D", "A", "E", "B", "C"}));
+  EXPECT_EQ(ChildNames(*composed, "/Plain"), (std::vector<std::string>{"D", "B", "C", "A"}));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sublayers and layer offsets
 
@@ -601,6 +634,25 @@ TEST(UsdSubLayers, ASubLayersTimesLandThroughItsLayerOffsetAndRate) {
   ASSERT_TRUE(nested.ok()) << nested.error().ToString();
   // 48 in body → 58 in middle (48 a second) → 29 at the shot's 24 → 87 after the scale of 3.
   EXPECT_EQ(SampleTimes(*nested, "/Body/Skel/Anim.translations"), (std::vector<double>{15, 87}));
+}
+
+// Sublayers: from the weakest layer up, each adds its children and applies its reorder to all
+// it has. Pcp's museum case BasicListEditing: [x, y, z]; then [x, y, z, a, b, c] reordered
+// [z, x, b] to [z, a, x, y, b, c]; then f, reordered [z, f, y].
+TEST(UsdSubLayers, EachLayersReorderOrdersTheChildrenItAndTheWeakerLayersGive) {
+  const Result<usd::Layer> composed = ComposedWith(
+      "#usda 1.0\n(\n    subLayers = [@sub1.usda@, @sub2.usda@]\n)\n"
+      "reorder rootPrims = [\"S\", \"A\"]\n"
+      "over \"A\" {\n    reorder nameChildren = [\"z\", \"f\", \"y\"]\n    def \"f\" {}\n}\n",
+      {{"sub1.usda",
+        "#usda 1.0\nover \"A\" {\n    reorder nameChildren = [\"z\", \"x\", \"b\"]\n"
+        "    def \"a\" {}\n    def \"b\" {}\n    def \"c\" {}\n}\ndef \"S\" {}\n"},
+       {"sub2.usda",
+        "#usda 1.0\ndef \"A\" {\n    def \"x\" {}\n    def \"y\" {}\n    def \"z\" {}\n}\n"}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(ChildNames(*composed, "/A"),
+            (std::vector<std::string>{"z", "a", "x", "f", "y", "b", "c"}));
+  EXPECT_EQ(ChildNames(*composed, ""), (std::vector<std::string>{"S", "A"}));
 }
 
 // A reference's layer offset maps its times as a sublayer's does: 0 and 48 (48 a second) land at
@@ -776,6 +828,39 @@ TEST(UsdSubLayers, CrateLayersComposeAsTextLayersDo) {
   auto stage = LoadUsd(folder.Write("stage.usdc", CrateOf(kStage)));
   ASSERT_TRUE(stage.ok()) << stage.error().ToString();
   ExpectTheComposedStage(*stage);
+}
+
+// A layer without arcs is put in its composed order too; and the loaded asset's meshes come in the
+// composed order of their prims: the twin's first where World reorders its children so, in text
+// and in a crate.
+TEST(UsdReferences, ALayerOfItsOwnAndTheLoadedMeshesFollowTheReorders) {
+  const Result<usd::Layer> alone = Composed(
+      "#usda 1.0\nreorder rootPrims = [\"B\", \"A\"]\ndef \"A\" {}\n"
+      "def \"B\" {\n    reorder nameChildren = [\"y\", \"x\"]\n    def \"x\" {}\n    def \"y\" "
+      "{}\n}\n");
+  ASSERT_TRUE(alone.ok()) << alone.error().ToString();
+  EXPECT_EQ(ChildNames(*alone, ""), (std::vector<std::string>{"B", "A"}));
+  EXPECT_EQ(ChildNames(*alone, "/B"), (std::vector<std::string>{"y", "x"}));
+  EXPECT_TRUE(alone->root_order.empty());  // applied
+  EXPECT_TRUE(alone->FindPrim("/B")->child_order.empty());
+
+  Folder folder;
+  folder.Write("parts/body.usda", kBody);
+  std::string text(kStage);
+  const std::string world = "def Xform \"World\"\n{\n";
+  ASSERT_NE(text.find(world), std::string::npos);
+  const std::filesystem::path plain = folder.Write("plain.usda", text);
+  text.insert(text.find(world) + world.size(), "    reorder nameChildren = [\"Twin\", \"Hero\"]\n");
+  const std::filesystem::path reordered = folder.Write("reordered.usda", text);
+  const std::filesystem::path crate = folder.Write("reordered.usdc", CrateOf(text));
+  for (const auto& [stage, first] :
+       {std::pair{plain, "/World/Hero/M"}, std::pair{reordered, "/World/Twin/M"},
+        std::pair{crate, "/World/Twin/M"}}) {
+    auto loaded = LoadUsd(stage);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+    ExpectTheComposedStage(*loaded);
+    EXPECT_EQ(loaded->asset.meshes.at(0).name, first) << stage;
+  }
 }
 
 TEST(UsdSubLayers, RefusesSubLayersThatCannotBeComposed) {

@@ -226,6 +226,25 @@ void ApplyListOp(const ListOp& op, Map&& map, std::vector<std::string>* list) {
   Reorder(mapped(op.ordered), list);
 }
 
+// A composed prim's children (or the stage's root prims) by name, in the order USD composes
+// them: the opinions from the weakest up, each adding the children it names that are not there
+// yet, after those that are, and then applying its `reorder nameChildren` (`reorder rootPrims`)
+// to all of them (Reorder).
+struct ChildNames {
+  std::vector<std::string> names;
+  std::unordered_set<std::string_view> named;  // the layers' names, which outlive this
+
+  // One opinion: `children`, prims of `layer`, and its reorder.
+  void Add(const Layer& layer, const std::vector<uint32_t>& children,
+           const std::vector<std::string>& order) {
+    for (const uint32_t c : children) {
+      const std::string& name = layer.prims[c].name;
+      if (named.insert(name).second) names.push_back(name);
+    }
+    Reorder(order, &names);
+  }
+};
+
 ListOp ExplicitList(std::vector<std::string> items) {
   ListOp op;
   op.explicit_items = std::move(items);
@@ -392,17 +411,12 @@ class Composer {
     const std::string where = root_.name.empty() ? "subLayers" : root_.name + ": subLayers";
     SINEW_TRY_ASSIGN(const LayerStack* stack, StackOf(root_, where));
     root_stack_ = stack;
-    // The root prims of every layer of the stack, by name in USD's order (the weakest layer's
-    // first, then what each stronger one adds).
-    std::vector<std::string_view> names;
-    std::unordered_set<std::string_view> named;
+    // The root prims of every layer of the stack, in USD's order (ChildNames).
+    ChildNames names;
     for (auto m = stack->rbegin(); m != stack->rend(); ++m) {
-      for (const uint32_t r : m->layer->roots) {
-        const std::string_view name = m->layer->prims[r].name;
-        if (named.insert(name).second) names.push_back(name);
-      }
+      names.Add(*m->layer, m->layer->roots, m->layer->root_order);
     }
-    for (const std::string_view name : names) {
+    for (const std::string& name : names.names) {
       std::string path(1, '/');  // (not "/" + name: GCC 12 warns of overlap that is not there)
       path += name;
       SINEW_TRY(Emit(path, -1, {}));
@@ -1002,17 +1016,12 @@ class Composer {
     } else {
       out_.prims[size_t(parent)].children.push_back(index);
     }
-    // Children by name, in the order USD composes them (the weakest opinion's first, then what
-    // each stronger one adds).
-    std::vector<std::string> names;
-    std::unordered_set<std::string_view> named;
+    // Children by name, in the order USD composes them (ChildNames).
+    ChildNames names;
     for (auto s = stack.rbegin(); s != stack.rend(); ++s) {
-      for (const uint32_t c : s->prim->children) {
-        const std::string& name = s->member->layer->prims[c].name;
-        if (named.insert(name).second) names.push_back(name);
-      }
+      names.Add(*s->member->layer, s->prim->children, s->prim->child_order);
     }
-    for (const std::string& name : names) {
+    for (const std::string& name : names.names) {
       SINEW_TRY(Emit(path + "/" + name, int32_t(index), variants.chosen));
     }
     return {};
@@ -1050,7 +1059,7 @@ class Composer {
       if (!out->instanceable) out->instanceable = p.instanceable;
       MergeMetadata(p.metadata, &out->metadata, &keys);
     }
-    out->child_order = strongest.child_order;
+    // (No child_order: Emit puts the children in their composed order.)
     out->property_order = strongest.property_order;
     std::vector<std::string> schemas;
     for (auto s = stack.rbegin(); s != stack.rend(); ++s) {
@@ -1224,6 +1233,24 @@ bool HasArcs(const Layer& layer) {
                      [](const Prim& p) { return BringsArcs(p); });
 }
 
+// A layer that composes by itself: the children of each prim that reorders them, and the root
+// prims where it reorders those, put in their composed order (ChildNames); the reorders, applied,
+// are dropped.
+void OrderChildren(Layer* layer) {
+  const auto order = [&](std::vector<uint32_t>* children, std::vector<std::string>* reorder) {
+    if (reorder->empty()) return;
+    ChildNames names;
+    names.Add(*layer, *children, *reorder);
+    reorder->clear();
+    if (names.names.size() != children->size()) return;  // (a name twice: the reader refuses it)
+    std::unordered_map<std::string_view, uint32_t> index;
+    for (const uint32_t c : *children) index.emplace(layer->prims[c].name, c);
+    for (size_t i = 0; i < names.names.size(); ++i) (*children)[i] = index.at(names.names[i]);
+  };
+  order(&layer->roots, &layer->root_order);
+  for (Prim& p : layer->prims) order(&p.children, &p.child_order);
+}
+
 }  // namespace
 
 std::string ResolveAssetPath(std::string_view anchor, std::string_view asset) {
@@ -1261,12 +1288,16 @@ std::string ResolveAssetPath(std::string_view anchor, std::string_view asset) {
 
 Result<Layer> ComposeStage(Layer root, std::string_view root_name, const LayerOpener& open,
                            uint32_t expansion) {
-  if (!HasArcs(root) && root.sub_layers.empty()) return root;
+  if (!HasArcs(root) && root.sub_layers.empty()) {
+    OrderChildren(&root);
+    return root;
+  }
   // The root layer's prims, and what composing them reads of its metadata, read from while
   // `root`, with its metadata, takes the composed prims.
   Layer prims;
   prims.prims = std::exchange(root.prims, {});
   prims.roots = std::exchange(root.roots, {});
+  prims.root_order = std::exchange(root.root_order, {});
   prims.prim_index = std::exchange(root.prim_index, {});
   prims.sub_layers = std::exchange(root.sub_layers, {});
   prims.time_codes_per_second = root.time_codes_per_second;
