@@ -21,8 +21,9 @@ namespace sinew::tool {
 bool CanWriteOutput(const char* command, const std::string& input, const std::string& output);
 
 // Whether `output` is none of the files the loader read beside the input
-// (LoadedAsset::external_files: a .g4b's or a Zstd-compressed JSON's external buffers too), by file
-// identity. Otherwise false, after saying why on stderr, as CanWriteOutput does.
+// (LoadedAsset::external_files: a .g4b's or a Zstd-compressed JSON's external buffers too, and the
+// layers a USD stage composed, a crate's included), by file identity. Otherwise false, after saying
+// why on stderr, as CanWriteOutput does.
 bool WritesNoFileItRead(const char* command, const loader::LoadedAsset& loaded,
                         const std::string& output);
 

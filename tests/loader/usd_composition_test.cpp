@@ -570,6 +570,17 @@ void ExpectTheShot(const LoadedAsset& loaded) {
   EXPECT_FLOAT_EQ(cpu::RangeOf(a.animations[0]).end, 0.5f);
 }
 
+// kShot, kWalk and kBody in a .usdz package, the shot its root layer.
+std::vector<uint8_t> ShotPackage() {
+  const auto bytes = [](std::string_view text) {
+    return std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+  };
+  const std::vector<usd::PackagedFile> files = {{"shot.usda", bytes(kShot)},
+                                                {"anim/walk.usda", bytes(kWalk)},
+                                                {"parts/body.usda", bytes(kBody)}};
+  return usd::PackageUsdz(files);
+}
+
 TEST(UsdSubLayers, AShotComposesItsSubLayersStrongestFirstUnderItsOwnOpinions) {
   Folder folder;
   folder.Write("parts/body.usda", kBody);
@@ -578,13 +589,7 @@ TEST(UsdSubLayers, AShotComposesItsSubLayersStrongestFirstUnderItsOwnOpinions) {
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   ExpectTheShot(*loaded);
   // The same layers in a package, found beside the packaged root layer.
-  const auto bytes = [](std::string_view text) {
-    return std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size());
-  };
-  const std::vector<usd::PackagedFile> files = {{"shot.usda", bytes(kShot)},
-                                                {"anim/walk.usda", bytes(kWalk)},
-                                                {"parts/body.usda", bytes(kBody)}};
-  auto packaged = LoadUsdFromMemory(usd::PackageUsdz(files));
+  auto packaged = LoadUsdFromMemory(ShotPackage());
   ASSERT_TRUE(packaged.ok()) << packaged.error().ToString();
   ExpectTheShot(*packaged);
 }
@@ -861,6 +866,43 @@ TEST(UsdReferences, ALayerOfItsOwnAndTheLoadedMeshesFollowTheReorders) {
     ExpectTheComposedStage(*loaded);
     EXPECT_EQ(loaded->asset.meshes.at(0).name, first) << stage;
   }
+}
+
+// The loaded asset names each layer file its stage read beside its own, once, whether a sublayer
+// or a reference's or a payload's (LoadedAsset::external_files: what an engine watches to reload
+// it, and what the tool must not write over), from text and from a crate; a package's layers are
+// inside it, no files.
+TEST(UsdSubLayers, TheLoadedAssetNamesEachLayerFileItRead) {
+  Folder folder;
+  const std::filesystem::path body = folder.Write("parts/body.usda", kBody);
+  const std::filesystem::path walk = folder.Write("anim/walk.usda", kWalk);
+  const auto expect_read = [](const LoadedAsset& loaded,
+                              const std::vector<std::filesystem::path>& files) {
+    ASSERT_EQ(loaded.external_files.size(), files.size());
+    for (size_t i = 0; i < files.size(); ++i) {
+      EXPECT_TRUE(std::filesystem::equivalent(loaded.external_files[i], files[i]))
+          << loaded.external_files[i] << " for " << files[i];
+    }
+  };
+  for (const std::filesystem::path& shot :
+       {folder.Write("shot.usda", kShot), folder.Write("shot.usdc", CrateOf(kShot))}) {
+    auto loaded = LoadUsd(shot);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+    ExpectTheShot(*loaded);
+    expect_read(*loaded, {walk, body});  // as the sublayers list them, strongest first
+  }
+  // The stage references the body once from a file and its twin once within itself; a payload
+  // of the same file is the same file.
+  std::string text(kStage);
+  text.insert(text.find("    def \"Twin\""),
+              "    def \"Extra\" (\n        payload = @./parts/body.usda@\n    )\n    {\n    }\n");
+  auto stage = LoadUsda(folder.Write("stage.usda", text));
+  ASSERT_TRUE(stage.ok()) << stage.error().ToString();
+  EXPECT_EQ(stage->asset.meshes.size(), 3u);
+  expect_read(*stage, {body});
+  auto packaged = LoadUsdFromMemory(ShotPackage());
+  ASSERT_TRUE(packaged.ok()) << packaged.error().ToString();
+  EXPECT_TRUE(packaged->external_files.empty());
 }
 
 TEST(UsdSubLayers, RefusesSubLayersThatCannotBeComposed) {

@@ -14,6 +14,7 @@
 #include "gpu/gpu_test.h"
 #include "test_assets.h"
 #include "tool/tool_run.h"
+#include "usd/crate_writer.h"
 #include "usd/usda_parser.h"
 #include "usd/usdz_package.h"
 
@@ -237,6 +238,54 @@ TEST(SinewConvert, WritesUsdcAndUsdzThatTheToolReadsBack) {
                dir.path());
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
   EXPECT_GT(JsonDocument(bench.out).root()["results"].size(), 0u);
+}
+
+// A stage in a crate file names its referenced layer where no text shows it: once the stage is
+// loaded, convert and bake know the layers it read (LoadedAsset::external_files) and refuse to
+// write over one, by any spelling; the layer stays as it was.
+TEST(SinewConvert, RefusesToWriteOverALayerTheStageRead) {
+  ScratchDir dir;
+  const std::string body =
+      "#usda 1.0\n(\n    defaultPrim = \"Body\"\n)\n"
+      "def SkelRoot \"Body\" (\n    prepend apiSchemas = [\"SkelBindingAPI\"]\n)\n{\n"
+      "    rel skel:skeleton = </Body/Skel>\n"
+      "    def Skeleton \"Skel\"\n    {\n        uniform token[] joints = [\"a\"]\n"
+      "        uniform matrix4d[] bindTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n"
+      "        uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n"
+      "    }\n"
+      "    def Mesh \"M\" (\n        prepend apiSchemas = [\"SkelBindingAPI\"]\n    )\n    {\n"
+      "        point3f[] points = [(0,0,0), (1,0,0), (1,1,0)]\n"
+      "        int[] faceVertexCounts = [3]\n        int[] faceVertexIndices = [0, 1, 2]\n"
+      "        int[] primvars:skel:jointIndices = [0, 0, 0] (elementSize = 1 interpolation = "
+      "\"vertex\")\n"
+      "        float[] primvars:skel:jointWeights = [1, 1, 1] (elementSize = 1 interpolation = "
+      "\"vertex\")\n    }\n}\n";
+  std::filesystem::create_directories(dir.path() / "parts");
+  WriteText(dir.path() / "parts" / "body.usda", body);
+  // The stage as a crate file, written by the loader's crate writer (sinew convert would write
+  // the loaded asset, no reference).
+  auto stage = loader::usd::ReadUsda(
+      "#usda 1.0\ndef \"World\" (\n    prepend references = @./parts/body.usda@\n)\n{\n}\n");
+  ASSERT_TRUE(stage.ok()) << stage.error().ToString();
+  auto crate = loader::usd::WriteCrate(*stage);
+  ASSERT_TRUE(crate.ok()) << crate.error().ToString();
+  std::ofstream(dir.path() / "stage.usdc", std::ios::binary)
+      .write(reinterpret_cast<const char*>(crate->data()), std::streamsize(crate->size()));
+  const ToolRun info = RunSinew({"info", "stage.usdc"}, dir.path());
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("mesh 0 '/World/M'"), std::string::npos) << info.out;
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"convert", "stage.usdc", "parts/body.usda"},
+           {"convert", "stage.usdc", "./parts/../parts/body.usda"},
+           {"bake", "stage.usdc", "--format", "usda", "--out", "parts/body"}}) {
+    const ToolRun run = RunSinew(args, dir.path());
+    EXPECT_EQ(run.exit_code, 2) << args[0] << " " << args.back() << ": " << run.err;
+    EXPECT_NE(run.err.find("is a file the input names"), std::string::npos) << run.err;
+  }
+  EXPECT_EQ(ReadText(dir.path() / "parts" / "body.usda"), body);
+  // Elsewhere it writes.
+  const ToolRun elsewhere = RunSinew({"convert", "stage.usdc", "parts/copy.usda"}, dir.path());
+  EXPECT_EQ(elsewhere.exit_code, 0) << elsewhere.err;
 }
 
 // A crate file cut short: the tool says which section and byte, and exits 1.

@@ -1,5 +1,6 @@
 #include "usd/read_layer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string_view>
@@ -62,7 +63,8 @@ Result<Layer> ReadLayer(std::span<const uint8_t> bytes, const UsdcOptions& optio
   return std::move(opened.layer);
 }
 
-LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOptions& options) {
+LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOptions& options,
+                      std::vector<std::filesystem::path>* files_read) {
   if (DetectLayerEncoding(bytes) == LayerEncoding::kUsdz) {
     // The package's files by name, walked (and their CRCs checked) once, on the first reference.
     auto files = std::make_shared<std::unordered_map<std::string, PackagedFile>>();
@@ -80,8 +82,12 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOpti
     };
   }
   if (named) {
-    return [options](const std::string& name) -> Result<OpenedLayer> {
+    return [options, files_read](const std::string& name) -> Result<OpenedLayer> {
       SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(name));
+      if (files_read != nullptr &&
+          std::find(files_read->begin(), files_read->end(), name) == files_read->end()) {
+        files_read->emplace_back(name);
+      }
       const std::span<const uint8_t> contents(file.data(), file.size);
       if (DetectLayerEncoding(contents) == LayerEncoding::kUsdz) {
         // Its own references would be inside it, where this opener does not look.
@@ -98,16 +104,18 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOpti
 }
 
 Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, bool named,
-                           uint32_t expansion, const UsdcOptions& options) {
-  return ComposeStage(std::move(opened.layer), opened.name, OpenerFor(bytes, named, options),
-                      expansion);
+                           uint32_t expansion, const UsdcOptions& options,
+                           std::vector<std::filesystem::path>* files_read) {
+  return ComposeStage(std::move(opened.layer), opened.name,
+                      OpenerFor(bytes, named, options, files_read), expansion);
 }
 
 Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,
-                                uint32_t expansion, const UsdcOptions& options) {
+                                uint32_t expansion, const UsdcOptions& options,
+                                std::vector<std::filesystem::path>* files_read) {
   const bool named = !name.empty();
   SINEW_TRY_ASSIGN(OpenedLayer opened, ReadNamedLayer(bytes, std::move(name), options));
-  return ComposeLayer(std::move(opened), bytes, named, expansion, options);
+  return ComposeLayer(std::move(opened), bytes, named, expansion, options, files_read);
 }
 
 }  // namespace sinew::loader::usd

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "sinew/core/error.h"
 #include "usd/compose_stage.h"
@@ -32,18 +34,22 @@ Result<OpenedLayer> ReadNamedLayer(std::span<const uint8_t> bytes, std::string n
 
 // What opens the layers that the layer in `bytes` references (compose_stage.h): in a
 // package, the packaged layers, relative to the packaged layer that references each; for a layer
-// file (`named`), the files beside it; for a layer read from memory, none (kFileNotFound).
+// file (`named`), the files beside it, each file it reads appended to `files_read` where given
+// (once: LoadedAsset::external_files); for a layer read from memory, none (kFileNotFound).
 // `options` bound the crate reader for each layer opened.
-LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOptions& options = {});
+LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOptions& options = {},
+                      std::vector<std::filesystem::path>* files_read = nullptr);
 
 // `opened`, read from `bytes` (the contents of a file when `named`), with its references composed
-// through OpenerFor (`expansion`: UsdOptions::reference_expansion).
+// through OpenerFor (`expansion`: UsdOptions::reference_expansion; `files_read` as there).
 Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, bool named,
-                           uint32_t expansion, const UsdcOptions& options = {});
+                           uint32_t expansion, const UsdcOptions& options = {},
+                           std::vector<std::filesystem::path>* files_read = nullptr);
 
 // ReadNamedLayer, then ComposeLayer: the stage a file (named by its path) or a
 // package holds, as the UsdSkel loader reads it (`expansion`: UsdOptions::reference_expansion).
 Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,
-                                uint32_t expansion, const UsdcOptions& options = {});
+                                uint32_t expansion, const UsdcOptions& options = {},
+                                std::vector<std::filesystem::path>* files_read = nullptr);
 
 }  // namespace sinew::loader::usd

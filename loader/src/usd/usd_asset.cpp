@@ -1336,9 +1336,12 @@ void WarnAboutStageOrientation(LoadState& c) {
   }
 }
 
-// The UsdSkel loader proper, on a layer of any of the three formats.
-Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options) {
+// The UsdSkel loader proper, on a layer of any of the three formats, composed from `layer` and
+// `files_read` (LoadedAsset::external_files).
+Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options,
+                              std::vector<std::filesystem::path> files_read) {
   LoadedAsset out;
+  out.external_files = std::move(files_read);
   LoadState c(layer);
   c.asset = &out.asset;
   c.warnings = &out.warnings;
@@ -1376,10 +1379,11 @@ Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes,
                                        const UsdOptions& options) {
   SINEW_TRY_ASSIGN(Layer layer, usd::ReadUsda(std::string_view(
                                     reinterpret_cast<const char*>(bytes.data()), bytes.size())));
+  std::vector<std::filesystem::path> files_read;
   SINEW_TRY_ASSIGN(const Layer composed,
                    usd::ComposeLayer({std::move(layer), path.string()}, bytes, !path.empty(),
-                                     options.reference_expansion));
-  return LoadLayer(composed, options);
+                                     options.reference_expansion, {}, &files_read));
+  return LoadLayer(composed, options, std::move(files_read));
 }
 
 Result<LoadedAsset> LoadUsda(const std::filesystem::path& path, const UsdOptions& options) {
@@ -1394,9 +1398,11 @@ Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes, const UsdO
 Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes,
                                       const std::filesystem::path& path,
                                       const UsdOptions& options) {
-  SINEW_TRY_ASSIGN(const Layer layer,
-                   usd::ReadComposedLayer(bytes, path.string(), options.reference_expansion));
-  return LoadLayer(layer, options);
+  std::vector<std::filesystem::path> files_read;
+  SINEW_TRY_ASSIGN(
+      const Layer layer,
+      usd::ReadComposedLayer(bytes, path.string(), options.reference_expansion, {}, &files_read));
+  return LoadLayer(layer, options, std::move(files_read));
 }
 
 Result<LoadedAsset> LoadUsd(const std::filesystem::path& path, const UsdOptions& options) {
