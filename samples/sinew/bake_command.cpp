@@ -20,7 +20,6 @@
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/vk/context.h"
-#include "usd_outline.h"
 
 namespace sinew::tool {
 namespace {
@@ -156,11 +155,8 @@ int BakeUsda(const CommandOptions& o, const loader::LoadedFile& file, const vk::
   errno = 0;
   BakeStage stage;
   stage.time_codes_per_second = kBakeTimeCodesPerSecond;
-  if (const std::optional<UsdOutline> source =
-          loader::IsUsd(file.format) ? ReadUsdOutlineOf(o.file) : std::nullopt) {
-    stage.up_axis = source->UpAxisOrFallback();
-    stage.meters_per_unit = source->MetersPerUnitOrFallback();
-  }
+  stage.up_axis = file.loaded.up_axis == loader::UpAxis::kZ ? "Z" : "Y";
+  stage.meters_per_unit = file.loaded.meters_per_unit;
   if (!WriteBakeUsda(o.out, o.file, a, stage, frames)) {
     std::fprintf(stderr, "sinew bake: cannot write %s.usda%s\n", o.out.c_str(),
                  WhyWritingFailed().c_str());

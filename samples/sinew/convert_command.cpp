@@ -20,7 +20,6 @@
 #include "sinew/loader/g4mf_writer.h"
 #include "sinew/loader/load_asset.h"
 #include "sinew/loader/usda_writer.h"
-#include "usd_outline.h"
 
 namespace sinew::tool {
 namespace {
@@ -144,19 +143,17 @@ void PrintConvertJson(const ConvertOptions& o, size_t bytes, const loader::G4mfW
 // codes: a USD output says the same (a copy written Y-up in meters would lie on its back, 100
 // times too big, for a Z-up centimetre source). G4MF has no such metadata (its readers take Y-up
 // meters), so a G4MF output of another stage is warned about.
-void PassOnTheStage(const ConvertOptions& o, loader::UsdaWriteOptions* write) {
-  const std::optional<UsdOutline> outline = ReadUsdOutlineOf(o.in);
-  if (!outline) return;  // LoadAsset read it a moment ago
-  write->up_axis = outline->UpAxisOrFallback();
-  write->meters_per_unit = outline->MetersPerUnitOrFallback();
-  if (outline->time_codes_per_second) {
-    write->time_codes_per_second = *outline->time_codes_per_second;
-  }
-  if (o.usd.empty() && (write->up_axis != "Y" || write->meters_per_unit != 1)) {
+void PassOnTheStage(const ConvertOptions& o, const loader::LoadedAsset& loaded,
+                    loader::UsdaWriteOptions* write) {
+  write->up_axis = loaded.up_axis;
+  write->meters_per_unit = loaded.meters_per_unit;
+  write->time_codes_per_second = loaded.time_codes_per_second;
+  if (o.usd.empty() && (write->up_axis != loader::UpAxis::kY || write->meters_per_unit != 1)) {
     std::fprintf(stderr,
                  "sinew convert: warning: %s is %s-up with %g m a unit; G4MF has no up axis or "
                  "units (its readers take Y-up meters): the coordinates are written as they are\n",
-                 o.in.c_str(), write->up_axis.c_str(), write->meters_per_unit);
+                 o.in.c_str(), write->up_axis == loader::UpAxis::kZ ? "Z" : "Y",
+                 write->meters_per_unit);
   }
 }
 
@@ -183,7 +180,7 @@ int ConvertCommand(std::span<const std::string_view> args) {
     return 1;
   }
   o.usda_write.animation = *clip;
-  if (loader::IsUsd(loaded->format)) PassOnTheStage(o, &o.usda_write);
+  if (loader::IsUsd(loaded->format)) PassOnTheStage(o, loaded->loaded, &o.usda_write);
   loader::G4mfWriteReport report;
   loader::UsdaWriteReport usda_report;
   Result<std::vector<uint8_t>> bytes = std::vector<uint8_t>();

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,7 +20,6 @@
 #include "render.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/load_asset.h"
-#include "usd_outline.h"
 
 namespace sinew::tool {
 namespace {
@@ -252,10 +250,7 @@ int RenderCommand(std::span<const std::string_view> args) {
   ro.motion_vectors = o.motion_vectors;
   if (o.compact) ro.formats = VertexFormats::Compact();
   ro.camera = o.camera;
-  if (const std::optional<UsdOutline> stage =
-          loader::IsUsd(file->format) ? ReadUsdOutlineOf(o.file) : std::nullopt) {
-    if (stage->UpAxisOrFallback() == "Z") ro.up_axis = engine::UpAxis::kZ;
-  }
+  if (file->loaded.up_axis == loader::UpAxis::kZ) ro.up_axis = engine::UpAxis::kZ;
   if (o.fps > 0) ro.motion_fps = o.fps;
   auto rendered = RenderAsset(**context, a, ro);
   if (!rendered) {

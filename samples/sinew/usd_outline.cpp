@@ -17,14 +17,6 @@ double UsdOutline::MetersPerUnitOrFallback() const {
   return loader::usd::MetersPerUnitOrFallback(meters_per_unit);
 }
 
-std::optional<UsdOutline> ReadUsdOutlineOf(const std::string& path) {
-  auto file = loader::ReadFile(path);
-  if (!file) return std::nullopt;
-  auto outline = ReadUsdOutline(std::span<const uint8_t>(file->data(), file->size), path);
-  if (!outline) return std::nullopt;
-  return std::move(*outline);
-}
-
 Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes, const std::string& path) {
   auto layer =
       loader::usd::ReadComposedLayer(bytes, path, loader::UsdOptions{}.reference_expansion);

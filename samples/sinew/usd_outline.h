@@ -37,8 +37,5 @@ struct UsdOutline {
 // loader and this), its references composed as the loader composes them: defined, active prims
 // only. The reader's errors.
 Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes, const std::string& path);
-// The same for the file at `path`, read again (for a file already loaded): nullopt when it cannot
-// be read or is not USD.
-std::optional<UsdOutline> ReadUsdOutlineOf(const std::string& path);
 
 }  // namespace sinew::tool

@@ -164,6 +164,16 @@ TEST(LoadGltf, NamesTheExternalFilesItRead) {
   EXPECT_TRUE(glb->external_files.empty());
 }
 
+// glTF prescribes +Y up and meters, and keys in seconds: the loaded asset says so, as a USD stage
+// says its own (tests/loader/usd_asset_test.cpp).
+TEST(LoadGltf, SaysItsCoordinatesAreYUpInMetersAndItsKeysInSeconds) {
+  auto fox = LoadGltf(Assets() / "Fox/Fox.glb");
+  ASSERT_TRUE(fox.ok()) << fox.error().ToString();
+  EXPECT_EQ(fox->up_axis, UpAxis::kY);
+  EXPECT_EQ(fox->meters_per_unit, 1.0);
+  EXPECT_EQ(fox->time_codes_per_second, 0.0);
+}
+
 TEST(LoadGltf, KeepsWeightsAsAuthoredWhenAsked) {
   // RobotExpressive has skin weights summing to up to 1.75 (assets/LICENSES.md).
   GltfOptions options;

@@ -357,7 +357,9 @@ TEST(UsdAsset, AnAncestorsBindingWithoutSkelBindingApiCountsWithAWarning) {
 
 // UsdGeom takes "Y" and "Z" for upAxis and a positive metersPerUnit; it reads anything else as
 // its fallback (Y, 0.01). Nothing the loader computes depends on them, so they are not refused,
-// but bake and render read them: a value UsdGeom would not take is named, with what stands in.
+// but the loaded asset says them (LoadedAsset::up_axis and meters_per_unit, for an engine to put
+// the asset in its own frame; bake and render read them): a value UsdGeom would not take is
+// named, with what stands in.
 // Time codes turn into seconds by the stage's rate: one that is not positive has no meaning.
 TEST(UsdAsset, RefusesATimeCodeRateThatIsNotPositive) {
   ExpectError(Rig(kInfluences, {}, "    timeCodesPerSecond = 0\n"), Error::kInvalidValue,
@@ -366,14 +368,22 @@ TEST(UsdAsset, RefusesATimeCodeRateThatIsNotPositive) {
               "framesPerSecond");
 }
 
-TEST(UsdAsset, StageMetadataUsdGeomDoesNotTakeIsReadAsItsFallbackWithAWarning) {
-  for (const char* axis : {"Y", "Z"}) {
+TEST(UsdAsset, TheStagesUpAxisAndUnitsAreSaidAndWhatUsdGeomDoesNotTakeIsItsFallback) {
+  for (const auto& [axis, up] : {std::pair{"Y", UpAxis::kY}, std::pair{"Z", UpAxis::kZ}}) {
     const std::string metadata = std::string("    upAxis = \"") + axis + "\"\n";
-    EXPECT_TRUE(Load(Rig(kInfluences, {}, metadata)).warnings.empty()) << axis;
+    const LoadedAsset loaded = Load(Rig(kInfluences, {}, metadata));
+    EXPECT_TRUE(loaded.warnings.empty()) << axis;
+    EXPECT_EQ(loaded.up_axis, up) << axis;
   }
-  EXPECT_TRUE(Load(Rig(kInfluences, {}, "    metersPerUnit = 0.01\n")).warnings.empty());
+  const LoadedAsset centimeters = Load(Rig(kInfluences, {}, "    metersPerUnit = 0.025\n"));
+  EXPECT_TRUE(centimeters.warnings.empty());
+  EXPECT_EQ(centimeters.meters_per_unit, 0.025);
+  const LoadedAsset unsaid = Load(Rig(kInfluences));  // UsdGeom's fallbacks
+  EXPECT_EQ(unsaid.up_axis, UpAxis::kY);
+  EXPECT_EQ(unsaid.meters_per_unit, 0.01);
   const LoadedAsset x = Load(Rig(kInfluences, {}, "    upAxis = \"X\"\n"));
   EXPECT_EQ(x.asset.skins.size(), 1u);
+  EXPECT_EQ(x.up_axis, UpAxis::kY);
   ASSERT_EQ(x.warnings.size(), 1u);
   EXPECT_EQ(x.warnings[0].where, "upAxis");
   EXPECT_NE(x.warnings[0].message.find("\"X\" is neither \"Y\" nor \"Z\": read as \"Y\""),
@@ -383,6 +393,7 @@ TEST(UsdAsset, StageMetadataUsdGeomDoesNotTakeIsReadAsItsFallbackWithAWarning) {
     const std::string metadata = std::string("    metersPerUnit = ") + meters + "\n";
     const LoadedAsset m = Load(Rig(kInfluences, {}, metadata));
     ASSERT_EQ(m.warnings.size(), 1u) << meters;
+    EXPECT_EQ(m.meters_per_unit, 0.01) << meters;
     EXPECT_EQ(m.warnings[0].where, "metersPerUnit");
     EXPECT_NE(m.warnings[0].message.find(std::string(meters) +
                                          " is not a positive finite number: read as 0.01"),
@@ -651,6 +662,7 @@ constexpr std::string_view kAnimation =
 
 TEST(UsdAsset, AnAnimationSourceBecomesAClipKeyedInSecondsOfTimeCodes) {
   const LoadedAsset loaded = Load(Rig(kInfluences, kAnimation, "    timeCodesPerSecond = 10\n"));
+  EXPECT_EQ(loaded.time_codes_per_second, 10.0);  // said, for a writer to key at them again
   const Asset& a = loaded.asset;
   ASSERT_EQ(a.animations.size(), 1u);
   EXPECT_EQ(a.animations[0].name, "/R/Skel/Anim");
@@ -670,6 +682,7 @@ TEST(UsdAsset, AnAnimationSourceBecomesAClipKeyedInSecondsOfTimeCodes) {
     const LoadedAsset fps = Load(Rig(kInfluences, kAnimation, rates));
     ASSERT_EQ(fps.asset.animations.size(), 1u);
     EXPECT_FLOAT_EQ(cpu::RangeOf(fps.asset.animations[0]).end, 0.5f);  // time code 5
+    EXPECT_EQ(fps.time_codes_per_second, 10.0);
   }
 }
 
@@ -695,6 +708,7 @@ TEST(UsdAsset, ASkeletonInheritsTheAnimationSourceOfAnAncestor) {
 
 TEST(UsdAsset, TimeCodesAreTwentyFourASecondWhenTheLayerDoesNotSay) {
   const LoadedAsset loaded = Load(Rig(kInfluences, kAnimation));
+  EXPECT_EQ(loaded.time_codes_per_second, 24.0);
   const Asset& a = loaded.asset;
   auto scene = cpu::EvaluateScene(a, 0, 2.5f / 24);
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();

@@ -1355,6 +1355,9 @@ Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options,
                   layer.time_codes_per_second ? "timeCodesPerSecond" : "framesPerSecond");
   }
   WarnAboutStageOrientation(c);
+  out.up_axis = usd::UpAxisOrFallback(layer.up_axis) == "Z" ? UpAxis::kZ : UpAxis::kY;
+  out.meters_per_unit = usd::MetersPerUnitOrFallback(layer.meters_per_unit);
+  out.time_codes_per_second = c.time_codes_per_second;
   SINEW_TRY(AddNodes(c));
   SINEW_TRY(AddSkeletons(c));
   for (size_t i = 0; i < layer.prims.size(); ++i) {

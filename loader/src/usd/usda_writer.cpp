@@ -361,9 +361,6 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
     return Status(Error::kInvalidArgument, "timeCodesPerSecond must be positive",
                   "time_codes_per_second");
   }
-  if (options.up_axis != "Y" && options.up_axis != "Z") {
-    return Status(Error::kInvalidArgument, "upAxis must be Y or Z", "up_axis");
-  }
   if (!(options.meters_per_unit > 0) || !std::isfinite(options.meters_per_unit)) {
     return Status(Error::kInvalidArgument, "metersPerUnit must be positive", "meters_per_unit");
   }
@@ -453,7 +450,7 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
     out += "    startTimeCode = " + Number(samples.front().time_code) + "\n";
     out += "    endTimeCode = " + Number(samples.back().time_code) + "\n";
   }
-  out += "    upAxis = \"" + options.up_axis + "\"\n)\n\n";
+  out += options.up_axis == UpAxis::kZ ? "    upAxis = \"Z\"\n)\n\n" : "    upAxis = \"Y\"\n)\n\n";
   out += "def SkelRoot \"Root\" (\n    prepend apiSchemas = [\"SkelBindingAPI\"]\n)\n{\n";
 
   for (SkeletonPlan& plan : skeletons) {

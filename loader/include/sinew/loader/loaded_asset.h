@@ -2,6 +2,7 @@
 // warns about: docs/gltf.md, docs/G4MF.md).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@ struct Warning {
   std::string message;
 };
 
+// The axis an asset's coordinates have up.
+enum class UpAxis : uint8_t { kY, kZ };
+
 struct LoadedAsset {
   Asset asset;
   std::vector<Warning> warnings;
@@ -26,6 +30,18 @@ struct LoadedAsset {
   // asset depends on, for an engine that reloads it when they change, or a tool that must not
   // write over them.
   std::vector<std::filesystem::path> external_files;
+  // The frame the asset's coordinates are in, as its file says (no loader converts axes or units:
+  // docs/semantics.md, "Units and axes"). glTF and G4MF prescribe +Y up and meters. A USD stage
+  // says it in its upAxis and metersPerUnit, read as UsdGeom reads them: Y and 0.01 where
+  // unauthored, or authored as something UsdGeom does not take (a warning names it). An engine
+  // that is +Y up in meters turns a Z-up asset by -90 degrees about X and scales it by
+  // meters_per_unit.
+  UpAxis up_axis = UpAxis::kY;
+  double meters_per_unit = 1.0;
+  // A USD stage's time codes a second (its timeCodesPerSecond, or its framesPerSecond where only
+  // that is authored, else USD's 24): the rate its keys were at before the clips were put in
+  // seconds. 0 for glTF and G4MF, whose keys are in seconds.
+  double time_codes_per_second = 0.0;
 };
 
 }  // namespace sinew::loader

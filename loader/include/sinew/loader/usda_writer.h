@@ -33,16 +33,17 @@
 
 #include "sinew/asset/asset.h"
 #include "sinew/core/error.h"
+#include "sinew/loader/loaded_asset.h"
 
 namespace sinew::loader {
 
 struct UsdaWriteOptions {
   int32_t animation = 0;              // the clip written (-1 or none in the asset: no animation)
   double time_codes_per_second = 24;  // > 0
-  // The stage's upAxis ("Y" or "Z") and metersPerUnit (> 0): what the asset's coordinates are in.
-  // glTF and G4MF are Y-up meters; an asset loaded from USD keeps its stage's (ReadUsdOutline in
-  // the tool reads them), so `sinew convert` passes those on.
-  std::string up_axis = "Y";
+  // The stage's upAxis and metersPerUnit (> 0): what the asset's coordinates are in, as
+  // LoadedAsset says (glTF and G4MF are Y-up meters; an asset loaded from USD keeps its stage's,
+  // which `sinew convert` passes on).
+  UpAxis up_axis = UpAxis::kY;
   double meters_per_unit = 1;
 };
 
