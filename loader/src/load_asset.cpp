@@ -6,10 +6,12 @@
 #include <utility>
 
 #include "common/load_status.h"
+#include "load_asset_stage.h"
 #include "sinew/loader/file.h"
 #include "sinew/loader/g4mf.h"
 #include "sinew/loader/gltf.h"
 #include "sinew/loader/usd.h"
+#include "usd/usd_asset.h"
 
 namespace sinew::loader {
 
@@ -62,6 +64,11 @@ Result<LoadedFile> LoadAsset(const std::filesystem::path& path) {
 
 Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
                                        std::span<const uint8_t> bytes) {
+  return LoadAssetFromMemory(path, bytes, nullptr);
+}
+
+Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
+                                       std::span<const uint8_t> bytes, usd::Layer* stage) {
   LoadedFile out;
   out.format = DetectAssetFormat(path, bytes);
   if (bytes.empty()) {
@@ -88,10 +95,10 @@ Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
       case AssetFormat::kG4mf:
         return LoadG4mfFromMemory(bytes, path.parent_path());
       case AssetFormat::kUsda:
-        return LoadUsdaFromMemory(bytes, path);
+        return usd::LoadUsdaStage(bytes, path, {}, stage);
       case AssetFormat::kUsdc:
       case AssetFormat::kUsdz:
-        return LoadUsdFromMemory(bytes, path);
+        return usd::LoadUsdStage(bytes, path, {}, stage);
       case AssetFormat::kGltf:
         break;
     }

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "counted.h"
 #include "json_writer.h"
+#include "load_asset_stage.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/file.h"
 #include "sinew/loader/load_asset.h"
@@ -258,51 +259,47 @@ void PrintClips(const Asset& a) {
 }
 
 // "usd: SkelRoot /Root; Skeleton /Root/Skeleton (3 joints); SkelAnimation ...; up axis Y, ...".
-void PrintUsdOutline(const std::string& path, std::span<const uint8_t> bytes) {
-  auto outline = ReadUsdOutline(bytes, path);
-  if (!outline) return;  // the loader read it a moment ago: nothing new to say
+void PrintUsdOutline(const UsdOutline& outline) {
   std::printf("usd:");
-  for (const std::string& p : outline->skel_roots) std::printf(" SkelRoot %s;", p.c_str());
-  for (const UsdOutline::Skeleton& s : outline->skeletons) {
+  for (const std::string& p : outline.skel_roots) std::printf(" SkelRoot %s;", p.c_str());
+  for (const UsdOutline::Skeleton& s : outline.skeletons) {
     std::printf(" Skeleton %s (%s);", s.path.c_str(), Counted(s.joints, "joint").c_str());
   }
-  for (const std::string& p : outline->animations) std::printf(" SkelAnimation %s;", p.c_str());
+  for (const std::string& p : outline.animations) std::printf(" SkelAnimation %s;", p.c_str());
   // As authored, and what is read in its place where UsdGeom does not take it (the loader warns).
-  const std::string axis = outline->UpAxisOrFallback();
-  std::printf(" up axis %s", outline->up_axis.empty() ? "Y (fallback)" : outline->up_axis.c_str());
-  if (!outline->up_axis.empty() && outline->up_axis != axis) {
+  const std::string axis = outline.UpAxisOrFallback();
+  std::printf(" up axis %s", outline.up_axis.empty() ? "Y (fallback)" : outline.up_axis.c_str());
+  if (!outline.up_axis.empty() && outline.up_axis != axis) {
     std::printf(" (read as %s)", axis.c_str());
   }
-  if (outline->meters_per_unit) {
-    const double meters = outline->MetersPerUnitOrFallback();
-    std::printf(", %g m a unit", *outline->meters_per_unit);
-    if (!(meters == *outline->meters_per_unit)) std::printf(" (read as %g)", meters);
+  if (outline.meters_per_unit) {
+    const double meters = outline.MetersPerUnitOrFallback();
+    std::printf(", %g m a unit", *outline.meters_per_unit);
+    if (!(meters == *outline.meters_per_unit)) std::printf(" (read as %g)", meters);
   }
-  if (outline->time_codes_per_second) {
-    std::printf(", %g time codes a second", *outline->time_codes_per_second);
+  if (outline.time_codes_per_second) {
+    std::printf(", %g time codes a second", *outline.time_codes_per_second);
   }
   std::printf("\n");
 }
 
-void WriteUsdOutline(JsonWriter& json, const std::string& path, std::span<const uint8_t> bytes) {
-  auto outline = ReadUsdOutline(bytes, path);
-  if (!outline) return;
+void WriteUsdOutline(JsonWriter& json, const UsdOutline& outline) {
   json.Key("usd").BeginObject();
   json.Key("skel_roots").BeginArray(JsonWriter::kInline);
-  for (const std::string& p : outline->skel_roots) json.String(p);
+  for (const std::string& p : outline.skel_roots) json.String(p);
   json.EndArray().Key("skeletons").BeginArray();
-  for (const UsdOutline::Skeleton& s : outline->skeletons) {
+  for (const UsdOutline::Skeleton& s : outline.skeletons) {
     json.BeginObject(JsonWriter::kInline);
     json.Key("path").String(s.path).Key("joints").Int(int64_t(s.joints));
     json.EndObject();
   }
   json.EndArray().Key("animations").BeginArray(JsonWriter::kInline);
-  for (const std::string& p : outline->animations) json.String(p);
+  for (const std::string& p : outline.animations) json.String(p);
   json.EndArray();
-  json.Key("up_axis").String(outline->up_axis.empty() ? "Y" : outline->up_axis);
+  json.Key("up_axis").String(outline.up_axis.empty() ? "Y" : outline.up_axis);
   for (const auto& [key, value] :
-       {std::pair{"meters_per_unit", outline->meters_per_unit},
-        std::pair{"time_codes_per_second", outline->time_codes_per_second}}) {
+       {std::pair{"meters_per_unit", outline.meters_per_unit},
+        std::pair{"time_codes_per_second", outline.time_codes_per_second}}) {
     json.Key(key);
     if (value) {
       json.Number(*value);
@@ -313,8 +310,8 @@ void WriteUsdOutline(JsonWriter& json, const std::string& path, std::span<const 
   json.EndObject();
 }
 
-// `bytes`: the file's contents, which the loader has just read `file` from.
-void PrintDescription(const std::string& path, std::span<const uint8_t> bytes,
+// `stage`: a USD file's composed stage, as the loader composed it for the asset.
+void PrintDescription(const std::string& path, const loader::usd::Layer& stage,
                       const loader::LoadedFile& file) {
   const Asset& a = file.loaded.asset;
   std::printf("%s: valid %s\n", path.c_str(), loader::ToString(file.format));
@@ -322,7 +319,7 @@ void PrintDescription(const std::string& path, std::span<const uint8_t> bytes,
   std::printf("nodes %zu, scenes %zu (default %d), meshes %zu, primitives %zu, vertices %zu\n",
               a.nodes.size(), a.scenes.size(), a.scene, a.meshes.size(), totals.primitives,
               totals.vertices);
-  if (loader::IsUsd(file.format)) PrintUsdOutline(path, bytes);
+  if (loader::IsUsd(file.format)) PrintUsdOutline(OutlineOf(stage));
   PrintSkins(a);
   if (!a.variants.empty()) {
     std::printf("material variants:");
@@ -504,7 +501,7 @@ void WriteStrings(JsonWriter& json, const char* key, const std::vector<std::stri
   json.EndArray();
 }
 
-void WriteDescription(const std::string& path, std::span<const uint8_t> bytes,
+void WriteDescription(const std::string& path, const loader::usd::Layer& stage,
                       const loader::LoadedFile& file) {
   const Asset& a = file.loaded.asset;
   JsonWriter json(stdout);
@@ -518,7 +515,7 @@ void WriteDescription(const std::string& path, std::span<const uint8_t> bytes,
   json.Key("default_scene").Int(a.scene);
   json.Key("primitives").Int(int64_t(totals.primitives));
   json.Key("vertices").Int(int64_t(totals.vertices));
-  if (loader::IsUsd(file.format)) WriteUsdOutline(json, path, bytes);
+  if (loader::IsUsd(file.format)) WriteUsdOutline(json, OutlineOf(stage));
   WriteSkins(json, a);
   WriteStrings(json, "material_variants", a.variants);
   WriteMeshes(json, a);
@@ -579,12 +576,13 @@ int InfoCommand(std::span<const std::string_view> args) {
         asked ? stdout : stderr);
     return asked ? 0 : 2;
   }
-  // Read once: the loader and the USD outline both take the bytes.
+  // Composed once: the loader and the USD outline both take the stage.
+  loader::usd::Layer stage;
   auto bytes = loader::ReadFile(path);
   Result<loader::LoadedFile> file =
-      bytes
-          ? loader::LoadAssetFromMemory(path, std::span<const uint8_t>(bytes->data(), bytes->size))
-          : Result<loader::LoadedFile>(bytes.status());
+      bytes ? loader::LoadAssetFromMemory(
+                  path, std::span<const uint8_t>(bytes->data(), bytes->size), &stage)
+            : Result<loader::LoadedFile>(bytes.status());
   if (!file) {
     if (json) {
       WriteInvalid(path, file.error());
@@ -593,11 +591,10 @@ int InfoCommand(std::span<const std::string_view> args) {
     }
     return 1;
   }
-  const std::span<const uint8_t> contents(bytes->data(), bytes->size);
   if (json) {
-    WriteDescription(path, contents, *file);
+    WriteDescription(path, stage, *file);
   } else {
-    PrintDescription(path, contents, *file);
+    PrintDescription(path, stage, *file);
   }
   return 0;
 }

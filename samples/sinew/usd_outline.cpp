@@ -2,10 +2,7 @@
 
 #include <utility>
 
-#include "sinew/loader/file.h"
-#include "sinew/loader/usd.h"
 #include "usd/layer.h"
-#include "usd/read_layer.h"
 
 namespace sinew::tool {
 
@@ -17,18 +14,15 @@ double UsdOutline::MetersPerUnitOrFallback() const {
   return loader::usd::MetersPerUnitOrFallback(meters_per_unit);
 }
 
-Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes, const std::string& path) {
-  auto layer =
-      loader::usd::ReadComposedLayer(bytes, path, loader::UsdOptions{}.reference_expansion);
-  if (!layer) return layer.status();
+UsdOutline OutlineOf(const loader::usd::Layer& stage) {
   UsdOutline out;
-  out.up_axis = layer->up_axis;
-  out.meters_per_unit = layer->meters_per_unit;
-  out.time_codes_per_second = layer->TimeCodesPerSecond();
+  out.up_axis = stage.up_axis;
+  out.meters_per_unit = stage.meters_per_unit;
+  out.time_codes_per_second = stage.TimeCodesPerSecond();
   // A prim is on the stage when it and every prim above it are defined and active.
-  std::vector<bool> on_stage(layer->prims.size(), false);
-  for (size_t i = 0; i < layer->prims.size(); ++i) {
-    const loader::usd::Prim& p = layer->prims[i];
+  std::vector<bool> on_stage(stage.prims.size(), false);
+  for (size_t i = 0; i < stage.prims.size(); ++i) {
+    const loader::usd::Prim& p = stage.prims[i];
     on_stage[i] = p.specifier == loader::usd::Specifier::kDef && p.active != false &&
                   (p.parent < 0 || on_stage[size_t(p.parent)]);
     if (!on_stage[i]) continue;

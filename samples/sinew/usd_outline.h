@@ -1,16 +1,15 @@
 // What `sinew info` says of a .usda beyond the asset it loads: the UsdSkel prims that structure
 // it (SkelRoots, Skeletons, SkelAnimations, by path) and the stage metadata that decides units and
-// time, read straight from the layer (loader/src/usd, the loader's own reader).
+// time, read from the stage the loader composed (loader/src/usd, the loader's own reader).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
-#include "sinew/core/error.h"
+#include "usd/layer.h"
 
 namespace sinew::tool {
 
@@ -33,9 +32,8 @@ struct UsdOutline {
   double MetersPerUnitOrFallback() const;
 };
 
-// The outline of the USD stage in `bytes` (the contents of the file at `path`, read once for the
-// loader and this), its references composed as the loader composes them: defined, active prims
-// only. The reader's errors.
-Result<UsdOutline> ReadUsdOutline(std::span<const uint8_t> bytes, const std::string& path);
+// The outline of a composed USD stage, as the loader composed it for the asset
+// (loader/src/load_asset_stage.h): defined, active prims only.
+UsdOutline OutlineOf(const loader::usd::Layer& stage);
 
 }  // namespace sinew::tool

@@ -27,6 +27,7 @@
 #include "usd/skel_topology.h"
 #include "usd/skel_transforms.h"
 #include "usd/time_sampling.h"
+#include "usd/usd_asset.h"
 #include "usd/usda_parser.h"
 
 namespace sinew::loader {
@@ -1380,13 +1381,7 @@ Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes, const Usd
 Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes,
                                        const std::filesystem::path& path,
                                        const UsdOptions& options) {
-  SINEW_TRY_ASSIGN(Layer layer, usd::ReadUsda(std::string_view(
-                                    reinterpret_cast<const char*>(bytes.data()), bytes.size())));
-  std::vector<std::filesystem::path> files_read;
-  SINEW_TRY_ASSIGN(const Layer composed,
-                   usd::ComposeLayer({std::move(layer), path.string()}, bytes, !path.empty(),
-                                     options.reference_expansion, {}, &files_read));
-  return LoadLayer(composed, options, std::move(files_read));
+  return usd::LoadUsdaStage(bytes, path, options, nullptr);
 }
 
 Result<LoadedAsset> LoadUsda(const std::filesystem::path& path, const UsdOptions& options) {
@@ -1401,16 +1396,46 @@ Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes, const UsdO
 Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes,
                                       const std::filesystem::path& path,
                                       const UsdOptions& options) {
-  std::vector<std::filesystem::path> files_read;
-  SINEW_TRY_ASSIGN(
-      const Layer layer,
-      usd::ReadComposedLayer(bytes, path.string(), options.reference_expansion, {}, &files_read));
-  return LoadLayer(layer, options, std::move(files_read));
+  return usd::LoadUsdStage(bytes, path, options, nullptr);
 }
 
 Result<LoadedAsset> LoadUsd(const std::filesystem::path& path, const UsdOptions& options) {
   SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
   return LoadUsdFromMemory(std::span(file.data(), file.size), path, options);
 }
+
+namespace usd {
+namespace {
+
+// The asset loaded from `composed`, which goes to *stage where given.
+Result<LoadedAsset> LoadComposed(Layer composed, const UsdOptions& options,
+                                 std::vector<std::filesystem::path> files_read, Layer* stage) {
+  SINEW_TRY_ASSIGN(LoadedAsset loaded, LoadLayer(composed, options, std::move(files_read)));
+  if (stage != nullptr) *stage = std::move(composed);
+  return loaded;
+}
+
+}  // namespace
+
+Result<LoadedAsset> LoadUsdaStage(std::span<const uint8_t> bytes, const std::filesystem::path& path,
+                                  const UsdOptions& options, Layer* stage) {
+  SINEW_TRY_ASSIGN(Layer layer, ReadUsda(std::string_view(
+                                    reinterpret_cast<const char*>(bytes.data()), bytes.size())));
+  std::vector<std::filesystem::path> files_read;
+  SINEW_TRY_ASSIGN(Layer composed,
+                   ComposeLayer({std::move(layer), path.string()}, bytes, !path.empty(),
+                                options.reference_expansion, {}, &files_read));
+  return LoadComposed(std::move(composed), options, std::move(files_read), stage);
+}
+
+Result<LoadedAsset> LoadUsdStage(std::span<const uint8_t> bytes, const std::filesystem::path& path,
+                                 const UsdOptions& options, Layer* stage) {
+  std::vector<std::filesystem::path> files_read;
+  SINEW_TRY_ASSIGN(Layer composed, ReadComposedLayer(bytes, path.string(),
+                                                     options.reference_expansion, {}, &files_read));
+  return LoadComposed(std::move(composed), options, std::move(files_read), stage);
+}
+
+}  // namespace usd
 
 }  // namespace sinew::loader
