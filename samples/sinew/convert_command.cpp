@@ -147,7 +147,7 @@ void PassOnTheStage(const ConvertOptions& o, const loader::LoadedAsset& loaded,
                     loader::UsdaWriteOptions* write) {
   write->up_axis = loaded.up_axis;
   write->meters_per_unit = loaded.meters_per_unit;
-  write->time_codes_per_second = loaded.time_codes_per_second;
+  if (loaded.time_codes_per_second) write->time_codes_per_second = *loaded.time_codes_per_second;
   if (o.usd.empty() && (write->up_axis != loader::UpAxis::kY || write->meters_per_unit != 1)) {
     std::fprintf(stderr,
                  "sinew convert: warning: %s is %s-up with %g m a unit; G4MF has no up axis or "

@@ -171,7 +171,7 @@ TEST(LoadGltf, SaysItsCoordinatesAreYUpInMetersAndItsKeysInSeconds) {
   ASSERT_TRUE(fox.ok()) << fox.error().ToString();
   EXPECT_EQ(fox->up_axis, UpAxis::kY);
   EXPECT_EQ(fox->meters_per_unit, 1.0);
-  EXPECT_EQ(fox->time_codes_per_second, 0.0);
+  EXPECT_FALSE(fox->time_codes_per_second.has_value());
 }
 
 TEST(LoadGltf, KeepsWeightsAsAuthoredWhenAsked) {

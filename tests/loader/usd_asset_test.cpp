@@ -662,7 +662,8 @@ constexpr std::string_view kAnimation =
 
 TEST(UsdAsset, AnAnimationSourceBecomesAClipKeyedInSecondsOfTimeCodes) {
   const LoadedAsset loaded = Load(Rig(kInfluences, kAnimation, "    timeCodesPerSecond = 10\n"));
-  EXPECT_EQ(loaded.time_codes_per_second, 10.0);  // said, for a writer to key at them again
+  EXPECT_EQ(loaded.time_codes_per_second,
+            std::optional<double>(10.0));  // said, for a writer to key at them again
   const Asset& a = loaded.asset;
   ASSERT_EQ(a.animations.size(), 1u);
   EXPECT_EQ(a.animations[0].name, "/R/Skel/Anim");
@@ -682,7 +683,7 @@ TEST(UsdAsset, AnAnimationSourceBecomesAClipKeyedInSecondsOfTimeCodes) {
     const LoadedAsset fps = Load(Rig(kInfluences, kAnimation, rates));
     ASSERT_EQ(fps.asset.animations.size(), 1u);
     EXPECT_FLOAT_EQ(cpu::RangeOf(fps.asset.animations[0]).end, 0.5f);  // time code 5
-    EXPECT_EQ(fps.time_codes_per_second, 10.0);
+    EXPECT_EQ(fps.time_codes_per_second, std::optional<double>(10.0));
   }
 }
 
@@ -708,7 +709,7 @@ TEST(UsdAsset, ASkeletonInheritsTheAnimationSourceOfAnAncestor) {
 
 TEST(UsdAsset, TimeCodesAreTwentyFourASecondWhenTheLayerDoesNotSay) {
   const LoadedAsset loaded = Load(Rig(kInfluences, kAnimation));
-  EXPECT_EQ(loaded.time_codes_per_second, 24.0);
+  EXPECT_EQ(loaded.time_codes_per_second, std::optional<double>(24.0));
   const Asset& a = loaded.asset;
   auto scene = cpu::EvaluateScene(a, 0, 2.5f / 24);
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();

@@ -100,6 +100,11 @@ constexpr std::string_view kStage =
     "    def \"Twin\" (\n        references = </World/Hero>\n    )\n    {\n    }\n"
     "}\n";
 
+// A mesh's body: one triangle.
+constexpr std::string_view kTriangle =
+    "        point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n"
+    "        int[] faceVertexCounts = [3]\n        int[] faceVertexIndices = [0, 1, 2]\n";
+
 const Mesh* MeshNamed(const Asset& a, std::string_view name) {
   for (const Mesh& m : a.meshes) {
     if (m.name == name) return &m;
@@ -641,6 +646,33 @@ TEST(UsdSubLayers, ASubLayersTimesLandThroughItsLayerOffsetAndRate) {
   EXPECT_EQ(SampleTimes(*nested, "/Body/Skel/Anim.translations"), (std::vector<double>{15, 87}));
 }
 
+// Each reorder goes over every child name the prim has so far: a prim of thousands of references,
+// each bringing a child and a reorder, would take time quadratic in them, so the work counts
+// against the bound on what composing may make (UsdOptions::reference_expansion), and is refused.
+TEST(UsdReferences, ManyReordersOfManyChildrenCountAgainstTheBound) {
+  constexpr int kSources = 6000;
+  std::string text = "#usda 1.0\ndef \"P\" (\n    references = [";
+  for (int i = 0; i < kSources; ++i) text += (i ? ", </S" : "</S") + std::to_string(i) + ">";
+  text += "]\n) {}\n";
+  for (int i = 0; i < kSources; ++i) {
+    const std::string n = std::to_string(i);
+    text += "def \"S" + n + "\" {\n    reorder nameChildren = [\"c" + n + "\"]\n    def \"c" + n +
+            "\" {}\n}\n";
+  }
+  const Result<usd::Layer> composed = Composed(text);
+  ASSERT_FALSE(composed.ok());
+  EXPECT_EQ(composed.error().code, Error::kUnsupportedFeature) << composed.error().ToString();
+  EXPECT_EQ(composed.error().where, "/P");
+  // A tenth of them compose.
+  const size_t cut = text.find("</S600>");
+  ASSERT_NE(cut, std::string::npos);
+  std::string fewer = text.substr(0, cut - 2) + "]\n) {}\n";
+  fewer += text.substr(text.find("def \"S0\""));
+  const Result<usd::Layer> some = Composed(fewer);
+  ASSERT_TRUE(some.ok()) << some.error().ToString();
+  EXPECT_EQ(some->FindPrim("/P")->children.size(), 600u);
+}
+
 // Sublayers: from the weakest layer up, each adds its children and applies its reorder to all
 // it has. Pcp's museum case BasicListEditing: [x, y, z]; then [x, y, z, a, b, c] reordered
 // [z, x, b] to [z, a, x, y, b, c]; then f, reordered [z, f, y].
@@ -848,6 +880,24 @@ TEST(UsdReferences, ALayerOfItsOwnAndTheLoadedMeshesFollowTheReorders) {
   EXPECT_EQ(ChildNames(*alone, "/B"), (std::vector<std::string>{"y", "x"}));
   EXPECT_TRUE(alone->root_order.empty());  // applied
   EXPECT_TRUE(alone->FindPrim("/B")->child_order.empty());
+  // The loader reads the prims in that order: meshes, nodes and the scene's roots.
+  const std::string meshes =
+      "#usda 1.0\nreorder rootPrims = [\"Second\", \"First\"]\n"
+      "def Xform \"First\" {\n    def Mesh \"A\" {\n" +
+      std::string(kTriangle) +
+      "    }\n"
+      "    def Mesh \"B\" {\n" +
+      std::string(kTriangle) +
+      "    }\n"
+      "    reorder nameChildren = [\"B\", \"A\"]\n}\n"
+      "def Xform \"Second\" {\n    def Mesh \"C\" {\n" +
+      std::string(kTriangle) + "    }\n}\n";
+  auto loaded =
+      LoadUsdaFromMemory(std::span(reinterpret_cast<const uint8_t*>(meshes.data()), meshes.size()));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  std::vector<std::string> mesh_names;
+  for (const Mesh& m : loaded->asset.meshes) mesh_names.push_back(m.name);
+  EXPECT_EQ(mesh_names, (std::vector<std::string>{"/Second/C", "/First/B", "/First/A"}));
 
   Folder folder;
   folder.Write("parts/body.usda", kBody);
@@ -861,10 +911,10 @@ TEST(UsdReferences, ALayerOfItsOwnAndTheLoadedMeshesFollowTheReorders) {
   for (const auto& [stage, first] :
        {std::pair{plain, "/World/Hero/M"}, std::pair{reordered, "/World/Twin/M"},
         std::pair{crate, "/World/Twin/M"}}) {
-    auto loaded = LoadUsd(stage);
-    ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
-    ExpectTheComposedStage(*loaded);
-    EXPECT_EQ(loaded->asset.meshes.at(0).name, first) << stage;
+    auto referencing = LoadUsd(stage);
+    ASSERT_TRUE(referencing.ok()) << referencing.error().ToString();
+    ExpectTheComposedStage(*referencing);
+    EXPECT_EQ(referencing->asset.meshes.at(0).name, first) << stage;
   }
 }
 
@@ -896,9 +946,12 @@ TEST(UsdSubLayers, TheLoadedAssetNamesEachLayerFileItRead) {
   std::string text(kStage);
   text.insert(text.find("    def \"Twin\""),
               "    def \"Extra\" (\n        payload = @./parts/body.usda@\n    )\n    {\n    }\n");
+  // And a prim that references another prim of the stage's own file by its name, which reads the
+  // file again: that is the asset's own file, not one beside it.
+  text += "def \"Again\" (\n    references = @./stage.usda@</World/Hero>\n)\n{\n}\n";
   auto stage = LoadUsda(folder.Write("stage.usda", text));
   ASSERT_TRUE(stage.ok()) << stage.error().ToString();
-  EXPECT_EQ(stage->asset.meshes.size(), 3u);
+  EXPECT_EQ(stage->asset.meshes.size(), 4u);
   expect_read(*stage, {body});
   auto packaged = LoadUsdFromMemory(ShotPackage());
   ASSERT_TRUE(packaged.ok()) << packaged.error().ToString();

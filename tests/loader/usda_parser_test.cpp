@@ -138,6 +138,7 @@ def SkelRoot "A" (
     prepend apiSchemas = ["SkelBindingAPI", "Other"]
     append apiSchemas = ["Last"]
     delete apiSchemas = ["Gone"]
+    reorder apiSchemas = ["Last", "SkelBindingAPI"]
     active = false
     instanceable = true
     doc = "a prim"
@@ -152,7 +153,8 @@ def "C" ("documentation alone"; active = 1) {}
   EXPECT_EQ(a.api_schemas.appended, Strings{"Last"});
   EXPECT_EQ(a.api_schemas.deleted, Strings{"Gone"});
   EXPECT_FALSE(a.api_schemas.Has(ListOpKind::kExplicit));
-  EXPECT_EQ(a.api_schemas.Resolved(), (Strings{"SkelBindingAPI", "Other", "Last"}));
+  // The layer's own reorder applies to what its prepend and append make, as in USD.
+  EXPECT_EQ(a.api_schemas.Resolved(), (Strings{"Last", "SkelBindingAPI", "Other"}));
   EXPECT_EQ(a.active, false);
   EXPECT_EQ(a.instanceable, true);
   EXPECT_EQ(a.doc, "a prim");

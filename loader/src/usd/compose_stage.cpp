@@ -161,32 +161,10 @@ std::optional<std::string> MapPath(const std::vector<PathStep>& steps, std::stri
   return path;
 }
 
-// Applies a `reorder` to a list of distinct items, as Sdf reorders one: each item `order` names
-// moves, with the items after it that `order` does not name, to where `order` puts it; the
-// items before the first named one stay in front. ([a, b, c, d, e] reordered [c, a] is
-// [c, d, e, a, b].)
-void Reorder(const std::vector<std::string>& order, std::vector<std::string>* list) {
-  if (order.empty() || list->empty()) return;
-  std::unordered_map<std::string_view, size_t> rank;  // each named item's place in `order`
-  for (const std::string& item : order) rank.try_emplace(item, rank.size());
-  // The runs: the unnamed items in front, then each named item with the unnamed ones after it.
-  std::vector<std::vector<std::string>> runs(rank.size() + 1);
-  size_t run = rank.size();  // the front
-  for (std::string& item : *list) {
-    if (auto it = rank.find(item); it != rank.end()) run = it->second;
-    runs[run].push_back(std::move(item));
-  }
-  list->clear();
-  for (std::string& item : runs.back()) list->push_back(std::move(item));
-  for (size_t r = 0; r + 1 < runs.size(); ++r) {
-    for (std::string& item : runs[r]) list->push_back(std::move(item));
-  }
-}
-
 // Applies one spec's list edit to the list its weaker opinions made, as USD composes list ops:
 // an explicit list replaces it; else deletes, adds, prepends (moved to the front, in order),
-// appends (moved to the back) and a reorder (Reorder). Items go through `map` first; those
-// without a place are dropped.
+// appends (moved to the back) and a reorder (ApplyReorder, layer.h). Items go through `map` first;
+// those without a place are dropped.
 template <typename Map>
 void ApplyListOp(const ListOp& op, Map&& map, std::vector<std::string>* list) {
   const auto mapped = [&](const std::vector<std::string>& items) {
@@ -223,13 +201,13 @@ void ApplyListOp(const ListOp& op, Map&& map, std::vector<std::string>* list) {
   list->insert(list->begin(), front.begin(), front.end());
   remove(back);  // an item both prepended and appended ends last
   list->insert(list->end(), back.begin(), back.end());
-  Reorder(mapped(op.ordered), list);
+  ApplyReorder(mapped(op.ordered), list);
 }
 
 // A composed prim's children (or the stage's root prims) by name, in the order USD composes
 // them: the opinions from the weakest up, each adding the children it names that are not there
 // yet, after those that are, and then applying its `reorder nameChildren` (`reorder rootPrims`)
-// to all of them (Reorder).
+// to all of them (ApplyReorder, layer.h).
 struct ChildNames {
   std::vector<std::string> names;
   std::unordered_set<std::string_view> named;  // the layers' names, which outlive this
@@ -241,7 +219,7 @@ struct ChildNames {
       const std::string& name = layer.prims[c].name;
       if (named.insert(name).second) names.push_back(name);
     }
-    Reorder(order, &names);
+    ApplyReorder(order, &names);
   }
 };
 
@@ -415,6 +393,8 @@ class Composer {
     ChildNames names;
     for (auto m = stack->rbegin(); m != stack->rend(); ++m) {
       names.Add(*m->layer, m->layer->roots, m->layer->root_order);
+      // A reorder goes over every name: counted, so that many of them cannot take quadratic time.
+      if (!m->layer->root_order.empty()) SINEW_TRY(Spend(Bytes(names.names), where));
     }
     for (const std::string& name : names.names) {
       std::string path(1, '/');  // (not "/" + name: GCC 12 warns of overlap that is not there)
@@ -1020,6 +1000,7 @@ class Composer {
     ChildNames names;
     for (auto s = stack.rbegin(); s != stack.rend(); ++s) {
       names.Add(*s->member->layer, s->prim->children, s->prim->child_order);
+      if (!s->prim->child_order.empty()) SINEW_TRY(Spend(Bytes(names.names), path));
     }
     for (const std::string& name : names.names) {
       SINEW_TRY(Emit(path + "/" + name, int32_t(index), variants.chosen));
@@ -1233,22 +1214,11 @@ bool HasArcs(const Layer& layer) {
                      [](const Prim& p) { return BringsArcs(p); });
 }
 
-// A layer that composes by itself: the children of each prim that reorders them, and the root
-// prims where it reorders those, put in their composed order (ChildNames); the reorders, applied,
-// are dropped.
-void OrderChildren(Layer* layer) {
-  const auto order = [&](std::vector<uint32_t>* children, std::vector<std::string>* reorder) {
-    if (reorder->empty()) return;
-    ChildNames names;
-    names.Add(*layer, *children, *reorder);
-    reorder->clear();
-    if (names.names.size() != children->size()) return;  // (a name twice: the reader refuses it)
-    std::unordered_map<std::string_view, uint32_t> index;
-    for (const uint32_t c : *children) index.emplace(layer->prims[c].name, c);
-    for (size_t i = 0; i < names.names.size(); ++i) (*children)[i] = index.at(names.names[i]);
-  };
-  order(&layer->roots, &layer->root_order);
-  for (Prim& p : layer->prims) order(&p.children, &p.child_order);
+// Whether a layer reorders children or root prims anywhere (which only the composer applies).
+bool HasReorders(const Layer& layer) {
+  return !layer.root_order.empty() ||
+         std::any_of(layer.prims.begin(), layer.prims.end(),
+                     [](const Prim& p) { return !p.child_order.empty(); });
 }
 
 }  // namespace
@@ -1288,10 +1258,8 @@ std::string ResolveAssetPath(std::string_view anchor, std::string_view asset) {
 
 Result<Layer> ComposeStage(Layer root, std::string_view root_name, const LayerOpener& open,
                            uint32_t expansion) {
-  if (!HasArcs(root) && root.sub_layers.empty()) {
-    OrderChildren(&root);
-    return root;
-  }
+  // (A layer that reorders its prims is composed too: Emit writes them in their composed order.)
+  if (!HasArcs(root) && root.sub_layers.empty() && !HasReorders(root)) return root;
   // The root layer's prims, and what composing them reads of its metadata, read from while
   // `root`, with its metadata, takes the composed prims.
   Layer prims;

@@ -38,10 +38,12 @@ std::string ResolveAssetPath(std::string_view anchor, std::string_view asset);
 
 // `root` (named `root_name`) with its sublayers and every prim's references, payloads, variant
 // sets and inherited and specialized classes composed in, and no arcs left (nor any variant's
-// contents). Time samples brought in land where the layer offsets and the layers'
-// timeCodesPerSecond (or framesPerSecond, where only that is authored) map them, as USD maps them.
-// A prim reached again by another way through the references adds nothing (its opinions are there
-// already); so does a layer met again in one layer stack. Errors, each at the referencing prim (at
+// contents). Prims and children are in their composed order, each opinion's `reorder
+// nameChildren` and `reorder rootPrims` applied (and none left). Time samples brought in land where
+// the layer offsets and the layers' timeCodesPerSecond (or framesPerSecond, where only that is
+// authored) map them, as USD maps them. A prim reached again by another way through the references
+// adds nothing (its opinions are there already); so does a layer met again in one layer stack.
+// Errors, each at the referencing prim (at
 // "<root_name>: subLayers" for the root layer's sublayers): a reference to a prim the layer stack
 // lacks, to a layer without a defaultPrim when the reference names none, to the prim itself or one
 // of its ancestors, an inherit or specialize of the prim itself, an ancestor or a descendant, a

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -57,7 +58,26 @@ std::vector<std::string> ListOp::Resolved() const {
   add(added);
   seen.clear();
   add(appended);
+  ApplyReorder(ordered, &out);
   return out;
+}
+
+void ApplyReorder(const std::vector<std::string>& order, std::vector<std::string>* list) {
+  if (order.empty() || list->empty()) return;
+  std::unordered_map<std::string_view, size_t> rank;  // each named item's place in `order`
+  for (const std::string& item : order) rank.try_emplace(item, rank.size());
+  // The runs: the unnamed items in front, then each named item with the unnamed ones after it.
+  std::vector<std::vector<std::string>> runs(rank.size() + 1);
+  size_t run = rank.size();  // the front
+  for (std::string& item : *list) {
+    if (auto it = rank.find(item); it != rank.end()) run = it->second;
+    runs[run].push_back(std::move(item));
+  }
+  list->clear();
+  for (std::string& item : runs.back()) list->push_back(std::move(item));
+  for (size_t r = 0; r + 1 < runs.size(); ++r) {
+    for (std::string& item : runs[r]) list->push_back(std::move(item));
+  }
 }
 
 const char* LayerOffset::Fault(Error* code) const noexcept {

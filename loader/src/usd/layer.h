@@ -37,10 +37,16 @@ struct ListOp {
   bool Has(ListOpKind kind) const noexcept { return written & (1u << unsigned(kind)); }
   // The list this layer alone makes, applied to an empty list as USD applies list edits: the
   // explicit items when written; else the prepended items, then the added ones, then the appended
-  // ones (an item both prepended and appended ends last). Deletes and reorders edit weaker
-  // layers' lists only, so they change nothing here. Each item once.
+  // ones (an item both prepended and appended ends last), then the reorder (ApplyReorder).
+  // Deletes edit weaker layers' lists only, so they change nothing here. Each item once.
   std::vector<std::string> Resolved() const;
 };
+
+// Applies a `reorder` to a list of distinct items, as Sdf reorders one: each item `order` names
+// moves, with the items after it that `order` does not name, to where `order` puts it; the
+// items before the first named one stay in front, and names the list lacks are passed over.
+// ([a, b, c, d, e] reordered [c, a] is [c, d, e, a, b].)
+void ApplyReorder(const std::vector<std::string>& order, std::vector<std::string>* list);
 
 // A metadata entry the reader keeps as written, beyond the fields it names.
 struct MetadataEntry {
@@ -203,7 +209,8 @@ struct Prim {
   std::string name;
   std::string path;                // "/Root/Skeleton"
   int32_t parent = -1;             // Index in Layer::prims; -1 for a root prim.
-  std::vector<uint32_t> children;  // Indices in Layer::prims, in file order.
+  std::vector<uint32_t> children;  // Indices in Layer::prims: in file order as read, in
+                                   // composed order after ComposeStage.
   // Metadata the reader names (absent: empty / nullopt), then the rest as written.
   std::string kind;
   ListOp api_schemas;
@@ -264,7 +271,8 @@ struct Layer {
   // TimeCodesPerSecond, or USD's fallback where neither is authored.
   double TimeCodesPerSecondOrFallback() const noexcept { return TimeCodesPerSecond().value_or(24); }
 
-  std::vector<Prim> prims;              // every prim, depth first in file order
+  std::vector<Prim> prims;              // every prim, depth first (composed order after
+                                        // ComposeStage, reorders applied)
   std::vector<uint32_t> roots;          // the root prims' indices
   std::vector<std::string> root_order;  // `reorder rootPrims = [...]`
 

@@ -1,6 +1,5 @@
 #include "usd/read_layer.h"
 
-#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string_view>
@@ -84,10 +83,7 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOpti
   if (named) {
     return [options, files_read](const std::string& name) -> Result<OpenedLayer> {
       SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(name));
-      if (files_read != nullptr &&
-          std::find(files_read->begin(), files_read->end(), name) == files_read->end()) {
-        files_read->emplace_back(name);
-      }
+      if (files_read != nullptr) files_read->emplace_back(name);  // (ComposeStage opens each once)
       const std::span<const uint8_t> contents(file.data(), file.size);
       if (DetectLayerEncoding(contents) == LayerEncoding::kUsdz) {
         // Its own references would be inside it, where this opener does not look.
@@ -106,8 +102,15 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOpti
 Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, bool named,
                            uint32_t expansion, const UsdcOptions& options,
                            std::vector<std::filesystem::path>* files_read) {
-  return ComposeStage(std::move(opened.layer), opened.name,
-                      OpenerFor(bytes, named, options, files_read), expansion);
+  const std::filesystem::path root = std::filesystem::path(opened.name).lexically_normal();
+  auto composed = ComposeStage(std::move(opened.layer), opened.name,
+                               OpenerFor(bytes, named, options, files_read), expansion);
+  // A layer that references the root layer's own file reads it again: that is no file beside it.
+  if (files_read != nullptr) {
+    std::erase_if(*files_read,
+                  [&](const std::filesystem::path& p) { return p.lexically_normal() == root; });
+  }
+  return composed;
 }
 
 Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,

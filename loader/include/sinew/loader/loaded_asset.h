@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,8 @@ struct LoadedAsset {
   double meters_per_unit = 1.0;
   // A USD stage's time codes a second (its timeCodesPerSecond, or its framesPerSecond where only
   // that is authored, else USD's 24): the rate its keys were at before the clips were put in
-  // seconds. 0 for glTF and G4MF, whose keys are in seconds.
-  double time_codes_per_second = 0.0;
+  // seconds. None for glTF and G4MF, whose keys are in seconds.
+  std::optional<double> time_codes_per_second;
 };
 
 }  // namespace sinew::loader
