@@ -542,6 +542,15 @@ TEST(UsdReferences, ReordersOfChildrenAndRootPrimsOrderTheComposedChildren) {
   // D stays in front, A moves with E, B with C.
   EXPECT_EQ(ChildNames(*composed, "/Copy"), (std::vector<std::string>{"D", "A", "E", "B", "C"}));
   EXPECT_EQ(ChildNames(*composed, "/Plain"), (std::vector<std::string>{"D", "B", "C", "A"}));
+  // A variant's opinion is weaker than the prim's own: its children, reordered, come first.
+  const Result<usd::Layer> variant = Composed(
+      "#usda 1.0\ndef \"V\" (\n    variants = { string v = \"a\" }\n"
+      "    prepend variantSets = \"v\"\n) {\n    def \"z\" {}\n"
+      "    variantSet \"v\" = {\n        \"a\" {\n"
+      "            reorder nameChildren = [\"y\", \"x\"]\n"
+      "            def \"x\" {}\n            def \"y\" {}\n        }\n    }\n}\n");
+  ASSERT_TRUE(variant.ok()) << variant.error().ToString();
+  EXPECT_EQ(ChildNames(*variant, "/V"), (std::vector<std::string>{"y", "x", "z"}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -892,12 +901,15 @@ TEST(UsdReferences, ALayerOfItsOwnAndTheLoadedMeshesFollowTheReorders) {
       "    reorder nameChildren = [\"B\", \"A\"]\n}\n"
       "def Xform \"Second\" {\n    def Mesh \"C\" {\n" +
       std::string(kTriangle) + "    }\n}\n";
-  auto loaded =
-      LoadUsdaFromMemory(std::span(reinterpret_cast<const uint8_t*>(meshes.data()), meshes.size()));
-  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
-  std::vector<std::string> mesh_names;
-  for (const Mesh& m : loaded->asset.meshes) mesh_names.push_back(m.name);
-  EXPECT_EQ(mesh_names, (std::vector<std::string>{"/Second/C", "/First/B", "/First/A"}));
+  const std::string meshes_crate = CrateOf(meshes);  // its primOrder fields
+  for (const std::string* bytes : {&meshes, &meshes_crate}) {
+    auto loaded = LoadUsdFromMemory(
+        std::span(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size()));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+    std::vector<std::string> mesh_names;
+    for (const Mesh& m : loaded->asset.meshes) mesh_names.push_back(m.name);
+    EXPECT_EQ(mesh_names, (std::vector<std::string>{"/Second/C", "/First/B", "/First/A"}));
+  }
 
   Folder folder;
   folder.Write("parts/body.usda", kBody);
