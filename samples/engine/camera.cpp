@@ -24,9 +24,6 @@ Float3 ViewDirection(std::string_view view) {
   return Normalized({0.35f, 0.25f, 1.0f});
 }
 
-// A +Z-up scene's point in the +Y-up frame the views are named for.
-Float3 ZUpToYUp(const Float3& p) { return {p.x, p.z, -p.y}; }
-
 }  // namespace
 
 void Bounds::Add(const Float3& p) {
@@ -38,22 +35,38 @@ void Bounds::Add(std::span<const float> xyz) {
   for (size_t i = 0; i + 2 < xyz.size(); i += 3) Add({xyz[i], xyz[i + 1], xyz[i + 2]});
 }
 
+Float4x4 ToYUpMeters(UpAxis up, float meters_per_unit) {
+  const float s = meters_per_unit;
+  Float4x4 m;  // the columns are the images of the axes
+  m.m[0] = {s, 0, 0, 0};
+  if (up == UpAxis::kZ) {
+    m.m[1] = {0, 0, -s, 0};
+    m.m[2] = {0, s, 0, 0};
+  } else {
+    m.m[1] = {0, s, 0, 0};
+    m.m[2] = {0, 0, s, 0};
+  }
+  return m;
+}
+
+Bounds Transformed(const Bounds& box, const Float4x4& m) {
+  Bounds out;
+  if (box.empty()) return out;
+  for (int corner = 0; corner < 8; ++corner) {
+    out.Add(
+        TransformPoint(m, {corner & 1 ? box.max.x : box.min.x, corner & 2 ? box.max.y : box.min.y,
+                           corner & 4 ? box.max.z : box.min.z}));
+  }
+  return out;
+}
+
 Float4x4 FramingViewProjection(const Bounds& box, float aspect, std::string_view view_name,
                                UpAxis up_axis) {
   if (up_axis == UpAxis::kZ) {
-    // Frame the box turned +Z-up to +Y-up, (x, y, z) -> (x, z, -y), then turn the scene the same
-    // way before that camera (ZUpToYUp's columns are the axes' images).
-    Bounds turned;
-    if (!box.empty()) {
-      turned.Add(ZUpToYUp(box.min));
-      turned.Add(ZUpToYUp(box.max));
-    }
-    Float4x4 turn;
-    turn.m[0] = {1, 0, 0, 0};
-    turn.m[1] = {0, 0, -1, 0};
-    turn.m[2] = {0, 1, 0, 0};
-    turn.m[3] = {0, 0, 0, 1};
-    return Multiply(FramingViewProjection(turned, aspect, view_name, UpAxis::kY), turn);
+    // Frame the box turned +Z-up to +Y-up, then turn the scene the same way before that camera.
+    const Float4x4 turn = ToYUpMeters(UpAxis::kZ, 1.0f);
+    return Multiply(FramingViewProjection(Transformed(box, turn), aspect, view_name, UpAxis::kY),
+                    turn);
   }
   Bounds b = box;
   if (b.empty()) b.Add({0, 0, 0});

@@ -27,6 +27,16 @@ inline constexpr const char* kCameraViews[] = {"auto", "front", "side", "top"};
 // Which scene axis is up: +Y (glTF, G4MF, most USD stages) or +Z (a USD stage's upAxis "Z").
 enum class UpAxis : uint8_t { kY, kZ };
 
+// The matrix that takes an asset's coordinates, `up` the axis up and `meters_per_unit` metres a
+// unit (as sinew's loaded asset says of them: LoadedAsset::up_axis, meters_per_unit), to +Y up in
+// metres, the frame the sample's scene is in: for +Z up turned (x, y, z) -> (x, z, -y), the
+// rotation that takes +Z to +Y and -Y to +Z; then scaled. An engine places each character with it
+// (main.cpp).
+Float4x4 ToYUpMeters(UpAxis up, float meters_per_unit);
+
+// The box of `box`'s eight corners through `m` (empty stays empty).
+Bounds Transformed(const Bounds& box, const Float4x4& m);
+
 // Looks at the box's centre from the `view` direction (one of kCameraViews; others: "auto"), with
 // a vertical field of view of 35°, from far enough that the box's bounding sphere fits the
 // picture of `aspect` (width / height). Scene space to Vulkan clip space (y down, depth 0..1),

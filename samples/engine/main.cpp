@@ -292,7 +292,14 @@ int main(int argc, char** argv) {
     }
     // The grid: ceil(sqrt(N)) characters a row, a box and a fifth apart along x, rows a box and a
     // fifth apart along -z; the camera frames all of them.
-    const sinew::engine::Bounds box = CharacterBounds(a);
+    // The sample's scene is +Y up in metres: each character goes in through the matrix that takes
+    // the asset's frame there (what the loaded asset says of its coordinates; a Z-up stage in
+    // centimetres stands up, a hundredth of its numbers).
+    const sinew::Float4x4 frame = sinew::engine::ToYUpMeters(
+        file->loaded.up_axis == sinew::loader::UpAxis::kZ ? sinew::engine::UpAxis::kZ
+                                                          : sinew::engine::UpAxis::kY,
+        float(file->loaded.meters_per_unit));
+    const sinew::engine::Bounds box = sinew::engine::Transformed(CharacterBounds(a), frame);
     const uint32_t columns = uint32_t(std::ceil(std::sqrt(double(o.characters))));
     const float spacing_x = 1.2f * std::max(box.max.x - box.min.x, 1e-3f);
     const float spacing_z = 1.2f * std::max(box.max.z - box.min.z, 1e-3f);
@@ -315,7 +322,7 @@ int main(int argc, char** argv) {
         const float time = float(f) / o.fps + 0.33f * float(c);
         auto posed = sinew::cpu::EvaluateScene(a, clip, time, /*loop=*/true);
         if (!posed) return Fail("posing: " + posed.error().ToString());
-        sinew::Float4x4 place;
+        sinew::Float4x4 place = frame;
         const sinew::Float3 at = place_of(c);
         place.m[3] = {at.x, at.y, at.z, 1};
         for (sinew::Float4x4& m : posed->world) m = sinew::Multiply(place, m);

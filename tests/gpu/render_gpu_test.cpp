@@ -170,6 +170,29 @@ TEST_F(RenderCamerasGpu, EveryViewShowsTheCpuBakeWhereItsCameraProjectsIt) {
   }
 }
 
+// An asset's frame to the engine sample's (+Y up, metres), as main.cpp places each character:
+// a Z-up centimetre stage's up (+Z) becomes +Y, its -Y (USD's front) +Z, a hundredth of its
+// numbers; a box's corners go through it, empty staying empty; +Y up in metres is the identity.
+TEST(FramingCamera, TakesAnAssetsUpAxisAndUnitsToYUpMetres) {
+  const Float4x4 z_cm = engine::ToYUpMeters(engine::UpAxis::kZ, 0.01f);
+  const auto expect_near = [](const Float3& a, const Float3& b) {
+    EXPECT_NEAR(a.x, b.x, 1e-6f);
+    EXPECT_NEAR(a.y, b.y, 1e-6f);
+    EXPECT_NEAR(a.z, b.z, 1e-6f);
+  };
+  expect_near(TransformPoint(z_cm, {0, 0, 100}), {0, 1, 0});
+  expect_near(TransformPoint(z_cm, {0, -100, 0}), {0, 0, 1});
+  expect_near(TransformPoint(z_cm, {100, 0, 0}), {1, 0, 0});
+  expect_near(TransformPoint(engine::ToYUpMeters(engine::UpAxis::kY, 1.0f), {1, 2, 3}), {1, 2, 3});
+  engine::Bounds box;
+  box.Add(Float3{-100, -200, 0});
+  box.Add(Float3{100, 200, 180});
+  const engine::Bounds turned = engine::Transformed(box, z_cm);
+  expect_near(turned.min, {-1, 0, -2});
+  expect_near(turned.max, {1, 1.8f, 2});
+  EXPECT_TRUE(engine::Transformed(engine::Bounds{}, z_cm).empty());
+}
+
 // A +Z-up stage (a USD upAxis "Z") is drawn with +Z up in every view, as a +Y-up one is with +Y:
 // a point above the box's centre along the up axis lands straight above it in the picture, and
 // the views turn with the scene ("front" from -Y, "top" from +Z with +Y up). The light turns
