@@ -2,6 +2,7 @@
 // not. The description is text, or with --json one object (the same facts).
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <span>
 #include <string>
@@ -320,6 +321,14 @@ void PrintDescription(const std::string& path, const loader::usd::Layer& stage,
               a.nodes.size(), a.scenes.size(), a.scene, a.meshes.size(), totals.primitives,
               totals.vertices);
   if (loader::IsUsd(file.format)) PrintUsdOutline(OutlineOf(stage));
+  // The files beside it the loader read (LoadedAsset::external_files): what the asset depends on.
+  if (!file.loaded.external_files.empty()) {
+    std::printf("files read:");
+    for (const std::filesystem::path& f : file.loaded.external_files) {
+      std::printf(" %s", f.string().c_str());
+    }
+    std::printf("\n");
+  }
   PrintSkins(a);
   if (!a.variants.empty()) {
     std::printf("material variants:");
@@ -516,6 +525,9 @@ void WriteDescription(const std::string& path, const loader::usd::Layer& stage,
   json.Key("primitives").Int(int64_t(totals.primitives));
   json.Key("vertices").Int(int64_t(totals.vertices));
   if (loader::IsUsd(file.format)) WriteUsdOutline(json, OutlineOf(stage));
+  json.Key("external_files").BeginArray(JsonWriter::kInline);
+  for (const std::filesystem::path& f : file.loaded.external_files) json.String(f.string());
+  json.EndArray();
   WriteSkins(json, a);
   WriteStrings(json, "material_variants", a.variants);
   WriteMeshes(json, a);

@@ -1100,6 +1100,10 @@ TEST(SinewInfo, CountsInTheSingularWhereThereIsOne) {
       RunSinew({"info", Asset("MorphPrimitivesTest/MorphPrimitivesTest.gltf")}, dir.path());
   ASSERT_EQ(morph.exit_code, 0) << morph.err;
   EXPECT_NE(morph.out.find("mesh 0 'mesh': 1 morph target\n"), std::string::npos) << morph.out;
+  // And it names the file it read beside the .gltf (SimpleSkin's buffers are data: URIs: none).
+  EXPECT_NE(morph.out.find("files read: "), std::string::npos) << morph.out;
+  EXPECT_NE(morph.out.find("MorphPrimitivesTest.bin\n"), std::string::npos) << morph.out;
+  EXPECT_EQ(skin.out.find("files read"), std::string::npos) << skin.out;
 }
 
 // An invalid file: exit code 1 and the error's code and place.

@@ -432,6 +432,14 @@ TEST(SinewInfo, DescribesAShotComposedFromSubLayers) {
   EXPECT_NE(info.out.find("clip 0 '/Root/Skel/Anim': 1.000..3.000 s"), std::string::npos)
       << info.out;
   EXPECT_EQ(info.out.find("warning"), std::string::npos) << info.out;
+  // The layers it read beside the shot, as the sublayers name them, strongest first.
+  EXPECT_NE(info.out.find("files read: anim/walk.usda rig.usda\n"), std::string::npos) << info.out;
+  const ToolRun json = RunSinew({"info", "shot.usda", "--json"}, dir.path());
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const JsonDocument doc(json.out);
+  ASSERT_EQ(doc.root()["external_files"].size(), 2u);
+  EXPECT_EQ(doc.root()["external_files"][0].String(), "anim/walk.usda");
+  EXPECT_EQ(doc.root()["external_files"][1].String(), "rig.usda");
 }
 
 // A clip of no channels (Blender writes a SkelAnimation of blend-shape names without weights) is
