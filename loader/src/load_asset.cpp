@@ -64,11 +64,11 @@ Result<LoadedFile> LoadAsset(const std::filesystem::path& path) {
 
 Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
                                        std::span<const uint8_t> bytes) {
-  return LoadAssetFromMemory(path, bytes, nullptr);
+  return LoadAssetAndStage(path, bytes, nullptr);
 }
 
-Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
-                                       std::span<const uint8_t> bytes, usd::Layer* stage) {
+Result<LoadedFile> LoadAssetAndStage(const std::filesystem::path& path,
+                                     std::span<const uint8_t> bytes, usd::Layer* stage) {
   LoadedFile out;
   out.format = DetectAssetFormat(path, bytes);
   if (bytes.empty()) {

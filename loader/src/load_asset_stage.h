@@ -14,7 +14,7 @@ namespace sinew::loader {
 
 // LoadAssetFromMemory; for a USD file the composed stage is moved into *stage where given (it is
 // left as it was for glTF and G4MF, and on errors).
-Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
-                                       std::span<const uint8_t> bytes, usd::Layer* stage);
+Result<LoadedFile> LoadAssetAndStage(const std::filesystem::path& path,
+                                     std::span<const uint8_t> bytes, usd::Layer* stage);
 
 }  // namespace sinew::loader

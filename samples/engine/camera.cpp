@@ -49,6 +49,12 @@ Float4x4 ToYUpMeters(UpAxis up, float meters_per_unit) {
   return m;
 }
 
+Float4x4 Placed(const Float4x4& frame, const Float3& at) {
+  Float4x4 place = frame;  // frame moves nothing: at's translation goes after it
+  place.m[3] = {at.x, at.y, at.z, 1};
+  return place;
+}
+
 Bounds Transformed(const Bounds& box, const Float4x4& m) {
   Bounds out;
   if (box.empty()) return out;

@@ -34,6 +34,9 @@ enum class UpAxis : uint8_t { kY, kZ };
 // (main.cpp).
 Float4x4 ToYUpMeters(UpAxis up, float meters_per_unit);
 
+// Where a character goes in the scene: `frame` (ToYUpMeters) first, then moved to `at`.
+Float4x4 Placed(const Float4x4& frame, const Float3& at);
+
 // The box of `box`'s eight corners through `m` (empty stays empty).
 Bounds Transformed(const Bounds& box, const Float4x4& m);
 

@@ -322,9 +322,7 @@ int main(int argc, char** argv) {
         const float time = float(f) / o.fps + 0.33f * float(c);
         auto posed = sinew::cpu::EvaluateScene(a, clip, time, /*loop=*/true);
         if (!posed) return Fail("posing: " + posed.error().ToString());
-        sinew::Float4x4 place = frame;
-        const sinew::Float3 at = place_of(c);
-        place.m[3] = {at.x, at.y, at.z, 1};
+        const sinew::Float4x4 place = sinew::engine::Placed(frame, place_of(c));
         for (sinew::Float4x4& m : posed->world) m = sinew::Multiply(place, m);
         const int32_t variant = int32_t(c) - 1 < int32_t(a.variants.size()) ? int32_t(c) - 1 : -1;
         if (sinew::Status s = scene->Pose(c, posed->world, posed->pose.weights, variant); !s) {

@@ -592,8 +592,8 @@ int InfoCommand(std::span<const std::string_view> args) {
   loader::usd::Layer stage;
   auto bytes = loader::ReadFile(path);
   Result<loader::LoadedFile> file =
-      bytes ? loader::LoadAssetFromMemory(
-                  path, std::span<const uint8_t>(bytes->data(), bytes->size), &stage)
+      bytes ? loader::LoadAssetAndStage(path, std::span<const uint8_t>(bytes->data(), bytes->size),
+                                        &stage)
             : Result<loader::LoadedFile>(bytes.status());
   if (!file) {
     if (json) {

@@ -184,6 +184,10 @@ TEST(FramingCamera, TakesAnAssetsUpAxisAndUnitsToYUpMetres) {
   expect_near(TransformPoint(z_cm, {0, -100, 0}), {0, 0, 1});
   expect_near(TransformPoint(z_cm, {100, 0, 0}), {1, 0, 0});
   expect_near(TransformPoint(engine::ToYUpMeters(engine::UpAxis::kY, 1.0f), {1, 2, 3}), {1, 2, 3});
+  expect_near(TransformPoint(engine::ToYUpMeters(engine::UpAxis::kY, 0.01f), {100, 200, 300}),
+              {1, 2, 3});
+  // Placed where main.cpp puts a character: turned and scaled, then moved.
+  expect_near(TransformPoint(engine::Placed(z_cm, {5, 0, -2}), {0, 0, 100}), {5, 1, -2});
   engine::Bounds box;
   box.Add(Float3{-100, -200, 0});
   box.Add(Float3{100, 200, 180});

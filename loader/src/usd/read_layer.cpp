@@ -107,8 +107,10 @@ Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, b
                                OpenerFor(bytes, named, options, files_read), expansion);
   // A layer that references the root layer's own file reads it again: that is no file beside it.
   if (files_read != nullptr) {
-    std::erase_if(*files_read,
-                  [&](const std::filesystem::path& p) { return p.lexically_normal() == root; });
+    std::erase_if(*files_read, [&](const std::filesystem::path& p) {
+      std::error_code ec;  // (a file that is not there is no root layer)
+      return p.lexically_normal() == root || std::filesystem::equivalent(p, root, ec);
+    });
   }
   return composed;
 }

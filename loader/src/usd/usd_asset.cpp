@@ -268,7 +268,8 @@ void SetLocal(const Float4x4& local, Node* node) {
   node->matrix = local;
 }
 
-// A node for every loaded prim, depth first in file order (the layer's prim order: parents first).
+// A node for every loaded prim, depth first in the composed order (the layer's prim order:
+// parents first).
 LoadStatus AddNodes(LoadState& c) {
   const Layer& layer = *c.layer;
   c.prim_node.assign(layer.prims.size(), -1);
