@@ -369,6 +369,18 @@ TEST(UsdReferences, RefusesAFileReferenceThatIsMissingOrNamesNoPrim) {
   EXPECT_EQ(a.code(), Error::kFileNotFound);
   EXPECT_NE(a.error().message.find("/A references @./nope.usda@"), std::string::npos)
       << a.error().ToString();
+  // An asset path that names no file at all still says where (the fuzzer's find): from a file,
+  // and from memory.
+  const std::string dot = "#usda 1.0\ndef \"A\" (\n    references = @.@\n) {}\n";
+  for (const std::filesystem::path& from :
+       {folder.Write("dot.usda", dot), std::filesystem::path()}) {
+    auto d = LoadUsdaFromMemory(std::span(reinterpret_cast<const uint8_t*>(dot.data()), dot.size()),
+                                from);
+    ASSERT_FALSE(d.ok());
+    EXPECT_EQ(d.code(), Error::kFileNotFound) << d.error().ToString();
+    // (From a file it names the folder it resolves to; from memory, the path as written.)
+    EXPECT_EQ(d.error().where, from.empty() ? "." : folder.path().string()) << d.error().ToString();
+  }
   const std::filesystem::path unnamed = folder.Write(
       "unnamed.usda", "#usda 1.0\ndef \"A\" (\n    references = @nodefault.usda@\n) {}\n");
   auto b = LoadUsda(unnamed);

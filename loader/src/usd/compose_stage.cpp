@@ -430,6 +430,8 @@ class Composer {
     if (!opened.ok()) {
       ErrorInfo error = opened.error();
       error.message = what + ": " + error.message;
+      // An asset path that resolves to no name (`@.@`) leaves the opener nothing to name.
+      if (error.where.empty()) error.where = name.empty() ? asset : name;
       return Status(std::move(error));
     }
     auto layer = std::make_unique<OpenedLayer>(std::move(opened).value());
