@@ -204,25 +204,6 @@ void ApplyListOp(const ListOp& op, Map&& map, std::vector<std::string>* list) {
   ApplyReorder(mapped(op.ordered), list);
 }
 
-// A composed prim's children (or the stage's root prims) by name, in the order USD composes
-// them: the opinions from the weakest up, each adding the children it names that are not there
-// yet, after those that are, and then applying its `reorder nameChildren` (`reorder rootPrims`)
-// to all of them (ApplyReorder, layer.h).
-struct ChildNames {
-  std::vector<std::string> names;
-  std::unordered_set<std::string_view> named;  // the layers' names, which outlive this
-
-  // One opinion: `children`, prims of `layer`, and its reorder.
-  void Add(const Layer& layer, const std::vector<uint32_t>& children,
-           const std::vector<std::string>& order) {
-    for (const uint32_t c : children) {
-      const std::string& name = layer.prims[c].name;
-      if (named.insert(name).second) names.push_back(name);
-    }
-    ApplyReorder(order, &names);
-  }
-};
-
 ListOp ExplicitList(std::vector<std::string> items) {
   ListOp op;
   op.explicit_items = std::move(items);
@@ -365,6 +346,29 @@ uint64_t Bytes(const Layer& layer) {
   return bytes;
 }
 
+// A composed prim's children (or the stage's root prims) by name, in the order USD composes
+// them: the opinions from the weakest up, each adding the children it names that are not there
+// yet, after those that are, and then applying its `reorder nameChildren` (`reorder rootPrims`)
+// to all of them (ApplyReorder, layer.h).
+struct ChildNames {
+  std::vector<std::string> names;
+  std::unordered_set<std::string_view> named;  // the layers' names, which outlive this
+
+  // One opinion: `children`, prims of `layer`, and its reorder. Returns the bytes a reorder went
+  // over (all the names: none without one), for the composer's budget, so that many reorders
+  // cannot take quadratic time unbounded.
+  uint64_t Add(const Layer& layer, const std::vector<uint32_t>& children,
+               const std::vector<std::string>& order) {
+    for (const uint32_t c : children) {
+      const std::string& name = layer.prims[c].name;
+      if (named.insert(name).second) names.push_back(name);
+    }
+    if (order.empty()) return 0;
+    ApplyReorder(order, &names);
+    return Bytes(names);
+  }
+};
+
 // Adds `from`'s entries whose keys `into` lacks (`keys`: those it has).
 void MergeMetadata(const Metadata& from, Metadata* into,
                    std::unordered_set<std::string_view>* keys) {
@@ -392,9 +396,7 @@ class Composer {
     // The root prims of every layer of the stack, in USD's order (ChildNames).
     ChildNames names;
     for (auto m = stack->rbegin(); m != stack->rend(); ++m) {
-      names.Add(*m->layer, m->layer->roots, m->layer->root_order);
-      // A reorder goes over every name: counted, so that many of them cannot take quadratic time.
-      if (!m->layer->root_order.empty()) SINEW_TRY(Spend(Bytes(names.names), where));
+      SINEW_TRY(Spend(names.Add(*m->layer, m->layer->roots, m->layer->root_order), where));
     }
     for (const std::string& name : names.names) {
       std::string path(1, '/');  // (not "/" + name: GCC 12 warns of overlap that is not there)
@@ -1001,8 +1003,7 @@ class Composer {
     // Children by name, in the order USD composes them (ChildNames).
     ChildNames names;
     for (auto s = stack.rbegin(); s != stack.rend(); ++s) {
-      names.Add(*s->member->layer, s->prim->children, s->prim->child_order);
-      if (!s->prim->child_order.empty()) SINEW_TRY(Spend(Bytes(names.names), path));
+      SINEW_TRY(Spend(names.Add(*s->member->layer, s->prim->children, s->prim->child_order), path));
     }
     for (const std::string& name : names.names) {
       SINEW_TRY(Emit(path + "/" + name, int32_t(index), variants.chosen));
