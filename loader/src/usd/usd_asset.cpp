@@ -1319,10 +1319,11 @@ void AddAnimations(LoadState& c) {
 
 namespace {
 
-// upAxis and metersPerUnit: nothing the loader computes reads them (its coordinates are the
-// stage's as written), but bake and render do, and UsdGeom reads a value it does not take (an axis
-// other than Y or Z, a metersPerUnit that is not a positive finite number) as its fallback.
-void WarnAboutStageOrientation(LoadState& c) {
+// upAxis and metersPerUnit into *out (LoadedAsset::up_axis, meters_per_unit): nothing the loader
+// computes reads them (its coordinates are the stage's as written), but engines, bake and render
+// do, and UsdGeom reads a value it does not take (an axis other than Y or Z, a metersPerUnit that
+// is not a positive finite number) as its fallback, with a warning here.
+void ReadStageOrientation(LoadState& c, LoadedAsset* out) {
   const Layer& layer = *c.layer;
   const std::string_view axis = usd::UpAxisOrFallback(layer.up_axis);
   if (!layer.up_axis.empty() && axis != layer.up_axis) {
@@ -1336,6 +1337,8 @@ void WarnAboutStageOrientation(LoadState& c) {
                   *layer.meters_per_unit, meters);
     c.Warn("metersPerUnit", std::string(text) + ", UsdGeom's fallback");
   }
+  out->up_axis = axis == "Z" ? UpAxis::kZ : UpAxis::kY;
+  out->meters_per_unit = meters;
 }
 
 // The UsdSkel loader proper, on a layer of any of the three formats, composed from `layer` and
@@ -1356,9 +1359,7 @@ Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options,
                       " must be positive",
                   layer.time_codes_per_second ? "timeCodesPerSecond" : "framesPerSecond");
   }
-  WarnAboutStageOrientation(c);
-  out.up_axis = usd::UpAxisOrFallback(layer.up_axis) == "Z" ? UpAxis::kZ : UpAxis::kY;
-  out.meters_per_unit = usd::MetersPerUnitOrFallback(layer.meters_per_unit);
+  ReadStageOrientation(c, &out);
   out.time_codes_per_second = c.time_codes_per_second;
   SINEW_TRY(AddNodes(c));
   SINEW_TRY(AddSkeletons(c));
