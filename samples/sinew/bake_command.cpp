@@ -155,7 +155,7 @@ int BakeUsda(const CommandOptions& o, const loader::LoadedFile& file, const vk::
   errno = 0;
   BakeStage stage;
   stage.time_codes_per_second = kBakeTimeCodesPerSecond;
-  stage.up_axis = file.loaded.up_axis == loader::UpAxis::kZ ? "Z" : "Y";
+  stage.up_axis = loader::ToString(file.loaded.up_axis);
   stage.meters_per_unit = file.loaded.meters_per_unit;
   if (!WriteBakeUsda(o.out, o.file, a, stage, frames)) {
     std::fprintf(stderr, "sinew bake: cannot write %s.usda%s\n", o.out.c_str(),

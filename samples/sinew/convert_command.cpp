@@ -152,8 +152,7 @@ void PassOnTheStage(const ConvertOptions& o, const loader::LoadedAsset& loaded,
     std::fprintf(stderr,
                  "sinew convert: warning: %s is %s-up with %g m a unit; G4MF has no up axis or "
                  "units (its readers take Y-up meters): the coordinates are written as they are\n",
-                 o.in.c_str(), write->up_axis == loader::UpAxis::kZ ? "Z" : "Y",
-                 write->meters_per_unit);
+                 o.in.c_str(), loader::ToString(write->up_axis), write->meters_per_unit);
   }
 }
 

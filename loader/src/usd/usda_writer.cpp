@@ -450,7 +450,7 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
     out += "    startTimeCode = " + Number(samples.front().time_code) + "\n";
     out += "    endTimeCode = " + Number(samples.back().time_code) + "\n";
   }
-  out += options.up_axis == UpAxis::kZ ? "    upAxis = \"Z\"\n)\n\n" : "    upAxis = \"Y\"\n)\n\n";
+  out += "    upAxis = \"" + std::string(ToString(options.up_axis)) + "\"\n)\n\n";
   out += "def SkelRoot \"Root\" (\n    prepend apiSchemas = [\"SkelBindingAPI\"]\n)\n{\n";
 
   for (SkeletonPlan& plan : skeletons) {

@@ -21,6 +21,9 @@ struct Warning {
 // The axis an asset's coordinates have up.
 enum class UpAxis : uint8_t { kY, kZ };
 
+// "Y" or "Z", as USD's upAxis spells it.
+constexpr const char* ToString(UpAxis axis) noexcept { return axis == UpAxis::kZ ? "Z" : "Y"; }
+
 struct LoadedAsset {
   Asset asset;
   std::vector<Warning> warnings;
