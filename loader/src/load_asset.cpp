@@ -57,18 +57,20 @@ AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const
   return extension == ".g4tf" || extension == ".g4b" ? AssetFormat::kG4mf : AssetFormat::kGltf;
 }
 
-Result<LoadedFile> LoadAsset(const std::filesystem::path& path) {
+Result<LoadedFile> LoadAsset(const std::filesystem::path& path, const AssetOptions& options) {
   SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
-  return LoadAssetFromMemory(path, std::span<const uint8_t>(file.data(), file.size));
+  return LoadAssetFromMemory(path, std::span<const uint8_t>(file.data(), file.size), options);
 }
 
 Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
-                                       std::span<const uint8_t> bytes) {
-  return LoadAssetAndStage(path, bytes, nullptr);
+                                       std::span<const uint8_t> bytes,
+                                       const AssetOptions& options) {
+  return LoadAssetAndStage(path, bytes, options, nullptr);
 }
 
 Result<LoadedFile> LoadAssetAndStage(const std::filesystem::path& path,
-                                     std::span<const uint8_t> bytes, usd::Layer* stage) {
+                                     std::span<const uint8_t> bytes, const AssetOptions& options,
+                                     usd::Layer* stage) {
   LoadedFile out;
   out.format = DetectAssetFormat(path, bytes);
   if (bytes.empty()) {
@@ -93,16 +95,16 @@ Result<LoadedFile> LoadAssetAndStage(const std::filesystem::path& path,
   const auto load = [&]() -> Result<LoadedAsset> {
     switch (out.format) {
       case AssetFormat::kG4mf:
-        return LoadG4mfFromMemory(bytes, path.parent_path());
+        return LoadG4mfFromMemory(bytes, path.parent_path(), options.g4mf);
       case AssetFormat::kUsda:
-        return usd::LoadUsdaStage(bytes, path, {}, stage);
+        return usd::LoadUsdaStage(bytes, path, options.usd, stage);
       case AssetFormat::kUsdc:
       case AssetFormat::kUsdz:
-        return usd::LoadUsdStage(bytes, path, {}, stage);
+        return usd::LoadUsdStage(bytes, path, options.usd, stage);
       case AssetFormat::kGltf:
         break;
     }
-    return LoadGltfFromMemory(bytes, path.parent_path());
+    return LoadGltfFromMemory(bytes, path.parent_path(), options.gltf);
   };
   SINEW_TRY_ASSIGN(out.loaded, load());
   return out;

@@ -15,6 +15,7 @@ namespace sinew::loader {
 // LoadAssetFromMemory; for a USD file the composed stage is moved into *stage where given (it is
 // left as it was for glTF and G4MF, and on errors).
 Result<LoadedFile> LoadAssetAndStage(const std::filesystem::path& path,
-                                     std::span<const uint8_t> bytes, usd::Layer* stage);
+                                     std::span<const uint8_t> bytes, const AssetOptions& options,
+                                     usd::Layer* stage);
 
 }  // namespace sinew::loader

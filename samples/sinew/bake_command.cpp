@@ -40,7 +40,8 @@ void Usage(std::FILE* to) {
       "usage: sinew bake FILE --out PREFIX [--anim NAME|INDEX] [--time T] [--loop]\n"
       "                  [--weights MESH=w0,w1,...] [--pose rest|bind|bind:TYPE]\n"
       "                  [--variant NAME] [--device cpu|gpu] [--format bin|ply|obj|usda]\n"
-      "                  [--skinning linear|dqs]\n"
+      "                  [--skinning linear|dqs] [--usd-variant /PRIM{SET=VARIANT}]...\n"
+      "                  [--usd-fallback SET=VARIANT,...]...\n"
       "  writes every mesh instance of the scene deformed, in scene space:\n"
       "  bin: PREFIX.json (manifest) + PREFIX.bin (float32); ply/obj: PREFIX.ply / PREFIX.obj;\n"
       "  usda: PREFIX.usda, points and normals (and rigid prims' transforms) as time samples at\n"
@@ -51,7 +52,9 @@ void Usage(std::FILE* to) {
       "KHR_character_skeleton_bindpose\n"
       "  pose of that type; other nodes, children of joints included, follow their parents\n"
       "  --skinning dqs blends skinned meshes and rigid bindings with dual quaternions (CPU and\n"
-      "  GPU alike)\n",
+      "  GPU alike)\n"
+      "  --usd-variant chooses a USD prim's variant over the stage's selection; --usd-fallback\n"
+      "  the variant of a set nothing selects in\n",
       to);
 }
 

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "counted.h"
 #include "json_writer.h"
+#include "load_arguments.h"
 #include "output_paths.h"
 #include "pose_arguments.h"
 #include "sinew/loader/g4mf_writer.h"
@@ -31,18 +32,21 @@ struct ConvertOptions {
   loader::UsdaWriteOptions usda_write;
   std::string anim;  // --anim: the clip written to USD, by index or name; none given: the first
   bool json = false;
+  loader::AssetOptions load;  // --usd-variant, --usd-fallback
 };
 
 void Usage(std::FILE* to) {
   std::fputs(
       "usage: sinew convert IN OUT.g4tf|OUT.g4b|OUT.usda|OUT.usdc|OUT.usdz [--zstd]\n"
-      "                     [--anim NAME|INDEX] [--json]\n"
+      "                     [--anim NAME|INDEX] [--json] [--usd-variant /PRIM{SET=VARIANT}]...\n"
+      "                     [--usd-fallback SET=VARIANT,...]...\n"
       "  writes IN's mesh instances as a 3D G4MF file (skinned ones with their bones in\n"
       "  the bind pose and sparse influences, unskinned ones under their joint; blend\n"
       "  shapes), or its skinned characters as a UsdSkel layer (skeletons, the clip --anim\n"
       "  names (default 0) as SkelAnimations, meshes with blend shapes): .usda text, a .usdc\n"
       "  crate file (0.8.0) or a .usdz package of one; --zstd encodes a .g4b's data\n"
-      "  chunk; --json reports on stdout as JSON\n",
+      "  chunk; --json reports on stdout as JSON; --usd-variant chooses a USD prim's variant\n"
+      "  over the stage's selection, --usd-fallback the variant of a set nothing selects in\n",
       to);
 }
 
@@ -50,6 +54,9 @@ void Usage(std::FILE* to) {
 int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
+    const Parsed parsed = ParseLoadArgument("convert", args, &i, &o->load);
+    if (parsed == Parsed::kBad) return 2;
+    if (parsed == Parsed::kTaken) continue;
     if (a == "--anim" && i + 1 == args.size()) {
       std::fputs("sinew convert: --anim needs a value\n", stderr);
       return 2;
@@ -163,7 +170,7 @@ int ConvertCommand(std::span<const std::string_view> args) {
     return 0;
   }
   if (int rc = ParseConvertArgs(args, &o); rc != 0) return rc;
-  auto loaded = loader::LoadAsset(o.in);
+  auto loaded = loader::LoadAsset(o.in, o.load);
   if (!loaded) {
     std::fprintf(stderr, "sinew convert: %s: %s\n", o.in.c_str(),
                  loaded.error().ToString().c_str());

@@ -1,5 +1,7 @@
-// `sinew info FILE [--json]`: validates an asset and describes it; exit code 0 when valid, 1 when
-// not. The description is text, or with --json one object (the same facts).
+// `sinew info FILE [--json] [--usd-variant ...] [--usd-fallback ...]`: validates an asset and
+// describes it; exit code 0 when valid, 1 when not. The description is text, or with --json one
+// object (the same facts). The USD options choose which variants the stage's sets take
+// (load_arguments.h).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include "commands.h"
 #include "counted.h"
 #include "json_writer.h"
+#include "load_arguments.h"
 #include "load_asset_stage.h"
 #include "sinew/cpu/sample_animation_job.h"
 #include "sinew/loader/file.h"
@@ -329,6 +332,15 @@ void PrintDescription(const std::string& path, const loader::usd::Layer& stage,
     }
     std::printf("\n");
   }
+  // A USD stage's variant sets as --usd-variant names them: /PRIM{SET=CHOSEN}.
+  if (!file.loaded.variant_sets.empty()) std::printf("variant sets:\n");
+  for (const loader::UsdVariantSet& s : file.loaded.variant_sets) {
+    std::printf("  %s{%s=%s} (variants:", s.prim.c_str(), s.set.c_str(), s.selected.c_str());
+    for (size_t v = 0; v < s.variants.size(); ++v) {
+      std::printf("%s %s", v == 0 ? "" : ",", s.variants[v].c_str());
+    }
+    std::printf("%s)\n", s.variants.empty() ? " none" : "");
+  }
   PrintSkins(a);
   if (!a.variants.empty()) {
     std::printf("material variants:");
@@ -528,6 +540,15 @@ void WriteDescription(const std::string& path, const loader::usd::Layer& stage,
   json.Key("external_files").BeginArray(JsonWriter::kInline);
   for (const std::filesystem::path& f : file.loaded.external_files) json.String(f.string());
   json.EndArray();
+  json.Key("variant_sets").BeginArray();
+  for (const loader::UsdVariantSet& s : file.loaded.variant_sets) {
+    json.BeginObject(JsonWriter::kInline);
+    json.Key("prim").String(s.prim).Key("set").String(s.set);
+    WriteStrings(json, "variants", s.variants);
+    json.Key("selected").String(s.selected);
+    json.EndObject();
+  }
+  json.EndArray();
   WriteSkins(json, a);
   WriteStrings(json, "material_variants", a.variants);
   WriteMeshes(json, a);
@@ -563,8 +584,15 @@ void WriteInvalid(const std::string& path, const ErrorInfo& error) {
 int InfoCommand(std::span<const std::string_view> args) {
   std::string path;
   bool json = false, help = false, usage = false;
-  for (std::string_view a : args) {
-    if (a == "--json") {
+  loader::AssetOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    const Parsed parsed = ParseLoadArgument("info", args, &i, &options);
+    if (parsed == Parsed::kBad) {
+      usage = true;
+    } else if (parsed == Parsed::kTaken) {
+      continue;
+    } else if (a == "--json") {
       json = true;
     } else if (a == "--help" || a == "-h") {
       help = true;
@@ -584,7 +612,11 @@ int InfoCommand(std::span<const std::string_view> args) {
     // stderr.
     const bool asked = help && args.size() == 1;
     std::fputs(
-        "usage: sinew info FILE [--json]   (.gltf, .glb, .g4tf, .g4b, .usda, .usdc or .usdz)\n",
+        "usage: sinew info FILE [--json] [--usd-variant /PRIM{SET=VARIANT}]...\n"
+        "                  [--usd-fallback SET=VARIANT,...]...\n"
+        "  (.gltf, .glb, .g4tf, .g4b, .usda, .usdc or .usdz); --usd-variant chooses a USD\n"
+        "  prim's variant over the stage's selection, --usd-fallback the variant of a set\n"
+        "  nothing selects in\n",
         asked ? stdout : stderr);
     return asked ? 0 : 2;
   }
@@ -593,7 +625,7 @@ int InfoCommand(std::span<const std::string_view> args) {
   auto bytes = loader::ReadFile(path);
   Result<loader::LoadedFile> file =
       bytes ? loader::LoadAssetAndStage(path, std::span<const uint8_t>(bytes->data(), bytes->size),
-                                        &stage)
+                                        options, &stage)
             : Result<loader::LoadedFile>(bytes.status());
   if (!file) {
     if (json) {

@@ -57,7 +57,7 @@ Parsed ParsePoseArgument(const char* command, std::span<const std::string_view> 
   }
   if (a != "--anim" && a != "--time" && a != "--pose" && a != "--variant" && a != "--weights" &&
       a != "--skinning") {
-    return Parsed::kNotMine;
+    return ParseLoadArgument(command, args, i, &o->load);
   }
   if (*i + 1 >= args.size()) {
     std::fprintf(stderr, "sinew %s: %.*s needs a value\n", command, int(a.size()), a.data());
@@ -109,7 +109,7 @@ bool ValidPoseArguments(const char* command, const PoseArguments& o) {
 
 std::unique_ptr<loader::LoadedFile> LoadForCommand(const char* command, const std::string& file,
                                                    const PoseArguments& o) {
-  auto loaded = loader::LoadAsset(file);
+  auto loaded = loader::LoadAsset(file, o.load);
   if (!loaded) {
     std::fprintf(stderr, "sinew %s: %s: %s\n", command, file.c_str(),
                  loaded.error().ToString().c_str());

@@ -1,5 +1,6 @@
-// The command-line options `sinew bake` and `sinew render` share: the pose (a clip at a time, a
-// bind pose, explicit morph weights), the material variant and the skinning method.
+// The command-line options `sinew bake` and `sinew render` share: how the file is loaded
+// (load_arguments.h), the pose (a clip at a time, a bind pose, explicit morph weights), the
+// material variant and the skinning method.
 #pragma once
 
 #include <cstddef>
@@ -9,21 +10,21 @@
 #include <string_view>
 
 #include "bake.h"
+#include "load_arguments.h"
 #include "sinew/asset/asset.h"
 #include "sinew/loader/load_asset.h"
 
 namespace sinew::tool {
 
 struct PoseArguments {
+  loader::AssetOptions load;  // --usd-variant, --usd-fallback
   BakeOptions bake;
   bool time_given = false;          // --time was given
   std::string skinning = "linear";  // --skinning linear|dqs
 };
 
-// What ParsePoseArgument did with args[*i].
-enum class Parsed { kNotMine, kTaken, kBad };
-
-// If args[*i] is one of --anim, --time, --loop, --pose, --variant, --weights and --skinning,
+// If args[*i] is one of --anim, --time, --loop, --pose, --variant, --weights and --skinning, or
+// one of ParseLoadArgument's,
 // takes it (advancing *i past its value): kTaken, or kBad after a message naming `command`.
 // kNotMine for any other argument.
 Parsed ParsePoseArgument(const char* command, std::span<const std::string_view> args, size_t* i,
@@ -41,7 +42,8 @@ void ApplySkinningArgument(const PoseArguments& o, Asset* asset);
 // warning with its place, as `sinew info` lists them, naming `command`.
 void PrintLoaderWarnings(const char* command, const loader::LoadedAsset& loaded);
 
-// Loads `file` (loader::LoadAsset), prints the loader's warnings on stderr and applies
+// Loads `file` (loader::LoadAsset, with --usd-variant and --usd-fallback), prints the loader's
+// warnings on stderr and applies
 // --skinning; null after a message naming `command`.
 std::unique_ptr<loader::LoadedFile> LoadForCommand(const char* command, const std::string& file,
                                                    const PoseArguments& o);

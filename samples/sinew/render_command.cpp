@@ -49,6 +49,8 @@ void Usage(std::FILE* to) {
       "                    [--weights MESH=w0,w1,...] [--variant NAME] [--skinning linear|dqs]\n"
       "                    [--size WxH] [--camera auto|front|side|top] [--motion-vectors]\n"
       "                    [--formats float32|compact] [--device INDEX|NAME]\n"
+      "                    [--usd-variant /PRIM{SET=VARIANT}]... [--usd-fallback "
+      "SET=VARIANT,...]...\n"
       "  draws every mesh instance of the scene, deformed on the GPU, in its material's base\n"
       "  colour, lit by its skinned normals, from a camera that frames the whole clip;\n"
       "  --frames N: a contact sheet of N pictures across the clip (or F a second from its "

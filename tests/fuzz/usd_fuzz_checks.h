@@ -5,7 +5,9 @@
 // error (an error there means the loader let through something it should have refused).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -15,6 +17,7 @@
 #include "sinew/cpu/deform_primitive.h"
 #include "sinew/cpu/evaluate_scene.h"
 #include "sinew/cpu/rigid_transform_job.h"
+#include "sinew/loader/usd.h"
 #include "usd/layer.h"
 #include "usd/read_layer.h"
 
@@ -29,6 +32,18 @@ inline loader::usd::LayerOpener SelfOpener(std::span<const uint8_t> bytes,
   };
 }
 
+// The options the targets compose and load with: references may compose 32 MiB
+// (reference_expansion 1), within the fuzzer's memory and time limits under the sanitizers; a
+// selection and fallbacks for set names the corpus and the dictionary use, so that the choices a
+// caller gives are composed too.
+inline loader::UsdOptions FuzzUsdOptions() {
+  loader::UsdOptions options;
+  options.reference_expansion = 1;
+  options.variant_selections = {{"/Hero", "rig", "full"}, {"/A", "v", "b"}};
+  options.variant_fallbacks = {{"lod", {"low", "high"}}, {"detail", {"fine"}}, {"v", {"x", "a"}}};
+  return options;
+}
+
 // Each prim is found at its path, and parents and children agree.
 inline bool KeepsItsInvariants(const loader::usd::Layer& layer) {
   const auto& prims = layer.prims;
@@ -36,6 +51,14 @@ inline bool KeepsItsInvariants(const loader::usd::Layer& layer) {
     if (layer.FindPrim(prims[i].path) != &prims[i]) return false;
     for (uint32_t child : prims[i].children) {
       if (child >= prims.size() || prims[child].parent != int32_t(i)) return false;
+    }
+  }
+  // A composed layer's variant sets are its prims', their variants by name, each once.
+  for (const loader::UsdVariantSet& set : layer.variant_sets) {
+    if (layer.FindPrim(set.prim) == nullptr ||
+        std::adjacent_find(set.variants.begin(), set.variants.end(), std::greater_equal<>()) !=
+            set.variants.end()) {
+      return false;
     }
   }
   return true;

@@ -27,8 +27,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (!sinew::fuzz::KeepsItsInvariants(*layer)) __builtin_trap();
   // Its sublayers and references composed keep them too, every file they name the input itself.
+  const sinew::loader::UsdOptions options = sinew::fuzz::FuzzUsdOptions();
   auto composed = sinew::loader::usd::ComposeStage(
-      *layer, "", sinew::fuzz::SelfOpener(std::span(data, size)), 1);
+      *layer, "", sinew::fuzz::SelfOpener(std::span(data, size)), options);
   if (!composed) {
     if (composed.error().code == sinew::Error::kNone || composed.error().where.empty())
       __builtin_trap();
@@ -37,10 +38,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // The UsdSkel loader: an error says where; an asset poses (at the start of its first clip),
   // every drawn primitive deforms and every rigid binding is placed.
-  // References may compose 32 MiB here (reference_expansion 1), within the fuzzer's memory and
-  // time limits under the sanitizers.
-  sinew::loader::UsdOptions options;
-  options.reference_expansion = 1;
   auto loaded = sinew::loader::LoadUsdaFromMemory(std::span(data, size), options);
   if (!loaded) {
     if (loaded.error().code == sinew::Error::kNone || loaded.error().where.empty())

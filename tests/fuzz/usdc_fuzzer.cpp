@@ -24,13 +24,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (!sinew::fuzz::KeepsItsInvariants(*layer)) __builtin_trap();
   // The layers a package's root layer references or sublayers, read within the same limit and
-  // composed within 32 MiB (reference_expansion 1); the composed layer keeps the invariants too.
-  // A crate file's own sublayers and references are each the input itself (SelfOpener).
+  // composed with FuzzUsdOptions; the composed layer keeps the invariants too. A crate file's
+  // own sublayers and references are each the input itself (SelfOpener).
+  const sinew::loader::UsdOptions load = sinew::fuzz::FuzzUsdOptions();
   auto composed =
       sinew::loader::usd::DetectLayerEncoding(bytes) == sinew::loader::usd::LayerEncoding::kUsdz
-          ? sinew::loader::usd::ReadComposedLayer(bytes, "", 1, options)
+          ? sinew::loader::usd::ReadComposedLayer(bytes, "", load, options)
           : sinew::loader::usd::ComposeStage(*layer, "", sinew::fuzz::SelfOpener(bytes, options),
-                                             1);
+                                             load);
   if (!composed) {
     if (composed.error().code == sinew::Error::kNone || composed.error().where.empty())
       __builtin_trap();
@@ -40,8 +41,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     __builtin_trap();
   // Every layer read within the limit, so the loader's own reads (default limits) allocate no
   // more, nor does its composition of the same references.
-  sinew::loader::UsdOptions load;
-  load.reference_expansion = 1;
   auto loaded = sinew::loader::LoadUsdFromMemory(bytes, load);
   if (!loaded) {
     if (loaded.error().code == sinew::Error::kNone || loaded.error().where.empty())

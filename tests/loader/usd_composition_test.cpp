@@ -19,6 +19,7 @@
 
 #include "common/load_status.h"
 #include "sinew/cpu/sample_animation_job.h"
+#include "sinew/loader/load_asset.h"
 #include "sinew/loader/usd.h"
 #include "usd/compose_stage.h"
 #include "usd/crate_reader.h"
@@ -186,10 +187,10 @@ float FloatAt(const usd::Layer& layer, const std::string& property) {
   return floats.empty() ? std::nanf("") : floats[0];
 }
 
-Result<usd::Layer> Composed(std::string_view text) {
+Result<usd::Layer> Composed(std::string_view text, const UsdOptions& options = {}) {
   auto layer = usd::ReadUsda(text);
   if (!layer.ok()) return layer.status();
-  return usd::ComposeStage(std::move(*layer), "", {}, 8);
+  return usd::ComposeStage(std::move(*layer), "", {}, options);
 }
 
 // A referencing prim's apiSchemas, list edits and properties compose over the referenced ones:
@@ -479,7 +480,7 @@ TEST(UsdReferences, AReferencedLayersFramesPerSecondStandsForItsTimeCodesPerSeco
     SINEW_TRY_ASSIGN(usd::Layer read, usd::ReadUsda(b));
     return usd::OpenedLayer{std::move(read), "b.usda"};
   };
-  auto composed = usd::ComposeStage(std::move(*layer), "a.usda", open, 8);
+  auto composed = usd::ComposeStage(std::move(*layer), "a.usda", open, {});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(composed->FindAttribute("/A.x")->time_samples.at(0).time, 12.0);
   EXPECT_EQ(composed->time_codes_per_second, 12.0);  // the root layer's metadata, kept
@@ -622,7 +623,8 @@ TEST(UsdSubLayers, AShotComposesItsSubLayersStrongestFirstUnderItsOwnOpinions) {
 
 // `text` read as the layer "shot.usda" and composed, the files it names taken from `files`.
 Result<usd::Layer> ComposedWith(std::string_view text,
-                                const std::map<std::string, std::string>& files) {
+                                const std::map<std::string, std::string>& files,
+                                const UsdOptions& options = {}) {
   auto layer = usd::ReadUsda(text);
   if (!layer.ok()) return layer.status();
   const usd::LayerOpener open = [&](const std::string& name) -> Result<usd::OpenedLayer> {
@@ -631,7 +633,7 @@ Result<usd::Layer> ComposedWith(std::string_view text,
     SINEW_TRY_ASSIGN(usd::Layer read, usd::ReadUsda(it->second));
     return usd::OpenedLayer{std::move(read), name};
   };
-  return usd::ComposeStage(std::move(*layer), "shot.usda", open, 8);
+  return usd::ComposeStage(std::move(*layer), "shot.usda", open, options);
 }
 
 // The times of `attribute`'s samples in `layer`.
@@ -1098,27 +1100,32 @@ TEST(UsdVariants, TheSelectedVariantComposesBetweenThePrimsOwnOpinionsAndItsRefe
   ExpectTheVariants(*composed);
 }
 
+// An asset whose "lod" set selects "high" (no Proxy, Body.v = 2) unless "low" is chosen (a Proxy,
+// Body.v = 1), and a shot that references it by /Hero as it is, by /Extra selecting "low", and
+// below its prim by /Cut.
+const std::map<std::string, std::string> kLodAsset = {
+    {"asset.usda",
+     "#usda 1.0\n(\n    defaultPrim = \"Asset\"\n)\n"
+     "def Xform \"Asset\" (\n    variantSets = [\"lod\"]\n"
+     "    variants = { string lod = \"high\" }\n) {\n"
+     "    def \"Body\" {}\n"
+     "    variantSet \"lod\" = {\n"
+     "        \"high\" {\n            over \"Body\" {\n                float v = 2\n"
+     "            }\n        }\n"
+     "        \"low\" {\n            over \"Body\" {\n                float v = 1\n"
+     "            }\n            def \"Proxy\" {}\n        }\n    }\n}\n"}};
+constexpr std::string_view kLodShot =
+    "#usda 1.0\n"
+    "def \"Hero\" (\n    references = @asset.usda@\n) {}\n"
+    "def \"Extra\" (\n    references = @asset.usda@\n"
+    "    variants = { string lod = \"low\" }\n) {}\n"
+    "def \"Cut\" (\n    references = @asset.usda@</Asset/Body>\n) {}\n";
+
 // An asset with a variant set and the selection it makes by default, referenced twice from a
 // shot that selects the other variant for one of them: the strongest selection counts, for the
 // prim and for the prims below it, each copy on its own.
 TEST(UsdVariants, TheStrongestSelectionChoosesEachCopysVariant) {
-  const std::string asset =
-      "#usda 1.0\n(\n    defaultPrim = \"Asset\"\n)\n"
-      "def Xform \"Asset\" (\n    variantSets = [\"lod\"]\n"
-      "    variants = { string lod = \"high\" }\n) {\n"
-      "    def \"Body\" {}\n"
-      "    variantSet \"lod\" = {\n"
-      "        \"high\" {\n            over \"Body\" {\n                float v = 2\n"
-      "            }\n        }\n"
-      "        \"low\" {\n            over \"Body\" {\n                float v = 1\n"
-      "            }\n            def \"Proxy\" {}\n        }\n    }\n}\n";
-  const std::string shot =
-      "#usda 1.0\n"
-      "def \"Hero\" (\n    references = @asset.usda@\n) {}\n"
-      "def \"Extra\" (\n    references = @asset.usda@\n"
-      "    variants = { string lod = \"low\" }\n) {}\n"
-      "def \"Cut\" (\n    references = @asset.usda@</Asset/Body>\n) {}\n";
-  const Result<usd::Layer> composed = ComposedWith(shot, {{"asset.usda", asset}});
+  const Result<usd::Layer> composed = ComposedWith(kLodShot, kLodAsset);
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(FloatAt(*composed, "/Hero/Body.v"), 2.0f);
   EXPECT_EQ(FloatAt(*composed, "/Extra/Body.v"), 1.0f);
@@ -1306,7 +1313,7 @@ TEST(UsdVariants, CrateLayersComposeTheirVariantSetsAsTextLayersDo) {
   auto layer =
       usd::ReadUsdc(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
   ASSERT_TRUE(layer.ok()) << layer.error().ToString();
-  auto composed = usd::ComposeStage(std::move(*layer), "", {}, 8);
+  auto composed = usd::ComposeStage(std::move(*layer), "", {}, {});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   ExpectTheVariants(*composed);
   Folder folder;
@@ -1317,6 +1324,228 @@ TEST(UsdVariants, CrateLayersComposeTheirVariantSetsAsTextLayersDo) {
   ASSERT_NE(mesh, nullptr);
   EXPECT_EQ(mesh->primitives.at(0).positions.at(3), 2.0f);
   EXPECT_TRUE(mesh->primitives.at(0).skinned());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Variants the caller chooses: UsdOptions::variant_selections and variant_fallbacks
+
+// A selection given to the loader is stronger than any the stage makes (as a session layer's
+// is): on the prim that declares the set, on a prim whose reference brings it, over the shot's
+// own selection; "" chooses none. A selection is for the prim at that path on the composed stage
+// only: the asset's own selection still chooses for /Cut, whose reference lands below the set.
+TEST(UsdVariantChoices, ASelectionTheCallerGivesOutranksEveryOpinionOfTheStage) {
+  UsdOptions options;
+  options.variant_selections = {{"/A", "lod", "low"}};
+  const Result<usd::Layer> variants = Composed(kVariants, options);
+  ASSERT_TRUE(variants.ok()) << variants.error().ToString();
+  EXPECT_EQ(FloatAt(*variants, "/A.x"), 1.0f);          // its own
+  EXPECT_EQ(FloatAt(*variants, "/A.y"), 1.0f);          // "low"'s
+  EXPECT_EQ(FloatAt(*variants, "/A.z"), 9.0f);          // the reference's
+  EXPECT_TRUE(std::isnan(FloatAt(*variants, "/A.w")));  // "high"'s nested set is not there
+  EXPECT_EQ(variants->FindPrim("/A/B"), nullptr);
+  // A set a variant declares is the prim's too: "high"'s own "detail" set, chosen from outside.
+  options.variant_selections = {{"/A", "detail", "coarse"}};
+  const Result<usd::Layer> nested = Composed(kVariants, options);
+  ASSERT_TRUE(nested.ok()) << nested.error().ToString();
+  EXPECT_EQ(FloatAt(*nested, "/A.y"), 2.0f);          // "high" still
+  EXPECT_TRUE(std::isnan(FloatAt(*nested, "/A.w")));  // not "fine"
+  EXPECT_TRUE(std::isnan(FloatAt(*nested, "/A/B.q")));
+
+  options.variant_selections = {
+      {"/Extra", "lod", "high"}, {"/Hero", "lod", "low"}, {"/Asset", "lod", "low"}};
+  const Result<usd::Layer> shot = ComposedWith(kLodShot, kLodAsset, options);
+  ASSERT_TRUE(shot.ok()) << shot.error().ToString();
+  EXPECT_EQ(FloatAt(*shot, "/Hero/Body.v"), 1.0f);
+  EXPECT_NE(shot->FindPrim("/Hero/Proxy"), nullptr);
+  EXPECT_EQ(FloatAt(*shot, "/Extra/Body.v"), 2.0f);
+  EXPECT_EQ(shot->FindPrim("/Extra/Proxy"), nullptr);
+  EXPECT_EQ(FloatAt(*shot, "/Cut.v"), 2.0f);
+
+  options.variant_selections = {{"/Extra", "lod", ""}};
+  const Result<usd::Layer> none = ComposedWith(kLodShot, kLodAsset, options);
+  ASSERT_TRUE(none.ok()) << none.error().ToString();
+  EXPECT_TRUE(std::isnan(FloatAt(*none, "/Extra/Body.v")));
+  EXPECT_EQ(FloatAt(*none, "/Hero/Body.v"), 2.0f);
+}
+
+// A set for which no opinion selects a variant takes the first fallback it holds, as USD applies
+// its variant fallbacks: not where an opinion (or the caller) selects one, even one the set
+// lacks; where the strongest opinion selects "", as Pcp does; not for a set of another name.
+TEST(UsdVariantChoices, AFallbackChoosesWhereNoOpinionSelects) {
+  const auto x = [](const std::string& metadata, const UsdOptions& options) {
+    const Result<usd::Layer> composed = Composed(
+        "#usda 1.0\ndef \"P\" (\n    variantSets = \"v\"\n" + metadata + ") {\n" +
+            "    variantSet \"v\" = {\n        \"a\" {\n            float x = 1\n        }\n"
+            "        \"b\" {\n            float x = 2\n        }\n    }\n}\n",
+        options);
+    EXPECT_TRUE(composed.ok()) << composed.error().ToString();
+    return composed.ok() ? FloatAt(*composed, "/P.x") : -1.0f;
+  };
+  UsdOptions options;
+  options.variant_fallbacks = {{"w", {"a"}}, {"v", {"c", "b", "a"}}};
+  EXPECT_EQ(x("", options), 2.0f);
+  EXPECT_EQ(x("    variants = { string v = \"a\" }\n", options), 1.0f);
+  EXPECT_EQ(x("    variants = { string v = \"\" }\n", options), 2.0f);
+  EXPECT_TRUE(std::isnan(x("    variants = { string v = \"z\" }\n", options)));
+  options.variant_selections = {{"/P", "v", "a"}};
+  EXPECT_EQ(x("", options), 1.0f);
+  options = {};
+  options.variant_fallbacks = {{"w", {"a"}}};
+  EXPECT_TRUE(std::isnan(x("", options)));
+  EXPECT_TRUE(std::isnan(x("", {})));
+
+  // A reference to a prim below one whose set nothing selects in: the fallback chooses there too,
+  // as Pcp composes the referenced prim's ancestors with the same fallbacks.
+  const std::string lib =
+      "#usda 1.0\n"
+      "def \"Lib\" (\n    variantSets = \"lod\"\n) {\n    def \"Body\" {}\n"
+      "    variantSet \"lod\" = {\n"
+      "        \"low\" {\n            over \"Body\" {\n                float v = 1\n"
+      "            }\n        }\n"
+      "        \"high\" {\n            over \"Body\" {\n                float v = 2\n"
+      "            }\n        }\n    }\n}\n"
+      "def \"Cut\" (\n    references = </Lib/Body>\n) {}\n";
+  options.variant_fallbacks = {{"lod", {"low"}}};
+  const Result<usd::Layer> cut = Composed(lib, options);
+  ASSERT_TRUE(cut.ok()) << cut.error().ToString();
+  EXPECT_EQ(FloatAt(*cut, "/Lib/Body.v"), 1.0f);
+  EXPECT_EQ(FloatAt(*cut, "/Cut.v"), 1.0f);
+  const Result<usd::Layer> without = Composed(lib);
+  ASSERT_TRUE(without.ok()) << without.error().ToString();
+  EXPECT_TRUE(std::isnan(FloatAt(*without, "/Cut.v")));
+}
+
+// Fallbacks wait until every set an opinion selects in is settled (Pcp ranks its fallback tasks
+// below the authored ones, and retries both once a variant is in): a fallback's variant may
+// select for another set (Pcp's museum case TrickyVariantFallbackDrivingAuthoredVariant), and a
+// selection another set's variant brings wins over a fallback of a stronger set.
+TEST(UsdVariantChoices, FallbacksWaitForTheSelectionsOtherSetsBring) {
+  UsdOptions options;
+  options.variant_fallbacks = {{"vset1", {"fallback"}}, {"a", {"z"}}};
+  const Result<usd::Layer> composed = Composed(
+      "#usda 1.0\n"
+      "def \"A\" (\n    variantSets = [\"vset1\", \"vset2\"]\n) {\n"
+      "    variantSet \"vset1\" = {\n"
+      "        \"fallback\" (\n            variants = { string vset2 = \"authored\" }\n"
+      "        ) {}\n        \"other\" {}\n    }\n"
+      "    variantSet \"vset2\" = {\n"
+      "        \"authored\" {\n            def \"vset2_authored_child\" {}\n        }\n"
+      "        \"x\" {}\n    }\n}\n"
+      "def \"B\" (\n    variantSets = [\"a\", \"b\"]\n    variants = { string b = \"q\" }\n) {\n"
+      "    variantSet \"a\" = {\n        \"y\" {\n            float a = 1\n        }\n"
+      "        \"z\" {\n            float a = 2\n        }\n    }\n"
+      "    variantSet \"b\" = {\n        \"q\" (\n            variants = { string a = \"y\" }\n"
+      "        ) {}\n    }\n}\n",
+      options);
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_NE(composed->FindPrim("/A/vset2_authored_child"), nullptr);
+  EXPECT_EQ(FloatAt(*composed, "/B.a"), 1.0f);
+
+  // Two sets waiting for fallbacks: the stronger takes its own first, and its variant selects
+  // for the weaker, over the weaker's fallback.
+  options.variant_fallbacks = {{"s1", {"f1"}}, {"s2", {"fb2"}}};
+  const Result<usd::Layer> two = Composed(
+      "#usda 1.0\n"
+      "def \"C\" (\n    variantSets = [\"s1\", \"s2\"]\n) {\n"
+      "    variantSet \"s1\" = {\n"
+      "        \"f1\" (\n            variants = { string s2 = \"authored2\" }\n        ) {}\n"
+      "    }\n"
+      "    variantSet \"s2\" = {\n"
+      "        \"authored2\" {\n            float s2 = 1\n        }\n"
+      "        \"fb2\" {\n            float s2 = 2\n        }\n    }\n}\n",
+      options);
+  ASSERT_TRUE(two.ok()) << two.error().ToString();
+  EXPECT_EQ(FloatAt(*two, "/C.s2"), 1.0f);
+
+  // However many selected sets came in first (each looks at the waiting sets again, 8 times a
+  // prim at most), a fallback that comes in last still has the sets waiting looked at again.
+  std::string sets = "\"lod\"", bodies, selections;
+  for (int i = 1; i <= 9; ++i) {
+    const std::string n = "a" + std::to_string(i);
+    sets += ", \"" + n + "\"";
+    selections += "        string " + n + " = \"on\"\n";
+    bodies += "    variantSet \"" + n + "\" = {\n        \"on\" {\n            float " + n +
+              " = 1\n        }\n    }\n";
+  }
+  options.variant_fallbacks = {{"lod", {"low"}}};
+  const Result<usd::Layer> late = Composed(
+      "#usda 1.0\ndef \"D\" (\n    variantSets = [" + sets + ", \"t\"]\n    variants = {\n" +
+          selections + "    }\n) {\n" + bodies +
+          "    variantSet \"lod\" = {\n"
+          "        \"low\" (\n            variants = { string t = \"on\" }\n        ) {}\n"
+          "    }\n"
+          "    variantSet \"t\" = {\n        \"on\" {\n            float t = 1\n        }\n"
+          "    }\n}\n",
+      options);
+  ASSERT_TRUE(late.ok()) << late.error().ToString();
+  EXPECT_EQ(FloatAt(*late, "/D.a9"), 1.0f);
+  EXPECT_EQ(FloatAt(*late, "/D.t"), 1.0f);
+}
+
+std::string Describe(const std::vector<UsdVariantSet>& sets) {
+  std::string out;
+  for (const UsdVariantSet& s : sets) {
+    out += s.prim + " " + s.set + " [";
+    for (const std::string& v : s.variants) out += v + (&v == &s.variants.back() ? "" : " ");
+    out += "] " + s.selected + "\n";
+  }
+  return out;
+}
+
+// The composed layer lists each composed prim's variant sets (its own, those its references and
+// its variants bring), strongest first, with the variants each holds in every layer and the one
+// it took; a set the prim's reference lands below is no set of that prim.
+TEST(UsdVariantChoices, TheComposedLayerListsEachPrimsSetsTheirVariantsAndTheChoice) {
+  const Result<usd::Layer> variants = Composed(kVariants);
+  ASSERT_TRUE(variants.ok()) << variants.error().ToString();
+  EXPECT_EQ(Describe(variants->variant_sets),
+            "/A lod [high low] high\n/A look [red] \n/A detail [fine] fine\n");
+  UsdOptions options;
+  options.variant_selections = {{"/Hero", "lod", "low"}};
+  std::map<std::string, std::string> files = kLodAsset;
+  files["extra.usda"] =
+      "#usda 1.0\nover \"Extra\" (\n    variantSets = \"lod\"\n) {\n"
+      "    variantSet \"lod\" = {\n        \"mid\" {}\n    }\n}\n";
+  const Result<usd::Layer> shot = ComposedWith(
+      "#usda 1.0\n(\n    subLayers = [@extra.usda@]\n)\n" + std::string(kLodShot.substr(10)), files,
+      options);
+  ASSERT_TRUE(shot.ok()) << shot.error().ToString();
+  EXPECT_EQ(Describe(shot->variant_sets),
+            "/Extra lod [high low mid] low\n/Hero lod [high low] low\n");  // (the prims' order)
+}
+
+// What the loader reports of the choices: LoadedAsset::variant_sets, and a warning at its prim
+// for each selection given that no set took (a prim or a set the stage lacks, a variant the set
+// does not hold); LoadAsset passes the options on for a USD file.
+TEST(UsdVariantChoices, TheLoaderListsTheSetsAndWarnsOfASelectionNoSetTakes) {
+  Folder folder;
+  folder.Write("parts/body.usda", kBody);
+  const std::filesystem::path stage = folder.Write("stage.usda", kSizes);
+  auto plain = LoadUsd(stage);
+  ASSERT_TRUE(plain.ok()) << plain.error().ToString();
+  EXPECT_EQ(Describe(plain->variant_sets), "/World size [large] large\n");
+  EXPECT_TRUE(plain->warnings.empty());
+
+  AssetOptions options;
+  options.usd.variant_selections = {{"/World", "size", "large"},
+                                    {"/World", "lod", "low"},
+                                    {"/Nowhere", "size", "large"},
+                                    {"/World", "size", "small"}};
+  auto chosen = LoadAsset(stage, options);
+  ASSERT_TRUE(chosen.ok()) << chosen.error().ToString();
+  EXPECT_EQ(Describe(chosen->loaded.variant_sets), "/World size [large] small\n");
+  EXPECT_TRUE(chosen->loaded.asset.meshes.empty());  // "small" holds no Hero
+  std::string warnings;
+  for (const Warning& w : chosen->loaded.warnings) warnings += w.where + ": " + w.message + "\n";
+  EXPECT_EQ(warnings,
+            "/World: the variant selection given to the loader, {size=large}: a later selection "
+            "for the same set overrides it\n"
+            "/World: the variant selection given to the loader, {lod=low}: the prim has no "
+            "variant set of that name\n"
+            "/Nowhere: the variant selection given to the loader, {size=large}: the stage has no "
+            "prim at that path\n"
+            "/World: the variant selection given to the loader, {size=small}: the set holds no "
+            "such variant (it holds large): the set brings nothing\n");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1597,7 +1826,7 @@ TEST(UsdInherits, CrateLayersComposeTheirInheritsAsTextLayersDo) {
   ASSERT_NE(a, nullptr);
   ASSERT_NE(a->inherits, nullptr);
   EXPECT_EQ(a->inherits->Resolved(), std::vector<std::string>{"/_class_Thing"});
-  auto composed = usd::ComposeStage(std::move(*layer), "", {}, 8);
+  auto composed = usd::ComposeStage(std::move(*layer), "", {}, {});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   ExpectTheInherits(*composed);
 }
@@ -1706,7 +1935,7 @@ TEST(UsdSpecializes, CrateLayersComposeTheirSpecializesAsTextLayersDo) {
       usd::ReadUsdc(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
   ASSERT_TRUE(layer.ok()) << layer.error().ToString();
   ASSERT_NE(layer->FindPrim("/A")->specializes, nullptr);
-  auto composed = usd::ComposeStage(std::move(*layer), "", {}, 8);
+  auto composed = usd::ComposeStage(std::move(*layer), "", {}, {});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   ExpectTheSpecializes(*composed);
 }

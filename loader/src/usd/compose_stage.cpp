@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -90,12 +91,25 @@ struct VariantKey {
   auto operator<=>(const VariantKey&) const = default;
 };
 // The variant chosen in each set met so far, for one composed prim and its ancestors ("" for
-// none); the sets of this prim met with none chosen yet, strongest first; and those for which no
-// opinion selected one, which a variant chosen later may yet select (as Pcp retries them).
+// none); the sets of this prim met with none chosen yet, strongest first; those for which no
+// opinion selected one, which a variant chosen later may yet select (as Pcp retries them), and
+// among them those that wait for a fallback (and which); and every set of this prim met in the
+// last pass, strongest first.
 struct Variants {
   std::map<VariantKey, std::string> chosen;
   std::vector<VariantKey> open;
   std::vector<VariantKey> none_found;
+  std::vector<std::pair<VariantKey, std::string>> fallbacks;
+  std::vector<VariantKey> met;
+
+  // The sets waiting for a selection or a fallback are open again (Pcp retries them once a
+  // variant is added: it may select for them).
+  void Reopen() {
+    for (const VariantKey& k : none_found) chosen.erase(k);
+    for (const auto& [k, v] : fallbacks) chosen.erase(k);
+    none_found.clear();
+    fallbacks.clear();
+  }
 };
 
 // The variant `prim` selects in `set` (its `variants`), if it selects one.
@@ -119,6 +133,26 @@ const std::string* SelectionIn(const Tree& tree, std::string_view set,
     if (const std::string* s = SelectionIn(*b.tree, set, seen)) return s;
   }
   return nullptr;
+}
+
+// The variants the specs of `tree` hold in `set`, by name, each once (as Pcp gathers a set's
+// variants over the layers of a stack).
+std::vector<std::string> VariantNames(const Tree& tree, std::string_view set) {
+  std::vector<std::string> names;
+  for (const auto& [member, prim] : tree.specs) {
+    if (!prim->variants) continue;
+    std::string prefix = VariantPath(prim->path, set, "");  // "/A{set=}"
+    prefix.pop_back();
+    for (const uint32_t c : prim->variants->contents) {
+      const std::string& path = member->layer->prims[c].path;
+      if (path.size() > prefix.size() + 1 && path.starts_with(prefix) && path.back() == '}') {
+        names.emplace_back(path, prefix.size(), path.size() - prefix.size() - 1);
+      }
+    }
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
 }
 
 // `path` without its variant selections: "/A{lod=high}/B" is "/A/B", where a variant's prim
@@ -382,11 +416,12 @@ class Composer {
   // `root`: the root layer's prims, time codes and sublayers; `out`: its metadata, which the
   // composed prims join.
   Composer(Layer root, Layer out, std::string_view root_name, const LayerOpener& open,
-           uint32_t expansion)
+           const UsdOptions& options)
       : root_{std::move(root), std::string(root_name)},
         open_(open),
-        expansion_(expansion),
-        budget_(uint64_t(expansion) * std::max(Bytes(root_.layer), kLeastRoot)),
+        options_(options),
+        expansion_(options.reference_expansion),
+        budget_(expansion_ * std::max(Bytes(root_.layer), kLeastRoot)),
         out_(std::move(out)) {}
 
   Result<Layer> Run() {
@@ -785,6 +820,7 @@ class Composer {
       const std::string at = MapPath(*steps, tree.path).value_or(std::string());
       for (const std::string& set : tree.variant_sets) {
         VariantKey key{&tree, at, set};
+        variants->met.push_back(key);
         if (!variants->chosen.contains(key)) variants->open.push_back(std::move(key));
       }
     }
@@ -814,11 +850,16 @@ class Composer {
         if (it == variants->chosen.end()) {
           if (owner == &tree) continue;  // open already (above)
           // An ancestor outside the composed prim's ancestry (the target of a reference to a
-          // prim below it): the variant its own composed opinions select, as Pcp chooses it
-          // within the referenced prim's index.
+          // prim below it): the variant its own composed opinions select, or the fallback, as
+          // Pcp chooses it within the referenced prim's index.
+          // (A caller's selection counts where the ancestor has a place on the stage: a prim of
+          // the same layer stack, whose paths outside the arc's keep theirs.)
           std::unordered_set<const Tree*> seen;
-          const std::string* selected = SelectionIn(*owner, set, &seen);
-          it = variants->chosen.emplace(std::move(key), selected ? *selected : std::string()).first;
+          const std::string* selected = at.empty() ? nullptr : GivenSelection(at, set);
+          if (!selected) selected = SelectionIn(*owner, set, &seen);
+          std::string variant = selected ? *selected : std::string();
+          if (variant.empty()) variant = FallbackFor(*owner, set);
+          it = variants->chosen.emplace(std::move(key), std::move(variant)).first;
         }
         if (it->second.empty()) continue;
         std::string from = VariantPath(owner->path, set, it->second);
@@ -933,12 +974,16 @@ class Composer {
                     path.substr(0, path.find('/', 1)));
     }
     SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> tree, TreeAt(root_stack_, path, path));
-    // Each variant set met is given, strongest first, the variant that the strongest opinion of
-    // the prim, as far as it is composed, selects (as USD chooses, once every stronger arc is
-    // in), or the variant a stronger set of that name chose for this prim (Pcp's prior
-    // selection); and the prim is composed again with it, until no set is left open. A set no
-    // opinion selected for is open again once another set's variant is in, up to kMaxRetries
-    // times (Pcp retries without end; sets that select one another that often are hostile).
+    // Each variant set met is given, strongest first, the variant a stronger set of that name
+    // chose for this prim (Pcp's prior selection), else the one the caller selects for the prim
+    // (UsdOptions::variant_selections, as a session layer would), else the one the strongest
+    // opinion of the prim, as far as it is composed, selects (as USD chooses, once every stronger
+    // arc is in); and the prim is composed again with it, until no set is left open. A set no
+    // opinion selected for (or selected "" for) waits: once every other set is settled, the
+    // strongest such set that holds a fallback takes it (Pcp's fallback tasks rank below the
+    // authored ones). A set left waiting is open again once a fallback is in, and once another
+    // set's selected variant is in up to kMaxRetries times (Pcp retries without end; sets that
+    // select one another that often are hostile).
     constexpr int kMaxRetries = 8;
     int retries = 0;
     std::vector<Spec> stack;
@@ -948,6 +993,7 @@ class Composer {
     while (true) {
       stack.clear();
       variants.open.clear();
+      variants.met.clear();
       std::unordered_set<const Tree*> visited;
       referrers_.clear();
       in_class_ = 0;
@@ -967,26 +1013,43 @@ class Composer {
         }
         begin = end;
       }
-      if (variants.open.empty()) break;
+      if (variants.open.empty()) {
+        if (variants.fallbacks.empty()) break;
+        auto [key, fallback] = std::move(variants.fallbacks.front());
+        variants.fallbacks.erase(variants.fallbacks.begin());
+        variants.chosen.insert_or_assign(std::move(key), std::move(fallback));
+        // Whatever else waits is looked at again, whatever the retries so far: a prim takes at
+        // most one fallback per set name the caller gives (the rest take it as a prior
+        // selection), so these passes are bounded by the options, not by the stage.
+        variants.Reopen();
+        continue;
+      }
       VariantKey key = std::move(variants.open.front());
       const std::string* selected = nullptr;
       for (const auto& [k, v] : variants.chosen) {
         if (k.at == path && k.set == key.set && !v.empty()) selected = &v;
       }
+      if (!selected) selected = GivenSelection(key.at, key.set);
       for (auto s = stack.begin(); s != stack.end() && !selected; ++s) {
         selected = Selection(*s->prim, key.set);
       }
       const std::string variant = selected ? *selected : std::string();
-      if (!selected) {
-        variants.none_found.push_back(key);
-      } else if (!variant.empty() && !variants.none_found.empty() && retries < kMaxRetries) {
+      if (variant.empty()) {
+        std::string fallback = FallbackFor(*key.tree, key.set);
+        if (fallback.empty()) {
+          variants.none_found.push_back(key);
+        } else {
+          variants.fallbacks.emplace_back(key, std::move(fallback));
+        }
+      } else if ((!variants.none_found.empty() || !variants.fallbacks.empty()) &&
+                 retries < kMaxRetries) {
         ++retries;
-        for (const VariantKey& k : variants.none_found) variants.chosen.erase(k);
-        variants.none_found.clear();
+        variants.Reopen();
       }
       variants.chosen.emplace(std::move(key), variant);
     }
     if (stack.empty()) return {};  // a variant that holds nothing for it
+    SINEW_TRY(ReportVariantSets(path, variants));
     const uint32_t index = uint32_t(out_.prims.size());
     {
       Prim prim;
@@ -1007,6 +1070,59 @@ class Composer {
     }
     for (const std::string& name : names.names) {
       SINEW_TRY(Emit(path + "/" + name, int32_t(index), variants.chosen));
+    }
+    return {};
+  }
+
+  // The variant UsdOptions::variant_selections selects in `set` for the prim at `at` (the last
+  // given for them), if any does.
+  const std::string* GivenSelection(const std::string& at, const std::string& set) const {
+    const auto& given = options_.variant_selections;
+    for (auto s = given.rbegin(); s != given.rend(); ++s) {
+      if (s->prim == at && s->set == set) return &s->variant;
+    }
+    return nullptr;
+  }
+
+  // The first variant of UsdOptions::variant_fallbacks for `set` that the set holds in `tree`,
+  // or "" where none is.
+  std::string FallbackFor(const Tree& tree, const std::string& set) const {
+    std::vector<std::string> held;
+    for (const UsdVariantFallback& f : options_.variant_fallbacks) {
+      if (f.set != set) continue;
+      if (held.empty()) held = VariantNames(tree, set);
+      for (const std::string& v : f.variants) {
+        if (std::binary_search(held.begin(), held.end(), v)) return v;
+      }
+    }
+    return {};
+  }
+
+  // Adds to out_.variant_sets the sets of the prim at `path` that the last pass met, strongest
+  // first, each name once: the variants they hold (every tree's that declares it) and the one
+  // chosen.
+  Status ReportVariantSets(const std::string& path, const Variants& variants) {
+    const size_t first = out_.variant_sets.size();
+    std::unordered_map<std::string_view, size_t> by_name;  // index in out_.variant_sets
+    for (const VariantKey& key : variants.met) {
+      if (key.at != path) continue;
+      auto [it, added] = by_name.try_emplace(key.set, out_.variant_sets.size());
+      if (added) {
+        SINEW_TRY(Spend(sizeof(UsdVariantSet) + Bytes(path) + Bytes(key.set), path));
+        out_.variant_sets.push_back({path, key.set, {}, {}});
+      }
+      UsdVariantSet& set = out_.variant_sets[it->second];
+      std::vector<std::string> names = VariantNames(*key.tree, key.set);
+      SINEW_TRY(Spend(Bytes(names), path));
+      set.variants.insert(set.variants.end(), std::make_move_iterator(names.begin()),
+                          std::make_move_iterator(names.end()));
+      const auto chosen = variants.chosen.find(key);
+      if (set.selected.empty() && chosen != variants.chosen.end()) set.selected = chosen->second;
+    }
+    for (size_t i = first; i < out_.variant_sets.size(); ++i) {
+      std::vector<std::string>& names = out_.variant_sets[i].variants;
+      std::sort(names.begin(), names.end());
+      names.erase(std::unique(names.begin(), names.end()), names.end());
     }
     return {};
   }
@@ -1170,6 +1286,7 @@ class Composer {
 
   const OpenedLayer root_;
   const LayerOpener& open_;
+  const UsdOptions& options_;  // the variant selections and fallbacks given
   const uint64_t expansion_;
   uint64_t budget_;
   std::map<std::string, std::unique_ptr<OpenedLayer>> opened_;
@@ -1260,7 +1377,7 @@ std::string ResolveAssetPath(std::string_view anchor, std::string_view asset) {
 }
 
 Result<Layer> ComposeStage(Layer root, std::string_view root_name, const LayerOpener& open,
-                           uint32_t expansion) {
+                           const UsdOptions& options) {
   // (A layer that reorders its prims is composed too: Emit writes them in their composed order.)
   if (!HasArcs(root) && root.sub_layers.empty() && !HasReorders(root)) return root;
   // The root layer's prims, and what composing them reads of its metadata, read from while
@@ -1274,7 +1391,7 @@ Result<Layer> ComposeStage(Layer root, std::string_view root_name, const LayerOp
   prims.time_codes_per_second = root.time_codes_per_second;
   prims.frames_per_second = root.frames_per_second;
   prims.default_prim = root.default_prim;
-  return Composer(std::move(prims), std::move(root), root_name, open, expansion).Run();
+  return Composer(std::move(prims), std::move(root), root_name, open, options).Run();
 }
 
 }  // namespace sinew::loader::usd

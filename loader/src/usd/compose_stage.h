@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "sinew/core/error.h"
+#include "sinew/loader/usd.h"
 #include "usd/layer.h"
 
 namespace sinew::loader::usd {
@@ -38,7 +39,10 @@ std::string ResolveAssetPath(std::string_view anchor, std::string_view asset);
 
 // `root` (named `root_name`) with its sublayers and every prim's references, payloads, variant
 // sets and inherited and specialized classes composed in, and no arcs left (nor any variant's
-// contents). Prims and children are in their composed order, each opinion's `reorder
+// contents). Each variant set takes the variant that options.variant_selections selects for its
+// prim, else the one the stage's strongest opinion selects, else the first of
+// options.variant_fallbacks' variants for the set that it holds; the composed layer lists them in
+// `variant_sets`. Prims and children are in their composed order, each opinion's `reorder
 // nameChildren` and `reorder rootPrims` applied (and none left). Time samples brought in land where
 // the layer offsets and the layers' timeCodesPerSecond (or framesPerSecond, where only that is
 // authored) map them, as USD maps them. A prim reached again by another way through the references
@@ -51,11 +55,11 @@ std::string ResolveAssetPath(std::string_view anchor, std::string_view asset);
 // that a referencing layer stack writes too (an implied class, kUnsupportedFeature); a layer whose
 // timeCodesPerSecond is not positive, or times mapped past a double's range (kInvalidValue);
 // references or sublayers nested deeper than 32, prims (or a reference's target path) nested deeper
-// than 256, or composing more than `expansion` times the prims, properties and values of the layers
-// read (kUnsupportedFeature: a bound against a few lines that would expand into billions of prims);
-// the opener's error for a file it cannot open, its message naming the prim and the reference or
-// the sublayer.
+// than 256, or composing more than options.reference_expansion times the prims, properties and
+// values of the layers read (kUnsupportedFeature: a bound against a few lines that would expand
+// into billions of prims); the opener's error for a file it cannot open, its message naming the
+// prim and the reference or the sublayer.
 Result<Layer> ComposeStage(Layer root, std::string_view root_name, const LayerOpener& open,
-                           uint32_t expansion);
+                           const UsdOptions& options);
 
 }  // namespace sinew::loader::usd

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sinew/core/error.h"
+#include "sinew/loader/loaded_asset.h"
 #include "usd/value.h"
 
 namespace sinew::loader::usd {
@@ -289,6 +290,10 @@ struct Layer {
 
   // Prim path -> index in prims (filled by the reader, with the prims).
   std::unordered_map<std::string, uint32_t> prim_index;
+
+  // In a layer ComposeStage composed: each composed prim's variant sets, the variants they hold and
+  // the one each took (LoadedAsset::variant_sets). Empty in a layer as read.
+  std::vector<UsdVariantSet> variant_sets;
 };
 
 }  // namespace sinew::loader::usd

@@ -100,11 +100,11 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOpti
 }
 
 Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, bool named,
-                           uint32_t expansion, const UsdcOptions& options,
+                           const UsdOptions& usd, const UsdcOptions& options,
                            std::vector<std::filesystem::path>* files_read) {
   const std::filesystem::path root = std::filesystem::path(opened.name).lexically_normal();
   auto composed = ComposeStage(std::move(opened.layer), opened.name,
-                               OpenerFor(bytes, named, options, files_read), expansion);
+                               OpenerFor(bytes, named, options, files_read), usd);
   // A layer that references the root layer's own file reads it again: that is no file beside it.
   if (files_read != nullptr) {
     std::erase_if(*files_read, [&](const std::filesystem::path& p) {
@@ -116,11 +116,11 @@ Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, b
 }
 
 Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,
-                                uint32_t expansion, const UsdcOptions& options,
+                                const UsdOptions& usd, const UsdcOptions& options,
                                 std::vector<std::filesystem::path>* files_read) {
   const bool named = !name.empty();
   SINEW_TRY_ASSIGN(OpenedLayer opened, ReadNamedLayer(bytes, std::move(name), options));
-  return ComposeLayer(std::move(opened), bytes, named, expansion, options, files_read);
+  return ComposeLayer(std::move(opened), bytes, named, usd, options, files_read);
 }
 
 }  // namespace sinew::loader::usd

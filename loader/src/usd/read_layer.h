@@ -41,15 +41,16 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOpti
                       std::vector<std::filesystem::path>* files_read = nullptr);
 
 // `opened`, read from `bytes` (the contents of a file when `named`), with its references composed
-// through OpenerFor (`expansion`: UsdOptions::reference_expansion; `files_read` as there).
+// through OpenerFor (`usd`: the bound on their expansion and the variant choices, ComposeStage's;
+// `files_read` as there).
 Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, bool named,
-                           uint32_t expansion, const UsdcOptions& options = {},
+                           const UsdOptions& usd, const UsdcOptions& options = {},
                            std::vector<std::filesystem::path>* files_read = nullptr);
 
 // ReadNamedLayer, then ComposeLayer: the stage a file (named by its path) or a
-// package holds, as the UsdSkel loader reads it (`expansion`: UsdOptions::reference_expansion).
+// package holds, as the UsdSkel loader reads it.
 Result<Layer> ReadComposedLayer(std::span<const uint8_t> bytes, std::string name,
-                                uint32_t expansion, const UsdcOptions& options = {},
+                                const UsdOptions& usd, const UsdcOptions& options = {},
                                 std::vector<std::filesystem::path>* files_read = nullptr);
 
 }  // namespace sinew::loader::usd

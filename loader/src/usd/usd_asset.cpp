@@ -1341,6 +1341,32 @@ void ReadStageOrientation(LoadState& c, LoadedAsset* out) {
   out->meters_per_unit = meters;
 }
 
+// Warns of each of UsdOptions::variant_selections that no variant set of the composed stage
+// took: one for a prim or a set the stage lacks, or for a variant the set does not hold (the set
+// then holds nothing, as in USD), and one a later selection for the same set overrides.
+void WarnOfSelectionsNotTaken(LoadState& c, const Layer& layer, const UsdOptions& options) {
+  const auto& given = options.variant_selections;
+  for (auto s = given.begin(); s != given.end(); ++s) {
+    const auto same = [&](const auto& v) { return v.prim == s->prim && v.set == s->set; };
+    const auto set = std::find_if(layer.variant_sets.begin(), layer.variant_sets.end(), same);
+    const std::string what =
+        "the variant selection given to the loader, {" + s->set + "=" + s->variant + "}";
+    if (std::any_of(s + 1, given.end(), same)) {
+      c.Warn(s->prim, what + ": a later selection for the same set overrides it");
+    } else if (set == layer.variant_sets.end()) {
+      c.Warn(s->prim, what + (layer.FindPrim(s->prim) != nullptr
+                                  ? ": the prim has no variant set of that name"
+                                  : ": the stage has no prim at that path"));
+    } else if (!s->variant.empty() &&
+               !std::binary_search(set->variants.begin(), set->variants.end(), s->variant)) {
+      std::string held;
+      for (const std::string& v : set->variants) held += (held.empty() ? "" : ", ") + v;
+      c.Warn(s->prim, what + ": the set holds no such variant (it holds " +
+                          (held.empty() ? "none" : held) + "): the set brings nothing");
+    }
+  }
+}
+
 // The UsdSkel loader proper, on a layer of any of the three formats, composed from `layer` and
 // `files_read` (LoadedAsset::external_files).
 Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options,
@@ -1361,6 +1387,8 @@ Result<LoadedAsset> LoadLayer(const Layer& layer, const UsdOptions& options,
   }
   ReadStageOrientation(c, &out);
   out.time_codes_per_second = c.time_codes_per_second;
+  out.variant_sets = layer.variant_sets;
+  WarnOfSelectionsNotTaken(c, layer, options);
   SINEW_TRY(AddNodes(c));
   SINEW_TRY(AddSkeletons(c));
   for (size_t i = 0; i < layer.prims.size(); ++i) {
@@ -1424,17 +1452,16 @@ Result<LoadedAsset> LoadUsdaStage(std::span<const uint8_t> bytes, const std::fil
   SINEW_TRY_ASSIGN(Layer layer, ReadUsda(std::string_view(
                                     reinterpret_cast<const char*>(bytes.data()), bytes.size())));
   std::vector<std::filesystem::path> files_read;
-  SINEW_TRY_ASSIGN(Layer composed,
-                   ComposeLayer({std::move(layer), path.string()}, bytes, !path.empty(),
-                                options.reference_expansion, {}, &files_read));
+  SINEW_TRY_ASSIGN(Layer composed, ComposeLayer({std::move(layer), path.string()}, bytes,
+                                                !path.empty(), options, {}, &files_read));
   return LoadComposed(std::move(composed), options, std::move(files_read), stage);
 }
 
 Result<LoadedAsset> LoadUsdStage(std::span<const uint8_t> bytes, const std::filesystem::path& path,
                                  const UsdOptions& options, Layer* stage) {
   std::vector<std::filesystem::path> files_read;
-  SINEW_TRY_ASSIGN(Layer composed, ReadComposedLayer(bytes, path.string(),
-                                                     options.reference_expansion, {}, &files_read));
+  SINEW_TRY_ASSIGN(Layer composed,
+                   ReadComposedLayer(bytes, path.string(), options, {}, &files_read));
   return LoadComposed(std::move(composed), options, std::move(files_read), stage);
 }
 

@@ -6,7 +6,10 @@
 #include <span>
 
 #include "sinew/core/error.h"
+#include "sinew/loader/g4mf.h"
+#include "sinew/loader/gltf.h"
 #include "sinew/loader/loaded_asset.h"
+#include "sinew/loader/usd.h"
 
 namespace sinew::loader {
 
@@ -31,12 +34,21 @@ struct LoadedFile {
   LoadedAsset loaded;
 };
 
-// Reads the file, detects its format and loads it with that format's default options.
-Result<LoadedFile> LoadAsset(const std::filesystem::path& path);
+// The options of each format's loader; the one the file turns out to be in applies.
+struct AssetOptions {
+  GltfOptions gltf;
+  G4mfOptions g4mf;
+  UsdOptions usd;  // for .usda, .usdc and .usdz alike
+};
+
+// Reads the file, detects its format and loads it with that format's options (its defaults
+// unless given).
+Result<LoadedFile> LoadAsset(const std::filesystem::path& path, const AssetOptions& options = {});
 
 // The same for a file already read: `bytes` are its contents, `path` where it came from (its
 // extension helps detect the format; glTF and G4MF resolve their external buffers next to it).
 Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
-                                       std::span<const uint8_t> bytes);
+                                       std::span<const uint8_t> bytes,
+                                       const AssetOptions& options = {});
 
 }  // namespace sinew::loader

@@ -24,6 +24,16 @@ enum class UpAxis : uint8_t { kY, kZ };
 // "Y" or "Z", as USD's upAxis spells it.
 constexpr const char* ToString(UpAxis axis) noexcept { return axis == UpAxis::kZ ? "Z" : "Y"; }
 
+// A variant set of a prim on a composed USD stage: the variants it holds and the one composed in.
+struct UsdVariantSet {
+  std::string prim;                   // "/World/Hero"
+  std::string set;                    // "lod"
+  std::vector<std::string> variants;  // by name, each once, from every layer that holds the set
+  // The variant composed in: the caller's selection, the stage's, or a fallback; "" for none. A
+  // selection of a variant the set lacks is reported as written (the set brings nothing).
+  std::string selected;
+};
+
 struct LoadedAsset {
   Asset asset;
   std::vector<Warning> warnings;
@@ -46,6 +56,11 @@ struct LoadedAsset {
   // that is authored, else USD's 24): the rate its keys were at before the clips were put in
   // seconds. None for glTF and G4MF, whose keys are in seconds.
   std::optional<double> time_codes_per_second;
+  // A USD stage's variant sets, each prim's on the composed stage in the order the prims are, its
+  // sets strongest first: what UsdOptions::variant_selections can choose between (an engine that
+  // offers a character's LODs or outfits lists them here, then loads again with a selection).
+  // None for glTF and G4MF (a glTF's KHR_materials_variants are Asset::variants).
+  std::vector<UsdVariantSet> variant_sets;
 };
 
 }  // namespace sinew::loader

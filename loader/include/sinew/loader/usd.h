@@ -10,12 +10,31 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "sinew/asset/influence_layout.h"
 #include "sinew/core/error.h"
 #include "sinew/loader/loaded_asset.h"
 
 namespace sinew::loader {
+
+// A variant chosen for one variant set of one prim, stronger than any selection the stage writes:
+// what a UsdStage's session layer selecting it chooses. `prim` is the prim's path on the composed
+// stage ("/World/Hero"); the set may be the prim's own or one a layer it references declares; ""
+// chooses none. Of two for one prim and set, the later counts.
+struct UsdVariantSelection {
+  std::string prim, set, variant;
+};
+
+// The variants to choose, in order of preference, in every variant set named `set` for which no
+// opinion selects a variant (or the strongest selects ""): each such set takes the first of them
+// it holds, as USD applies its variant fallbacks (UsdStage::SetGlobalVariantFallbacks). Two
+// entries for one set are tried in turn.
+struct UsdVariantFallback {
+  std::string set;
+  std::vector<std::string> variants;
+};
 
 struct UsdOptions {
   // Layout of each skinned primitive's influences (sinew/asset/influence_layout.h): dense, K the
@@ -30,6 +49,13 @@ struct UsdOptions {
   // few hostile lines from expanding into billions of prims; raise it for a large stage that
   // instances a large asset more often.
   uint32_t reference_expansion = 8;
+  // Which variants the stage's variant sets take beyond what it selects itself (docs/usda.md,
+  // "Variant sets"): selections, each stronger than the stage's own (one that no set on the
+  // composed stage takes, or that names a variant the set lacks, is a warning at its prim), and
+  // fallbacks for the sets nothing selects in. LoadedAsset::variant_sets lists what each set
+  // holds and took.
+  std::vector<UsdVariantSelection> variant_selections;
+  std::vector<UsdVariantFallback> variant_fallbacks;
 };
 
 // Loads a .usda file; the layer files it references are found beside it. Errors carry a code, a
