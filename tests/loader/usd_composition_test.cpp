@@ -1306,6 +1306,32 @@ TEST(UsdVariants, RefusesVariantsThatComposeAPrimInsideItself) {
       << endless.error().ToString();
 }
 
+// A path relative to a variant's contents climbs out of the variant's selection first, as Sdf
+// takes the parent of </A{v=x}> to be </A>: `<../Sib>` beside the variant's properties and
+// `<../../Sib>` in a prim inside it both name /A/Sib, as `<../Sib>` in that prim does.
+TEST(UsdVariants, RelativePathsInAVariantClimbOutOfItsSelectionFirst) {
+  const Result<usd::Layer> composed = Composed(
+      "#usda 1.0\n"
+      "def \"Sib\" {}\n"
+      "def \"A\" (\n    variantSets = [\"v\"]\n    variants = { string v = \"x\" }\n) {\n"
+      "    def \"Sib\" {}\n"
+      "    variantSet \"v\" = {\n        \"x\" (\n"
+      "            prepend variantSets = \"w\"\n            variants = { string w = \"y\" }\n"
+      "        ) {\n"
+      "            rel r = <../Sib>\n"
+      "            def \"B\" {\n                rel s = <../Sib>\n"
+      "                rel t = <../../Sib>\n            }\n"
+      "            variantSet \"w\" = {\n                \"y\" {\n"
+      "                    rel u = <../Sib>\n                }\n            }\n"
+      "        }\n    }\n}\n");
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  for (const char* rel : {"/A.r", "/A/B.s", "/A/B.t", "/A.u"}) {
+    const usd::Relationship* r = composed->FindRelationship(rel);
+    ASSERT_NE(r, nullptr) << rel;
+    EXPECT_EQ(r->targets.Resolved(), std::vector<std::string>{"/A/Sib"}) << rel;
+  }
+}
+
 // Binary layers hold variant sets as text ones do (crate_reader.h), and compose the same: the
 // stage above, and a character whose points come from a variant, loaded from .usdc files.
 TEST(UsdVariants, CrateLayersComposeTheirVariantSetsAsTextLayersDo) {

@@ -164,8 +164,9 @@ class UsdaReader {
   bool PathList(std::string_view anchor, std::vector<std::string>* out);
   // A list of strings (`["a", "b"]`), one string, or `None`; replaces *out.
   bool StringList(std::vector<std::string>* out);
-  // The path token's contents made absolute against `anchor`: `..` and `.` resolved, each prim
-  // name an identifier, an optional `.property` (namespaced) at the end.
+  // The path token's contents made absolute against `anchor`: `..` and `.` resolved (`..` of a
+  // variant's path, "/A{v=x}", is its prim's, "/A", as in Sdf), each prim name an identifier, an
+  // optional `.property` (namespaced) at the end.
   bool AbsolutePath(const Token& token, std::string_view anchor, std::string* out);
   // A prim's `inherits` or `specializes` (`key`) list edit of kind `op`, after the '=': None, a
   // path or a list of paths (relative ones anchored at the prim), into Prim::inherits or

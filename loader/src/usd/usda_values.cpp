@@ -531,7 +531,13 @@ bool UsdaReader::AbsolutePath(const Token& token, std::string_view anchor, std::
     if (name.empty()) return bad("an empty name between slashes");
     if (name == "..") {
       if (names.empty()) return bad("'..' above the root");
-      names.pop_back();
+      // Inside a variant ("/A{v=x}", anchors only) it climbs out of the last selection first:
+      // Sdf's parent of </A{v=x}> is </A>.
+      if (std::string_view& name_above = names.back(); name_above.ends_with('}')) {
+        name_above = name_above.substr(0, name_above.rfind('{'));
+      } else {
+        names.pop_back();
+      }
     } else if (name != ".") {
       if (const size_t dot = name.find('.'); dot != std::string_view::npos) {
         if (!last) return bad("a property before the last '/'");
