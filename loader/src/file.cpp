@@ -2,8 +2,10 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <system_error>
 
 namespace sinew::loader {
@@ -30,6 +32,30 @@ Result<FileBytes> ReadFile(const std::filesystem::path& path) {
                      "read fewer than " + std::to_string(out.size) + " bytes", path.string(), 0};
   }
   return out;
+}
+
+FileBytes FileBytesOf(std::span<const uint8_t> bytes) {
+  FileBytes out;
+  out.size = bytes.size();
+  out.storage.assign(out.size + ReadPadding(), 0);
+  std::copy(bytes.begin(), bytes.end(), out.storage.begin());
+  return out;
+}
+
+Result<FileBytes> ReadFileWith(const FileReader& read, const std::filesystem::path& path) {
+  if (!read) return ReadFile(path);
+  Result<FileBytes> file = read(path);
+  if (!file) return file;
+  if (file->size > file->storage.size()) {
+    return ErrorInfo{Error::kFileReadFailed,
+                     "the file reader gave " + std::to_string(file->storage.size()) +
+                         " bytes for a file of " + std::to_string(file->size),
+                     path.string(), 0};
+  }
+  if (file->storage.size() < file->size + ReadPadding()) {
+    file->storage.resize(file->size + ReadPadding(), 0);
+  }
+  return file;
 }
 
 }  // namespace sinew::loader

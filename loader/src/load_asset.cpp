@@ -58,7 +58,7 @@ AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const
 }
 
 Result<LoadedFile> LoadAsset(const std::filesystem::path& path, const AssetOptions& options) {
-  SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
+  SINEW_TRY_ASSIGN(const FileBytes file, ReadFileWith(options.read_file, path));
   return LoadAssetFromMemory(path, std::span<const uint8_t>(file.data(), file.size), options);
 }
 
@@ -92,19 +92,24 @@ Result<LoadedFile> LoadAssetAndStage(const std::filesystem::path& path,
                      "not a zip archive: a .usdz package starts with the signature PK\\3\\4",
                      "byte 0", 0};
   }
+  // The format's own reader, else the one given for every format.
+  const auto with_reader = [&](auto format) {
+    if (!format.read_file) format.read_file = options.read_file;
+    return format;
+  };
   const auto load = [&]() -> Result<LoadedAsset> {
     switch (out.format) {
       case AssetFormat::kG4mf:
-        return LoadG4mfFromMemory(bytes, path.parent_path(), options.g4mf);
+        return LoadG4mfFromMemory(bytes, path.parent_path(), with_reader(options.g4mf));
       case AssetFormat::kUsda:
-        return usd::LoadUsdaStage(bytes, path, options.usd, stage);
+        return usd::LoadUsdaStage(bytes, path, with_reader(options.usd), stage);
       case AssetFormat::kUsdc:
       case AssetFormat::kUsdz:
-        return usd::LoadUsdStage(bytes, path, options.usd, stage);
+        return usd::LoadUsdStage(bytes, path, with_reader(options.usd), stage);
       case AssetFormat::kGltf:
         break;
     }
-    return LoadGltfFromMemory(bytes, path.parent_path(), options.gltf);
+    return LoadGltfFromMemory(bytes, path.parent_path(), with_reader(options.gltf));
   };
   SINEW_TRY_ASSIGN(out.loaded, load());
   return out;

@@ -20,7 +20,7 @@ ErrorInfo At(ErrorInfo err, const Path& where) {
 }  // namespace
 
 LoadStatus ReadBufferUri(const std::filesystem::path& base_dir, std::string_view uri,
-                         const Path& where, std::vector<uint8_t>* out,
+                         const Path& where, const FileReader& read, std::vector<uint8_t>* out,
                          std::vector<std::filesystem::path>* files_read) {
   if (IsDataUri(uri)) {
     auto data = ParseDataUri(uri);
@@ -40,7 +40,7 @@ LoadStatus ReadBufferUri(const std::filesystem::path& base_dir, std::string_view
     err.where = where.ToString();
     return err;
   }
-  auto file = ReadFile(*path);
+  auto file = ReadFileWith(read, *path);
   if (!file) {
     ErrorInfo err = file.error();
     err.message += " (" + path->string() + ")";

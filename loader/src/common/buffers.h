@@ -14,16 +14,18 @@
 
 #include "common/json.h"
 #include "sinew/core/error.h"
+#include "sinew/loader/file.h"
 
 namespace sinew::loader {
 
 // Fills `out` with the bytes `uri` names: a base64 `data:` URI, or a relative reference resolved
 // against `base_dir` (percent-decoded) and read whole. `where` (the uri property) is put in front
 // of every error's location. Errors: those of ParseDataUri, DecodeBase64, ResolveRelativeUri and
-// ReadFile (whose message gains the resolved path); kUnsupportedFeature for a data: URI that is
-// not base64. A file read is appended to `files_read` (LoadedAsset::external_files).
+// ReadFileWith (through `read`; the message gains the resolved path); kUnsupportedFeature for a
+// data: URI that is not base64. A file read is appended to `files_read`
+// (LoadedAsset::external_files).
 LoadStatus ReadBufferUri(const std::filesystem::path& base_dir, std::string_view uri,
-                         const Path& where, std::vector<uint8_t>* out,
+                         const Path& where, const FileReader& read, std::vector<uint8_t>* out,
                          std::vector<std::filesystem::path>* files_read);
 
 // A buffer's data of `size` bytes holds its byteLength: kOutOfBounds at buffer/byteLength if not.

@@ -256,7 +256,8 @@ LoadStatus ReadChunkBuffer(LoadState& c, uint64_t chunk, uint64_t byte_length, b
 LoadStatus ReadUriBuffer(LoadState& c, std::string_view uri, uint64_t byte_length, bool zstd,
                          const Path& where, size_t i) {
   std::vector<uint8_t>& owned = c.owned_buffers[i];
-  SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), &owned, c.files_read));
+  SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), c.options->read_file, &owned,
+                          c.files_read));
   if (zstd) {
     std::vector<uint8_t> stored = std::move(owned);
     SINEW_TRY(DecodeZstd(c, stored, size_t(byte_length), Path(where, "uri"), &owned));
@@ -1477,7 +1478,7 @@ Result<LoadedAsset> LoadG4mfFromMemory(std::span<const uint8_t> bytes,
 }
 
 Result<LoadedAsset> LoadG4mf(const std::filesystem::path& path, const G4mfOptions& options) {
-  SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
+  SINEW_TRY_ASSIGN(const FileBytes file, ReadFileWith(options.read_file, path));
   return LoadG4mfFromMemory(std::span(file.data(), file.size), path.parent_path(), options);
 }
 

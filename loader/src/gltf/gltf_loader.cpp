@@ -226,7 +226,8 @@ LoadStatus LoadBuffers(LoadState& c, TapeObject root) {
       }
     } else {
       std::vector<uint8_t>& owned = c.owned_buffers[i];
-      SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), &owned, c.files_read));
+      SINEW_TRY(ReadBufferUri(c.base_dir, uri, Path(where, "uri"), c.options->read_file, &owned,
+                              c.files_read));
       bytes = owned;
       c.input_bytes += owned.size();
     }
@@ -1933,7 +1934,7 @@ Result<GltfLoader::JsonParseStats> GltfLoader::ParseJsonOnly(std::span<const uin
 
 Result<LoadedAsset> GltfLoader::Load(const std::filesystem::path& path,
                                      const GltfOptions& options) {
-  SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
+  SINEW_TRY_ASSIGN(const FileBytes file, ReadFileWith(options.read_file, path));
   return LoadFromMemory({file.data(), file.size}, path.parent_path(), options);
 }
 

@@ -63,7 +63,7 @@ Result<Layer> ReadLayer(std::span<const uint8_t> bytes, const UsdcOptions& optio
 }
 
 LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOptions& options,
-                      std::vector<std::filesystem::path>* files_read) {
+                      std::vector<std::filesystem::path>* files_read, const FileReader& read) {
   if (DetectLayerEncoding(bytes) == LayerEncoding::kUsdz) {
     // The package's files by name, walked (and their CRCs checked) once, on the first reference.
     auto files = std::make_shared<std::unordered_map<std::string, PackagedFile>>();
@@ -81,8 +81,8 @@ LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOpti
     };
   }
   if (named) {
-    return [options, files_read](const std::string& name) -> Result<OpenedLayer> {
-      SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(name));
+    return [options, files_read, read](const std::string& name) -> Result<OpenedLayer> {
+      SINEW_TRY_ASSIGN(const FileBytes file, ReadFileWith(read, name));
       if (files_read != nullptr) files_read->emplace_back(name);  // (ComposeStage opens each once)
       const std::span<const uint8_t> contents(file.data(), file.size);
       if (DetectLayerEncoding(contents) == LayerEncoding::kUsdz) {
@@ -104,7 +104,7 @@ Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, b
                            std::vector<std::filesystem::path>* files_read) {
   const std::filesystem::path root = std::filesystem::path(opened.name).lexically_normal();
   auto composed = ComposeStage(std::move(opened.layer), opened.name,
-                               OpenerFor(bytes, named, options, files_read), usd);
+                               OpenerFor(bytes, named, options, files_read, usd.read_file), usd);
   // A layer that references the root layer's own file reads it again: that is no file beside it.
   if (files_read != nullptr) {
     std::erase_if(*files_read, [&](const std::filesystem::path& p) {

@@ -34,15 +34,16 @@ Result<OpenedLayer> ReadNamedLayer(std::span<const uint8_t> bytes, std::string n
 
 // What opens the layers that the layer in `bytes` references (compose_stage.h): in a
 // package, the packaged layers, relative to the packaged layer that references each; for a layer
-// file (`named`), the files beside it, each file it reads appended to `files_read` where given
-// (once: LoadedAsset::external_files); for a layer read from memory, none (kFileNotFound).
-// `options` bound the crate reader for each layer opened.
+// file (`named`), the files beside it, read through `read` (ReadFile where empty), each file it
+// reads appended to `files_read` where given (once: LoadedAsset::external_files); for a layer read
+// from memory, none (kFileNotFound). `options` bound the crate reader for each layer opened.
 LayerOpener OpenerFor(std::span<const uint8_t> bytes, bool named, const UsdcOptions& options = {},
-                      std::vector<std::filesystem::path>* files_read = nullptr);
+                      std::vector<std::filesystem::path>* files_read = nullptr,
+                      const FileReader& read = {});
 
 // `opened`, read from `bytes` (the contents of a file when `named`), with its references composed
-// through OpenerFor (`usd`: the bound on their expansion and the variant choices, ComposeStage's;
-// `files_read` as there).
+// through OpenerFor (`usd`: the bound on their expansion and the variant choices, ComposeStage's,
+// and the reader of the files beside it; `files_read` as there).
 Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, bool named,
                            const UsdOptions& usd, const UsdcOptions& options = {},
                            std::vector<std::filesystem::path>* files_read = nullptr);

@@ -1415,7 +1415,7 @@ Result<LoadedAsset> LoadUsdaFromMemory(std::span<const uint8_t> bytes,
 }
 
 Result<LoadedAsset> LoadUsda(const std::filesystem::path& path, const UsdOptions& options) {
-  SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
+  SINEW_TRY_ASSIGN(const FileBytes file, ReadFileWith(options.read_file, path));
   return LoadUsdaFromMemory(std::span(file.data(), file.size), path, options);
 }
 
@@ -1430,7 +1430,7 @@ Result<LoadedAsset> LoadUsdFromMemory(std::span<const uint8_t> bytes,
 }
 
 Result<LoadedAsset> LoadUsd(const std::filesystem::path& path, const UsdOptions& options) {
-  SINEW_TRY_ASSIGN(const FileBytes file, ReadFile(path));
+  SINEW_TRY_ASSIGN(const FileBytes file, ReadFileWith(options.read_file, path));
   return LoadUsdFromMemory(std::span(file.data(), file.size), path, options);
 }
 

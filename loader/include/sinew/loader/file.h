@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "sinew/core/error.h"
@@ -24,5 +26,21 @@ size_t ReadPadding() noexcept;
 // Reads a whole file. kFileNotFound (where = the path) when it does not exist or is not a regular
 // file; kFileReadFailed when it cannot be opened or read completely.
 Result<FileBytes> ReadFile(const std::filesystem::path& path);
+
+// Reads a whole file for a loader, as ReadFile does: an engine that keeps its assets in an archive,
+// a virtual file system or a platform's asset store gives its own to the loaders' options
+// (GltfOptions, G4mfOptions, UsdOptions, AssetOptions::read_file), and they read every file
+// through it, each by the path they resolved it to (a buffer's or a layer's URI against the file
+// that names it): the asset's own file when loaded by path, and the files beside it. Its errors
+// are the load's, so it says what is missing where (kFileNotFound, naming the path). Its bytes
+// need no padding (the loader pads them). Called on the loading thread, once per file.
+using FileReader = std::function<Result<FileBytes>(const std::filesystem::path& path)>;
+
+// `bytes` copied into a FileBytes, padded: what a FileReader that holds a file in memory returns.
+FileBytes FileBytesOf(std::span<const uint8_t> bytes);
+
+// The file read through `read`, or ReadFile where `read` is empty, its padding made up where a
+// reader left it short (kFileReadFailed where the reader's `size` exceeds its storage).
+Result<FileBytes> ReadFileWith(const FileReader& read, const std::filesystem::path& path);
 
 }  // namespace sinew::loader

@@ -25,6 +25,7 @@
 
 #include "sinew/asset/influence_layout.h"
 #include "sinew/core/error.h"
+#include "sinew/loader/file.h"
 #include "sinew/loader/loaded_asset.h"
 
 namespace sinew::loader {
@@ -40,6 +41,9 @@ struct G4mfOptions {
   // fewer bytes. Dense indices are groups, like the sparse ones (Skin::group_joints maps both).
   InfluenceLayout influences = InfluenceLayout::kSparse;
   uint32_t dense_k = 0;
+  // Reads the file LoadG4mf is given and the buffers a URI names (sinew/loader/file.h); empty:
+  // the file system (ReadFile).
+  FileReader read_file;
 };
 
 // Loads a .g4tf or .g4b file (detected by content: the "G4MF" magic). External buffers resolve

@@ -11,6 +11,7 @@
 #include "sinew/asset/asset.h"
 #include "sinew/asset/influence_layout.h"
 #include "sinew/core/error.h"
+#include "sinew/loader/file.h"
 #include "sinew/loader/loaded_asset.h"
 
 namespace sinew::loader {
@@ -28,6 +29,9 @@ struct GltfOptions {
   // bytes.
   InfluenceLayout influences = InfluenceLayout::kDense;
   uint32_t dense_k = 0;  // unused by glTF (its influences are dense already)
+  // Reads the file LoadGltf is given and the buffers a URI names (sinew/loader/file.h); empty:
+  // the file system (ReadFile).
+  FileReader read_file;
 };
 
 // A reusable loader: it keeps simdjson's parser (and its buffers) between loads, so loading many

@@ -15,6 +15,7 @@
 
 #include "sinew/asset/influence_layout.h"
 #include "sinew/core/error.h"
+#include "sinew/loader/file.h"
 #include "sinew/loader/loaded_asset.h"
 
 namespace sinew::loader {
@@ -56,6 +57,9 @@ struct UsdOptions {
   // holds and took.
   std::vector<UsdVariantSelection> variant_selections;
   std::vector<UsdVariantFallback> variant_fallbacks;
+  // Reads the file LoadUsd or LoadUsda is given and the layers its sublayers, references and
+  // payloads name (sinew/loader/file.h); empty: the file system (ReadFile).
+  FileReader read_file;
 };
 
 // Loads a .usda file; the layer files it references are found beside it. Errors carry a code, a
