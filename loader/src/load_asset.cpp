@@ -58,7 +58,16 @@ AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const
 }
 
 Result<LoadedFile> LoadAsset(const std::filesystem::path& path, const AssetOptions& options) {
-  SINEW_TRY_ASSIGN(const FileBytes file, ReadFileWith(options.read_file, path));
+  // The reader for every format, else that of the format the extension names (the content,
+  // which decides, is not read yet).
+  const FileReader* read = &options.read_file;
+  if (!*read) {
+    const AssetFormat format = DetectAssetFormat(path, {});
+    read = IsUsd(format)                  ? &options.usd.read_file
+           : format == AssetFormat::kG4mf ? &options.g4mf.read_file
+                                          : &options.gltf.read_file;
+  }
+  SINEW_TRY_ASSIGN(const FileBytes file, ReadFileWith(*read, path));
   return LoadAssetFromMemory(path, std::span<const uint8_t>(file.data(), file.size), options);
 }
 

@@ -97,6 +97,50 @@ TEST(FileReader, AGltfAndItsBuffersComeFromTheReader) {
   EXPECT_EQ(archive.asked(), asked);
 }
 
+// A buffer's URI that climbs out of the glTF's folder reaches the reader with `..` folded away;
+// bytes a reader gives without padding are padded before simdjson parses them; LoadAsset reads
+// the file itself with the reader of the format its extension names when no reader for every
+// format is given.
+TEST(FileReader, TheReaderGetsFoldedPathsAndItsBytesArePadded) {
+  const std::filesystem::path disk = sinew::testing::TestAssets() / "SimpleMorph";
+  auto gltf = ReadFile(disk / "SimpleMorph.gltf");
+  ASSERT_TRUE(gltf.ok()) << gltf.error().ToString();
+  std::string text(reinterpret_cast<const char*>(gltf->data()), gltf->size);
+  for (const char* name : {"simpleMorphGeometry.bin", "simpleMorphAnimation.bin"}) {
+    const size_t at = text.find(std::string("\"") + name + "\"");
+    ASSERT_NE(at, std::string::npos) << name;
+    text.insert(at + 1, "../bins/");
+  }
+  std::map<std::filesystem::path, std::string> files;
+  files[kArchive / "models" / "morph.gltf"] = text;
+  for (const char* name : {"simpleMorphGeometry.bin", "simpleMorphAnimation.bin"}) {
+    auto bin = ReadFile(disk / name);
+    ASSERT_TRUE(bin.ok()) << bin.error().ToString();
+    files[kArchive / "bins" / name] =
+        std::string(reinterpret_cast<const char*>(bin->data()), bin->size);
+  }
+  std::vector<std::filesystem::path> asked;
+  AssetOptions options;
+  options.gltf.read_file = [&](const std::filesystem::path& path) -> Result<FileBytes> {
+    asked.push_back(path);
+    const auto it = files.find(path);
+    if (it == files.end()) return ErrorInfo{Error::kFileNotFound, "no", path.string(), 0};
+    FileBytes bytes;  // exactly the file: no padding
+    bytes.storage.assign(it->second.begin(), it->second.end());
+    bytes.size = it->second.size();
+    return bytes;
+  };
+  const auto loaded = LoadAsset(kArchive / "models" / "morph.gltf", options);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  EXPECT_EQ(asked,
+            (std::vector<std::filesystem::path>{kArchive / "models" / "morph.gltf",
+                                                kArchive / "bins" / "simpleMorphGeometry.bin",
+                                                kArchive / "bins" / "simpleMorphAnimation.bin"}));
+  EXPECT_EQ(loaded->loaded.external_files,
+            (std::vector<std::filesystem::path>(asked.begin() + 1, asked.end())));
+  EXPECT_EQ(loaded->loaded.asset.meshes[0].primitives[0].targets.size(), 2u);
+}
+
 // A G4MF document whose buffer is a file beside it, in .g4tf text: through LoadG4mf and
 // LoadAsset, whose per-format reader wins over the one for every format.
 TEST(FileReader, AG4mfDocumentAndItsBufferComeFromTheReader) {
@@ -135,7 +179,8 @@ TEST(FileReader, AG4mfDocumentAndItsBufferComeFromTheReader) {
 }
 
 // A USD shot that sublayers a layer and references Pixar's lbs.usda: every layer comes from the
-// reader, the referenced character loads skinned, and the layers are the files read.
+// reader (UsdOptions' alone, for LoadUsd and LoadAsset), the referenced character loads skinned,
+// and the layers are the files read.
 TEST(FileReader, AUsdStageAndTheLayersItNamesComeFromTheReader) {
   Archive archive;
   archive.AddFromDisk(kArchive / "usd" / "chars" / "lbs.usda",
@@ -148,8 +193,8 @@ TEST(FileReader, AUsdStageAndTheLayersItNamesComeFromTheReader) {
   usd.read_file = archive.Reader();
   const auto loaded = LoadUsd(kArchive / "usd" / "shot.usda", usd);
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
-  AssetOptions options;
-  options.read_file = archive.Reader();
+  AssetOptions options;  // USD's reader alone: it reads the shot too (its extension is USD's)
+  options.usd.read_file = archive.Reader();
   const auto detected = LoadAsset(kArchive / "usd" / "shot.usda", options);
   ASSERT_TRUE(detected.ok()) << detected.error().ToString();
   for (const LoadedAsset* l : {&*loaded, &detected->loaded}) {

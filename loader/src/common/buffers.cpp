@@ -40,6 +40,7 @@ LoadStatus ReadBufferUri(const std::filesystem::path& base_dir, std::string_view
     err.where = where.ToString();
     return err;
   }
+  *path = path->lexically_normal();  // "models/../buffers/a.bin" is "buffers/a.bin"
   auto file = ReadFileWith(read, *path);
   if (!file) {
     ErrorInfo err = file.error();

@@ -19,10 +19,10 @@
 namespace sinew::loader {
 
 // Fills `out` with the bytes `uri` names: a base64 `data:` URI, or a relative reference resolved
-// against `base_dir` (percent-decoded) and read whole. `where` (the uri property) is put in front
-// of every error's location. Errors: those of ParseDataUri, DecodeBase64, ResolveRelativeUri and
-// ReadFileWith (through `read`; the message gains the resolved path); kUnsupportedFeature for a
-// data: URI that is not base64. A file read is appended to `files_read`
+// against `base_dir` (percent-decoded, `.` and `..` folded away) and read whole. `where` (the uri
+// property) is put in front of every error's location. Errors: those of ParseDataUri, DecodeBase64,
+// ResolveRelativeUri and ReadFileWith (through `read`; the message gains the resolved path);
+// kUnsupportedFeature for a data: URI that is not base64. A file read is appended to `files_read`
 // (LoadedAsset::external_files).
 LoadStatus ReadBufferUri(const std::filesystem::path& base_dir, std::string_view uri,
                          const Path& where, const FileReader& read, std::vector<uint8_t>* out,

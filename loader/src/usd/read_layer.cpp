@@ -106,10 +106,13 @@ Result<Layer> ComposeLayer(OpenedLayer opened, std::span<const uint8_t> bytes, b
   auto composed = ComposeStage(std::move(opened.layer), opened.name,
                                OpenerFor(bytes, named, options, files_read, usd.read_file), usd);
   // A layer that references the root layer's own file reads it again: that is no file beside it.
+  // (On disk, by any spelling; through the engine's reader, whose files may not be on disk at
+  // all, by its path.)
   if (files_read != nullptr) {
     std::erase_if(*files_read, [&](const std::filesystem::path& p) {
       std::error_code ec;  // (a file that is not there is no root layer)
-      return p.lexically_normal() == root || std::filesystem::equivalent(p, root, ec);
+      return p.lexically_normal() == root ||
+             (!usd.read_file && std::filesystem::equivalent(p, root, ec));
     });
   }
   return composed;

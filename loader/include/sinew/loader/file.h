@@ -12,7 +12,8 @@
 
 namespace sinew::loader {
 
-// A file's bytes followed by at least kReadPadding zero bytes (simdjson's SIMDJSON_PADDING).
+// A file's bytes followed by at least ReadPadding() bytes (simdjson's SIMDJSON_PADDING): zeros
+// where ReadFile, FileBytesOf or ReadFileWith added them.
 struct FileBytes {
   std::vector<uint8_t> storage;  // size() + padding bytes
   size_t size = 0;               // bytes of the file itself
@@ -31,9 +32,12 @@ Result<FileBytes> ReadFile(const std::filesystem::path& path);
 // a virtual file system or a platform's asset store gives its own to the loaders' options
 // (GltfOptions, G4mfOptions, UsdOptions, AssetOptions::read_file), and they read every file
 // through it, each by the path they resolved it to (a buffer's or a layer's URI against the file
-// that names it): the asset's own file when loaded by path, and the files beside it. Its errors
-// are the load's, so it says what is missing where (kFileNotFound, naming the path). Its bytes
-// need no padding (the loader pads them). Called on the loading thread, once per file.
+// that names it, `.` and `..` folded away): the asset's own file when loaded by path, and the
+// files beside it. Its errors are the load's, so it says what is missing where (kFileNotFound,
+// naming the path). Its bytes need no padding (the loader pads them). Called on the loading
+// thread, for each file a load reads (a file named twice may be read twice); the options hold it
+// by value and the loaders copy it, so a reader with state keeps it behind a pointer, and one
+// shared by loads on several threads must be safe to call from them.
 using FileReader = std::function<Result<FileBytes>(const std::filesystem::path& path)>;
 
 // `bytes` copied into a FileBytes, padded: what a FileReader that holds a file in memory returns.

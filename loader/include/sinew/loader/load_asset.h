@@ -40,12 +40,13 @@ struct AssetOptions {
   G4mfOptions g4mf;
   UsdOptions usd;  // for .usda, .usdc and .usdz alike
   // Reads the file LoadAsset is given, and the files beside it for a format whose own read_file
-  // is empty (sinew/loader/file.h); empty: the file system.
+  // is empty (sinew/loader/file.h). Empty: the file LoadAsset is given is read by the read_file
+  // of the format its extension names (the file system where that is empty too).
   FileReader read_file;
 };
 
-// Reads the file (through options.read_file where given), detects its format and loads it with
-// that format's options (its defaults unless given).
+// Reads the file (through options.read_file, or its extension's format's read_file, where given),
+// detects its format and loads it with that format's options (its defaults unless given).
 Result<LoadedFile> LoadAsset(const std::filesystem::path& path, const AssetOptions& options = {});
 
 // The same for a file already read: `bytes` are its contents, `path` where it came from (its
