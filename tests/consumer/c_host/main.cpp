@@ -84,6 +84,32 @@ int CheckHeadless() {
   }
   return 0;
 }
+
+// docs/embedding.md's file reader: the asset served from memory under a path the file system does
+// not have, as an engine's archive would, loads as from disk.
+int CheckFileReader() {
+  const std::filesystem::path path = SINEW_CONSUMER_ASSET;
+  auto bytes = sinew::loader::ReadFile(path);
+  auto from_disk = sinew::loader::LoadAsset(path);
+  if (!bytes || !from_disk) return consumer::Fail("ReadFile / LoadAsset");
+  const std::filesystem::path archived = "/sinew-consumer-archive/CesiumMan.glb";
+  sinew::loader::AssetOptions options;
+  options.read_file =
+      [&](const std::filesystem::path& asked) -> sinew::Result<sinew::loader::FileBytes> {
+    if (asked != archived) {
+      return sinew::ErrorInfo{sinew::Error::kFileNotFound, "not archived", asked.string(), 0};
+    }
+    return sinew::loader::FileBytesOf(std::span(bytes->data(), bytes->size));
+  };
+  auto archived_file = sinew::loader::LoadAsset(archived, options);
+  if (!archived_file) return consumer::Fail("LoadAsset through a FileReader");
+  if (archived_file->loaded.asset.meshes[0].primitives[0].positions !=
+      from_disk->loaded.asset.meshes[0].primitives[0].positions) {
+    return consumer::Fail("an asset read through a FileReader differs from the one on disk");
+  }
+  std::printf("file reader: %s loaded as from disk\n", archived.string().c_str());
+  return 0;
+}
 #endif
 
 }  // namespace
@@ -97,6 +123,7 @@ int main() {
       sinew::Error::kFileNotFound) {
     return consumer::Fail("ReadFile");
   }
+  if (const int failed = CheckFileReader(); failed != 0) return failed;
 #endif
   const bool validation = HasValidationLayer();
   if (!validation && consumer::RunningInCi()) return consumer::Fail("no validation layer in CI");
