@@ -24,6 +24,7 @@
 #include "cpu_copy_bandwidth.h"
 #include "json_writer.h"
 #include "kernel_statistics_report.h"
+#include "load_arguments.h"
 #include "pose_arguments.h"
 #include "sinew/asset/influence_layout.h"
 #include "sinew/asset/morph_deltas.h"
@@ -56,8 +57,9 @@ struct BenchOptions {
   std::vector<uint32_t> influences = {4, 8};
   uint32_t frames = 10;
   uint32_t seed = 1;
-  std::string device;  // "" = SINEW_DEVICE or automatic
-  std::string file;    // a glTF or G4MF file instead of the procedural crowd
+  std::string device;         // "" = SINEW_DEVICE or automatic
+  std::string file;           // a glTF or G4MF file instead of the procedural crowd
+  loader::AssetOptions load;  // FILE's --usd-variant, --usd-fallback
   bool json = false;
   bool skip_gpu = false;
   // The GPU rows alone: no CPU row is timed; each case's CPU reference runs once, untimed, on the
@@ -184,6 +186,8 @@ void PrintHelp() {
       "                    --characters instances (posed along its first clip, if any), in its\n"
       "                    own influence layout and in the other one, instead of the procedural\n"
       "                    crowd\n"
+      "  --usd-variant /PRIM{SET=VARIANT}, --usd-fallback SET=VARIANT,...\n"
+      "                    the variants a USD FILE's sets take (as sinew info takes them)\n"
       "  --characters N    crowd size, or instances of FILE (default 64)\n"
       "  --vertices N      vertices per character (default 20000)\n"
       "  --influences LIST influence counts K to run, comma separated multiples of 4 (default "
@@ -246,6 +250,11 @@ void PrintHelp() {
 std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
+    if (const Parsed parsed = ParseLoadArgument("bench", args, &i, &o->load);
+        parsed != Parsed::kNotMine) {
+      if (parsed == Parsed::kBad) return "a malformed " + std::string(a);
+      continue;
+    }
     const auto value = [&]() -> std::string_view {
       return i + 1 < args.size() ? args[++i] : std::string_view();
     };
@@ -616,7 +625,7 @@ Status AddFileCases(const Asset& a, const BenchOptions& o, std::vector<Case>* ca
 // a message) when the file does not load or has no skinned or morphing mesh instance.
 bool LoadFileCases(const BenchOptions& o, std::vector<Case>* cases, std::string* note) {
   const auto t0 = Clock::now();
-  auto file = loader::LoadAsset(o.file);
+  auto file = loader::LoadAsset(o.file, o.load);
   const double load_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (!file) {
     std::fprintf(stderr, "sinew bench: %s: %s\n", o.file.c_str(), file.error().ToString().c_str());

@@ -1,5 +1,6 @@
-// The command-line options that choose how a file is loaded, which `sinew info`, `bake`, `render`
-// and `convert` share: which variants a USD stage's variant sets take (loader::UsdOptions).
+// The command-line options that choose how a file is loaded, which `sinew info`, `bake`, `render`,
+// `convert` and `bench FILE` share: which variants a USD stage's variant sets take
+// (loader::UsdOptions).
 #pragma once
 
 #include <cstddef>

@@ -354,6 +354,17 @@ TEST(SinewInfo, ListsAStagesVariantSetsAndTheCommandsLoadTheVariantChosen) {
   const std::string baked = ReadText(dir.path() / "baked.usda");
   EXPECT_NE(baked.find("def Xform \"Tiny\""), std::string::npos) << baked;
   EXPECT_EQ(baked.find("Hero"), std::string::npos) << baked;
+  // bench times FILE as chosen: "" leaves it no skinned mesh to time.
+  const std::vector<std::string> bench = {"bench", "stage.usda", "--cpu-only", "--characters",
+                                          "1",     "--frames",   "1",          "--json"};
+  std::vector<std::string> small = bench, none = bench;
+  small.insert(small.end(), {"--usd-variant", "/World{size=small}"});
+  none.insert(none.end(), {"--usd-variant", "/World{size=}"});
+  const ToolRun timed = RunSinew(small, dir.path());
+  EXPECT_EQ(timed.exit_code, 0) << timed.err;
+  const ToolRun untimed = RunSinew(none, dir.path());
+  EXPECT_EQ(untimed.exit_code, 1) << untimed.err;
+  EXPECT_NE(untimed.err.find("no skinned or morphing mesh"), std::string::npos) << untimed.err;
   // (convert writes the character under a root of its own: its loader's warning shows the
   // selection reached it)
   const ToolRun convert = RunSinew(
@@ -367,7 +378,8 @@ TEST(SinewInfo, ListsAStagesVariantSetsAndTheCommandsLoadTheVariantChosen) {
       {"info", "stage.usda"},
       {"bake", "stage.usda", "--out", "x"},
       {"render", "stage.usda", "--out", "x.png"},
-      {"convert", "stage.usda", "out.usda"}};
+      {"convert", "stage.usda", "out.usda"},
+      {"bench", "stage.usda", "--cpu-only"}};
   for (const char* bad : {"World{size=small}", "/World", "/World{size}", "/World{=small}",
                           "/World{size=small}{look=red}", "/World{size=small"}) {
     for (std::vector<std::string> args : commands) {
