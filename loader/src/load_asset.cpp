@@ -53,7 +53,8 @@ AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const
   const std::string extension = LowerCaseExtension(path);
   if (extension == ".usdz") return AssetFormat::kUsdz;
   if (extension == ".usdc") return AssetFormat::kUsdc;
-  if (extension == ".usda") return AssetFormat::kUsda;
+  // (.usd is either encoding: a crate file has its magic, so without one it is text.)
+  if (extension == ".usda" || extension == ".usd") return AssetFormat::kUsda;
   return extension == ".g4tf" || extension == ".g4b" ? AssetFormat::kG4mf : AssetFormat::kGltf;
 }
 

@@ -205,6 +205,12 @@ TEST(FileReader, AUsdStageAndTheLayersItNamesComeFromTheReader) {
     EXPECT_EQ(l->asset.meshes[0].name.substr(0, 7), "/World/");
     EXPECT_EQ(l->asset.skins.size(), 7u);  // as lbs.usda has from disk
   }
+  // A layer named .usd is USD's too, text or crate, and so is its reader.
+  archive.AddFromDisk(kArchive / "usd" / "chars" / "lbs.usd",
+                      sinew::testing::TestConformance() / "usdskel" / "lbs.usda");
+  const auto usd_named = LoadAsset(kArchive / "usd" / "chars" / "lbs.usd", options);
+  ASSERT_TRUE(usd_named.ok()) << usd_named.error().ToString();
+  EXPECT_EQ(usd_named->format, AssetFormat::kUsda);
 }
 
 // What the reader cannot give fails the load, saying what named it; a reader's bytes without

@@ -74,6 +74,7 @@ TEST(LoadAsset, TellsTheFormatByTheExtensionWhateverItsCase) {
   EXPECT_EQ(DetectAssetFormat("a.Usda", {}), AssetFormat::kUsda);
   EXPECT_EQ(DetectAssetFormat("a.USDC", {}), AssetFormat::kUsdc);
   EXPECT_EQ(DetectAssetFormat("a.USDZ", {}), AssetFormat::kUsdz);
+  EXPECT_EQ(DetectAssetFormat("a.usd", {}), AssetFormat::kUsda);  // a crate has its magic
   EXPECT_EQ(DetectAssetFormat("a.GLTF", {}), AssetFormat::kGltf);
   // G4MF's asset has a dimension and no version: the glTF loader would refuse it.
   const auto dir = std::filesystem::temp_directory_path() / "sinew_upper_case_extension";

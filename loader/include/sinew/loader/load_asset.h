@@ -26,7 +26,8 @@ constexpr bool IsUsd(AssetFormat format) noexcept {
 
 // By content first (the GLB magic "glTF", the .g4b magic "G4MF", the "#usda" header, the crate
 // magic "PXR-USDC", a zip archive's "PK\3\4" for .usdz), then by extension, whatever its case
-// (.g4tf and .g4b are G4MF, .usda, .usdc and .usdz USD); anything else is taken for glTF JSON.
+// (.g4tf and .g4b are G4MF; .usda, .usdc, .usdz and .usd USD, .usd as text); anything else is
+// taken for glTF JSON.
 AssetFormat DetectAssetFormat(const std::filesystem::path& path, std::span<const uint8_t> bytes);
 
 struct LoadedFile {
@@ -49,8 +50,9 @@ struct AssetOptions {
 // detects its format and loads it with that format's options (its defaults unless given).
 Result<LoadedFile> LoadAsset(const std::filesystem::path& path, const AssetOptions& options = {});
 
-// The same for a file already read: `bytes` are its contents, `path` where it came from (its
-// extension helps detect the format; glTF and G4MF resolve their external buffers next to it).
+// The same for a file already read: `bytes` are its contents, followed by ReadPadding() readable
+// bytes for glTF and G4MF (as FileBytes are); `path` where it came from (its extension helps
+// detect the format; the files beside it are resolved against it).
 Result<LoadedFile> LoadAssetFromMemory(const std::filesystem::path& path,
                                        std::span<const uint8_t> bytes,
                                        const AssetOptions& options = {});
