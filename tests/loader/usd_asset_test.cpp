@@ -1560,6 +1560,36 @@ TEST(UsdAsset, RefusesNonFiniteTransformsAndAnimationValues) {
   Load(with(unbound, "5: [(0, 4, 0)]", "5: [(0, nan, 0)]"));
 }
 
+// A transform op that is not finite (its value, or the first sample read for it; a double past a
+// float's range), ops that compose to an infinite transform, and a prim whose transform in the
+// world is infinite are kNonFiniteValue: every point below would be NaN (a fuzzer's find: an
+// infinite rotateZ on a SkelRoot loaded, and posing it failed). An op xformOpOrder does not name
+// is not read.
+TEST(UsdAsset, RefusesTransformOpsThatAreNotFinite) {
+  const auto xform = [](const std::string& ops, const std::string& order,
+                        const std::string& child = "") {
+    return "#usda 1.0\ndef Xform \"A\" {\n" + ops + "    uniform token[] xformOpOrder = [" + order +
+           "]\n" + child + "}\n";
+  };
+  ExpectError(xform("    float xformOp:rotateZ = inf\n", "\"xformOp:rotateZ\""),
+              Error::kNonFiniteValue, "/A.xformOp:rotateZ", "number 0 is not finite");
+  ExpectError(xform("    float xformOp:rotateZ.timeSamples = { 1: None, 1: -inf, 2: 0 }\n",
+                    "\"xformOp:rotateZ\""),
+              Error::kNonFiniteValue, "/A.xformOp:rotateZ");
+  ExpectError(xform("    double3 xformOp:scale = (1, 1e300, 1)\n", "\"xformOp:scale\""),
+              Error::kNonFiniteValue, "/A.xformOp:scale", "number 1 is not finite, or past");
+  ExpectError(xform("    double3 xformOp:scale = (1e30, 1, 1)\n"
+                    "    double3 xformOp:scale:again = (1e30, 1, 1)\n",
+                    "\"xformOp:scale\", \"xformOp:scale:again\""),
+              Error::kNonFiniteValue, "/A.xformOpOrder", "up to xformOp:scale:again");
+  ExpectError(xform("    double3 xformOp:scale = (1e30, 1, 1)\n", "\"xformOp:scale\"",
+                    "    def Xform \"B\" {\n        double3 xformOp:scale = (1e30, 1, 1)\n"
+                    "        uniform token[] xformOpOrder = [\"xformOp:scale\"]\n    }\n"),
+              Error::kNonFiniteValue, "/A/B.xformOpOrder", "in the world");
+  Load(xform("    float xformOp:rotateZ = inf\n    float xformOp:rotateX = 90\n",
+             "\"xformOp:rotateX\""));
+}
+
 // Influences and offsets of another type than UsdSkel's (int[] indices, float[] weights,
 // vector3f[] offsets) are kWrongType naming both types, not a count that does not match.
 TEST(UsdAsset, RefusesInfluencesAndOffsetsOfAnotherType) {

@@ -163,12 +163,37 @@ struct LoadState {
   }
 };
 
+// The position of the first number of `v` that is not finite once a float, or -1 (its float or
+// double numbers; other storage has none to check). A double past a float's range would be an
+// infinity in the asset, which holds floats.
+int64_t FirstNonFinite(const Value& v) {
+  const auto first = [](auto numbers) -> int64_t {
+    for (size_t i = 0; i < numbers.size(); ++i) {
+      if (!(std::fabs(numbers[i]) <= double(std::numeric_limits<float>::max()))) return int64_t(i);
+    }
+    return -1;
+  };
+  const int64_t f = first(v.floats());
+  return f >= 0 ? f : first(v.doubles());
+}
+
+// Whether every entry of `m` is finite.
+bool Finite(const Float4x4& m) {
+  for (const auto& column : m.m) {
+    for (const float x : column) {
+      if (!std::isfinite(x)) return false;
+    }
+  }
+  return true;
+}
+
 // The local transform `prim`'s xformOpOrder composes (identity when unauthored), each op's default
 // value: translate, scale, rotateX/Y/Z, rotateXYZ (and the other five orders), orient and
 // transform, each optionally "!invert!". An op whose time samples change is read at its first
 // sample (warned); one whose samples all hold one value is that value. `!resetXformStack!`
 // discards the ops before it and sets *resets: the transform is then the prim's in the world, as
-// UsdGeomXformable reads it.
+// UsdGeomXformable reads it. An op value that is not finite, or ops that compose to a transform
+// that is not (scales past a float's range), are kNonFiniteValue: every point below would be.
 LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out, bool* resets) {
   *out = Float4x4{};
   *resets = false;
@@ -199,6 +224,11 @@ LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out, bool* r
              std::string(value || Blocked(a) ? "blocked with None" : "declared without a value") +
                  ": the identity, as UsdGeom reads it");
       continue;
+    }
+    if (const int64_t i = FirstNonFinite(*value); i >= 0) {
+      return {Error::kNonFiniteValue,
+              "number " + std::to_string(i) + " is not finite, or past a float's range",
+              prim.path + "." + name};
     }
     const std::vector<double> v = NumbersOf(*value);
     const std::string_view kind = std::string_view(name).substr(sizeof("xformOp:") - 1);
@@ -249,6 +279,13 @@ LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out, bool* r
       m = inverse;
     }
     *out = Multiply(*out, m);  // the first op is the outermost
+    if (!Finite(*out)) {
+      return {Error::kNonFiniteValue,
+              "the ops up to " + name +
+                  " compose to a transform that is "
+                  "not finite",
+              where};
+    }
   }
   return {};
 }
@@ -298,6 +335,11 @@ LoadStatus AddNodes(LoadState& c) {
     bool resets = false;
     SINEW_TRY(LocalTransform(c, p, &local, &resets));
     const Float4x4 in_world = parent < 0 || resets ? local : Multiply(world[size_t(parent)], local);
+    if (!Finite(in_world)) {
+      return {Error::kNonFiniteValue,
+              "its transform in the world (its ancestors' and its own) is not finite",
+              p.path + ".xformOpOrder"};
+    }
     if (resets && parent >= 0) {
       // The node stays under its parent: its local transform undoes the parent's world one.
       Float4x4 inverse;
@@ -326,20 +368,6 @@ LoadStatus AddNodes(LoadState& c) {
   // A skeleton's node gets its root joints as more children when they are added (AddSkeletons).
   for (size_t n = 0; n < children.size(); ++n) c.asset->SetChildren(n, children[n]);
   return {};
-}
-
-// The position of the first number of `v` that is not finite once a float, or -1 (its float or
-// double numbers; other storage has none to check). A double past a float's range would be an
-// infinity in the asset, which holds floats.
-int64_t FirstNonFinite(const Value& v) {
-  const auto first = [](auto numbers) -> int64_t {
-    for (size_t i = 0; i < numbers.size(); ++i) {
-      if (!(std::fabs(numbers[i]) <= double(std::numeric_limits<float>::max()))) return int64_t(i);
-    }
-    return -1;
-  };
-  const int64_t f = first(v.floats());
-  return f >= 0 ? f : first(v.doubles());
 }
 
 // NaN or an infinity in what UsdSkel poses with — a loaded Skeleton's rest and bind transforms,
