@@ -136,17 +136,15 @@ const std::string* SelectionIn(const Tree& tree, std::string_view set,
 }
 
 // The variants the specs of `tree` hold in `set`, by name, each once (as Pcp gathers a set's
-// variants over the layers of a stack).
+// variants over the layers of a stack). A variant's contents are named after the variant.
 std::vector<std::string> VariantNames(const Tree& tree, std::string_view set) {
   std::vector<std::string> names;
   for (const auto& [member, prim] : tree.specs) {
     if (!prim->variants) continue;
-    std::string prefix = VariantPath(prim->path, set, "");  // "/A{set=}"
-    prefix.pop_back();
     for (const uint32_t c : prim->variants->contents) {
-      const std::string& path = member->layer->prims[c].path;
-      if (path.size() > prefix.size() + 1 && path.starts_with(prefix) && path.back() == '}') {
-        names.emplace_back(path, prefix.size(), path.size() - prefix.size() - 1);
+      const Prim& variant = member->layer->prims[c];
+      if (variant.path == VariantPath(prim->path, set, variant.name)) {
+        names.push_back(variant.name);
       }
     }
   }
