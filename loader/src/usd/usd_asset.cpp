@@ -177,16 +177,6 @@ int64_t FirstNonFinite(const Value& v) {
   return f >= 0 ? f : first(v.doubles());
 }
 
-// Whether every entry of `m` is finite.
-bool Finite(const Float4x4& m) {
-  for (const auto& column : m.m) {
-    for (const float x : column) {
-      if (!std::isfinite(x)) return false;
-    }
-  }
-  return true;
-}
-
 // The local transform `prim`'s xformOpOrder composes (identity when unauthored), each op's default
 // value: translate, scale, rotateX/Y/Z, rotateXYZ (and the other five orders), orient and
 // transform, each optionally "!invert!". An op whose time samples change is read at its first
@@ -279,12 +269,9 @@ LoadStatus LocalTransform(LoadState& c, const Prim& prim, Float4x4* out, bool* r
       m = inverse;
     }
     *out = Multiply(*out, m);  // the first op is the outermost
-    if (!Finite(*out)) {
+    if (!IsFinite(*out)) {
       return {Error::kNonFiniteValue,
-              "the ops up to " + name +
-                  " compose to a transform that is "
-                  "not finite",
-              where};
+              "the ops up to " + name + " compose to a transform that is not finite", where};
     }
   }
   return {};
@@ -335,7 +322,7 @@ LoadStatus AddNodes(LoadState& c) {
     bool resets = false;
     SINEW_TRY(LocalTransform(c, p, &local, &resets));
     const Float4x4 in_world = parent < 0 || resets ? local : Multiply(world[size_t(parent)], local);
-    if (!Finite(in_world)) {
+    if (!IsFinite(in_world)) {
       return {Error::kNonFiniteValue,
               "its transform in the world (its ancestors' and its own) is not finite",
               p.path + ".xformOpOrder"};

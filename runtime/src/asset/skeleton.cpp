@@ -1,18 +1,6 @@
 #include "sinew/asset/skeleton.h"
 
-#include <cmath>
-
 namespace sinew {
-namespace {
-
-bool IsFinite(const Float4x4& a) {
-  for (const auto& column : a.m)
-    for (float v : column)
-      if (!std::isfinite(v)) return false;
-  return true;
-}
-
-}  // namespace
 
 Status Skeleton::Validate() const {
   const size_t n = joint_count();

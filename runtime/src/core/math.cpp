@@ -19,6 +19,15 @@ Float4x4 Multiply(const Float4x4& a, const Float4x4& b) {
   return out;
 }
 
+bool IsFinite(const Float4x4& a) {
+  for (const auto& column : a.m) {
+    for (const float v : column) {
+      if (!std::isfinite(v)) return false;
+    }
+  }
+  return true;
+}
+
 bool Invert(const Float4x4& a, Float4x4* out) {
   // Cofactor expansion in double, rounded once to float (docs/semantics.md, "Float and double").
   double m[16];

@@ -39,6 +39,8 @@ struct Quat {
 Float4x4 Multiply(const Float4x4& a, const Float4x4& b);
 // Inverse of a general 4x4 matrix; returns false (and leaves *out untouched) when singular.
 bool Invert(const Float4x4& a, Float4x4* out);
+// Whether every entry of `a` is finite.
+bool IsFinite(const Float4x4& a);
 Float4x4 Translation(float x, float y, float z);
 Float4x4 Scaling(float x, float y, float z);
 // Rotation of `radians` about the unit axis (x, y, z).
