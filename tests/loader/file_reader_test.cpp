@@ -243,6 +243,12 @@ TEST(FileReader, TheReadersErrorsAreTheLoadsAndItsBytesAreChecked) {
     return bytes;
   };
   EXPECT_TRUE(LoadAsset(kArchive / "lights.usda", options).ok());
+  // What the loaders get from such a reader is padded as ReadFile's bytes are.
+  auto padded = ReadFileWith(options.read_file, kArchive / "lights.usda");
+  ASSERT_TRUE(padded.ok()) << padded.error().ToString();
+  EXPECT_EQ(padded->size, text.size());
+  EXPECT_EQ(padded->storage.size(), text.size() + ReadPadding());
+  EXPECT_EQ(std::string(padded->storage.begin(), padded->storage.begin() + 8), text.substr(0, 8));
   options.read_file = [&](const std::filesystem::path&) -> Result<FileBytes> {
     FileBytes bytes = FileBytesOf(std::span(reinterpret_cast<const uint8_t*>(text.data()), 4));
     bytes.size = bytes.storage.size() + 1;
