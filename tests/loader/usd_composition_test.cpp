@@ -26,6 +26,7 @@
 #include "usd/crate_writer.h"
 #include "usd/usda_parser.h"
 #include "usd/usdz_package.h"
+#include "usd_compose_test_util.h"
 
 namespace sinew::loader {
 namespace {
@@ -176,21 +177,6 @@ TEST(UsdReferences, APackageReferencesTheLayersItHolds) {
   EXPECT_NE(refused.error().message.find("/World/Hero references @./parts/legs.usda@"),
             std::string::npos)
       << refused.error().ToString();
-}
-
-// `text` read and its references composed (within itself).
-// The float at `property` ("/prim.name") of `layer`; NaN where there is none.
-float FloatAt(const usd::Layer& layer, const std::string& property) {
-  const usd::Attribute* a = layer.FindAttribute(property);
-  if (a == nullptr || a->UnblockedDefault() == nullptr) return std::nanf("");
-  const std::span<const float> floats = a->UnblockedDefault()->floats();
-  return floats.empty() ? std::nanf("") : floats[0];
-}
-
-Result<usd::Layer> Composed(std::string_view text, const UsdOptions& options = {}) {
-  auto layer = usd::ReadUsda(text);
-  if (!layer.ok()) return layer.status();
-  return usd::ComposeStage(std::move(*layer), "", {}, options);
 }
 
 // A referencing prim's apiSchemas, list edits and properties compose over the referenced ones:
@@ -619,21 +605,6 @@ TEST(UsdSubLayers, AShotComposesItsSubLayersStrongestFirstUnderItsOwnOpinions) {
   auto packaged = LoadUsdFromMemory(ShotPackage());
   ASSERT_TRUE(packaged.ok()) << packaged.error().ToString();
   ExpectTheShot(*packaged);
-}
-
-// `text` read as the layer "shot.usda" and composed, the files it names taken from `files`.
-Result<usd::Layer> ComposedWith(std::string_view text,
-                                const std::map<std::string, std::string>& files,
-                                const UsdOptions& options = {}) {
-  auto layer = usd::ReadUsda(text);
-  if (!layer.ok()) return layer.status();
-  const usd::LayerOpener open = [&](const std::string& name) -> Result<usd::OpenedLayer> {
-    const auto it = files.find(name);
-    if (it == files.end()) return Status(Error::kFileNotFound, "no such file", name);
-    SINEW_TRY_ASSIGN(usd::Layer read, usd::ReadUsda(it->second));
-    return usd::OpenedLayer{std::move(read), name};
-  };
-  return usd::ComposeStage(std::move(*layer), "shot.usda", open, options);
 }
 
 // The times of `attribute`'s samples in `layer`.
@@ -1653,10 +1624,10 @@ TEST(UsdInherits, ClassesComposeInTheLayerStackAndInTurn) {
 }
 
 // A referenced asset's prim that inherits a class of its own layer brings the class's opinions
-// with it, below the referencing prim's own; a stage that writes that class as well (which USD
-// composes over the asset, as an implied inherit) is refused, naming both paths. A class met
-// again through a reference within its own layer stack composes once.
-TEST(UsdInherits, AReferencedAssetsClassComesWithItAndAnImpliedClassIsRefused) {
+// with it, below the referencing prim's own; a stage that writes that class as well composes it
+// over the asset (an implied inherit: tests/loader/usd_implied_classes_test.cpp has the rest).
+// A class met again through a reference within its own layer stack composes once.
+TEST(UsdInherits, AReferencedAssetsClassComesWithItAndTheStagesOwnClassOverridesIt) {
   const std::string asset =
       "#usda 1.0\n(\n    defaultPrim = \"Model\"\n)\n"
       "class \"_class_Model\" {\n    float c = 1\n    float d = 1\n}\n"
@@ -1675,13 +1646,10 @@ TEST(UsdInherits, AReferencedAssetsClassComesWithItAndAnImpliedClassIsRefused) {
       "#usda 1.0\nclass \"_class_Model\" {\n    float c = 5\n}\n"
       "def \"Hero\" (\n    references = @asset.usda@\n) {}\n",
       {{"asset.usda", asset}});
-  ASSERT_FALSE(implied.ok());
-  EXPECT_EQ(implied.code(), Error::kUnsupportedFeature);
-  EXPECT_EQ(implied.error().where, "/Hero");
-  EXPECT_NE(implied.error().message.find("inherits </_class_Model>, and the layer stack it lands "
-                                         "in writes </_class_Model>"),
-            std::string::npos)
-      << implied.error().ToString();
+  ASSERT_TRUE(implied.ok()) << implied.error().ToString();
+  EXPECT_EQ(FloatAt(*implied, "/Hero.c"), 5.0f);
+  EXPECT_EQ(FloatAt(*implied, "/Hero.d"), 1.0f);
+  EXPECT_EQ(FloatAt(*implied, "/Hero.m"), 1.0f);
 }
 
 // A character whose SkelRoot inherits a class that references the body: it loads skinned, its
@@ -1756,11 +1724,13 @@ TEST(UsdInherits, AClassThatAReferenceBringsTooTakesTheReferencesPlace) {
             std::vector<std::string>{"/A/y"});  // outside /F: kept
 }
 
-// Implied inherits are refused only where they would add opinions: a local class of a referenced
-// model composes when the referencing stage writes nothing at the class's mapped path (what the
-// reference brings there is the same class again), and so does a root class the referencing prim
-// inherits itself; a class inside a class that the inheriting prim overrides is refused.
-TEST(UsdInherits, AnImpliedClassIsRefusedOnlyWhereALayerWritesIt) {
+// A local class of a referenced model lands under the referencing prim, where the referencing
+// stage's opinions compose over the model's, the instance's own opinion still the stronger (the
+// class the reference brings again keeps its place below it); a root class the referencing
+// prim inherits itself composes once; an `over` there that writes nothing changes nothing; one
+// that adds a child, specializes a class or writes inside a variant composes that; a class
+// inside a class that the inheriting prim overrides composes the override.
+TEST(UsdInherits, AReferencedModelsLocalClassTakesTheReferencingStagesOpinions) {
   const std::string model =
       "#usda 1.0\n"
       "def \"Model\" {\n    class \"Local\" {\n        float attr = 4\n        float k = 4\n    }\n"
@@ -1778,42 +1748,48 @@ TEST(UsdInherits, AnImpliedClassIsRefusedOnlyWhereALayerWritesIt) {
   EXPECT_EQ(FloatAt(*composed, "/Model_1/Instance.k"), 4.0f);
   EXPECT_EQ(FloatAt(*composed, "/Char.w"), 2.0f);
   EXPECT_EQ(FloatAt(*composed, "/Char.v"), 3.0f);
-  // An empty `over` at the implied path says nothing; one with a child would bring the child.
   const std::string reference =
       "#usda 1.0\ndef \"A\" (\n    references = @model.usda@</Model>\n) {\n";
+  const Result<usd::Layer> written = ComposedWith(
+      reference + "    over \"Local\" {\n        float k = 5\n        float attr = 5\n    }\n}\n",
+      {{"model.usda", model}});
+  ASSERT_TRUE(written.ok()) << written.error().ToString();
+  EXPECT_EQ(FloatAt(*written, "/A/Instance.k"), 5.0f);
+  EXPECT_EQ(FloatAt(*written, "/A/Instance.attr"), 5.0f);  // the stage's class over the model
   const Result<usd::Layer> empty =
       ComposedWith(reference + "    over \"Local\" {}\n}\n", {{"model.usda", model}});
   ASSERT_TRUE(empty.ok()) << empty.error().ToString();
   EXPECT_EQ(FloatAt(*empty, "/A/Instance.k"), 4.0f);
+  EXPECT_EQ(FloatAt(*empty, "/A/Instance.attr"), 3.0f);
   const Result<usd::Layer> child =
-      ComposedWith(reference + "    over \"Local\" {\n        over \"G\" {}\n    }\n}\n",
+      ComposedWith(reference + "    over \"Local\" {\n        def \"G\" {}\n    }\n}\n",
                    {{"model.usda", model}});
-  EXPECT_EQ(child.code(), Error::kUnsupportedFeature);
-  // An `over` that only specializes says something; so does a spec in a variant above.
+  ASSERT_TRUE(child.ok()) << child.error().ToString();
+  EXPECT_NE(child->FindPrim("/A/Instance/G"), nullptr);
+  // A class the stage's class specializes is weaker than the model's class.
   const Result<usd::Layer> specializes =
       ComposedWith(reference +
                        "    over \"Local\" (\n        specializes = </Other>\n    ) {}\n}\n"
-                       "class \"Other\" {\n    float k = 9\n}\n",
+                       "class \"Other\" {\n    float k = 9\n    float o = 9\n}\n",
                    {{"model.usda", model}});
-  EXPECT_EQ(specializes.code(), Error::kUnsupportedFeature);
+  ASSERT_TRUE(specializes.ok()) << specializes.error().ToString();
+  EXPECT_EQ(FloatAt(*specializes, "/A/Instance.k"), 4.0f);
+  EXPECT_EQ(FloatAt(*specializes, "/A/Instance.o"), 9.0f);
   const Result<usd::Layer> variant = ComposedWith(
       "#usda 1.0\ndef \"A\" (\n    references = @model.usda@</Model>\n    variantSets = \"v\"\n"
       "    variants = { string v = \"x\" }\n) {\n    variantSet \"v\" = {\n"
       "        \"x\" {\n            over \"Local\" {\n                float k = 9\n"
       "            }\n        }\n    }\n}\n",
       {{"model.usda", model}});
-  EXPECT_EQ(variant.code(), Error::kUnsupportedFeature);
+  ASSERT_TRUE(variant.ok()) << variant.error().ToString();
+  EXPECT_EQ(FloatAt(*variant, "/A/Instance.k"), 9.0f);
   const Result<usd::Layer> nested = Composed(
       "#usda 1.0\nclass \"C\" {\n    def \"X\" (\n        inherits = </C/K>\n    ) {}\n"
-      "    class \"K\" {\n        float v = 3\n    }\n}\n"
+      "    class \"K\" {\n        float v = 3\n        float u = 3\n    }\n}\n"
       "def \"A\" (\n    inherits = </C>\n) {\n    over \"K\" {\n        float v = 2\n    }\n}\n");
-  ASSERT_FALSE(nested.ok());
-  EXPECT_EQ(nested.code(), Error::kUnsupportedFeature);
-  EXPECT_EQ(nested.error().where, "/A/X");
-  EXPECT_NE(nested.error().message.find("inherits </C/K>, and the layer stack it lands in writes "
-                                        "</A/K>"),
-            std::string::npos)
-      << nested.error().ToString();
+  ASSERT_TRUE(nested.ok()) << nested.error().ToString();
+  EXPECT_EQ(FloatAt(*nested, "/A/X.v"), 2.0f);
+  EXPECT_EQ(FloatAt(*nested, "/A/X.u"), 3.0f);
 }
 
 // Inherits Pcp reports as cycles: of the prim itself, an ancestor or a descendant, and classes
@@ -1896,9 +1872,9 @@ TEST(UsdSpecializes, ASpecializedClassIsWeakerThanEverythingElseThePrimHolds) {
 }
 
 // A referenced prim's specialized class is weaker than the referencing prim's other references
-// too, though that reference is the stronger; a stage that writes the class as well (which USD
-// composes as an implied specialize) is refused; so are specializes of the prim itself, an
-// ancestor or a descendant.
+// too, though that reference is the stronger; a stage that writes the class as well composes
+// it over the referenced one (an implied specialize), still below the reference; specializes of
+// the prim itself, an ancestor or a descendant are refused.
 TEST(UsdSpecializes, AReferencedPrimsSpecializedClassIsWeakerThanEveryReference) {
   const std::string asset =
       "#usda 1.0\nclass \"S\" {\n    float v = 1\n    float w = 1\n}\n"
@@ -1914,7 +1890,9 @@ TEST(UsdSpecializes, AReferencedPrimsSpecializedClassIsWeakerThanEveryReference)
       "#usda 1.0\nclass \"S\" {\n    float v = 3\n}\n"
       "def \"A\" (\n    references = @asset.usda@</M>\n) {}\n",
       {{"asset.usda", asset}});
-  EXPECT_EQ(implied.code(), Error::kUnsupportedFeature) << implied.error().ToString();
+  ASSERT_TRUE(implied.ok()) << implied.error().ToString();
+  EXPECT_EQ(FloatAt(*implied, "/A.v"), 3.0f);
+  EXPECT_EQ(FloatAt(*implied, "/A.w"), 1.0f);
   const Result<usd::Layer> cycle = Composed(
       "#usda 1.0\ndef \"A\" {\n    def \"B\" (\n        specializes = </A>\n    ) {}\n}\n");
   EXPECT_EQ(cycle.code(), Error::kInvalidReference);

@@ -64,6 +64,17 @@ struct Branch {
   // The tree's paths into this one's namespace (innermost first), and its times onto this one's.
   std::shared_ptr<const std::vector<PathStep>> steps;
   LayerOffset time;
+  // A class of this stack that USD implies (Composer::AddImpliedClasses): Flatten composes it
+  // once everything else of the prim is in, and lets it add only what nothing else brought.
+  bool implied = false;
+};
+// A class a tree's prim inherits (or specializes), directly, through a class, or through what
+// an arc brings: its path in the tree's namespace (it lands on the tree's own path), and how
+// many levels below the prim whose arc it is the tree's prim is (0 for the prim's own arc).
+struct ClassSite {
+  std::string path;
+  size_t below = 0;
+  ArcKind kind = ArcKind::kInherit;
 };
 struct Tree {
   const LayerStack* stack = nullptr;
@@ -78,6 +89,8 @@ struct Tree {
   // `branches`: Composer::Flatten adds them.
   std::vector<std::string> variant_sets;
   std::vector<const Tree*> variant_owners;
+  // The classes its prim inherits or specializes, each path once (Composer::AddImpliedClasses).
+  std::vector<ClassSite> class_sites;
   int height = 0;     // the most arcs followed down from here
   bool empty = true;  // no opinion here nor in any branch, and no variant that could hold one
 };
@@ -613,7 +626,7 @@ class Composer {
         SINEW_TRY_ASSIGN(std::shared_ptr<const Tree> below,
                          TreeAt(b.tree->stack, b.tree->path + std::string(name), where));
         if (!below->empty)
-          tree->branches.push_back({std::move(below), b.kind, b.depth, b.steps, b.time});
+          tree->branches.push_back({std::move(below), b.kind, b.depth, b.steps, b.time, b.implied});
       }
     }
     if (!tree->specs.empty()) {
@@ -621,6 +634,7 @@ class Composer {
       SINEW_TRY(AddClasses(tree.get(), ArcKind::kInherit, depth, where));
       SINEW_TRY(AddClasses(tree.get(), ArcKind::kSpecialize, depth, where));
     }
+    SINEW_TRY(AddImpliedClasses(tree.get(), where));
     for (size_t i = tree->specs.size(); i-- > 0;) {
       if (const PrimVariants* v = tree->specs[i].second->variants.get()) {
         ApplyListOp(
@@ -753,6 +767,73 @@ class Composer {
     return {};
   }
 
+  // USD's implied classes. A class that a prim brought by one of the tree's arcs inherits or
+  // specializes — itself, through a class, or through its own arcs — is a class of this tree's
+  // layer stack too, at its path mapped across the arc (a path outside the arc's prim keeps its
+  // place, as Pcp's map functions keep the root: a shot's `over "_class_Model"` changes every
+  // model it references; a model's local class lands under the referencing prim), landing on
+  // this tree's prim: what this stack holds there composes as the tree's own class (`implied`).
+  // The classes are gathered in `class_sites` whether or not this stack holds anything there,
+  // for a stack above. A class met again at its own place (an arc within one stack that keeps
+  // its path) implies nothing; one that lands on the prim itself, an ancestor or a descendant
+  // is refused as an inherit of one is. The classes of a variant's contents are chosen later
+  // (Flatten): NoImpliedClass checks those.
+  Status AddImpliedClasses(Tree* tree, const std::string& where) {
+    const size_t arcs = tree->branches.size();
+    std::unordered_set<std::string> seen;
+    const auto add = [&](ClassSite site) -> Status {
+      SINEW_TRY(Spend(Bytes(site.path), where));
+      tree->class_sites.push_back(std::move(site));
+      return {};
+    };
+    const std::string at = WithoutVariants(tree->path);
+    for (size_t i = 0; i < arcs; ++i) {
+      const Branch b = tree->branches[i];  // (a copy: implied branches join the vector)
+      const PathStep& step = b.steps->front();
+      if ((b.kind == ArcKind::kInherit || b.kind == ArcKind::kSpecialize) &&
+          seen.insert(b.tree->path).second) {
+        SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind}));
+      }
+      for (const ClassSite& site : b.tree->class_sites) {
+        std::string path =
+            Within(site.path, step.from) ? step.to + site.path.substr(step.from.size()) : site.path;
+        if (!seen.insert(path).second) continue;
+        SINEW_TRY(add({path, site.below, site.kind}));
+        if (b.tree->stack == tree->stack && path == site.path) continue;  // its own place
+        const std::string landed = WithoutVariants(path);
+        if (Within(at, landed) || Within(landed, at)) {
+          return Status(Error::kInvalidReference,
+                        "a prim its arcs bring inherits a class that lands at <" + path +
+                            "> here (an implied inherit), the prim itself, one of its ancestors "
+                            "or one of its descendants",
+                        where);
+        }
+        if (arc_depth_ >= kMaxReferenceDepth) {
+          return Status(Error::kUnsupportedFeature,
+                        "references nested deeper than " + std::to_string(kMaxReferenceDepth),
+                        where);
+        }
+        ++arc_depth_;
+        auto there = TreeAt(tree->stack, path, where);
+        --arc_depth_;
+        if (!there.ok()) return there.status();
+        if ((*there)->empty || std::any_of(tree->branches.begin(), tree->branches.end(),
+                                           [&](const Branch& c) { return c.tree == *there; })) {
+          continue;
+        }
+        SINEW_TRY(Spend(sizeof(Branch), where));
+        auto steps = std::make_shared<std::vector<PathStep>>();
+        steps->push_back({std::move(path), tree->path, true});
+        // (Ranked by the depth of the prim whose arc it is, which a reference to a prim deeper
+        // than this one may put above the root.)
+        const size_t depth = tree->depth > site.below ? tree->depth - site.below : 0;
+        tree->branches.push_back(
+            {std::move(there).value(), site.kind, depth, std::move(steps), {}, true});
+      }
+    }
+    return {};
+  }
+
   // `tree`'s opinions, then its branches' (strongest first, depth first), its paths mapped by
   // `steps` and its times by `time` onto the composed layer's. A tree met again on another way
   // (a diamond) adds nothing: its opinions are in the stack already, stronger. The classes it
@@ -809,7 +890,7 @@ class Composer {
       const std::string landed = MapPath(*steps, owner).value_or(owner);
       const size_t depth = size_t(std::count(landed.begin(), landed.end(), '/'));
       Deferred d{b.tree.get(), std::move(map), time, arcs + 1, referrers_, depth};
-      d.referrers.push_back({tree.stack, steps->size()});
+      d.referrers.push_back({&tree, steps->size()});
       deferred_.push_back(std::move(d));
     }
     // This tree's own sets with no variant chosen yet are open before any its classes bring, as
@@ -826,14 +907,31 @@ class Composer {
     // class brings that a reference does (Pcp adds the arcs of references first, and then no
     // class arc to a prim already there). A class met inside a class is checked the same way as
     // one met through a reference (NoImpliedClass).
+    // An implied class waits (implied_) until the rest of the prim is in, keeping its place: Pcp
+    // adds it once the arcs that imply it are, and no prim a second time, so a class it brings
+    // again (a model's local class, which the reference brings too) keeps its place below the
+    // model's own opinions.
     for (const Branch& b : tree.branches) {
       if (b.kind != ArcKind::kInherit || referenced_.contains(b.tree.get())) continue;
       SINEW_TRY(NoImpliedClass(*b.tree, *steps, *visited, where));
-      referrers_.push_back({tree.stack, steps->size()});
-      ++in_class_;
       // An arc of this tree's prim, not one descended from an ancestor's.
-      direct_class_ = b.depth == tree.depth;
+      const bool direct = b.depth == tree.depth;
+      if (b.implied && in_implied_ == 0) {
+        auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
+        map->insert(map->end(), steps->begin(), steps->end());
+        Deferred d{b.tree.get(), std::move(map), time, arcs + 1, referrers_};
+        d.referrers.push_back({&tree, steps->size()});
+        d.at = out->size();
+        d.direct = direct;
+        implied_.push_back(std::move(d));
+        continue;
+      }
+      referrers_.push_back({&tree, steps->size()});
+      ++in_class_;
+      in_implied_ += b.implied;
+      direct_class_ = direct;
       const Status followed = follow(b);
+      in_implied_ -= b.implied;
       --in_class_;
       referrers_.pop_back();
       SINEW_TRY(followed);
@@ -874,7 +972,7 @@ class Composer {
     }
     for (const Branch& b : tree.branches) {
       if (b.kind == ArcKind::kInherit || b.kind == ArcKind::kSpecialize) continue;
-      referrers_.push_back({tree.stack, steps->size()});
+      referrers_.push_back({&tree, steps->size()});
       const Status followed = follow(b);
       referrers_.pop_back();
       SINEW_TRY(followed);
@@ -882,33 +980,41 @@ class Composer {
     return {};
   }
 
-  // USD's implied inherits: a class met through a reference or inside another class is a class
-  // of the referencing (or inheriting) prim's layer stack too, at its path mapped there (a root
-  // prim's path staying as it is), and what that stack writes there is composed, stronger than
-  // the reference or the outer class. sinew composes a class where it is met only, so it refuses
-  // a stage where such a stack (referrers_) writes a spec at the mapped path, in a layer or in a
-  // variant of a prim above it; where none does, the implied class adds nothing (what arcs bring
-  // to that path is in the stage already, and Pcp adds no prim twice). So does a class met again
-  // at its own place, or one the composed prim's stronger opinions brought already (`visited`:
-  // Pcp reuses that arc). `class_tree`: the class's tree, in the namespace that `steps` maps
-  // onto the composed layer's.
+  // The implied classes that AddImpliedClasses cannot see: a class met inside a variant's
+  // contents, through a reference or inside another class, is a class of the referencing (or
+  // inheriting) prim's layer stack too, at its path mapped there (a root prim's path staying as
+  // it is). Flatten meets those only once the variant is chosen, so sinew refuses a stage where
+  // such a stack (referrers_) writes a spec at the mapped path that no implied class of the
+  // referrer composes, in a layer or in a variant of a prim above it; where none does, the
+  // implied class adds nothing (what arcs bring to that path is in the stage already, and Pcp
+  // adds no prim twice). So does a class met again at its own place, or one the composed prim's
+  // stronger opinions brought already (`visited`: Pcp reuses that arc). `class_tree`: the
+  // class's tree, in the namespace that `steps` maps onto the composed layer's.
   Status NoImpliedClass(const Tree& class_tree, const std::vector<PathStep>& steps,
                         const std::unordered_set<const Tree*>& visited, const std::string& where) {
     for (const Referrer& r : referrers_) {
       std::string path = class_tree.path;
+      bool in_variant = false;  // met through a variant's contents below the referrer
       for (size_t i = 0; i + r.steps < steps.size(); ++i) {
         const PathStep& step = steps[i];
+        in_variant |= step.from.find('{') != std::string::npos;
         if (Within(path, step.from)) path = step.to + path.substr(step.from.size());
       }
-      if (r.stack == class_tree.stack && path == class_tree.path) continue;
-      SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> there, TreeAt(r.stack, path, where));
-      if (visited.contains(there.get())) continue;
+      const LayerStack* stack = r.tree->stack;
+      if (!in_variant || (stack == class_tree.stack && path == class_tree.path)) continue;
+      SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> there, TreeAt(stack, path, where));
+      if (visited.contains(there.get()) ||
+          std::any_of(implied_.begin(), implied_.end(),
+                      [&](const Deferred& d) { return d.tree == there.get(); })) {
+        continue;  // composed already, or waiting to be
+      }
       if (WritesAt(*there)) {
         return Status(Error::kUnsupportedFeature,
-                      "a prim brought by a reference or a class inherits <" + class_tree.path +
-                          ">, and the layer stack it lands in writes <" + path +
+                      "a prim brought by a variant inherits <" + class_tree.path +
+                          ">, and the layer stack that the variant's prim lands in writes <" +
+                          path +
                           ">, which USD composes as that class too (an implied inherit): sinew "
-                          "does not compose implied inherits",
+                          "does not compose implied inherits met inside a variant",
                       where);
       }
     }
@@ -996,10 +1102,17 @@ class Composer {
       referrers_.clear();
       in_class_ = 0;
       deferred_.clear();
+      implied_.clear();
       SINEW_TRY(Flatten(*tree, identity_, {}, 0, path, &visited, &variants, &stack));
-      // The specialized classes, each batch (those met flattening the one before) ranked as Pcp
-      // ranks them at the bottom of the index: the deeper prim's arc first, then as met.
-      for (size_t begin = 0; begin < deferred_.size();) {
+      // The implied classes, each where it ranks, adding what nothing else brought; then the
+      // specialized classes, each batch (those met flattening the one before) ranked as Pcp
+      // ranks them at the bottom of the index: the deeper prim's arc first, then as met; and so
+      // on while either brings more.
+      for (size_t begin = 0; !implied_.empty() || begin < deferred_.size();) {
+        if (!implied_.empty()) {
+          SINEW_TRY(FlattenImplied(path, &visited, &variants, &stack));
+          continue;
+        }
         const size_t end = deferred_.size();
         std::stable_sort(deferred_.begin() + ptrdiff_t(begin), deferred_.end(),
                          [](const Deferred& a, const Deferred& b) { return a.depth > b.depth; });
@@ -1068,6 +1181,33 @@ class Composer {
     }
     for (const std::string& name : names.names) {
       SINEW_TRY(Emit(path + "/" + name, int32_t(index), variants.chosen));
+    }
+    return {};
+  }
+
+  // Flattens the implied classes waiting in implied_, each into the place Flatten left it in
+  // *stack: a tree something else brought adds nothing again. The last met go first, as Pcp
+  // implies the classes of deeper nodes first (a class both bring keeps the deeper one's place).
+  // An implied class met inside one is flattened where it is met.
+  Status FlattenImplied(const std::string& path, std::unordered_set<const Tree*>* visited,
+                        Variants* variants, std::vector<Spec>* stack) {
+    const std::vector<Deferred> pending = std::exchange(implied_, {});
+    std::vector<std::vector<Spec>> flattened(pending.size());
+    in_implied_ = 1;
+    for (size_t i = pending.size(); i-- > 0;) {
+      const Deferred& p = pending[i];
+      referrers_ = p.referrers;
+      in_class_ = 1;
+      direct_class_ = p.direct;
+      // (An error ends the composition: nothing is left to put back.)
+      SINEW_TRY(Flatten(*p.tree, p.map, p.time, p.arcs, path, visited, variants, &flattened[i]));
+    }
+    in_implied_ = 0;
+    // The places only grow from first to last: the last goes in first, so that each place still
+    // holds.
+    for (size_t i = pending.size(); i-- > 0;) {
+      stack->insert(stack->begin() + ptrdiff_t(pending[i].at), flattened[i].begin(),
+                    flattened[i].end());
     }
     return {};
   }
@@ -1305,24 +1445,31 @@ class Composer {
   // tree's stack, and how many of the steps that Flatten holds map that tree's paths onto the
   // composed layer's.
   struct Referrer {
-    const LayerStack* stack;
+    const Tree* tree;
     size_t steps;
   };
   std::vector<Referrer> referrers_;
   std::unordered_map<const Layer*, std::unordered_set<std::string>> variant_sites_;
-  // The specialized classes Flatten met, to flatten after the rest: each with its paths' and
-  // times' mapping, its arc count, the referrers_ where it was met (and its own), and the
+  // A class Flatten met and left for later: its tree, its paths' and times' mapping, its arc
+  // count and the referrers_ where it was met (and its own). For a specialized class, the
   // namespace depth of the prim whose arc it is (a `class` it brings makes the prim a class, as
-  // USD resolves a specifier: only an inherited one does not).
+  // USD resolves a specifier: only an inherited one does not); for an implied class, where its
+  // opinions go in the prim's stack and whether the prim inherits it itself.
   struct Deferred {
     const Tree* tree;
     std::shared_ptr<const std::vector<PathStep>> map;
     LayerOffset time;
     int arcs;
     std::vector<Referrer> referrers;
-    size_t depth;
+    size_t depth = 0;
+    size_t at = 0;
+    bool direct = false;
   };
+  // The specialized classes, flattened after the rest, and the implied classes (Emit flattens
+  // them once the rest is in, each at its place).
   std::vector<Deferred> deferred_;
+  std::vector<Deferred> implied_;
+  int in_implied_ = 0;  // how many implied classes Flatten is inside of
   std::unordered_map<const Layer*, std::unique_ptr<LayerStack>> stacks_;
   Layer out_;
 };

@@ -38,22 +38,23 @@ using LayerOpener = std::function<Result<OpenedLayer>(const std::string& name)>;
 std::string ResolveAssetPath(std::string_view anchor, std::string_view asset);
 
 // `root` (named `root_name`) with its sublayers and every prim's references, payloads, variant
-// sets and inherited and specialized classes composed in, and no arcs left (nor any variant's
-// contents). Each variant set takes the variant that options.variant_selections selects for its
-// prim, else the one the stage's strongest opinion selects, else the first of
-// options.variant_fallbacks' variants for the set that it holds; the composed layer lists them in
-// `variant_sets`. Prims and children are in their composed order, each opinion's `reorder
-// nameChildren` and `reorder rootPrims` applied (and none left). Time samples brought in land where
-// the layer offsets and the layers' timeCodesPerSecond (or framesPerSecond, where only that is
-// authored) map them, as USD maps them. A prim reached again by another way through the references
-// adds nothing (its opinions are there already); so does a layer met again in one layer stack.
-// Errors, each at the referencing prim (at
+// sets and inherited and specialized classes composed in (with the classes USD implies across
+// references and classes), and no arcs left (nor any variant's contents). Each variant set takes
+// the variant that options.variant_selections selects for its prim, else the one the stage's
+// strongest opinion selects, else the first of options.variant_fallbacks' variants for the set that
+// it holds; the composed layer lists them in `variant_sets`. Prims and children are in their
+// composed order, each opinion's `reorder nameChildren` and `reorder rootPrims` applied (and none
+// left). Time samples brought in land where the layer offsets and the layers' timeCodesPerSecond
+// (or framesPerSecond, where only that is authored) map them, as USD maps them. A prim reached
+// again by another way through the references adds nothing (its opinions are there already); so
+// does a layer met again in one layer stack. Errors, each at the referencing prim (at
 // "<root_name>: subLayers" for the root layer's sublayers): a reference to a prim the layer stack
 // lacks, to a layer without a defaultPrim when the reference names none, to the prim itself or one
 // of its ancestors, an inherit or specialize of the prim itself, an ancestor or a descendant, a
-// cycle of references, classes or sublayers (kInvalidReference); a class a referenced prim inherits
-// that a referencing layer stack writes too (an implied class, kUnsupportedFeature); a layer whose
-// timeCodesPerSecond is not positive, or times mapped past a double's range (kInvalidValue);
+// cycle of references, classes or sublayers, a class implied at the prim itself, an ancestor or a
+// descendant (kInvalidReference); a class a referenced prim's variant inherits that a referencing
+// layer stack writes too (an implied class sinew does not compose, kUnsupportedFeature); a layer
+// whose timeCodesPerSecond is not positive, or times mapped past a double's range (kInvalidValue);
 // references or sublayers nested deeper than 32, prims (or a reference's target path) nested deeper
 // than 256, or composing more than options.reference_expansion times the prims, properties and
 // values of the layers read (kUnsupportedFeature: a bound against a few lines that would expand

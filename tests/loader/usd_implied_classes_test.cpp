@@ -1,0 +1,561 @@
+// USD's implied classes (docs/usda.md, "Inherits and specializes"): a class that a referenced
+// prim inherits or specializes is a class of the referencing layer stack too, at its path mapped
+// across the reference, and what that stack writes there composes in the order Pcp gives it.
+// The stages below have the shapes of Pcp's museum cases for these rules; each spec names itself
+// in `append rel stack`, so that the composed targets list a prim's specs, weakest first, and
+// StackOf reads its prim stack back.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sinew/loader/usd.h"
+#include "usd_compose_test_util.h"
+
+namespace sinew::loader {
+namespace {
+
+// The specs that compose the prim at `prim`, strongest first, by the names they give themselves.
+std::vector<std::string> StackOf(const usd::Layer& composed, const std::string& prim) {
+  const usd::Relationship* r = composed.FindRelationship(prim + ".stack");
+  if (r == nullptr) return {"(no stack at " + prim + ")"};
+  const std::vector<std::string> targets = r->targets.Resolved();
+  std::vector<std::string> names;
+  for (auto t = targets.rbegin(); t != targets.rend(); ++t) {
+    if (!t->starts_with(prim + "/")) return {"(" + *t + " lies outside " + prim + ")"};
+    names.push_back(t->substr(prim.size() + 1));
+  }
+  return names;
+}
+
+using Names = std::vector<std::string>;
+
+// A shot references a group of models, each of which inherits the global class _class_Model;
+// the group and the shot write that class too. Every layer stack's class ranks right after that
+// stack's own opinion of the instance and above everything the stack references, through both
+// references: the shot's class is stronger than the group's own opinion of an instance.
+TEST(UsdImpliedClasses, AShotsClassOverridesEveryModelItReferencesThroughEveryReference) {
+  const std::string model = R"(#usda 1.0
+def "Model" (inherits = </_class_Model>) {
+    append rel stack = </Model/model>
+}
+class "_class_Model" {
+    append rel stack = </_class_Model/model_class>
+    float v = 1
+}
+)";
+  const std::string group = R"(#usda 1.0
+def "Group" {
+    def "Model_1" (references = @./model.usda@</Model>) {}
+    def "Model_2" (references = @./model.usda@</Model>) {}
+    def "Special" (references = @./model.usda@</Model>) {
+        append rel stack = </Group/Special/group>
+        float v = 2
+    }
+}
+class "_class_Model" {
+    append rel stack = </_class_Model/group_class>
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Group" (references = @group.usda@</Group>) {
+    over "Model_2" {
+        append rel stack = </Group/Model_2/shot>
+    }
+}
+class "_class_Model" {
+    append rel stack = </_class_Model/shot_class>
+    float v = 3
+}
+)",
+                                                   {{"group.usda", group}, {"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Group/Model_1"),
+            (Names{"shot_class", "group_class", "model", "model_class"}));
+  EXPECT_EQ(StackOf(*composed, "/Group/Model_2"),
+            (Names{"shot", "shot_class", "group_class", "model", "model_class"}));
+  EXPECT_EQ(StackOf(*composed, "/Group/Special"),
+            (Names{"shot_class", "group", "group_class", "model", "model_class"}));
+  EXPECT_EQ(FloatAt(*composed, "/Group/Special.v"), 3.0f);
+  // The shot's class prim itself holds the shot's opinions only.
+  EXPECT_EQ(StackOf(*composed, "/_class_Model"), (Names{"shot_class"}));
+}
+
+// A prim inherits a class whose child inherits a sibling class that references a prim, below
+// which a prim inherits a global class and its child a local one. The local class lands, across
+// the reference and both classes, at /Root/B/C/_Z, where the root layer's opinion composes right
+// after the prim's own; an internal reference to the whole brings the same stacks again.
+TEST(UsdImpliedClasses, ALocalClassCarriesAcrossAReferenceAndTwoClassesToWhereItsPrimLands) {
+  const std::string ref = R"(#usda 1.0
+def "Ref" {
+    append rel stack = </Ref/ref_Ref>
+    def "C" (append inherits = </_G>) {
+        append rel stack = </Ref/C/ref_C>
+        class "_Z" {
+            append rel stack = </Ref/C/_Z/ref_Z>
+        }
+        def "D" (append inherits = <../_Z>) {
+            append rel stack = </Ref/C/D/ref_D>
+        }
+    }
+}
+class "_G" {}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Root" (inherits = </_X>) {
+    append rel stack = </Root/root_Root>
+    over "B" {
+        append rel stack = </Root/B/root_B>
+        over "C" {
+            append rel stack = </Root/B/C/root_C>
+            over "_Z" {
+                append rel stack = </Root/B/C/_Z/root_Z>
+            }
+            over "D" {
+                append rel stack = </Root/B/C/D/root_D>
+            }
+        }
+    }
+}
+class "_X" {
+    append rel stack = </_X/root_X>
+    class "_Y" (append references = @ref.usda@</Ref>) {
+        append rel stack = </_X/_Y/root_Y>
+    }
+    def "B" (append inherits = <../_Y>) {
+        append rel stack = </_X/B/root_XB>
+    }
+}
+def "RefToRoot" (references = </Root>) {
+    append rel stack = </RefToRoot/root_RefToRoot>
+}
+)",
+                                                   {{"ref.usda", ref}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  for (const std::string root : {"/Root", "/RefToRoot"}) {
+    SCOPED_TRACE(root);
+    EXPECT_EQ(StackOf(*composed, root + "/B/C/D"), (Names{"root_D", "root_Z", "ref_D", "ref_Z"}));
+    EXPECT_EQ(StackOf(*composed, root + "/B/C/_Z"), (Names{"root_Z", "ref_Z"}));
+    EXPECT_EQ(StackOf(*composed, root + "/B/C"), (Names{"root_C", "ref_C"}));
+    EXPECT_EQ(StackOf(*composed, root + "/B"), (Names{"root_B", "root_XB", "root_Y", "ref_Ref"}));
+  }
+  EXPECT_EQ(StackOf(*composed, "/RefToRoot"), (Names{"root_RefToRoot", "root_Root", "root_X"}));
+}
+
+// A model inherits a global class that holds a local class nested in another; the referencing
+// layer writes the model's local classes under its own prim. Each layer stack's specs rank
+// together, the instance's own before the classes it implies (the deeper arc first), and the
+// referencing layer's before the model's.
+TEST(UsdImpliedClasses, LocalClassesNestedInAGlobalClassTakeTheReferencingLayersOpinions) {
+  const std::string model = R"(#usda 1.0
+def "Model" (add inherits = </_class_Model>) {
+    over "_class_Nested" {
+        over "Sym" {
+            append rel stack = </Model/_class_Nested/Sym/m_NestedSym>
+        }
+        over "Left" {
+            append rel stack = </Model/_class_Nested/Left/m_NestedLeft>
+        }
+    }
+    over "Instance" {
+        over "Sym" {
+            append rel stack = </Model/Instance/Sym/m_Sym>
+        }
+        over "Left" {
+            append rel stack = </Model/Instance/Left/m_Left>
+        }
+    }
+}
+class "_class_Model" {
+    over "_class_Nested" {
+        over "Sym" {
+            append rel stack = </_class_Model/_class_Nested/Sym/c_NestedSym>
+        }
+        over "Left" (add inherits = </_class_Model/_class_Nested/Sym>) {
+            append rel stack = </_class_Model/_class_Nested/Left/c_NestedLeft>
+        }
+    }
+    over "Instance" (add inherits = </_class_Model/_class_Nested>) {
+        over "Sym" {
+            append rel stack = </_class_Model/Instance/Sym/c_Sym>
+        }
+        over "Left" {
+            append rel stack = </_class_Model/Instance/Left/c_Left>
+        }
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Model_1" (add references = @./model.usda@</Model>) {
+    over "_class_Nested" {
+        over "Sym" {
+            append rel stack = </Model_1/_class_Nested/Sym/r_NestedSym>
+        }
+        over "Left" {
+            append rel stack = </Model_1/_class_Nested/Left/r_NestedLeft>
+        }
+    }
+    over "Instance" {
+        over "Sym" {
+            append rel stack = </Model_1/Instance/Sym/r_Sym>
+        }
+        over "Left" {
+            append rel stack = </Model_1/Instance/Left/r_Left>
+        }
+    }
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(
+      StackOf(*composed, "/Model_1/Instance/Left"),
+      (Names{"r_Left", "r_Sym", "r_NestedLeft", "r_NestedSym", "m_Left", "m_Sym", "m_NestedLeft",
+             "m_NestedSym", "c_Left", "c_Sym", "c_NestedLeft", "c_NestedSym"}));
+  EXPECT_EQ(StackOf(*composed, "/Model_1/Instance/Sym"),
+            (Names{"r_Sym", "r_NestedSym", "m_Sym", "m_NestedSym", "c_Sym", "c_NestedSym"}));
+  EXPECT_EQ(StackOf(*composed, "/Model_1/_class_Nested/Left"),
+            (Names{"r_NestedLeft", "r_NestedSym", "m_NestedLeft", "m_NestedSym", "c_NestedLeft",
+                   "c_NestedSym"}));
+}
+
+// Under a reference, a hand inherits a symmetric hand that inherits a class which references the
+// rig, whose finger inherits a local class; the referencing layer writes every level. The
+// finger's stack holds each layer stack's six specs together, level by level, each finger before
+// its local class.
+TEST(UsdImpliedClasses, ClassesThatInheritClassesUnderAReferenceRankLevelByLevel) {
+  const std::string hand = R"(#usda 1.0
+def "HandRig" {
+    def "IndexRig" (inherits = </HandRig/_Class_FingerRig>) {
+        append rel stack = </HandRig/IndexRig/hand_IndexRig>
+    }
+    over "_Class_FingerRig" {
+        append rel stack = </HandRig/_Class_FingerRig/hand_FingerRig>
+    }
+}
+)";
+  // Every level's two children, each naming itself <prefix>_<level>_<child>; with `arcs`, each
+  // level's arcs as the rig writes them.
+  const auto levels = [](const std::string& root, const std::string& prefix, bool arcs) {
+    std::string text;
+    for (const std::string level : {"LHandRig", "SymHandRig", "_Class_HandRig"}) {
+      const std::string at = root + "/" + level;
+      std::string arc;
+      if (arcs && level == "LHandRig") arc = " (inherits = </HandsRig/SymHandRig>)";
+      if (arcs && level == "SymHandRig") arc = " (inherits = </HandsRig/_Class_HandRig>)";
+      if (arcs && level == "_Class_HandRig") arc = " (references = @./HandRig.usda@</HandRig>)";
+      text += "over \"" + level + "\"" + arc + " {\n";
+      for (const std::string child : {"IndexRig", "_Class_FingerRig"}) {
+        const std::string name = child == "IndexRig" ? "IndexRig" : "FingerRig";
+        text += "    over \"" + child + "\" {\n        append rel stack = <" + at + "/" + child +
+                "/" + prefix + "_" + level + "_" + name + ">\n    }\n";
+      }
+      text += "}\n";
+    }
+    return text;
+  };
+  const std::string hands =
+      "#usda 1.0\ndef \"HandsRig\" {\n" + levels("/HandsRig", "hands", true) + "}\n";
+  const Result<usd::Layer> composed = ComposedWith(
+      "#usda 1.0\ndef \"CharRig\" {\n    def \"Rig\" {\n        def \"HandsRig\" (references = "
+      "@./HandsRig.usda@</HandsRig>) {\n" +
+          levels("/CharRig/Rig/HandsRig", "root", false) + "}\n    }\n}\n",
+      {{"HandsRig.usda", hands}, {"HandRig.usda", hand}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  Names expected;
+  for (const std::string prefix : {"root", "hands"}) {
+    for (const std::string level : {"LHandRig", "SymHandRig", "_Class_HandRig"}) {
+      expected.push_back(prefix + "_" + level + "_IndexRig");
+      expected.push_back(prefix + "_" + level + "_FingerRig");
+    }
+  }
+  expected.push_back("hand_IndexRig");
+  expected.push_back("hand_FingerRig");
+  EXPECT_EQ(StackOf(*composed, "/CharRig/Rig/HandsRig/LHandRig/IndexRig"), expected);
+}
+
+// A reference to a prim below one that inherits and specializes classes: the classes' paths
+// lie outside the referenced prim and keep them across the reference, so the referencing layer's
+// opinions there compose, the implied inherit right after the prim's own and the implied
+// specialize after everything the reference brings, before the specialized class itself.
+TEST(UsdImpliedClasses, ASubrootReferenceCarriesItsAncestorsClassesByTheirOwnPaths) {
+  const std::string set = R"(#usda 1.0
+class "Inherit" {
+    over "Model" {
+        append rel stack = </Inherit/Model/set_Inherit>
+    }
+}
+class "Specializes" {
+    over "Model" {
+        append rel stack = </Specializes/Model/set_Specializes>
+    }
+}
+def "Set" (
+    inherits = </Inherit>
+    specializes = </Specializes>
+) {
+    def "Model" {
+        append rel stack = </Set/Model/set_Model>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+over "Inherit" {
+    over "Model" {
+        append rel stack = </Inherit/Model/root_Inherit>
+    }
+}
+over "Specializes" {
+    over "Model" {
+        append rel stack = </Specializes/Model/root_Specializes>
+    }
+}
+def "SubrootRef" (references = @./set.usda@</Set/Model>) {
+    append rel stack = </SubrootRef/root>
+}
+)",
+                                                   {{"set.usda", set}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/SubrootRef"),
+            (Names{"root", "root_Inherit", "set_Model", "set_Inherit", "root_Specializes",
+                   "set_Specializes"}));
+}
+
+// A referenced prim's child specializes a sibling that the referencing layer writes too (the
+// implied specialize is weaker than everything the reference brings and stronger than the
+// class it implies); within one layer stack the internal reference's specialized class is met
+// once; a prim that specializes a prim with a reference of its own ranks that reference below.
+TEST(UsdImpliedClasses, AnImpliedSpecializeRanksBelowTheReferenceAndAboveTheClassItImplies) {
+  const std::string ref = R"(#usda 1.0
+def "Ref" {
+    def "Metal" {
+        append rel stack = </Ref/Metal/ref_Metal>
+    }
+    def "Brass" (specializes = </Ref/Metal>) {
+        append rel stack = </Ref/Brass/ref_Brass>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "InternalRef" {
+    def "Metal" {
+        append rel stack = </InternalRef/Metal/in_Metal>
+    }
+    def "Brass" (specializes = </InternalRef/Metal>) {
+        append rel stack = </InternalRef/Brass/in_Brass>
+    }
+}
+def "InternalRefAndSpecializes" (references = </InternalRef>) {
+    over "Metal" {
+        append rel stack = </InternalRefAndSpecializes/Metal/root_Metal>
+    }
+    over "Brass" {
+        append rel stack = </InternalRefAndSpecializes/Brass/root_Brass>
+    }
+}
+def "RemoteRefAndSpecializes" (references = @./ref.usda@</Ref>) {
+    over "Metal" {
+        append rel stack = </RemoteRefAndSpecializes/Metal/root_Metal>
+    }
+    over "Brass" {
+        append rel stack = </RemoteRefAndSpecializes/Brass/root_Brass>
+    }
+}
+def "Look" {
+    append rel stack = </Look/look>
+}
+def "Bindings" {
+    def "Shiny" (append references = </Look>) {
+        append rel stack = </Bindings/Shiny/shiny>
+    }
+    def "Blue" (specializes = </Bindings/Shiny>) {
+        append rel stack = </Bindings/Blue/blue>
+    }
+}
+)",
+                                                   {{"ref.usda", ref}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/RemoteRefAndSpecializes/Brass"),
+            (Names{"root_Brass", "ref_Brass", "root_Metal", "ref_Metal"}));
+  EXPECT_EQ(StackOf(*composed, "/InternalRefAndSpecializes/Brass"),
+            (Names{"root_Brass", "in_Brass", "root_Metal", "in_Metal"}));
+  EXPECT_EQ(StackOf(*composed, "/Bindings/Blue"), (Names{"blue", "shiny", "look"}));
+}
+
+// A referenced prim inherits a class below a prim with a variant set: the implied class in the
+// referencing layer stack takes the variant that stack selects there, not the one the
+// referenced layer selects.
+TEST(UsdImpliedClasses, AnImpliedClassBelowAVariantSetTakesTheReferencingLayersSelection) {
+  const std::string group = R"(#usda 1.0
+def "Group" (
+    variants = { string v = "y" }
+    variantSets = "v"
+) {
+    variantSet "v" = {
+        "x" {
+            over "Model" {
+                append rel stack = </Group/Model/group_x>
+            }
+        }
+        "y" {
+            over "Model" {
+                append rel stack = </Group/Model/group_y>
+            }
+        }
+    }
+}
+def "SubrootInherit" (inherits = </Group/Model>) {}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+over "Group" (
+    variants = { string v = "z" }
+    variantSets = "v"
+) {
+    variantSet "v" = {
+        "y" {
+            over "Model" {
+                append rel stack = </Group/Model/root_y>
+            }
+        }
+        "z" {
+            over "Model" {
+                append rel stack = </Group/Model/root_z>
+            }
+        }
+    }
+}
+def "SubrootInheritRef" (references = @./group.usda@</SubrootInherit>) {
+    append rel stack = </SubrootInheritRef/root>
+}
+)",
+                                                   {{"group.usda", group}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/SubrootInheritRef"), (Names{"root", "root_z", "group_y"}));
+}
+
+// What a shot's class override writes below the class reaches every instance: a child no model
+// has (and its properties), and a value the skinned character's own layer holds. The character
+// loads skinned with the shot's value.
+TEST(UsdImpliedClasses, AShotsClassOverrideAddsChildrenAndValuesToEveryInstance) {
+  const std::string model = R"(#usda 1.0
+(
+    defaultPrim = "Model"
+)
+def "Model" (inherits = </_class_Model>) {
+    def "Geom" {
+        float size = 1
+    }
+}
+class "_class_Model" {}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "A" (references = @model.usda@) {}
+def "B" (references = @model.usda@) {}
+class "_class_Model" {
+    over "Geom" {
+        float size = 2
+    }
+    def "Extra" {
+        float e = 3
+    }
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  for (const std::string at : {"/A", "/B"}) {
+    EXPECT_EQ(FloatAt(*composed, at + "/Geom.size"), 2.0f) << at;
+    const usd::Prim* extra = composed->FindPrim(at + "/Extra");
+    ASSERT_NE(extra, nullptr) << at;
+    EXPECT_EQ(extra->specifier, usd::Specifier::kDef) << at;
+    EXPECT_EQ(FloatAt(*composed, at + "/Extra.e"), 3.0f) << at;
+  }
+}
+
+// A variant of the referencing prim that references the model: the shot's class override still
+// reaches the model through the variant's reference, and through a reference to that prim.
+TEST(UsdImpliedClasses, AClassOverrideReachesAModelAVariantReferences) {
+  const std::string model = R"(#usda 1.0
+def "Model" (inherits = </_class_Model>) {
+    float m = 1
+}
+class "_class_Model" {
+    float v = 1
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "A" (
+    variants = { string rig = "full" }
+    variantSets = "rig"
+) {
+    variantSet "rig" = {
+        "full" (references = @model.usda@</Model>) {
+        }
+    }
+}
+def "B" (references = </A>) {}
+class "_class_Model" {
+    float v = 2
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  for (const std::string at : {"/A", "/B"}) {
+    EXPECT_EQ(FloatAt(*composed, at + ".m"), 1.0f) << at;
+    EXPECT_EQ(FloatAt(*composed, at + ".v"), 2.0f) << at;
+  }
+}
+
+// Where a class is met inside a variant of a referenced prim, sinew does not compose the class
+// it implies: a stage whose referencing layer writes at that path is refused, naming both.
+TEST(UsdImpliedClasses, AClassMetInsideAReferencedVariantIsRefusedWhereItWouldImplyOpinions) {
+  const std::string model = R"(#usda 1.0
+def "Model" (
+    variants = { string look = "red" }
+    variantSets = "look"
+) {
+    variantSet "look" = {
+        "red" {
+            over "Geom" (inherits = </_class_Geom>) {}
+        }
+    }
+    def "Geom" {}
+}
+class "_class_Geom" {
+    float v = 1
+}
+)";
+  const std::string shot = R"(#usda 1.0
+def "A" (references = @model.usda@</Model>) {}
+)";
+  const Result<usd::Layer> quiet = ComposedWith(shot, {{"model.usda", model}});
+  ASSERT_TRUE(quiet.ok()) << quiet.error().ToString();
+  EXPECT_EQ(FloatAt(*quiet, "/A/Geom.v"), 1.0f);
+  const Result<usd::Layer> refused =
+      ComposedWith(shot + "class \"_class_Geom\" {\n    float v = 2\n}\n", {{"model.usda", model}});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.code(), Error::kUnsupportedFeature);
+  EXPECT_EQ(refused.error().where, "/A/Geom");
+  EXPECT_NE(refused.error().message.find("inherits </_class_Geom>"), std::string::npos)
+      << refused.error().ToString();
+}
+
+// A class implied at the referencing prim itself or at one of its ancestors is a cycle, refused
+// at the prim (Pcp reports it and drops the arc).
+TEST(UsdImpliedClasses, AClassImpliedAtThePrimItselfOrAnAncestorIsRefused) {
+  const std::string model = R"(#usda 1.0
+def "Model" (inherits = </_class_X>) {}
+class "_class_X" {}
+)";
+  for (const char* shot : {"#usda 1.0\ndef \"_class_X\" (references = @model.usda@</Model>) {}\n",
+                           "#usda 1.0\ndef \"_class_X\" {\n    def \"Hero\" (references = "
+                           "@model.usda@</Model>) {}\n}\n"}) {
+    SCOPED_TRACE(shot);
+    const Result<usd::Layer> refused = ComposedWith(shot, {{"model.usda", model}});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.code(), Error::kInvalidReference);
+    EXPECT_NE(refused.error().message.find("lands at </_class_X>"), std::string::npos)
+        << refused.error().ToString();
+  }
+}
+
+}  // namespace
+}  // namespace sinew::loader
