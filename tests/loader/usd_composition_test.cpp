@@ -5,12 +5,14 @@
 // and what the loader refuses.
 #include <gtest/gtest.h>
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -426,6 +428,70 @@ TEST(UsdReferences, APrimReachedByManyWaysIsComposedOnce) {
   const usd::Attribute* x = composed->FindAttribute("/L0a.x");
   ASSERT_NE(x, nullptr);
   EXPECT_EQ(x->UnblockedDefault()->floats()[0], 7.0f);
+}
+
+// Deep prims under nested references: in each of 30 layers, a prim 120 levels deep below a root
+// prim that references the same path in the next layer. Composing works each referenced layer's
+// ancestors out from the top down, one level of calls at a time, so that it needs little stack:
+// here a thread of 1 MiB (walking up the 120 ancestors of each of the 30 targets in nested
+// calls, each root prim's reference followed from the top of that walk, took several; deeper
+// paths under a sanitizer's larger frames overflowed the usual 8).
+TEST(UsdReferences, DeepPrimsUnderNestedReferencesComposeOnASmallStack) {
+  constexpr int kLayers = 30, kDepth = 120;  // (.usda text nests 128 deep at most)
+  std::string deep;
+  for (int i = 0; i < kDepth; ++i) deep += "/A";
+  std::map<std::string, std::string> files;
+  const auto layer = [&](int k) {
+    std::string text = "#usda 1.0\ndef \"A\" ";
+    if (k + 1 < kLayers) {
+      // (Appended piece by piece: GCC 12 warns of an overlap that is not there otherwise.)
+      text += "(references = @l";
+      text += std::to_string(k + 1);
+      text += ".usda@<";
+      text += deep;
+      text += ">) ";
+    }
+    text += "{\n";
+    for (int i = 2; i < kDepth; ++i) text += "def \"A\" {\n";
+    text += "def \"A\" {\n    float x = ";
+    text += std::to_string(k);
+    text += "\n}\n";
+    for (int i = 1; i < kDepth; ++i) text += "}\n";
+    return text;
+  };
+  for (int k = 1; k < kLayers; ++k) {
+    std::string name = std::to_string(k);  // l<k>.usda (piece by piece, as above)
+    name.insert(0, 1, 'l');
+    name += ".usda";
+    files[name] = layer(k);
+  }
+  const std::string root = layer(0);
+  float x = 0;
+  std::string error;
+  std::function<void()> compose = [&] {
+    const Result<usd::Layer> composed = ComposedWith(root, files);
+    if (composed.ok()) {
+      x = FloatAt(*composed, "/A.x");  // the deep prim of l1.usda
+    } else {
+      error = composed.error().ToString();
+    }
+  };
+  pthread_attr_t attributes;
+  ASSERT_EQ(pthread_attr_init(&attributes), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attributes, size_t(1) << 20), 0);
+  pthread_t thread;
+  ASSERT_EQ(pthread_create(
+                &thread, &attributes,
+                [](void* job) -> void* {
+                  (*static_cast<std::function<void()>*>(job))();
+                  return nullptr;
+                },
+                &compose),
+            0);
+  ASSERT_EQ(pthread_join(thread, nullptr), 0);
+  pthread_attr_destroy(&attributes);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(x, 1.0f);
 }
 
 // three.js writes a layer per geometry and references it from every mesh that uses it: a scene

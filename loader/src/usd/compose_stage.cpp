@@ -183,6 +183,15 @@ std::string WithoutVariants(std::string_view path) {
   return out;
 }
 
+// The path whose tree holds what `path`'s ancestors bring it ("/A" for "/A/B", "/A{v=x}" for
+// "/A{v=x}/B"); "" for a root prim and for a variant's contents ("/A{v=x}"), whose prim's own
+// tree holds that.
+std::string ParentTreePath(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  if (slash == 0 || slash == std::string_view::npos || path.back() == '}') return {};
+  return std::string(path.substr(0, slash));
+}
+
 // Whether `path` (of a prim or a property) is `prim` or lies below it.
 bool Within(std::string_view path, std::string_view prim) {
   return path.starts_with(prim) &&
@@ -598,6 +607,19 @@ class Composer {
                     "a prim path deeper than " + std::to_string(kMaxNamespaceDepth) + " levels",
                     where);
     }
+    // The ancestors not worked out yet are, from the top down, so that each finds its parent
+    // ready: the recursion below then goes one level up at most (a path 256 levels deep, met
+    // under references 32 deep, would otherwise nest thousands of calls and overflow the
+    // stack). Below an ancestor no layer holds, nothing is held: the empty tree.
+    std::vector<std::string> ancestors;  // nearest first
+    for (std::string at = ParentTreePath(path); !at.empty(); at = ParentTreePath(at)) {
+      if (trees_.contains({stack, at})) break;
+      ancestors.push_back(at);
+    }
+    for (auto at = ancestors.rbegin(); at != ancestors.rend(); ++at) {
+      SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> above, TreeAt(stack, *at, where));
+      if (above == empty_) return empty_;
+    }
     trees_.emplace(key, nullptr);  // being worked out
     auto tree = std::make_shared<Tree>();
     tree->stack = stack;
@@ -609,10 +631,9 @@ class Composer {
     SINEW_TRY(Spend(sizeof(Tree) + tree->specs.size() * sizeof(Spec), where));
     // A variant's contents ("/A{lod=high}") have no parent here: what the prim's ancestors bring
     // is in the prim's own tree, beside the variant.
-    if (const size_t slash = path.rfind('/');
-        slash != 0 && slash != std::string::npos && path.back() != '}') {
-      SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> parent,
-                       TreeAt(stack, path.substr(0, slash), where));
+    if (const std::string above = ParentTreePath(path); !above.empty()) {
+      const size_t slash = above.size();
+      SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> parent, TreeAt(stack, above, where));
       if (tree->specs.empty() && parent->branches.empty() && parent->variant_owners.empty()) {
         // Nothing can speak of it (no layer holds a prim whose parent it lacks): one empty tree
         // stands for all such paths, not recorded (a variant's contents are asked for at every
