@@ -504,9 +504,11 @@ class "_class_Model" {
   }
 }
 
-// Where a class is met inside a variant of a referenced prim, sinew does not compose the class
-// it implies: a stage whose referencing layer writes at that path is refused, naming both.
-TEST(UsdImpliedClasses, AClassMetInsideAReferencedVariantIsRefusedWhereItWouldImplyOpinions) {
+// A class met inside a variant of a referenced prim (a look variant that gives the geometry a
+// class) is implied on the referencing stack once the variant is chosen: the shot's opinion of
+// the class ranks right after the instance's own, above the model and its variant; a specialize
+// met there is implied below everything the reference brings.
+TEST(UsdImpliedClasses, AClassMetInsideAReferencedVariantIsImpliedOnceTheVariantIsChosen) {
   const std::string model = R"(#usda 1.0
 def "Model" (
     variants = { string look = "red" }
@@ -514,13 +516,24 @@ def "Model" (
 ) {
     variantSet "look" = {
         "red" {
-            over "Geom" (inherits = </_class_Geom>) {}
+            over "Geom" (
+                inherits = </_class_Geom>
+                specializes = </_Look>
+            ) {
+                append rel stack = </Model/Geom/model_red>
+            }
         }
     }
-    def "Geom" {}
+    def "Geom" {
+        append rel stack = </Model/Geom/model>
+    }
 }
 class "_class_Geom" {
+    append rel stack = </_class_Geom/model_class>
     float v = 1
+}
+class "_Look" {
+    append rel stack = </_Look/model_look>
 }
 )";
   const std::string shot = R"(#usda 1.0
@@ -528,13 +541,110 @@ def "A" (references = @model.usda@</Model>) {}
 )";
   const Result<usd::Layer> quiet = ComposedWith(shot, {{"model.usda", model}});
   ASSERT_TRUE(quiet.ok()) << quiet.error().ToString();
-  EXPECT_EQ(FloatAt(*quiet, "/A/Geom.v"), 1.0f);
+  EXPECT_EQ(StackOf(*quiet, "/A/Geom"), (Names{"model", "model_red", "model_class", "model_look"}));
+  const Result<usd::Layer> composed = ComposedWith(shot + R"(
+class "_class_Geom" {
+    append rel stack = </_class_Geom/shot_class>
+    float v = 2
+}
+class "_Look" {
+    append rel stack = </_Look/shot_look>
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/A/Geom"),
+            (Names{"shot_class", "model", "model_red", "model_class", "shot_look", "model_look"}));
+  EXPECT_EQ(FloatAt(*composed, "/A/Geom.v"), 2.0f);
+}
+
+// A shot references a group that references a model whose own class is implied on the group's
+// stack as the group is read, and whose variant adds a class that is implied on both stacks
+// once chosen: each stack's classes stay with its own opinions, in Pcp's order (the class the
+// model inherits itself before the one its variant adds).
+TEST(UsdImpliedClasses, ClassesImpliedBeforeAndAfterAVariantIsChosenKeepTheirStacksPlaces) {
+  const std::string model = R"(#usda 1.0
+def "Model" (
+    inherits = </_class_Model>
+    variants = { string look = "red" }
+    variantSets = "look"
+) {
+    append rel stack = </Model/model>
+    variantSet "look" = {
+        "red" (inherits = </_class_Extra>) {
+            append rel stack = </Model/model_red>
+        }
+    }
+}
+class "_class_Model" {
+    append rel stack = </_class_Model/model_class>
+}
+class "_class_Extra" {
+    append rel stack = </_class_Extra/model_extra>
+}
+)";
+  const std::string group = R"(#usda 1.0
+def "Group" {
+    def "M" (references = @./model.usda@</Model>) {
+        append rel stack = </Group/M/group>
+    }
+}
+class "_class_Model" {
+    append rel stack = </_class_Model/group_class>
+}
+class "_class_Extra" {
+    append rel stack = </_class_Extra/group_extra>
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Group" (references = @group.usda@</Group>) {}
+class "_class_Extra" {
+    append rel stack = </_class_Extra/shot_extra>
+}
+)",
+                                                   {{"group.usda", group}, {"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Group/M"),
+            (Names{"shot_extra", "group", "group_class", "group_extra", "model", "model_class",
+                   "model_red", "model_extra"}));
+}
+
+// What sinew does not compose: a class met inside a variant of a prim that an implied class
+// references. Where the stage writes that class too, it is refused, naming both paths.
+TEST(UsdImpliedClasses, AClassMetInsideAVariantBelowAnImpliedClassIsRefusedWhereItIsWritten) {
+  const std::string model = R"(#usda 1.0
+def "Model" (inherits = </_class_Model>) {}
+class "_class_Model" {}
+)";
+  const std::string look = R"(#usda 1.0
+def "Look" (
+    variants = { string shade = "matte" }
+    variantSets = "shade"
+) {
+    variantSet "shade" = {
+        "matte" (inherits = </_class_Matte>) {}
+    }
+}
+class "_class_Matte" {
+    float roughness = 1
+}
+)";
+  const std::string shot = R"(#usda 1.0
+def "A" (references = @model.usda@</Model>) {}
+class "_class_Model" (references = @look.usda@</Look>) {}
+)";
+  const std::map<std::string, std::string> files{{"model.usda", model}, {"look.usda", look}};
+  const Result<usd::Layer> quiet = ComposedWith(shot, files);
+  ASSERT_TRUE(quiet.ok()) << quiet.error().ToString();
+  EXPECT_EQ(FloatAt(*quiet, "/A.roughness"), 1.0f);
   const Result<usd::Layer> refused =
-      ComposedWith(shot + "class \"_class_Geom\" {\n    float v = 2\n}\n", {{"model.usda", model}});
+      ComposedWith(shot + "class \"_class_Matte\" {\n    float roughness = 2\n}\n", files);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.code(), Error::kUnsupportedFeature);
-  EXPECT_EQ(refused.error().where, "/A/Geom");
-  EXPECT_NE(refused.error().message.find("inherits </_class_Geom>"), std::string::npos)
+  EXPECT_EQ(refused.error().where, "/A");
+  EXPECT_NE(refused.error().message.find("inherits </_class_Matte>, and the layer stack that the "
+                                         "variant's prim lands in writes </_class_Matte>"),
+            std::string::npos)
       << refused.error().ToString();
 }
 

@@ -798,7 +798,7 @@ class Composer {
   // for a stack above. A class met again at its own place (an arc within one stack that keeps
   // its path) implies nothing; one that lands on the prim itself, an ancestor or a descendant
   // is refused as an inherit of one is. The classes of a variant's contents are chosen later
-  // (Flatten): NoImpliedClass checks those.
+  // (Flatten): ImplyFromVariant implies those.
   Status AddImpliedClasses(Tree* tree, const std::string& where) {
     const size_t arcs = tree->branches.size();
     std::unordered_set<std::string> seen;
@@ -858,7 +858,7 @@ class Composer {
   // `tree`'s opinions, then its branches' (strongest first, depth first), its paths mapped by
   // `steps` and its times by `time` onto the composed layer's. A tree met again on another way
   // (a diamond) adds nothing: its opinions are in the stack already, stronger. The classes it
-  // inherits come first (NoImpliedClass checks each), then the chosen variants of `variants`,
+  // inherits come first (ImplyFromVariant looks at each), then the chosen variants of `variants`,
   // then the references, as USD ranks them (the variants of the deeper prim first); the classes
   // it specializes go to deferred_, for Emit to flatten after everything else. A set of this
   // tree's own with no variant chosen yet is added to variants->open, one of an ancestor's takes
@@ -895,7 +895,7 @@ class Composer {
     // where they are met.
     for (const Branch& b : tree.branches) {
       if (b.kind != ArcKind::kSpecialize) continue;
-      SINEW_TRY(NoImpliedClass(*b.tree, *steps, *visited, where));
+      SINEW_TRY(ImplyFromVariant(b, tree, *steps, arcs, *visited, where));
       auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
       map->insert(map->end(), steps->begin(), steps->end());
       // Ranked by the depth, on the composed stage, of the prim whose arc it is (the prim's own
@@ -911,7 +911,7 @@ class Composer {
       const std::string landed = MapPath(*steps, owner).value_or(owner);
       const size_t depth = size_t(std::count(landed.begin(), landed.end(), '/'));
       Deferred d{b.tree.get(), std::move(map), time, arcs + 1, referrers_, depth};
-      d.referrers.push_back({&tree, steps->size()});
+      d.referrers.push_back({&tree, steps->size(), time});
       deferred_.push_back(std::move(d));
     }
     // This tree's own sets with no variant chosen yet are open before any its classes bring, as
@@ -926,28 +926,28 @@ class Composer {
     }
     // Classes: one that a reference brings too is left to the reference, and so is anything the
     // class brings that a reference does (Pcp adds the arcs of references first, and then no
-    // class arc to a prim already there). A class met inside a class is checked the same way as
-    // one met through a reference (NoImpliedClass).
+    // class arc to a prim already there). A class met inside a variant's contents implies its
+    // classes where it is met (ImplyFromVariant).
     // An implied class waits (implied_) until the rest of the prim is in, keeping its place: Pcp
     // adds it once the arcs that imply it are, and no prim a second time, so a class it brings
     // again (a model's local class, which the reference brings too) keeps its place below the
     // model's own opinions.
     for (const Branch& b : tree.branches) {
       if (b.kind != ArcKind::kInherit || referenced_.contains(b.tree.get())) continue;
-      SINEW_TRY(NoImpliedClass(*b.tree, *steps, *visited, where));
+      SINEW_TRY(ImplyFromVariant(b, tree, *steps, arcs, *visited, where));
       // An arc of this tree's prim, not one descended from an ancestor's.
       const bool direct = b.depth == tree.depth;
       if (b.implied && in_implied_ == 0) {
         auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
         map->insert(map->end(), steps->begin(), steps->end());
         Deferred d{b.tree.get(), std::move(map), time, arcs + 1, referrers_};
-        d.referrers.push_back({&tree, steps->size()});
+        d.referrers.push_back({&tree, steps->size(), time});
         d.at = out->size();
         d.direct = direct;
         implied_.push_back(std::move(d));
         continue;
       }
-      referrers_.push_back({&tree, steps->size()});
+      referrers_.push_back({&tree, steps->size(), time});
       ++in_class_;
       in_implied_ += b.implied;
       direct_class_ = direct;
@@ -957,6 +957,8 @@ class Composer {
       referrers_.pop_back();
       SINEW_TRY(followed);
     }
+    // Where a class implied on this tree from inside a variant goes (ImplyFromVariant).
+    if (in_implied_ == 0) class_slots_[&tree] = out->size();
     for (const Tree* owner : tree.variant_owners) {
       // Where the owner's prim lands in the composed stage ("" where it has no place there: a
       // prim above the target of a reference to a prim below it).
@@ -993,7 +995,7 @@ class Composer {
     }
     for (const Branch& b : tree.branches) {
       if (b.kind == ArcKind::kInherit || b.kind == ArcKind::kSpecialize) continue;
-      referrers_.push_back({&tree, steps->size()});
+      referrers_.push_back({&tree, steps->size(), time});
       const Status followed = follow(b);
       referrers_.pop_back();
       SINEW_TRY(followed);
@@ -1001,19 +1003,22 @@ class Composer {
     return {};
   }
 
-  // The implied classes that AddImpliedClasses cannot see: a class met inside a variant's
-  // contents, through a reference or inside another class, is a class of the referencing (or
-  // inheriting) prim's layer stack too, at its path mapped there (a root prim's path staying as
-  // it is). Flatten meets those only once the variant is chosen, so sinew refuses a stage where
-  // such a stack (referrers_) writes a spec at the mapped path that no implied class of the
-  // referrer composes, in a layer or in a variant of a prim above it; where none does, the
-  // implied class adds nothing (what arcs bring to that path is in the stage already, and Pcp
-  // adds no prim twice). So does a class met again at its own place, or one the composed prim's
-  // stronger opinions brought already (`visited`: Pcp reuses that arc). `class_tree`: the
-  // class's tree, in the namespace that `steps` maps onto the composed layer's.
-  Status NoImpliedClass(const Tree& class_tree, const std::vector<PathStep>& steps,
-                        const std::unordered_set<const Tree*>& visited, const std::string& where) {
-    for (const Referrer& r : referrers_) {
+  // The implied classes that AddImpliedClasses cannot see: a class that `holder`, met inside a
+  // variant's contents, inherits or specializes (the branch `b`; `steps` map holder's paths onto
+  // the composed layer's) is a class of each referencing (or inheriting) prim's layer stack
+  // above that variant (referrers_), at its path mapped there (a root prim's path staying as it
+  // is). Flatten meets these only once the variant is chosen, so each is implied here: an
+  // inherit waits in implied_ for the place after the referrer's classes (class_slots_), a
+  // specialize in deferred_. Where that place is not known (a referrer met inside an implied
+  // class), a stage whose referrer's stack writes a spec at the mapped path (in a layer or in a
+  // variant of a prim above it) is refused. A class met again at its own place implies nothing,
+  // nor does one the composed prim holds already or that waits already.
+  Status ImplyFromVariant(const Branch& b, const Tree& holder, const std::vector<PathStep>& steps,
+                          int arcs, const std::unordered_set<const Tree*>& visited,
+                          const std::string& where) {
+    const Tree& class_tree = *b.tree;
+    for (size_t k = 0; k < referrers_.size(); ++k) {
+      const Referrer& r = referrers_[k];
       std::string path = class_tree.path;
       bool in_variant = false;  // met through a variant's contents below the referrer
       for (size_t i = 0; i + r.steps < steps.size(); ++i) {
@@ -1024,19 +1029,47 @@ class Composer {
       const LayerStack* stack = r.tree->stack;
       if (!in_variant || (stack == class_tree.stack && path == class_tree.path)) continue;
       SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> there, TreeAt(stack, path, where));
-      if (visited.contains(there.get()) ||
-          std::any_of(implied_.begin(), implied_.end(),
-                      [&](const Deferred& d) { return d.tree == there.get(); })) {
-        continue;  // composed already, or waiting to be
+      const auto waits = [&](const std::vector<Deferred>& list) {
+        return std::any_of(list.begin(), list.end(),
+                           [&](const Deferred& d) { return d.tree == there.get(); });
+      };
+      if (there->empty || visited.contains(there.get()) || waits(implied_) || waits(deferred_)) {
+        continue;
       }
-      if (WritesAt(*there)) {
+      const auto slot = class_slots_.find(r.tree);
+      if (slot == class_slots_.end()) {
+        if (!WritesAt(*there)) continue;
         return Status(Error::kUnsupportedFeature,
                       "a prim brought by a variant inherits <" + class_tree.path +
                           ">, and the layer stack that the variant's prim lands in writes <" +
                           path +
                           ">, which USD composes as that class too (an implied inherit): sinew "
-                          "does not compose implied inherits met inside a variant",
+                          "does not compose implied inherits met inside a variant inside an "
+                          "implied class",
                       where);
+      }
+      const std::string landed = WithoutVariants(path);
+      const std::string at = WithoutVariants(r.tree->path);
+      if (Within(at, landed) || Within(landed, at)) {
+        return Status(Error::kInvalidReference,
+                      "a prim its arcs bring inherits a class that lands at <" + path +
+                          "> here (an implied inherit), the prim itself, one of its ancestors "
+                          "or one of its descendants",
+                      where);
+      }
+      auto map = std::make_shared<std::vector<PathStep>>();
+      map->push_back({path, r.tree->path, true});
+      map->insert(map->end(), steps.end() - ptrdiff_t(r.steps), steps.end());
+      Deferred d{there.get(), map, r.time, arcs + 1,
+                 std::vector<Referrer>(referrers_.begin(), referrers_.begin() + ptrdiff_t(k) + 1)};
+      if (b.kind == ArcKind::kSpecialize) {
+        const std::string onto = MapPath(*map, path).value_or(path);
+        d.depth = size_t(std::count(onto.begin(), onto.end(), '/'));
+        deferred_.push_back(std::move(d));
+      } else {
+        d.at = slot->second;
+        d.direct = b.depth == holder.depth;
+        implied_.push_back(std::move(d));
       }
     }
     return {};
@@ -1124,6 +1157,7 @@ class Composer {
       in_class_ = 0;
       deferred_.clear();
       implied_.clear();
+      class_slots_.clear();
       SINEW_TRY(Flatten(*tree, identity_, {}, 0, path, &visited, &variants, &stack));
       // The implied classes, each where it ranks, adding what nothing else brought; then the
       // specialized classes, each batch (those met flattening the one before) ranked as Pcp
@@ -1213,6 +1247,7 @@ class Composer {
   Status FlattenImplied(const std::string& path, std::unordered_set<const Tree*>* visited,
                         Variants* variants, std::vector<Spec>* stack) {
     const std::vector<Deferred> pending = std::exchange(implied_, {});
+    class_slots_.clear();  // (the places below move)
     std::vector<std::vector<Spec>> flattened(pending.size());
     in_implied_ = 1;
     for (size_t i = pending.size(); i-- > 0;) {
@@ -1224,11 +1259,15 @@ class Composer {
       SINEW_TRY(Flatten(*p.tree, p.map, p.time, p.arcs, path, visited, variants, &flattened[i]));
     }
     in_implied_ = 0;
-    // The places only grow from first to last: the last goes in first, so that each place still
-    // holds.
-    for (size_t i = pending.size(); i-- > 0;) {
-      stack->insert(stack->begin() + ptrdiff_t(pending[i].at), flattened[i].begin(),
-                    flattened[i].end());
+    // The furthest place first, so that each place still holds; of two at one place, the one met
+    // first goes in last, in front.
+    std::vector<size_t> order(pending.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return pending[a].at < pending[b].at; });
+    for (auto i = order.rbegin(); i != order.rend(); ++i) {
+      stack->insert(stack->begin() + ptrdiff_t(pending[*i].at), flattened[*i].begin(),
+                    flattened[*i].end());
     }
     return {};
   }
@@ -1463,11 +1502,12 @@ class Composer {
   int in_class_ = 0;
   bool direct_class_ = false;  // the next tree Flatten meets is a class the prim inherits itself
   // While Flatten follows references, payloads and classes: each referencing (or inheriting)
-  // tree's stack, and how many of the steps that Flatten holds map that tree's paths onto the
-  // composed layer's.
+  // tree, and how many of the steps that Flatten holds map that tree's paths onto the composed
+  // layer's.
   struct Referrer {
     const Tree* tree;
     size_t steps;
+    LayerOffset time;  // how the tree's times land on the composed layer's
   };
   std::vector<Referrer> referrers_;
   std::unordered_map<const Layer*, std::unordered_set<std::string>> variant_sites_;
@@ -1491,6 +1531,9 @@ class Composer {
   std::vector<Deferred> deferred_;
   std::vector<Deferred> implied_;
   int in_implied_ = 0;  // how many implied classes Flatten is inside of
+  // Where each tree Flatten met (outside an implied class) left the place after its classes, in
+  // the prim's stack: where a class implied on it from inside a variant goes.
+  std::unordered_map<const Tree*, size_t> class_slots_;
   std::unordered_map<const Layer*, std::unique_ptr<LayerStack>> stacks_;
   Layer out_;
 };

@@ -52,14 +52,15 @@ std::string ResolveAssetPath(std::string_view anchor, std::string_view asset);
 // lacks, to a layer without a defaultPrim when the reference names none, to the prim itself or one
 // of its ancestors, an inherit or specialize of the prim itself, an ancestor or a descendant, a
 // cycle of references, classes or sublayers, a class implied at the prim itself, an ancestor or a
-// descendant (kInvalidReference); a class a referenced prim's variant inherits that a referencing
-// layer stack writes too (an implied class sinew does not compose, kUnsupportedFeature); a layer
-// whose timeCodesPerSecond is not positive, or times mapped past a double's range (kInvalidValue);
-// references or sublayers nested deeper than 32, prims (or a reference's target path) nested deeper
-// than 256, or composing more than options.reference_expansion times the prims, properties and
-// values of the layers read (kUnsupportedFeature: a bound against a few lines that would expand
-// into billions of prims); the opener's error for a file it cannot open, its message naming the
-// prim and the reference or the sublayer.
+// descendant (kInvalidReference); a class met inside a variant of a prim that an implied class
+// references, which a referencing layer stack writes too (an implied class sinew does not compose,
+// kUnsupportedFeature); a layer whose timeCodesPerSecond is not positive, or times mapped past a
+// double's range (kInvalidValue); references or sublayers nested deeper than 32, prims (or a
+// reference's target path) nested deeper than 256, or composing more than
+// options.reference_expansion times the prims, properties and values of the layers read
+// (kUnsupportedFeature: a bound against a few lines that would expand into billions of prims); the
+// opener's error for a file it cannot open, its message naming the prim and the reference or the
+// sublayer.
 Result<Layer> ComposeStage(Layer root, std::string_view root_name, const LayerOpener& open,
                            const UsdOptions& options);
 
