@@ -609,6 +609,51 @@ class "_class_Extra" {
                    "model_red", "model_extra"}));
 }
 
+// Two classes implied at one depth rank by the arcs they came through (the child's own
+// reference before its ancestor's), as Pcp ranks them by their origins; a class the prim
+// specializes that a reference implies as an inherit composes as the inherit, the stronger.
+TEST(UsdImpliedClasses, ImpliedClassesRankByTheArcsTheyCameThrough) {
+  const std::string a = R"(#usda 1.0
+def "A" {
+    def "Hero" (inherits = </_ca>) {}
+}
+class "_ca" {}
+)";
+  const std::string b = R"(#usda 1.0
+def "B" (inherits = </_cb>) {}
+class "_cb" {}
+)";
+  const std::string model = R"(#usda 1.0
+def "Model" (inherits = </_c>) {
+    float x = 1
+}
+class "_c" {}
+)";
+  const Result<usd::Layer> composed =
+      ComposedWith(R"(#usda 1.0
+def "World" (references = @./a.usda@</A>) {
+    over "Hero" (references = @./b.usda@</B>) {}
+}
+class "_ca" {
+    float x = 1
+}
+class "_cb" {
+    float x = 2
+}
+def "Hero" (
+    references = @./model.usda@</Model>
+    specializes = </_c>
+) {}
+class "_c" {
+    float x = 2
+}
+)",
+                   {{"a.usda", a}, {"b.usda", b}, {"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/World/Hero.x"), 2.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Hero.x"), 2.0f);
+}
+
 // What sinew does not compose: a class met inside a variant of a prim that an implied class
 // references. Where the stage writes that class too, it is refused, naming both paths.
 TEST(UsdImpliedClasses, AClassMetInsideAVariantBelowAnImpliedClassIsRefusedWhereItIsWritten) {

@@ -655,7 +655,16 @@ class Composer {
       SINEW_TRY(AddClasses(tree.get(), ArcKind::kInherit, depth, where));
       SINEW_TRY(AddClasses(tree.get(), ArcKind::kSpecialize, depth, where));
     }
+    // Strongest first, and so the classes the arcs imply (an implied class of the same kind and
+    // depth as another ranks by the strength of the arc it came through, as Pcp ranks it by its
+    // origin's).
+    const auto by_strength = [](const Branch& a, const Branch& b) {
+      if (a.kind != b.kind) return a.kind < b.kind;
+      return a.depth > b.depth;
+    };
+    std::stable_sort(tree->branches.begin(), tree->branches.end(), by_strength);
     SINEW_TRY(AddImpliedClasses(tree.get(), where));
+    std::stable_sort(tree->branches.begin(), tree->branches.end(), by_strength);
     for (size_t i = tree->specs.size(); i-- > 0;) {
       if (const PrimVariants* v = tree->specs[i].second->variants.get()) {
         ApplyListOp(
@@ -666,11 +675,6 @@ class Composer {
       SINEW_TRY(Spend(Bytes(tree->variant_sets), where));
       tree->variant_owners.insert(tree->variant_owners.begin(), tree.get());
     }
-    std::stable_sort(tree->branches.begin(), tree->branches.end(),
-                     [](const Branch& a, const Branch& b) {
-                       if (a.kind != b.kind) return a.kind < b.kind;
-                       return a.depth > b.depth;
-                     });
     for (const Branch& b : tree->branches)
       tree->height = std::max(tree->height, b.tree->height + 1);
     if (tree->height > kMaxReferenceDepth) {
@@ -801,7 +805,10 @@ class Composer {
   // (Flatten): ImplyFromVariant implies those.
   Status AddImpliedClasses(Tree* tree, const std::string& where) {
     const size_t arcs = tree->branches.size();
-    std::unordered_set<std::string> seen;
+    std::unordered_set<std::string> seen;  // each class's kind and path: "i/_class", "s/_class"
+    const auto key = [](ArcKind kind, const std::string& path) {
+      return (kind == ArcKind::kSpecialize ? "s" : "i") + path;
+    };
     const auto add = [&](ClassSite site) -> Status {
       SINEW_TRY(Spend(Bytes(site.path), where));
       tree->class_sites.push_back(std::move(site));
@@ -812,13 +819,13 @@ class Composer {
       const Branch b = tree->branches[i];  // (a copy: implied branches join the vector)
       const PathStep& step = b.steps->front();
       if ((b.kind == ArcKind::kInherit || b.kind == ArcKind::kSpecialize) &&
-          seen.insert(b.tree->path).second) {
+          seen.insert(key(b.kind, b.tree->path)).second) {
         SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind}));
       }
       for (const ClassSite& site : b.tree->class_sites) {
         std::string path =
             Within(site.path, step.from) ? step.to + site.path.substr(step.from.size()) : site.path;
-        if (!seen.insert(path).second) continue;
+        if (!seen.insert(key(site.kind, path)).second) continue;
         SINEW_TRY(add({path, site.below, site.kind}));
         if (b.tree->stack == tree->stack && path == site.path) continue;  // its own place
         const std::string landed = WithoutVariants(path);
@@ -838,8 +845,11 @@ class Composer {
         auto there = TreeAt(tree->stack, path, where);
         --arc_depth_;
         if (!there.ok()) return there.status();
-        if ((*there)->empty || std::any_of(tree->branches.begin(), tree->branches.end(),
-                                           [&](const Branch& c) { return c.tree == *there; })) {
+        // (An implied inherit of a class the prim specializes is added: it is the stronger, and
+        // the specialize adds nothing after it, as Pcp adds inherits first.)
+        if ((*there)->empty ||
+            std::any_of(tree->branches.begin(), tree->branches.end(),
+                        [&](const Branch& c) { return c.tree == *there && c.kind <= site.kind; })) {
           continue;
         }
         SINEW_TRY(Spend(sizeof(Branch), where));
