@@ -654,6 +654,52 @@ class "_c" {
   EXPECT_EQ(FloatAt(*composed, "/Hero.x"), 2.0f);
 }
 
+// A class the prim's own variant inherits that its reference implies as well keeps the implied
+// class's place (Pcp adds the implied arc before the variant's); a class that a specialized
+// class inherits ranks as specialized, below the prim's own opinions.
+TEST(UsdImpliedClasses, AnImpliedClassKeepsItsPlaceAndASpecializedClassesClassStaysBelow) {
+  const std::string model = R"(#usda 1.0
+def "Model" (inherits = </_class_Model>) {
+    float x = 1
+}
+class "_class_Model" {}
+)";
+  const std::string ref = R"(#usda 1.0
+def "Ref" {
+    def "A" (specializes = </Ref/B>) {
+        float x = 2
+    }
+    class "B" (inherits = </Ref/C>) {}
+    class "C" {}
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Hero" (
+    references = @./model.usda@</Model>
+    variants = { string v = "a" }
+    prepend variantSets = "v"
+) {
+    variantSet "v" = {
+        "a" (inherits = </_class_Model>) {
+            float x = 3
+        }
+    }
+}
+class "_class_Model" {
+    float x = 2
+}
+def "Other" (references = @./ref.usda@</Ref>) {
+    over "C" {
+        float x = 1
+    }
+}
+)",
+                                                   {{"model.usda", model}, {"ref.usda", ref}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/Hero.x"), 2.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Other/A.x"), 2.0f);
+}
+
 // What sinew does not compose: a class met inside a variant of a prim that an implied class
 // references. Where the stage writes that class too, it is refused, naming both paths.
 TEST(UsdImpliedClasses, AClassMetInsideAVariantBelowAnImpliedClassIsRefusedWhereItIsWritten) {

@@ -804,7 +804,6 @@ class Composer {
   // is refused as an inherit of one is. The classes of a variant's contents are chosen later
   // (Flatten): ImplyFromVariant implies those.
   Status AddImpliedClasses(Tree* tree, const std::string& where) {
-    const size_t arcs = tree->branches.size();
     std::unordered_set<std::string> seen;  // each class's kind and path: "i/_class", "s/_class"
     const auto key = [](ArcKind kind, const std::string& path) {
       return (kind == ArcKind::kSpecialize ? "s" : "i") + path;
@@ -815,6 +814,7 @@ class Composer {
       return {};
     };
     const std::string at = WithoutVariants(tree->path);
+    const size_t arcs = tree->branches.size();
     for (size_t i = 0; i < arcs; ++i) {
       const Branch b = tree->branches[i];  // (a copy: implied branches join the vector)
       const PathStep& step = b.steps->front();
@@ -822,7 +822,11 @@ class Composer {
           seen.insert(key(b.kind, b.tree->path)).second) {
         SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind}));
       }
-      for (const ClassSite& site : b.tree->class_sites) {
+      for (const ClassSite& met : b.tree->class_sites) {
+        // What a specialized class inherits in turn ranks as specialized (Pcp moves the whole
+        // hierarchy to the bottom).
+        const ArcKind kind = b.kind == ArcKind::kSpecialize ? b.kind : met.kind;
+        const ClassSite site{met.path, met.below, kind};
         std::string path =
             Within(site.path, step.from) ? step.to + site.path.substr(step.from.size()) : site.path;
         if (!seen.insert(key(site.kind, path)).second) continue;
@@ -944,6 +948,12 @@ class Composer {
     // model's own opinions.
     for (const Branch& b : tree.branches) {
       if (b.kind != ArcKind::kInherit || referenced_.contains(b.tree.get())) continue;
+      // A class an implied class reaches already keeps the implied one's place (a variant that
+      // inherits what the prim's reference implies: Pcp adds the implied arc first).
+      if (!b.implied && std::any_of(implied_.begin(), implied_.end(),
+                                    [&](const Deferred& d) { return d.tree == b.tree.get(); })) {
+        continue;
+      }
       SINEW_TRY(ImplyFromVariant(b, tree, *steps, arcs, *visited, where));
       // An arc of this tree's prim, not one descended from an ancestor's.
       const bool direct = b.depth == tree.depth;
