@@ -700,6 +700,38 @@ def "Other" (references = @./ref.usda@</Ref>) {
   EXPECT_EQ(FloatAt(*composed, "/Other/A.x"), 2.0f);
 }
 
+// A variant of the prim references a model whose geometry inherits a local class: the class
+// lands under the variant's prim, where the stage's opinion outside the variant composes.
+TEST(UsdImpliedClasses, AModelsLocalClassCarriesPastTheVariantThatReferencesIt) {
+  const std::string model = R"(#usda 1.0
+def "Model" {
+    class "_class_Geom" {
+        float x = 1
+        float y = 1
+    }
+    def "Geom" (inherits = </Model/_class_Geom>) {}
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Hero" (
+    variants = { string rig = "full" }
+    prepend variantSets = "rig"
+) {
+    variantSet "rig" = {
+        "full" (references = @./model.usda@</Model>) {}
+    }
+    over "_class_Geom" {
+        float x = 2
+    }
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/Hero/Geom.x"), 2.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Hero/Geom.y"), 1.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Hero/_class_Geom.x"), 2.0f);
+}
+
 // What sinew does not compose: a class met inside a variant of a prim that an implied class
 // references. Where the stage writes that class too, it is refused, naming both paths.
 TEST(UsdImpliedClasses, AClassMetInsideAVariantBelowAnImpliedClassIsRefusedWhereItIsWritten) {

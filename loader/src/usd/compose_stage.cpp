@@ -432,6 +432,31 @@ void MergeMetadata(const Metadata& from, Metadata* into,
 }
 
 class Composer {
+ private:
+  // While Flatten follows references, payloads and classes: each referencing (or inheriting)
+  // tree, and how many of the steps that Flatten holds map that tree's paths onto the composed
+  // layer's.
+  struct Referrer {
+    const Tree* tree;
+    size_t steps;
+    LayerOffset time;  // how the tree's times land on the composed layer's
+  };
+  // A class Flatten met and left for later: its tree, its paths' and times' mapping, its arc
+  // count and the referrers_ where it was met (and its own). For a specialized class, the
+  // namespace depth of the prim whose arc it is (a `class` it brings makes the prim a class, as
+  // USD resolves a specifier: only an inherited one does not); for an implied class, where its
+  // opinions go in the prim's stack and whether the prim inherits it itself.
+  struct Deferred {
+    const Tree* tree;
+    std::shared_ptr<const std::vector<PathStep>> map;
+    LayerOffset time;
+    int arcs;
+    std::vector<Referrer> referrers;
+    size_t depth = 0;
+    size_t at = 0;
+    bool direct = false;
+  };
+
  public:
   // `root`: the root layer's prims, time codes and sublayers; `out`: its metadata, which the
   // composed prims join.
@@ -1011,6 +1036,8 @@ class Composer {
         map->push_back({std::move(from), owner->path, true});
         map->insert(map->end(), steps->begin(), steps->end());
         SINEW_TRY(Flatten(*contents, map, time, arcs + 1, where, visited, variants, out));
+        SINEW_TRY(
+            ImplyAcrossVariant(tree, *contents, map->front(), *steps, time, arcs, *visited, where));
       }
     }
     for (const Branch& b : tree.branches) {
@@ -1019,6 +1046,70 @@ class Composer {
       const Status followed = follow(b);
       referrers_.pop_back();
       SINEW_TRY(followed);
+    }
+    return {};
+  }
+
+  // Whether `there` is in the prim's stack already (`visited`) or waits to be.
+  bool Composing(const Tree* there, const std::unordered_set<const Tree*>& visited) const {
+    const auto waits = [&](const std::vector<Deferred>& list) {
+      return std::any_of(list.begin(), list.end(),
+                         [&](const Deferred& d) { return d.tree == there; });
+    };
+    return visited.contains(there) || waits(implied_) || waits(deferred_);
+  }
+
+  // Leaves `d`, a class at `path` implied on `tree` met while flattening, for later: an inherit
+  // (`kind`) at the place `at` after `tree`'s classes (`direct`: on `tree`'s prim itself, not an
+  // ancestor), a specialize with the rest. A class that lands on the prim itself, one of its
+  // ancestors or one of its descendants is refused.
+  Status LeaveImplied(Deferred d, const std::string& path, const Tree& tree, ArcKind kind,
+                      size_t at, bool direct, const std::string& where) {
+    const std::string landed = WithoutVariants(path);
+    const std::string here = WithoutVariants(tree.path);
+    if (Within(here, landed) || Within(landed, here)) {
+      return Status(Error::kInvalidReference,
+                    "a prim its arcs bring inherits a class that lands at <" + path +
+                        "> here (an implied inherit), the prim itself, one of its ancestors or "
+                        "one of its descendants",
+                    where);
+    }
+    if (kind == ArcKind::kSpecialize) {
+      const std::string onto = MapPath(*d.map, path).value_or(path);
+      d.depth = size_t(std::count(onto.begin(), onto.end(), '/'));
+      deferred_.push_back(std::move(d));
+    } else {
+      d.at = at;
+      d.direct = direct;
+      implied_.push_back(std::move(d));
+    }
+    return {};
+  }
+
+  // The classes that the arcs of a variant's contents (`contents`, met at `tree`'s path through
+  // the variant's step `variant`) imply inside the variant ("/A{v=x}/_class", a referenced
+  // model's local class) land in the prim's own namespace too ("/A/_class"), where this stack's
+  // opinions outside the variant compose as a class of `tree`, as Pcp carries an implied class
+  // up past the variant. Each waits for the place after `tree`'s classes, as ImplyFromVariant's
+  // do; inside an implied class, where that place is not known, they are not composed.
+  Status ImplyAcrossVariant(const Tree& tree, const Tree& contents, const PathStep& variant,
+                            const std::vector<PathStep>& steps, LayerOffset time, int arcs,
+                            const std::unordered_set<const Tree*>& visited,
+                            const std::string& where) {
+    const auto slot = class_slots_.find(&tree);
+    if (slot == class_slots_.end()) return {};
+    for (const ClassSite& site : contents.class_sites) {
+      if (!Within(site.path, variant.from)) continue;  // outside the variant: met already
+      const std::string path = variant.to + site.path.substr(variant.from.size());
+      SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> there, TreeAt(tree.stack, path, where));
+      if (there->empty || Composing(there.get(), visited)) continue;
+      auto map = std::make_shared<std::vector<PathStep>>();
+      map->push_back({path, tree.path, true});
+      map->insert(map->end(), steps.begin(), steps.end());
+      Deferred d{there.get(), std::move(map), time, arcs + 1, referrers_};
+      d.referrers.push_back({&tree, steps.size(), time});
+      SINEW_TRY(
+          LeaveImplied(std::move(d), path, tree, site.kind, slot->second, site.below == 0, where));
     }
     return {};
   }
@@ -1049,13 +1140,7 @@ class Composer {
       const LayerStack* stack = r.tree->stack;
       if (!in_variant || (stack == class_tree.stack && path == class_tree.path)) continue;
       SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> there, TreeAt(stack, path, where));
-      const auto waits = [&](const std::vector<Deferred>& list) {
-        return std::any_of(list.begin(), list.end(),
-                           [&](const Deferred& d) { return d.tree == there.get(); });
-      };
-      if (there->empty || visited.contains(there.get()) || waits(implied_) || waits(deferred_)) {
-        continue;
-      }
+      if (there->empty || Composing(there.get(), visited)) continue;
       const auto slot = class_slots_.find(r.tree);
       if (slot == class_slots_.end()) {
         if (!WritesAt(*there)) continue;
@@ -1068,29 +1153,13 @@ class Composer {
                           "implied class",
                       where);
       }
-      const std::string landed = WithoutVariants(path);
-      const std::string at = WithoutVariants(r.tree->path);
-      if (Within(at, landed) || Within(landed, at)) {
-        return Status(Error::kInvalidReference,
-                      "a prim its arcs bring inherits a class that lands at <" + path +
-                          "> here (an implied inherit), the prim itself, one of its ancestors "
-                          "or one of its descendants",
-                      where);
-      }
       auto map = std::make_shared<std::vector<PathStep>>();
       map->push_back({path, r.tree->path, true});
       map->insert(map->end(), steps.end() - ptrdiff_t(r.steps), steps.end());
-      Deferred d{there.get(), map, r.time, arcs + 1,
+      Deferred d{there.get(), std::move(map), r.time, arcs + 1,
                  std::vector<Referrer>(referrers_.begin(), referrers_.begin() + ptrdiff_t(k) + 1)};
-      if (b.kind == ArcKind::kSpecialize) {
-        const std::string onto = MapPath(*map, path).value_or(path);
-        d.depth = size_t(std::count(onto.begin(), onto.end(), '/'));
-        deferred_.push_back(std::move(d));
-      } else {
-        d.at = slot->second;
-        d.direct = b.depth == holder.depth;
-        implied_.push_back(std::move(d));
-      }
+      SINEW_TRY(LeaveImplied(std::move(d), path, *r.tree, b.kind, slot->second,
+                             b.depth == holder.depth, where));
     }
     return {};
   }
@@ -1521,31 +1590,8 @@ class Composer {
   std::unordered_set<const Tree*> referenced_;
   int in_class_ = 0;
   bool direct_class_ = false;  // the next tree Flatten meets is a class the prim inherits itself
-  // While Flatten follows references, payloads and classes: each referencing (or inheriting)
-  // tree, and how many of the steps that Flatten holds map that tree's paths onto the composed
-  // layer's.
-  struct Referrer {
-    const Tree* tree;
-    size_t steps;
-    LayerOffset time;  // how the tree's times land on the composed layer's
-  };
-  std::vector<Referrer> referrers_;
+  std::vector<Referrer> referrers_;  // (Referrer, above)
   std::unordered_map<const Layer*, std::unordered_set<std::string>> variant_sites_;
-  // A class Flatten met and left for later: its tree, its paths' and times' mapping, its arc
-  // count and the referrers_ where it was met (and its own). For a specialized class, the
-  // namespace depth of the prim whose arc it is (a `class` it brings makes the prim a class, as
-  // USD resolves a specifier: only an inherited one does not); for an implied class, where its
-  // opinions go in the prim's stack and whether the prim inherits it itself.
-  struct Deferred {
-    const Tree* tree;
-    std::shared_ptr<const std::vector<PathStep>> map;
-    LayerOffset time;
-    int arcs;
-    std::vector<Referrer> referrers;
-    size_t depth = 0;
-    size_t at = 0;
-    bool direct = false;
-  };
   // The specialized classes, flattened after the rest, and the implied classes (Emit flattens
   // them once the rest is in, each at its place).
   std::vector<Deferred> deferred_;
