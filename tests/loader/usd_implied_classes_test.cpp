@@ -732,6 +732,266 @@ def "Hero" (
   EXPECT_EQ(FloatAt(*composed, "/Hero/_class_Geom.x"), 2.0f);
 }
 
+// Across a reference, A specializes B, B inherits C and C specializes D; the root layer speaks
+// of all four. What B inherits is specialized with it: the root's C ranks right after the
+// root's B, both below everything of A, and D (specialized by C) below all of B's and C's.
+TEST(UsdImpliedClasses, AClassASpecializedClassInheritsRanksRightAfterItAndBelowThePrim) {
+  const std::string ref = R"(#usda 1.0
+def "Ref" {
+    def "A" (specializes = </Ref/B>) {
+        append rel stack = </Ref/A/ref_A>
+    }
+    class "B" (inherits = </Ref/C>) {
+        append rel stack = </Ref/B/ref_B>
+    }
+    class "C" (specializes = </Ref/D>) {
+        append rel stack = </Ref/C/ref_C>
+    }
+    class "D" {
+        append rel stack = </Ref/D/ref_D>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Model" (references = @ref.usda@</Ref>) {
+    over "A" {
+        append rel stack = </Model/A/root_A>
+    }
+    over "B" {
+        append rel stack = </Model/B/root_B>
+    }
+    over "C" {
+        append rel stack = </Model/C/root_C>
+    }
+    over "D" {
+        append rel stack = </Model/D/root_D>
+    }
+}
+)",
+                                                   {{"ref.usda", ref}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Model/A"),
+            (Names{"root_A", "ref_A", "root_B", "root_C", "ref_B", "ref_C", "root_D", "ref_D"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/B"),
+            (Names{"root_B", "root_C", "ref_B", "ref_C", "root_D", "ref_D"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/C"), (Names{"root_C", "ref_C", "root_D", "ref_D"}));
+  const usd::Prim* a = composed->FindPrim("/Model/A");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->specifier, usd::Specifier::kDef);
+}
+
+// Two references deep, a prim specializes a class whose child references a prim that inherits
+// a global class. Each stack's global class ranks right after that stack's specialized child,
+// the weaker stacks' pairs below it, the class's own stack last.
+TEST(UsdImpliedClasses, AClassReachedThroughASpecializedChildRanksAfterEachStacksChild) {
+  const std::string ref3 = R"(#usda 1.0
+def "Ref3" (inherits = </NestedClass>) {
+    append rel stack = </Ref3/ref3_Ref3>
+}
+class "NestedClass" {
+    append rel stack = </NestedClass/ref3_NestedClass>
+}
+)";
+  const std::string ref2 = R"(#usda 1.0
+class "NestedClass" {
+    append rel stack = </NestedClass/ref2_NestedClass>
+}
+class "Specializes" {
+    def "Nested" (references = @ref3.usda@</Ref3>) {
+        append rel stack = </Specializes/Nested/ref2_Specializes_Nested>
+    }
+}
+def "Ref2" (specializes = </Specializes>) {
+    over "Nested" {
+        append rel stack = </Ref2/Nested/ref2_Nested>
+    }
+}
+)";
+  const std::string ref = R"(#usda 1.0
+over "NestedClass" {
+    append rel stack = </NestedClass/ref_NestedClass>
+}
+over "Specializes" {
+    over "Nested" {
+        append rel stack = </Specializes/Nested/ref_Specializes_Nested>
+    }
+}
+def "Ref" (references = @ref2.usda@</Ref2>) {
+    over "Nested" {
+        append rel stack = </Ref/Nested/ref_Nested>
+    }
+}
+)";
+  const Result<usd::Layer> composed =
+      ComposedWith(R"(#usda 1.0
+over "NestedClass" {
+    append rel stack = </NestedClass/root_NestedClass>
+}
+over "Specializes" {
+    over "Nested" {
+        append rel stack = </Specializes/Nested/root_Specializes_Nested>
+    }
+}
+def "Root" (references = @ref.usda@</Ref>) {
+    over "Nested" {
+        append rel stack = </Root/Nested/root_Nested>
+    }
+}
+)",
+                   {{"ref.usda", ref}, {"ref2.usda", ref2}, {"ref3.usda", ref3}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(
+      StackOf(*composed, "/Root/Nested"),
+      (Names{"root_Nested", "ref_Nested", "ref2_Nested", "root_Specializes_Nested",
+             "root_NestedClass", "ref_Specializes_Nested", "ref_NestedClass",
+             "ref2_Specializes_Nested", "ref2_NestedClass", "ref3_Ref3", "ref3_NestedClass"}));
+  const usd::Prim* nested = composed->FindPrim("/Root/Nested");
+  ASSERT_NE(nested, nullptr);
+  EXPECT_EQ(nested->specifier, usd::Specifier::kDef);
+}
+
+// A referenced prim specializes a class whose child references a prim inheriting a global
+// class: the child's ancestral specialize carries that class, which ranks right after each
+// stack's specialized child.
+TEST(UsdImpliedClasses, AClassBelowAnAncestralSpecializeRanksAfterEachStacksSpecializedChild) {
+  const std::string ref2 = R"(#usda 1.0
+def "Ref2" (inherits = </Class>) {
+    append rel stack = </Ref2/ref2_Ref2>
+}
+class "Class" {
+    append rel stack = </Class/ref2_Class>
+}
+)";
+  const std::string ref = R"(#usda 1.0
+def "ChildRef" (references = @ref2.usda@</Ref2>) {
+    append rel stack = </ChildRef/ref_ChildRef>
+}
+def "Specializes" {
+    def "Child" (references = </ChildRef>) {
+        append rel stack = </Specializes/Child/ref_Specializes_Child>
+    }
+}
+over "Class" {
+    append rel stack = </Class/ref_Class>
+}
+def "Ref" (specializes = </Specializes>) {
+    over "Child" {
+        append rel stack = </Ref/Child/ref_Child>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+over "Specializes" {
+    over "Child" {
+        append rel stack = </Specializes/Child/root_Specializes_Child>
+    }
+}
+over "Class" {
+    append rel stack = </Class/root_Class>
+}
+def "AncestralReference" (references = @ref.usda@</Ref>) {
+    over "Child" {
+        append rel stack = </AncestralReference/Child/root_Child>
+    }
+}
+)",
+                                                   {{"ref.usda", ref}, {"ref2.usda", ref2}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(
+      StackOf(*composed, "/AncestralReference/Child"),
+      (Names{"root_Child", "ref_Child", "root_Specializes_Child", "root_Class",
+             "ref_Specializes_Child", "ref_ChildRef", "ref_Class", "ref2_Ref2", "ref2_Class"}));
+}
+
+// The children of a specialized class hierarchy keep its order: a child of the prim ranks the
+// root layer's child of the specialized class, then that of the class it inherits, above the
+// referenced layer's.
+TEST(UsdImpliedClasses, ChildrenOfASpecializedClassesHierarchyRankAsTheClassesDo) {
+  const std::string ref = R"(#usda 1.0
+def "Ref" {
+    def "A" (specializes = </Ref/B>) {
+        def "X" {
+            append rel stack = </Ref/A/X/ref_AX>
+        }
+    }
+    class "B" (inherits = </Ref/C>) {
+        def "X" {
+            append rel stack = </Ref/B/X/ref_BX>
+        }
+    }
+    class "C" {
+        def "X" {
+            append rel stack = </Ref/C/X/ref_CX>
+        }
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Model" (references = @ref.usda@</Ref>) {
+    over "A" {
+        over "X" {
+            append rel stack = </Model/A/X/root_AX>
+        }
+    }
+    over "B" {
+        over "X" {
+            append rel stack = </Model/B/X/root_BX>
+        }
+    }
+    over "C" {
+        over "X" {
+            append rel stack = </Model/C/X/root_CX>
+        }
+    }
+}
+)",
+                                                   {{"ref.usda", ref}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Model/A/X"),
+            (Names{"root_AX", "ref_AX", "root_BX", "root_CX", "ref_BX", "ref_CX"}));
+}
+
+// A model specializes a global class that inherits another; the shot writes both classes, but
+// only the inherited one's child. That child still composes, in the place of the specialized
+// class's child the shot does not write, above the model's.
+TEST(UsdImpliedClasses, AChildOfAClassUnderASpecializedClassTheShotLacksStillComposes) {
+  const std::string model = R"(#usda 1.0
+def "Model" (specializes = </_B>) {
+    def "X" {
+        append rel stack = </Model/X/model_X>
+    }
+}
+class "_B" (inherits = </_C>) {
+    append rel stack = </_B/model_B>
+    def "X" {
+        append rel stack = </_B/X/model_BX>
+    }
+}
+class "_C" {
+    append rel stack = </_C/model_C>
+    def "X" {
+        append rel stack = </_C/X/model_CX>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Hero" (references = @model.usda@</Model>) {}
+over "_B" {
+    append rel stack = </_B/shot_B>
+}
+over "_C" {
+    append rel stack = </_C/shot_C>
+    over "X" {
+        append rel stack = </_C/X/shot_CX>
+    }
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Hero"), (Names{"shot_B", "shot_C", "model_B", "model_C"}));
+  EXPECT_EQ(StackOf(*composed, "/Hero/X"), (Names{"model_X", "shot_CX", "model_BX", "model_CX"}));
+}
+
 // What sinew does not compose: a class met inside a variant of a prim that an implied class
 // references. Where the stage writes that class too, it is refused, naming both paths.
 TEST(UsdImpliedClasses, AClassMetInsideAVariantBelowAnImpliedClassIsRefusedWhereItIsWritten) {

@@ -67,14 +67,28 @@ struct Branch {
   // A class of this stack that USD implies (Composer::AddImpliedClasses): Flatten composes it
   // once everything else of the prim is in, and lets it add only what nothing else brought.
   bool implied = false;
+  // For a specialized class: the classes of this stack that its hierarchy in the stack that
+  // implies them puts under it (what it inherits there, and so on; their steps map onto this
+  // tree's path). They rank under it, right after its own opinions and above what its own arcs
+  // bring, as Pcp adds an implied class's hierarchy under it, where the rest of the prim would
+  // otherwise rank them after those arcs: the specialized classes are flattened last, when what
+  // their arcs bring is not in the prim's stack yet. (An inherited class's hierarchy keeps its
+  // place beside it: Flatten leaves implied inherits until what the arcs bring is in.)
+  std::shared_ptr<const std::vector<Branch>> within;
 };
 // A class a tree's prim inherits (or specializes), directly, through a class, or through what
 // an arc brings: its path in the tree's namespace (it lands on the tree's own path), and how
 // many levels below the prim whose arc it is the tree's prim is (0 for the prim's own arc).
+// `kind` ranks it among the prim's classes (whatever a specialized class inherits ranks as
+// specialized); `arc` is its own arc from `parent`, the site of the class whose hierarchy it is
+// in (that inherits or specializes it), kNone for a class on the tree's prim itself.
 struct ClassSite {
+  static constexpr size_t kNone = ~size_t(0);
   std::string path;
   size_t below = 0;
   ArcKind kind = ArcKind::kInherit;
+  ArcKind arc = ArcKind::kInherit;
+  size_t parent = kNone;
 };
 struct Tree {
   const LayerStack* stack = nullptr;
@@ -455,6 +469,7 @@ class Composer {
     size_t depth = 0;
     size_t at = 0;
     bool direct = false;
+    std::shared_ptr<const std::vector<Branch>> within;  // (Branch::within)
   };
 
  public:
@@ -668,6 +683,8 @@ class Composer {
       }
       tree->variant_owners = parent->variant_owners;
       const std::string_view name = std::string_view(path).substr(slash);  // "/name"
+      // (The classes under a branch, Branch::within, are not descended: the child's own
+      // AddImpliedClasses puts them under the branch's child again.)
       for (const Branch& b : parent->branches) {
         SINEW_TRY_ASSIGN(std::shared_ptr<const Tree> below,
                          TreeAt(b.tree->stack, b.tree->path + std::string(name), where));
@@ -683,13 +700,9 @@ class Composer {
     // Strongest first, and so the classes the arcs imply (an implied class of the same kind and
     // depth as another ranks by the strength of the arc it came through, as Pcp ranks it by its
     // origin's).
-    const auto by_strength = [](const Branch& a, const Branch& b) {
-      if (a.kind != b.kind) return a.kind < b.kind;
-      return a.depth > b.depth;
-    };
-    std::stable_sort(tree->branches.begin(), tree->branches.end(), by_strength);
+    std::stable_sort(tree->branches.begin(), tree->branches.end(), Stronger);
     SINEW_TRY(AddImpliedClasses(tree.get(), where));
-    std::stable_sort(tree->branches.begin(), tree->branches.end(), by_strength);
+    std::stable_sort(tree->branches.begin(), tree->branches.end(), Stronger);
     for (size_t i = tree->specs.size(); i-- > 0;) {
       if (const PrimVariants* v = tree->specs[i].second->variants.get()) {
         ApplyListOp(
@@ -700,8 +713,7 @@ class Composer {
       SINEW_TRY(Spend(Bytes(tree->variant_sets), where));
       tree->variant_owners.insert(tree->variant_owners.begin(), tree.get());
     }
-    for (const Branch& b : tree->branches)
-      tree->height = std::max(tree->height, b.tree->height + 1);
+    tree->height = Height(tree->branches);
     if (tree->height > kMaxReferenceDepth) {
       return Status(Error::kUnsupportedFeature,
                     "references nested deeper than " + std::to_string(kMaxReferenceDepth), where);
@@ -710,6 +722,22 @@ class Composer {
     auto& slot = trees_[key];
     slot = std::move(tree);
     return slot;
+  }
+
+  // Whether branch `a` ranks above `b`: by kind, then the deeper prim's arc first.
+  static bool Stronger(const Branch& a, const Branch& b) {
+    if (a.kind != b.kind) return a.kind < b.kind;
+    return a.depth > b.depth;
+  }
+
+  // The most arcs followed down from a tree with these branches (and the classes under them).
+  static int Height(const std::vector<Branch>& branches) {
+    int height = 0;
+    for (const Branch& b : branches) {
+      height = std::max(height, b.tree->height + 1);
+      if (b.within) height = std::max(height, Height(*b.within) + 1);
+    }
+    return height;
   }
 
   // The branches the tree's own arcs bring, written at namespace depth `depth`.
@@ -829,34 +857,66 @@ class Composer {
   // is refused as an inherit of one is. The classes of a variant's contents are chosen later
   // (Flatten): ImplyFromVariant implies those.
   Status AddImpliedClasses(Tree* tree, const std::string& where) {
-    std::unordered_set<std::string> seen;  // each class's kind and path: "i/_class", "s/_class"
+    constexpr size_t kNone = ClassSite::kNone;
+    // Each class's site, by its kind and path ("i/_class", "s/_class").
+    std::unordered_map<std::string, size_t> seen;
     const auto key = [](ArcKind kind, const std::string& path) {
       return (kind == ArcKind::kSpecialize ? "s" : "i") + path;
     };
+    // Which branch brings a tree here, and by what arc: one of the tree's branches (`made`
+    // false, `index` in tree->branches) or one implied below (`made`, `index` of its site).
+    struct Holder {
+      bool made;
+      size_t index;
+      ArcKind kind;
+    };
+    std::unordered_map<const Tree*, Holder> held;
+    for (size_t i = 0; i < tree->branches.size(); ++i) {
+      const Branch& b = tree->branches[i];
+      const auto [it, added] = held.try_emplace(b.tree.get(), Holder{false, i, b.kind});
+      if (!added && b.kind < it->second.kind) it->second = {false, i, b.kind};
+    }
+    std::vector<std::optional<Branch>> made;    // the branch each site brings here, if any
+    std::vector<std::optional<Holder>> brings;  // what brings each site's class here, if any
     const auto add = [&](ClassSite site) -> Status {
-      SINEW_TRY(Spend(Bytes(site.path), where));
+      SINEW_TRY(Spend(Bytes(site.path) + sizeof(Branch), where));
       tree->class_sites.push_back(std::move(site));
+      made.emplace_back();
+      brings.emplace_back();
       return {};
     };
     const std::string at = WithoutVariants(tree->path);
-    const size_t arcs = tree->branches.size();
-    for (size_t i = 0; i < arcs; ++i) {
-      const Branch b = tree->branches[i];  // (a copy: implied branches join the vector)
+    for (size_t i = 0, arcs = tree->branches.size(); i < arcs; ++i) {
+      const Branch& b = tree->branches[i];
       const PathStep& step = b.steps->front();
-      if ((b.kind == ArcKind::kInherit || b.kind == ArcKind::kSpecialize) &&
-          seen.insert(key(b.kind, b.tree->path)).second) {
-        SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind}));
+      size_t own = kNone;  // the site of the class b is, for a class arc
+      if (b.kind == ArcKind::kInherit || b.kind == ArcKind::kSpecialize) {
+        const auto [it, added] =
+            seen.try_emplace(key(b.kind, b.tree->path), tree->class_sites.size());
+        own = it->second;
+        if (added) {
+          SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind, b.kind, kNone}));
+          brings.back() = Holder{false, i, b.kind};
+        }
       }
+      std::vector<size_t> index_of;  // the sites of b's tree, here
+      index_of.reserve(b.tree->class_sites.size());
       for (const ClassSite& met : b.tree->class_sites) {
         // What a specialized class inherits in turn ranks as specialized (Pcp moves the whole
         // hierarchy to the bottom).
         const ArcKind kind = b.kind == ArcKind::kSpecialize ? b.kind : met.kind;
-        const ClassSite site{met.path, met.below, kind};
         std::string path =
-            Within(site.path, step.from) ? step.to + site.path.substr(step.from.size()) : site.path;
-        if (!seen.insert(key(site.kind, path)).second) continue;
-        SINEW_TRY(add({path, site.below, site.kind}));
-        if (b.tree->stack == tree->stack && path == site.path) continue;  // its own place
+            Within(met.path, step.from) ? step.to + met.path.substr(step.from.size()) : met.path;
+        // A class met again at its own place is in the hierarchy of the class b is (if any); one
+        // that moved is implied on this tree, below the class its hierarchy puts it under.
+        const bool own_place = b.tree->stack == tree->stack && path == met.path;
+        const size_t parent =
+            met.parent < index_of.size() ? index_of[met.parent] : (own_place ? own : kNone);
+        const auto [it, added] = seen.try_emplace(key(kind, path), tree->class_sites.size());
+        index_of.push_back(it->second);
+        if (!added) continue;
+        SINEW_TRY(add({path, met.below, kind, met.arc, parent}));
+        if (own_place) continue;
         const std::string landed = WithoutVariants(path);
         if (Within(at, landed) || Within(landed, at)) {
           return Status(Error::kInvalidReference,
@@ -874,22 +934,65 @@ class Composer {
         auto there = TreeAt(tree->stack, path, where);
         --arc_depth_;
         if (!there.ok()) return there.status();
+        if ((*there)->empty) continue;
         // (An implied inherit of a class the prim specializes is added: it is the stronger, and
         // the specialize adds nothing after it, as Pcp adds inherits first.)
-        if ((*there)->empty ||
-            std::any_of(tree->branches.begin(), tree->branches.end(),
-                        [&](const Branch& c) { return c.tree == *there && c.kind <= site.kind; })) {
+        if (const auto h = held.find(there->get()); h != held.end() && h->second.kind <= kind) {
+          const bool is_class =
+              h->second.kind == ArcKind::kInherit || h->second.kind == ArcKind::kSpecialize;
+          if (is_class) brings.back() = h->second;
           continue;
         }
-        SINEW_TRY(Spend(sizeof(Branch), where));
+        const size_t site = made.size() - 1;
+        held[there->get()] = Holder{true, site, kind};
+        brings.back() = Holder{true, site, kind};
         auto steps = std::make_shared<std::vector<PathStep>>();
         steps->push_back({std::move(path), tree->path, true});
         // (Ranked by the depth of the prim whose arc it is, which a reference to a prim deeper
         // than this one may put above the root.)
-        const size_t depth = tree->depth > site.below ? tree->depth - site.below : 0;
-        tree->branches.push_back(
-            {std::move(there).value(), site.kind, depth, std::move(steps), {}, true});
+        const size_t depth = tree->depth > met.below ? tree->depth - met.below : 0;
+        made.back() = Branch{std::move(there).value(), kind, depth, std::move(steps), {}, true};
       }
+    }
+    // Each implied class goes under the nearest specialized class of its hierarchy that is here
+    // (implied, or brought by an ancestor's arc), its steps mapping onto that class's path, the
+    // deepest first so that each takes its own along; the rest are the tree's branches, in the
+    // order met.
+    std::vector<std::vector<Branch>> under(made.size());
+    std::map<size_t, std::vector<Branch>> under_branch;  // by index in tree->branches
+    const auto ranked = [](std::vector<Branch> list) {
+      std::stable_sort(list.begin(), list.end(), Stronger);
+      return std::make_shared<const std::vector<Branch>>(std::move(list));
+    };
+    for (size_t j = made.size(); j-- > 0;) {
+      if (!made[j]) continue;
+      Branch& m = *made[j];
+      if (!under[j].empty()) m.within = ranked(std::move(under[j]));
+      ArcKind arc = tree->class_sites[j].arc;
+      size_t carrier = tree->class_sites[j].parent;
+      while (carrier != kNone &&
+             (!brings[carrier] || brings[carrier]->kind != ArcKind::kSpecialize)) {
+        if (tree->class_sites[carrier].arc == ArcKind::kSpecialize) arc = ArcKind::kSpecialize;
+        carrier = tree->class_sites[carrier].parent;
+      }
+      if (carrier == kNone) continue;
+      const Holder& c = *brings[carrier];
+      const Tree& above = c.made ? *made[c.index]->tree : *tree->branches[c.index].tree;
+      m.kind = arc;
+      m.depth = above.depth;
+      m.steps = std::make_shared<const std::vector<PathStep>>(
+          std::vector<PathStep>{{m.steps->front().from, above.path, true}});
+      auto& list = c.made ? under[c.index] : under_branch[c.index];
+      list.insert(list.begin(), std::move(m));
+      made[j].reset();
+    }
+    for (auto& [index, list] : under_branch) {
+      Branch& b = tree->branches[index];
+      if (b.within) list.insert(list.begin(), b.within->begin(), b.within->end());
+      b.within = ranked(std::move(list));
+    }
+    for (std::optional<Branch>& m : made) {
+      if (m) tree->branches.push_back(std::move(*m));
     }
     return {};
   }
@@ -908,7 +1011,7 @@ class Composer {
   Status Flatten(const Tree& tree, const std::shared_ptr<const std::vector<PathStep>>& steps,
                  LayerOffset time, int arcs, const std::string& where,
                  std::unordered_set<const Tree*>* visited, Variants* variants,
-                 std::vector<Spec>* out) {
+                 std::vector<Spec>* out, const std::vector<Branch>* within = nullptr) {
     if (arcs > 2 * kMaxReferenceDepth) {
       return Status(
           Error::kUnsupportedFeature,
@@ -926,13 +1029,24 @@ class Composer {
       auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
       map->insert(map->end(), steps->begin(), steps->end());
       SINEW_TRY_ASSIGN(const LayerOffset t, Checked(time.After(b.time), "references", where));
-      return Flatten(*b.tree, map, t, arcs + 1, where, visited, variants, out);
+      return Flatten(*b.tree, map, t, arcs + 1, where, visited, variants, out, b.within.get());
+    };
+    // The tree's branches and the classes under it (Branch::within), strongest first (one under
+    // it before one of its own as strong): each in turn, then null.
+    const size_t under = within ? within->size() : 0;
+    const auto next = [&](size_t* u, size_t* k) -> const Branch* {
+      if (*u < under &&
+          (*k == tree.branches.size() || !Stronger(tree.branches[*k], (*within)[*u]))) {
+        return &(*within)[(*u)++];
+      }
+      return *k < tree.branches.size() ? &tree.branches[(*k)++] : nullptr;
     };
     // Specialized classes: flattened after everything else the composed prim holds (Pcp moves
     // them to the bottom of the prim's index), a tree's own before those its arcs bring (Pcp adds
     // a node's specializes before its children's, and then none a second time); checked now,
     // where they are met.
-    for (const Branch& b : tree.branches) {
+    for (size_t u = 0, k = 0; const Branch *const next_branch = next(&u, &k);) {
+      const Branch& b = *next_branch;
       if (b.kind != ArcKind::kSpecialize) continue;
       SINEW_TRY(ImplyFromVariant(b, tree, *steps, arcs, *visited, where));
       auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
@@ -951,6 +1065,7 @@ class Composer {
       const size_t depth = size_t(std::count(landed.begin(), landed.end(), '/'));
       Deferred d{b.tree.get(), std::move(map), time, arcs + 1, referrers_, depth};
       d.referrers.push_back({&tree, steps->size(), time});
+      d.within = b.within;
       deferred_.push_back(std::move(d));
     }
     // This tree's own sets with no variant chosen yet are open before any its classes bring, as
@@ -971,7 +1086,8 @@ class Composer {
     // adds it once the arcs that imply it are, and no prim a second time, so a class it brings
     // again (a model's local class, which the reference brings too) keeps its place below the
     // model's own opinions.
-    for (const Branch& b : tree.branches) {
+    for (size_t u = 0, k = 0; const Branch *const next_branch = next(&u, &k);) {
+      const Branch& b = *next_branch;
       if (b.kind != ArcKind::kInherit || referenced_.contains(b.tree.get())) continue;
       // A class an implied class reaches already keeps the implied one's place (a variant that
       // inherits what the prim's reference implies: Pcp adds the implied arc first).
@@ -989,6 +1105,7 @@ class Composer {
         d.referrers.push_back({&tree, steps->size(), time});
         d.at = out->size();
         d.direct = direct;
+        d.within = b.within;
         implied_.push_back(std::move(d));
         continue;
       }
@@ -1264,7 +1381,8 @@ class Composer {
           const Deferred d = deferred_[i];
           referrers_ = d.referrers;
           in_class_ = 1;
-          SINEW_TRY(Flatten(*d.tree, d.map, d.time, d.arcs, path, &visited, &variants, &stack));
+          SINEW_TRY(Flatten(*d.tree, d.map, d.time, d.arcs, path, &visited, &variants, &stack,
+                            d.within.get()));
         }
         begin = end;
       }
@@ -1345,7 +1463,8 @@ class Composer {
       in_class_ = 1;
       direct_class_ = p.direct;
       // (An error ends the composition: nothing is left to put back.)
-      SINEW_TRY(Flatten(*p.tree, p.map, p.time, p.arcs, path, visited, variants, &flattened[i]));
+      SINEW_TRY(Flatten(*p.tree, p.map, p.time, p.arcs, path, visited, variants, &flattened[i],
+                        p.within.get()));
     }
     in_implied_ = 0;
     // The furthest place first, so that each place still holds; of two at one place, the one met
