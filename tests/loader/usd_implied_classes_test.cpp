@@ -992,6 +992,47 @@ over "_C" {
   EXPECT_EQ(StackOf(*composed, "/Hero/X"), (Names{"model_X", "shot_CX", "model_BX", "model_CX"}));
 }
 
+// A model inherits _class_Model; the group that references it writes _class_Model inheriting
+// _class_Base; the shot writes both classes. The shot's _class_Base is implied on each instance
+// too, right after the shot's _class_Model, above everything the group brings.
+TEST(UsdImpliedClasses, AClassAMiddleStacksImpliedClassInheritsIsImpliedFurtherUp) {
+  const std::string model = R"(#usda 1.0
+def "Model" (inherits = </_class_Model>) {
+    append rel stack = </Model/model>
+}
+class "_class_Model" {
+    append rel stack = </_class_Model/model_class>
+}
+)";
+  const std::string group = R"(#usda 1.0
+def "Group" {
+    def "M" (references = @./model.usda@</Model>) {}
+}
+class "_class_Model" (inherits = </_class_Base>) {
+    append rel stack = </_class_Model/group_class>
+}
+class "_class_Base" {
+    append rel stack = </_class_Base/group_base>
+    float v = 2
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Group" (references = @group.usda@</Group>) {}
+class "_class_Model" {
+    append rel stack = </_class_Model/shot_class>
+}
+class "_class_Base" {
+    append rel stack = </_class_Base/shot_base>
+    float v = 3
+}
+)",
+                                                   {{"group.usda", group}, {"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Group/M"), (Names{"shot_class", "shot_base", "group_class",
+                                                   "group_base", "model", "model_class"}));
+  EXPECT_EQ(FloatAt(*composed, "/Group/M.v"), 3.0f);
+}
+
 // What sinew does not compose: a class met inside a variant of a prim that an implied class
 // references. Where the stage writes that class too, it is refused, naming both paths.
 TEST(UsdImpliedClasses, AClassMetInsideAVariantBelowAnImpliedClassIsRefusedWhereItIsWritten) {

@@ -886,37 +886,33 @@ class Composer {
       return {};
     };
     const std::string at = WithoutVariants(tree->path);
-    for (size_t i = 0, arcs = tree->branches.size(); i < arcs; ++i) {
-      const Branch& b = tree->branches[i];
-      const PathStep& step = b.steps->front();
-      size_t own = kNone;  // the site of the class b is, for a class arc
-      if (b.kind == ArcKind::kInherit || b.kind == ArcKind::kSpecialize) {
-        const auto [it, added] =
-            seen.try_emplace(key(b.kind, b.tree->path), tree->class_sites.size());
-        own = it->second;
-        if (added) {
-          SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind, b.kind, kNone}));
-          brings.back() = Holder{false, i, b.kind};
-        }
-      }
-      std::vector<size_t> index_of;  // the sites of b's tree, here
-      index_of.reserve(b.tree->class_sites.size());
-      for (const ClassSite& met : b.tree->class_sites) {
+    // The classes of `from` (a tree that an arc `via` brings here, its paths mapped here by
+    // `across`, innermost first, a path outside each step's keeping its place), each under `own`
+    // (the site of the class `from` is) where its hierarchy puts none. With `record`, only
+    // gathered, for a stack above.
+    const auto carry = [&](const Tree& from, std::span<const PathStep> across, ArcKind via,
+                           size_t own, bool record) -> Status {
+      std::vector<size_t> index_of;  // the sites of `from`, here
+      index_of.reserve(from.class_sites.size());
+      for (const ClassSite& met : from.class_sites) {
         // What a specialized class inherits in turn ranks as specialized (Pcp moves the whole
         // hierarchy to the bottom).
-        const ArcKind kind = b.kind == ArcKind::kSpecialize ? b.kind : met.kind;
-        std::string path =
-            Within(met.path, step.from) ? step.to + met.path.substr(step.from.size()) : met.path;
-        // A class met again at its own place is in the hierarchy of the class b is (if any); one
-        // that moved is implied on this tree, below the class its hierarchy puts it under.
-        const bool own_place = b.tree->stack == tree->stack && path == met.path;
+        const ArcKind kind = via == ArcKind::kSpecialize ? via : met.kind;
+        std::string path = met.path;
+        for (const PathStep& step : across) {
+          if (Within(path, step.from)) path = step.to + path.substr(step.from.size());
+        }
+        // A class met again at its own place is in the hierarchy of the class `from` is (if
+        // any); one that moved is implied on this tree, below the class its hierarchy puts it
+        // under.
+        const bool own_place = from.stack == tree->stack && path == met.path;
         const size_t parent =
             met.parent < index_of.size() ? index_of[met.parent] : (own_place ? own : kNone);
         const auto [it, added] = seen.try_emplace(key(kind, path), tree->class_sites.size());
         index_of.push_back(it->second);
         if (!added) continue;
         SINEW_TRY(add({path, met.below, kind, met.arc, parent}));
-        if (own_place) continue;
+        if (own_place || record) continue;
         const std::string landed = WithoutVariants(path);
         if (Within(at, landed) || Within(landed, at)) {
           return Status(Error::kInvalidReference,
@@ -952,6 +948,44 @@ class Composer {
         // than this one may put above the root.)
         const size_t depth = tree->depth > met.below ? tree->depth - met.below : 0;
         made.back() = Branch{std::move(there).value(), kind, depth, std::move(steps), {}, true};
+      }
+      return Status{};
+    };
+    for (size_t i = 0, arcs = tree->branches.size(); i < arcs; ++i) {
+      const Branch& b = tree->branches[i];
+      size_t own = kNone;  // the site of the class b is, for a class arc
+      if (b.kind == ArcKind::kInherit || b.kind == ArcKind::kSpecialize) {
+        const auto [it, added] =
+            seen.try_emplace(key(b.kind, b.tree->path), tree->class_sites.size());
+        own = it->second;
+        if (added) {
+          SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind, b.kind, kNone}));
+          brings.back() = Holder{false, i, b.kind};
+        }
+      }
+      SINEW_TRY(carry(*b.tree, std::span(b.steps->data(), 1), b.kind, own, false));
+    }
+    // The classes an implied class's own prim inherits or specializes in this stack are in this
+    // tree's hierarchy too, under it, for a stack above (a group's `_class_Model` that inherits
+    // `_class_Base`: the shot's `_class_Base` is implied on the shot's instance). Here they are
+    // the implied class's own arcs.
+    for (size_t site = 0, implied = made.size(); site < implied; ++site) {
+      if (!made[site]) continue;
+      const std::shared_ptr<const Tree> there = made[site]->tree;
+      const PathStep onto = made[site]->steps->front();
+      const ArcKind via = made[site]->kind;
+      const size_t below = tree->class_sites[site].below;
+      for (const Branch& c : there->branches) {
+        const bool own_class = c.kind == ArcKind::kInherit || c.kind == ArcKind::kSpecialize;
+        if (!own_class || c.implied || c.depth != there->depth) continue;
+        const PathStep across[] = {c.steps->front(), onto};
+        std::string path = c.tree->path;
+        if (Within(path, onto.from)) path = onto.to + path.substr(onto.from.size());
+        const ArcKind kind = via == ArcKind::kSpecialize ? via : c.kind;
+        const auto [it, added] = seen.try_emplace(key(kind, path), tree->class_sites.size());
+        if (!added) continue;
+        SINEW_TRY(add({std::move(path), below, kind, c.kind, site}));
+        SINEW_TRY(carry(*c.tree, across, via, it->second, true));
       }
     }
     // Each implied class goes under the nearest specialized class of its hierarchy that is here
