@@ -1100,7 +1100,7 @@ class Composer {
       Deferred d{b.tree.get(), std::move(map), time, arcs + 1, referrers_, depth};
       d.referrers.push_back({&tree, steps->size(), time});
       d.within = b.within;
-      deferred_.push_back(std::move(d));
+      Defer(std::move(d));
     }
     // This tree's own sets with no variant chosen yet are open before any its classes bring, as
     // Pcp settles the sets of stronger nodes first (each tree is met once a pass: no key twice).
@@ -1125,8 +1125,7 @@ class Composer {
       if (b.kind != ArcKind::kInherit || referenced_.contains(b.tree.get())) continue;
       // A class an implied class reaches already keeps the implied one's place (a variant that
       // inherits what the prim's reference implies: Pcp adds the implied arc first).
-      if (!b.implied && std::any_of(implied_.begin(), implied_.end(),
-                                    [&](const Deferred& d) { return d.tree == b.tree.get(); })) {
+      if (!b.implied && implied_trees_.contains(b.tree.get())) {
         continue;
       }
       SINEW_TRY(ImplyFromVariant(b, tree, *steps, arcs, *visited, where));
@@ -1140,7 +1139,7 @@ class Composer {
         d.at = out->size();
         d.direct = direct;
         d.within = b.within;
-        implied_.push_back(std::move(d));
+        Imply(std::move(d));
         continue;
       }
       referrers_.push_back({&tree, steps->size(), time});
@@ -1203,11 +1202,20 @@ class Composer {
 
   // Whether `there` is in the prim's stack already (`visited`) or waits to be.
   bool Composing(const Tree* there, const std::unordered_set<const Tree*>& visited) const {
-    const auto waits = [&](const std::vector<Deferred>& list) {
-      return std::any_of(list.begin(), list.end(),
-                         [&](const Deferred& d) { return d.tree == there; });
-    };
-    return visited.contains(there) || waits(implied_) || waits(deferred_);
+    return visited.contains(there) || implied_trees_.contains(there) ||
+           deferred_trees_.contains(there);
+  }
+
+  // Leaves a specialized class for Emit to flatten after the rest of the prim.
+  void Defer(Deferred d) {
+    deferred_trees_.insert(d.tree);
+    deferred_.push_back(std::move(d));
+  }
+
+  // Leaves an implied class for FlattenImplied to flatten at its place.
+  void Imply(Deferred d) {
+    implied_trees_.insert(d.tree);
+    implied_.push_back(std::move(d));
   }
 
   // Leaves `d`, a class at `path` implied on `tree` met while flattening, for later: an inherit
@@ -1228,11 +1236,11 @@ class Composer {
     if (kind == ArcKind::kSpecialize) {
       const std::string onto = MapPath(*d.map, path).value_or(path);
       d.depth = size_t(std::count(onto.begin(), onto.end(), '/'));
-      deferred_.push_back(std::move(d));
+      Defer(std::move(d));
     } else {
       d.at = at;
       d.direct = direct;
-      implied_.push_back(std::move(d));
+      Imply(std::move(d));
     }
     return {};
   }
@@ -1396,7 +1404,9 @@ class Composer {
       referrers_.clear();
       in_class_ = 0;
       deferred_.clear();
+      deferred_trees_.clear();
       implied_.clear();
+      implied_trees_.clear();
       class_slots_.clear();
       SINEW_TRY(Flatten(*tree, identity_, {}, 0, path, &visited, &variants, &stack));
       // The implied classes, each where it ranks, adding what nothing else brought; then the
@@ -1488,6 +1498,7 @@ class Composer {
   Status FlattenImplied(const std::string& path, std::unordered_set<const Tree*>* visited,
                         Variants* variants, std::vector<Spec>* stack) {
     const std::vector<Deferred> pending = std::exchange(implied_, {});
+    implied_trees_.clear();
     class_slots_.clear();  // (the places below move)
     std::vector<std::vector<Spec>> flattened(pending.size());
     in_implied_ = 1;
@@ -1501,16 +1512,25 @@ class Composer {
                         p.within.get()));
     }
     in_implied_ = 0;
-    // The furthest place first, so that each place still holds; of two at one place, the one met
-    // first goes in last, in front.
+    // Spliced in one pass, by place; of two at one place, the one met first goes in front.
     std::vector<size_t> order(pending.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return pending[a].at < pending[b].at; });
-    for (auto i = order.rbegin(); i != order.rend(); ++i) {
-      stack->insert(stack->begin() + ptrdiff_t(pending[*i].at), flattened[*i].begin(),
-                    flattened[*i].end());
+    size_t added = 0;
+    for (const std::vector<Spec>& f : flattened) added += f.size();
+    std::vector<Spec> spliced;
+    spliced.reserve(stack->size() + added);
+    size_t from = 0;  // the first spec of *stack not copied yet
+    for (const size_t i : order) {
+      const size_t at = std::min(pending[i].at, stack->size());
+      spliced.insert(spliced.end(), stack->begin() + ptrdiff_t(from),
+                     stack->begin() + ptrdiff_t(at));
+      spliced.insert(spliced.end(), flattened[i].begin(), flattened[i].end());
+      from = at;
     }
+    spliced.insert(spliced.end(), stack->begin() + ptrdiff_t(from), stack->end());
+    *stack = std::move(spliced);
     return {};
   }
 
@@ -1749,6 +1769,7 @@ class Composer {
   // them once the rest is in, each at its place).
   std::vector<Deferred> deferred_;
   std::vector<Deferred> implied_;
+  std::unordered_set<const Tree*> deferred_trees_, implied_trees_;  // the trees of each
   int in_implied_ = 0;  // how many implied classes Flatten is inside of
   // Where each tree Flatten met (outside an implied class) left the place after its classes, in
   // the prim's stack: where a class implied on it from inside a variant goes.
