@@ -1033,6 +1033,45 @@ class "_class_Base" {
   EXPECT_EQ(FloatAt(*composed, "/Group/M.v"), 3.0f);
 }
 
+// A prim under one that inherits a class references a model's child, whose ancestor inherits a
+// global class the shot writes too. That implied class is met where the reference is, at the
+// prim's own depth, so it ranks above the class the prim's ancestor inherits.
+TEST(UsdImpliedClasses, AClassAboveASubrootReferencesTargetRanksAtTheReferencesDepth) {
+  const std::string model = R"(#usda 1.0
+def "Model" (inherits = </_class_Model>) {
+    def "Geo" {
+        append rel stack = </Model/Geo/model_geo>
+    }
+}
+class "_class_Model" {
+    def "Geo" {
+        append rel stack = </_class_Model/Geo/model_class_geo>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "World" (inherits = </_W>) {
+    def "Hero" (references = @model.usda@</Model/Geo>) {
+        append rel stack = </World/Hero/shot_hero>
+    }
+}
+class "_W" {
+    over "Hero" {
+        append rel stack = </_W/Hero/shot_w_hero>
+    }
+}
+class "_class_Model" {
+    over "Geo" {
+        append rel stack = </_class_Model/Geo/shot_class_geo>
+    }
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/World/Hero"),
+            (Names{"shot_hero", "shot_class_geo", "shot_w_hero", "model_geo", "model_class_geo"}));
+}
+
 // What sinew does not compose: a class met inside a variant of a prim that an implied class
 // references. Where the stage writes that class too, it is refused, naming both paths.
 TEST(UsdImpliedClasses, AClassMetInsideAVariantBelowAnImpliedClassIsRefusedWhereItIsWritten) {

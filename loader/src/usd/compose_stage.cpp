@@ -889,9 +889,9 @@ class Composer {
     // The classes of `from` (a tree that an arc `via` brings here, its paths mapped here by
     // `across`, innermost first, a path outside each step's keeping its place), each under `own`
     // (the site of the class `from` is) where its hierarchy puts none. With `record`, only
-    // gathered, for a stack above.
+    // gathered, for a stack above. `arc_depth`: the depth of the prim whose arc brings `from`.
     const auto carry = [&](const Tree& from, std::span<const PathStep> across, ArcKind via,
-                           size_t own, bool record) -> Status {
+                           size_t arc_depth, size_t own, bool record) -> Status {
       std::vector<size_t> index_of;  // the sites of `from`, here
       index_of.reserve(from.class_sites.size());
       for (const ClassSite& met : from.class_sites) {
@@ -944,9 +944,11 @@ class Composer {
         brings.back() = Holder{true, site, kind};
         auto steps = std::make_shared<std::vector<PathStep>>();
         steps->push_back({std::move(path), tree->path, true});
-        // (Ranked by the depth of the prim whose arc it is, which a reference to a prim deeper
-        // than this one may put above the root.)
-        const size_t depth = tree->depth > met.below ? tree->depth - met.below : 0;
+        // Ranked by the depth where Pcp meets it: that of the prim whose arc it is, or, for a
+        // class that arc reaches above the prim it brings (a reference to a prim below a
+        // class's instance), that of the prim whose arc brings it.
+        const size_t depth =
+            std::max(arc_depth, tree->depth > met.below ? tree->depth - met.below : 0);
         made.back() = Branch{std::move(there).value(), kind, depth, std::move(steps), {}, true};
       }
       return Status{};
@@ -963,7 +965,7 @@ class Composer {
           brings.back() = Holder{false, i, b.kind};
         }
       }
-      SINEW_TRY(carry(*b.tree, std::span(b.steps->data(), 1), b.kind, own, false));
+      SINEW_TRY(carry(*b.tree, std::span(b.steps->data(), 1), b.kind, b.depth, own, false));
     }
     // The classes an implied class's own prim inherits or specializes in this stack are in this
     // tree's hierarchy too, under it, for a stack above (a group's `_class_Model` that inherits
@@ -985,7 +987,7 @@ class Composer {
         const auto [it, added] = seen.try_emplace(key(kind, path), tree->class_sites.size());
         if (!added) continue;
         SINEW_TRY(add({std::move(path), below, kind, c.kind, site}));
-        SINEW_TRY(carry(*c.tree, across, via, it->second, true));
+        SINEW_TRY(carry(*c.tree, across, via, 0, it->second, true));
       }
     }
     // Each implied class goes under the nearest specialized class of its hierarchy that is here
