@@ -1072,6 +1072,66 @@ class "_class_Model" {
             (Names{"shot_hero", "shot_class_geo", "shot_w_hero", "model_geo", "model_class_geo"}));
 }
 
+// A payload implies the classes of what it brings as a reference does: the shot's class ranks
+// right after the shot's own opinion of the instance, above everything the payload brings.
+TEST(UsdImpliedClasses, APayloadImpliesTheClassesOfWhatItBrings) {
+  const std::string model = R"(#usda 1.0
+def "Model" (inherits = </_class_Model>) {
+    append rel stack = </Model/model>
+}
+class "_class_Model" {
+    append rel stack = </_class_Model/model_class>
+    float v = 1
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Hero" (payload = @model.usda@</Model>) {
+    append rel stack = </Hero/shot>
+}
+class "_class_Model" {
+    append rel stack = </_class_Model/shot_class>
+    float v = 2
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Hero"), (Names{"shot", "shot_class", "model", "model_class"}));
+  EXPECT_EQ(FloatAt(*composed, "/Hero.v"), 2.0f);
+}
+
+// An implied class's opinions keep their own stack's time: the group's class samples move by the
+// shot's offset of the group only, the model's by both offsets.
+TEST(UsdImpliedClasses, AnImpliedClassesSamplesMoveByItsOwnStacksOffsetOnly) {
+  const std::string model = R"(#usda 1.0
+def "Model" (inherits = </_class_Model>) {}
+class "_class_Model" {
+    float m.timeSamples = { 0: 1, 10: 2 }
+}
+)";
+  const std::string group = R"(#usda 1.0
+def "Group" {
+    def "M" (references = @./model.usda@</Model> (offset = 100)) {}
+}
+class "_class_Model" {
+    float g.timeSamples = { 0: 1, 10: 2 }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Group" (references = @group.usda@</Group> (offset = 5)) {}
+)",
+                                                   {{"group.usda", group}, {"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  const auto times = [&](const std::string& property) {
+    std::vector<double> out;
+    if (const usd::Attribute* a = composed->FindAttribute(property)) {
+      for (const usd::TimeSample& t : a->time_samples) out.push_back(t.time);
+    }
+    return out;
+  };
+  EXPECT_EQ(times("/Group/M.g"), (std::vector<double>{5, 15}));
+  EXPECT_EQ(times("/Group/M.m"), (std::vector<double>{105, 115}));
+}
+
 // What sinew does not compose: a class met inside a variant of a prim that an implied class
 // references. Where the stage writes that class too, it is refused, naming both paths.
 TEST(UsdImpliedClasses, AClassMetInsideAVariantBelowAnImpliedClassIsRefusedWhereItIsWritten) {
