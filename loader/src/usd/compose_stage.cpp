@@ -885,7 +885,6 @@ class Composer {
       brings.emplace_back();
       return {};
     };
-    const std::string at = WithoutVariants(tree->path);
     // The classes of `from` (a tree that an arc `via` brings here, its paths mapped here by
     // `across`, innermost first, a path outside each step's keeping its place), each under `own`
     // (the site of the class `from` is) where its hierarchy puts none. With `record`, only
@@ -913,14 +912,7 @@ class Composer {
         if (!added) continue;
         SINEW_TRY(add({path, met.below, kind, met.arc, parent}));
         if (own_place || record) continue;
-        const std::string landed = WithoutVariants(path);
-        if (Within(at, landed) || Within(landed, at)) {
-          return Status(Error::kInvalidReference,
-                        "a prim its arcs bring inherits a class that lands at <" + path +
-                            "> here (an implied inherit), the prim itself, one of its ancestors "
-                            "or one of its descendants",
-                        where);
-        }
+        SINEW_TRY(ImpliedApart(path, tree->path, where));
         if (arc_depth_ >= kMaxReferenceDepth) {
           return Status(Error::kUnsupportedFeature,
                         "references nested deeper than " + std::to_string(kMaxReferenceDepth),
@@ -1220,14 +1212,12 @@ class Composer {
     implied_.push_back(std::move(d));
   }
 
-  // Leaves `d`, a class at `path` implied on `tree` met while flattening, for later: an inherit
-  // (`kind`) at the place `at` after `tree`'s classes (`direct`: on `tree`'s prim itself, not an
-  // ancestor), a specialize with the rest. A class that lands on the prim itself, one of its
-  // ancestors or one of its descendants is refused.
-  Status LeaveImplied(Deferred d, const std::string& path, const Tree& tree, ArcKind kind,
-                      size_t at, bool direct, const std::string& where) {
+  // Refuses a class implied at `path` on the prim at `on` where it lands on the prim itself, one
+  // of its ancestors or one of its descendants (as an inherit of one is refused).
+  static Status ImpliedApart(const std::string& path, const std::string& on,
+                             const std::string& where) {
     const std::string landed = WithoutVariants(path);
-    const std::string here = WithoutVariants(tree.path);
+    const std::string here = WithoutVariants(on);
     if (Within(here, landed) || Within(landed, here)) {
       return Status(Error::kInvalidReference,
                     "a prim its arcs bring inherits a class that lands at <" + path +
@@ -1235,6 +1225,16 @@ class Composer {
                         "one of its descendants",
                     where);
     }
+    return {};
+  }
+
+  // Leaves `d`, a class at `path` implied on `tree` met while flattening, for later: an inherit
+  // (`kind`) at the place `at` after `tree`'s classes (`direct`: on `tree`'s prim itself, not an
+  // ancestor), a specialize with the rest. A class that lands on the prim itself, one of its
+  // ancestors or one of its descendants is refused.
+  Status LeaveImplied(Deferred d, const std::string& path, const Tree& tree, ArcKind kind,
+                      size_t at, bool direct, const std::string& where) {
+    SINEW_TRY(ImpliedApart(path, tree.path, where));
     if (kind == ArcKind::kSpecialize) {
       const std::string onto = MapPath(*d.map, path).value_or(path);
       d.depth = size_t(std::count(onto.begin(), onto.end(), '/'));
