@@ -74,7 +74,7 @@ struct Branch {
   // otherwise rank them after those arcs: the specialized classes are flattened last, when what
   // their arcs bring is not in the prim's stack yet. (An inherited class's hierarchy keeps its
   // place beside it: Flatten leaves implied inherits until what the arcs bring is in.)
-  std::shared_ptr<const std::vector<Branch>> within;
+  const std::vector<Branch>* within = nullptr;  // (owned by the tree that holds the branch)
 };
 // A class a tree's prim inherits (or specializes), directly, through a class, or through what
 // an arc brings: its path in the tree's namespace (it lands on the tree's own path), and how
@@ -83,12 +83,12 @@ struct Branch {
 // specialized); `arc` is its own arc from `parent`, the site of the class whose hierarchy it is
 // in (that inherits or specializes it), kNone for a class on the tree's prim itself.
 struct ClassSite {
-  static constexpr size_t kNone = ~size_t(0);
+  static constexpr uint32_t kNone = ~uint32_t(0);
   std::string path;
   size_t below = 0;
   ArcKind kind = ArcKind::kInherit;
   ArcKind arc = ArcKind::kInherit;
-  size_t parent = kNone;
+  uint32_t parent = kNone;
 };
 struct Tree {
   const LayerStack* stack = nullptr;
@@ -105,6 +105,8 @@ struct Tree {
   std::vector<const Tree*> variant_owners;
   // The classes its prim inherits or specializes, each path once (Composer::AddImpliedClasses).
   std::vector<ClassSite> class_sites;
+  // The lists of classes under its branches (Branch::within), kept here.
+  std::vector<std::unique_ptr<const std::vector<Branch>>> within_lists;
   int height = 0;     // the most arcs followed down from here
   bool empty = true;  // no opinion here nor in any branch, and no variant that could hold one
 };
@@ -469,7 +471,7 @@ class Composer {
     size_t depth = 0;
     size_t at = 0;
     bool direct = false;
-    std::shared_ptr<const std::vector<Branch>> within;  // (Branch::within)
+    const std::vector<Branch>* within = nullptr;  // (Branch::within)
   };
 
  public:
@@ -857,9 +859,10 @@ class Composer {
   // is refused as an inherit of one is. The classes of a variant's contents are chosen later
   // (Flatten): ImplyFromVariant implies those.
   Status AddImpliedClasses(Tree* tree, const std::string& where) {
-    constexpr size_t kNone = ClassSite::kNone;
+    constexpr uint32_t kNone = ClassSite::kNone;
     // Each class's site, by its kind and path ("i/_class", "s/_class").
-    std::unordered_map<std::string, size_t> seen;
+    std::unordered_map<std::string, uint32_t> seen;
+    const auto next = [&] { return uint32_t(tree->class_sites.size()); };  // the next site
     const auto key = [](ArcKind kind, const std::string& path) {
       return (kind == ArcKind::kSpecialize ? "s" : "i") + path;
     };
@@ -890,8 +893,8 @@ class Composer {
     // (the site of the class `from` is) where its hierarchy puts none. With `record`, only
     // gathered, for a stack above. `arc_depth`: the depth of the prim whose arc brings `from`.
     const auto carry = [&](const Tree& from, std::span<const PathStep> across, ArcKind via,
-                           size_t arc_depth, size_t own, bool record) -> Status {
-      std::vector<size_t> index_of;  // the sites of `from`, here
+                           size_t arc_depth, uint32_t own, bool record) -> Status {
+      std::vector<uint32_t> index_of;  // the sites of `from`, here
       index_of.reserve(from.class_sites.size());
       for (const ClassSite& met : from.class_sites) {
         // What a specialized class inherits in turn ranks as specialized (Pcp moves the whole
@@ -905,9 +908,9 @@ class Composer {
         // any); one that moved is implied on this tree, below the class its hierarchy puts it
         // under.
         const bool own_place = from.stack == tree->stack && path == met.path;
-        const size_t parent =
+        const uint32_t parent =
             met.parent < index_of.size() ? index_of[met.parent] : (own_place ? own : kNone);
-        const auto [it, added] = seen.try_emplace(key(kind, path), tree->class_sites.size());
+        const auto [it, added] = seen.try_emplace(key(kind, path), next());
         index_of.push_back(it->second);
         if (!added) continue;
         SINEW_TRY(add({path, met.below, kind, met.arc, parent}));
@@ -947,10 +950,9 @@ class Composer {
     };
     for (size_t i = 0, arcs = tree->branches.size(); i < arcs; ++i) {
       const Branch& b = tree->branches[i];
-      size_t own = kNone;  // the site of the class b is, for a class arc
+      uint32_t own = kNone;  // the site of the class b is, for a class arc
       if (b.kind == ArcKind::kInherit || b.kind == ArcKind::kSpecialize) {
-        const auto [it, added] =
-            seen.try_emplace(key(b.kind, b.tree->path), tree->class_sites.size());
+        const auto [it, added] = seen.try_emplace(key(b.kind, b.tree->path), next());
         own = it->second;
         if (added) {
           SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind, b.kind, kNone}));
@@ -963,7 +965,7 @@ class Composer {
     // tree's hierarchy too, under it, for a stack above (a group's `_class_Model` that inherits
     // `_class_Base`: the shot's `_class_Base` is implied on the shot's instance). Here they are
     // the implied class's own arcs.
-    for (size_t site = 0, implied = made.size(); site < implied; ++site) {
+    for (uint32_t site = 0, implied = next(); site < implied; ++site) {
       if (!made[site]) continue;
       const std::shared_ptr<const Tree> there = made[site]->tree;
       const PathStep onto = made[site]->steps->front();
@@ -976,7 +978,7 @@ class Composer {
         std::string path = c.tree->path;
         if (Within(path, onto.from)) path = onto.to + path.substr(onto.from.size());
         const ArcKind kind = via == ArcKind::kSpecialize ? via : c.kind;
-        const auto [it, added] = seen.try_emplace(key(kind, path), tree->class_sites.size());
+        const auto [it, added] = seen.try_emplace(key(kind, path), next());
         if (!added) continue;
         SINEW_TRY(add({std::move(path), below, kind, c.kind, site}));
         SINEW_TRY(carry(*c.tree, across, via, 0, it->second, true));
@@ -988,16 +990,17 @@ class Composer {
     // order met.
     std::vector<std::vector<Branch>> under(made.size());
     std::map<size_t, std::vector<Branch>> under_branch;  // by index in tree->branches
-    const auto ranked = [](std::vector<Branch> list) {
+    const auto ranked = [&](std::vector<Branch> list) {
       std::stable_sort(list.begin(), list.end(), Stronger);
-      return std::make_shared<const std::vector<Branch>>(std::move(list));
+      tree->within_lists.push_back(std::make_unique<const std::vector<Branch>>(std::move(list)));
+      return tree->within_lists.back().get();
     };
     for (size_t j = made.size(); j-- > 0;) {
       if (!made[j]) continue;
       Branch& m = *made[j];
       if (!under[j].empty()) m.within = ranked(std::move(under[j]));
       ArcKind arc = tree->class_sites[j].arc;
-      size_t carrier = tree->class_sites[j].parent;
+      uint32_t carrier = tree->class_sites[j].parent;
       while (carrier != kNone &&
              (!brings[carrier] || brings[carrier]->kind != ArcKind::kSpecialize)) {
         if (tree->class_sites[carrier].arc == ArcKind::kSpecialize) arc = ArcKind::kSpecialize;
@@ -1022,6 +1025,7 @@ class Composer {
     for (std::optional<Branch>& m : made) {
       if (m) tree->branches.push_back(std::move(*m));
     }
+    tree->class_sites.shrink_to_fit();  // (kept as long as the tree: every tree has a list)
     return {};
   }
 
@@ -1057,7 +1061,7 @@ class Composer {
       auto map = std::make_shared<std::vector<PathStep>>(*b.steps);
       map->insert(map->end(), steps->begin(), steps->end());
       SINEW_TRY_ASSIGN(const LayerOffset t, Checked(time.After(b.time), "references", where));
-      return Flatten(*b.tree, map, t, arcs + 1, where, visited, variants, out, b.within.get());
+      return Flatten(*b.tree, map, t, arcs + 1, where, visited, variants, out, b.within);
     };
     // The tree's branches and the classes under it (Branch::within), strongest first (one under
     // it before one of its own as strong): each in turn, then null.
@@ -1427,8 +1431,8 @@ class Composer {
           const Deferred d = deferred_[i];
           referrers_ = d.referrers;
           in_class_ = 1;
-          SINEW_TRY(Flatten(*d.tree, d.map, d.time, d.arcs, path, &visited, &variants, &stack,
-                            d.within.get()));
+          SINEW_TRY(
+              Flatten(*d.tree, d.map, d.time, d.arcs, path, &visited, &variants, &stack, d.within));
         }
         begin = end;
       }
@@ -1511,7 +1515,7 @@ class Composer {
       direct_class_ = p.direct;
       // (An error ends the composition: nothing is left to put back.)
       SINEW_TRY(Flatten(*p.tree, p.map, p.time, p.arcs, path, visited, variants, &flattened[i],
-                        p.within.get()));
+                        p.within));
     }
     in_implied_ = 0;
     // Spliced in one pass, by place; of two at one place, the one met first goes in front.
