@@ -9,7 +9,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -948,6 +950,7 @@ class Composer {
       }
       return Status{};
     };
+    std::set<std::tuple<const Tree*, std::string_view, std::string_view, size_t>> scanned;
     for (size_t i = 0, arcs = tree->branches.size(); i < arcs; ++i) {
       const Branch& b = tree->branches[i];
       uint32_t own = kNone;  // the site of the class b is, for a class arc
@@ -958,6 +961,12 @@ class Composer {
           SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind, b.kind, kNone}));
           brings.back() = Holder{false, i, b.kind};
         }
+      }
+      // (Two references to one prim mapped alike, at two offsets say, bring the same classes:
+      // the second is not scanned again.)
+      const PathStep& step = b.steps->front();
+      if (own == kNone && !scanned.emplace(b.tree.get(), step.from, step.to, b.depth).second) {
+        continue;
       }
       SINEW_TRY(carry(*b.tree, std::span(b.steps->data(), 1), b.kind, b.depth, own, false));
     }
