@@ -1,0 +1,929 @@
+// Stages with the shapes of more of Pcp's museum cases (pxr/usd/pcp/testenv/testPcpMuseum_*),
+// composed by sinew and checked against the prim stacks of Pixar's baselines.
+//
+// Each layer keeps the prims, arcs and variant selections of the museum case (.sdf layers
+// written as .usda); every spec names itself with `append rel stack = </PrimPath/name>`, where
+// name is <layer>_<the spec's path, '/' written '_'>, a variant selection {set=sel} written
+// _set_sel (model.usda's /Model{complexity=high}Class is model_Model_complexity_high_Class). The
+// root layer is the text passed first to ComposedWith (shot.usda), its prefix "root". StackOf
+// reads a composed prim's specs back strongest first, so each expectation is the baseline's
+// "Prim Stack" in those names. Specs of variants no opinion selects name themselves too, so
+// that a wrong choice shows.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sinew/loader/usd.h"
+#include "usd_compose_test_util.h"
+
+namespace sinew::loader {
+namespace {
+
+// The specs that compose the prim at `prim`, strongest first, by the names they give themselves.
+std::vector<std::string> StackOf(const usd::Layer& composed, const std::string& prim) {
+  const usd::Relationship* r = composed.FindRelationship(prim + ".stack");
+  if (r == nullptr) return {"(no stack at " + prim + ")"};
+  const std::vector<std::string> targets = r->targets.Resolved();
+  std::vector<std::string> names;
+  for (auto t = targets.rbegin(); t != targets.rend(); ++t) {
+    if (!t->starts_with(prim + "/")) return {"(" + *t + " lies outside " + prim + ")"};
+    names.push_back(t->substr(prim.size() + 1));
+  }
+  return names;
+}
+
+// What StackOf reads where no prim (or no spec of ours) composes.
+std::vector<std::string> NoStackAt(const std::string& prim) {
+  return {"(no stack at " + prim + ")"};
+}
+
+using Names = std::vector<std::string>;
+
+// Museum case BasicSpecializes. A chain of specialized classes across two references, a look
+// library whose materials specialize one another (a global class at the bottom), a prim that
+// specializes two classes, specializes of prims nobody writes, and a referenced prim that both
+// references and specializes. Specialized opinions rank below everything else the prim holds,
+// each class with every stack's opinion of it (strongest stack first) before the next class;
+// for MultipleRefsAndSpecializes the class the deeper reference specializes ranks first.
+TEST(UsdPcpMuseum, BasicSpecializesRankBelowEverythingAcrossReferences) {
+  const std::string ref = R"(#usda 1.0
+over "Base" {
+    append rel stack = </Base/ref_Base>
+}
+over "Specializes" {
+    append rel stack = </Specializes/ref_Specializes>
+}
+def "Ref" (references = @./ref2.usda@</Ref>) {
+    append rel stack = </Ref/ref_Ref>
+}
+class "Specializes_1" {
+    append rel stack = </Specializes_1/ref_Specializes_1>
+}
+class "Specializes_2" {
+    append rel stack = </Specializes_2/ref_Specializes_2>
+}
+def "Multi" (specializes = [</Specializes_1>, </Specializes_2>]) {
+    append rel stack = </Multi/ref_Multi>
+}
+def "NonExistentSpecializes" (specializes = </NonExistentBase>) {
+    append rel stack = </NonExistentSpecializes/ref_NonExistentSpecializes>
+    def "Child" (specializes = </NonExistentSpecializes/Base>) {
+        append rel stack = </NonExistentSpecializes/Child/ref_NonExistentSpecializes_Child>
+    }
+}
+def "Ref_1" (
+    references = @./ref2.usda@</Ref_2>
+    specializes = </Specializes_1>
+) {
+    append rel stack = </Ref_1/ref_Ref_1>
+}
+)";
+  const std::string ref2 = R"(#usda 1.0
+class "Base" {
+    append rel stack = </Base/ref2_Base>
+}
+class "Specializes" (specializes = </Base>) {
+    append rel stack = </Specializes/ref2_Specializes>
+}
+def "Ref" (specializes = </Specializes>) {
+    append rel stack = </Ref/ref2_Ref>
+}
+class "Specializes_2" {
+    append rel stack = </Specializes_2/ref2_Specializes_2>
+}
+def "Ref_2" (specializes = </Specializes_2>) {
+    append rel stack = </Ref_2/ref2_Ref_2>
+}
+)";
+  const std::string looks = R"(#usda 1.0
+class "_class_Material" {
+    append rel stack = </_class_Material/looks__class_Material>
+}
+def "Looks" {
+    append rel stack = </Looks/looks_Looks>
+    class "Material" (specializes = </_class_Material>) {
+        append rel stack = </Looks/Material/looks_Looks_Material>
+    }
+    class "Metal" (specializes = </Looks/Material>) {
+        append rel stack = </Looks/Metal/looks_Looks_Metal>
+    }
+    def "Brass" (specializes = </Looks/Metal>) {
+        append rel stack = </Looks/Brass/looks_Looks_Brass>
+    }
+}
+)";
+  const Result<usd::Layer> composed =
+      ComposedWith(R"(#usda 1.0
+over "Base" {
+    append rel stack = </Base/root_Base>
+}
+over "Specializes" {
+    append rel stack = </Specializes/root_Specializes>
+}
+def "Root" (references = @./ref.usda@</Ref>) {
+    append rel stack = </Root/root_Root>
+}
+over "_class_Material" {
+    append rel stack = </_class_Material/root__class_Material>
+}
+def "Model" {
+    append rel stack = </Model/root_Model>
+    def "Looks" (references = @./looks.usda@</Looks>) {
+        append rel stack = </Model/Looks/root_Model_Looks>
+        over "Material" {
+            append rel stack = </Model/Looks/Material/root_Model_Looks_Material>
+        }
+        over "Metal" {
+            append rel stack = </Model/Looks/Metal/root_Model_Looks_Metal>
+        }
+        over "Brass" {
+            append rel stack = </Model/Looks/Brass/root_Model_Looks_Brass>
+        }
+    }
+}
+over "Specializes_1" {
+    append rel stack = </Specializes_1/root_Specializes_1>
+}
+over "Specializes_2" {
+    append rel stack = </Specializes_2/root_Specializes_2>
+}
+def "MultipleSpecializes" (references = @./ref.usda@</Multi>) {
+    append rel stack = </MultipleSpecializes/root_MultipleSpecializes>
+}
+def "NonExistentSpecializes" (references = @./ref.usda@</NonExistentSpecializes>) {
+    append rel stack = </NonExistentSpecializes/root_NonExistentSpecializes>
+}
+def "MultipleRefsAndSpecializes" (references = @./ref.usda@</Ref_1>) {
+    append rel stack = </MultipleRefsAndSpecializes/root_MultipleRefsAndSpecializes>
+}
+)",
+                   {{"ref.usda", ref}, {"ref2.usda", ref2}, {"looks.usda", looks}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Base"), (Names{"root_Base"}));
+  EXPECT_EQ(StackOf(*composed, "/Specializes"), (Names{"root_Specializes"}));
+  EXPECT_EQ(StackOf(*composed, "/Root"),
+            (Names{"root_Root", "ref_Ref", "ref2_Ref", "root_Specializes", "ref_Specializes",
+                   "ref2_Specializes", "root_Base", "ref_Base", "ref2_Base"}));
+  EXPECT_EQ(StackOf(*composed, "/_class_Material"), (Names{"root__class_Material"}));
+  EXPECT_EQ(StackOf(*composed, "/Model"), (Names{"root_Model"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Looks"), (Names{"root_Model_Looks", "looks_Looks"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Looks/Material"),
+            (Names{"root_Model_Looks_Material", "looks_Looks_Material", "root__class_Material",
+                   "looks__class_Material"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Looks/Metal"),
+            (Names{"root_Model_Looks_Metal", "looks_Looks_Metal", "root_Model_Looks_Material",
+                   "looks_Looks_Material", "root__class_Material", "looks__class_Material"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Looks/Brass"),
+            (Names{"root_Model_Looks_Brass", "looks_Looks_Brass", "root_Model_Looks_Metal",
+                   "looks_Looks_Metal", "root_Model_Looks_Material", "looks_Looks_Material",
+                   "root__class_Material", "looks__class_Material"}));
+  EXPECT_EQ(StackOf(*composed, "/Specializes_1"), (Names{"root_Specializes_1"}));
+  EXPECT_EQ(StackOf(*composed, "/Specializes_2"), (Names{"root_Specializes_2"}));
+  EXPECT_EQ(StackOf(*composed, "/MultipleSpecializes"),
+            (Names{"root_MultipleSpecializes", "ref_Multi", "root_Specializes_1",
+                   "ref_Specializes_1", "root_Specializes_2", "ref_Specializes_2"}));
+  EXPECT_EQ(StackOf(*composed, "/NonExistentSpecializes"),
+            (Names{"root_NonExistentSpecializes", "ref_NonExistentSpecializes"}));
+  EXPECT_EQ(StackOf(*composed, "/NonExistentSpecializes/Child"),
+            (Names{"ref_NonExistentSpecializes_Child"}));
+  EXPECT_EQ(StackOf(*composed, "/MultipleRefsAndSpecializes"),
+            (Names{"root_MultipleRefsAndSpecializes", "ref_Ref_1", "ref2_Ref_2",
+                   "root_Specializes_2", "ref_Specializes_2", "ref2_Specializes_2",
+                   "root_Specializes_1", "ref_Specializes_1"}));
+}
+
+// Museum case BasicSpecializesAndInherits. A specialized class that inherits another, in the
+// root stack and across a reference, and a look library whose materials inherit one another
+// and whose last one specializes them. The inherited classes travel with the specialized one:
+// each stack's opinions of the specialized class and of what it inherits rank together, below
+// the prim's own and its reference's.
+TEST(UsdPcpMuseum, ClassesASpecializedClassInheritsStayWithItBelowThePrim) {
+  const std::string ref = R"(#usda 1.0
+class "Inherits_2" {
+    append rel stack = </Inherits_2/ref_Inherits_2>
+}
+class "Specializes_2" (inherits = </Inherits_2>) {
+    append rel stack = </Specializes_2/ref_Specializes_2>
+}
+def "Ref" (specializes = </Specializes_2>) {
+    append rel stack = </Ref/ref_Ref>
+}
+)";
+  const std::string looks = R"(#usda 1.0
+def "Looks" {
+    append rel stack = </Looks/looks_Looks>
+    def "BaseMaterial" {
+        append rel stack = </Looks/BaseMaterial/looks_Looks_BaseMaterial>
+    }
+    def "Material" (inherits = </Looks/BaseMaterial>) {
+        append rel stack = </Looks/Material/looks_Looks_Material>
+    }
+    def "Metal" (inherits = </Looks/Material>) {
+        append rel stack = </Looks/Metal/looks_Looks_Metal>
+    }
+    def "Brass" (specializes = </Looks/Metal>) {
+        append rel stack = </Looks/Brass/looks_Looks_Brass>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+class "Inherits_1" {
+    append rel stack = </Inherits_1/root_Inherits_1>
+}
+class "Specializes_1" (inherits = </Inherits_1>) {
+    append rel stack = </Specializes_1/root_Specializes_1>
+}
+def "Instance_1" (specializes = </Specializes_1>) {
+    append rel stack = </Instance_1/root_Instance_1>
+}
+over "Inherits_2" {
+    append rel stack = </Inherits_2/root_Inherits_2>
+}
+over "Specializes_2" {
+    append rel stack = </Specializes_2/root_Specializes_2>
+}
+def "Instance_2" (references = @./ref.usda@</Ref>) {
+    append rel stack = </Instance_2/root_Instance_2>
+}
+def "Model" {
+    append rel stack = </Model/root_Model>
+    def "Looks" (references = @./looks.usda@</Looks>) {
+        append rel stack = </Model/Looks/root_Model_Looks>
+        over "BaseMaterial" {
+            append rel stack = </Model/Looks/BaseMaterial/root_Model_Looks_BaseMaterial>
+        }
+        over "Material" {
+            append rel stack = </Model/Looks/Material/root_Model_Looks_Material>
+        }
+        over "Metal" {
+            append rel stack = </Model/Looks/Metal/root_Model_Looks_Metal>
+        }
+        over "Brass" {
+            append rel stack = </Model/Looks/Brass/root_Model_Looks_Brass>
+        }
+    }
+}
+)",
+                                                   {{"ref.usda", ref}, {"looks.usda", looks}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Inherits_1"), (Names{"root_Inherits_1"}));
+  EXPECT_EQ(StackOf(*composed, "/Specializes_1"), (Names{"root_Specializes_1", "root_Inherits_1"}));
+  EXPECT_EQ(StackOf(*composed, "/Instance_1"),
+            (Names{"root_Instance_1", "root_Specializes_1", "root_Inherits_1"}));
+  EXPECT_EQ(StackOf(*composed, "/Inherits_2"), (Names{"root_Inherits_2"}));
+  EXPECT_EQ(StackOf(*composed, "/Specializes_2"), (Names{"root_Specializes_2"}));
+  EXPECT_EQ(StackOf(*composed, "/Instance_2"),
+            (Names{"root_Instance_2", "ref_Ref", "root_Specializes_2", "root_Inherits_2",
+                   "ref_Specializes_2", "ref_Inherits_2"}));
+  EXPECT_EQ(StackOf(*composed, "/Model"), (Names{"root_Model"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Looks"), (Names{"root_Model_Looks", "looks_Looks"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Looks/BaseMaterial"),
+            (Names{"root_Model_Looks_BaseMaterial", "looks_Looks_BaseMaterial"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Looks/Material"),
+            (Names{"root_Model_Looks_Material", "root_Model_Looks_BaseMaterial",
+                   "looks_Looks_Material", "looks_Looks_BaseMaterial"}));
+  EXPECT_EQ(
+      StackOf(*composed, "/Model/Looks/Metal"),
+      (Names{"root_Model_Looks_Metal", "root_Model_Looks_Material", "root_Model_Looks_BaseMaterial",
+             "looks_Looks_Metal", "looks_Looks_Material", "looks_Looks_BaseMaterial"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Looks/Brass"),
+            (Names{"root_Model_Looks_Brass", "looks_Looks_Brass", "root_Model_Looks_Metal",
+                   "root_Model_Looks_Material", "root_Model_Looks_BaseMaterial",
+                   "looks_Looks_Metal", "looks_Looks_Material", "looks_Looks_BaseMaterial"}));
+}
+
+// Museum case BasicSpecializesAndVariants. Selections written on specialized classes are weaker
+// than every other selection: the referenced prim's own choice beats the choices both stacks
+// write on the class it specializes, and a material that specializes another picks the
+// specialized material's variant by its own selection, not the one the root layer writes on
+// that material.
+TEST(UsdPcpMuseum, SelectionsOnSpecializedClassesAreTheWeakest) {
+  const std::string ref = R"(#usda 1.0
+class "Specializes" (
+    variants = { string v = "spec_ref" }
+) {
+    append rel stack = </Specializes/ref_Specializes>
+}
+def "Ref" (
+    specializes = </Specializes>
+    variantSets = ["v"]
+    variants = { string v = "ref" }
+) {
+    append rel stack = </Ref/ref_Ref>
+    variantSet "v" = {
+        "ref" {
+            append rel stack = </Ref/ref_Ref_v_ref>
+        }
+        "spec_ref" {
+            append rel stack = </Ref/ref_Ref_v_spec_ref>
+        }
+        "spec_root" {
+            append rel stack = </Ref/ref_Ref_v_spec_root>
+        }
+    }
+}
+)";
+  const std::string looks = R"(#usda 1.0
+def "Looks" {
+    append rel stack = </Looks/looks_Looks>
+    class "Metal" (
+        variantSets = ["v"]
+    ) {
+        append rel stack = </Looks/Metal/looks_Looks_Metal>
+        variantSet "v" = {
+            "from_metal" {
+                append rel stack = </Looks/Metal/looks_Looks_Metal_v_from_metal>
+            }
+            "from_brass" {
+                append rel stack = </Looks/Metal/looks_Looks_Metal_v_from_brass>
+            }
+        }
+    }
+    def "Brass" (
+        specializes = </Looks/Metal>
+        variants = { string v = "from_brass" }
+    ) {
+        append rel stack = </Looks/Brass/looks_Looks_Brass>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+class "Specializes" (
+    variants = { string v = "spec_root" }
+) {
+    append rel stack = </Specializes/root_Specializes>
+}
+def "Root" (references = @./ref.usda@</Ref>) {
+    append rel stack = </Root/root_Root>
+}
+def "Model" {
+    append rel stack = </Model/root_Model>
+    def "Looks" (references = @./looks.usda@</Looks>) {
+        append rel stack = </Model/Looks/root_Model_Looks>
+        over "Metal" (
+            variants = { string v = "from_metal" }
+        ) {
+            append rel stack = </Model/Looks/Metal/root_Model_Looks_Metal>
+        }
+        over "Brass" {
+            append rel stack = </Model/Looks/Brass/root_Model_Looks_Brass>
+        }
+    }
+}
+)",
+                                                   {{"ref.usda", ref}, {"looks.usda", looks}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Specializes"), (Names{"root_Specializes"}));
+  EXPECT_EQ(StackOf(*composed, "/Root"), (Names{"root_Root", "ref_Ref", "ref_Ref_v_ref",
+                                                "root_Specializes", "ref_Specializes"}));
+  EXPECT_EQ(StackOf(*composed, "/Model"), (Names{"root_Model"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Looks"), (Names{"root_Model_Looks", "looks_Looks"}));
+  EXPECT_EQ(
+      StackOf(*composed, "/Model/Looks/Metal"),
+      (Names{"root_Model_Looks_Metal", "looks_Looks_Metal", "looks_Looks_Metal_v_from_metal"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Looks/Brass"),
+            (Names{"root_Model_Looks_Brass", "looks_Looks_Brass", "root_Model_Looks_Metal",
+                   "looks_Looks_Metal", "looks_Looks_Metal_v_from_brass"}));
+}
+
+// Museum case ImpliedAndAncestralInherits. Two references deep, a char group inherits a class
+// that lays out Sim/includes; the group adds a Hand under includes that inherits a class of its
+// own. The ancestral inherit from includes brings nothing to Hand (the class has no Hand), and
+// it stays that way once the group is referenced again: Hand holds its own spec and its class
+// only, and Geom the class's child only.
+TEST(UsdPcpMuseum, AnAncestralClassWithoutTheChildBringsNothingTwoReferencesDeep) {
+  const std::string group = R"(#usda 1.0
+over "CharGroup" (references = @./CharGroupRig.usda@</CHARGROUP>) {
+    append rel stack = </CharGroup/Group_CharGroup>
+}
+)";
+  const std::string rig = R"(#usda 1.0
+def "CHARGROUP" (inherits = </_class_CharGroupRig>) {
+    append rel stack = </CHARGROUP/CharGroupRig_CHARGROUP>
+    over "Sim" {
+        append rel stack = </CHARGROUP/Sim/CharGroupRig_CHARGROUP_Sim>
+        over "includes" {
+            append rel stack = </CHARGROUP/Sim/includes/CharGroupRig_CHARGROUP_Sim_includes>
+            def "Hand" (inherits = </_class_SimHand>) {
+                append rel stack = </CHARGROUP/Sim/includes/Hand/)"
+                          "CharGroupRig_CHARGROUP_Sim_includes_Hand>"
+                          R"(
+            }
+        }
+    }
+}
+class "_class_CharGroupRig" {
+    append rel stack = </_class_CharGroupRig/CharGroupRig__class_CharGroupRig>
+    def "Sim" {
+        append rel stack = </_class_CharGroupRig/Sim/CharGroupRig__class_CharGroupRig_Sim>
+        def "includes" {
+            append rel stack = </_class_CharGroupRig/Sim/includes/)"
+                          "CharGroupRig__class_CharGroupRig_Sim_includes>"
+                          R"(
+        }
+    }
+}
+class "_class_SimHand" {
+    append rel stack = </_class_SimHand/CharGroupRig__class_SimHand>
+    def "Geom" {
+        append rel stack = </_class_SimHand/Geom/CharGroupRig__class_SimHand_Geom>
+    }
+}
+)";
+  const Result<usd::Layer> composed =
+      ComposedWith(R"(#usda 1.0
+def "World" {
+    append rel stack = </World/root_World>
+    def "CharGroup" (references = @./Group.usda@</CharGroup>) {
+        append rel stack = </World/CharGroup/root_World_CharGroup>
+    }
+}
+)",
+                   {{"Group.usda", group}, {"CharGroupRig.usda", rig}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/World"), (Names{"root_World"}));
+  EXPECT_EQ(StackOf(*composed, "/World/CharGroup"),
+            (Names{"root_World_CharGroup", "Group_CharGroup", "CharGroupRig_CHARGROUP",
+                   "CharGroupRig__class_CharGroupRig"}));
+  EXPECT_EQ(StackOf(*composed, "/World/CharGroup/Sim"),
+            (Names{"CharGroupRig_CHARGROUP_Sim", "CharGroupRig__class_CharGroupRig_Sim"}));
+  EXPECT_EQ(StackOf(*composed, "/World/CharGroup/Sim/includes"),
+            (Names{"CharGroupRig_CHARGROUP_Sim_includes",
+                   "CharGroupRig__class_CharGroupRig_Sim_includes"}));
+  EXPECT_EQ(StackOf(*composed, "/World/CharGroup/Sim/includes/Hand"),
+            (Names{"CharGroupRig_CHARGROUP_Sim_includes_Hand", "CharGroupRig__class_SimHand"}));
+  EXPECT_EQ(StackOf(*composed, "/World/CharGroup/Sim/includes/Hand/Geom"),
+            (Names{"CharGroupRig__class_SimHand_Geom"}));
+}
+
+// Museum case TrickyClassHierarchy. A referenced model inherits a class that inherits a class
+// that inherits a third; the root layer writes all three classes, none inheriting anything
+// there. The whole chain is implied on the root stack: the root's three classes rank in the
+// chain's order right after the instance, above the model and its three classes. The value
+// comes from the root's nearest class.
+TEST(UsdPcpMuseum, AChainOfClassesIsImpliedWholeOnTheReferencingStack) {
+  const std::string sullivan = R"(#usda 1.0
+def Model "Sullivan" (add inherits = </_Class_Sullivan>) {
+    append rel stack = </Sullivan/Sullivan_Sullivan>
+}
+class Scope "_Class_Sullivan" (add inherits = </_Class_Char>) {
+    append rel stack = </_Class_Sullivan/Sullivan__Class_Sullivan>
+}
+class Scope "_Class_Char" (add inherits = </_Class_Model>) {
+    append rel stack = </_Class_Char/Sullivan__Class_Char>
+}
+class Scope "_Class_Model" {
+    append rel stack = </_Class_Model/Sullivan__Class_Model>
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Sullivan_1" (add references = @./Sullivan.usda@</Sullivan>) {
+    append rel stack = </Sullivan_1/root_Sullivan_1>
+}
+class Scope "_Class_Sullivan" {
+    string name = "_Class_Sullivan"
+    float v = 1
+    append rel stack = </_Class_Sullivan/root__Class_Sullivan>
+}
+class Scope "_Class_Char" {
+    string name = "_Class_Char"
+    float v = 2
+    append rel stack = </_Class_Char/root__Class_Char>
+}
+class Scope "_Class_Model" {
+    string name = "_Class_Model"
+    float v = 3
+    append rel stack = </_Class_Model/root__Class_Model>
+}
+)",
+                                                   {{"Sullivan.usda", sullivan}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Sullivan_1"),
+            (Names{"root_Sullivan_1", "root__Class_Sullivan", "root__Class_Char",
+                   "root__Class_Model", "Sullivan_Sullivan", "Sullivan__Class_Sullivan",
+                   "Sullivan__Class_Char", "Sullivan__Class_Model"}));
+  EXPECT_EQ(FloatAt(*composed, "/Sullivan_1.v"), 1.0f);
+  EXPECT_EQ(StackOf(*composed, "/_Class_Sullivan"), (Names{"root__Class_Sullivan"}));
+  EXPECT_EQ(StackOf(*composed, "/_Class_Char"), (Names{"root__Class_Char"}));
+  EXPECT_EQ(StackOf(*composed, "/_Class_Model"), (Names{"root__Class_Model"}));
+}
+
+// Museum case TrickyInheritsInVariants. The root layer selects a referenced model's "high"
+// variant, whose opinions give both a local class and the prim inheriting it a reference of
+// their own. The class's subgraph takes the root's selection too: the instance ranks the class
+// with its variant and its reference (the inherit) above its own ancestral variant and that
+// variant's reference, and gains the children of all four; the "low" variant brings nothing.
+TEST(UsdPcpMuseum, ALocalClassTakesTheReferencingLayersSelectionOfItsAncestorsVariant) {
+  const std::string model = R"(#usda 1.0
+def Scope "Model" (
+    add variantSets = ["complexity"]
+    variants = { string complexity = "low" }
+) {
+    append rel stack = </Model/model_Model>
+    class Scope "Class" {
+        append rel stack = </Model/Class/model_Model_Class>
+    }
+    def Scope "Scope" (add inherits = </Model/Class>) {
+        append rel stack = </Model/Scope/model_Model_Scope>
+    }
+    variantSet "complexity" = {
+        "high" {
+            append rel stack = </Model/model_Model_complexity_high>
+            over "Class" (add references = @./ref.usda@</RefFromHighClass>) {
+                append rel stack = </Model/Class/model_Model_complexity_high_Class>
+                def Scope "HighClassStuff" {
+                    append rel stack = </Model/Class/HighClassStuff/)"
+                            "model_Model_complexity_high_Class_HighClassStuff>"
+                            R"(
+                }
+            }
+            over "Scope" (add references = @./ref.usda@</RefFromHighScope>) {
+                append rel stack = </Model/Scope/model_Model_complexity_high_Scope>
+                def Scope "HighScopeStuff" {
+                    append rel stack = </Model/Scope/HighScopeStuff/)"
+                            "model_Model_complexity_high_Scope_HighScopeStuff>"
+                            R"(
+                }
+            }
+        }
+        "low" {
+            append rel stack = </Model/model_Model_complexity_low>
+            over "Class" {
+                append rel stack = </Model/Class/model_Model_complexity_low_Class>
+                def Scope "LowClassStuff" {
+                    append rel stack = </Model/Class/LowClassStuff/)"
+                            "model_Model_complexity_low_Class_LowClassStuff>"
+                            R"(
+                }
+            }
+            over "Scope" {
+                append rel stack = </Model/Scope/model_Model_complexity_low_Scope>
+                def Scope "LowScopeStuff" {
+                    append rel stack = </Model/Scope/LowScopeStuff/)"
+                            "model_Model_complexity_low_Scope_LowScopeStuff>"
+                            R"(
+                }
+            }
+        }
+    }
+}
+)";
+  const std::string ref = R"(#usda 1.0
+def Scope "RefFromHighClass" {
+    append rel stack = </RefFromHighClass/ref_RefFromHighClass>
+    def Scope "RefFromHighClassStuff" {
+        append rel stack = </RefFromHighClass/RefFromHighClassStuff/)"
+                          "ref_RefFromHighClass_RefFromHighClassStuff>"
+                          R"(
+    }
+}
+def Scope "RefFromHighScope" {
+    append rel stack = </RefFromHighScope/ref_RefFromHighScope>
+    def Scope "RefFromHighScopeStuff" {
+        append rel stack = </RefFromHighScope/RefFromHighScopeStuff/)"
+                          "ref_RefFromHighScope_RefFromHighScopeStuff>"
+                          R"(
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def Scope "Model" (
+    add references = @./model.usda@</Model>
+    variants = { string complexity = "high" }
+) {
+    append rel stack = </Model/root_Model>
+}
+)",
+                                                   {{"model.usda", model}, {"ref.usda", ref}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Model"),
+            (Names{"root_Model", "model_Model", "model_Model_complexity_high"}));
+  EXPECT_EQ(
+      StackOf(*composed, "/Model/Class"),
+      (Names{"model_Model_Class", "model_Model_complexity_high_Class", "ref_RefFromHighClass"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Class/RefFromHighClassStuff"),
+            (Names{"ref_RefFromHighClass_RefFromHighClassStuff"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Class/HighClassStuff"),
+            (Names{"model_Model_complexity_high_Class_HighClassStuff"}));
+  EXPECT_EQ(
+      StackOf(*composed, "/Model/Scope"),
+      (Names{"model_Model_Scope", "model_Model_Class", "model_Model_complexity_high_Class",
+             "ref_RefFromHighClass", "model_Model_complexity_high_Scope", "ref_RefFromHighScope"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Scope/RefFromHighScopeStuff"),
+            (Names{"ref_RefFromHighScope_RefFromHighScopeStuff"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Scope/HighScopeStuff"),
+            (Names{"model_Model_complexity_high_Scope_HighScopeStuff"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Scope/RefFromHighClassStuff"),
+            (Names{"ref_RefFromHighClass_RefFromHighClassStuff"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Scope/HighClassStuff"),
+            (Names{"model_Model_complexity_high_Class_HighClassStuff"}));
+  // The unselected variant's children are no children (the baseline lists none).
+  EXPECT_EQ(StackOf(*composed, "/Model/Scope/LowScopeStuff"),
+            NoStackAt("/Model/Scope/LowScopeStuff"));
+  EXPECT_EQ(StackOf(*composed, "/Model/Class/LowClassStuff"),
+            NoStackAt("/Model/Class/LowClassStuff"));
+}
+
+// Museum case TrickySpecializesAndInherits3. The root references a package prim that inherits
+// a class, and the class references a model in which one child specializes its sibling. The
+// specialize is implied up through the class's reference and the inherit: the specializing
+// child holds all five of its own specs, then the same five stacks' opinions of the sibling.
+TEST(UsdPcpMuseum, ASpecializeBelowAClassesReferenceCarriesThroughTheInherit) {
+  const std::string package = R"(#usda 1.0
+class "SetClass" (prepend references = @model.usda@</SetModel>) {
+    append rel stack = </SetClass/package_SetClass>
+    over "Metal" {
+        append rel stack = </SetClass/Metal/package_SetClass_Metal>
+    }
+    over "CorrodedMetal" {
+        append rel stack = </SetClass/CorrodedMetal/package_SetClass_CorrodedMetal>
+    }
+}
+def "SetPackage" (prepend inherits = </SetClass>) {
+    append rel stack = </SetPackage/package_SetPackage>
+    over "Metal" {
+        append rel stack = </SetPackage/Metal/package_SetPackage_Metal>
+    }
+    over "CorrodedMetal" {
+        append rel stack = </SetPackage/CorrodedMetal/package_SetPackage_CorrodedMetal>
+    }
+}
+)";
+  const std::string model = R"(#usda 1.0
+def "SetModel" {
+    append rel stack = </SetModel/model_SetModel>
+    def "Metal" {
+        append rel stack = </SetModel/Metal/model_SetModel_Metal>
+    }
+    def "CorrodedMetal" (specializes = </SetModel/Metal>) {
+        append rel stack = </SetModel/CorrodedMetal/model_SetModel_CorrodedMetal>
+    }
+}
+)";
+  const Result<usd::Layer> composed =
+      ComposedWith(R"(#usda 1.0
+over "SetClass" {
+    append rel stack = </SetClass/root_SetClass>
+    over "Metal" {
+        append rel stack = </SetClass/Metal/root_SetClass_Metal>
+    }
+    over "CorrodedMetal" {
+        append rel stack = </SetClass/CorrodedMetal/root_SetClass_CorrodedMetal>
+    }
+}
+def "Set" (prepend references = @./package.usda@</SetPackage>) {
+    append rel stack = </Set/root_Set>
+    over "Metal" {
+        append rel stack = </Set/Metal/root_Set_Metal>
+    }
+    over "CorrodedMetal" {
+        append rel stack = </Set/CorrodedMetal/root_Set_CorrodedMetal>
+    }
+}
+)",
+                   {{"package.usda", package}, {"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/SetClass"), (Names{"root_SetClass"}));
+  EXPECT_EQ(StackOf(*composed, "/SetClass/Metal"), (Names{"root_SetClass_Metal"}));
+  EXPECT_EQ(StackOf(*composed, "/SetClass/CorrodedMetal"), (Names{"root_SetClass_CorrodedMetal"}));
+  EXPECT_EQ(StackOf(*composed, "/Set"), (Names{"root_Set", "root_SetClass", "package_SetPackage",
+                                               "package_SetClass", "model_SetModel"}));
+  EXPECT_EQ(StackOf(*composed, "/Set/Metal"),
+            (Names{"root_Set_Metal", "root_SetClass_Metal", "package_SetPackage_Metal",
+                   "package_SetClass_Metal", "model_SetModel_Metal"}));
+  EXPECT_EQ(StackOf(*composed, "/Set/CorrodedMetal"),
+            (Names{"root_Set_CorrodedMetal", "root_SetClass_CorrodedMetal",
+                   "package_SetPackage_CorrodedMetal", "package_SetClass_CorrodedMetal",
+                   "model_SetModel_CorrodedMetal", "root_Set_Metal", "root_SetClass_Metal",
+                   "package_SetPackage_Metal", "package_SetClass_Metal", "model_SetModel_Metal"}));
+}
+
+// Museum case SpecializesAndVariants. A prim's selected variant specializes a class whose own
+// variant set selects a variant: the class and its variant rank after the prim and its
+// variant, and the value written only in the class's variant reaches the prim.
+TEST(UsdPcpMuseum, ASpecializeAVariantIntroducesBringsTheClassesVariant) {
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+class "A" (
+    variants = { string nestedVariantSet = "nestedVariant" }
+    prepend variantSets = "nestedVariantSet"
+) {
+    append rel stack = </A/root_A>
+    variantSet "nestedVariantSet" = {
+        "nestedVariant" {
+            custom string test = "nestedVariant"
+            float v = 1
+            append rel stack = </A/root_A_nestedVariantSet_nestedVariant>
+        }
+    }
+}
+def "B" (
+    variants = { string introducingVariantSet = "introducingVariant" }
+    prepend variantSets = "introducingVariantSet"
+) {
+    append rel stack = </B/root_B>
+    variantSet "introducingVariantSet" = {
+        "introducingVariant" (prepend specializes = </A>) {
+            append rel stack = </B/root_B_introducingVariantSet_introducingVariant>
+        }
+    }
+}
+)",
+                                                   {});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/A"), (Names{"root_A", "root_A_nestedVariantSet_nestedVariant"}));
+  EXPECT_EQ(StackOf(*composed, "/B"),
+            (Names{"root_B", "root_B_introducingVariantSet_introducingVariant", "root_A",
+                   "root_A_nestedVariantSet_nestedVariant"}));
+  EXPECT_EQ(FloatAt(*composed, "/A.v"), 1.0f);
+  EXPECT_EQ(FloatAt(*composed, "/B.v"), 1.0f);
+}
+
+// Museum case BasicReferenceAndClassDiamond. A referenced model holds a local class and an
+// instance of it; the root layer writes both under the referencing prim. The model's class
+// reaches the instance two ways (the inherit, and the class implied back at the referencing
+// prim) but composes once: the root's class right after the root's instance, then the model's
+// instance and class.
+TEST(UsdPcpMuseum, ALocalClassReachedTwoWaysAcrossAReferenceComposesOnce) {
+  const std::string model = R"(#usda 1.0
+def Prim "Model" {
+    append rel stack = </Model/model_Model>
+    class Prim "LocalClass" {
+        custom double attr
+        append rel stack = </Model/LocalClass/model_Model_LocalClass>
+    }
+    def Prim "Instance" (append inherits = </Model/LocalClass>) {
+        custom double attr
+        append rel stack = </Model/Instance/model_Model_Instance>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Model_1" (append references = @./model.usda@</Model>) {
+    append rel stack = </Model_1/root_Model_1>
+    over "LocalClass" {
+        custom double attr
+        append rel stack = </Model_1/LocalClass/root_Model_1_LocalClass>
+    }
+    over "Instance" {
+        custom double attr
+        append rel stack = </Model_1/Instance/root_Model_1_Instance>
+    }
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Model_1"), (Names{"root_Model_1", "model_Model"}));
+  EXPECT_EQ(StackOf(*composed, "/Model_1/LocalClass"),
+            (Names{"root_Model_1_LocalClass", "model_Model_LocalClass"}));
+  EXPECT_EQ(StackOf(*composed, "/Model_1/Instance"),
+            (Names{"root_Model_1_Instance", "root_Model_1_LocalClass", "model_Model_Instance",
+                   "model_Model_LocalClass"}));
+}
+
+// Museum case EdgeCaseLocalAndGlobalClassCombination. Two models inherit a global parent
+// class; in it, Instance inherits a sibling class, and that class inherits a class back under
+// /Model. Referenced as /Model the last class lands under the referencing prim; referenced as
+// /OtherModel it does not map across the reference and stays at /Model (in each stack). The
+// root layer writes every path the classes could land on.
+TEST(UsdPcpMuseum, AGlobalClassInheritingBackIntoTheModelLandsWhereTheReferenceMapsIt) {
+  const std::string model = R"(#usda 1.0
+def "Model" (add inherits = </GlobalParent>) {
+    append rel stack = </Model/model_Model>
+    over "Instance" {
+        append rel stack = </Model/Instance/model_Model_Instance>
+    }
+    over "_class_InGlobal" {
+        append rel stack = </Model/_class_InGlobal/model_Model__class_InGlobal>
+    }
+    over "_class_InModel" {
+        append rel stack = </Model/_class_InModel/model_Model__class_InModel>
+    }
+}
+class Prim "GlobalParent" {
+    append rel stack = </GlobalParent/model_GlobalParent>
+    over "Instance" (add inherits = </GlobalParent/_class_InGlobal>) {
+        append rel stack = </GlobalParent/Instance/model_GlobalParent_Instance>
+    }
+    over "_class_InGlobal" (inherits = </Model/_class_InModel>) {
+        append rel stack = </GlobalParent/_class_InGlobal/model_GlobalParent__class_InGlobal>
+    }
+    over "_class_InModel" {
+        append rel stack = </GlobalParent/_class_InModel/model_GlobalParent__class_InModel>
+    }
+}
+def "OtherModel" (add inherits = </GlobalParent>) {
+    append rel stack = </OtherModel/model_OtherModel>
+    over "Instance" {
+        append rel stack = </OtherModel/Instance/model_OtherModel_Instance>
+    }
+    over "_class_InGlobal" {
+        append rel stack = </OtherModel/_class_InGlobal/model_OtherModel__class_InGlobal>
+    }
+    over "_class_InModel" {
+        append rel stack = </OtherModel/_class_InModel/model_OtherModel__class_InModel>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Model_1" (add references = @model.usda@</Model>) {
+    append rel stack = </Model_1/root_Model_1>
+    over "Instance" {
+        append rel stack = </Model_1/Instance/root_Model_1_Instance>
+    }
+    over "_class_InGlobal" {
+        append rel stack = </Model_1/_class_InGlobal/root_Model_1__class_InGlobal>
+    }
+    over "_class_InModel" {
+        append rel stack = </Model_1/_class_InModel/root_Model_1__class_InModel>
+    }
+}
+def "OtherModel_1" (add references = @model.usda@</OtherModel>) {
+    append rel stack = </OtherModel_1/root_OtherModel_1>
+    over "Instance" {
+        append rel stack = </OtherModel_1/Instance/root_OtherModel_1_Instance>
+    }
+    over "_class_InGlobal" {
+        append rel stack = </OtherModel_1/_class_InGlobal/root_OtherModel_1__class_InGlobal>
+    }
+    over "_class_InModel" {
+        append rel stack = </OtherModel_1/_class_InModel/root_OtherModel_1__class_InModel>
+    }
+}
+over "GlobalParent" {
+    append rel stack = </GlobalParent/root_GlobalParent>
+    over "Instance" {
+        append rel stack = </GlobalParent/Instance/root_GlobalParent_Instance>
+    }
+    over "_class_InGlobal" {
+        append rel stack = </GlobalParent/_class_InGlobal/root_GlobalParent__class_InGlobal>
+    }
+    over "_class_InModel" {
+        append rel stack = </GlobalParent/_class_InModel/root_GlobalParent__class_InModel>
+    }
+}
+over "Model" {
+    append rel stack = </Model/root_Model>
+    over "Instance" {
+        append rel stack = </Model/Instance/root_Model_Instance>
+    }
+    over "_class_InGlobal" {
+        append rel stack = </Model/_class_InGlobal/root_Model__class_InGlobal>
+    }
+    over "_class_InModel" {
+        append rel stack = </Model/_class_InModel/root_Model__class_InModel>
+    }
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Model_1"),
+            (Names{"root_Model_1", "root_GlobalParent", "model_Model", "model_GlobalParent"}));
+  EXPECT_EQ(StackOf(*composed, "/Model_1/Instance"),
+            (Names{"root_Model_1_Instance", "root_Model_1__class_InGlobal",
+                   "root_GlobalParent_Instance", "root_GlobalParent__class_InGlobal",
+                   "root_Model_1__class_InModel", "root_GlobalParent__class_InModel",
+                   "model_Model_Instance", "model_Model__class_InGlobal",
+                   "model_GlobalParent_Instance", "model_GlobalParent__class_InGlobal",
+                   "model_Model__class_InModel", "model_GlobalParent__class_InModel"}));
+  EXPECT_EQ(StackOf(*composed, "/Model_1/_class_InGlobal"),
+            (Names{"root_Model_1__class_InGlobal", "root_GlobalParent__class_InGlobal",
+                   "root_Model_1__class_InModel", "root_GlobalParent__class_InModel",
+                   "model_Model__class_InGlobal", "model_GlobalParent__class_InGlobal",
+                   "model_Model__class_InModel", "model_GlobalParent__class_InModel"}));
+  EXPECT_EQ(StackOf(*composed, "/Model_1/_class_InModel"),
+            (Names{"root_Model_1__class_InModel", "root_GlobalParent__class_InModel",
+                   "model_Model__class_InModel", "model_GlobalParent__class_InModel"}));
+  EXPECT_EQ(StackOf(*composed, "/OtherModel_1"), (Names{"root_OtherModel_1", "root_GlobalParent",
+                                                        "model_OtherModel", "model_GlobalParent"}));
+  EXPECT_EQ(StackOf(*composed, "/OtherModel_1/Instance"),
+            (Names{"root_OtherModel_1_Instance", "root_OtherModel_1__class_InGlobal",
+                   "root_Model__class_InModel", "root_OtherModel_1__class_InModel",
+                   "root_GlobalParent_Instance", "root_GlobalParent__class_InGlobal",
+                   "model_OtherModel_Instance", "model_OtherModel__class_InGlobal",
+                   "model_OtherModel__class_InModel", "model_GlobalParent_Instance",
+                   "model_GlobalParent__class_InGlobal", "model_Model__class_InModel",
+                   "model_GlobalParent__class_InModel"}));
+  EXPECT_EQ(StackOf(*composed, "/OtherModel_1/_class_InGlobal"),
+            (Names{"root_OtherModel_1__class_InGlobal", "root_GlobalParent__class_InGlobal",
+                   "root_Model__class_InModel", "root_GlobalParent__class_InModel",
+                   "model_OtherModel__class_InGlobal", "model_GlobalParent__class_InGlobal",
+                   "model_Model__class_InModel", "model_GlobalParent__class_InModel"}));
+  EXPECT_EQ(StackOf(*composed, "/OtherModel_1/_class_InModel"),
+            (Names{"root_OtherModel_1__class_InModel", "root_GlobalParent__class_InModel",
+                   "model_OtherModel__class_InModel", "model_GlobalParent__class_InModel"}));
+  // The root layer's own global prims hold the root's specs only.
+  EXPECT_EQ(StackOf(*composed, "/GlobalParent"), (Names{"root_GlobalParent"}));
+  EXPECT_EQ(StackOf(*composed, "/GlobalParent/Instance"), (Names{"root_GlobalParent_Instance"}));
+  EXPECT_EQ(StackOf(*composed, "/GlobalParent/_class_InGlobal"),
+            (Names{"root_GlobalParent__class_InGlobal"}));
+  EXPECT_EQ(StackOf(*composed, "/GlobalParent/_class_InModel"),
+            (Names{"root_GlobalParent__class_InModel"}));
+  EXPECT_EQ(StackOf(*composed, "/Model"), (Names{"root_Model"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/Instance"), (Names{"root_Model_Instance"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/_class_InGlobal"), (Names{"root_Model__class_InGlobal"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/_class_InModel"), (Names{"root_Model__class_InModel"}));
+}
+
+}  // namespace
+}  // namespace sinew::loader
