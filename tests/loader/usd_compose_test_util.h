@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/load_status.h"
 #include "sinew/loader/usd.h"
@@ -21,6 +22,22 @@ inline float FloatAt(const usd::Layer& layer, const std::string& property) {
   if (a == nullptr || a->UnblockedDefault() == nullptr) return std::nanf("");
   const std::span<const float> floats = a->UnblockedDefault()->floats();
   return floats.empty() ? std::nanf("") : floats[0];
+}
+
+// The specs that compose the prim at `prim`, strongest first, by the names they give themselves:
+// each spec of a stage written for it names itself in `append rel stack = </Prim/name>`, so the
+// composed targets list the prim's specs, weakest first. "(no stack at /Prim)" where no spec of
+// the prim names itself.
+inline std::vector<std::string> StackOf(const usd::Layer& composed, const std::string& prim) {
+  const usd::Relationship* r = composed.FindRelationship(prim + ".stack");
+  if (r == nullptr) return {"(no stack at " + prim + ")"};
+  const std::vector<std::string> targets = r->targets.Resolved();
+  std::vector<std::string> names;
+  for (auto t = targets.rbegin(); t != targets.rend(); ++t) {
+    if (!t->starts_with(prim + "/")) return {"(" + *t + " lies outside " + prim + ")"};
+    names.push_back(t->substr(prim.size() + 1));
+  }
+  return names;
 }
 
 // `text` read and its references composed (within itself).

@@ -1968,10 +1968,11 @@ TEST(UsdSpecializes, AReferencedPrimsSpecializedClassIsWeakerThanEveryReference)
 
 // Pcp's order at the bottom of the index: the specialized classes of the deeper prim first (a
 // child's own before what its ancestor's reference specializes, a child's reference's before
-// what the ancestor's inherited class specializes), and the prim's own before those of its arcs
-// (a class both specialize keeps the prim's place). A `class` a specialized class brings makes
-// the prim a class (USD weakens only an inherited one).
-TEST(UsdSpecializes, SpecializesRankByDepthThenThePrimsOwnFirst) {
+// what the ancestor's inherited class specializes), then by where each class's arc stands in
+// the index: what the prim's references specialize before what it specializes itself, though a
+// class both specialize keeps the prim's place. A `class` a specialized class brings makes the
+// prim a class (USD weakens only an inherited one).
+TEST(UsdSpecializes, SpecializesRankByDepthThenByWhereTheirArcsStand) {
   const std::string asset =
       "#usda 1.0\ndef \"R\" (\n    specializes = </S2>\n) {}\n"
       "class \"S2\" {\n    def \"K\" {\n        float v = 2\n    }\n}\n";
@@ -1988,6 +1989,8 @@ TEST(UsdSpecializes, SpecializesRankByDepthThenThePrimsOwnFirst) {
       "def \"D\" (\n    specializes = [</T1>, </T2>]\n    references = </U>\n) {}\n"
       "def \"U\" (\n    specializes = </T2>\n) {}\n"
       "class \"T1\" {\n    float b = 1\n}\nclass \"T2\" {\n    float b = 2\n}\n"
+      "def \"D2\" (\n    specializes = </T1>\n    references = </U2>\n) {}\n"
+      "def \"U2\" (\n    specializes = </T3>\n) {}\nclass \"T3\" {\n    float b = 3\n}\n"
       "over \"Z\" (\n    specializes = </Y>\n) {}\nclass \"Y\" (\n    references = </W>\n) {}\n"
       "def \"W\" {}\n",
       {{"asset.usda", asset}});
@@ -1995,6 +1998,7 @@ TEST(UsdSpecializes, SpecializesRankByDepthThenThePrimsOwnFirst) {
   EXPECT_EQ(FloatAt(*composed, "/A/K.v"), 1.0f);
   EXPECT_EQ(FloatAt(*composed, "/B/K.v"), 1.0f);
   EXPECT_EQ(FloatAt(*composed, "/D.b"), 1.0f);
+  EXPECT_EQ(FloatAt(*composed, "/D2.b"), 3.0f);
   EXPECT_EQ(composed->FindPrim("/Z")->specifier, usd::Specifier::kClass);
 }
 

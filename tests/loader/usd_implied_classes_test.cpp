@@ -15,19 +15,6 @@
 namespace sinew::loader {
 namespace {
 
-// The specs that compose the prim at `prim`, strongest first, by the names they give themselves.
-std::vector<std::string> StackOf(const usd::Layer& composed, const std::string& prim) {
-  const usd::Relationship* r = composed.FindRelationship(prim + ".stack");
-  if (r == nullptr) return {"(no stack at " + prim + ")"};
-  const std::vector<std::string> targets = r->targets.Resolved();
-  std::vector<std::string> names;
-  for (auto t = targets.rbegin(); t != targets.rend(); ++t) {
-    if (!t->starts_with(prim + "/")) return {"(" + *t + " lies outside " + prim + ")"};
-    names.push_back(t->substr(prim.size() + 1));
-  }
-  return names;
-}
-
 using Names = std::vector<std::string>;
 
 // A shot references a group of models, each of which inherits the global class _class_Model;

@@ -77,6 +77,10 @@ struct Branch {
   // their arcs bring is not in the prim's stack yet. (An inherited class's hierarchy keeps its
   // place beside it: Flatten leaves implied inherits until what the arcs bring is in.)
   const std::vector<Branch>* within = nullptr;  // (owned by the tree that holds the branch)
+  // For an implied class, the class it is implied from as its own stack writes it (a tree
+  // Flatten meets through an arc of that stack's prim): a specialized one takes its place among
+  // the specialized classes (Composer::Emit).
+  const Tree* origin = nullptr;
 };
 // A class a tree's prim inherits (or specializes), directly, through a class, or through what
 // an arc brings: its path in the tree's namespace (it lands on the tree's own path), and how
@@ -91,6 +95,7 @@ struct ClassSite {
   ArcKind kind = ArcKind::kInherit;
   ArcKind arc = ArcKind::kInherit;
   uint32_t parent = kNone;
+  const Tree* origin = nullptr;  // (Branch::origin)
 };
 struct Tree {
   const LayerStack* stack = nullptr;
@@ -474,6 +479,7 @@ class Composer {
     size_t at = 0;
     bool direct = false;
     const std::vector<Branch>* within = nullptr;  // (Branch::within)
+    const Tree* origin = nullptr;  // a specialized class's, as written (Branch::origin)
   };
 
  public:
@@ -692,8 +698,15 @@ class Composer {
       for (const Branch& b : parent->branches) {
         SINEW_TRY_ASSIGN(std::shared_ptr<const Tree> below,
                          TreeAt(b.tree->stack, b.tree->path + std::string(name), where));
-        if (!below->empty)
-          tree->branches.push_back({std::move(below), b.kind, b.depth, b.steps, b.time, b.implied});
+        if (below->empty) continue;
+        Branch d{std::move(below), b.kind, b.depth, b.steps, b.time, b.implied};
+        // (The origin's child is worked out already where it is met: by the arc that implies
+        // the class, stronger than a specialize.)
+        if (b.origin && b.kind == ArcKind::kSpecialize) {
+          const auto it = trees_.find({b.origin->stack, b.origin->path + std::string(name)});
+          if (it != trees_.end() && it->second && !it->second->empty) d.origin = it->second.get();
+        }
+        tree->branches.push_back(std::move(d));
       }
     }
     if (!tree->specs.empty()) {
@@ -915,7 +928,7 @@ class Composer {
         const auto [it, added] = seen.try_emplace(key(kind, path), next());
         index_of.push_back(it->second);
         if (!added) continue;
-        SINEW_TRY(add({path, met.below, kind, met.arc, parent}));
+        SINEW_TRY(add({path, met.below, kind, met.arc, parent, met.origin}));
         if (own_place || record) continue;
         SINEW_TRY(ImpliedApart(path, tree->path, where));
         if (arc_depth_ >= kMaxReferenceDepth) {
@@ -947,6 +960,7 @@ class Composer {
         const size_t depth =
             std::max(arc_depth, tree->depth > met.below ? tree->depth - met.below : 0);
         made.back() = Branch{std::move(there).value(), kind, depth, std::move(steps), {}, true};
+        made.back()->origin = met.origin;
       }
       return Status{};
     };
@@ -958,7 +972,8 @@ class Composer {
         const auto [it, added] = seen.try_emplace(key(b.kind, b.tree->path), next());
         own = it->second;
         if (added) {
-          SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind, b.kind, kNone}));
+          SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind, b.kind, kNone,
+                         b.implied ? b.origin : b.tree.get()}));
           brings.back() = Holder{false, i, b.kind};
         }
       }
@@ -989,7 +1004,7 @@ class Composer {
         const ArcKind kind = via == ArcKind::kSpecialize ? via : c.kind;
         const auto [it, added] = seen.try_emplace(key(kind, path), next());
         if (!added) continue;
-        SINEW_TRY(add({std::move(path), below, kind, c.kind, site}));
+        SINEW_TRY(add({std::move(path), below, kind, c.kind, site, c.tree.get()}));
         SINEW_TRY(carry(*c.tree, across, via, 0, it->second, true));
       }
     }
@@ -1010,12 +1025,19 @@ class Composer {
       if (!under[j].empty()) m.within = ranked(std::move(under[j]));
       ArcKind arc = tree->class_sites[j].arc;
       uint32_t carrier = tree->class_sites[j].parent;
+      const Tree* origin = m.origin;
       while (carrier != kNone &&
              (!brings[carrier] || brings[carrier]->kind != ArcKind::kSpecialize)) {
-        if (tree->class_sites[carrier].arc == ArcKind::kSpecialize) arc = ArcKind::kSpecialize;
-        carrier = tree->class_sites[carrier].parent;
+        const ClassSite& passed = tree->class_sites[carrier];
+        if (passed.arc == ArcKind::kSpecialize) arc = ArcKind::kSpecialize;
+        // (In the place of a specialized class of its hierarchy this stack does not hold.)
+        if (!brings[carrier] && passed.kind == ArcKind::kSpecialize) origin = passed.origin;
+        carrier = passed.parent;
       }
-      if (carrier == kNone) continue;
+      if (carrier == kNone) {
+        m.origin = origin;
+        continue;
+      }
       const Holder& c = *brings[carrier];
       const Tree& above = c.made ? *made[c.index]->tree : *tree->branches[c.index].tree;
       m.kind = arc;
@@ -1083,9 +1105,9 @@ class Composer {
       return *k < tree.branches.size() ? &tree.branches[(*k)++] : nullptr;
     };
     // Specialized classes: flattened after everything else the composed prim holds (Pcp moves
-    // them to the bottom of the prim's index), a tree's own before those its arcs bring (Pcp adds
-    // a node's specializes before its children's, and then none a second time); checked now,
-    // where they are met.
+    // them to the bottom of the prim's index), in the order Emit gives them; checked now, where
+    // they are met.
+    std::vector<const Tree*> placing;  // the classes this tree places (below)
     for (size_t u = 0, k = 0; const Branch *const next_branch = next(&u, &k);) {
       const Branch& b = *next_branch;
       if (b.kind != ArcKind::kSpecialize) continue;
@@ -1107,6 +1129,12 @@ class Composer {
       Deferred d{b.tree.get(), std::move(map), time, arcs + 1, referrers_, depth};
       d.referrers.push_back({&tree, steps->size(), time});
       d.within = b.within;
+      d.origin = b.implied ? b.origin : b.tree.get();
+      // The first tree met that specializes a class places it (Pcp adds the arcs of stronger
+      // nodes first, then no class twice), below.
+      if (!b.implied && origin_keys_.try_emplace(b.tree.get()).second) {
+        placing.push_back(b.tree.get());
+      }
       Defer(std::move(d));
     }
     // This tree's own sets with no variant chosen yet are open before any its classes bring, as
@@ -1204,6 +1232,15 @@ class Composer {
       referrers_.pop_back();
       SINEW_TRY(followed);
     }
+    // Where the classes this tree specializes stand in Pcp's strength order (the order that
+    // ranks the specialized classes): after everything else it brings, so after the classes its
+    // references specialize.
+    for (const Tree* placed : placing) {
+      std::vector<uint32_t>& key = origin_keys_[placed];
+      key = key_prefix_;
+      key.push_back(++origins_);
+      SINEW_TRY(Spend(key.size() * sizeof(uint32_t) + sizeof(key), where));
+    }
     return {};
   }
 
@@ -1282,6 +1319,7 @@ class Composer {
       map->insert(map->end(), steps.begin(), steps.end());
       Deferred d{there.get(), std::move(map), time, arcs + 1, referrers_};
       d.referrers.push_back({&tree, steps.size(), time});
+      d.origin = site.origin;
       SINEW_TRY(
           LeaveImplied(std::move(d), path, tree, site.kind, slot->second, site.below == 0, where));
     }
@@ -1332,6 +1370,7 @@ class Composer {
       map->insert(map->end(), steps.end() - ptrdiff_t(r.steps), steps.end());
       Deferred d{there.get(), std::move(map), r.time, arcs + 1,
                  std::vector<Referrer>(referrers_.begin(), referrers_.begin() + ptrdiff_t(k) + 1)};
+      d.origin = b.implied ? b.origin : b.tree.get();
       SINEW_TRY(LeaveImplied(std::move(d), path, *r.tree, b.kind, slot->second,
                              b.depth == holder.depth, where));
     }
@@ -1420,6 +1459,9 @@ class Composer {
       in_class_ = 0;
       deferred_.clear();
       deferred_trees_.clear();
+      origin_keys_.clear();
+      key_prefix_.clear();
+      origins_ = 0;
       implied_.clear();
       implied_trees_.clear();
       class_slots_.clear();
@@ -1434,14 +1476,29 @@ class Composer {
           continue;
         }
         const size_t end = deferred_.size();
+        // As Pcp ranks the specialized classes it moves to the bottom: the deeper prim's first;
+        // then by where the class as written (each implied one's origin) stands in the strength
+        // order (Flatten), an implied one right above the class it is implied from (the more
+        // local first, as met); then as met.
+        static const std::vector<uint32_t> kUnplaced{~uint32_t(0)};
+        const auto key = [&](const Deferred& d) -> const std::vector<uint32_t>& {
+          const auto it = origin_keys_.find(d.origin);
+          return it == origin_keys_.end() ? kUnplaced : it->second;
+        };
         std::stable_sort(deferred_.begin() + ptrdiff_t(begin), deferred_.end(),
-                         [](const Deferred& a, const Deferred& b) { return a.depth > b.depth; });
+                         [&](const Deferred& a, const Deferred& b) {
+                           if (a.depth != b.depth) return a.depth > b.depth;
+                           return key(a) < key(b);
+                         });
         for (size_t i = begin; i < end; ++i) {
           const Deferred d = deferred_[i];
           referrers_ = d.referrers;
           in_class_ = 1;
+          // (What it specializes in turn stands inside its place in the strength order.)
+          key_prefix_ = key(d);
           SINEW_TRY(
               Flatten(*d.tree, d.map, d.time, d.arcs, path, &visited, &variants, &stack, d.within));
+          key_prefix_.clear();
         }
         begin = end;
       }
@@ -1785,6 +1842,12 @@ class Composer {
   std::vector<Deferred> deferred_;
   std::vector<Deferred> implied_;
   std::unordered_set<const Tree*> deferred_trees_, implied_trees_;  // the trees of each
+  // Where each specialized class as written stands in the strength order Pcp ranks specialized
+  // classes by: a path of positions, one level for each specialized class it is met inside
+  // (key_prefix_: the one being flattened); origins_ counts them.
+  std::unordered_map<const Tree*, std::vector<uint32_t>> origin_keys_;
+  std::vector<uint32_t> key_prefix_;
+  uint32_t origins_ = 0;
   int in_implied_ = 0;  // how many implied classes Flatten is inside of
   // Where each tree Flatten met (outside an implied class) left the place after its classes, in
   // the prim's stack: where a class implied on it from inside a variant goes.
