@@ -76,7 +76,7 @@ struct Branch {
   // otherwise rank them after those arcs: the specialized classes are flattened last, when what
   // their arcs bring is not in the prim's stack yet. (An inherited class's hierarchy keeps its
   // place beside it: Flatten leaves implied inherits until what the arcs bring is in.)
-  const std::vector<Branch>* within = nullptr;  // (owned by the tree that holds the branch)
+  const std::vector<Branch>* within = nullptr;  // (kept by Composer, as long as the trees)
   // For an implied class, the class it is implied from as its own stack writes it (a tree
   // Flatten meets through an arc of that stack's prim): a specialized one takes its place among
   // the specialized classes (Composer::Emit).
@@ -112,8 +112,6 @@ struct Tree {
   std::vector<const Tree*> variant_owners;
   // The classes its prim inherits or specializes, each path once (Composer::AddImpliedClasses).
   std::vector<ClassSite> class_sites;
-  // The lists of classes under its branches (Branch::within), kept here.
-  std::vector<std::unique_ptr<const std::vector<Branch>>> within_lists;
   int height = 0;     // the most arcs followed down from here
   bool empty = true;  // no opinion here nor in any branch, and no variant that could hold one
 };
@@ -1016,8 +1014,8 @@ class Composer {
     std::map<size_t, std::vector<Branch>> under_branch;  // by index in tree->branches
     const auto ranked = [&](std::vector<Branch> list) {
       std::stable_sort(list.begin(), list.end(), Stronger);
-      tree->within_lists.push_back(std::make_unique<const std::vector<Branch>>(std::move(list)));
-      return tree->within_lists.back().get();
+      within_lists_.push_back(std::make_unique<const std::vector<Branch>>(std::move(list)));
+      return within_lists_.back().get();
     };
     for (size_t j = made.size(); j-- > 0;) {
       if (!made[j]) continue;
@@ -1828,6 +1826,7 @@ class Composer {
   const std::shared_ptr<const Tree> empty_ = std::make_shared<const Tree>();
   // Trees by stack and path; null while one is being worked out.
   std::map<std::pair<const LayerStack*, std::string>, std::shared_ptr<const Tree>> trees_;
+  std::vector<std::unique_ptr<const std::vector<Branch>>> within_lists_;  // (Branch::within)
   int arc_depth_ = 0;  // references being followed, one inside another
   // While Flatten composes a prim: the trees its references and payloads bring, through their own
   // references and payloads (the arcs Pcp adds before any class), and how many classes Flatten is
