@@ -62,7 +62,7 @@ enum class ArcKind : uint8_t { kInherit, kReference, kPayload, kSpecialize };
 struct Branch {
   std::shared_ptr<const Tree> tree;
   ArcKind kind = ArcKind::kReference;
-  size_t depth = 0;  // the namespace depth of the prim whose arc brought it
+  uint32_t depth = 0;  // the namespace depth of the prim whose arc brought it
   // The tree's paths into this one's namespace (innermost first), and its times onto this one's.
   std::shared_ptr<const std::vector<PathStep>> steps;
   LayerOffset time;
@@ -91,7 +91,7 @@ struct Branch {
 struct ClassSite {
   static constexpr uint32_t kNone = ~uint32_t(0);
   std::string path;
-  size_t below = 0;
+  uint16_t below = 0;  // (a namespace depth: at most kMaxNamespaceDepth)
   ArcKind kind = ArcKind::kInherit;
   ArcKind arc = ArcKind::kInherit;
   uint32_t parent = kNone;
@@ -814,8 +814,8 @@ class Composer {
       auto steps = std::make_shared<std::vector<PathStep>>();
       steps->push_back({path, tree->path, internal});
       tree->branches.push_back({std::move(target).value(),
-                                arc.payload ? ArcKind::kPayload : ArcKind::kReference, depth,
-                                std::move(steps), time});
+                                arc.payload ? ArcKind::kPayload : ArcKind::kReference,
+                                uint32_t(depth), std::move(steps), time});
     }
     return {};
   }
@@ -855,7 +855,8 @@ class Composer {
       if ((*target)->empty) continue;
       auto steps = std::make_shared<std::vector<PathStep>>();
       steps->push_back({path, tree->path, true});
-      tree->branches.push_back({std::move(target).value(), kind, depth, std::move(steps), {}});
+      tree->branches.push_back(
+          {std::move(target).value(), kind, uint32_t(depth), std::move(steps), {}});
     }
     return {};
   }
@@ -957,7 +958,8 @@ class Composer {
         // class's instance), that of the prim whose arc brings it.
         const size_t depth =
             std::max(arc_depth, tree->depth > met.below ? tree->depth - met.below : 0);
-        made.back() = Branch{std::move(there).value(), kind, depth, std::move(steps), {}, true};
+        made.back() =
+            Branch{std::move(there).value(), kind, uint32_t(depth), std::move(steps), {}, true};
         made.back()->origin = met.origin;
       }
       return Status{};
@@ -970,7 +972,7 @@ class Composer {
         const auto [it, added] = seen.try_emplace(key(b.kind, b.tree->path), next());
         own = it->second;
         if (added) {
-          SINEW_TRY(add({b.tree->path, tree->depth - b.depth, b.kind, b.kind, kNone,
+          SINEW_TRY(add({b.tree->path, uint16_t(tree->depth - b.depth), b.kind, b.kind, kNone,
                          b.implied ? b.origin : b.tree.get()}));
           brings.back() = Holder{false, i, b.kind};
         }
@@ -1002,7 +1004,7 @@ class Composer {
         const ArcKind kind = via == ArcKind::kSpecialize ? via : c.kind;
         const auto [it, added] = seen.try_emplace(key(kind, path), next());
         if (!added) continue;
-        SINEW_TRY(add({std::move(path), below, kind, c.kind, site, c.tree.get()}));
+        SINEW_TRY(add({std::move(path), uint16_t(below), kind, c.kind, site, c.tree.get()}));
         SINEW_TRY(carry(*c.tree, across, via, 0, it->second, true));
       }
     }
