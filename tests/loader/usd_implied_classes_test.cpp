@@ -1119,6 +1119,41 @@ def "Group" (references = @group.usda@</Group> (offset = 5)) {}
   EXPECT_EQ(times("/Group/M.m"), (std::vector<double>{105, 115}));
 }
 
+// A model specializes a global class, which the shot writes with a child the model's class
+// lacks; the shot's prim also specializes a class of its own. The shot's implied class ranks
+// above the prim's own on the prim and on its child alike, though nothing of the model's class
+// reaches the child.
+TEST(UsdImpliedClasses, AnImpliedSpecializeKeepsItsRankOnAChildItsOriginDoesNotWrite) {
+  const std::string model = R"(#usda 1.0
+def "Model" (specializes = </_x>) {}
+class "_x" {}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Shot" (
+    references = @model.usda@</Model>
+    specializes = </_y>
+) {
+    def "Child" {}
+}
+class "_x" {
+    float b = 1
+    def "Child" {
+        float a = 1
+    }
+}
+class "_y" {
+    float b = 2
+    def "Child" {
+        float a = 2
+    }
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(FloatAt(*composed, "/Shot.b"), 1.0f);
+  EXPECT_EQ(FloatAt(*composed, "/Shot/Child.a"), 1.0f);
+}
+
 // What sinew does not compose: a class met inside a variant of a prim that an implied class
 // references. Where the stage writes that class too, it is refused, naming both paths.
 TEST(UsdImpliedClasses, AClassMetInsideAVariantBelowAnImpliedClassIsRefusedWhereItIsWritten) {

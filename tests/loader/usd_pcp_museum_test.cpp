@@ -768,5 +768,310 @@ def "Model_1" (append references = @./model.usda@</Model>) {
                    "model_Model_LocalClass"}));
 }
 
+// Museum case BasicReferenceAndClass. A prim references a model that inherits a global class;
+// the root layer writes that class as well, but nothing there inherits it. The root's class is
+// implied on the instance and ranks right after the root's own opinion of it, above the model
+// and the model's class; the root's class prim itself composes only the root's spec, so the
+// property only the model's class holds reaches the instance and not the root's class.
+TEST(UsdPcpMuseum, TheRootsOpinionOfAReferencedModelsClassRanksRightAfterTheInstance) {
+  const std::string model = R"(#usda 1.0
+def "Model" (add inherits = </Class>) {
+    append rel stack = </Model/model_Model>
+}
+class Prim "Class" {
+    custom double x = 1
+    append rel stack = </Class/model_Class>
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Model" (add references = @./model.usda@</Model>) {
+    append rel stack = </Model/root_Model>
+}
+class Prim "Class" {
+    append rel stack = </Class/root_Class>
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Model"),
+            (Names{"root_Model", "root_Class", "model_Model", "model_Class"}));
+  EXPECT_EQ(StackOf(*composed, "/Class"), (Names{"root_Class"}));
+  // The baseline's property names: /Model has x (from the model's class), /Class has none.
+  EXPECT_NE(composed->FindAttribute("/Model.x"), nullptr);
+  EXPECT_EQ(composed->FindAttribute("/Class.x"), nullptr);
+}
+
+// Museum case TrickyNonLocalVariantSelection. The root layer selects "basicCostume" for a
+// variant set it declares itself but writes only a "shotCostume" variant of; the variant it
+// selects is written only across the prim's reference, in the model (which selects it too and
+// also holds "fancyCostume"). The selection finds the model's variant without error: the stack
+// is the root's prim, the model's prim and the model's basicCostume variant, and only that
+// variant's property composes (neither the root's shotCostume nor the model's fancyCostume).
+TEST(UsdPcpMuseum, ASelectionFindsAVariantWrittenOnlyAcrossAReference) {
+  const std::string model = R"(#usda 1.0
+def Model "Model" (
+    append variantSets = "costume"
+    variants = {
+        string costume = "basicCostume"
+    }
+) {
+    append rel stack = </Model/model_Model>
+    variantSet "costume" = {
+        "basicCostume" {
+            double b = 2
+            append rel stack = </Model/model_Model_costume_basicCostume>
+        }
+        "fancyCostume" {
+            double a = 1
+            append rel stack = </Model/model_Model_costume_fancyCostume>
+        }
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def Model "Model" (
+    add references = @./model.usda@</Model>
+    add variantSets = "costume"
+    variants = {
+        string costume = "basicCostume"
+    }
+) {
+    append rel stack = </Model/root_Model>
+    variantSet "costume" = {
+        "shotCostume" {
+            double c = 3
+            append rel stack = </Model/root_Model_costume_shotCostume>
+        }
+    }
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  EXPECT_EQ(StackOf(*composed, "/Model"),
+            (Names{"root_Model", "model_Model", "model_Model_costume_basicCostume"}));
+  // The baseline's property names: b only (besides our stack relationship).
+  EXPECT_NE(composed->FindAttribute("/Model.b"), nullptr);
+  EXPECT_EQ(composed->FindAttribute("/Model.a"), nullptr);
+  EXPECT_EQ(composed->FindAttribute("/Model.c"), nullptr);
+}
+
+// Museum case BasicListEditingWithInherits. The root references a model holding a rig whose
+// `reorder nameChildren` puts its second child first, and a second rig that inherits the first
+// and reorders the same children back. The reference, with no overrides of its own, leaves the
+// children's order as the model has it: the class rig keeps [C2, C1], the inheriting rig
+// [C1, C2]; the inheriting rig's children compose from the class's specs alone.
+TEST(UsdPcpMuseum, AReorderOnAnInheritingPrimOrdersTheClassesChildrenAcrossAReference) {
+  const std::string model = R"(#usda 1.0
+def "Model" {
+    append rel stack = </Model/model_Model>
+    def Scope "SymRig" {
+        reorder nameChildren = ["C2", "C1"]
+        append rel stack = </Model/SymRig/model_Model_SymRig>
+        def Prim "C1" {
+            append rel stack = </Model/SymRig/C1/model_Model_SymRig_C1>
+        }
+        def Prim "C2" {
+            append rel stack = </Model/SymRig/C2/model_Model_SymRig_C2>
+        }
+    }
+    def Scope "LeftRig" (append inherits = </Model/SymRig>) {
+        reorder nameChildren = ["C1", "C2"]
+        append rel stack = </Model/LeftRig/model_Model_LeftRig>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+def "Model" (append references = @./model.usda@</Model>) {
+    append rel stack = </Model/root_Model>
+}
+)",
+                                                   {{"model.usda", model}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  // The names of the composed children of `path`, in order.
+  const auto children = [&](const std::string& path) {
+    const usd::Prim* prim = composed->FindPrim(path);
+    if (prim == nullptr) return Names{"(no prim at " + path + ")"};
+    Names names;
+    for (const uint32_t c : prim->children) names.push_back(composed->prims[c].name);
+    return names;
+  };
+  EXPECT_EQ(StackOf(*composed, "/Model"), (Names{"root_Model", "model_Model"}));
+  EXPECT_EQ(children("/Model"), (Names{"SymRig", "LeftRig"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/SymRig"), (Names{"model_Model_SymRig"}));
+  EXPECT_EQ(children("/Model/SymRig"), (Names{"C2", "C1"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/SymRig/C2"), (Names{"model_Model_SymRig_C2"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/SymRig/C1"), (Names{"model_Model_SymRig_C1"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/LeftRig"),
+            (Names{"model_Model_LeftRig", "model_Model_SymRig"}));
+  EXPECT_EQ(children("/Model/LeftRig"), (Names{"C1", "C2"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/LeftRig/C1"), (Names{"model_Model_SymRig_C1"}));
+  EXPECT_EQ(StackOf(*composed, "/Model/LeftRig/C2"), (Names{"model_Model_SymRig_C2"}));
+}
+
+// Museum case BasicInherits. The root references a group of three instances of a model that
+// inherits a global class; the group writes the class and a value on one instance, the root
+// writes the class and a value on another. Each stack's class is implied on every instance,
+// ranking right after that stack's own opinion of it, so the root's class beats the group's own
+// value on its special instance. Besides: a referenced prim (and its child) inheriting classes
+// nobody writes composes as if it inherited nothing; the order of an inherits list decides
+// between a root class and a class below a prim, whichever is listed first; and inside a
+// variant a prim inherits a class the same variant writes, by its path outside the variant.
+// The case's InvalidInherit prim inherits </ModelWithVariant{vset=sel}_class> (an error Pcp
+// reports, leaving the prim with its own spec); sinew refuses any path with a selection when
+// reading, so here the prim keeps its spec without that arc.
+TEST(UsdPcpMuseum, EachStacksClassRanksRightAfterItsOpinionOfTheInstance) {
+  const std::string group = R"(#usda 1.0
+def "Group" {
+    append rel stack = </Group/group_Group>
+    def "Model_1" (add references = @./model.usda@</Model>) {
+        append rel stack = </Group/Model_1/group_Group_Model_1>
+    }
+    def "Model_2" (add references = @./model.usda@</Model>) {
+        append rel stack = </Group/Model_2/group_Group_Model_2>
+    }
+    def "Model_Special" (add references = @./model.usda@</Model>) {
+        string value = "Model group's special value just for this instance."
+        append rel stack = </Group/Model_Special/group_Group_Model_Special>
+    }
+}
+class Prim "_class_Model" {
+    string value = "Model group's value for the class."
+    append rel stack = </_class_Model/group__class_Model>
+}
+)";
+  const std::string model = R"(#usda 1.0
+def "Model" (add inherits = </_class_Model>) {
+    string value = "Model's installed default."
+    append rel stack = </Model/model_Model>
+}
+class Prim "_class_Model" {
+    string value = "Model's class default."
+    append rel stack = </_class_Model/model__class_Model>
+}
+)";
+  const std::string nonexistent = R"(#usda 1.0
+def "NonExistentInherit" (inherits = </NonExistentGlobalClass>) {
+    append rel stack = </NonExistentInherit/nonexistent_NonExistentInherit>
+    def "Child" (inherits = </NonExistentInherit/NonExistentLocalClass>) {
+        append rel stack = </NonExistentInherit/Child/nonexistent_NonExistentInherit_Child>
+    }
+}
+)";
+  const Result<usd::Layer> composed = ComposedWith(
+      R"(#usda 1.0
+def "Group" (add references = @./group.usda@</Group>) {
+    append rel stack = </Group/root_Group>
+    over "Model_2" {
+        string value = "Root-layer override just for this instance."
+        append rel stack = </Group/Model_2/root_Group_Model_2>
+    }
+}
+class Prim "_class_Model" {
+    string value = "Root layer's override for the class."
+    append rel stack = </_class_Model/root__class_Model>
+}
+def "NonExistentInherit" (references = @./nonexistent.usda@</NonExistentInherit>) {
+    append rel stack = </NonExistentInherit/root_NonExistentInherit>
+}
+class "RootClass" {
+    append rel stack = </RootClass/root_RootClass>
+}
+def "ParentClass" {
+    append rel stack = </ParentClass/root_ParentClass>
+    class "SubrootClass" {
+        append rel stack = </ParentClass/SubrootClass/root_ParentClass_SubrootClass>
+    }
+}
+def "InheritsOrder1" (inherits = [</RootClass>, </ParentClass/SubrootClass>]) {
+    append rel stack = </InheritsOrder1/root_InheritsOrder1>
+}
+def "InheritsOrder2" (inherits = [</ParentClass/SubrootClass>, </RootClass>]) {
+    append rel stack = </InheritsOrder2/root_InheritsOrder2>
+}
+def Prim "ModelWithVariant" (
+    add variantSets = ["vset"]
+    variants = {
+        string vset = "vsel"
+    }
+) {
+    append rel stack = </ModelWithVariant/root_ModelWithVariant>
+    variantSet "vset" = {
+        "vsel" {
+            append rel stack = </ModelWithVariant/root_ModelWithVariant_vset_vsel>
+            class Prim "_class" {
+                append rel stack = </ModelWithVariant/_class/root_ModelWithVariant_vset_vsel__class>
+            }
+            def Prim "InvalidInherit" {
+                append rel stack = </ModelWithVariant/InvalidInherit/)"
+      "root_ModelWithVariant_vset_vsel_InvalidInherit>"
+      R"(
+            }
+            def Prim "ValidInherit" (inherits = [</ModelWithVariant/_class>]) {
+                append rel stack = </ModelWithVariant/ValidInherit/)"
+      "root_ModelWithVariant_vset_vsel_ValidInherit>"
+      R"(
+            }
+        }
+    }
+}
+)",
+      {{"group.usda", group}, {"model.usda", model}, {"nonexistent.usda", nonexistent}});
+  ASSERT_TRUE(composed.ok()) << composed.error().ToString();
+  // The names of the composed children of `path`, in order.
+  const auto children = [&](const std::string& path) {
+    const usd::Prim* prim = composed->FindPrim(path);
+    if (prim == nullptr) return Names{"(no prim at " + path + ")"};
+    Names names;
+    for (const uint32_t c : prim->children) names.push_back(composed->prims[c].name);
+    return names;
+  };
+  // The string a composed attribute holds.
+  const auto string_at = [&](const std::string& property) {
+    const usd::Attribute* a = composed->FindAttribute(property);
+    if (a == nullptr || a->UnblockedDefault() == nullptr) return std::string("(none)");
+    return std::string(a->UnblockedDefault()->AsString());
+  };
+  EXPECT_EQ(StackOf(*composed, "/Group"), (Names{"root_Group", "group_Group"}));
+  EXPECT_EQ(children("/Group"), (Names{"Model_1", "Model_2", "Model_Special"}));
+  EXPECT_EQ(StackOf(*composed, "/Group/Model_1"),
+            (Names{"root__class_Model", "group_Group_Model_1", "group__class_Model", "model_Model",
+                   "model__class_Model"}));
+  EXPECT_EQ(string_at("/Group/Model_1.value"), "Root layer's override for the class.");
+  EXPECT_EQ(StackOf(*composed, "/Group/Model_2"),
+            (Names{"root_Group_Model_2", "root__class_Model", "group_Group_Model_2",
+                   "group__class_Model", "model_Model", "model__class_Model"}));
+  EXPECT_EQ(string_at("/Group/Model_2.value"), "Root-layer override just for this instance.");
+  EXPECT_EQ(StackOf(*composed, "/Group/Model_Special"),
+            (Names{"root__class_Model", "group_Group_Model_Special", "group__class_Model",
+                   "model_Model", "model__class_Model"}));
+  EXPECT_EQ(string_at("/Group/Model_Special.value"), "Root layer's override for the class.");
+  EXPECT_EQ(StackOf(*composed, "/_class_Model"), (Names{"root__class_Model"}));
+  EXPECT_EQ(string_at("/_class_Model.value"), "Root layer's override for the class.");
+  EXPECT_EQ(StackOf(*composed, "/NonExistentInherit"),
+            (Names{"root_NonExistentInherit", "nonexistent_NonExistentInherit"}));
+  EXPECT_EQ(children("/NonExistentInherit"), (Names{"Child"}));
+  EXPECT_EQ(StackOf(*composed, "/NonExistentInherit/Child"),
+            (Names{"nonexistent_NonExistentInherit_Child"}));
+  EXPECT_EQ(StackOf(*composed, "/RootClass"), (Names{"root_RootClass"}));
+  EXPECT_EQ(StackOf(*composed, "/ParentClass"), (Names{"root_ParentClass"}));
+  EXPECT_EQ(children("/ParentClass"), (Names{"SubrootClass"}));
+  EXPECT_EQ(StackOf(*composed, "/ParentClass/SubrootClass"),
+            (Names{"root_ParentClass_SubrootClass"}));
+  EXPECT_EQ(StackOf(*composed, "/InheritsOrder1"),
+            (Names{"root_InheritsOrder1", "root_RootClass", "root_ParentClass_SubrootClass"}));
+  EXPECT_EQ(StackOf(*composed, "/InheritsOrder2"),
+            (Names{"root_InheritsOrder2", "root_ParentClass_SubrootClass", "root_RootClass"}));
+  EXPECT_EQ(StackOf(*composed, "/ModelWithVariant"),
+            (Names{"root_ModelWithVariant", "root_ModelWithVariant_vset_vsel"}));
+  EXPECT_EQ(children("/ModelWithVariant"), (Names{"_class", "InvalidInherit", "ValidInherit"}));
+  EXPECT_EQ(StackOf(*composed, "/ModelWithVariant/_class"),
+            (Names{"root_ModelWithVariant_vset_vsel__class"}));
+  EXPECT_EQ(StackOf(*composed, "/ModelWithVariant/InvalidInherit"),
+            (Names{"root_ModelWithVariant_vset_vsel_InvalidInherit"}));
+  EXPECT_EQ(StackOf(*composed, "/ModelWithVariant/ValidInherit"),
+            (Names{"root_ModelWithVariant_vset_vsel_ValidInherit",
+                   "root_ModelWithVariant_vset_vsel__class"}));
+}
+
 }  // namespace
 }  // namespace sinew::loader

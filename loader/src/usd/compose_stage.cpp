@@ -478,6 +478,9 @@ class Composer {
     bool direct = false;
     const std::vector<Branch>* within = nullptr;  // (Branch::within)
     const Tree* origin = nullptr;  // a specialized class's, as written (Branch::origin)
+    // Where it was met in the strength order, for one whose origin has no place (a class the
+    // prim's ancestor specializes whose origin says nothing of the prim).
+    std::vector<uint32_t> met;
   };
 
  public:
@@ -745,12 +748,15 @@ class Composer {
     return a.depth > b.depth;
   }
 
-  // The most arcs followed down from a tree with these branches (and the classes under them).
-  static int Height(const std::vector<Branch>& branches) {
+  // The most arcs followed down from a tree with these branches (and the classes under them,
+  // `level` lists deep; past kMaxReferenceDepth it stops looking, as the tree is refused).
+  static int Height(const std::vector<Branch>& branches, int level = 0) {
     int height = 0;
     for (const Branch& b : branches) {
       height = std::max(height, b.tree->height + 1);
-      if (b.within) height = std::max(height, Height(*b.within) + 1);
+      if (b.within && level <= kMaxReferenceDepth) {
+        height = std::max(height, Height(*b.within, level + 1) + 1);
+      }
     }
     return height;
   }
@@ -910,6 +916,7 @@ class Composer {
                            size_t arc_depth, uint32_t own, bool record) -> Status {
       std::vector<uint32_t> index_of;  // the sites of `from`, here
       index_of.reserve(from.class_sites.size());
+      SINEW_TRY(Spend(from.class_sites.size() * sizeof(uint32_t), where));  // (index_of)
       for (const ClassSite& met : from.class_sites) {
         // What a specialized class inherits in turn ranks as specialized (Pcp moves the whole
         // hierarchy to the bottom).
@@ -1022,16 +1029,22 @@ class Composer {
     for (size_t j = made.size(); j-- > 0;) {
       if (!made[j]) continue;
       Branch& m = *made[j];
-      if (!under[j].empty()) m.within = ranked(std::move(under[j]));
+      if (!under[j].empty()) {
+        std::reverse(under[j].begin(), under[j].end());  // (met deepest first)
+        m.within = ranked(std::move(under[j]));
+      }
       ArcKind arc = tree->class_sites[j].arc;
       uint32_t carrier = tree->class_sites[j].parent;
+      // A class its hierarchy's class inherits stands in that class's place where this stack
+      // does not hold it (one it specializes is a specialized class of its own).
       const Tree* origin = m.origin;
+      bool moves = arc != ArcKind::kSpecialize;
       while (carrier != kNone &&
              (!brings[carrier] || brings[carrier]->kind != ArcKind::kSpecialize)) {
         const ClassSite& passed = tree->class_sites[carrier];
+        if (moves && !brings[carrier]) origin = passed.origin;
+        moves = moves && passed.arc != ArcKind::kSpecialize;
         if (passed.arc == ArcKind::kSpecialize) arc = ArcKind::kSpecialize;
-        // (In the place of a specialized class of its hierarchy this stack does not hold.)
-        if (!brings[carrier] && passed.kind == ArcKind::kSpecialize) origin = passed.origin;
         carrier = passed.parent;
       }
       if (carrier == kNone) {
@@ -1045,13 +1058,12 @@ class Composer {
       m.steps = std::make_shared<const std::vector<PathStep>>(
           std::vector<PathStep>{{m.steps->front().from, above.path, true}});
       auto& list = c.made ? under[c.index] : under_branch[c.index];
-      list.insert(list.begin(), std::move(m));
+      list.push_back(std::move(m));
       made[j].reset();
     }
     for (auto& [index, list] : under_branch) {
-      Branch& b = tree->branches[index];
-      if (b.within) list.insert(list.begin(), b.within->begin(), b.within->end());
-      b.within = ranked(std::move(list));
+      std::reverse(list.begin(), list.end());  // (met deepest first)
+      tree->branches[index].within = ranked(std::move(list));
     }
     for (std::optional<Branch>& m : made) {
       if (m) tree->branches.push_back(std::move(*m));
@@ -1252,6 +1264,8 @@ class Composer {
 
   // Leaves a specialized class for Emit to flatten after the rest of the prim.
   void Defer(Deferred d) {
+    d.met = key_prefix_;
+    d.met.push_back(origins_);
     deferred_trees_.insert(d.tree);
     deferred_.push_back(std::move(d));
   }
@@ -1479,11 +1493,10 @@ class Composer {
         // As Pcp ranks the specialized classes it moves to the bottom: the deeper prim's first;
         // then by where the class as written (each implied one's origin) stands in the strength
         // order (Flatten), an implied one right above the class it is implied from (the more
-        // local first, as met); then as met.
-        static const std::vector<uint32_t> kUnplaced{~uint32_t(0)};
+        // local first, as met), one whose origin has no place where it was met; then as met.
         const auto key = [&](const Deferred& d) -> const std::vector<uint32_t>& {
           const auto it = origin_keys_.find(d.origin);
-          return it == origin_keys_.end() ? kUnplaced : it->second;
+          return it == origin_keys_.end() || it->second.empty() ? d.met : it->second;
         };
         std::stable_sort(deferred_.begin() + ptrdiff_t(begin), deferred_.end(),
                          [&](const Deferred& a, const Deferred& b) {
