@@ -236,6 +236,16 @@ std::optional<std::string> MapPath(const std::vector<PathStep>& steps, std::stri
   return path;
 }
 
+// A class's `path` mapped by `steps` (innermost first) as Pcp carries a class across arcs: a path
+// inside a step's `from` takes its `to`, one outside keeps its place, whatever the step (Pcp
+// adds the root to every class's map: a global class stays global across a reference).
+std::string ClassPathAcross(std::span<const PathStep> steps, std::string path) {
+  for (const PathStep& step : steps) {
+    if (Within(path, step.from)) path = step.to + path.substr(step.from.size());
+  }
+  return path;
+}
+
 // Applies one spec's list edit to the list its weaker opinions made, as USD composes list ops:
 // an explicit list replaces it; else deletes, adds, prepends (moved to the front, in order),
 // appends (moved to the back) and a reorder (ApplyReorder, layer.h). Items go through `map` first;
@@ -921,10 +931,7 @@ class Composer {
         // What a specialized class inherits in turn ranks as specialized (Pcp moves the whole
         // hierarchy to the bottom).
         const ArcKind kind = via == ArcKind::kSpecialize ? via : met.kind;
-        std::string path = met.path;
-        for (const PathStep& step : across) {
-          if (Within(path, step.from)) path = step.to + path.substr(step.from.size());
-        }
+        std::string path = ClassPathAcross(across, met.path);
         // A class met again at its own place is in the hierarchy of the class `from` is (if
         // any); one that moved is implied on this tree, below the class its hierarchy puts it
         // under.
@@ -1006,8 +1013,7 @@ class Composer {
         const bool own_class = c.kind == ArcKind::kInherit || c.kind == ArcKind::kSpecialize;
         if (!own_class || c.implied || c.depth != there->depth) continue;
         const PathStep across[] = {c.steps->front(), onto};
-        std::string path = c.tree->path;
-        if (Within(path, onto.from)) path = onto.to + path.substr(onto.from.size());
+        std::string path = ClassPathAcross(std::span(&onto, 1), c.tree->path);
         const ArcKind kind = via == ArcKind::kSpecialize ? via : c.kind;
         const auto [it, added] = seen.try_emplace(key(kind, path), next());
         if (!added) continue;
@@ -1356,13 +1362,13 @@ class Composer {
     const Tree& class_tree = *b.tree;
     for (size_t k = 0; k < referrers_.size(); ++k) {
       const Referrer& r = referrers_[k];
-      std::string path = class_tree.path;
-      bool in_variant = false;  // met through a variant's contents below the referrer
-      for (size_t i = 0; i + r.steps < steps.size(); ++i) {
-        const PathStep& step = steps[i];
-        in_variant |= step.from.find('{') != std::string::npos;
-        if (Within(path, step.from)) path = step.to + path.substr(step.from.size());
-      }
+      if (r.steps > steps.size()) continue;  // (not below the referrer: nothing met inside)
+      const auto below = std::span(steps).first(steps.size() - r.steps);  // below the referrer
+      const std::string path = ClassPathAcross(below, class_tree.path);
+      // (Met through a variant's contents below the referrer.)
+      const bool in_variant = std::any_of(below.begin(), below.end(), [](const PathStep& step) {
+        return step.from.find('{') != std::string::npos;
+      });
       const LayerStack* stack = r.tree->stack;
       if (!in_variant || (stack == class_tree.stack && path == class_tree.path)) continue;
       SINEW_TRY_ASSIGN(const std::shared_ptr<const Tree> there, TreeAt(stack, path, where));
