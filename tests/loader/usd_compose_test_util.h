@@ -40,6 +40,78 @@ inline std::vector<std::string> StackOf(const usd::Layer& composed, const std::s
   return names;
 }
 
+// `text` with every prim spec and variant naming itself for StackOf: the line
+// `append rel stack = </Prim/Path/<prefix>_<name>>` opens each one's body, where name is the
+// spec's path with '/' written '_' and a variant selection {set=sel} written _set_sel
+// (Tagged("model", ...) names the spec /Model{complexity=high}Class
+// model_Model_complexity_high_Class). Braces inside metadata parentheses, strings and
+// comments are passed over; a brace block that is neither a prim nor a variant (a dictionary,
+// time samples) is left as it is.
+inline std::string Tagged(std::string_view prefix, std::string_view text) {
+  enum class Block { kPrim, kVariantSet, kVariant, kOther };
+  struct Open {
+    Block block;
+    std::string name;  // the prim's name, or "set_variant"; empty otherwise
+  };
+  std::vector<Open> open;
+  std::string out;
+  std::string statement;  // what has come since the last brace or line end outside parentheses
+  int parentheses = 0;
+  const auto quoted = [](const std::string& s) {  // the first "…" in s
+    const size_t a = s.find('"');
+    const size_t b = a == std::string::npos ? a : s.find('"', a + 1);
+    return b == std::string::npos ? std::string() : s.substr(a + 1, b - a - 1);
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"' || c == '#') {  // a string or a comment, copied whole
+      const size_t end = c == '"' ? text.find('"', i + 1) : text.find('\n', i);
+      const size_t stop = end == std::string_view::npos ? text.size() : end + (c == '"');
+      out.append(text.substr(i, stop - i));
+      statement.append(text.substr(i, stop - i));
+      i = stop - 1;
+      continue;
+    }
+    out.push_back(c);
+    if (c == '(' || c == '[') ++parentheses;
+    if (c == ')' || c == ']') --parentheses;
+    if (parentheses > 0 || (c != '{' && c != '}' && c != '\n')) {
+      statement.push_back(c);
+      continue;
+    }
+    if (c == '}' && !open.empty()) open.pop_back();
+    if (c == '{') {
+      const size_t first = statement.find_first_not_of(" \t");
+      const std::string head = first == std::string::npos ? "" : statement.substr(first);
+      Open block{Block::kOther, ""};
+      if (!open.empty() && open.back().block == Block::kVariantSet && head.starts_with('"')) {
+        block = {Block::kVariant, open.back().name + "_" + quoted(head)};
+      } else if (head.starts_with("variantSet ")) {
+        block = {Block::kVariantSet, quoted(head)};
+      } else if (head.starts_with("def ") || head.starts_with("over ") ||
+                 head.starts_with("class ")) {
+        block = {Block::kPrim, quoted(head)};
+      }
+      open.push_back(block);
+      if (block.block == Block::kPrim || block.block == Block::kVariant) {
+        std::string path, name(prefix);
+        for (const Open& o : open) {
+          if (o.block == Block::kPrim) path.append("/").append(o.name);
+          if (o.block == Block::kPrim || o.block == Block::kVariant)
+            name.append("_").append(o.name);
+        }
+        out.append("\n").append(4 * open.size(), ' ').append("append rel stack = <");
+        out.append(path).append("/").append(name).append(">");
+        if (i + 1 < text.size() && text[i + 1] == '}') {
+          out.append("\n").append(4 * (open.size() - 1), ' ');
+        }
+      }
+    }
+    statement.clear();
+  }
+  return out;
+}
+
 // `text` read and its references composed (within itself).
 inline Result<usd::Layer> Composed(std::string_view text, const UsdOptions& options = {}) {
   auto layer = usd::ReadUsda(text);

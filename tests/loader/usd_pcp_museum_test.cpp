@@ -2,13 +2,14 @@
 // composed by sinew and checked against the prim stacks of Pixar's baselines.
 //
 // Each layer keeps the prims, arcs and variant selections of the museum case (.sdf layers
-// written as .usda); every spec names itself with `append rel stack = </PrimPath/name>`, where
+// written as .usda). Every spec names itself with `append rel stack = </PrimPath/name>`, where
 // name is <layer>_<the spec's path, '/' written '_'>, a variant selection {set=sel} written
-// _set_sel (model.usda's /Model{complexity=high}Class is model_Model_complexity_high_Class). The
-// root layer is the text passed first to ComposedWith (shot.usda), its prefix "root". StackOf
-// reads a composed prim's specs back strongest first, so each expectation is the baseline's
-// "Prim Stack" in those names. Specs of variants no opinion selects name themselves too, so
-// that a wrong choice shows.
+// _set_sel (model.usda's /Model{complexity=high}Class is model_Model_complexity_high_Class).
+// Tagged (usd_compose_test_util.h) writes those lines; the few stages that leave a spec without
+// one write them by hand. The root layer is the text passed first to ComposedWith (shot.usda),
+// its prefix "root". StackOf reads a composed prim's specs back strongest first, so each
+// expectation is the baseline's "Prim Stack" in those names. Specs of variants no opinion
+// selects name themselves too, so that a wrong choice shows.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -27,6 +28,39 @@ std::vector<std::string> NoStackAt(const std::string& prim) {
 
 using Names = std::vector<std::string>;
 
+TEST(UsdPcpMuseum, TaggedNamesEveryPrimAndVariantSpecByItsPathAndNothingElse) {
+  EXPECT_EQ(Tagged("model", R"(#usda 1.0 (doc = "a { in a string")
+def Xform "Model" (
+    variants = { string v = "a" }  # braces in metadata
+    variantSets = ["v"]
+) {
+    dictionary d = { int x = 1 }
+    variantSet "v" = {
+        "a" (doc = "}") {
+            over "Class" {}
+        }
+    }
+}
+)"),
+            R"(#usda 1.0 (doc = "a { in a string")
+def Xform "Model" (
+    variants = { string v = "a" }  # braces in metadata
+    variantSets = ["v"]
+) {
+    append rel stack = </Model/model_Model>
+    dictionary d = { int x = 1 }
+    variantSet "v" = {
+        "a" (doc = "}") {
+            append rel stack = </Model/model_Model_v_a>
+            over "Class" {
+                append rel stack = </Model/Class/model_Model_v_a_Class>
+            }
+        }
+    }
+}
+)");
+}
+
 // Museum case BasicSpecializes. A chain of specialized classes across two references, a look
 // library whose materials specialize one another (a global class at the bottom), a prim that
 // specializes two classes, specializes of prims nobody writes, and a referenced prim that both
@@ -34,117 +68,55 @@ using Names = std::vector<std::string>;
 // each class with every stack's opinion of it (strongest stack first) before the next class;
 // for MultipleRefsAndSpecializes the class the deeper reference specializes ranks first.
 TEST(UsdPcpMuseum, BasicSpecializesRankBelowEverythingAcrossReferences) {
-  const std::string ref = R"(#usda 1.0
-over "Base" {
-    append rel stack = </Base/ref_Base>
-}
-over "Specializes" {
-    append rel stack = </Specializes/ref_Specializes>
-}
-def "Ref" (references = @./ref2.usda@</Ref>) {
-    append rel stack = </Ref/ref_Ref>
-}
-class "Specializes_1" {
-    append rel stack = </Specializes_1/ref_Specializes_1>
-}
-class "Specializes_2" {
-    append rel stack = </Specializes_2/ref_Specializes_2>
-}
-def "Multi" (specializes = [</Specializes_1>, </Specializes_2>]) {
-    append rel stack = </Multi/ref_Multi>
-}
+  const std::string ref = Tagged("ref", R"(#usda 1.0
+over "Base" {}
+over "Specializes" {}
+def "Ref" (references = @./ref2.usda@</Ref>) {}
+class "Specializes_1" {}
+class "Specializes_2" {}
+def "Multi" (specializes = [</Specializes_1>, </Specializes_2>]) {}
 def "NonExistentSpecializes" (specializes = </NonExistentBase>) {
-    append rel stack = </NonExistentSpecializes/ref_NonExistentSpecializes>
-    def "Child" (specializes = </NonExistentSpecializes/Base>) {
-        append rel stack = </NonExistentSpecializes/Child/ref_NonExistentSpecializes_Child>
-    }
+    def "Child" (specializes = </NonExistentSpecializes/Base>) {}
 }
 def "Ref_1" (
     references = @./ref2.usda@</Ref_2>
     specializes = </Specializes_1>
-) {
-    append rel stack = </Ref_1/ref_Ref_1>
-}
-)";
-  const std::string ref2 = R"(#usda 1.0
-class "Base" {
-    append rel stack = </Base/ref2_Base>
-}
-class "Specializes" (specializes = </Base>) {
-    append rel stack = </Specializes/ref2_Specializes>
-}
-def "Ref" (specializes = </Specializes>) {
-    append rel stack = </Ref/ref2_Ref>
-}
-class "Specializes_2" {
-    append rel stack = </Specializes_2/ref2_Specializes_2>
-}
-def "Ref_2" (specializes = </Specializes_2>) {
-    append rel stack = </Ref_2/ref2_Ref_2>
-}
-)";
-  const std::string looks = R"(#usda 1.0
-class "_class_Material" {
-    append rel stack = </_class_Material/looks__class_Material>
-}
+) {}
+)");
+  const std::string ref2 = Tagged("ref2", R"(#usda 1.0
+class "Base" {}
+class "Specializes" (specializes = </Base>) {}
+def "Ref" (specializes = </Specializes>) {}
+class "Specializes_2" {}
+def "Ref_2" (specializes = </Specializes_2>) {}
+)");
+  const std::string looks = Tagged("looks", R"(#usda 1.0
+class "_class_Material" {}
 def "Looks" {
-    append rel stack = </Looks/looks_Looks>
-    class "Material" (specializes = </_class_Material>) {
-        append rel stack = </Looks/Material/looks_Looks_Material>
-    }
-    class "Metal" (specializes = </Looks/Material>) {
-        append rel stack = </Looks/Metal/looks_Looks_Metal>
-    }
-    def "Brass" (specializes = </Looks/Metal>) {
-        append rel stack = </Looks/Brass/looks_Looks_Brass>
-    }
+    class "Material" (specializes = </_class_Material>) {}
+    class "Metal" (specializes = </Looks/Material>) {}
+    def "Brass" (specializes = </Looks/Metal>) {}
 }
-)";
+)");
   const Result<usd::Layer> composed =
-      ComposedWith(R"(#usda 1.0
-over "Base" {
-    append rel stack = </Base/root_Base>
-}
-over "Specializes" {
-    append rel stack = </Specializes/root_Specializes>
-}
-def "Root" (references = @./ref.usda@</Ref>) {
-    append rel stack = </Root/root_Root>
-}
-over "_class_Material" {
-    append rel stack = </_class_Material/root__class_Material>
-}
+      ComposedWith(Tagged("root", R"(#usda 1.0
+over "Base" {}
+over "Specializes" {}
+def "Root" (references = @./ref.usda@</Ref>) {}
+over "_class_Material" {}
 def "Model" {
-    append rel stack = </Model/root_Model>
     def "Looks" (references = @./looks.usda@</Looks>) {
-        append rel stack = </Model/Looks/root_Model_Looks>
-        over "Material" {
-            append rel stack = </Model/Looks/Material/root_Model_Looks_Material>
-        }
-        over "Metal" {
-            append rel stack = </Model/Looks/Metal/root_Model_Looks_Metal>
-        }
-        over "Brass" {
-            append rel stack = </Model/Looks/Brass/root_Model_Looks_Brass>
-        }
+        over "Material" {}
+        over "Metal" {}
+        over "Brass" {}
     }
 }
-over "Specializes_1" {
-    append rel stack = </Specializes_1/root_Specializes_1>
-}
-over "Specializes_2" {
-    append rel stack = </Specializes_2/root_Specializes_2>
-}
-def "MultipleSpecializes" (references = @./ref.usda@</Multi>) {
-    append rel stack = </MultipleSpecializes/root_MultipleSpecializes>
-}
-def "NonExistentSpecializes" (references = @./ref.usda@</NonExistentSpecializes>) {
-    append rel stack = </NonExistentSpecializes/root_NonExistentSpecializes>
-}
-def "MultipleRefsAndSpecializes" (references = @./ref.usda@</Ref_1>) {
-    append rel stack = </MultipleRefsAndSpecializes/root_MultipleRefsAndSpecializes>
-}
-)",
+over "Specializes_1" {}
+over "Specializes_2" {}
+def "MultipleSpecializes" (references = @./ref.usda@</Multi>) {}
+def "NonExistentSpecializes" (references = @./ref.usda@</NonExistentSpecializes>) {}
+def "MultipleRefsAndSpecializes" (references = @./ref.usda@</Ref_1>) {}
+)"),
                    {{"ref.usda", ref}, {"ref2.usda", ref2}, {"looks.usda", looks}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(StackOf(*composed, "/Base"), (Names{"root_Base"}));
@@ -186,72 +158,35 @@ def "MultipleRefsAndSpecializes" (references = @./ref.usda@</Ref_1>) {
 // each stack's opinions of the specialized class and of what it inherits rank together, below
 // the prim's own and its reference's.
 TEST(UsdPcpMuseum, ClassesASpecializedClassInheritsStayWithItBelowThePrim) {
-  const std::string ref = R"(#usda 1.0
-class "Inherits_2" {
-    append rel stack = </Inherits_2/ref_Inherits_2>
-}
-class "Specializes_2" (inherits = </Inherits_2>) {
-    append rel stack = </Specializes_2/ref_Specializes_2>
-}
-def "Ref" (specializes = </Specializes_2>) {
-    append rel stack = </Ref/ref_Ref>
-}
-)";
-  const std::string looks = R"(#usda 1.0
+  const std::string ref = Tagged("ref", R"(#usda 1.0
+class "Inherits_2" {}
+class "Specializes_2" (inherits = </Inherits_2>) {}
+def "Ref" (specializes = </Specializes_2>) {}
+)");
+  const std::string looks = Tagged("looks", R"(#usda 1.0
 def "Looks" {
-    append rel stack = </Looks/looks_Looks>
-    def "BaseMaterial" {
-        append rel stack = </Looks/BaseMaterial/looks_Looks_BaseMaterial>
-    }
-    def "Material" (inherits = </Looks/BaseMaterial>) {
-        append rel stack = </Looks/Material/looks_Looks_Material>
-    }
-    def "Metal" (inherits = </Looks/Material>) {
-        append rel stack = </Looks/Metal/looks_Looks_Metal>
-    }
-    def "Brass" (specializes = </Looks/Metal>) {
-        append rel stack = </Looks/Brass/looks_Looks_Brass>
-    }
+    def "BaseMaterial" {}
+    def "Material" (inherits = </Looks/BaseMaterial>) {}
+    def "Metal" (inherits = </Looks/Material>) {}
+    def "Brass" (specializes = </Looks/Metal>) {}
 }
-)";
-  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
-class "Inherits_1" {
-    append rel stack = </Inherits_1/root_Inherits_1>
-}
-class "Specializes_1" (inherits = </Inherits_1>) {
-    append rel stack = </Specializes_1/root_Specializes_1>
-}
-def "Instance_1" (specializes = </Specializes_1>) {
-    append rel stack = </Instance_1/root_Instance_1>
-}
-over "Inherits_2" {
-    append rel stack = </Inherits_2/root_Inherits_2>
-}
-over "Specializes_2" {
-    append rel stack = </Specializes_2/root_Specializes_2>
-}
-def "Instance_2" (references = @./ref.usda@</Ref>) {
-    append rel stack = </Instance_2/root_Instance_2>
-}
+)");
+  const Result<usd::Layer> composed = ComposedWith(Tagged("root", R"(#usda 1.0
+class "Inherits_1" {}
+class "Specializes_1" (inherits = </Inherits_1>) {}
+def "Instance_1" (specializes = </Specializes_1>) {}
+over "Inherits_2" {}
+over "Specializes_2" {}
+def "Instance_2" (references = @./ref.usda@</Ref>) {}
 def "Model" {
-    append rel stack = </Model/root_Model>
     def "Looks" (references = @./looks.usda@</Looks>) {
-        append rel stack = </Model/Looks/root_Model_Looks>
-        over "BaseMaterial" {
-            append rel stack = </Model/Looks/BaseMaterial/root_Model_Looks_BaseMaterial>
-        }
-        over "Material" {
-            append rel stack = </Model/Looks/Material/root_Model_Looks_Material>
-        }
-        over "Metal" {
-            append rel stack = </Model/Looks/Metal/root_Model_Looks_Metal>
-        }
-        over "Brass" {
-            append rel stack = </Model/Looks/Brass/root_Model_Looks_Brass>
-        }
+        over "BaseMaterial" {}
+        over "Material" {}
+        over "Metal" {}
+        over "Brass" {}
     }
 }
-)",
+)"),
                                                    {{"ref.usda", ref}, {"looks.usda", looks}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(StackOf(*composed, "/Inherits_1"), (Names{"root_Inherits_1"}));
@@ -286,79 +221,52 @@ def "Model" {
 // specialized material's variant by its own selection, not the one the root layer writes on
 // that material.
 TEST(UsdPcpMuseum, SelectionsOnSpecializedClassesAreTheWeakest) {
-  const std::string ref = R"(#usda 1.0
+  const std::string ref = Tagged("ref", R"(#usda 1.0
 class "Specializes" (
     variants = { string v = "spec_ref" }
-) {
-    append rel stack = </Specializes/ref_Specializes>
-}
+) {}
 def "Ref" (
     specializes = </Specializes>
     variantSets = ["v"]
     variants = { string v = "ref" }
 ) {
-    append rel stack = </Ref/ref_Ref>
     variantSet "v" = {
-        "ref" {
-            append rel stack = </Ref/ref_Ref_v_ref>
-        }
-        "spec_ref" {
-            append rel stack = </Ref/ref_Ref_v_spec_ref>
-        }
-        "spec_root" {
-            append rel stack = </Ref/ref_Ref_v_spec_root>
-        }
+        "ref" {}
+        "spec_ref" {}
+        "spec_root" {}
     }
 }
-)";
-  const std::string looks = R"(#usda 1.0
+)");
+  const std::string looks = Tagged("looks", R"(#usda 1.0
 def "Looks" {
-    append rel stack = </Looks/looks_Looks>
     class "Metal" (
         variantSets = ["v"]
     ) {
-        append rel stack = </Looks/Metal/looks_Looks_Metal>
         variantSet "v" = {
-            "from_metal" {
-                append rel stack = </Looks/Metal/looks_Looks_Metal_v_from_metal>
-            }
-            "from_brass" {
-                append rel stack = </Looks/Metal/looks_Looks_Metal_v_from_brass>
-            }
+            "from_metal" {}
+            "from_brass" {}
         }
     }
     def "Brass" (
         specializes = </Looks/Metal>
         variants = { string v = "from_brass" }
-    ) {
-        append rel stack = </Looks/Brass/looks_Looks_Brass>
-    }
+    ) {}
 }
-)";
-  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+)");
+  const Result<usd::Layer> composed = ComposedWith(Tagged("root", R"(#usda 1.0
 class "Specializes" (
     variants = { string v = "spec_root" }
-) {
-    append rel stack = </Specializes/root_Specializes>
-}
-def "Root" (references = @./ref.usda@</Ref>) {
-    append rel stack = </Root/root_Root>
-}
+) {}
+def "Root" (references = @./ref.usda@</Ref>) {}
 def "Model" {
-    append rel stack = </Model/root_Model>
     def "Looks" (references = @./looks.usda@</Looks>) {
-        append rel stack = </Model/Looks/root_Model_Looks>
         over "Metal" (
             variants = { string v = "from_metal" }
-        ) {
-            append rel stack = </Model/Looks/Metal/root_Model_Looks_Metal>
-        }
-        over "Brass" {
-            append rel stack = </Model/Looks/Brass/root_Model_Looks_Brass>
-        }
+        ) {}
+        over "Brass" {}
     }
 }
-)",
+)"),
                                                    {{"ref.usda", ref}, {"looks.usda", looks}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(StackOf(*composed, "/Specializes"), (Names{"root_Specializes"}));
@@ -380,11 +288,9 @@ def "Model" {
 // it stays that way once the group is referenced again: Hand holds its own spec and its class
 // only, and Geom the class's child only.
 TEST(UsdPcpMuseum, AnAncestralClassWithoutTheChildBringsNothingTwoReferencesDeep) {
-  const std::string group = R"(#usda 1.0
-over "CharGroup" (references = @./CharGroupRig.usda@</CHARGROUP>) {
-    append rel stack = </CharGroup/Group_CharGroup>
-}
-)";
+  const std::string group = Tagged("Group", R"(#usda 1.0
+over "CharGroup" (references = @./CharGroupRig.usda@</CHARGROUP>) {}
+)");
   const std::string rig = R"(#usda 1.0
 def "CHARGROUP" (inherits = </_class_CharGroupRig>) {
     append rel stack = </CHARGROUP/CharGroupRig_CHARGROUP>
@@ -419,14 +325,11 @@ class "_class_SimHand" {
 }
 )";
   const Result<usd::Layer> composed =
-      ComposedWith(R"(#usda 1.0
+      ComposedWith(Tagged("root", R"(#usda 1.0
 def "World" {
-    append rel stack = </World/root_World>
-    def "CharGroup" (references = @./Group.usda@</CharGroup>) {
-        append rel stack = </World/CharGroup/root_World_CharGroup>
-    }
+    def "CharGroup" (references = @./Group.usda@</CharGroup>) {}
 }
-)",
+)"),
                    {{"Group.usda", group}, {"CharGroupRig.usda", rig}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(StackOf(*composed, "/World"), (Names{"root_World"}));
@@ -450,40 +353,27 @@ def "World" {
 // chain's order right after the instance, above the model and its three classes. The value
 // comes from the root's nearest class.
 TEST(UsdPcpMuseum, AChainOfClassesIsImpliedWholeOnTheReferencingStack) {
-  const std::string sullivan = R"(#usda 1.0
-def Model "Sullivan" (add inherits = </_Class_Sullivan>) {
-    append rel stack = </Sullivan/Sullivan_Sullivan>
-}
-class Scope "_Class_Sullivan" (add inherits = </_Class_Char>) {
-    append rel stack = </_Class_Sullivan/Sullivan__Class_Sullivan>
-}
-class Scope "_Class_Char" (add inherits = </_Class_Model>) {
-    append rel stack = </_Class_Char/Sullivan__Class_Char>
-}
-class Scope "_Class_Model" {
-    append rel stack = </_Class_Model/Sullivan__Class_Model>
-}
-)";
-  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
-def "Sullivan_1" (add references = @./Sullivan.usda@</Sullivan>) {
-    append rel stack = </Sullivan_1/root_Sullivan_1>
-}
+  const std::string sullivan = Tagged("Sullivan", R"(#usda 1.0
+def Model "Sullivan" (add inherits = </_Class_Sullivan>) {}
+class Scope "_Class_Sullivan" (add inherits = </_Class_Char>) {}
+class Scope "_Class_Char" (add inherits = </_Class_Model>) {}
+class Scope "_Class_Model" {}
+)");
+  const Result<usd::Layer> composed = ComposedWith(Tagged("root", R"(#usda 1.0
+def "Sullivan_1" (add references = @./Sullivan.usda@</Sullivan>) {}
 class Scope "_Class_Sullivan" {
     string name = "_Class_Sullivan"
     float v = 1
-    append rel stack = </_Class_Sullivan/root__Class_Sullivan>
 }
 class Scope "_Class_Char" {
     string name = "_Class_Char"
     float v = 2
-    append rel stack = </_Class_Char/root__Class_Char>
 }
 class Scope "_Class_Model" {
     string name = "_Class_Model"
     float v = 3
-    append rel stack = </_Class_Model/root__Class_Model>
 }
-)",
+)"),
                                                    {{"Sullivan.usda", sullivan}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(StackOf(*composed, "/Sullivan_1"),
@@ -574,14 +464,12 @@ def Scope "RefFromHighScope" {
     }
 }
 )";
-  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+  const Result<usd::Layer> composed = ComposedWith(Tagged("root", R"(#usda 1.0
 def Scope "Model" (
     add references = @./model.usda@</Model>
     variants = { string complexity = "high" }
-) {
-    append rel stack = </Model/root_Model>
-}
-)",
+) {}
+)"),
                                                    {{"model.usda", model}, {"ref.usda", ref}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(StackOf(*composed, "/Model"),
@@ -617,58 +505,33 @@ def Scope "Model" (
 // specialize is implied up through the class's reference and the inherit: the specializing
 // child holds all five of its own specs, then the same five stacks' opinions of the sibling.
 TEST(UsdPcpMuseum, ASpecializeBelowAClassesReferenceCarriesThroughTheInherit) {
-  const std::string package = R"(#usda 1.0
+  const std::string package = Tagged("package", R"(#usda 1.0
 class "SetClass" (prepend references = @model.usda@</SetModel>) {
-    append rel stack = </SetClass/package_SetClass>
-    over "Metal" {
-        append rel stack = </SetClass/Metal/package_SetClass_Metal>
-    }
-    over "CorrodedMetal" {
-        append rel stack = </SetClass/CorrodedMetal/package_SetClass_CorrodedMetal>
-    }
+    over "Metal" {}
+    over "CorrodedMetal" {}
 }
 def "SetPackage" (prepend inherits = </SetClass>) {
-    append rel stack = </SetPackage/package_SetPackage>
-    over "Metal" {
-        append rel stack = </SetPackage/Metal/package_SetPackage_Metal>
-    }
-    over "CorrodedMetal" {
-        append rel stack = </SetPackage/CorrodedMetal/package_SetPackage_CorrodedMetal>
-    }
+    over "Metal" {}
+    over "CorrodedMetal" {}
 }
-)";
-  const std::string model = R"(#usda 1.0
+)");
+  const std::string model = Tagged("model", R"(#usda 1.0
 def "SetModel" {
-    append rel stack = </SetModel/model_SetModel>
-    def "Metal" {
-        append rel stack = </SetModel/Metal/model_SetModel_Metal>
-    }
-    def "CorrodedMetal" (specializes = </SetModel/Metal>) {
-        append rel stack = </SetModel/CorrodedMetal/model_SetModel_CorrodedMetal>
-    }
+    def "Metal" {}
+    def "CorrodedMetal" (specializes = </SetModel/Metal>) {}
 }
-)";
+)");
   const Result<usd::Layer> composed =
-      ComposedWith(R"(#usda 1.0
+      ComposedWith(Tagged("root", R"(#usda 1.0
 over "SetClass" {
-    append rel stack = </SetClass/root_SetClass>
-    over "Metal" {
-        append rel stack = </SetClass/Metal/root_SetClass_Metal>
-    }
-    over "CorrodedMetal" {
-        append rel stack = </SetClass/CorrodedMetal/root_SetClass_CorrodedMetal>
-    }
+    over "Metal" {}
+    over "CorrodedMetal" {}
 }
 def "Set" (prepend references = @./package.usda@</SetPackage>) {
-    append rel stack = </Set/root_Set>
-    over "Metal" {
-        append rel stack = </Set/Metal/root_Set_Metal>
-    }
-    over "CorrodedMetal" {
-        append rel stack = </Set/CorrodedMetal/root_Set_CorrodedMetal>
-    }
+    over "Metal" {}
+    over "CorrodedMetal" {}
 }
-)",
+)"),
                    {{"package.usda", package}, {"model.usda", model}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(StackOf(*composed, "/SetClass"), (Names{"root_SetClass"}));
@@ -690,17 +553,15 @@ def "Set" (prepend references = @./package.usda@</SetPackage>) {
 // variant set selects a variant: the class and its variant rank after the prim and its
 // variant, and the value written only in the class's variant reaches the prim.
 TEST(UsdPcpMuseum, ASpecializeAVariantIntroducesBringsTheClassesVariant) {
-  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+  const Result<usd::Layer> composed = ComposedWith(Tagged("root", R"(#usda 1.0
 class "A" (
     variants = { string nestedVariantSet = "nestedVariant" }
     prepend variantSets = "nestedVariantSet"
 ) {
-    append rel stack = </A/root_A>
     variantSet "nestedVariantSet" = {
         "nestedVariant" {
             custom string test = "nestedVariant"
             float v = 1
-            append rel stack = </A/root_A_nestedVariantSet_nestedVariant>
         }
     }
 }
@@ -708,14 +569,11 @@ def "B" (
     variants = { string introducingVariantSet = "introducingVariant" }
     prepend variantSets = "introducingVariantSet"
 ) {
-    append rel stack = </B/root_B>
     variantSet "introducingVariantSet" = {
-        "introducingVariant" (prepend specializes = </A>) {
-            append rel stack = </B/root_B_introducingVariantSet_introducingVariant>
-        }
+        "introducingVariant" (prepend specializes = </A>) {}
     }
 }
-)",
+)"),
                                                    {});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(StackOf(*composed, "/A"), (Names{"root_A", "root_A_nestedVariantSet_nestedVariant"}));
@@ -732,32 +590,26 @@ def "B" (
 // prim) but composes once: the root's class right after the root's instance, then the model's
 // instance and class.
 TEST(UsdPcpMuseum, ALocalClassReachedTwoWaysAcrossAReferenceComposesOnce) {
-  const std::string model = R"(#usda 1.0
+  const std::string model = Tagged("model", R"(#usda 1.0
 def Prim "Model" {
-    append rel stack = </Model/model_Model>
     class Prim "LocalClass" {
         custom double attr
-        append rel stack = </Model/LocalClass/model_Model_LocalClass>
     }
     def Prim "Instance" (append inherits = </Model/LocalClass>) {
         custom double attr
-        append rel stack = </Model/Instance/model_Model_Instance>
     }
 }
-)";
-  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+)");
+  const Result<usd::Layer> composed = ComposedWith(Tagged("root", R"(#usda 1.0
 def "Model_1" (append references = @./model.usda@</Model>) {
-    append rel stack = </Model_1/root_Model_1>
     over "LocalClass" {
         custom double attr
-        append rel stack = </Model_1/LocalClass/root_Model_1_LocalClass>
     }
     over "Instance" {
         custom double attr
-        append rel stack = </Model_1/Instance/root_Model_1_Instance>
     }
 }
-)",
+)"),
                                                    {{"model.usda", model}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(StackOf(*composed, "/Model_1"), (Names{"root_Model_1", "model_Model"}));
@@ -774,23 +626,16 @@ def "Model_1" (append references = @./model.usda@</Model>) {
 // and the model's class; the root's class prim itself composes only the root's spec, so the
 // property only the model's class holds reaches the instance and not the root's class.
 TEST(UsdPcpMuseum, TheRootsOpinionOfAReferencedModelsClassRanksRightAfterTheInstance) {
-  const std::string model = R"(#usda 1.0
-def "Model" (add inherits = </Class>) {
-    append rel stack = </Model/model_Model>
-}
+  const std::string model = Tagged("model", R"(#usda 1.0
+def "Model" (add inherits = </Class>) {}
 class Prim "Class" {
     custom double x = 1
-    append rel stack = </Class/model_Class>
 }
-)";
-  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
-def "Model" (add references = @./model.usda@</Model>) {
-    append rel stack = </Model/root_Model>
-}
-class Prim "Class" {
-    append rel stack = </Class/root_Class>
-}
-)",
+)");
+  const Result<usd::Layer> composed = ComposedWith(Tagged("root", R"(#usda 1.0
+def "Model" (add references = @./model.usda@</Model>) {}
+class Prim "Class" {}
+)"),
                                                    {{"model.usda", model}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(StackOf(*composed, "/Model"),
@@ -808,27 +653,24 @@ class Prim "Class" {
 // is the root's prim, the model's prim and the model's basicCostume variant, and only that
 // variant's property composes (neither the root's shotCostume nor the model's fancyCostume).
 TEST(UsdPcpMuseum, ASelectionFindsAVariantWrittenOnlyAcrossAReference) {
-  const std::string model = R"(#usda 1.0
+  const std::string model = Tagged("model", R"(#usda 1.0
 def Model "Model" (
     append variantSets = "costume"
     variants = {
         string costume = "basicCostume"
     }
 ) {
-    append rel stack = </Model/model_Model>
     variantSet "costume" = {
         "basicCostume" {
             double b = 2
-            append rel stack = </Model/model_Model_costume_basicCostume>
         }
         "fancyCostume" {
             double a = 1
-            append rel stack = </Model/model_Model_costume_fancyCostume>
         }
     }
 }
-)";
-  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
+)");
+  const Result<usd::Layer> composed = ComposedWith(Tagged("root", R"(#usda 1.0
 def Model "Model" (
     add references = @./model.usda@</Model>
     add variantSets = "costume"
@@ -836,15 +678,13 @@ def Model "Model" (
         string costume = "basicCostume"
     }
 ) {
-    append rel stack = </Model/root_Model>
     variantSet "costume" = {
         "shotCostume" {
             double c = 3
-            append rel stack = </Model/root_Model_costume_shotCostume>
         }
     }
 }
-)",
+)"),
                                                    {{"model.usda", model}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   EXPECT_EQ(StackOf(*composed, "/Model"),
@@ -861,30 +701,21 @@ def Model "Model" (
 // children's order as the model has it: the class rig keeps [C2, C1], the inheriting rig
 // [C1, C2]; the inheriting rig's children compose from the class's specs alone.
 TEST(UsdPcpMuseum, AReorderOnAnInheritingPrimOrdersTheClassesChildrenAcrossAReference) {
-  const std::string model = R"(#usda 1.0
+  const std::string model = Tagged("model", R"(#usda 1.0
 def "Model" {
-    append rel stack = </Model/model_Model>
     def Scope "SymRig" {
         reorder nameChildren = ["C2", "C1"]
-        append rel stack = </Model/SymRig/model_Model_SymRig>
-        def Prim "C1" {
-            append rel stack = </Model/SymRig/C1/model_Model_SymRig_C1>
-        }
-        def Prim "C2" {
-            append rel stack = </Model/SymRig/C2/model_Model_SymRig_C2>
-        }
+        def Prim "C1" {}
+        def Prim "C2" {}
     }
     def Scope "LeftRig" (append inherits = </Model/SymRig>) {
         reorder nameChildren = ["C1", "C2"]
-        append rel stack = </Model/LeftRig/model_Model_LeftRig>
     }
 }
-)";
-  const Result<usd::Layer> composed = ComposedWith(R"(#usda 1.0
-def "Model" (append references = @./model.usda@</Model>) {
-    append rel stack = </Model/root_Model>
-}
-)",
+)");
+  const Result<usd::Layer> composed = ComposedWith(Tagged("root", R"(#usda 1.0
+def "Model" (append references = @./model.usda@</Model>) {}
+)"),
                                                    {{"model.usda", model}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
   // The names of the composed children of `path`, in order.
@@ -920,43 +751,31 @@ def "Model" (append references = @./model.usda@</Model>) {
 // reports, leaving the prim with its own spec); sinew refuses any path with a selection when
 // reading, so here the prim keeps its spec without that arc.
 TEST(UsdPcpMuseum, EachStacksClassRanksRightAfterItsOpinionOfTheInstance) {
-  const std::string group = R"(#usda 1.0
+  const std::string group = Tagged("group", R"(#usda 1.0
 def "Group" {
-    append rel stack = </Group/group_Group>
-    def "Model_1" (add references = @./model.usda@</Model>) {
-        append rel stack = </Group/Model_1/group_Group_Model_1>
-    }
-    def "Model_2" (add references = @./model.usda@</Model>) {
-        append rel stack = </Group/Model_2/group_Group_Model_2>
-    }
+    def "Model_1" (add references = @./model.usda@</Model>) {}
+    def "Model_2" (add references = @./model.usda@</Model>) {}
     def "Model_Special" (add references = @./model.usda@</Model>) {
         string value = "Model group's special value just for this instance."
-        append rel stack = </Group/Model_Special/group_Group_Model_Special>
     }
 }
 class Prim "_class_Model" {
     string value = "Model group's value for the class."
-    append rel stack = </_class_Model/group__class_Model>
 }
-)";
-  const std::string model = R"(#usda 1.0
+)");
+  const std::string model = Tagged("model", R"(#usda 1.0
 def "Model" (add inherits = </_class_Model>) {
     string value = "Model's installed default."
-    append rel stack = </Model/model_Model>
 }
 class Prim "_class_Model" {
     string value = "Model's class default."
-    append rel stack = </_class_Model/model__class_Model>
 }
-)";
-  const std::string nonexistent = R"(#usda 1.0
+)");
+  const std::string nonexistent = Tagged("nonexistent", R"(#usda 1.0
 def "NonExistentInherit" (inherits = </NonExistentGlobalClass>) {
-    append rel stack = </NonExistentInherit/nonexistent_NonExistentInherit>
-    def "Child" (inherits = </NonExistentInherit/NonExistentLocalClass>) {
-        append rel stack = </NonExistentInherit/Child/nonexistent_NonExistentInherit_Child>
-    }
+    def "Child" (inherits = </NonExistentInherit/NonExistentLocalClass>) {}
 }
-)";
+)");
   const Result<usd::Layer> composed = ComposedWith(
       R"(#usda 1.0
 def "Group" (add references = @./group.usda@</Group>) {
