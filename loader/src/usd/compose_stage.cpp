@@ -729,8 +729,11 @@ class Composer {
     // depth as another ranks by the strength of the arc it came through, as Pcp ranks it by its
     // origin's).
     std::stable_sort(tree->branches.begin(), tree->branches.end(), Stronger);
-    SINEW_TRY(AddImpliedClasses(tree.get(), where));
-    std::stable_sort(tree->branches.begin(), tree->branches.end(), Stronger);
+    const auto arcs = ptrdiff_t(tree->branches.size());
+    SINEW_TRY(AddImpliedClasses(tree.get(), where));  // (appends the implied classes)
+    std::stable_sort(tree->branches.begin() + arcs, tree->branches.end(), Stronger);
+    std::inplace_merge(tree->branches.begin(), tree->branches.begin() + arcs, tree->branches.end(),
+                       Stronger);
     for (size_t i = tree->specs.size(); i-- > 0;) {
       if (const PrimVariants* v = tree->specs[i].second->variants.get()) {
         ApplyListOp(
