@@ -44,8 +44,9 @@ struct CommandOptions {
 
 void Usage(std::FILE* to) {
   std::fputs(
-      "usage: sinew render FILE --out PICTURE.png [--anim NAME|INDEX] [--time SECONDS]\n"
-      "                    [--frames N [--fps F]] [--loop] [--pose rest|bind|bind:TYPE]\n"
+      "usage: sinew render FILE --out PICTURE.png [--anim NAME|INDEX]\n"
+      "                    [--time SECONDS | --frames N [--fps F]] [--loop] [--pose "
+      "rest|bind|bind:TYPE]\n"
       "                    [--weights MESH=w0,w1,...] [--variant NAME] [--skinning linear|dqs]\n"
       "                    [--size WxH] [--camera auto|front|side|top] [--motion-vectors]\n"
       "                    [--formats float32|compact] [--device INDEX|NAME]\n"

@@ -78,7 +78,7 @@ struct AdoptInfo {
   // command buffer handed to Record() belongs to this family; barriers sinew records name it, and
   // upload/ownership helpers take the other family explicitly (docs/embedding.md).
   uint32_t queue_family = 0;
-  // A queue of that family. sinew never submits to it; kept for the host's convenience.
+  // A queue of that family (required). sinew never submits to it; kept for the host's convenience.
   VkQueue queue = VK_NULL_HANDLE;
   // Host memory callbacks for every Vulkan object sinew creates; null = the driver's. Must outlive
   // the Context.
