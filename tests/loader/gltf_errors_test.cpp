@@ -226,6 +226,20 @@ TEST(GltfErrors, WarnsAboutNormalsThatAreNotUnitLength) {
   EXPECT_EQ(loaded->warnings[0].message, "NORMAL not unit length");
 }
 
+// TANGENT's xyz off unit length or its w not ±1 (the fixture's weights serve: w is 0) is warned
+// about at its accessor, as NORMAL is, once; the tangents still load.
+TEST(GltfErrors, WarnsAboutTangentsThatAreNotUnitLengthOrWhoseWIsNotASign) {
+  auto loaded = LoadBytes(Replace(ValidGltf(), R"("attributes": {"POSITION": 0,)",
+                                  R"("attributes": {"POSITION": 0, "NORMAL": 0, "TANGENT": 2,)"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  std::vector<std::pair<std::string, std::string>> warnings;
+  for (const auto& w : loaded->warnings) warnings.emplace_back(w.where, w.message);
+  EXPECT_EQ(warnings, (std::vector<std::pair<std::string, std::string>>{
+                          {"/accessors/0", "NORMAL not unit length"},
+                          {"/accessors/2", "TANGENT xyz not unit length or w not +1 or -1"}}));
+  EXPECT_EQ(loaded->asset.meshes[0].primitives[0].tangents.size(), 3u * 4);
+}
+
 // The skin's inverse bind matrices from a second buffer: two MAT4 (the skin's two joints), the
 // second with `fourth_row` as its fourth row; the first the identity.
 std::string WithInverseBinds(std::initializer_list<float> fourth_row) {
@@ -303,6 +317,39 @@ TEST(GltfErrors, SkipsASkinnedPrimitiveWithoutPositionWithAWarning) {
   EXPECT_EQ(loaded->asset.meshes[0].primitives[0].vertex_count(), 0u);
   ASSERT_EQ(loaded->warnings.size(), 1u);
   EXPECT_EQ(loaded->warnings[0].where, "/meshes/0/primitives/0/attributes");
+}
+
+// A primitive skipped for want of POSITION still counts the morph targets it lists: glTF asks
+// every primitive of a mesh for the same number, and the mesh's weights, its nodes' weights and
+// its weights channels are judged against it, whichever primitive is skipped. The skipped
+// primitive's targets are not read (it has no vertices to move).
+TEST(GltfErrors, APrimitiveSkippedForWantOfPositionKeepsItsMeshsTargetCount) {
+  const std::string morphed =
+      Replace(Replace(ValidGltf(), R"("meshes": [{"primitives": [)",
+                      R"("meshes": [{"weights": [0.5], "primitives": [)"),
+              R"("WEIGHTS_0": 2}}]}],)", R"("WEIGHTS_0": 2}, "targets": [{"POSITION": 0}]}]}],)");
+  const std::string skipped_first =
+      Replace(morphed, R"("primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1,)",
+              R"("primitives": [{"attributes": {"JOINTS_0": 1, "WEIGHTS_0": 2},
+                                 "targets": [{"POSITION": 99}]},
+                                {"attributes": {"POSITION": 0, "JOINTS_0": 1,)");
+  auto loaded = LoadBytes(skipped_first);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Mesh& mesh = loaded->asset.meshes[0];
+  ASSERT_EQ(mesh.primitives.size(), 2u);
+  EXPECT_EQ(mesh.primitives[0].vertex_count(), 0u);
+  EXPECT_EQ(mesh.primitives[0].targets.size(), 1u);  // (empty: no vertices to move)
+  EXPECT_TRUE(mesh.primitives[0].targets[0].positions.empty());
+  EXPECT_EQ(mesh.primitives[1].targets.size(), 1u);
+  EXPECT_EQ(mesh.weights, std::vector<float>{0.5f});
+  ASSERT_EQ(loaded->warnings.size(), 1u);
+  EXPECT_EQ(loaded->warnings[0].where, "/meshes/0/primitives/0/attributes");
+  // A skipped primitive that lists another number of targets breaks the rule as any other does.
+  auto mismatched = LoadBytes(Replace(skipped_first, R"("targets": [{"POSITION": 99}])",
+                                      R"("targets": [{"POSITION": 99}, {"POSITION": 99}])"));
+  ASSERT_FALSE(mismatched.ok());
+  EXPECT_EQ(mismatched.error().code, Error::kInvalidValue);
+  EXPECT_EQ(mismatched.error().where, "/meshes/0/primitives/1/targets");
 }
 
 // "When normals are not specified, ... the provided tangents (if present) MUST be ignored": the

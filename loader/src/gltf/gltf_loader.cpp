@@ -1219,6 +1219,11 @@ LoadStatus LoadPrimitive(LoadState& c, TapeObject o, const Path& where, Primitiv
   SINEW_TRY(OptionalIndex(attribute.tangent, aw, c.accessors.size(), &tangent));
   if (position < 0) {
     c.warnings->push_back({aw.ToString(), "no POSITION: the primitive has no vertices to deform"});
+    // Its targets count all the same (every primitive of a mesh lists as many, and the mesh's
+    // weights are judged by them), but are not read: they move no vertex.
+    ObjectArray targets;
+    SINEW_TRY(OptionalObjects(f[kTargets], where, &targets));
+    p->targets.resize(targets.size());
     return {};
   }
   for (const int32_t read : {position, normal, tangent}) {
