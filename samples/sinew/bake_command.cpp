@@ -51,8 +51,8 @@ void Usage(std::FILE* to) {
       "  mesh as bound); bind:TPose|APose|IPose|Custom in the skins' "
       "KHR_character_skeleton_bindpose\n"
       "  pose of that type; other nodes, children of joints included, follow their parents\n"
-      "  --skinning dqs blends skinned meshes and rigid bindings with dual quaternions (CPU and\n"
-      "  GPU alike)\n"
+      "  --skinning linear|dqs blends every skinned mesh and rigid binding that way (CPU and GPU\n"
+      "  alike); without it each is blended as its file says (UsdSkel's skel:skinningMethod)\n"
       "  --usd-variant chooses a USD prim's variant over the stage's selection; --usd-fallback\n"
       "  the variant of a set nothing selects in\n",
       to);
@@ -220,10 +220,7 @@ int BakeCommand(std::span<const std::string_view> args) {
   }
   errno = 0;
   const bool ok = o.format == "bin"
-                      ? WriteBakeBin(o.out,
-                                     {o.file, o.device, o.pose.bake,
-                                      o.pose.skinning == "dqs" ? "dualQuaternion" : "linear"},
-                                     a, *baked)
+                      ? WriteBakeBin(o.out, {o.file, o.device, o.pose.bake}, a, *baked)
                       : WriteBakeMesh(o.out, o.format, o.file, *baked);
   if (!ok) {
     std::fprintf(stderr, "sinew bake: cannot write %s.%s%s\n", o.out.c_str(),

@@ -24,6 +24,35 @@ std::vector<uint32_t> BakedTriangles(const BakedPrimitive& b) {
   return tris;
 }
 
+namespace {
+
+// A skinning method as the manifest names it (UsdSkel's skel:skinningMethod tokens).
+const char* ManifestName(SkinningMethod method) {
+  return method == SkinningMethod::kDualQuaternion ? "dualQuaternion" : "linear";
+}
+
+// The method every skinned primitive and rigid binding of the bake was blended with, "mixed"
+// where they differ ("linear" where there are none).
+std::string SkinningOf(const Asset& a, const BakeResult& baked) {
+  bool linear = false, dual = false;
+  const auto note = [&](SkinningMethod m) {
+    (m == SkinningMethod::kDualQuaternion ? dual : linear) = true;
+  };
+  for (const BakedPrimitive& b : baked.primitives) {
+    if (b.mesh < 0) continue;
+    const Primitive& p = a.meshes[size_t(b.mesh)].primitives[b.primitive];
+    if (p.skinned()) note(p.skinning);
+  }
+  for (size_t r = 0; r < baked.rigid.size() && r < a.rigid_bindings.size(); ++r) {
+    note(a.rigid_bindings[r].skinning);
+  }
+  return linear && dual
+             ? "mixed"
+             : ManifestName(dual ? SkinningMethod::kDualQuaternion : SkinningMethod::kLinear);
+}
+
+}  // namespace
+
 bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const Asset& a,
                   const BakeResult& baked) {
   const BakeOptions& o = info.options;
@@ -48,7 +77,7 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
   }
   json.Key("time").Number(o.time);
   json.Key("pose").String(o.pose);
-  json.Key("skinning").String(info.skinning);
+  json.Key("skinning").String(SkinningOf(a, baked));
   json.Key("primitives").BeginArray();
   uint64_t offset = 0;
   // Appends `v` to the binary and its offset to the manifest as NAMEByteOffset (none if empty).
@@ -66,6 +95,10 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
     json.Key("primitive").Int(b.primitive);
     json.Key("vertexCount").Int(int64_t(b.data.positions.size() / 3));
     json.Key("material").Int(b.material);
+    if (b.mesh >= 0) {
+      json.Key("skinning")
+          .String(ManifestName(a.meshes[size_t(b.mesh)].primitives[b.primitive].skinning));
+    }
     stream(b.data.positions, "positions");
     stream(b.data.normals, "normals");
     stream(b.data.tangents, "tangents");

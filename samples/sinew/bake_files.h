@@ -11,10 +11,9 @@ namespace sinew::tool {
 
 // What the manifest records about the request.
 struct BakeManifestInfo {
-  std::string source;               // the input file as given
-  std::string device = "cpu";       // "cpu" or "gpu"
-  BakeOptions options;              // time and pose as asked
-  std::string skinning = "linear";  // "linear" or "dualQuaternion" (Primitive::skinning)
+  std::string source;          // the input file as given
+  std::string device = "cpu";  // "cpu" or "gpu"
+  BakeOptions options;         // time and pose as asked
 };
 
 // Writes PREFIX.json + PREFIX.bin. False when a file cannot be written.

@@ -93,7 +93,7 @@ bool ValidPoseArguments(const char* command, const PoseArguments& o) {
     std::fprintf(stderr, "sinew %s: --pose rest|bind|bind:TPose|APose|IPose|Custom\n", command);
     return false;
   }
-  if (o.skinning != "linear" && o.skinning != "dqs") {
+  if (!o.skinning.empty() && o.skinning != "linear" && o.skinning != "dqs") {
     std::fprintf(stderr, "sinew %s: --skinning linear|dqs\n", command);
     return false;
   }
@@ -129,11 +129,13 @@ void PrintLoaderWarnings(const char* command, const loader::LoadedAsset& loaded)
 }
 
 void ApplySkinningArgument(const PoseArguments& o, Asset* asset) {
-  if (o.skinning != "dqs") return;
+  if (o.skinning.empty()) return;
+  const SkinningMethod method =
+      o.skinning == "dqs" ? SkinningMethod::kDualQuaternion : SkinningMethod::kLinear;
   for (Mesh& mesh : asset->meshes) {
-    for (Primitive& p : mesh.primitives) p.skinning = SkinningMethod::kDualQuaternion;
+    for (Primitive& p : mesh.primitives) p.skinning = method;
   }
-  for (RigidBinding& r : asset->rigid_bindings) r.skinning = SkinningMethod::kDualQuaternion;
+  for (RigidBinding& r : asset->rigid_bindings) r.skinning = method;
 }
 
 }  // namespace sinew::tool

@@ -19,8 +19,8 @@ namespace sinew::tool {
 struct PoseArguments {
   loader::AssetOptions load;  // --usd-variant, --usd-fallback
   BakeOptions bake;
-  bool time_given = false;          // --time was given
-  std::string skinning = "linear";  // --skinning linear|dqs
+  bool time_given = false;  // --time was given
+  std::string skinning;     // --skinning linear|dqs; empty: each primitive's own method
 };
 
 // If args[*i] is one of --anim, --time, --loop, --pose, --variant, --weights and --skinning, or
@@ -34,8 +34,9 @@ Parsed ParsePoseArgument(const char* command, std::span<const std::string_view> 
 // or --loop without --anim is a warning on stderr (no clip is sampled).
 bool ValidPoseArguments(const char* command, const PoseArguments& o);
 
-// --skinning dqs: every skinned primitive and every rigid binding of `asset` blended with dual
-// quaternions (an engine chooses per primitive; the tool for the whole file).
+// --skinning linear|dqs: every skinned primitive and every rigid binding of `asset` blended that
+// way (an engine chooses per primitive; the tool for the whole file). Without it, each keeps the
+// method its file gives (a UsdSkel mesh's skel:skinningMethod; glTF and G4MF: linear).
 void ApplySkinningArgument(const PoseArguments& o, Asset* asset);
 
 // What the loader left out or repaired, which shapes what a command computes: on stderr, each

@@ -763,11 +763,10 @@ BakeDifference CompareBakes(const std::string& first, const std::string& second,
 TEST(SinewBake, BlendsWithDualQuaternionsWhenAsked) {
   ScratchDir dir;
   for (const char* skinning : {"linear", "dqs"}) {
-    ASSERT_EQ(RunSinew({"bake", Asset("CesiumMan/CesiumMan.glb"), "--anim", "0", "--time", "0.5",
-                        "--skinning", skinning, "--out", skinning},
-                       dir.path())
-                  .exit_code,
-              0);
+    const ToolRun run = RunSinew({"bake", Asset("CesiumMan/CesiumMan.glb"), "--anim", "0", "--time",
+                                  "0.5", "--skinning", skinning, "--out", skinning},
+                                 dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
   }
   const JsonDocument manifest(ReadText(dir.path() / "dqs.json"));
   EXPECT_EQ(manifest.root()["skinning"].String(), "dualQuaternion");

@@ -167,6 +167,31 @@ TEST(SinewBake, ListsRigidGprimsWithTheirTransformsInTheManifest) {
   for (size_t i = 0; i < 16; ++i) EXPECT_NEAR(rigid[1]["matrix"][i].Number(), want[i], 1e-4) << i;
 }
 
+// Without --skinning each mesh is blended as its stage says: dqs.usda's meshes with dual
+// quaternions, and the manifest says so, for the bake and for each primitive. `--skinning linear`
+// blends them linearly (other bytes), and the manifest says that.
+TEST(SinewBake, BlendsEachMeshAsItsStageSaysAndTheManifestSaysWhichUnlessToldOtherwise) {
+  ScratchDir dir;
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{}, std::vector<std::string>{"--skinning", "linear"}}) {
+    std::vector<std::string> args = {"bake",   Scene("dqs.usda"),
+                                     "--anim", "0",
+                                     "--time", "0.5",
+                                     "--out",  extra.empty() ? "asis" : "linear"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ToolRun run = RunSinew(args, dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  const JsonDocument asis(ReadText(dir.path() / "asis.json"));
+  EXPECT_EQ(asis.root()["skinning"].String(), "dualQuaternion");
+  ASSERT_GT(asis.root()["primitives"].size(), 0u);
+  EXPECT_EQ(asis.root()["primitives"][0]["skinning"].String(), "dualQuaternion");
+  const JsonDocument linear(ReadText(dir.path() / "linear.json"));
+  EXPECT_EQ(linear.root()["skinning"].String(), "linear");
+  EXPECT_EQ(linear.root()["primitives"][0]["skinning"].String(), "linear");
+  EXPECT_NE(ReadText(dir.path() / "asis.bin"), ReadText(dir.path() / "linear.bin"));
+}
+
 TEST(SinewBench, SkinsTheMeshesOfAUsdSkelScene) {
   ScratchDir dir;
   const ToolRun run = RunSinew(
