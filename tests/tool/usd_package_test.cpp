@@ -219,11 +219,20 @@ TEST(UsdPackages, RiggedSimpleAtItsBindPoseIsItsRestMeshAndItsClipBendsIt) {
   ASSERT_EQ(rest.size(), 160u * 3);
   const float extent = BoundsDiagonal(rest);
   EXPECT_GT(extent, 1.0f);
+  // (At the bind pose each joint's world matrix undoes its inverse bind matrix: the points are
+  // the mesh's own, as the loader placed them.)
+  const Primitive& mesh = a.meshes.at(size_t(bind.primitives[0].mesh)).primitives.at(0);
+  EXPECT_LE(Worst(rest, mesh.positions), 1e-5f * extent);
   const BakeResult mid = Bake(a, range.start + 0.5f * range.duration());
   EXPECT_GT(Worst(Stream(mid, false), rest), 0.1f * extent) << "the clip does not bend the mesh";
 }
 
 class UsdPackagesOnGpu : public sinew::testing::GpuTest {};
+
+TEST_F(UsdPackagesOnGpu, AnimatedMorphCubeDeformsLikeItsGltfOriginalOnTheGpu) {
+  ExpectDeformsLikeOriginal("usd/AnimatedMorphCube.usdz",
+                            "AnimatedMorphCube/AnimatedMorphCube.gltf", context_.get());
+}
 
 TEST_F(UsdPackagesOnGpu, AnimatedMorphSphereDeformsLikeItsGltfOriginalOnTheGpu) {
   ExpectDeformsLikeOriginal("usd/AnimatedMorphSphere.usdz",

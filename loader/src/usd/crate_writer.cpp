@@ -23,8 +23,8 @@ namespace {
 using crate::SpecType;
 using crate::Type;
 
-// The crate type of a model type (roles collapse onto their vectors, timecode onto double: the
-// TimeCode type is newer than 0.8.0) and whether its elements are GfVec/GfMatrix numbers.
+// The crate type of a model type (roles collapse onto their vectors; a timecode is a TimeCode,
+// which makes the file 0.9.0) and whether its elements are GfVec/GfMatrix numbers.
 Type CrateType(ValueType type) {
   switch (type) {
     case ValueType::kBool:
