@@ -95,6 +95,7 @@ Result<std::vector<DrawItem>> EngineScene::Deform(VkCommandBuffer cmd) {
     for (size_t d = 0; d < meshes_.drawn.size(); ++d) {
       const Mesh& mesh = asset_->meshes[meshes_.drawn[d].mesh];
       for (size_t k = 0; k < mesh.primitives.size(); ++k) {
+        if (characters_[c].instances[d][k] == vk::InstanceId{}) continue;  // (no vertices)
         const vk::InstanceOutputs out = cache_->outputs(characters_[c].instances[d][k]);
         DrawItem item;
         item.vertices = out.buffer;

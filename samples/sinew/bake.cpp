@@ -253,7 +253,9 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
       b.material = prim.MaterialFor(posed->variant);
       b.indices = &prim.indices;
       Status s;
-      if (context) {
+      if (context && gpu.character.instances[d][k] == vk::InstanceId{}) {
+        // (A primitive without vertices: nothing in the cache, nothing baked.)
+      } else if (context) {
         auto out = vk::ReadInstanceOutputs(*context, *gpu.cache, gpu.character.instances[d][k]);
         if (out) {
           b.data = std::move(out.value());

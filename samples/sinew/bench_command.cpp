@@ -596,9 +596,10 @@ Status AddFileCases(const Asset& a, const BenchOptions& o, std::vector<Case>* ca
       for (const cpu::EvaluatedScene& scene : *scenes) world.push_back(ToFloat3x4(scene.world[n]));
       const std::vector<float> weights = cpu::MorphWeightsFor(mesh, (*scenes)[0].pose.weights[n]);
       for (size_t k = 0; k < mesh.primitives.size(); ++k) {
-        if (mesh.primitives[k].targets.empty() || mesh.primitives[k].skinned()) continue;
-        cases->push_back({mesh_name + "/" + std::to_string(k) + " rigid", mesh.primitives[k],
-                          weights, 0, 0, 0, world, 1});
+        const Primitive& prim = mesh.primitives[k];
+        if (prim.targets.empty() || prim.skinned() || prim.vertex_count() == 0) continue;
+        cases->push_back(
+            {mesh_name + "/" + std::to_string(k) + " rigid", prim, weights, 0, 0, 0, world, 1});
       }
       continue;
     }

@@ -527,8 +527,9 @@ Status UploadMorphWeights(const std::vector<Kind>& kinds, CrowdRun* run) {
         const auto w =
             std::span(m.weights).subspan(i * wc + offset, mesh.primitives[0].targets.size());
         for (size_t p = 0; p < mesh.primitives.size(); ++p) {
-          if (mesh.primitives[p].targets.empty()) continue;
-          if (Status s = run->cache->SetMorphWeights(m.characters[i].instances[d][p], w); !s) {
+          const vk::InstanceId id = m.characters[i].instances[d][p];
+          if (mesh.primitives[p].targets.empty() || id == vk::InstanceId{}) continue;
+          if (Status s = run->cache->SetMorphWeights(id, w); !s) {
             return s;
           }
         }
@@ -626,6 +627,7 @@ Result<double> CheckFileCharacter(const vk::Context& ctx, const vk::SkinCache& c
       palette = std::move(p.value());
     }
     for (uint32_t p = 0; p < a.meshes[m.asset_meshes.drawn[d].mesh].primitives.size(); ++p) {
+      if (m.characters[0].instances[d][p] == vk::InstanceId{}) continue;  // (no vertices)
       cpu::DeformedPrimitive want;
       if (Status s = cpu::DeformPrimitive(a, node, p, scene->world, scene->pose.weights[node],
                                           palette, &want);

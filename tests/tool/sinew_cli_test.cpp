@@ -812,6 +812,40 @@ TEST_F(SinewBakeOnGpu, BakesACesiumManConvertedToAZstdG4b) {
   ExpectBake(dir, "baked", "gpu", "bind", 3273, 78552);
 }
 
+// A primitive the loader skips for want of POSITION (here one listing SimpleMorph's two targets
+// before its real one) has nothing in the GPU's cache: baked on the GPU it is what the CPU bakes
+// (no vertices, the real primitive morphed), and `sinew render` draws the rest.
+TEST_F(SinewBakeOnGpu, APrimitiveWithoutPositionIsPassedOverOnTheGpuAsOnTheCpu) {
+  ScratchDir dir;
+  for (const char* name : {"simpleMorphGeometry.bin", "simpleMorphAnimation.bin"}) {
+    std::filesystem::copy_file(TestAssets() / "SimpleMorph" / name, dir.path() / name);
+  }
+  const std::string gltf = ReadText(TestAssets() / "SimpleMorph/SimpleMorph.gltf");
+  const std::string primitive = R"("primitives":[)";
+  const size_t at = gltf.find(primitive);
+  ASSERT_NE(at, std::string::npos) << "SimpleMorph.gltf is not spelled as this test expects";
+  WriteText(dir.path() / "skip.gltf",
+            gltf.substr(0, at + primitive.size()) +
+                R"({"attributes": {}, "targets": [{"POSITION": 2}, {"POSITION": 3}]}, )" +
+                gltf.substr(at + primitive.size()));
+  for (const char* device : {"cpu", "gpu"}) {
+    const ToolRun run = RunSinew(
+        {"bake", "skip.gltf", "--anim", "0", "--time", "0.5", "--device", device, "--out", device},
+        dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  const JsonDocument manifest(ReadText(dir.path() / "gpu.json"));
+  ASSERT_EQ(manifest.root()["primitives"].size(), 2u);
+  EXPECT_EQ(manifest.root()["primitives"][0]["vertexCount"].Int(), 0);
+  EXPECT_EQ(manifest.root()["primitives"][1]["vertexCount"].Int(), 3);
+  const BakeDifference d =
+      CompareBakes(ReadText(dir.path() / "cpu.bin"), ReadText(dir.path() / "gpu.bin"), 3);
+  EXPECT_LE(d.largest, 1e-5f * d.extent);
+  const ToolRun render = RunSinew(
+      {"render", "skip.gltf", "--anim", "0", "--size", "32x32", "--out", "skip.png"}, dir.path());
+  EXPECT_EQ(render.exit_code, 0) << render.err;
+}
+
 // The tool never writes over what it reads: the input file itself, or a file beside it that the
 // input names (a .gltf's external buffer, which `bake --out NAME` would replace with NAME.bin).
 // Each refusal is a usage error (2) that says why, and leaves the file as it was.

@@ -28,6 +28,10 @@ Result<AssetMeshes> AddEach(SkinCache& cache, const Asset& asset, const AddMesh&
     out.meshes.emplace_back();
     const Mesh& mesh = asset.meshes[d.mesh];
     for (size_t k = 0; k < mesh.primitives.size(); ++k) {
+      if (mesh.primitives[k].vertex_count() == 0) {  // (nothing to deform or draw)
+        out.meshes.back().push_back(MeshId{});
+        continue;
+      }
       auto id = add(mesh.primitives[k], d.palette_size);
       if (!id) {
         (void)RemoveAssetMeshes(cache, out);
@@ -113,6 +117,7 @@ Result<AssetMeshes> AddAssetMeshes(SkinCache& cache, const Asset& asset) {
 Status RemoveAssetMeshes(SkinCache& cache, const AssetMeshes& meshes) {
   for (const auto& primitives : meshes.meshes) {
     for (MeshId id : primitives) {
+      if (id == MeshId{}) continue;
       if (Status s = cache.RemoveMesh(id); !s) return s;
     }
   }
@@ -135,6 +140,10 @@ Result<AssetInstance> AddAssetInstance(SkinCache& cache, const AssetMeshes& mesh
     out.palettes.push_back(*palette);
     out.instances.emplace_back();
     for (MeshId mesh : meshes.meshes[i]) {
+      if (mesh == MeshId{}) {
+        out.instances.back().push_back(InstanceId{});
+        continue;
+      }
       auto instance = cache.AddInstance(mesh, *palette);
       if (!instance) {
         (void)RemoveAssetInstance(cache, out);
@@ -149,6 +158,7 @@ Result<AssetInstance> AddAssetInstance(SkinCache& cache, const AssetMeshes& mesh
 Status RemoveAssetInstance(SkinCache& cache, const AssetInstance& instance) {
   for (const auto& primitives : instance.instances) {
     for (InstanceId id : primitives) {
+      if (id == InstanceId{}) continue;
       if (Status s = cache.RemoveInstance(id); !s) return s;
     }
   }
@@ -160,7 +170,9 @@ Status RemoveAssetInstance(SkinCache& cache, const AssetInstance& instance) {
 
 void AppendInstances(const AssetInstance& instance, std::vector<InstanceId>* out) {
   for (const auto& primitives : instance.instances) {
-    out->insert(out->end(), primitives.begin(), primitives.end());
+    for (InstanceId id : primitives) {
+      if (id != InstanceId{}) out->push_back(id);
+    }
   }
 }
 
@@ -210,7 +222,7 @@ Status PoseAssetInstance(SkinCache& cache, const Asset& asset, const AssetMeshes
     if (!morphs(mesh) || weights.empty()) continue;  // no weights: those set before stay
     const std::vector<float> resolved = cpu::MorphWeightsFor(mesh, weights[d.node]);
     for (size_t k = 0; k < mesh.primitives.size(); ++k) {
-      if (mesh.primitives[k].targets.empty()) continue;
+      if (mesh.primitives[k].targets.empty() || instance.instances[i][k] == InstanceId{}) continue;
       if (Status s = cache.SetMorphWeights(instance.instances[i][k], resolved); !s) {
         return Prefixed(s, "nodes/" + std::to_string(d.node) + "/primitives/" + std::to_string(k));
       }

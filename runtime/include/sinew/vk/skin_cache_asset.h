@@ -20,6 +20,8 @@ struct AssetMeshes {
   std::vector<cpu::DrawnMesh> drawn;
   // Per drawn mesh, per primitive of its mesh: the cache mesh (the primitive itself, its palette
   // of DrawnMesh::palette_size entries; a rigid primitive's one entry is the node's world matrix).
+  // A primitive without vertices (a glTF primitive skipped for want of POSITION) has none: its
+  // id is MeshId{}, its instances' InstanceId{}, and the functions below pass over them.
   std::vector<std::vector<MeshId>> meshes;
 };
 
