@@ -624,6 +624,19 @@ TEST(UsdAsset, IndexedNormalsAreLookedUp) {
               Error::kInvalidReference, "/R/M.primvars:normals:indices");
 }
 
+// Without interpolation metadata, `normals` are per point (UsdGeomPointBased's fallback) and
+// `primvars:normals` constant (every primvar's fallback): one normal for the whole mesh.
+TEST(UsdAsset, NormalsWithoutInterpolationArePerPointAndNormalPrimvarsConstant) {
+  const LoadedAsset points =
+      Load(Rig("        normal3f[] normals = [(0,0,1), (0,0,1), (0,0,1), (0,1,0)]\n"));
+  EXPECT_EQ(points.asset.meshes.at(0).primitives.at(0).normals,
+            (std::vector<float>{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0}));
+  const LoadedAsset constant = Load(Rig("        normal3f[] primvars:normals = [(0,1,0)]\n"));
+  EXPECT_TRUE(constant.warnings.empty());
+  EXPECT_EQ(constant.asset.meshes.at(0).primitives.at(0).normals,
+            (std::vector<float>{0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0}));
+}
+
 // primvars:normals blocked with None has no value, so the mesh's normals are read; blocked points
 // leave the mesh unloaded with a warning that says they are blocked.
 TEST(UsdAsset, BlockedNormalPrimvarsLeaveNormalsAndBlockedPointsAreSaidSo) {

@@ -565,8 +565,12 @@ LoadStatus MeshTopology(LoadState& c, const Prim& p, size_t point_count, Topolog
   }
   if (const Value* normal_value = StaticValue(normal_attr)) {
     const std::string where = p.path + "." + normal_attr->name;
-    normal_interpolation =
-        normal_attr->interpolation.empty() ? "vertex" : normal_attr->interpolation;
+    // Unauthored: `normals` per point (UsdGeomPointBased's fallback), a primvar constant (every
+    // primvar's).
+    const bool primvar = normal_attr->name.starts_with("primvars:");
+    normal_interpolation = !normal_attr->interpolation.empty() ? normal_attr->interpolation
+                           : primvar                           ? "constant"
+                                                               : "vertex";
     const size_t want = normal_interpolation == "faceVarying" ? corners
                         : normal_interpolation == "uniform"   ? counts->ints().size()
                         : normal_interpolation == "constant"  ? 1
