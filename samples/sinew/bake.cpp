@@ -1,9 +1,12 @@
 #include "bake.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <span>
+#include <string>
+#include <tuple>
 
 #include "sinew/asset/scene_pose.h"
 #include "sinew/cpu/bind_pose_job.h"
@@ -171,6 +174,23 @@ Status DeformOnGpu(const vk::Context& context, const Asset& a, std::span<const F
   return submitted;
 }
 
+// The deformed vertices are finite: weights or transforms finite in the file can still overflow a
+// float once multiplied (a morph weight of 3e38); such a bake is refused rather than written.
+Status CheckFinite(const cpu::DeformedPrimitive& d) {
+  for (const auto& [stream, name, width] :
+       {std::tuple{&d.positions, "positions", 3}, std::tuple{&d.normals, "normals", 3},
+        std::tuple{&d.tangents, "tangents", 4}}) {
+    for (size_t i = 0; i < stream->size(); ++i) {
+      if (!std::isfinite((*stream)[i])) {
+        return {Error::kNonFiniteValue,
+                "the deformed vertex is not finite (weights or transforms too large for a float)",
+                std::string(name) + "/" + std::to_string(i / size_t(width))};
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<int32_t> FindClip(const Asset& asset, const std::string& anim) {
@@ -266,6 +286,7 @@ Result<BakeResult> BakeAsset(const Asset& a, const BakeOptions& o, const vk::Con
         s = cpu::DeformPrimitive(a, n, k, world, pose.weights[n], palette, &b.data,
                                  cpu::SkinRun{o.threads});
       }
+      if (s) s = CheckFinite(b.data);
       if (!s) return Prefixed(s, where + "/primitives/" + std::to_string(k));
       result.primitives.push_back(std::move(b));
     }

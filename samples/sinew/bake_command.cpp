@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -15,6 +14,7 @@
 #include "bake_files.h"
 #include "commands.h"
 #include "counted.h"
+#include "output_file.h"
 #include "output_paths.h"
 #include "pose_arguments.h"
 #include "sinew/cpu/sample_animation_job.h"
@@ -101,12 +101,6 @@ int Parse(std::span<const std::string_view> args, CommandOptions* o) {
     return 2;
   }
   return 0;
-}
-
-// ": " and the system's reason for the write that failed, when it gave one (errno, cleared
-// before the write); "" otherwise.
-std::string WhyWritingFailed() {
-  return errno != 0 ? std::string(": ") + std::strerror(errno) : std::string();
 }
 
 // A bake of no mesh instance and no rigid binding is written, but said to be empty.

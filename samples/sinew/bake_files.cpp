@@ -11,9 +11,45 @@
 #include <vector>
 
 #include "json_writer.h"
+#include "output_file.h"
 #include "sinew/loader/usda_writer.h"
 
 namespace sinew::tool {
+
+namespace {
+
+// `text` on one line, for a PLY or OBJ comment: a control character (a newline in a file name)
+// written '?', which would otherwise end the comment and break the file.
+std::string OneLine(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
+  return out;
+}
+
+// `text` as a .usda string, quoted: backslashes, quotes and control characters escaped (the
+// reader's escapes, \x for the control characters).
+std::string UsdaString(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + '"';
+}
+
+}  // namespace
 
 // Triangles of a baked primitive (indexed or not); other topologies contribute points only.
 std::vector<uint32_t> BakedTriangles(const BakedPrimitive& b) {
@@ -165,11 +201,11 @@ bool WriteBakeMesh(const std::string& prefix, const std::string& format, const s
                  "ply\nformat ascii 1.0\ncomment sinew bake %s\nelement vertex %zu\n"
                  "property float x\nproperty float y\nproperty float z\n%s"
                  "element face %zu\nproperty list uchar uint vertex_indices\nend_header\n",
-                 source.c_str(), vertices,
+                 OneLine(source).c_str(), vertices,
                  all_normals ? "property float nx\nproperty float ny\nproperty float nz\n" : "",
                  faces);
   } else {
-    std::fprintf(f, "# sinew bake %s\n", source.c_str());
+    std::fprintf(f, "# sinew bake %s\n", OneLine(source).c_str());
   }
   for (const BakedPrimitive& b : baked.primitives) {
     const size_t n = b.data.positions.size() / 3;
@@ -203,7 +239,7 @@ bool WriteBakeMesh(const std::string& prefix, const std::string& format, const s
     }
     base += b.data.positions.size() / 3;
   }
-  return std::fclose(f) == 0;
+  return CloseOutputFile(f, path);
 }
 
 namespace {
@@ -357,7 +393,7 @@ bool WriteBakeUsda(const std::string& prefix, const std::string& source, const A
     prim->kind = asset.rigid_bindings[r].type;
     AppendRigidSamples(&prim->body, frames, r);
   }
-  std::string out = "#usda 1.0\n(\n    doc = \"sinew bake " + source + "\"\n";
+  std::string out = "#usda 1.0\n(\n    doc = " + UsdaString("sinew bake " + source) + "\n";
   out += "    upAxis = \"" + stage.up_axis + "\"\n    metersPerUnit = ";
   AppendNumber(&out, stage.meters_per_unit);
   out += "\n    timeCodesPerSecond = ";
@@ -368,10 +404,7 @@ bool WriteBakeUsda(const std::string& prefix, const std::string& source, const A
   AppendNumber(&out, frames.back().time_code);
   out += "\n)\n\n";
   for (const UsdPrim& c : root.children) c.Write(&out, 0);
-  std::FILE* f = std::fopen((prefix + ".usda").c_str(), "w");
-  if (!f) return false;
-  const bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
-  return std::fclose(f) == 0 && ok;
+  return WriteOutputFile(prefix + ".usda", out);
 }
 
 }  // namespace sinew::tool

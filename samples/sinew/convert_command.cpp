@@ -3,9 +3,9 @@
 // optional), the way sinew makes G4MF test data from glTF (loader/g4mf_writer.h), or its skinned
 // characters with one clip as a UsdSkel .usda layer (loader/usda_writer.h); warns on stderr about
 // what it leaves out. With --json, what was written and left out goes to stdout as one object.
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <span>
 #include <string>
 #include <string_view>
@@ -16,6 +16,7 @@
 #include "counted.h"
 #include "json_writer.h"
 #include "load_arguments.h"
+#include "output_file.h"
 #include "output_paths.h"
 #include "pose_arguments.h"
 #include "sinew/loader/g4mf_writer.h"
@@ -78,11 +79,15 @@ int ParseConvertArgs(std::span<const std::string_view> args, ConvertOptions* o) 
     } else if (o->out.empty()) {
       o->out = a;
     } else {
-      o->in.clear();
-      break;
+      std::fprintf(stderr, "sinew convert: unexpected argument '%.*s' (one IN and one OUT)\n",
+                   int(a.size()), a.data());
+      Usage(stderr);
+      return 2;
     }
   }
   if (o->in.empty() || o->out.empty()) {
+    std::fputs(o->in.empty() ? "sinew convert: no IN file\n" : "sinew convert: no OUT file\n",
+               stderr);
     Usage(stderr);
     return 2;
   }
@@ -210,10 +215,11 @@ int ConvertCommand(std::span<const std::string_view> args) {
     std::fprintf(stderr, "sinew convert: %s\n", bytes.error().ToString().c_str());
     return 1;
   }
-  std::ofstream file(o.out, std::ios::binary);
-  file.write(reinterpret_cast<const char*>(bytes->data()), std::streamsize(bytes->size()));
-  if (!file) {
-    std::fprintf(stderr, "sinew convert: cannot write %s\n", o.out.c_str());
+  errno = 0;
+  if (!WriteOutputFile(
+          o.out, std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()))) {
+    std::fprintf(stderr, "sinew convert: cannot write %s%s\n", o.out.c_str(),
+                 WhyWritingFailed().c_str());
     return 1;
   }
   WarnLeftOut(report);

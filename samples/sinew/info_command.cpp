@@ -608,9 +608,9 @@ int InfoCommand(std::span<const std::string_view> args) {
     }
   }
   if (help || usage || path.empty()) {
-    // `sinew info --help` asks for the usage (on stdout); anything else malformed gets it on
-    // stderr.
-    const bool asked = help && args.size() == 1;
+    // --help among the arguments asks for the usage (on stdout, AsksForHelp); anything else
+    // malformed gets it on stderr.
+    const bool asked = help;
     std::fputs(
         "usage: sinew info FILE [--json] [--usd-variant /PRIM{SET=VARIANT}]...\n"
         "                  [--usd-fallback SET=VARIANT,...]...\n"

@@ -1,6 +1,8 @@
 // sinew — command-line tool: `sinew bake`, `bench`, `convert`, `info` and `render` (see README.md).
 #include <cstdio>
 #include <cstdlib>
+#include <new>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -63,13 +65,27 @@ int main(int argc, char** argv) {
   }
   const std::string_view command = args[0];
   const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
-  if (command == "bake") return sinew::tool::BakeCommand(rest);
-  if (command == "bench") return sinew::tool::BenchCommand(rest);
-  if (command == "convert") return sinew::tool::ConvertCommand(rest);
-  if (command == "info") return sinew::tool::InfoCommand(rest);
-  if (command == "render") return sinew::tool::RenderCommand(rest);
-  std::fprintf(stderr, "sinew: unknown command '%.*s'\n", static_cast<int>(command.size()),
-               command.data());
-  PrintUsage(stderr);
-  return 2;
+  using Command = int (*)(std::span<const std::string_view>);
+  Command run = nullptr;
+  if (command == "bake") run = sinew::tool::BakeCommand;
+  if (command == "bench") run = sinew::tool::BenchCommand;
+  if (command == "convert") run = sinew::tool::ConvertCommand;
+  if (command == "info") run = sinew::tool::InfoCommand;
+  if (command == "render") run = sinew::tool::RenderCommand;
+  if (run == nullptr) {
+    std::fprintf(stderr, "sinew: unknown command '%.*s'\n", static_cast<int>(command.size()),
+                 command.data());
+    PrintUsage(stderr);
+    return 2;
+  }
+  // The libraries report their errors as values; what is left is the memory a request needs (a
+  // bench of 4 billion vertices, say): a failure of the work, said, not an abort.
+  try {
+    return run(rest);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "sinew %.*s: out of memory: the request needs more than this machine has\n",
+                 static_cast<int>(command.size()), command.data());
+    return 1;
+  }
 }

@@ -199,8 +199,11 @@ Result<std::vector<float>> FrameTimes(const Asset& a, const CommandOptions& o) {
   std::vector<float> times;
   uint32_t past_end = 0;
   for (uint32_t i = 0; i < o.frames; ++i) {
-    times.push_back(o.fps > 0 ? range.start + float(i) / o.fps
-                              : range.start + range.duration() * float(i) / float(o.frames - 1));
+    // (In double: a clip of keys near float's range overflows duration × i.)
+    times.push_back(o.fps > 0
+                        ? range.start + float(i) / o.fps
+                        : float(double(range.start) + (double(range.end) - double(range.start)) *
+                                                          double(i) / double(o.frames - 1)));
     past_end += times.back() > range.end ? 1 : 0;
   }
   // Pictures past the clip's end hold its last pose (or, with --loop, start it again).

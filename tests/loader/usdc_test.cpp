@@ -852,6 +852,13 @@ TEST(Usdz, ABrokenPackageIsRefusedAndErrorsInsideNameTheLayer) {
   EXPECT_EQ(crc.code(), Error::kInvalidUsdc);
   EXPECT_EQ(crc.error().message, "the entry's CRC-32 does not match its data");
   EXPECT_EQ(UsdzRootLayer(std::span(package).first(29)).code(), Error::kInvalidUsdc);
+  // Cut short after its entry, before the central directory's end: zip tools and USD refuse it.
+  const size_t whole_entry = size_t(root->bytes.data() - package.data()) + root->bytes.size();
+  for (const size_t cut : {whole_entry, package.size() - 1}) {
+    auto cut_short = UsdzRootLayer(std::span(package).first(cut));
+    EXPECT_EQ(cut_short.code(), Error::kInvalidUsdc) << cut;
+    EXPECT_EQ(cut_short.error().where, "usdz at byte " + std::to_string(cut));
+  }
   bad = package;
   Poke<uint32_t>(&bad, 18, uint32_t(package.size()));  // the entry's size
   Poke<uint32_t>(&bad, 22, uint32_t(package.size()));

@@ -781,6 +781,37 @@ TEST(SinewBake, BlendsWithDualQuaternionsWhenAsked) {
       2);
 }
 
+// Finite weights whose product overflows a float deform to infinities: the bake is refused (exit
+// 1, naming the vertex), not written as a file sinew's own loaders would refuse.
+TEST(SinewBake, RefusesABakeWhoseVerticesAreNotFinite) {
+  ScratchDir dir;
+  const ToolRun run = RunSinew({"bake", Asset("AnimatedMorphCube/AnimatedMorphCube.gltf"),
+                                "--weights", "0=3e38,3e38", "--format", "obj", "--out", "huge"},
+                               dir.path());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("kNonFiniteValue at nodes/0/primitives/0/positions/"), std::string::npos)
+      << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "huge.obj"));
+}
+
+// The source's name goes into the written files as text: a quote in it is escaped in the .usda
+// (which reads back), a newline kept out of a PLY header.
+TEST(SinewBake, WritesTheSourcesNameSoThatTheFileStillReads) {
+  ScratchDir dir;
+  const std::filesystem::path odd = dir.path() / "in\"put\nname.glb";
+  std::filesystem::copy_file(Asset("CesiumMan/CesiumMan.glb"), odd);
+  for (const char* format : {"usda", "ply"}) {
+    const ToolRun run =
+        RunSinew({"bake", odd.string(), "--format", format, "--out", "odd"}, dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  const ToolRun info = RunSinew({"info", "odd.usda"}, dir.path());
+  EXPECT_EQ(info.exit_code, 0) << info.err;
+  const std::string ply = ReadText(dir.path() / "odd.ply");
+  EXPECT_EQ(ply.find("\nname.glb"), std::string::npos);
+  EXPECT_NE(ply.find("in\"put?name.glb\nelement vertex"), std::string::npos);
+}
+
 // `--skinning dqs --device gpu`: CesiumMan walking, blended with dual quaternions by the GPU
 // kernels, equals the CPU reference's bake within 1e-5 of the mesh's extent.
 TEST_F(SinewBakeOnGpu, BlendsWithDualQuaternionsOnTheGpuAsOnTheCpu) {
@@ -980,6 +1011,11 @@ TEST(SinewTool, PrintsTheUsageAskedForOnStdoutAndAfterAMistakeOnStderr) {
     EXPECT_EQ(asked.exit_code, 0) << command;
     EXPECT_EQ(asked.out.rfind("usage: sinew", 0), 0u) << command << ": " << asked.out;
     EXPECT_EQ(asked.err, "") << command;
+    if (*command == 0) continue;
+    // Wherever it stands among the arguments.
+    const ToolRun after = RunSinew({command, "model.glb", "--help"}, dir.path());
+    EXPECT_EQ(after.exit_code, 0) << command;
+    EXPECT_EQ(after.out, asked.out) << command;
   }
   // `sinew help bake` is `sinew bake --help`; --version says which sinew this is.
   const ToolRun help = RunSinew({"help", "bake"}, dir.path());

@@ -96,11 +96,33 @@ Result<PackagedFile> EntryAt(std::span<const uint8_t> package, size_t at, size_t
   return out;
 }
 
+// A package ends with its central directory's end record (22 bytes and a comment of up to 65,535),
+// which zip tools, and USD, read first: one cut short before it is refused, though its first
+// entry may be whole.
+Status RequireEndOfDirectory(std::span<const uint8_t> package) {
+  constexpr size_t kRecord = 22;
+  if (package.size() >= kRecord) {
+    const size_t lowest = package.size() - kRecord > 0xffff ? package.size() - kRecord - 0xffff : 0;
+    for (size_t at = package.size() - kRecord + 1; at-- > lowest;) {
+      if (Load<uint32_t>(package.data() + at) == kEndOfDirectory &&
+          at + kRecord + Load<uint16_t>(package.data() + at + 20) == package.size()) {
+        return {};
+      }
+    }
+  }
+  return Malformed(
+      "no end of central directory record: the package is cut short (zip tools and USD read it "
+      "first)",
+      package.size());
+}
+
 }  // namespace
 
 Result<PackagedFile> UsdzRootLayer(std::span<const uint8_t> package) {
   size_t next = 0;
-  return EntryAt(package, 0, &next);
+  SINEW_TRY_ASSIGN(PackagedFile root, EntryAt(package, 0, &next));
+  SINEW_TRY(RequireEndOfDirectory(package));
+  return root;
 }
 
 Result<std::vector<PackagedFile>> UsdzFiles(std::span<const uint8_t> package) {
@@ -113,6 +135,7 @@ Result<std::vector<PackagedFile>> UsdzFiles(std::span<const uint8_t> package) {
     at = next;
   }
   if (files.empty()) return EntryAt(package, 0, &at).status();  // says why there is none
+  SINEW_TRY(RequireEndOfDirectory(package));
   return files;
 }
 
