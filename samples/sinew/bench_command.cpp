@@ -302,6 +302,8 @@ std::string ParseArgs(std::span<const std::string_view> args, BenchOptions* o) {
       }
     } else if (!a.starts_with("-") && o->file.empty()) {
       o->file = std::string(a);
+    } else if (!a.starts_with("-")) {
+      return "one FILE at a time ('" + o->file + "', then '" + std::string(a) + "')";
     } else {
       return "unknown option '" + std::string(a) + "'";
     }

@@ -316,8 +316,19 @@ std::unique_ptr<Kind> FileKind(const std::filesystem::path& path, const std::str
 Status MakeKinds(const CrowdOptions& o, std::vector<Kind>* kinds) {
   if (Status s = AddProceduralKinds(o, kinds); !s) return s;
   if (o.assets.empty()) return {};
+  size_t skipped = 0;
   for (const auto& path : AssetFiles(o.assets)) {
-    if (std::unique_ptr<Kind> k = FileKind(path, o.assets)) kinds->push_back(std::move(*k));
+    if (std::unique_ptr<Kind> k = FileKind(path, o.assets)) {
+      kinds->push_back(std::move(*k));
+    } else {
+      ++skipped;
+    }
+  }
+  if (skipped > 0) {  // (one line: the shared folder holds broken files on purpose)
+    std::fprintf(stderr,
+                 "sinew bench --crowd: %zu files under %s left out (not loaded, or no skinned mesh "
+                 "or clip)\n",
+                 skipped, o.assets.c_str());
   }
   return {};
 }
