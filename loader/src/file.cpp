@@ -14,10 +14,15 @@ size_t ReadPadding() noexcept { return simdjson::SIMDJSON_PADDING; }
 
 Result<FileBytes> ReadFile(const std::filesystem::path& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    const char* what = std::filesystem::is_directory(path, ec) ? "a directory, not a file"
-                       : std::filesystem::exists(path, ec)     ? "not a regular file"
-                                                               : "no such file";
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    // (A link that leads round in a loop, a folder on the way that may not be searched.)
+    return ErrorInfo{Error::kFileReadFailed, ec.message(), path.string(), 0};
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    const char* what = std::filesystem::is_directory(status) ? "a directory, not a file"
+                       : std::filesystem::exists(status)     ? "not a regular file"
+                                                             : "no such file";
     return ErrorInfo{Error::kFileNotFound, what, path.string(), 0};
   }
   const auto size = std::filesystem::file_size(path, ec);
@@ -30,6 +35,15 @@ Result<FileBytes> ReadFile(const std::filesystem::path& path) {
   if (out.size != 0 && std::fread(out.storage.data(), 1, out.size, file.get()) != out.size) {
     return ErrorInfo{Error::kFileReadFailed,
                      "read fewer than " + std::to_string(out.size) + " bytes", path.string(), 0};
+  }
+  if (out.size == 0) {
+    // A size of 0 may be a file system's way of not knowing (Linux's /proc): read to the end.
+    std::vector<uint8_t> chunk(64 * 1024);
+    for (size_t got; (got = std::fread(chunk.data(), 1, chunk.size(), file.get())) > 0;) {
+      out.storage.insert(out.storage.begin() + std::ptrdiff_t(out.size), chunk.begin(),
+                         chunk.begin() + std::ptrdiff_t(got));
+      out.size += got;
+    }
   }
   return out;
 }

@@ -44,6 +44,32 @@ TEST(ReadFile, ReportsADirectoryAsNotAFile) {
   EXPECT_EQ(bytes.error().where, std::filesystem::temp_directory_path().string());
 }
 
+// A link that leads round in a loop is not a missing file: the system's reason is said.
+TEST(ReadFile, SaysWhyAFileThatIsThereCannotBeReached) {
+  const auto dir = std::filesystem::temp_directory_path() / "sinew_link_loop";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::create_symlink(dir / "b.gltf", dir / "a.gltf");
+  std::filesystem::create_symlink(dir / "a.gltf", dir / "b.gltf");
+  auto bytes = ReadFile(dir / "a.gltf");
+  EXPECT_EQ(bytes.code(), Error::kFileReadFailed);
+  EXPECT_EQ(bytes.error().where, (dir / "a.gltf").string());
+  EXPECT_NE(bytes.error().message.find("symbolic link"), std::string::npos)
+      << bytes.error().message;
+  std::filesystem::remove_all(dir);
+}
+
+// A file system that gives no size (Linux's /proc) still gives the file's bytes.
+TEST(ReadFile, ReadsAFileWhoseSizeTheFileSystemDoesNotGive) {
+  if (!std::filesystem::exists("/proc/self/status")) GTEST_SKIP() << "no /proc here";
+  ASSERT_EQ(std::filesystem::file_size("/proc/self/status"), 0u);
+  auto bytes = ReadFile("/proc/self/status");
+  ASSERT_TRUE(bytes.ok()) << bytes.error().ToString();
+  EXPECT_GT(bytes->size, 0u);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes->data()), 5), "Name:");
+  for (size_t i = bytes->size; i < bytes->storage.size(); ++i) ASSERT_EQ(bytes->storage[i], 0);
+}
+
 // An empty file has no header or text to tell its format by, and nothing for a reader to point
 // at: LoadAsset says it is empty, with the code of the format its name gives.
 TEST(LoadAsset, SaysAnEmptyFileIsEmptyInTheTermsOfItsExtension) {

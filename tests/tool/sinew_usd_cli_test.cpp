@@ -227,6 +227,23 @@ TEST(SinewBench, TimesTheBlendShapesOfAnUnskinnedMesh) {
   EXPECT_EQ(rows, (std::vector<std::string>{"cpu /TestPlane/Mesh/0 rigid"}));
 }
 
+// What a conversion leaves out is named as the source names it: a USD stage's curves by their
+// prim path, not by an index into the loaded meshes.
+TEST(SinewConvert, NamesWhatItLeavesOutByTheSourcesPrimPath) {
+  ScratchDir dir;
+  const ToolRun run = RunSinew({"convert", Scene("dqs.usda"), "dq.usda", "--json"}, dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const JsonDocument doc(run.out);
+  std::vector<std::string> left_out;
+  for (const JsonValue& v : doc.root()["left_out"].Elements()) {
+    left_out.push_back(v.String());
+  }
+  EXPECT_NE(
+      std::find(left_out.begin(), left_out.end(), "mesh '/Root/Curves' primitive 0: not triangles"),
+      left_out.end())
+      << ::testing::PrintToString(left_out);
+}
+
 // A glTF character converted to .usdc and to .usdz by the tool, then read back by it: `info`
 // names the encoding and the layer's UsdSkel prims, `bake` writes the same vertices from either
 // file, `bench` skins it.

@@ -465,8 +465,10 @@ Result<std::string> WriteUsda(const Asset& asset, const UsdaWriteOptions& option
       const std::vector<uint32_t>& positions = plan.skin_positions.at(uint32_t(drawn[d].skin));
       for (size_t p = 0; p < mesh.primitives.size(); ++p) {
         const Primitive& prim = mesh.primitives[p];
-        const std::string where =
-            "meshes/" + std::to_string(drawn[d].mesh) + "/primitives/" + std::to_string(p);
+        // (Named as its mesh is, where it has a name: a USD source's prim path.)
+        const std::string where = (mesh.name.empty() ? "meshes/" + std::to_string(drawn[d].mesh)
+                                                     : "mesh '" + mesh.name + "'") +
+                                  " primitive " + std::to_string(p);
         if (prim.mode != 4 || !prim.skinned()) {
           r.left_out.push_back(where + ": " + (prim.mode != 4 ? "not triangles" : "no influences"));
           continue;
