@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sinew/asset/skeleton.h"
+#include "sinew/cpu/skin_mesh.h"
 
 namespace sinew {
 namespace {
@@ -215,6 +216,34 @@ TEST(Primitive, RejectsANonFiniteWeight) {
   Primitive mesh = ValidMesh();
   mesh.influences.weights[3] = kNaN;
   ExpectError(mesh.Validate(kJoints), Error::kNonFiniteValue, "influences/weights/3");
+}
+
+// Half an influence stream is not a rigid mesh: dense weights without their joints, sparse groups
+// and weights without their offsets, are refused (Validate, and cpu::SkinMesh through
+// ValidateInfluenceKind), as is a mesh with both kinds.
+TEST(Primitive, RejectsHalfAnInfluenceStreamAndTwoKindsAtOnce) {
+  Primitive dense = ValidMesh();
+  dense.influences.joints.clear();
+  ExpectError(dense.Validate(kJoints), Error::kSizeMismatch, "influences/joints");
+  std::vector<float> out(6);
+  const std::vector<Float3x4> palette(kJoints);
+  ExpectError(cpu::SkinMesh(dense, palette, out, {}, {}), Error::kSizeMismatch,
+              "influences/joints");
+  Primitive sparse = ValidMesh();
+  sparse.normals.clear();
+  sparse.tangents.clear();
+  sparse.influences = {};
+  sparse.sparse_influences.group_count = 2;
+  sparse.sparse_influences.groups = {0, 1};
+  sparse.sparse_influences.weights = {1, 1};
+  ExpectError(sparse.Validate(kJoints), Error::kSizeMismatch, "sparse_influences/offsets");
+  ExpectError(cpu::SkinMesh(sparse, palette, out, {}, {}), Error::kSizeMismatch,
+              "sparse_influences/offsets");
+  sparse.sparse_influences.offsets = {0, 1, 2};
+  ASSERT_TRUE(sparse.Validate(kJoints).ok());
+  sparse.influences = ValidMesh().influences;
+  ExpectError(sparse.Validate(kJoints), Error::kInvalidArgument, "influences");
+  ExpectError(cpu::SkinMesh(sparse, palette, out, {}, {}), Error::kInvalidArgument, "influences");
 }
 
 TEST(ValidateDenseInfluences, ChecksInTheDocumentedOrder) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -183,6 +184,41 @@ class AssetPoseGpu : public testing::GpuTest {};
 // PoseAssetInstance's morph weights: none given leaves those SetMorphWeights set (a game drives
 // the face on its own); given, every morphed node needs one per morph target, and a list of
 // another length is refused rather than zeroing the face.
+// A character that was never added (AddAssetInstance's result unchecked), or the meshes of
+// another asset, are errors naming the argument, not reads past the end of its lists; and NaN
+// node weights are refused as SetMorphWeights refuses them, not read as 0.
+TEST_F(AssetPoseGpu, AMismatchedCharacterOrAssetOrNanWeightsAreErrors) {
+  auto loaded =
+      loader::LoadAsset(testing::SharedAssetPath("three_RobotExpressive/RobotExpressive.glb"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  const Asset& a = loaded->loaded.asset;
+  auto cache = vk::SkinCache::Create(*context_, vk::SkinCacheOptionsFor(a, 1));
+  ASSERT_TRUE(cache.ok()) << cache.error().ToString();
+  auto meshes = vk::AddAssetMeshes(**cache, a);
+  ASSERT_TRUE(meshes.ok()) << meshes.error().ToString();
+  auto posed = cpu::EvaluateScene(a);
+  ASSERT_TRUE(posed.ok()) << posed.error().ToString();
+  const Status unadded =
+      vk::PoseAssetInstance(**cache, a, *meshes, vk::AssetInstance{}, posed->world, {});
+  EXPECT_EQ(unadded.code(), Error::kInvalidArgument);
+  EXPECT_EQ(unadded.error().where, "instance");
+  auto character = vk::AddAssetInstance(**cache, *meshes);
+  ASSERT_TRUE(character.ok()) << character.error().ToString();
+  const Asset other;
+  const Status foreign =
+      vk::PoseAssetInstance(**cache, other, *meshes, *character, posed->world, {});
+  EXPECT_EQ(foreign.code(), Error::kInvalidArgument);
+  EXPECT_EQ(foreign.error().where, "meshes");
+  std::vector<std::vector<float>> weights = posed->pose.weights;
+  bool morphed = false;
+  for (std::vector<float>& w : weights) {
+    if (!w.empty()) w[0] = std::numeric_limits<float>::quiet_NaN(), morphed = true;
+  }
+  ASSERT_TRUE(morphed);
+  const Status nan = vk::PoseAssetInstance(**cache, a, *meshes, *character, posed->world, weights);
+  EXPECT_EQ(nan.code(), Error::kNonFiniteValue);
+}
+
 TEST_F(AssetPoseGpu, MorphWeightsAreLeftAloneWhenNoneAreGivenAndRefusedWhenMiscounted) {
   auto loaded =
       loader::LoadAsset(testing::SharedAssetPath("three_RobotExpressive/RobotExpressive.glb"));

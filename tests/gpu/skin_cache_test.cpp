@@ -595,6 +595,47 @@ TEST_F(SkinCacheTest, RemovedIdsAreRefusedEvenAfterTheirSlotIsReused) {
                   .ok());
 }
 
+// Mistakes an engine could make, each an error value naming what was wrong: an instance's outputs
+// read before any Record() deformed it (its ranges hold nothing yet), an upload queue family the
+// device lacks, output pages by the thousand, nothing to record, an instance of another cache
+// (with its article right).
+TEST_F(SkinCacheTest, MisusesAreErrorsThatSayWhatWasWrong) {
+  auto cache = vk::SkinCache::Create(*context_).value();
+  const vk::MeshId m = cache->AddMesh(CharacterMesh(100, 4), DefaultJoints()).value();
+  const vk::PaletteId p = cache->AddPalette(DefaultJoints()).value();
+  const vk::InstanceId i = cache->AddInstance(m, p).value();
+  EXPECT_FALSE(cache->outputs(i).deformed);
+  const auto early = vk::ReadInstanceOutputs(*context_, *cache, i);
+  EXPECT_EQ(early.code(), Error::kInvalidArgument);
+  EXPECT_EQ(early.error().where, "instance");
+  ASSERT_TRUE(context_
+                  ->SubmitAndWait([&](VkCommandBuffer cmd) {
+                    ASSERT_TRUE(cache->Record(cmd).ok());
+                    cache->RecordOutputBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                               VK_ACCESS_TRANSFER_READ_BIT);
+                  })
+                  .ok());
+  EXPECT_TRUE(cache->outputs(i).deformed);
+  EXPECT_TRUE(vk::ReadInstanceOutputs(*context_, *cache, i).ok());
+  cache->RecordOutputBarrier(VK_NULL_HANDLE, VK_PIPELINE_STAGE_TRANSFER_BIT, 0);  // (nothing)
+  vk::SkinCacheOptions options;
+  options.upload_family = 99;
+  const auto no_family = vk::SkinCache::Create(*context_, options);
+  EXPECT_EQ(no_family.code(), Error::kInvalidArgument);
+  EXPECT_EQ(no_family.error().where, "SkinCacheOptions::upload_family");
+  vk::SkinCacheOptions tiny_pages;
+  tiny_pages.output_page_bytes = 1;  // a buffer and a descriptor set every 256 bytes
+  const auto pages = vk::SkinCache::Create(*context_, tiny_pages);
+  EXPECT_EQ(pages.code(), Error::kInvalidArgument);
+  EXPECT_EQ(pages.error().where, "SkinCacheOptions::output_page_bytes");
+  const Status nothing = context_->SubmitAndWait({});
+  EXPECT_EQ(nothing.code(), Error::kInvalidArgument);
+  EXPECT_EQ(nothing.error().where, "record");
+  EXPECT_EQ(vk::ReadFloats(*context_, VK_NULL_HANDLE, 0, 16).code(), Error::kInvalidArgument);
+  auto other = vk::SkinCache::Create(*context_).value();
+  EXPECT_EQ(other->RemoveInstance(i).error().message, "an instance of another SkinCache");
+}
+
 // Ids carry the cache that gave them: two caches number their first mesh, palette and instance
 // alike, and each refuses the other's.
 TEST_F(SkinCacheTest, IdsOfAnotherCacheAreRefused) {

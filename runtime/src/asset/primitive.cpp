@@ -6,6 +6,21 @@
 
 namespace sinew {
 
+Status Primitive::ValidateInfluenceKind() const {
+  if (influences.joints.empty() && !influences.weights.empty()) {
+    return {Error::kSizeMismatch, "dense weights without joint indices", "influences/joints"};
+  }
+  if (!sparse() && (!sparse_influences.groups.empty() || !sparse_influences.weights.empty())) {
+    return {Error::kSizeMismatch, "sparse groups or weights without offsets",
+            "sparse_influences/offsets"};
+  }
+  if (sparse() && (!influences.joints.empty() || !influences.weights.empty())) {
+    return {Error::kInvalidArgument, "a sparse mesh must not also have dense influences",
+            "influences"};
+  }
+  return {};
+}
+
 Status Primitive::Validate(size_t joints) const {
   if (positions.size() % 3 != 0) {
     return {Error::kSizeMismatch,
@@ -47,13 +62,8 @@ Status Primitive::Validate(size_t joints) const {
       }
     }
   }
-  if (sparse()) {
-    if (!influences.joints.empty() || !influences.weights.empty()) {
-      return {Error::kInvalidArgument, "a sparse mesh must not also have dense influences",
-              "influences"};
-    }
-    return ValidateSparseInfluences(v, sparse_influences);
-  }
+  if (Status s = ValidateInfluenceKind(); !s) return s;
+  if (sparse()) return ValidateSparseInfluences(v, sparse_influences);
   if (!skinned()) return {};  // rigid
   return ValidateDenseInfluences(v, influences.influences_per_vertex, influences.joints,
                                  influences.weights, joints);

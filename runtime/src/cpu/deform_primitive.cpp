@@ -1,6 +1,7 @@
 #include "sinew/cpu/deform_primitive.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "sinew/cpu/evaluate_scene.h"
@@ -65,11 +66,19 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
 Status CheckMorphWeightCount(const Mesh& mesh, std::span<const float> weights,
                              const std::string& where, bool allow_empty) {
   const size_t targets = mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size();
-  if ((weights.empty() && allow_empty) || weights.size() == targets) return {};
-  return Status(Error::kSizeMismatch,
-                std::to_string(weights.size()) + " weights, the mesh has " +
-                    std::to_string(targets) + " morph targets",
-                where);
+  if (!(weights.empty() && allow_empty) && weights.size() != targets) {
+    return Status(Error::kSizeMismatch,
+                  std::to_string(weights.size()) + " weights, the mesh has " +
+                      std::to_string(targets) + " morph targets",
+                  where);
+  }
+  for (size_t t = 0; t < weights.size(); ++t) {
+    if (!std::isfinite(weights[t])) {
+      return Status(Error::kNonFiniteValue, "a morph weight is not finite",
+                    where + "/" + std::to_string(t));
+    }
+  }
+  return {};
 }
 
 std::vector<float> MorphWeightsFor(const Mesh& mesh, std::span<const float> weights) {

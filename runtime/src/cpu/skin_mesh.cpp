@@ -17,6 +17,7 @@ Status SkinAttributes(const Primitive& mesh, const SkinInput& input,
                       std::span<const Float3x4> palette, std::span<float> out_positions,
                       std::span<float> out_normals, std::span<float> out_tangents, bool rigid,
                       const SkinRun& run, const InfluenceCheck* checked) {
+  if (Status s = mesh.ValidateInfluenceKind(); !s) return s;
   std::vector<DualQuaternion> dual_quaternions;
   if (!rigid && mesh.skinning == SkinningMethod::kDualQuaternion) {
     dual_quaternions.resize(palette.size());

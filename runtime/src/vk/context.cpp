@@ -755,6 +755,7 @@ Result<Buffer> Context::CreateBuffer(VkDeviceSize size, VkBufferUsageFlags usage
 }
 
 Status Context::SubmitAndWait(const std::function<void(VkCommandBuffer)>& record) const {
+  if (!record) return {Error::kInvalidArgument, "nothing to record", "record"};
   if (adopted_) {
     return {Error::kNotAllowedInAdoptMode,
             "sinew never submits to an adopted device; record into the host's command buffer"};

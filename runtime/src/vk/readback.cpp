@@ -11,6 +11,9 @@ namespace sinew::vk {
 
 Result<std::vector<float>> ReadFloats(const Context& context, VkBuffer buffer, VkDeviceSize offset,
                                       VkDeviceSize size) {
+  if (buffer == VK_NULL_HANDLE) {
+    return ErrorInfo{Error::kInvalidArgument, "no buffer to read", "buffer", 0};
+  }
   if (size == 0 || size % sizeof(float) != 0) {
     return ErrorInfo{Error::kInvalidArgument, "size must be a positive multiple of 4", "size", 0};
   }
@@ -117,6 +120,10 @@ Result<cpu::DeformedPrimitive> ReadInstanceOutputs(const Context& context, const
                                                    InstanceId instance) {
   const InstanceOutputs out = cache.outputs(instance);
   if (out.vertex_count == 0) return Status{Error::kInvalidHandle, "no such instance", "instance"};
+  if (!out.deformed) {
+    return Status{Error::kInvalidArgument,
+                  "the instance has no outputs yet: no Record() has deformed it", "instance"};
+  }
   // The range is whole words: every offset, stride and element size is a multiple of 4.
   const OutputRange range = InstanceOutputRange(out);
   auto words = ReadFloats(context, out.buffer, range.offset, range.size);

@@ -64,7 +64,7 @@ struct Table {
   template <typename Id>
   std::string Missing(Id id, const char* kind) const {
     if (id.cache != 0 && id.cache != cache)
-      return std::string("a ") + kind + " of another SkinCache";
+      return std::string(kind[0] == 'i' ? "an " : "a ") + kind + " of another SkinCache";
     return std::string("no such ") + kind;
   }
   // The id of slot `index` as it is now.
@@ -346,6 +346,17 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
     return ErrorInfo{Error::kInvalidArgument, "every capacity must be at least 1",
                      "SkinCacheOptions", 0};
   }
+  if (options.upload_family != VK_QUEUE_FAMILY_IGNORED) {
+    uint32_t families = 0;
+    detail::Fn(context).vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(),
+                                                                 &families, nullptr);
+    if (options.upload_family >= families) {
+      return ErrorInfo{Error::kInvalidArgument,
+                       "no queue family " + std::to_string(options.upload_family) +
+                           " on the device (it has " + std::to_string(families) + ")",
+                       "SkinCacheOptions::upload_family", 0};
+    }
+  }
   auto workgroup_size = SkinWorkgroupSize(context, options.workgroup_size);
   if (!workgroup_size) return workgroup_size.status();
   std::unique_ptr<SkinCache> c(new SkinCache(context));
@@ -372,7 +383,20 @@ Result<std::unique_ptr<SkinCache>> SkinCache::Create(const Context& context,
   VkDeviceSize page_limit = context.properties().limits.maxStorageBufferRange;
   if (options.output_page_bytes) page_limit = std::min(page_limit, options.output_page_bytes);
   page_limit = std::max<VkDeviceSize>(page_limit / 256 * 256, 256);
-  const VkDeviceSize page_count = (options.output_bytes + page_limit - 1) / page_limit;
+  const VkDeviceSize page_count =
+      options.output_bytes / page_limit + (options.output_bytes % page_limit != 0);
+  // Each page is a buffer and a descriptor set: a page size far below the outputs' makes
+  // thousands of them (a buffer every 256 bytes for output_page_bytes 1).
+  constexpr VkDeviceSize kMaxOutputPages = 1024;
+  if (page_count > kMaxOutputPages) {
+    return ErrorInfo{Error::kInvalidArgument,
+                     std::to_string(page_count) + " output pages of " + std::to_string(page_limit) +
+                         " bytes for output_bytes " + std::to_string(options.output_bytes) +
+                         "; at most " + std::to_string(kMaxOutputPages),
+                     options.output_page_bytes ? "SkinCacheOptions::output_page_bytes"
+                                               : "SkinCacheOptions::output_bytes",
+                     0};
+  }
   for (VkDeviceSize p = 0; p < page_count; ++p) {
     const VkDeviceSize bytes = std::min(page_limit, options.output_bytes - p * page_limit);
     auto output = context.CreateBuffer(
@@ -756,6 +780,7 @@ InstanceOutputs SkinCache::outputs(InstanceId id) const {
   InstanceOutputs out;
   out.buffer = state_->pages[in->page].buffer.handle();
   out.vertex_count = l.vertex_count;
+  out.deformed = in->deformed;
   out.positions = in->positions[in->current];
   out.previous_positions = out.positions;
   const bool last_frame = in->deformed_frame != kNever && in->deformed_frame + 1 == frame_;
@@ -931,6 +956,7 @@ Status SkinCache::Record(VkCommandBuffer cmd, std::span<const InstanceId> active
 
 void SkinCache::RecordReuseBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage,
                                    VkAccessFlags src_access) const {
+  if (cmd == VK_NULL_HANDLE) return;
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = src_access | VK_ACCESS_SHADER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -941,6 +967,7 @@ void SkinCache::RecordReuseBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src
 
 void SkinCache::RecordOutputBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_stage,
                                     VkAccessFlags dst_access) const {
+  if (cmd == VK_NULL_HANDLE) return;
   detail::RecordComputeWriteBarrier(context_, cmd, dst_stage, dst_access);
 }
 

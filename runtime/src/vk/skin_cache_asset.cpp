@@ -44,6 +44,35 @@ Result<AssetMeshes> AddEach(SkinCache& cache, const Asset& asset, const AddMesh&
   return out;
 }
 
+// Whether `meshes` is what AddAssetMeshes gave (a list per drawn mesh), of `asset` where one is
+// given (its nodes, meshes, skins and primitives), and `instance`, where given, a character of
+// them (AddAssetInstance's): a default-constructed or mismatched one is an error, not an index
+// past an end.
+Status CheckShapes(const Asset* asset, const AssetMeshes& meshes, const AssetInstance* instance) {
+  if (meshes.meshes.size() != meshes.drawn.size()) {
+    return {Error::kInvalidArgument, "not the meshes AddAssetMeshes gave", "meshes"};
+  }
+  for (size_t i = 0; asset && i < meshes.drawn.size(); ++i) {
+    const cpu::DrawnMesh& d = meshes.drawn[i];
+    if (d.node >= asset->nodes.size() || d.mesh >= asset->meshes.size() ||
+        (d.skin >= 0 && size_t(d.skin) >= asset->skins.size()) ||
+        meshes.meshes[i].size() != asset->meshes[d.mesh].primitives.size()) {
+      return {Error::kInvalidArgument, "the meshes of another asset", "meshes"};
+    }
+  }
+  if (!instance) return {};
+  bool fits = instance->palettes.size() == meshes.drawn.size() &&
+              instance->instances.size() == meshes.drawn.size();
+  for (size_t i = 0; fits && i < meshes.drawn.size(); ++i) {
+    fits = instance->instances[i].size() == meshes.meshes[i].size();
+  }
+  if (!fits) {
+    return {Error::kInvalidArgument, "not a character of these meshes (AddAssetInstance gives one)",
+            "instance"};
+  }
+  return {};
+}
+
 }  // namespace
 
 SkinCacheOptions SkinCacheOptionsFor(std::span<const AssetCharacters> crowd,
@@ -125,6 +154,7 @@ Status RemoveAssetMeshes(SkinCache& cache, const AssetMeshes& meshes) {
 }
 
 Result<AssetInstance> AddAssetInstance(SkinCache& cache, const AssetMeshes& meshes) {
+  if (Status s = CheckShapes(nullptr, meshes, nullptr); !s) return s;
   AssetInstance out;
   for (size_t i = 0; i < meshes.drawn.size(); ++i) {
     SkinningMethod method = SkinningMethod::kLinear;
@@ -179,6 +209,7 @@ void AppendInstances(const AssetInstance& instance, std::vector<InstanceId>* out
 Status PoseAssetInstance(SkinCache& cache, const Asset& asset, const AssetMeshes& meshes,
                          const AssetInstance& instance, std::span<const Float4x4> world,
                          std::span<const std::vector<float>> weights) {
+  if (Status s = CheckShapes(&asset, meshes, &instance); !s) return s;
   // The morph weights are checked for every drawn mesh before anything is written, so that a
   // miscounted list leaves the character as it was rather than half posed.
   const auto morphs = [&](const Mesh& mesh) {

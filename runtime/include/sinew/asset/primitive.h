@@ -97,6 +97,13 @@ struct Primitive {
   // - each morph target's streams are empty or one xyz per vertex (kSizeMismatch,
   //   "targets/<t>/positions" etc.) and finite.
   Status Validate(size_t joints) const;
+
+  // The influences are of one kind or none (Validate checks it first; cpu::SkinMesh too): dense
+  // weights need their joints (kSizeMismatch at "influences/joints"), sparse groups or weights
+  // their offsets (kSizeMismatch at "sparse_influences/offsets"), and a sparse mesh has no dense
+  // joints or weights (kInvalidArgument at "influences"). Half a stream would otherwise read as a
+  // rigid mesh.
+  Status ValidateInfluenceKind() const;
 };
 
 }  // namespace sinew

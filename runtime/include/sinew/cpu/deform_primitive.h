@@ -46,7 +46,8 @@ Status MorphPrimitive(const Asset& asset, uint32_t node, uint32_t primitive,
                       std::span<const float> weights, DeformedPrimitive* out);
 
 // kSizeMismatch at `where` unless `weights` (a node's morph weights) has one weight per morph
-// target of `mesh` (or is empty, where `allow_empty`): "2 weights, the mesh has 3 morph targets".
+// target of `mesh` (or is empty, where `allow_empty`): "2 weights, the mesh has 3 morph targets";
+// kNonFiniteValue at "<where>/<t>" for a weight that is NaN or infinite (SetMorphWeights' rule).
 Status CheckMorphWeightCount(const Mesh& mesh, std::span<const float> weights,
                              const std::string& where, bool allow_empty = true);
 

@@ -23,7 +23,8 @@ Result<std::vector<float>> ReadFloats(const Context& context, VkBuffer buffer, V
 // The outputs of the last Record() that deformed `instance` of `cache` (positions, and normals and
 // tangents where its mesh has them, decoded to floats from packed formats), read back; the Record's
 // submission must have completed and been followed by an output barrier to TRANSFER /
-// TRANSFER_READ. kInvalidHandle, and ReadFloats' errors. (InstanceOutputRange, copied, then
+// TRANSFER_READ. kInvalidHandle; kInvalidArgument for an instance no Record() has deformed yet;
+// ReadFloats' errors. (InstanceOutputRange, copied, then
 // DecodeInstanceOutputs.)
 Result<cpu::DeformedPrimitive> ReadInstanceOutputs(const Context& context, const SkinCache& cache,
                                                    InstanceId instance);

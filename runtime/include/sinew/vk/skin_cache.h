@@ -76,7 +76,7 @@ struct SkinCacheOptions {
   VkDeviceSize output_bytes = VkDeviceSize{64} << 20;
   // Largest output page in bytes; 0: the device's maxStorageBufferRange (pages smaller than that
   // only make sense to bound single allocations). Each page can waste up to one instance's outputs
-  // at its end.
+  // at its end. At most 1024 pages (each is a buffer and a descriptor set): Create refuses more.
   VkDeviceSize output_page_bytes = 0;
   // Palette entries (3x4 matrices) of all live palettes together; a dual-quaternion palette takes
   // PaletteUnits(entries, SkinningMethod::kDualQuaternion) of them.
@@ -140,6 +140,8 @@ using InstanceId = SkinCacheId<struct InstanceTag>;
 struct InstanceOutputs {
   VkBuffer buffer = VK_NULL_HANDLE;
   uint32_t vertex_count = 0;
+  bool deformed =
+      false;  // a Record() has deformed the instance: until then its ranges hold nothing
   VkDeviceSize positions = 0;
   VkDeviceSize previous_positions = 0;
   bool has_normals = false;
@@ -293,7 +295,8 @@ class SkinCache {
   void RecordReuseBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage,
                           VkAccessFlags src_access) const;
   // After Record(): a barrier from the compute writes to `dst_stage`/`dst_access`, e.g.
-  // VERTEX_INPUT / VERTEX_ATTRIBUTE_READ to draw, or TRANSFER / TRANSFER_READ to copy.
+  // VERTEX_INPUT / VERTEX_ATTRIBUTE_READ to draw, or TRANSFER / TRANSFER_READ to copy. (Either
+  // barrier records nothing into a null command buffer.)
   void RecordOutputBarrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_stage,
                            VkAccessFlags dst_access) const;
 
