@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -179,34 +180,52 @@ TEST_F(AssetCrowdGpu, OptionsForACrowdOfSeveralAssetsHoldExactlyItsCharacters) {
   }
 }
 
-class AssetPoseGpu : public testing::GpuTest {};
+// RobotExpressive's meshes in a cache of one character (the face has morph targets).
+class AssetPoseGpu : public testing::GpuTest {
+ protected:
+  void SetUp() override {
+    testing::GpuTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    auto file =
+        loader::LoadAsset(testing::SharedAssetPath("three_RobotExpressive/RobotExpressive.glb"));
+    ASSERT_TRUE(file.ok()) << file.error().ToString();
+    loaded_ = std::make_unique<loader::LoadedFile>(std::move(file.value()));
+    auto created = vk::SkinCache::Create(*context_, vk::SkinCacheOptionsFor(robot(), 1));
+    ASSERT_TRUE(created.ok()) << created.error().ToString();
+    cache_ = std::move(created.value());
+    auto added = vk::AddAssetMeshes(*cache_, robot());
+    ASSERT_TRUE(added.ok()) << added.error().ToString();
+    meshes_ = std::move(added.value());
+  }
+  void TearDown() override {
+    cache_.reset();
+    testing::GpuTest::TearDown();
+  }
+  const Asset& robot() const { return loaded_->loaded.asset; }
 
-// PoseAssetInstance's morph weights: none given leaves those SetMorphWeights set (a game drives
-// the face on its own); given, every morphed node needs one per morph target, and a list of
-// another length is refused rather than zeroing the face.
+  std::unique_ptr<loader::LoadedFile> loaded_;
+  std::unique_ptr<vk::SkinCache> cache_;
+  vk::AssetMeshes meshes_;
+};
+
 // A character that was never added (AddAssetInstance's result unchecked), or the meshes of
 // another asset, are errors naming the argument, not reads past the end of its lists; and NaN
 // node weights are refused as SetMorphWeights refuses them, not read as 0.
 TEST_F(AssetPoseGpu, AMismatchedCharacterOrAssetOrNanWeightsAreErrors) {
-  auto loaded =
-      loader::LoadAsset(testing::SharedAssetPath("three_RobotExpressive/RobotExpressive.glb"));
-  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
-  const Asset& a = loaded->loaded.asset;
-  auto cache = vk::SkinCache::Create(*context_, vk::SkinCacheOptionsFor(a, 1));
-  ASSERT_TRUE(cache.ok()) << cache.error().ToString();
-  auto meshes = vk::AddAssetMeshes(**cache, a);
-  ASSERT_TRUE(meshes.ok()) << meshes.error().ToString();
+  const Asset& a = robot();
+  vk::SkinCache* const cache = cache_.get();
+  const vk::AssetMeshes* const meshes = &meshes_;
   auto posed = cpu::EvaluateScene(a);
   ASSERT_TRUE(posed.ok()) << posed.error().ToString();
   const Status unadded =
-      vk::PoseAssetInstance(**cache, a, *meshes, vk::AssetInstance{}, posed->world, {});
+      vk::PoseAssetInstance(*cache, a, *meshes, vk::AssetInstance{}, posed->world, {});
   EXPECT_EQ(unadded.code(), Error::kInvalidArgument);
   EXPECT_EQ(unadded.error().where, "instance");
-  auto character = vk::AddAssetInstance(**cache, *meshes);
+  auto character = vk::AddAssetInstance(*cache, *meshes);
   ASSERT_TRUE(character.ok()) << character.error().ToString();
   const Asset other;
   const Status foreign =
-      vk::PoseAssetInstance(**cache, other, *meshes, *character, posed->world, {});
+      vk::PoseAssetInstance(*cache, other, *meshes, *character, posed->world, {});
   EXPECT_EQ(foreign.code(), Error::kInvalidArgument);
   EXPECT_EQ(foreign.error().where, "meshes");
   std::vector<std::vector<float>> weights = posed->pose.weights;
@@ -215,19 +234,17 @@ TEST_F(AssetPoseGpu, AMismatchedCharacterOrAssetOrNanWeightsAreErrors) {
     if (!w.empty()) w[0] = std::numeric_limits<float>::quiet_NaN(), morphed = true;
   }
   ASSERT_TRUE(morphed);
-  const Status nan = vk::PoseAssetInstance(**cache, a, *meshes, *character, posed->world, weights);
+  const Status nan = vk::PoseAssetInstance(*cache, a, *meshes, *character, posed->world, weights);
   EXPECT_EQ(nan.code(), Error::kNonFiniteValue);
 }
 
+// PoseAssetInstance's morph weights: none given leaves those SetMorphWeights set (a game drives
+// the face on its own); given, every morphed node needs one per morph target, and a list of
+// another length is refused rather than zeroing the face.
 TEST_F(AssetPoseGpu, MorphWeightsAreLeftAloneWhenNoneAreGivenAndRefusedWhenMiscounted) {
-  auto loaded =
-      loader::LoadAsset(testing::SharedAssetPath("three_RobotExpressive/RobotExpressive.glb"));
-  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
-  const Asset& a = loaded->loaded.asset;
-  auto cache = vk::SkinCache::Create(*context_, vk::SkinCacheOptionsFor(a, 1));
-  ASSERT_TRUE(cache.ok()) << cache.error().ToString();
-  auto meshes = vk::AddAssetMeshes(**cache, a);
-  ASSERT_TRUE(meshes.ok()) << meshes.error().ToString();
+  const Asset& a = robot();
+  std::unique_ptr<vk::SkinCache>* const cache = &cache_;
+  const vk::AssetMeshes* const meshes = &meshes_;
   auto character = vk::AddAssetInstance(**cache, *meshes);
   ASSERT_TRUE(character.ok()) << character.error().ToString();
   size_t head = meshes->drawn.size();
