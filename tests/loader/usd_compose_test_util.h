@@ -112,6 +112,18 @@ inline std::string Tagged(std::string_view prefix, std::string_view text) {
   return out;
 }
 
+// The names of the composed children of `path` ("" for the root prims), in order; "(no prim at
+// /Path)" where no prim composes.
+inline std::vector<std::string> ChildNames(const usd::Layer& composed, const std::string& path) {
+  const usd::Prim* prim = path.empty() ? nullptr : composed.FindPrim(path);
+  if (!path.empty() && prim == nullptr) return {"(no prim at " + path + ")"};
+  std::vector<std::string> names;
+  for (const uint32_t c : prim != nullptr ? prim->children : composed.roots) {
+    names.push_back(composed.prims[c].name);
+  }
+  return names;
+}
+
 // `text` read and its references composed (within itself).
 inline Result<usd::Layer> Composed(std::string_view text, const UsdOptions& options = {}) {
   auto layer = usd::ReadUsda(text);

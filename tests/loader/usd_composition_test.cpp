@@ -569,22 +569,8 @@ TEST(UsdReferences, ChildrenAndListOpsComposeInUsdsOrder) {
       "def \"Copy\" (\n    references = </Other>\n    prepend references = </Source>\n) {\n"
       "    def \"A\" {}\n    def \"C\" {}\n}\n");
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
-  std::vector<std::string> names;
-  for (const uint32_t c : composed->FindPrim("/Copy")->children) {
-    names.push_back(composed->prims[c].name);
-  }
-  EXPECT_EQ(names, (std::vector<std::string>{"B", "C", "A"}));  // </Other> cleared: no D
-}
-
-// The names of the composed children of `path` ("" for the root prims), in order.
-std::vector<std::string> ChildNames(const usd::Layer& composed, const std::string& path) {
-  std::vector<std::string> names;
-  const usd::Prim* prim = path.empty() ? nullptr : composed.FindPrim(path);
-  EXPECT_TRUE(path.empty() || prim != nullptr) << path;
-  for (const uint32_t c : prim != nullptr ? prim->children : composed.roots) {
-    names.push_back(composed.prims[c].name);
-  }
-  return names;
+  EXPECT_EQ(ChildNames(*composed, "/Copy"),
+            (std::vector<std::string>{"B", "C", "A"}));  // </Other> cleared: no D
 }
 
 // `reorder nameChildren` and `reorder rootPrims` order the children as USD composes them: from

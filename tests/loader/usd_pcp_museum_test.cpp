@@ -718,23 +718,15 @@ def "Model" (append references = @./model.usda@</Model>) {}
 )"),
                                                    {{"model.usda", model}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
-  // The names of the composed children of `path`, in order.
-  const auto children = [&](const std::string& path) {
-    const usd::Prim* prim = composed->FindPrim(path);
-    if (prim == nullptr) return Names{"(no prim at " + path + ")"};
-    Names names;
-    for (const uint32_t c : prim->children) names.push_back(composed->prims[c].name);
-    return names;
-  };
   EXPECT_EQ(StackOf(*composed, "/Model"), (Names{"root_Model", "model_Model"}));
-  EXPECT_EQ(children("/Model"), (Names{"SymRig", "LeftRig"}));
+  EXPECT_EQ(ChildNames(*composed, "/Model"), (Names{"SymRig", "LeftRig"}));
   EXPECT_EQ(StackOf(*composed, "/Model/SymRig"), (Names{"model_Model_SymRig"}));
-  EXPECT_EQ(children("/Model/SymRig"), (Names{"C2", "C1"}));
+  EXPECT_EQ(ChildNames(*composed, "/Model/SymRig"), (Names{"C2", "C1"}));
   EXPECT_EQ(StackOf(*composed, "/Model/SymRig/C2"), (Names{"model_Model_SymRig_C2"}));
   EXPECT_EQ(StackOf(*composed, "/Model/SymRig/C1"), (Names{"model_Model_SymRig_C1"}));
   EXPECT_EQ(StackOf(*composed, "/Model/LeftRig"),
             (Names{"model_Model_LeftRig", "model_Model_SymRig"}));
-  EXPECT_EQ(children("/Model/LeftRig"), (Names{"C1", "C2"}));
+  EXPECT_EQ(ChildNames(*composed, "/Model/LeftRig"), (Names{"C1", "C2"}));
   EXPECT_EQ(StackOf(*composed, "/Model/LeftRig/C1"), (Names{"model_Model_SymRig_C1"}));
   EXPECT_EQ(StackOf(*composed, "/Model/LeftRig/C2"), (Names{"model_Model_SymRig_C2"}));
 }
@@ -836,14 +828,6 @@ def Prim "ModelWithVariant" (
 )",
       {{"group.usda", group}, {"model.usda", model}, {"nonexistent.usda", nonexistent}});
   ASSERT_TRUE(composed.ok()) << composed.error().ToString();
-  // The names of the composed children of `path`, in order.
-  const auto children = [&](const std::string& path) {
-    const usd::Prim* prim = composed->FindPrim(path);
-    if (prim == nullptr) return Names{"(no prim at " + path + ")"};
-    Names names;
-    for (const uint32_t c : prim->children) names.push_back(composed->prims[c].name);
-    return names;
-  };
   // The string a composed attribute holds.
   const auto string_at = [&](const std::string& property) {
     const usd::Attribute* a = composed->FindAttribute(property);
@@ -851,7 +835,7 @@ def Prim "ModelWithVariant" (
     return std::string(a->UnblockedDefault()->AsString());
   };
   EXPECT_EQ(StackOf(*composed, "/Group"), (Names{"root_Group", "group_Group"}));
-  EXPECT_EQ(children("/Group"), (Names{"Model_1", "Model_2", "Model_Special"}));
+  EXPECT_EQ(ChildNames(*composed, "/Group"), (Names{"Model_1", "Model_2", "Model_Special"}));
   EXPECT_EQ(StackOf(*composed, "/Group/Model_1"),
             (Names{"root__class_Model", "group_Group_Model_1", "group__class_Model", "model_Model",
                    "model__class_Model"}));
@@ -868,12 +852,12 @@ def Prim "ModelWithVariant" (
   EXPECT_EQ(string_at("/_class_Model.value"), "Root layer's override for the class.");
   EXPECT_EQ(StackOf(*composed, "/NonExistentInherit"),
             (Names{"root_NonExistentInherit", "nonexistent_NonExistentInherit"}));
-  EXPECT_EQ(children("/NonExistentInherit"), (Names{"Child"}));
+  EXPECT_EQ(ChildNames(*composed, "/NonExistentInherit"), (Names{"Child"}));
   EXPECT_EQ(StackOf(*composed, "/NonExistentInherit/Child"),
             (Names{"nonexistent_NonExistentInherit_Child"}));
   EXPECT_EQ(StackOf(*composed, "/RootClass"), (Names{"root_RootClass"}));
   EXPECT_EQ(StackOf(*composed, "/ParentClass"), (Names{"root_ParentClass"}));
-  EXPECT_EQ(children("/ParentClass"), (Names{"SubrootClass"}));
+  EXPECT_EQ(ChildNames(*composed, "/ParentClass"), (Names{"SubrootClass"}));
   EXPECT_EQ(StackOf(*composed, "/ParentClass/SubrootClass"),
             (Names{"root_ParentClass_SubrootClass"}));
   EXPECT_EQ(StackOf(*composed, "/InheritsOrder1"),
@@ -882,7 +866,8 @@ def Prim "ModelWithVariant" (
             (Names{"root_InheritsOrder2", "root_ParentClass_SubrootClass", "root_RootClass"}));
   EXPECT_EQ(StackOf(*composed, "/ModelWithVariant"),
             (Names{"root_ModelWithVariant", "root_ModelWithVariant_vset_vsel"}));
-  EXPECT_EQ(children("/ModelWithVariant"), (Names{"_class", "InvalidInherit", "ValidInherit"}));
+  EXPECT_EQ(ChildNames(*composed, "/ModelWithVariant"),
+            (Names{"_class", "InvalidInherit", "ValidInherit"}));
   EXPECT_EQ(StackOf(*composed, "/ModelWithVariant/_class"),
             (Names{"root_ModelWithVariant_vset_vsel__class"}));
   EXPECT_EQ(StackOf(*composed, "/ModelWithVariant/InvalidInherit"),
