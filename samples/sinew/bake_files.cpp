@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -92,14 +91,15 @@ std::string SkinningOf(const Asset& a, const BakeResult& baked) {
 bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const Asset& a,
                   const BakeResult& baked) {
   const BakeOptions& o = info.options;
-  std::ofstream bin(prefix + ".bin", std::ios::binary);
+  const std::string bin_path = prefix + ".bin";
+  std::FILE* const bin = std::fopen(bin_path.c_str(), "wb");
   std::string text;
   JsonWriter json(&text);
   json.BeginObject();
   json.Key("format").String("sinew-bake");
   json.Key("version").Int(1);
   json.Key("source").String(info.source);
-  json.Key("bin").String(std::filesystem::path(prefix + ".bin").filename().string());
+  json.Key("bin").String(std::filesystem::path(bin_path).filename().string());
   json.Key("space").String("scene");
   json.Key("device").String(info.device);
   json.Key("animation");
@@ -120,7 +120,7 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
   const auto stream = [&](const std::vector<float>& v, const char* name) {
     if (v.empty()) return;
     json.Key(std::string(name) + "ByteOffset").Int(int64_t(offset));
-    bin.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * 4));
+    if (bin != nullptr) (void)std::fwrite(v.data(), sizeof(float), v.size(), bin);
     offset += v.size() * 4;
   };
   for (const BakedPrimitive& b : baked.primitives) {
@@ -157,28 +157,17 @@ bool WriteBakeBin(const std::string& prefix, const BakeManifestInfo& info, const
   json.EndArray();
   json.Key("byteLength").Int(int64_t(offset));
   json.EndObject();
-  // No manifest for a .bin that was not written. Of a bake that failed, what it wrote is removed,
-  // and only that: a file it could not open is not its own. (errno stays the first failure's, for
-  // the caller's message.)
-  const bool bin_opened = bin.is_open();
-  bin.close();
-  bool written = json.Done() && bool(bin);
-  bool manifest_opened = false;
-  if (written) {
-    std::ofstream manifest(prefix + ".json");
-    manifest_opened = manifest.is_open();
-    manifest << text;
-    manifest.close();
-    written = bool(manifest);
-  }
-  if (!written) {
+  // No manifest for a .bin that was not written whole (CloseOutputFile removes it). Of a bake
+  // that failed, what it wrote is removed, and only that: a file it could not open is not its
+  // own. (errno stays the first failure's, for the caller's message.)
+  if (bin == nullptr || !CloseOutputFile(bin, bin_path)) return false;
+  if (!json.Done() || !WriteOutputFile(prefix + ".json", text)) {
     const int error = errno;
-    std::error_code ignored;
-    if (bin_opened) std::filesystem::remove(prefix + ".bin", ignored);
-    if (manifest_opened) std::filesystem::remove(prefix + ".json", ignored);
+    std::remove(bin_path.c_str());
     errno = error;
+    return false;
   }
-  return written;
+  return true;
 }
 
 bool WriteBakeMesh(const std::string& prefix, const std::string& format, const std::string& source,
